@@ -1,0 +1,2 @@
+"""BAGEL Studio."""
+__version__ = "0.1.0"

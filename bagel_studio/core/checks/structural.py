@@ -1,0 +1,69 @@
+"""The paper's structural checks: a valid dimension for the domain, exactly four non-empty
+distinct options, exactly one gold answer that matches an option. Failing any of them blocks
+acceptance until a curator fixes the item."""
+
+from __future__ import annotations
+
+from bagel_studio.core.domains import DIMENSIONS, LETTERS, normalize_dimension
+from bagel_studio.core.model import Flag, ItemContent, Severity
+
+DIMENSION_INVALID = "dimension-invalid"
+OPTION_COUNT = "option-count"
+OPTION_EMPTY = "option-empty"
+OPTIONS_NOT_DISTINCT = "options-not-distinct"
+GOLD_INVALID = "gold-invalid"
+
+DESCRIPTIONS = {
+    DIMENSION_INVALID: "The dimension label is not one of the domain's labels (paper, Table 2).",
+    OPTION_COUNT: "An item must have exactly four options.",
+    OPTION_EMPTY: "Every option must have text.",
+    OPTIONS_NOT_DISTINCT: "The four options must differ from each other.",
+    GOLD_INVALID: "Exactly one gold answer must match one of the options.",
+}
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def structural_flags(domain: str, content: ItemContent) -> list[Flag]:
+    flags: list[Flag] = []
+    blocking = Severity.BLOCKING
+    if normalize_dimension(domain, content.dimension) != content.dimension:
+        allowed = ", ".join(DIMENSIONS.get(domain, ()))
+        flags.append(
+            Flag(
+                DIMENSION_INVALID,
+                blocking,
+                f"Dimension {content.dimension!r} is not valid for {domain}"
+                + (f" (one of: {allowed})" if allowed else ""),
+            )
+        )
+    options = content.options
+    if len(options) != len(LETTERS):
+        flags.append(
+            Flag(OPTION_COUNT, blocking, f"{len(options)} options; an item needs exactly 4")
+        )
+    empty = [LETTERS[i] if i < 4 else str(i + 1) for i, o in enumerate(options) if not o.strip()]
+    if empty:
+        flags.append(Flag(OPTION_EMPTY, blocking, f"Option {', '.join(empty)} is empty"))
+    seen: dict[str, int] = {}
+    for index, option in enumerate(options):
+        key = _norm(option)
+        if key and key in seen:
+            first, second = seen[key], index
+            name = lambda i: LETTERS[i] if i < 4 else str(i + 1)  # noqa: E731
+            flags.append(
+                Flag(
+                    OPTIONS_NOT_DISTINCT,
+                    blocking,
+                    f"Options {name(first)} and {name(second)} are the same: {option.strip()!r}",
+                )
+            )
+            break
+        seen[key] = index
+    if content.answer_index is None or not 0 <= content.answer_index < len(options):
+        flags.append(
+            Flag(GOLD_INVALID, blocking, "The gold answer does not match any of the options")
+        )
+    return flags

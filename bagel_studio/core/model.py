@@ -1,0 +1,172 @@
+"""Plain data types shared by the core: an item's content, decisions, flags, evidence."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field, replace
+from enum import StrEnum
+from typing import Any
+
+from bagel_studio.core.domains import LETTERS
+
+
+class Decision(StrEnum):
+    """What a curator (or adjudicator) decided about an item."""
+
+    ACCEPT = "accept"
+    REVISE = "revise"  # accept with revision: the curator's edited content is released
+    REJECT = "reject"
+    SKIP = "skip"
+    UNCERTAIN = "uncertain"
+
+
+class Status(StrEnum):
+    """An item's review status, derived from its decisions and shown in the queue."""
+
+    UNREVIEWED = "unreviewed"
+    ACCEPTED = "accepted"
+    REVISED = "revised"
+    REJECTED = "rejected"
+    SKIPPED = "skipped"
+    UNCERTAIN = "uncertain"
+    DISPUTED = "disputed"  # curators disagree and no adjudicator has decided yet
+
+
+DECISION_STATUS: dict[Decision, Status] = {
+    Decision.ACCEPT: Status.ACCEPTED,
+    Decision.REVISE: Status.REVISED,
+    Decision.REJECT: Status.REJECTED,
+    Decision.SKIP: Status.SKIPPED,
+    Decision.UNCERTAIN: Status.UNCERTAIN,
+}
+
+# The fixed list of reasons a curator may give for rejecting an item.
+REJECT_REASONS: dict[str, str] = {
+    "ambiguous": "Ambiguous question",
+    "several-answers": "Several defensible answers",
+    "taxonomic-granularity": "Taxonomic granularity (overlapping taxa)",
+    "factually-wrong": "Factually wrong gold answer",
+    "not-self-contained": "Not self-contained (refers to hidden context)",
+    "answer-leaked": "Answer leaked in the stem",
+    "trivial": "Trivial",
+    "acoustic-mismatch": "Claim does not match the recording",
+    "other": "Other (see note)",
+}
+
+
+class Severity(StrEnum):
+    BLOCKING = "blocking"  # the item cannot be accepted until fixed
+    WARNING = "warning"
+    INFO = "info"
+
+
+SEVERITY_RANK = {Severity.BLOCKING: 0, Severity.WARNING: 1, Severity.INFO: 2}
+
+
+@dataclass(frozen=True)
+class ItemContent:
+    """The curatable part of an item: what a curator may edit and what is released."""
+
+    question: str
+    options: tuple[str, ...]
+    answer_index: int | None
+    dimension: str | None
+    level: str | None = None
+
+    @property
+    def answer_letter(self) -> str | None:
+        if self.answer_index is None or not 0 <= self.answer_index < len(LETTERS):
+            return None
+        return LETTERS[self.answer_index]
+
+    @property
+    def answer_text(self) -> str | None:
+        if self.answer_index is None or not 0 <= self.answer_index < len(self.options):
+            return None
+        return self.options[self.answer_index]
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["options"] = list(self.options)
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ItemContent:
+        return cls(
+            question=str(data.get("question", "")),
+            options=tuple(str(o) for o in data.get("options", ())),
+            answer_index=data.get("answer_index"),
+            dimension=data.get("dimension"),
+            level=data.get("level"),
+        )
+
+    def with_changes(self, **changes: Any) -> ItemContent:
+        if "options" in changes:
+            changes["options"] = tuple(changes["options"])
+        return replace(self, **changes)
+
+    def content_hash(self) -> str:
+        """A stable hash of the content, used to match items across project files."""
+        payload = json.dumps(self.to_json(), sort_keys=True, ensure_ascii=False)
+        return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class Flag:
+    """The result of one check on one item."""
+
+    check: str
+    severity: Severity
+    message: str
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Item:
+    """An item as stored: its identity, original and current content, and evidence links."""
+
+    id: str
+    domain: str
+    content: ItemContent
+    original: ItemContent
+    status: Status
+    source: dict[str, Any]
+    supporting_evidence: tuple[str, ...] = ()
+    rationale: str | None = None
+    globi_ref: str | None = None
+    recording_id: str | None = None
+    text_key: str | None = None
+    source_file: str | None = None
+    source_line: int | None = None
+
+    @property
+    def is_revised(self) -> bool:
+        return self.content != self.original
+
+
+@dataclass(frozen=True)
+class Review:
+    """One curator's current decision on one item."""
+
+    item_id: str
+    curator: str
+    decision: Decision
+    reason: str | None
+    note: str | None
+    content: ItemContent
+    blind_answer: int | None
+    decided_at: str
+    origin: str
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    id: int
+    item_id: str
+    curator: str
+    at: str
+    action: str
+    before: dict[str, Any] | None
+    after: dict[str, Any] | None
+    undone: bool

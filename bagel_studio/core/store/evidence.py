@@ -1,0 +1,326 @@
+"""Evidence and import bookkeeping: GloBI records, texts, recordings, rejects, import runs.
+
+A mixin of ``Store``: these tables are written by the importers and read by the desk and checks.
+Evidence is linked to items by reference strings kept on the item (``globi_ref``,
+``recording_id``, ``text_key``) and resolved when asked, so evidence and items may be imported in
+any order.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from typing import Any
+
+import sqlite_utils
+
+RAW_LIMIT = 1 << 20  # rejected lines are kept up to 1 MiB; longer ones keep their head and size
+
+
+@dataclass(frozen=True)
+class Reject:
+    """An input line (or file) that could not become an item, and why."""
+
+    file: str
+    line: int
+    reason: str
+    raw: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: {self.reason}"
+
+
+@dataclass(frozen=True)
+class GeneratorRejection:
+    """A generator output with ``usable: false``: kept and counted, never an item."""
+
+    key: str
+    domain: str
+    reason: str
+    source: dict[str, Any]
+    output: dict[str, Any]
+    file: str
+    line: int
+
+
+GLOBI_COLUMNS = (
+    "ref",
+    "table_name",
+    "row",
+    "source_taxon",
+    "interaction",
+    "target_taxon",
+    "source_path",
+    "source_path_ranks",
+    "target_path",
+    "target_path_ranks",
+    "locality",
+    "latitude",
+    "longitude",
+    "date",
+    "citation",
+    "doi",
+    "url",
+    "record",
+)
+
+TEXT_COLUMNS = ("key", "kind", "title", "scientific_name", "doi", "text", "truncated", "source_file")
+
+RECORDING_COLUMNS = (
+    "id",
+    "scientific_name",
+    "common_name",
+    "vocalization_type",
+    "licence",
+    "url",
+    "recordist",
+    "file_name",
+    "audio_path",
+    "audio_sha256",
+    "metadata",
+)
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+class EvidenceMixin:
+    db: sqlite_utils.Database
+
+    def transaction(self) -> AbstractContextManager[sqlite3.Connection]:
+        raise NotImplementedError
+
+    def clock(self) -> str:
+        raise NotImplementedError
+
+    # -- import runs ---------------------------------------------------------------------------
+
+    def find_import(self, sha256: str) -> dict[str, Any] | None:
+        """The earlier import of a file with this content, if any."""
+        row = self.db.execute(
+            "SELECT id, path, name, format, imported_at, summary FROM imports WHERE sha256 = ?"
+            " ORDER BY id LIMIT 1",
+            [sha256],
+        ).fetchone()
+        if row is None:
+            return None
+        keys = ("id", "path", "name", "format", "imported_at", "summary")
+        data = dict(zip(keys, row, strict=True))
+        data["summary"] = json.loads(data["summary"] or "{}")
+        return data
+
+    def record_import(self, path: str, name: str, sha256: str, fmt: str) -> int:
+        with self.transaction() as conn:
+            cursor = conn.execute(
+                "INSERT INTO imports (path, name, sha256, format, imported_at, summary)"
+                " VALUES (?,?,?,?,?,?)",
+                [path, name, sha256, fmt, self.clock(), "{}"],
+            )
+            return int(cursor.lastrowid or 0)
+
+    def finish_import(self, import_id: int, summary: dict[str, Any]) -> None:
+        with self.transaction() as conn:
+            conn.execute(
+                "UPDATE imports SET summary = ? WHERE id = ?", [_dumps(summary), import_id]
+            )
+
+    def imports(self) -> list[dict[str, Any]]:
+        rows = self.db.execute(
+            "SELECT id, path, name, sha256, format, imported_at, summary FROM imports ORDER BY id"
+        ).fetchall()
+        keys = ("id", "path", "name", "sha256", "format", "imported_at", "summary")
+        return [dict(zip(keys, r, strict=True)) | {"summary": json.loads(r[6] or "{}")}
+                for r in rows]
+
+    # -- rejects -------------------------------------------------------------------------------
+
+    def add_rejects(self, import_id: int | None, rejects: Sequence[Reject]) -> None:
+        rows = [
+            (import_id, r.file, r.line, r.reason, r.raw[:RAW_LIMIT], len(r.raw.encode("utf-8",
+                                                                                    "replace")))
+            for r in rejects
+        ]
+        with self.transaction() as conn:
+            conn.executemany(
+                "INSERT INTO rejects (import_id, file, line, reason, raw, raw_bytes)"
+                " VALUES (?,?,?,?,?,?)",
+                rows,
+            )
+
+    def rejects(self) -> list[Reject]:
+        rows = self.db.execute("SELECT file, line, reason, raw FROM rejects ORDER BY id")
+        return [Reject(r[0], int(r[1]), r[2], r[3] or "") for r in rows]
+
+    def reject_count(self) -> int:
+        return int(self.db.execute("SELECT count(*) FROM rejects").fetchone()[0])
+
+    def add_generator_rejections(
+        self, rejections: Sequence[GeneratorRejection], import_id: int | None
+    ) -> int:
+        rows = [
+            (g.key, g.domain, g.reason, _dumps(g.source), _dumps(g.output), import_id, g.file,
+             g.line)
+            for g in rejections
+        ]
+        with self.transaction() as conn:
+            before = conn.total_changes
+            conn.executemany(
+                "INSERT OR IGNORE INTO generator_rejections"
+                " (key, domain, reason, source, output, import_id, file, line)"
+                " VALUES (?,?,?,?,?,?,?,?)",
+                rows,
+            )
+            return conn.total_changes - before
+
+    def generator_rejection_counts(self) -> dict[str, dict[str, int]]:
+        """{domain: {reason: count}} of generator outputs marked unusable."""
+        result: dict[str, dict[str, int]] = {}
+        rows = self.db.execute(
+            "SELECT domain, reason, count(*) FROM generator_rejections GROUP BY 1, 2 ORDER BY 1, 2"
+        )
+        for domain, reason, count in rows:
+            result.setdefault(domain, {})[reason] = int(count)
+        return result
+
+    # -- GloBI records -------------------------------------------------------------------------
+
+    def add_globi_records(self, records: Iterable[dict[str, Any]], import_id: int | None) -> int:
+        """Insert records (dicts keyed by GLOBI_COLUMNS; ``record`` is the raw row dict)."""
+        rows = []
+        for rec in records:
+            values = [rec.get(c) for c in GLOBI_COLUMNS]
+            values[-1] = _dumps(rec.get("record") or {})
+            rows.append((*values, import_id))
+        marks = ",".join("?" * (len(GLOBI_COLUMNS) + 1))
+        with self.transaction() as conn:
+            before = conn.total_changes
+            conn.executemany(
+                f"INSERT OR IGNORE INTO globi_records ({','.join(GLOBI_COLUMNS)}, import_id)"
+                f" VALUES ({marks})",
+                rows,
+            )
+            return conn.total_changes - before
+
+    def globi_record(self, ref: str) -> dict[str, Any] | None:
+        rows = list(self._globi_rows("ref = ?", [ref]))
+        return rows[0] if rows else None
+
+    def globi_records_with_taxon(self, taxon: str) -> list[dict[str, Any]]:
+        """Records whose source or target taxon is ``taxon`` (case-insensitive)."""
+        return list(
+            self._globi_rows(
+                "source_taxon = ? COLLATE NOCASE OR target_taxon = ? COLLATE NOCASE",
+                [taxon, taxon],
+            )
+        )
+
+    def iter_globi_records(self) -> Iterator[dict[str, Any]]:
+        return self._globi_rows("1", [])
+
+    def globi_record_count(self) -> int:
+        return int(self.db.execute("SELECT count(*) FROM globi_records").fetchone()[0])
+
+    def _globi_rows(self, where: str, params: list[Any]) -> Iterator[dict[str, Any]]:
+        cursor = self.db.execute(
+            f"SELECT {','.join(GLOBI_COLUMNS)} FROM globi_records WHERE {where}"
+            " ORDER BY table_name, row",
+            params,
+        )
+        for row in cursor.fetchall():
+            data = dict(zip(GLOBI_COLUMNS, row, strict=True))
+            data["record"] = json.loads(data["record"] or "{}")
+            yield data
+
+    # -- texts ---------------------------------------------------------------------------------
+
+    def add_texts(self, texts: Iterable[dict[str, Any]], import_id: int | None) -> int:
+        """Insert or replace texts (dicts keyed by TEXT_COLUMNS)."""
+        rows = [(*[t.get(c) for c in TEXT_COLUMNS], import_id) for t in texts]
+        marks = ",".join("?" * (len(TEXT_COLUMNS) + 1))
+        with self.transaction() as conn:
+            before = conn.total_changes
+            conn.executemany(
+                f"INSERT OR REPLACE INTO texts ({','.join(TEXT_COLUMNS)}, import_id)"
+                f" VALUES ({marks})",
+                rows,
+            )
+            return conn.total_changes - before
+
+    def find_text(self, text_key: str | None) -> dict[str, Any] | None:
+        """Resolve an item's ``text_key`` ("title:Koala", "sci:Phascolarctos cinereus",
+        "doi:10.1101/...", "file:Koala.txt" or a plain key) to its text."""
+        if not text_key:
+            return None
+        kind, _, value = text_key.partition(":")
+        column = {"title": "title", "sci": "scientific_name", "doi": "doi", "file": "source_file"}
+        if kind in column and value:
+            where, params = f"{column[kind]} = ? COLLATE NOCASE", [value]
+        else:
+            where, params = "key = ?", [text_key]
+        cursor = self.db.execute(
+            f"SELECT {','.join(TEXT_COLUMNS)} FROM texts WHERE {where} LIMIT 1", params
+        )
+        row = cursor.fetchone()
+        return dict(zip(TEXT_COLUMNS, row, strict=True)) if row else None
+
+    def text_count(self) -> int:
+        return int(self.db.execute("SELECT count(*) FROM texts").fetchone()[0])
+
+    # -- recordings ----------------------------------------------------------------------------
+
+    def upsert_recordings(self, recordings: Iterable[dict[str, Any]], import_id: int | None) -> int:
+        """Insert recordings or fill in what is new about known ones (e.g. an audio path found
+        after the metadata); existing non-empty values are kept."""
+        count = 0
+        with self.transaction() as conn:
+            for rec in recordings:
+                values = {c: rec.get(c) for c in RECORDING_COLUMNS}
+                if isinstance(values["metadata"], dict):
+                    values["metadata"] = _dumps(values["metadata"])
+                existing = conn.execute(
+                    f"SELECT {','.join(RECORDING_COLUMNS)} FROM recordings WHERE id = ?",
+                    [values["id"]],
+                ).fetchone()
+                if existing is None:
+                    conn.execute(
+                        f"INSERT INTO recordings ({','.join(RECORDING_COLUMNS)}, import_id)"
+                        f" VALUES ({','.join('?' * (len(RECORDING_COLUMNS) + 1))})",
+                        [*values.values(), import_id],
+                    )
+                    count += 1
+                    continue
+                old = dict(zip(RECORDING_COLUMNS, existing, strict=True))
+                merged = {c: old[c] if old[c] not in (None, "", "{}") else values[c]
+                          for c in RECORDING_COLUMNS}
+                if values["audio_path"]:  # a newly found audio file replaces a stale path
+                    merged["audio_path"] = values["audio_path"]
+                    merged["audio_sha256"] = values["audio_sha256"]
+                if merged != old:
+                    sets = ",".join(f"{c} = ?" for c in RECORDING_COLUMNS[1:])
+                    conn.execute(
+                        f"UPDATE recordings SET {sets} WHERE id = ?",
+                        [*(merged[c] for c in RECORDING_COLUMNS[1:]), values["id"]],
+                    )
+                    count += 1
+        return count
+
+    def recording(self, recording_id: str | None) -> dict[str, Any] | None:
+        if not recording_id:
+            return None
+        row = self.db.execute(
+            f"SELECT {','.join(RECORDING_COLUMNS)} FROM recordings WHERE id = ? COLLATE NOCASE",
+            [recording_id],
+        ).fetchone()
+        if row is None:
+            return None
+        data = dict(zip(RECORDING_COLUMNS, row, strict=True))
+        data["metadata"] = json.loads(data["metadata"] or "{}")
+        return data
+
+    def recordings(self) -> list[dict[str, Any]]:
+        ids = [r[0] for r in self.db.execute("SELECT id FROM recordings ORDER BY id")]
+        return [r for r in (self.recording(i) for i in ids) if r is not None]

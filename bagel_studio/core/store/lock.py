@@ -1,0 +1,86 @@
+"""One writer per project file, across processes.
+
+The lock is an advisory ``flock`` on a sidecar file (``NAME.bagel.lock``) rather than on the
+database itself: SQLite's own POSIX locks are dropped when any descriptor of the database is closed
+in the process, so sharing the file would be fragile. The operating system releases the lock when
+the holder dies, even by SIGKILL, so a crash never leaves a project locked.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO
+
+
+class ProjectLockedError(RuntimeError):
+    """Raised when another process already has the project open for writing."""
+
+
+def lock_path(project: Path) -> Path:
+    return project.with_name(project.name + ".lock")
+
+
+def _try_lock(handle: IO[str]) -> bool:
+    if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
+        import msvcrt
+
+        try:
+            msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
+        except OSError:
+            return False
+        return True
+    import fcntl
+
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    return True
+
+
+class WriterLock:
+    """Holds the writer lock of one project until ``release``."""
+
+    def __init__(self, project: Path, owner: str) -> None:
+        self.path = lock_path(project)
+        self._handle: IO[str] | None = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115
+        if not _try_lock(self._handle):
+            self._handle.seek(0)
+            holder = self._describe(self._handle.read())
+            self._handle.close()
+            self._handle = None
+            raise ProjectLockedError(
+                f"{project.name} is already open for writing by {holder}. "
+                "Close it there first, or open it read-only."
+            )
+        info = {
+            "pid": os.getpid(),
+            "host": socket.gethostname(),
+            "owner": owner,
+            "since": datetime.now(UTC).isoformat(timespec="seconds"),
+        }
+        self._handle.seek(0)
+        self._handle.truncate()
+        self._handle.write(json.dumps(info))
+        self._handle.flush()
+
+    @staticmethod
+    def _describe(text: str) -> str:
+        try:
+            info = json.loads(text)
+            return (
+                f"{info.get('owner') or 'another curator'} "
+                f"(process {info.get('pid')} on {info.get('host')}, since {info.get('since')})"
+            )
+        except (ValueError, AttributeError):
+            return "another process"
+
+    def release(self) -> None:
+        if self._handle is not None:
+            self._handle.close()
+            self._handle = None

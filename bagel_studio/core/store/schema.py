@@ -1,0 +1,230 @@
+"""The project schema, created and changed only through these numbered migrations.
+
+Each migration runs once, inside one transaction, and ``PRAGMA user_version`` records how far a
+project file has come. A file newer than this program is refused rather than misread.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import sqlite_utils
+
+Migration = Callable[[sqlite_utils.Database], None]
+MIGRATIONS: list[Migration] = []
+
+
+def migration(func: Migration) -> Migration:
+    MIGRATIONS.append(func)
+    return func
+
+
+class SchemaTooNewError(RuntimeError):
+    pass
+
+
+@migration
+def m001_initial(db: sqlite_utils.Database) -> None:
+    db["meta"].create({"key": str, "value": str}, pk="key")
+    db["imports"].create(
+        {
+            "id": int,
+            "path": str,
+            "name": str,
+            "sha256": str,
+            "format": str,
+            "imported_at": str,
+            "summary": str,
+        },
+        pk="id",
+    )
+    db["imports"].create_index(["sha256"])
+    db["items"].create(
+        {
+            "id": str,
+            "seq": int,
+            "domain": str,
+            "dimension": str,
+            "level": str,
+            "question": str,
+            "options": str,
+            "answer_index": int,
+            "original": str,
+            "status": str,
+            "flag_severity": int,
+            "flag_checks": str,
+            "source": str,
+            "supporting_evidence": str,
+            "rationale": str,
+            "globi_ref": str,
+            "recording_id": str,
+            "text_key": str,
+            "import_id": int,
+            "source_file": str,
+            "source_line": int,
+            "original_hash": str,
+        },
+        pk="id",
+        not_null={"domain", "question", "options", "original", "status"},
+    )
+    for cols in (["seq"], ["domain", "dimension"], ["status"], ["flag_severity"]):
+        db["items"].create_index(cols)
+    db["flags"].create(
+        {"item_id": str, "check_id": str, "severity": str, "message": str, "details": str},
+        pk=("item_id", "check_id"),
+    )
+    db["flags"].create_index(["check_id"])
+    db["reviews"].create(
+        {
+            "item_id": str,
+            "curator": str,
+            "decision": str,
+            "reason": str,
+            "note": str,
+            "content": str,
+            "blind_answer": int,
+            "decided_at": str,
+            "origin": str,
+        },
+        pk=("item_id", "curator"),
+    )
+    db["adjudications"].create(
+        {
+            "item_id": str,
+            "adjudicator": str,
+            "decision": str,
+            "reason": str,
+            "note": str,
+            "content": str,
+            "decided_at": str,
+        },
+        pk="item_id",
+    )
+    db["history"].create(
+        {
+            "id": int,
+            "item_id": str,
+            "curator": str,
+            "at": str,
+            "action": str,
+            "before": str,
+            "after": str,
+            "undoes": int,
+            "origin": str,
+        },
+        pk="id",
+    )
+    db["history"].create_index(["item_id"])
+    db["history"].create_index(["curator", "id"])
+    db["rejects"].create(
+        {
+            "id": int,
+            "import_id": int,
+            "file": str,
+            "line": int,
+            "reason": str,
+            "raw": str,
+            "raw_bytes": int,
+        },
+        pk="id",
+    )
+    db["generator_rejections"].create(
+        {
+            "key": str,
+            "domain": str,
+            "reason": str,
+            "source": str,
+            "output": str,
+            "import_id": int,
+            "file": str,
+            "line": int,
+        },
+        pk="key",
+    )
+    db["globi_records"].create(
+        {
+            "ref": str,
+            "table_name": str,
+            "row": int,
+            "source_taxon": str,
+            "interaction": str,
+            "target_taxon": str,
+            "source_path": str,
+            "source_path_ranks": str,
+            "target_path": str,
+            "target_path_ranks": str,
+            "locality": str,
+            "latitude": float,
+            "longitude": float,
+            "date": str,
+            "citation": str,
+            "doi": str,
+            "url": str,
+            "record": str,
+            "import_id": int,
+        },
+        pk="ref",
+    )
+    db["globi_records"].create_index(["source_taxon"])
+    db["globi_records"].create_index(["target_taxon"])
+    db["texts"].create(
+        {
+            "key": str,
+            "kind": str,
+            "title": str,
+            "scientific_name": str,
+            "doi": str,
+            "text": str,
+            "truncated": int,
+            "source_file": str,
+            "import_id": int,
+        },
+        pk="key",
+    )
+    db["recordings"].create(
+        {
+            "id": str,
+            "scientific_name": str,
+            "common_name": str,
+            "vocalization_type": str,
+            "licence": str,
+            "url": str,
+            "recordist": str,
+            "file_name": str,
+            "audio_path": str,
+            "audio_sha256": str,
+            "metadata": str,
+            "import_id": int,
+        },
+        pk="id",
+    )
+    db["audio_measurements"].create(
+        {"audio_sha256": str, "version": str, "result": str, "computed_at": str},
+        pk=("audio_sha256", "version"),
+    )
+    db["exports"].create(
+        {"id": int, "out_dir": str, "seed": int, "exported_at": str, "manifest": str}, pk="id"
+    )
+    db["merges"].create(
+        {"id": int, "path": str, "sha256": str, "merged_at": str, "summary": str}, pk="id"
+    )
+
+
+def apply_migrations(db: sqlite_utils.Database) -> int:
+    """Bring ``db`` up to the newest schema; return the schema version it ends at."""
+    version = int(db.execute("PRAGMA user_version").fetchone()[0])
+    if version > len(MIGRATIONS):
+        raise SchemaTooNewError(
+            f"this project was written by a newer BAGEL Studio (schema {version}, "
+            f"this program knows {len(MIGRATIONS)}); update BAGEL Studio to open it"
+        )
+    for number, step in enumerate(MIGRATIONS[version:], start=version + 1):
+        db.conn.execute("BEGIN IMMEDIATE")
+        try:
+            step(db)
+            db.conn.execute(f"PRAGMA user_version = {number}")
+        except BaseException:
+            db.conn.rollback()
+            raise
+        db.conn.commit()
+    return len(MIGRATIONS)
