@@ -8,7 +8,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$here"
 
 debian_packages=(
-  libportaudio2 pulseaudio pulseaudio-utils xvfb xauth
+  libportaudio2 libasound2-plugins alsa-utils pulseaudio pulseaudio-utils xvfb xauth
   libgl1 libegl1 libxkbcommon-x11-0 libxcb-cursor0 libxcb-icccm4 libxcb-image0
   libxcb-keysyms1 libxcb-randr0 libxcb-render-util0 libxcb-shape0 libxcb-xinerama0
   libxcb-xkb1 libfontconfig1 libdbus-1-3 fonts-dejavu-core

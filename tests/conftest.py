@@ -1,0 +1,50 @@
+"""Test set-up shared by the whole suite.
+
+Qt runs offscreen (set here, before anything imports Qt), project files are real SQLite files in a
+temporary folder, and test data comes from ``resources/data`` (never from outside the repository).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("BAGEL_STUDIO_CONFIG_DIR", "")  # set per test by isolated_config
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "resources" / "data"
+
+
+@pytest.fixture(scope="session")
+def data_dir() -> Path:
+    """The bundled third-party data (GloBI tables, Xeno-canto clips, texts, paper items)."""
+    return DATA
+
+
+@pytest.fixture(autouse=True)
+def isolated_config(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Preferences and recent projects go to a fresh folder in every test."""
+    folder = tmp_path_factory.mktemp("config")
+    monkeypatch.setenv("BAGEL_STUDIO_CONFIG_DIR", str(folder))
+    return folder
+
+
+@pytest.fixture
+def project_path(tmp_path: Path) -> Path:
+    return tmp_path / "project.bagel"
+
+
+@pytest.fixture(scope="session")
+def pulse_sink() -> Iterator[str]:
+    """A running PulseAudio server with a null sink; yields the monitor source name.
+
+    Started by the tests themselves so that real playback can be recorded and checked.
+    """
+    from tests.support.pulse import running_null_sink
+
+    with running_null_sink() as monitor:
+        yield monitor
