@@ -1,0 +1,60 @@
+"""``bagel-studio decide``: record curators' decisions from scripts, exactly as the desk does."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from bagel_studio.core.cli import UsageError
+from bagel_studio.core.commands.common import open_project
+from bagel_studio.core.model import REJECT_REASONS, Decision
+from bagel_studio.core.store import StoreError
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "decide",
+        help="record decisions on items (accept, reject, skip, uncertain)",
+        description="Record a curator's decision on one or more items, committed to the project "
+        "with its history entry, as the desk does. Items with a blocking flag cannot be accepted.",
+        epilog="Reject reasons: " + ", ".join(REJECT_REASONS),
+    )
+    parser.add_argument("project", metavar="PROJECT", help="the project file (.bagel)")
+    parser.add_argument("item_ids", metavar="ITEM_ID", nargs="+", help="item ids")
+    parser.add_argument("--curator", required=True, help="the curator's name")
+    group = parser.add_mutually_exclusive_group(required=True)
+    group.add_argument("--accept", action="store_true", help="accept the items")
+    group.add_argument("--reject", metavar="REASON", choices=sorted(REJECT_REASONS),
+                       help="reject with a reason: " + ", ".join(REJECT_REASONS))
+    group.add_argument("--skip", action="store_true", help="skip the items for now")
+    group.add_argument("--uncertain", action="store_true", help="mark the items uncertain")
+    parser.add_argument("--note", default=None, help="a note kept with the decision")
+
+
+def _decision(args: argparse.Namespace) -> Decision:
+    if args.accept:
+        return Decision.ACCEPT
+    if args.reject:
+        return Decision.REJECT
+    if args.skip:
+        return Decision.SKIP
+    return Decision.UNCERTAIN
+
+
+def run(args: argparse.Namespace) -> int:
+    if not args.curator.strip():
+        raise UsageError("--curator must name someone")
+    decision = _decision(args)
+    failures = 0
+    with open_project(args.project, owner=args.curator) as store:
+        for item_id in args.item_ids:
+            try:
+                review = store.decide(
+                    item_id, args.curator, decision, reason=args.reject, note=args.note
+                )
+            except StoreError as exc:
+                failures += 1
+                sys.stderr.write(f"{item_id}: {exc}\n")
+                continue
+            sys.stdout.write(f"{item_id}: {review.decision.value} by {review.curator}\n")
+    return 1 if failures else 0

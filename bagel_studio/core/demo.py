@@ -1,0 +1,55 @@
+"""The bundled demo project: real evidence from ``resources/data`` and items over it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bagel_studio.core.prefs import data_dir
+
+RESOURCES = Path(__file__).resolve().parents[2] / "resources"
+
+
+def demo_sources(resources: Path = RESOURCES) -> list[Path]:
+    """The files the demo imports: evidence first, then items."""
+    data = resources / "data"
+    demo = resources / "demo"
+    missing = [p for p in (data, demo) if not p.is_dir()]
+    if missing:
+        raise FileNotFoundError(f"demo resources not found: {', '.join(map(str, missing))}")
+    return [
+        *sorted((data / "globi").glob("*interactions.tsv")),
+        *sorted((data / "wikipedia").glob("*.txt")),
+        *sorted((data / "biorxiv").glob("*.json")),
+        data / "xeno_canto" / "recordings.csv",
+        *sorted((data / "xeno_canto").glob("*.mp3")),
+        data / "items" / "paper_examples.jsonl",
+        *sorted(demo.glob("*.jsonl")),
+    ]
+
+
+def default_demo_path() -> Path:
+    return data_dir() / "demo.bagel"
+
+
+def build_demo_project(target: Path | None = None, *, rebuild: bool = False) -> Path:
+    """Create the demo project at ``target`` (built once: an existing one, with the curator's
+    decisions in it, is kept unless ``rebuild``) and return its path."""
+    from bagel_studio.core.importers import import_paths
+    from bagel_studio.core.store import Store
+
+    target = target or default_demo_path()
+    if target.exists() and not rebuild:
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(target.name + ".building")
+    for leftover in (partial, Path(f"{partial}-wal"), Path(f"{partial}-shm")):
+        leftover.unlink(missing_ok=True)
+    with Store.open(partial, owner="demo builder") as store:
+        import_paths(store, demo_sources())
+        store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    if rebuild:
+        for old in (target, Path(f"{target}-wal"), Path(f"{target}-shm")):
+            old.unlink(missing_ok=True)
+    partial.replace(target)
+    Path(f"{partial}.lock").unlink(missing_ok=True)
+    return target

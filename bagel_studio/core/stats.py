@@ -1,0 +1,87 @@
+"""Project statistics: what is in the project and how far its review has come."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from bagel_studio.core.domains import DOMAINS, LETTERS
+from bagel_studio.core.store import Store
+
+
+def _domain_order(domains: set[str]) -> list[str]:
+    known = [d for d in DOMAINS if d in domains]
+    return known + sorted(domains - set(known))
+
+
+def project_stats(store: Store) -> dict[str, Any]:
+    """Counts per domain x dimension, status and level; rejects; gold positions per domain."""
+    rows = store.db.execute(
+        "SELECT domain, dimension, level, status, answer_index FROM items"
+    ).fetchall()
+    by_domain = Counter(r[0] for r in rows)
+    domains = _domain_order(set(by_domain))
+    by_dimension: dict[str, dict[str, int]] = {d: {} for d in domains}
+    gold: dict[str, dict[str, int]] = {d: dict.fromkeys(LETTERS, 0) for d in domains}
+    no_gold: Counter[str] = Counter()
+    for domain, dimension, _level, _status, answer in rows:
+        label = dimension or "(none)"
+        by_dimension[domain][label] = by_dimension[domain].get(label, 0) + 1
+        if answer is not None and 0 <= answer < len(LETTERS):
+            gold[domain][LETTERS[answer]] += 1
+        else:
+            no_gold[domain] += 1
+    reviewed, total = store.progress()
+    return {
+        "items": len(rows),
+        "by_domain": {d: by_domain[d] for d in domains},
+        "by_domain_dimension": {d: dict(sorted(v.items())) for d, v in by_dimension.items()},
+        "by_status": dict(sorted(Counter(r[3] for r in rows).items())),
+        "by_level": dict(sorted(Counter(r[2] or "(none)" for r in rows).items())),
+        "reviewed": reviewed,
+        "rejected": store.reject_count(),
+        "generator_rejections": store.generator_rejection_counts(),
+        "gold_positions": gold,
+        "no_valid_gold": dict(no_gold),
+        "flags": store.flag_counts(),
+        "evidence": {
+            "globi_records": store.globi_record_count(),
+            "texts": store.text_count(),
+            "recordings": len(store.recordings()),
+        },
+        "curators": store.curators(),
+    }
+
+
+def format_stats(stats: dict[str, Any]) -> list[str]:
+    """The statistics as aligned text lines for the terminal."""
+    lines = [f"{stats['items']} items, {stats['reviewed']} reviewed, "
+             f"{stats['rejected']} input lines rejected"]
+    lines.append("")
+    lines.append("Domain x dimension:")
+    for domain, dims in stats["by_domain_dimension"].items():
+        lines.append(f"  {domain} ({stats['by_domain'][domain]})")
+        lines.extend(f"    {count:6d}  {dim}" for dim, count in dims.items())
+    lines.append("")
+    lines.append("Status:  " + ", ".join(f"{k} {v}" for k, v in stats["by_status"].items()))
+    lines.append("Level:   " + ", ".join(f"{k} {v}" for k, v in stats["by_level"].items()))
+    lines.append("")
+    lines.append("Gold positions:        A      B      C      D")
+    for domain, counts in stats["gold_positions"].items():
+        cells = "".join(f"{counts[letter]:7d}" for letter in LETTERS)
+        lines.append(f"  {domain:<18}{cells}")
+    if stats["generator_rejections"]:
+        lines.append("")
+        lines.append("Generator rejections (usable: false):")
+        for domain, reasons in stats["generator_rejections"].items():
+            lines.extend(f"  {domain}: {reason} {count}" for reason, count in reasons.items())
+    if stats["flags"]:
+        lines.append("")
+        lines.append("Flags: " + ", ".join(f"{k} {v}" for k, v in stats["flags"].items()))
+    evidence = stats["evidence"]
+    lines.append("")
+    lines.append(
+        f"Evidence: {evidence['globi_records']} GloBI records, {evidence['texts']} texts, "
+        f"{evidence['recordings']} recordings"
+    )
+    return lines

@@ -1,0 +1,89 @@
+"""Every command has help; stats and decide behave as documented."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bagel_studio.core.cli import COMMANDS, run
+from bagel_studio.core.model import ItemContent
+from bagel_studio.core.store import NewItem, Store
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_has_help(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run([command, "--help"]) == 0
+    out = capsys.readouterr().out
+    assert f"usage: bagel-studio {command}" in out
+    assert len(out.splitlines()) > 3
+
+
+def test_top_level_help_lists_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["--help"]) == 0
+    out = capsys.readouterr().out
+    for command in COMMANDS:
+        assert command in out
+
+
+def test_unknown_command_and_missing_project_are_usage_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(["frobnicate"]) == 2
+    assert run(["stats", str(tmp_path / "nope.bagel")]) == 2
+    assert "no such project" in capsys.readouterr().err
+
+
+def make_project(path: Path) -> None:
+    items = [
+        NewItem(
+            id=f"w{i}",
+            domain="Wikipedia",
+            content=ItemContent(f"Q{i}?", ("a", "b", "c", "d"), i % 4, "Diet", "easy"),
+        )
+        for i in range(6)
+    ] + [
+        NewItem(
+            id="g0",
+            domain="GloBI",
+            content=ItemContent("G?", ("a", "b", "c"), 1, "Masked participant identification"),
+        )
+    ]
+    with Store.open(path) as store:
+        store.add_items(items, None)
+        from bagel_studio.core.checks import check_all
+
+        check_all(store)
+
+
+def test_stats_json(project_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    make_project(project_path)
+    assert run(["stats", str(project_path), "--json"]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    assert stats["items"] == 7
+    assert stats["by_domain"] == {"Wikipedia": 6, "GloBI": 1}
+    assert stats["rejected"] == 0
+    assert stats["gold_positions"]["Wikipedia"] == {"A": 2, "B": 2, "C": 1, "D": 1}
+    assert stats["gold_positions"]["GloBI"] == {"A": 0, "B": 1, "C": 0, "D": 0}
+    assert stats["flags"] == {"option-count": 1}
+
+
+def test_decide_accepts_rejects_and_refuses_blocked(
+    project_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    make_project(project_path)
+    assert run(["decide", str(project_path), "w0", "w1", "--curator", "ana", "--accept"]) == 0
+    assert run(["decide", str(project_path), "w2", "--curator", "ana", "--reject", "trivial",
+                "--note", "too easy"]) == 0
+    assert run(["decide", str(project_path), "g0", "--curator", "ana", "--accept"]) == 1
+    assert "cannot be accepted" in capsys.readouterr().err
+    assert run(["decide", str(project_path), "w3", "--curator", "ana", "--reject", "nonsense"]) == 2
+    with Store.open(project_path, read_only=True) as store:
+        decisions = {r.item_id: (r.decision.value, r.reason, r.note) for r in store.all_reviews()}
+        assert decisions == {
+            "w0": ("accept", None, None),
+            "w1": ("accept", None, None),
+            "w2": ("reject", "trivial", "too easy"),
+        }
+        assert len(store.history("w2")) == 1
