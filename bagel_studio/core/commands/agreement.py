@@ -1,0 +1,64 @@
+"""``bagel-studio agreement PROJECT``: Cohen's kappa per pair and Fleiss' kappa of the curators."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from bagel_studio.core.agreement import AgreementBlock, agreement_report
+from bagel_studio.core.cli import UsageError
+from bagel_studio.core.commands.common import open_project, print_json
+from bagel_studio.core.domains import normalize_domain
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "agreement",
+        help="inter-curator agreement (Cohen's and Fleiss' kappa)",
+        description=(
+            "Cohen's kappa for each pair of curators and Fleiss' kappa over all of them, overall"
+            " and per domain. Categories: keep (accept or revise), reject, uncertain; skips are"
+            " not ratings. Fleiss' kappa uses the items every curator rated."
+        ),
+    )
+    parser.add_argument("project", metavar="PROJECT")
+    parser.add_argument("--domain", help="only this domain (Wikipedia, GloBI, bioRxiv, Xeno-canto)")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    domain = None
+    if args.domain:
+        domain = normalize_domain(args.domain)
+        if domain is None:
+            raise UsageError(f"unknown domain {args.domain!r}")
+    store = open_project(args.project, read_only=True)
+    try:
+        report = agreement_report(store, domain)
+    finally:
+        store.close()
+    if args.json:
+        print_json(report.to_json())
+        return 0
+    lines = _block_lines(report.overall, "Overall" if domain is None else domain)
+    if domain is None:
+        for name, block in report.domains.items():
+            lines.append("")
+            lines.extend(_block_lines(block, name))
+    sys.stdout.write("\n".join(lines) + "\n")
+    return 0
+
+
+def _block_lines(block: AgreementBlock, title: str) -> list[str]:
+    lines = [
+        f"{title}: {block.items_rated} items rated by {len(block.curators)} curators"
+        f" ({', '.join(block.curators) or 'none'})",
+        f"  Fleiss' kappa {_fmt(block.fleiss_kappa)} over {block.fleiss_items} items rated by all",
+    ]
+    for pair in block.pairs:
+        lines.append(f"  Cohen's kappa {pair.a} / {pair.b}: {_fmt(pair.kappa)} over {pair.n} items")
+    return lines
+
+
+def _fmt(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.3f}"
