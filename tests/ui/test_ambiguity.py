@@ -1,0 +1,213 @@
+"""The ambiguity queue over real GloBI records: flagged GloBI items first, most severe first, each
+beside the record it came from and the records that back a distractor."""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
+from pytestqt.qtbot import QtBot
+
+from bagel_studio.core.model import Flag, ItemContent, Severity
+from bagel_studio.core.prefs import Preferences
+from bagel_studio.core.store import NewItem, Store
+from bagel_studio.ui.ambiguity import AmbiguityPanel
+from bagel_studio.ui.services import Services
+
+TABLE = "template-dataset__interactions.tsv"
+
+
+def globi_rows(data_dir: Path) -> list[dict[str, object]]:
+    """GloBI's template dataset (real Leptoconchus-coral records) as store records."""
+    path = data_dir / "globi" / TABLE
+    with open(path, encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle, delimiter="\t"))
+    return [
+        {
+            "ref": f"{TABLE}:{number}",
+            "table_name": TABLE,
+            "row": number,
+            "source_taxon": row["sourceTaxonName"],
+            "interaction": row["interactionTypeName"],
+            "target_taxon": row["targetTaxonName"],
+            "locality": row["localityName"],
+            "date": row["observationDateTime"],
+            "citation": row["referenceCitation"],
+            "doi": row["referenceDoi"],
+            "record": row,
+        }
+        for number, row in enumerate(rows, start=2)
+    ]
+
+
+# Leptoconchus inpleuractis is recorded on three Fungia (Pleuractis) corals (rows 8-10), so an
+# item keyed on one of them has two other defensible answers.
+HOSTS = (
+    "Fungia (Pleuractis) gravis",
+    "Fungia (Pleuractis) moluccensis",
+    "Herpolitha limax",
+    "Fungia (Pleuractis) paumotensis",
+)
+
+
+def add_items(store: Store) -> None:
+    dim = "Masked participant identification"
+    store.add_items(
+        [
+            NewItem(
+                "globi:mild",
+                "GloBI",
+                ItemContent(
+                    "Which coral does <b>Leptoconchus inlimax</b> parasitize?",
+                    (
+                        "Herpolitha limax",
+                        "Halomitra pileus",
+                        "Sandalolitha dentata",
+                        "Fungia (Fungia) fungites",
+                    ),
+                    0,
+                    dim,
+                ),
+                globi_ref=f"{TABLE}:6",
+            ),
+            NewItem(
+                "globi:clean",
+                "GloBI",
+                ItemContent(
+                    "Which coral hosts Leptoconchus massini?",
+                    (
+                        "Fungia (Verrillofungia) concinna",
+                        "Herpolitha limax",
+                        "Halomitra pileus",
+                        "Sandalolitha dentata",
+                    ),
+                    0,
+                    dim,
+                ),
+                globi_ref=f"{TABLE}:11",
+            ),
+            NewItem(
+                "globi:record-key",
+                "GloBI",
+                ItemContent(
+                    "Which coral is Leptoconchus inpleuractis a parasite of?", HOSTS, 0, dim
+                ),
+                globi_ref=f"{TABLE}:8",
+            ),
+            NewItem(
+                "wikipedia:flagged",
+                "Wikipedia",
+                ItemContent(
+                    "What does the passage say koalas eat?", ("a", "b", "c", "d"), 1, "Diet"
+                ),
+            ),
+        ],
+        None,
+    )
+    store.replace_flags(
+        "globi:record-key",
+        [
+            Flag(
+                "globi-record-specific-key",
+                Severity.WARNING,
+                "Other options are linked to the same partner by the same interaction",
+                {"records": [f"{TABLE}:9", f"{TABLE}:10"], "options": ["B", "D"]},
+            ),
+            Flag("globi-interaction-leak", Severity.INFO, "The stem names the interaction", {}),
+        ],
+    )
+    store.replace_flags(
+        "globi:mild",
+        [Flag("globi-interaction-leak", Severity.INFO, "The stem says 'parasitize'", {})],
+    )
+    store.replace_flags(
+        "wikipedia:flagged",
+        [Flag("hidden-context", Severity.WARNING, "The stem refers to 'the passage'", {})],
+    )
+
+
+@pytest.fixture
+def services(project_path: Path, data_dir: Path) -> Iterator[Services]:
+    store = Store.open(project_path)
+    store.add_globi_records(globi_rows(data_dir), None)
+    add_items(store)
+    services = Services(store=store, prefs=Preferences(curator="alice"))
+    yield services
+    services.close()
+
+
+def texts(widget: object) -> list[str]:
+    return [label.text() for label in widget.findChildren(QLabel)]  # type: ignore[attr-defined]
+
+
+def test_flagged_globi_items_come_first_most_severe_first(qtbot: QtBot, services: Services) -> None:
+    panel = AmbiguityPanel(services)
+    qtbot.addWidget(panel)
+    panel.show()
+    assert panel.item_ids() == ["globi:record-key", "globi:mild"]
+    assert panel.current_item_id() == "globi:record-key"
+    assert "2 flagged GloBI items" in panel.heading.text()
+
+
+def test_the_item_sits_beside_its_record_and_the_records_backing_distractors(
+    qtbot: QtBot, services: Services
+) -> None:
+    panel = AmbiguityPanel(services)
+    qtbot.addWidget(panel)
+    panel.show()
+    assert [card.ref for card in panel.cards] == [f"{TABLE}:8", f"{TABLE}:9", f"{TABLE}:10"]
+    origin, second, third = (texts(card) for card in panel.cards)
+    assert origin[0] == "Generated from"
+    assert "Leptoconchus inpleuractis  —parasite of→  Fungia (Pleuractis) gravis" in origin
+    assert second[0] == "Backs option B (Fungia (Pleuractis) moluccensis)"
+    assert "Flag: globi-record-specific-key" in second
+    assert third[0] == "Backs option D (Fungia (Pleuractis) paumotensis)"
+    assert any(t.startswith("Citation: Gittenberger, A., Gittenberger, E. (2011)") for t in third)
+    assert "Locality: not given" in third
+    shown = texts(panel.detail)
+    assert "✓ A. Fungia (Pleuractis) gravis" in shown
+    assert any("Other options are linked to the same partner" in t for t in shown)
+
+
+def test_text_is_plain_and_keys_move_through_the_queue(qtbot: QtBot, services: Services) -> None:
+    panel = AmbiguityPanel(services)
+    qtbot.addWidget(panel)
+    panel.show()
+    panel.activateWindow()
+    qtbot.waitUntil(panel.isActiveWindow)
+    panel.queue.setFocus()
+    qtbot.keyClick(panel.queue, Qt.Key.Key_J)
+    assert panel.current_item_id() == "globi:mild"
+    stem = next(lb for lb in panel.detail.findChildren(QLabel) if "inlimax" in lb.text())
+    assert stem.text() == "Which coral does <b>Leptoconchus inlimax</b> parasitize?"
+    assert stem.textFormat() is Qt.TextFormat.PlainText
+    assert [card.ref for card in panel.cards] == [f"{TABLE}:6"]
+    with qtbot.waitSignal(panel.open_item) as opened:
+        qtbot.keyClick(panel.queue, Qt.Key.Key_Return)
+    assert opened.args == ["globi:mild"]
+    qtbot.keyClick(panel.queue, Qt.Key.Key_K)
+    assert panel.current_item_id() == "globi:record-key"
+
+
+def test_a_record_not_loaded_is_said_so(qtbot: QtBot, services: Services) -> None:
+    services.store.replace_flags(
+        "globi:clean",
+        [
+            Flag(
+                "globi-record-specific-key",
+                Severity.BLOCKING,
+                "Another option fits",
+                {"records": ["missing.tsv:4"], "options": ["C"]},
+            )
+        ],
+    )
+    panel = AmbiguityPanel(services)
+    qtbot.addWidget(panel)
+    assert panel.item_ids()[0] == "globi:clean"  # blocking sorts before warnings
+    missing = texts(panel.cards[1])
+    assert missing[0] == "Backs option C (Halomitra pileus)"
+    assert "Record missing.tsv:4 is not loaded in this project." in missing
