@@ -1,0 +1,50 @@
+"""The adjudicated release: shuffle, balance, release writer, manifest, provenance, card, report.
+
+``export_release(store, out_dir, seed, force=False, progress=None)`` is the entry point;
+``plan_export(store, seed)`` computes the same release without writing it (the desk's preview).
+The files and their format are described in ``layout.py`` and in the dataset card each release
+carries (``card.py``).
+"""
+
+from bagel_studio.core.export.atomic import OutDirExistsError, remove_stale
+from bagel_studio.core.export.balance import natural_key
+from bagel_studio.core.export.fixed import fixed_positions
+from bagel_studio.core.export.plan import (
+    BlockedItem,
+    DomainBalance,
+    ExportError,
+    ExportPlan,
+    ReleasedItem,
+    is_nd_licence,
+    plan_export,
+)
+from bagel_studio.core.export.release import (
+    ExportBlockedError,
+    ExportCancelled,
+    ExportResult,
+    export_release,
+    last_export_seed,
+    record_export,
+    write_release,
+)
+
+__all__ = [
+    "BlockedItem",
+    "DomainBalance",
+    "ExportBlockedError",
+    "ExportCancelled",
+    "ExportError",
+    "ExportPlan",
+    "ExportResult",
+    "OutDirExistsError",
+    "ReleasedItem",
+    "export_release",
+    "fixed_positions",
+    "is_nd_licence",
+    "last_export_seed",
+    "natural_key",
+    "plan_export",
+    "record_export",
+    "remove_stale",
+    "write_release",
+]

@@ -1,0 +1,79 @@
+"""Options whose position carries meaning, and which therefore keep their place when shuffled.
+
+Three kinds, found by their wording alone (the release has no other marker):
+
+* a **catch-all** option ("None of the above", "All of the above", "All are indistinguishable",
+  "Cannot be determined", ...): its meaning depends on coming after the others, so it keeps its
+  index (in generated items that is the last one);
+* a **numbered sequence** ("Sound 1", "Sound 2", "Sound 3"; "First call", "Second call"): the
+  labels refer to an order the stem or the recording defines, so every member keeps its index;
+* an option that **names other options by letter** ("Both A and B", "Option C"): shuffling would
+  change what it says, so the whole item keeps its order.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+_CATCH_ALL = [
+    re.compile(p)
+    for p in (
+        r"^(none|all|neither|both|any|each) of (the )?"
+        r"(above|these|those|them|the others|other options|others|options|choices|answers)\b",
+        r"^(none|all|both|neither) (are|is) (correct|true|right|equal|the same|possible|valid)\b",
+        r"\bindistinguishable\b",
+        r"^(it )?(cannot|can't|can not|could not|couldn't) be (determined|told|known|inferred)\b",
+        r"^(it is )?(impossible|not possible) to (tell|determine|say|know|infer)\b",
+        r"^(not|insufficient) (enough )?(information|data|evidence)\b",
+        r"^there is (no|not enough) (difference|information|way to tell)\b",
+        r"^no (difference|way to tell)\b",
+        r"^(neither|both|none)$",
+    )
+]
+_ORDINALS = ("first", "second", "third", "fourth", "1st", "2nd", "3rd", "4th")
+_NUMBERED = re.compile(
+    r"^(?:the\s+)?(?P<label>[^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*){0,2}?)\s*(?:no\.?|#)?\s*"
+    r"(?P<num>\d{1,2}|[A-D])(?![\w.,-]*\w)"
+)
+_ORDINAL = re.compile(r"^(?:the\s+)?(?P<num>" + "|".join(_ORDINALS) + r")\s+(?P<label>[^\W\d_]+)")
+_LETTER_PAIR = re.compile(r"\b[A-D](?:\s*,\s*[A-D])*,?\s+(?:and|or|nor|&)\s+[A-D]\b")
+_OPTION_LETTER = re.compile(r"\b(?:options?|answers?|choices?)\s+[A-D]\b", re.IGNORECASE)
+
+
+def _normal(text: str) -> str:
+    return " ".join(text.split()).casefold().rstrip(".!?;:")
+
+
+def is_catch_all(option: str) -> bool:
+    """True for "None of the above"-style options, which must stay where they are."""
+    text = _normal(option)
+    return any(p.search(text) for p in _CATCH_ALL)
+
+
+def names_other_options(option: str) -> bool:
+    """True for options that refer to others by letter ("Both A and B", "Option C")."""
+    return bool(_LETTER_PAIR.search(option) or _OPTION_LETTER.search(option))
+
+
+def _sequence_label(option: str) -> str | None:
+    text = " ".join(option.split())
+    ordinal = _ORDINAL.match(text.casefold())
+    if ordinal:
+        return "ordinal:" + ordinal["label"]
+    numbered = _NUMBERED.match(text)
+    if numbered and (numbered["num"].isdigit() or numbered["label"][:1].isupper()):
+        return "numbered:" + numbered["label"].casefold()
+    return None
+
+
+def fixed_positions(options: Sequence[str]) -> frozenset[int]:
+    """The indices of ``options`` that must not move (all of them when one names another)."""
+    if any(names_other_options(o) for o in options):
+        return frozenset(range(len(options)))
+    fixed = {i for i, o in enumerate(options) if is_catch_all(o)}
+    labels = [_sequence_label(o) for o in options]
+    shared = Counter(label for label in labels if label is not None)
+    fixed.update(i for i, label in enumerate(labels) if label is not None and shared[label] >= 2)
+    return frozenset(fixed)

@@ -1,0 +1,286 @@
+"""What a release will contain: the items that go out, those left out and why, those that block it.
+
+Planning only reads the project, so the desk can show it as a preview for any seed before anything
+is written, and the writer then turns the very same plan into files.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bagel_studio.core.checks.structural import structural_flags
+from bagel_studio.core.domains import DOMAINS
+from bagel_studio.core.export.balance import (
+    Movable,
+    allowed_positions,
+    deal_targets,
+    natural_key,
+    permutation,
+    position_counts,
+)
+from bagel_studio.core.export.fixed import fixed_positions
+from bagel_studio.core.model import Decision, Item, ItemContent, Review, Severity, Status
+from bagel_studio.core.store import Store
+
+Progress = Callable[[int, int], None]
+
+RELEASED_STATUSES = (Status.ACCEPTED, Status.REVISED)
+UNRESOLVED = "unresolved"  # accepted or revised, but the store holds no single content to release
+
+_ND = re.compile(r"(?:^|[^a-z])nd(?:[^a-z]|$)|noderiv|no[ -]?derivative", re.IGNORECASE)
+
+
+class ExportError(RuntimeError):
+    """An export that cannot go ahead, with a message meant for the curator."""
+
+
+def is_nd_licence(licence: str | None) -> bool:
+    """True for a NoDerivatives licence (URL or name): such evidence may not enter a release."""
+    return bool(licence) and bool(_ND.search(licence or ""))
+
+
+@dataclass(frozen=True)
+class BlockedItem:
+    """An item that would be released but must not be, and why."""
+
+    item_id: str
+    domain: str
+    reasons: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return f"{self.item_id} ({self.domain}): " + "; ".join(self.reasons)
+
+
+@dataclass(frozen=True)
+class ReleasedItem:
+    """One released item: the approved content and where its options go."""
+
+    item: Item
+    content: ItemContent  # the approved content, in its curated (pre-shuffle) order
+    fixed: frozenset[int]
+    movable: bool
+    order: tuple[int, ...]  # new options[i] is content.options[order[i]]
+    reviews: tuple[Review, ...]
+    adjudication: dict[str, Any] | None
+    recording_licence: str | None
+
+    @property
+    def options(self) -> tuple[str, ...]:
+        return tuple(self.content.options[i] for i in self.order)
+
+    @property
+    def answer_index(self) -> int:
+        assert self.content.answer_index is not None  # released items passed the structure check
+        return self.order.index(self.content.answer_index)
+
+
+@dataclass(frozen=True)
+class DomainBalance:
+    """Gold positions of one domain before and after shuffling."""
+
+    before: tuple[int, ...]  # curated order, every released item
+    after: tuple[int, ...]  # shuffled, every released item
+    movable_after: tuple[int, ...]  # shuffled, only the items whose gold could move
+    movable: int
+    immovable: int
+
+    @property
+    def spread(self) -> int:
+        """Largest difference between two positions among the movable items (the target is <= 1)."""
+        return max(self.movable_after) - min(self.movable_after) if self.movable else 0
+
+
+@dataclass(frozen=True)
+class ExportPlan:
+    seed: int
+    items: tuple[ReleasedItem, ...]  # release order: domain, then natural id order
+    blocked: tuple[BlockedItem, ...]
+    left_out: dict[str, dict[str, int]]  # status -> domain -> count
+    outcomes: dict[str, dict[str, int]]  # domain -> status -> count, every item of the project
+    reject_reasons: dict[str, dict[str, int]]  # domain -> reason -> rejected items
+    balance: dict[str, DomainBalance]
+    licences: dict[str, int] = field(default_factory=dict)  # licence -> released items using it
+    unknown_licence: tuple[str, ...] = ()  # recordings referenced without a known licence
+
+    @property
+    def domains(self) -> list[str]:
+        return list(self.balance)
+
+    def released_by_domain(self) -> dict[str, int]:
+        counts = Counter(r.item.domain for r in self.items)
+        return {d: counts[d] for d in self.domains}
+
+    def left_out_totals(self) -> dict[str, int]:
+        return {status: sum(by.values()) for status, by in self.left_out.items()}
+
+    def dimension_counts(self) -> dict[str, dict[str, int]]:
+        """domain -> dimension -> released items (the paper's Table 2)."""
+        table: dict[str, Counter[str]] = defaultdict(Counter)
+        for r in self.items:
+            table[r.item.domain][r.content.dimension or "(none)"] += 1
+        return {d: dict(sorted(table[d].items())) for d in self.domains}
+
+
+def domain_order(domains: Iterable[str]) -> list[str]:
+    """BAGEL's domains in the paper's order, any others after them alphabetically."""
+    present = set(domains)
+    return [d for d in DOMAINS if d in present] + sorted(present - set(DOMAINS))
+
+
+def recording_id(item: Item) -> str | None:
+    """The Xeno-canto recording an item was generated from, if any."""
+    if item.recording_id:
+        return item.recording_id
+    value = item.source.get("recording") if isinstance(item.source, dict) else None
+    return str(value) if value else None
+
+
+def plan_export(store: Store, seed: int, progress: Progress | None = None) -> ExportPlan:
+    """Decide what a release with ``seed`` contains (reads the project, writes nothing)."""
+    items = list(store.iter_items())
+    total = len(items)
+    outcomes: dict[str, Counter[str]] = defaultdict(Counter)
+    left_out: dict[str, Counter[str]] = defaultdict(Counter)
+    reject_reasons: dict[str, Counter[str]] = defaultdict(Counter)
+    blocked: list[BlockedItem] = []
+    kept: list[tuple[Item, ItemContent, str | None]] = []
+    licences = _recording_licences(store)
+    unknown: set[str] = set()
+    blocking = _blocking_flags(store)
+    for done, item in enumerate(items, start=1):
+        outcomes[item.domain][item.status.value] += 1
+        if item.status is Status.REJECTED:
+            reject_reasons[item.domain].update(_reject_reasons(store, item.id))
+        if item.status in RELEASED_STATUSES:
+            content = store.final_content(item.id)
+            if content is None:
+                left_out[UNRESOLVED][item.domain] += 1
+            else:
+                recording = recording_id(item)
+                licence = licences.get(recording.casefold()) if recording else None
+                if recording and licence is None:
+                    unknown.add(recording)
+                reasons = _block_reasons(
+                    item, content, blocking.get(item.id, []), recording, licence
+                )
+                if reasons:
+                    blocked.append(BlockedItem(item.id, item.domain, reasons))
+                else:
+                    kept.append((item, content, licence))
+        else:
+            left_out[item.status.value][item.domain] += 1
+        if progress is not None and (done % 500 == 0 or done == total):
+            progress(done, total)
+    released, balance = _shuffle(store, seed, kept)
+    domains = domain_order([*outcomes, *balance])
+    return ExportPlan(
+        seed=seed,
+        items=released,
+        blocked=tuple(sorted(blocked, key=lambda b: natural_key(b.item_id))),
+        left_out={s: dict(sorted(c.items())) for s, c in sorted(left_out.items())},
+        outcomes={d: dict(sorted(outcomes[d].items())) for d in domains if outcomes[d]},
+        reject_reasons={
+            d: dict(sorted(reject_reasons[d].items())) for d in domains if reject_reasons[d]
+        },
+        balance={d: balance.get(d, _empty_balance()) for d in domains},
+        licences=dict(
+            sorted(Counter(r.recording_licence for r in released if r.recording_licence).items())
+        ),
+        unknown_licence=tuple(sorted(unknown, key=natural_key)),
+    )
+
+
+def _recording_licences(store: Store) -> dict[str, str]:
+    rows = store.db.execute("SELECT id, licence FROM recordings WHERE licence IS NOT NULL")
+    return {str(r[0]).casefold(): str(r[1]) for r in rows if str(r[1]).strip()}
+
+
+def _blocking_flags(store: Store) -> dict[str, list[str]]:
+    result: dict[str, list[str]] = defaultdict(list)
+    for item_id, flag in store.all_flags():
+        if flag.severity is Severity.BLOCKING:
+            result[item_id].append(flag.message)
+    return result
+
+
+def _block_reasons(
+    item: Item,
+    content: ItemContent,
+    flags: list[str],
+    recording: str | None,
+    licence: str | None,
+) -> tuple[str, ...]:
+    """Blocking flags, a released content that fails the structural checks, an ND recording."""
+    reasons = list(flags)
+    reasons += [f.message for f in structural_flags(item.domain, content) if f.message not in flags]
+    if recording and is_nd_licence(licence):
+        reasons.append(f"recording {recording} is under a NoDerivatives licence ({licence})")
+    return tuple(reasons)
+
+
+def _reject_reasons(store: Store, item_id: str) -> set[str]:
+    adjudication = store.adjudication(item_id)
+    if adjudication is not None:
+        return {adjudication["reason"] or "other"}
+    return {r.reason or "other" for r in store.reviews(item_id) if r.decision is Decision.REJECT}
+
+
+def _empty_balance() -> DomainBalance:
+    zero = (0, 0, 0, 0)
+    return DomainBalance(zero, zero, zero, 0, 0)
+
+
+def _shuffle(
+    store: Store, seed: int, kept: list[tuple[Item, ItemContent, str | None]]
+) -> tuple[tuple[ReleasedItem, ...], dict[str, DomainBalance]]:
+    """Deal the gold positions of each domain and permute every item's options accordingly."""
+    by_domain: dict[str, list[tuple[Item, ItemContent, str | None]]] = defaultdict(list)
+    for entry in kept:
+        by_domain[entry[0].domain].append(entry)
+    released: list[ReleasedItem] = []
+    balance: dict[str, DomainBalance] = {}
+    for domain in domain_order(by_domain):
+        entries = sorted(by_domain[domain], key=lambda e: natural_key(e[0].id))
+        fixed = {e[0].id: fixed_positions(e[1].options) for e in entries}
+        movable = []
+        for item, content, _ in entries:
+            allowed = allowed_positions(_gold(content), fixed[item.id])
+            if len(allowed) >= 2:
+                movable.append(Movable(item.id, allowed))
+        targets = deal_targets(seed, domain, movable)
+        group = []
+        for item, content, licence in entries:
+            gold = _gold(content)
+            order = permutation(
+                seed, domain, item.id, gold, targets.get(item.id, gold), fixed[item.id]
+            )
+            group.append(
+                ReleasedItem(
+                    item=item,
+                    content=content,
+                    fixed=fixed[item.id],
+                    movable=item.id in targets,
+                    order=order,
+                    reviews=tuple(store.reviews(item.id)),
+                    adjudication=store.adjudication(item.id),
+                    recording_licence=licence,
+                )
+            )
+        released.extend(group)
+        balance[domain] = DomainBalance(
+            before=tuple(position_counts([_gold(r.content) for r in group])),
+            after=tuple(position_counts([r.answer_index for r in group])),
+            movable_after=tuple(position_counts([r.answer_index for r in group if r.movable])),
+            movable=len(movable),
+            immovable=len(group) - len(movable),
+        )
+    return tuple(released), balance
+
+
+def _gold(content: ItemContent) -> int:
+    assert content.answer_index is not None
+    return content.answer_index

@@ -1,0 +1,206 @@
+"""Exporting the adjudicated release: plan, write every file into a temporary folder, rename.
+
+``export_release`` is what the command line and the desk call. It refuses to start when OUTDIR
+is in the way or when an item that would be released is blocked (a blocking flag, a released
+content that fails the structural checks, a recording under a NoDerivatives licence), and it
+never leaves a partial release behind: an error, a cancellation from the progress callback or a
+killed process leaves OUTDIR as it was.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bagel_studio import __version__
+from bagel_studio.core.domains import LETTERS
+from bagel_studio.core.export import layout
+from bagel_studio.core.export.atomic import ReleaseFolder, check_out_dir
+from bagel_studio.core.export.card import dataset_card
+from bagel_studio.core.export.plan import BlockedItem, ExportError, ExportPlan, plan_export
+from bagel_studio.core.export.report import report_files
+from bagel_studio.core.export.rows import (
+    content_sha256,
+    dumps_document,
+    items_jsonl,
+    provenance_jsonl,
+)
+from bagel_studio.core.store import Store
+
+Progress = Callable[[int, int], None]
+PROGRESS_TOTAL = 100  # export_release reports progress in percent
+PLAN_SHARE = 40  # the part of it spent planning
+
+
+class ExportBlockedError(ExportError):
+    """Items that would be released are blocked; nothing was written."""
+
+    def __init__(self, blocked: tuple[BlockedItem, ...]) -> None:
+        self.blocked = blocked
+        listing = "\n".join(f"  {b}" for b in blocked)
+        super().__init__(f"{len(blocked)} item(s) block the export:\n{listing}")
+
+
+class ExportCancelled(ExportError):
+    """Raised by a progress callback to stop an export; nothing is left behind."""
+
+
+@dataclass(frozen=True)
+class ExportResult:
+    out_dir: Path
+    plan: ExportPlan
+    manifest: dict[str, Any]
+
+    @property
+    def seed(self) -> int:
+        return self.plan.seed
+
+    @property
+    def released(self) -> int:
+        return len(self.plan.items)
+
+    @property
+    def report_path(self) -> Path:
+        return self.out_dir / layout.REPORT
+
+    @property
+    def card_path(self) -> Path:
+        return self.out_dir / layout.README
+
+
+def export_release(
+    store: Store,
+    out_dir: str | Path,
+    seed: int,
+    force: bool = False,
+    progress: Progress | None = None,
+) -> ExportResult:
+    """Write the release of ``store`` under ``seed`` to ``out_dir`` (see the module docstring)."""
+    out = Path(out_dir).absolute()
+    project = None if str(store.path) == ":memory:" else store.path
+    check_out_dir(out, force, project)
+
+    def planning(done: int, total: int) -> None:
+        if progress is not None:
+            progress(PLAN_SHARE * done // max(total, 1), PROGRESS_TOTAL)
+
+    plan = plan_export(store, seed, planning)
+    if plan.blocked:
+        raise ExportBlockedError(plan.blocked)
+    return write_release(plan, out, force, progress, project)
+
+
+def write_release(
+    plan: ExportPlan,
+    out_dir: Path,
+    force: bool = False,
+    progress: Progress | None = None,
+    project: Path | None = None,
+) -> ExportResult:
+    """Write an already computed plan (the desk plans once for the preview, then writes)."""
+    if plan.blocked:
+        raise ExportBlockedError(plan.blocked)
+    check_out_dir(out_dir, force, project)
+    folder = ReleaseFolder(out_dir)
+    steps = _steps(plan)
+    try:
+        for index, (_, produce) in enumerate(steps, start=1):
+            for relative, data in produce().items():
+                folder.write(relative, data)
+            if progress is not None:
+                share = PROGRESS_TOTAL - PLAN_SHARE
+                progress(PLAN_SHARE + share * index // (len(steps) + 1), PROGRESS_TOTAL)
+        manifest = build_manifest(plan, folder.hashes)
+        folder.write(layout.MANIFEST, dumps_document(manifest))
+        final = folder.commit()
+    except BaseException:
+        folder.discard()
+        raise
+    if progress is not None:
+        progress(PROGRESS_TOTAL, PROGRESS_TOTAL)
+    return ExportResult(final, plan, manifest)
+
+
+def _steps(plan: ExportPlan) -> list[tuple[str, Callable[[], dict[str, bytes]]]]:
+    """What is written, in order: data, provenance, report, card (the manifest comes last)."""
+    content_hash = content_sha256(plan.items)
+
+    def data() -> dict[str, bytes]:
+        files = {layout.ALL_ITEMS: items_jsonl(plan.items)}
+        for domain in plan.domains:
+            files[layout.domain_file(domain)] = items_jsonl(
+                r for r in plan.items if r.item.domain == domain
+            )
+        return files
+
+    return [
+        ("data", data),
+        ("provenance", lambda: {layout.PROVENANCE: provenance_jsonl(plan.items)}),
+        ("report", lambda: report_files(plan, content_hash)),
+        (
+            "card",
+            lambda: {layout.README: dataset_card(plan, content_hash, __version__).encode("utf-8")},
+        ),
+    ]
+
+
+def build_manifest(plan: ExportPlan, files: dict[str, dict[str, int | str]]) -> dict[str, Any]:
+    """The manifest: everything needed to reproduce and verify the release (not itself listed)."""
+    released = plan.released_by_domain()
+    return {
+        "format": layout.FORMAT_NAME,
+        "format_version": layout.FORMAT_VERSION,
+        "tool": "bagel-studio",
+        "tool_version": __version__,
+        "seed": plan.seed,
+        "content_sha256": content_sha256(plan.items),
+        "counts": {
+            "released": {"total": len(plan.items), "by_domain": released},
+            "by_dimension": plan.dimension_counts(),
+            "left_out": {
+                status: {"total": sum(by.values()), "by_domain": by}
+                for status, by in plan.left_out.items()
+            },
+            "review_outcomes": plan.outcomes,
+            "reject_reasons": plan.reject_reasons,
+        },
+        "balance": {
+            domain: {
+                "before": dict(zip(LETTERS, b.before, strict=True)),
+                "after": dict(zip(LETTERS, b.after, strict=True)),
+                "movable_after": dict(zip(LETTERS, b.movable_after, strict=True)),
+                "movable": b.movable,
+                "immovable": b.immovable,
+                "spread": b.spread,
+            }
+            for domain, b in plan.balance.items()
+        },
+        "immovable_items": sum(b.immovable for b in plan.balance.values()),
+        "recording_licences": plan.licences,
+        "recordings_without_licence": list(plan.unknown_licence),
+        "files": dict(sorted(files.items())),
+    }
+
+
+def record_export(store: Store, result: ExportResult) -> int:
+    """Note the export in the project's ``exports`` table (needs the project open for writing)."""
+    with store.transaction() as conn:
+        cursor = conn.execute(
+            "INSERT INTO exports (out_dir, seed, exported_at, manifest) VALUES (?,?,?,?)",
+            [
+                str(result.out_dir),
+                result.seed,
+                store.clock(),
+                json.dumps(result.manifest, ensure_ascii=False, sort_keys=True),
+            ],
+        )
+        return int(cursor.lastrowid or 0)
+
+
+def last_export_seed(store: Store) -> int | None:
+    """The seed of the project's newest recorded export, to offer it again."""
+    row = store.db.execute("SELECT seed FROM exports ORDER BY id DESC LIMIT 1").fetchone()
+    return int(row[0]) if row and row[0] is not None else None

@@ -1,0 +1,69 @@
+"""The release report: the tables people read, and the plots for those who would rather look.
+
+``report/report.md`` holds the counts per domain and dimension (the paper's Table 2), the gold
+positions per domain before and after shuffling (its Tables 9 and 10), the review outcomes and the
+reject reasons, each followed by its plot.
+"""
+
+from __future__ import annotations
+
+from bagel_studio.core.export import layout
+from bagel_studio.core.export.plan import ExportPlan
+from bagel_studio.core.export.plots import render_plots
+from bagel_studio.core.export.tables import (
+    dimension_table,
+    left_out_table,
+    movable_table,
+    outcome_table,
+    position_table,
+    reject_table,
+)
+
+
+def report_markdown(plan: ExportPlan, content_hash: str) -> str:
+    blocked = "".join(f"- {b}\n" for b in plan.blocked)
+    immovable = sum(b.immovable for b in plan.balance.values())
+    return f"""# Release report
+
+Seed {plan.seed}; {len(plan.items)} items released; content hash `{content_hash}`.
+
+## Items per domain and dimension
+
+{dimension_table(plan)}
+![Released items per domain and dimension](counts.png)
+
+## Gold positions
+
+Before shuffling (the curated order):
+
+{position_table(plan, "before")}
+After shuffling:
+
+{position_table(plan, "after")}
+Among the items whose gold can move ({immovable} items keep their gold in place because it is a
+fixed-order option or the only free place):
+
+{movable_table(plan)}
+![Gold positions before and after shuffling](gold_positions.png)
+
+## Review outcomes
+
+{outcome_table(plan)}
+![Review outcomes per domain](review_outcomes.png)
+
+Left out of the release:
+
+{left_out_table(plan)}
+## Reject reasons
+
+{reject_table(plan)}
+![Reject reasons](reject_reasons.png)
+{"" if not blocked else chr(10) + "## Blocked items" + chr(10) * 2 + blocked}"""
+
+
+def report_files(plan: ExportPlan, content_hash: str) -> dict[str, bytes]:
+    """{path in the release: bytes} of the report and its plots."""
+    files = {layout.REPORT: report_markdown(plan, content_hash).encode("utf-8")}
+    for name, png in render_plots(plan).items():
+        files[f"{layout.REPORT_DIR}/{name}"] = png
+    return files

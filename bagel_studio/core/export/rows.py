@@ -1,0 +1,158 @@
+"""The JSON written into a release: item rows, provenance rows, and the project's content hash.
+
+Bytes must not depend on anything but the project and the seed, so every object is written with a
+fixed key order (item rows) or sorted keys (everything else), ``ensure_ascii=False``, UTF-8 and
+"\\n" line ends, and nothing about the run (time, machine, paths) goes in. Source file names are
+reduced to their base names for the same reason.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from pathlib import PurePath
+from typing import Any
+
+from bagel_studio.core.domains import LETTERS
+from bagel_studio.core.export.plan import ReleasedItem, recording_id
+from bagel_studio.core.model import ItemContent, Review
+
+ITEM_FIELDS = (
+    "id",
+    "domain",
+    "dimension",
+    "level",
+    "question",
+    "options",
+    "answer",
+    "answer_index",
+    "recording",
+)
+
+
+def dumps_line(value: Any, *, sort_keys: bool = True) -> str:
+    """One JSONL line (with its "\\n")."""
+    return json.dumps(value, ensure_ascii=False, sort_keys=sort_keys) + "\n"
+
+
+def dumps_document(value: Any) -> bytes:
+    """A whole JSON file: indented, sorted keys, final newline."""
+    return (json.dumps(value, ensure_ascii=False, sort_keys=True, indent=2) + "\n").encode("utf-8")
+
+
+def item_row(released: ReleasedItem) -> dict[str, Any]:
+    """The released item in the flat release format (FORMATS.md section 1), fields in fixed order.
+
+    ``recording`` appears only on items generated from a Xeno-canto recording.
+    """
+    content = released.content
+    answer_index = released.answer_index
+    row: dict[str, Any] = {
+        "id": released.item.id,
+        "domain": released.item.domain,
+        "dimension": content.dimension,
+        "level": content.level,
+        "question": content.question,
+        "options": list(released.options),
+        "answer": LETTERS[answer_index],
+        "answer_index": answer_index,
+    }
+    recording = recording_id(released.item)
+    if recording:
+        row["recording"] = recording
+    return row
+
+
+def items_jsonl(items: Iterable[ReleasedItem]) -> bytes:
+    return "".join(dumps_line(item_row(r), sort_keys=False) for r in items).encode("utf-8")
+
+
+def content_sha256(items: Iterable[ReleasedItem]) -> str:
+    """SHA-256 of the released items' approved content before shuffling (independent of the seed):
+    two projects with the same hash release the same items, whatever else their files hold."""
+    digest = hashlib.sha256()
+    for r in items:
+        record = {
+            "id": r.item.id,
+            "domain": r.item.domain,
+            "content": r.content.to_json(),
+            "recording": recording_id(r.item),
+        }
+        digest.update(json.dumps(record, ensure_ascii=False, sort_keys=True).encode("utf-8"))
+        digest.update(b"\n")
+    return digest.hexdigest()
+
+
+def provenance_row(released: ReleasedItem) -> dict[str, Any]:
+    """Where a released item came from, what was done to it, and who decided."""
+    item, content = released.item, released.content
+    revised = content != item.original
+    adjudication = released.adjudication
+    return {
+        "id": item.id,
+        "source_item_id": item.id,
+        "domain": item.domain,
+        "source": {
+            "file": PurePath(item.source_file).name if item.source_file else None,
+            "line": item.source_line,
+            "generator": _strip_paths(item.source),
+            "recording": recording_id(item),
+            "recording_licence": released.recording_licence,
+            "globi_ref": item.globi_ref,
+            "text_key": item.text_key,
+        },
+        "original_options": list(content.options),
+        "original_answer_index": content.answer_index,
+        "permutation": list(released.order),
+        "fixed_positions": sorted(released.fixed),
+        "movable": released.movable,
+        "answer_index": released.answer_index,
+        "revised": revised,
+        "before": item.original.to_json() if revised else None,
+        "after": content.to_json() if revised else None,
+        "decisions": [_decision(r, content) for r in released.reviews],
+        "adjudication": _adjudication(adjudication, content) if adjudication else None,
+    }
+
+
+def provenance_jsonl(items: Iterable[ReleasedItem]) -> bytes:
+    return "".join(dumps_line(provenance_row(r)) for r in items).encode("utf-8")
+
+
+def _decision(review: Review, released: ItemContent) -> dict[str, Any]:
+    return {
+        "curator": review.curator,
+        "decision": review.decision.value,
+        "reason": review.reason,
+        "note": review.note,
+        "decided_at": review.decided_at,
+        "merged": review.origin != "local",
+        "blind_answer": review.blind_answer,
+        "content": None if review.content == released else review.content.to_json(),
+    }
+
+
+def _adjudication(data: dict[str, Any], released: ItemContent) -> dict[str, Any]:
+    content: ItemContent = data["content"]
+    return {
+        "adjudicator": data["adjudicator"],
+        "decision": data["decision"],
+        "reason": data["reason"],
+        "note": data["note"],
+        "decided_at": data["decided_at"],
+        "content": None if content == released else content.to_json(),
+    }
+
+
+def _strip_paths(value: Any) -> Any:
+    """The generator's source record, with any file path cut to its base name."""
+    if isinstance(value, dict):
+        return {str(k): _strip_paths(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_strip_paths(v) for v in value]
+    if isinstance(value, str) and ("/" in value or "\\" in value) and "://" not in value:
+        looks_like_path = value.startswith(("/", "~", ".")) or (len(value) > 2 and value[1] == ":")
+        if looks_like_path:
+            return PurePath(value.replace("\\", "/")).name
+    return value

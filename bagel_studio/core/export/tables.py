@@ -1,0 +1,116 @@
+"""The release's tables as Markdown, shared by the dataset card and the report.
+
+Layouts follow the BAGEL paper: items per domain and dimension (its Table 2), gold positions per
+domain before and after shuffling (its Tables 9 and 10).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bagel_studio.core.domains import LETTERS
+from bagel_studio.core.export.plan import ExportPlan
+from bagel_studio.core.model import REJECT_REASONS, Status
+
+STATUS_ORDER = [s.value for s in Status] + ["unresolved"]
+
+
+def markdown_table(
+    header: Sequence[str], rows: Sequence[Sequence[object]], align_right_from: int = 1
+) -> str:
+    """A GitHub-flavoured Markdown table, columns from ``align_right_from`` on right-aligned."""
+    rule = ["---" if i < align_right_from else "---:" for i in range(len(header))]
+    lines = [_row(header), _row(rule)]
+    lines += [_row([_cell(c) for c in row]) for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def _row(cells: Sequence[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
+
+
+def _cell(value: object) -> str:
+    return str(value).replace("|", "\\|").replace("\n", " ")
+
+
+def percent(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.1f}%" if whole else "-"
+
+
+def dimension_table(plan: ExportPlan) -> str:
+    """Released items per domain and dimension, with domain subtotals (the paper's Table 2)."""
+    rows: list[list[object]] = []
+    for domain, dims in plan.dimension_counts().items():
+        for dimension, count in dims.items():
+            rows.append([domain, dimension, count])
+        rows.append([f"**{domain}**", "**all**", f"**{sum(dims.values())}**"])
+    rows.append(["**Total**", "", f"**{len(plan.items)}**"])
+    return markdown_table(["Domain", "Dimension", "Items"], rows, align_right_from=2)
+
+
+def position_table(plan: ExportPlan, which: str) -> str:
+    """Gold positions per domain, ``which`` = "before" or "after" shuffling."""
+    rows: list[list[object]] = []
+    totals = [0] * len(LETTERS)
+    for domain, balance in plan.balance.items():
+        counts = list(balance.before if which == "before" else balance.after)
+        totals = [a + b for a, b in zip(totals, counts, strict=True)]
+        rows.append([domain, *_with_percent(counts), sum(counts)])
+    rows.append(["**All**", *_with_percent(totals), sum(totals)])
+    return markdown_table(["Domain", *LETTERS, "Items"], rows)
+
+
+def movable_table(plan: ExportPlan) -> str:
+    """Gold positions after shuffling among the items whose gold could move, and the spread."""
+    rows = [
+        [domain, *b.movable_after, b.movable, b.immovable, b.spread]
+        for domain, b in plan.balance.items()
+    ]
+    header = ["Domain", *LETTERS, "Movable", "Fixed gold", "Max - min"]
+    return markdown_table(header, rows)
+
+
+def _with_percent(counts: Sequence[int]) -> list[str]:
+    whole = sum(counts)
+    return [f"{c} ({percent(c, whole)})" for c in counts]
+
+
+def outcome_table(plan: ExportPlan) -> str:
+    """Review outcomes per domain, over every item of the project."""
+    statuses = [s for s in STATUS_ORDER if any(s in o for o in plan.outcomes.values())]
+    rows: list[list[object]] = []
+    for domain, outcome in plan.outcomes.items():
+        rows.append([domain, *(outcome.get(s, 0) for s in statuses), sum(outcome.values())])
+    return markdown_table(["Domain", *statuses, "Items"], rows)
+
+
+def reject_table(plan: ExportPlan) -> str:
+    """Rejected items per reason and domain."""
+    domains = list(plan.reject_reasons)
+    known = list(REJECT_REASONS)
+    reasons = sorted(
+        {r for by in plan.reject_reasons.values() for r in by},
+        key=lambda r: (known.index(r) if r in known else len(known), r),
+    )
+    if not reasons:
+        return "No item was rejected.\n"
+    rows = [
+        [REJECT_REASONS.get(r, r), *(plan.reject_reasons[d].get(r, 0) for d in domains)]
+        for r in reasons
+    ]
+    return markdown_table(["Reason", *domains], rows)
+
+
+def left_out_table(plan: ExportPlan) -> str:
+    """Items that stay out of the release, per status and domain."""
+    if not plan.left_out:
+        return "Every item of the project is released.\n"
+    domains = plan.domains
+    rows = [
+        [status, *(by.get(d, 0) for d in domains), sum(by.values())]
+        for status, by in sorted(
+            plan.left_out.items(),
+            key=lambda kv: STATUS_ORDER.index(kv[0]) if kv[0] in STATUS_ORDER else 99,
+        )
+    ]
+    return markdown_table(["Status", *domains, "Items"], rows)
