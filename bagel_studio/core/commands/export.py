@@ -1,0 +1,151 @@
+"""``bagel-studio export PROJECT OUTDIR --seed N``: write the adjudicated release.
+
+The export reads the project open read-only, so it runs even while a curator has the project open
+in the desk. Afterwards it notes the export in the project's ``exports`` table when it can open the
+project for writing; when another process holds the project it says so and leaves the table alone
+(the release itself is complete either way, and its manifest says everything the row would).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from bagel_studio.core.cli import UsageError
+from bagel_studio.core.commands.common import open_project, print_json
+from bagel_studio.core.domains import LETTERS
+from bagel_studio.core.export import (
+    ExportBlockedError,
+    ExportResult,
+    OutDirExistsError,
+    export_release,
+    record_export,
+)
+from bagel_studio.core.store import ProjectLockedError, Store, StoreError
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "export",
+        help="write the adjudicated release (shuffled, balanced, reproducible)",
+        description=(
+            "Write the accepted and revised items of PROJECT to OUTDIR: one JSONL file per domain"
+            " and one with all items (options shuffled under the seed, gold positions balanced per"
+            " domain), manifest.json, provenance.jsonl, a dataset card (README.md) and a report"
+            " with plots. The same project and seed give byte-identical files. The folder appears"
+            " complete or not at all. Exit status: 0 written, 1 blocked (items with a blocking"
+            " flag or a NoDerivatives recording, listed), 2 usage error (missing project, OUTDIR"
+            " not empty without --force)."
+        ),
+    )
+    parser.add_argument("project", metavar="PROJECT")
+    parser.add_argument("out_dir", metavar="OUTDIR")
+    parser.add_argument("--seed", type=int, required=True, help="shuffle seed (an integer)")
+    parser.add_argument(
+        "--force", action="store_true", help="replace OUTDIR if it exists and is not empty"
+    )
+    parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    store = open_project(args.project, read_only=True)
+    try:
+        result = export_release(store, args.out_dir, args.seed, force=args.force)
+    except OutDirExistsError as exc:
+        raise UsageError(str(exc)) from exc
+    except ExportBlockedError as exc:
+        if args.json:
+            print_json({"exported": False, "blocked": [_blocked_json(b) for b in exc.blocked]})
+        sys.stderr.write(f"bagel-studio export: nothing written; {exc}\n")
+        return 1
+    except OSError as exc:
+        raise UsageError(f"{args.out_dir}: {exc.strerror or exc}") from exc
+    finally:
+        store.close()
+    recorded = _record(Path(args.project), result)
+    if args.json:
+        print_json(summary_json(result, recorded))
+    else:
+        sys.stdout.write(summary_text(result, recorded))
+    return 0
+
+
+def _record(project: Path, result: ExportResult) -> str | None:
+    """Note the export in the project; return why not when it could not be done."""
+    try:
+        with Store.open(project, create=False, owner="bagel-studio export") as store:
+            record_export(store, result)
+    except ProjectLockedError:
+        return "the project is open for writing elsewhere"
+    except (StoreError, OSError) as exc:
+        return str(exc)
+    return None
+
+
+def _blocked_json(blocked: Any) -> dict[str, Any]:
+    return {"item_id": blocked.item_id, "domain": blocked.domain, "reasons": list(blocked.reasons)}
+
+
+def summary_json(result: ExportResult, not_recorded: str | None) -> dict[str, Any]:
+    manifest = result.manifest
+    return {
+        "exported": True,
+        "out_dir": str(result.out_dir),
+        "seed": result.seed,
+        "released": manifest["counts"]["released"],
+        "left_out": {s: v["total"] for s, v in manifest["counts"]["left_out"].items()},
+        "balance": manifest["balance"],
+        "immovable_items": manifest["immovable_items"],
+        "content_sha256": manifest["content_sha256"],
+        "recorded_in_project": not_recorded is None,
+    }
+
+
+def summary_text(result: ExportResult, not_recorded: str | None) -> str:
+    plan = result.plan
+    lines = [f"Released {result.released} items (seed {result.seed}) to {result.out_dir}"]
+    width = max((len(d) for d in plan.domains), default=6)
+    for domain, count in plan.released_by_domain().items():
+        lines.append(f"  {domain:<{width}}  {count:>6}")
+    left_out = plan.left_out_totals()
+    if left_out:
+        lines.append("Left out: " + ", ".join(f"{n} {s}" for s, n in left_out.items()))
+    else:
+        lines.append("Left out: none")
+    lines.append("")
+    lines.append("Gold positions, before -> after shuffling:")
+    lines.append(f"  {'':<{width}}  " + "  ".join(f"{x:>11}" for x in LETTERS) + "  max-min")
+    for domain, b in plan.balance.items():
+        cells = "  ".join(f"{f'{x} -> {y}':>11}" for x, y in zip(b.before, b.after, strict=True))
+        lines.append(f"  {domain:<{width}}  {cells}  {b.spread:>7}")
+    immovable = sum(b.immovable for b in plan.balance.values())
+    if immovable:
+        lines.append(f"({immovable} items keep their gold in place: a fixed-order option)")
+    if plan.unknown_licence:
+        lines.append("Recordings without a known licence: " + ", ".join(plan.unknown_licence))
+    lines.append(f"Report: {result.report_path}")
+    if not_recorded:
+        lines.append(f"Not recorded in the project: {not_recorded}")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run only this command (``python -m bagel_studio.core.commands.export ...``), exit status
+    and messages as through ``bagel-studio export``."""
+    parser = argparse.ArgumentParser(prog="bagel-studio")
+    add_parser(parser.add_subparsers(dest="command", required=True))
+    try:
+        args = parser.parse_args(["export", *(sys.argv[1:] if argv is None else argv)])
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    try:
+        return run(args)
+    except UsageError as exc:
+        sys.stderr.write(f"bagel-studio export: {exc}\n")
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
