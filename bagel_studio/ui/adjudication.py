@@ -1,0 +1,388 @@
+"""The adjudication queue: items on which curators disagree, settled by an adjudicator.
+
+For the selected disputed item the panel shows, side by side, the item as imported and as each
+curator left it (decision, reason, note, blind answer, the stem, options and gold they kept), with
+the cells that differ highlighted. The adjudicator settles it from the keyboard: 1..9 takes that
+curator's version (their decision and content), R rejects with the chosen reason; the text field
+is the adjudicator's own reason or note. The write goes through the single writer; keys pressed
+while it is in flight are ignored, and when it is committed the next disputed item appears.
+"Merge…" brings other curators' project files in (their disagreements join the queue).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from bagel_studio.core.domains import LETTERS
+from bagel_studio.core.merge import MergeReport, merge_projects
+from bagel_studio.core.model import REJECT_REASONS, Decision, Item, ItemContent, Review
+from bagel_studio.core.store import QueueFilter
+from bagel_studio.ui.ambiguity import plain_label
+from bagel_studio.ui.services import Services
+
+DISPUTED = QueueFilter(status="disputed")
+KEEPS = (Decision.ACCEPT, Decision.REVISE)
+HIGHLIGHT = QBrush(QColor(255, 230, 150))
+_ID_ROLE = Qt.ItemDataRole.UserRole
+
+# The panel's one key table: key -> (action, argument).
+KEYS: dict[str, tuple[str, int]] = {
+    **{str(n): ("take", n) for n in range(1, 10)},
+    "R": ("reject", 0),
+    "J": ("step", 1),
+    "K": ("step", -1),
+}
+
+
+def version_rows(item: Item, reviews: list[Review]) -> list[tuple[str, list[str]]]:
+    """The comparison table: (row label, [original, curator 1, curator 2, ...]) per row."""
+    columns: list[tuple[str, str, str, str, str, ItemContent]] = [
+        ("as imported", "", "", "", "", item.original)
+    ]
+    for r in reviews:
+        blind = LETTERS[r.blind_answer] if r.blind_answer is not None else ""
+        columns.append(
+            (r.decision.value, r.reason or "", r.note or "", blind, r.decided_at, r.content)
+        )
+    width = max(len(c[5].options) for c in columns)
+    rows: list[tuple[str, list[str]]] = [
+        ("Decision", [c[0] for c in columns]),
+        ("Reason", [REJECT_REASONS.get(c[1], c[1]) for c in columns]),
+        ("Note", [c[2] for c in columns]),
+        ("Blind answer", [c[3] for c in columns]),
+        ("Decided", [c[4] for c in columns]),
+        ("Question", [c[5].question for c in columns]),
+    ]
+    for index in range(width):
+        letter = LETTERS[index] if index < len(LETTERS) else str(index + 1)
+        rows.append((letter, [_option(c[5], index) for c in columns]))
+    rows.append(("Gold", [_gold(c[5]) for c in columns]))
+    rows.append(("Dimension", [c[5].dimension or "" for c in columns]))
+    rows.append(("Level", [c[5].level or "" for c in columns]))
+    return rows
+
+
+CONTENT_LABELS = frozenset({"Question", "Gold", "Dimension", "Level", *LETTERS})
+UNCOMPARED = frozenset({"Note", "Decided"})
+
+
+def differing_cells(label: str, values: list[str]) -> set[int]:
+    """Columns of one table row to highlight.
+
+    Content rows: the curators' cells that differ from the item as imported (their edits).
+    Verdict rows: when curators differ, the cells off the majority (all of them when there is no
+    majority), so the odd one out stands out.
+    """
+    if label in UNCOMPARED:
+        return set()
+    curators = values[1:]
+    if label in CONTENT_LABELS or label.isdigit():
+        return {i for i, v in enumerate(values) if i > 0 and v != values[0]}
+    if len(set(curators)) <= 1:
+        return set()
+    counts = Counter(curators).most_common()
+    if len(counts) > 1 and counts[0][1] == counts[1][1]:
+        return set(range(1, len(values)))
+    return {i for i, v in enumerate(values) if i > 0 and v != counts[0][0]}
+
+
+def _option(content: ItemContent, index: int) -> str:
+    return content.options[index] if index < len(content.options) else ""
+
+
+def _gold(content: ItemContent) -> str:
+    letter, text = content.answer_letter, content.answer_text
+    return f"{letter}. {text}" if letter and text is not None else "(none)"
+
+
+class AdjudicationPanel(QWidget):
+    """The disputed items, each curator's version side by side, and the keys to settle them."""
+
+    adjudicated = Signal(str)  # item id, once the adjudication is committed
+    merged = Signal(object)  # MergeReport, once a merge is committed
+
+    def __init__(self, services: Services, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.services = services
+        self.setWindowTitle("Adjudication")
+        self.writing = False
+        self.reviews: list[Review] = []
+        self.heading = plain_label()
+        self.queue = QListWidget()
+        self.queue.currentItemChanged.connect(self._show_current)
+        merge_button = QPushButton("Merge…")
+        merge_button.setToolTip("Bring in other curators' project files")
+        merge_button.clicked.connect(self._choose_merge_files)
+        self.merge_result = plain_label()
+        self.item_header = plain_label(bold=True)
+        self.table = QTableWidget()
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.table.setWordWrap(True)
+        self.reason_text = QLineEdit()
+        self.reason_text.setPlaceholderText("Adjudicator's reason or note (optional)")
+        self.reject_reason = QComboBox()
+        for key, label in REJECT_REASONS.items():
+            self.reject_reason.addItem(label, key)
+        self.take_buttons = QHBoxLayout()
+        self.reject_button = QPushButton("Reject [R]")
+        self.reject_button.clicked.connect(self.reject)
+        self.status = plain_label()
+        self._layout(merge_button)
+        for key, (action, argument) in KEYS.items():
+            shortcut = QShortcut(QKeySequence(key), self)
+            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            shortcut.activated.connect(lambda a=action, n=argument: self.handle(a, n))
+        self.refresh()
+
+    def _layout(self, merge_button: QPushButton) -> None:
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.addWidget(self.heading)
+        left_layout.addWidget(self.queue, 1)
+        left_layout.addWidget(merge_button)
+        left_layout.addWidget(self.merge_result)
+        right = QWidget()
+        right_layout = QVBoxLayout(right)
+        right_layout.addWidget(self.item_header)
+        right_layout.addWidget(self.table, 1)
+        right_layout.addWidget(self.reason_text)
+        reject_row = QHBoxLayout()
+        reject_row.addWidget(self.reject_reason, 1)
+        reject_row.addWidget(self.reject_button)
+        right_layout.addLayout(self.take_buttons)
+        right_layout.addLayout(reject_row)
+        right_layout.addWidget(self.status)
+        splitter = QSplitter()
+        splitter.addWidget(left)
+        splitter.addWidget(right)
+        splitter.setStretchFactor(1, 3)
+        layout = QVBoxLayout(self)
+        layout.addWidget(splitter)
+
+    # -- the queue -----------------------------------------------------------------------------
+
+    def refresh(self, select: str | None = None) -> None:
+        """Reload the disputed items and show ``select`` (or the current one, or the first)."""
+        store = self.services.store
+        keep = select or self.current_item_id()
+        ids = store.item_ids(DISPUTED)
+        rows = store.queue_rows(ids)
+        self.queue.blockSignals(True)
+        self.queue.clear()
+        for item_id in ids:
+            entry = QListWidgetItem(f"{item_id}: {rows[item_id]['question']}")
+            entry.setData(_ID_ROLE, item_id)
+            self.queue.addItem(entry)
+        self.queue.blockSignals(False)
+        self.heading.setText(f"{len(ids)} disputed items")
+        if ids:
+            self.queue.setCurrentRow(ids.index(keep) if keep in ids else 0)
+        self._show_current()
+
+    def item_ids(self) -> list[str]:
+        return [str(self.queue.item(i).data(_ID_ROLE)) for i in range(self.queue.count())]
+
+    def current_item_id(self) -> str | None:
+        entry = self.queue.currentItem()
+        return str(entry.data(_ID_ROLE)) if entry is not None else None
+
+    def _show_current(self, *_: object) -> None:
+        _clear_layout(self.take_buttons)
+        item_id = self.current_item_id()
+        if item_id is None:
+            self.reviews = []
+            self.item_header.setText("Nothing to adjudicate.")
+            self.table.clear()
+            self.table.setRowCount(0)
+            self.table.setColumnCount(0)
+            self.reject_button.setEnabled(False)
+            return
+        store = self.services.store
+        item = store.get_item(item_id)
+        self.reviews = store.reviews(item_id)
+        self.item_header.setText(
+            f"{item.id} · {item.domain} · {item.content.dimension or ''} · {item.status.value}"
+        )
+        self._fill_table(item)
+        for number, review in enumerate(self.reviews[:9], start=1):
+            button = QPushButton(f"Take {review.curator}'s version [{number}]")
+            button.setEnabled(review.decision in (*KEEPS, Decision.REJECT))
+            button.clicked.connect(lambda _=False, n=number: self.take_version(n))
+            self.take_buttons.addWidget(button)
+        self.reject_button.setEnabled(not self.services.store.read_only)
+
+    def _fill_table(self, item: Item) -> None:
+        rows = version_rows(item, self.reviews)
+        headers = ["As imported"] + [
+            f"{n}. {r.curator}" for n, r in enumerate(self.reviews, start=1)
+        ]
+        self.table.clear()
+        self.table.setColumnCount(len(headers))
+        self.table.setRowCount(len(rows))
+        self.table.setHorizontalHeaderLabels(headers)
+        self.table.setVerticalHeaderLabels([label for label, _ in rows])
+        for row, (label, values) in enumerate(rows):
+            marked = differing_cells(label, values)
+            for column, value in enumerate(values):
+                cell = QTableWidgetItem(value)
+                if column in marked:
+                    cell.setBackground(HIGHLIGHT)
+                    font = QFont(cell.font())
+                    font.setBold(True)
+                    cell.setFont(font)
+                self.table.setItem(row, column, cell)
+        self.table.resizeColumnsToContents()
+        self.table.resizeRowsToContents()
+
+    def highlighted_cells(self) -> list[tuple[str, str]]:
+        """(row label, column header) of every highlighted cell: what differs."""
+        cells = []
+        for row in range(self.table.rowCount()):
+            for column in range(self.table.columnCount()):
+                cell = self.table.item(row, column)
+                if cell is not None and cell.background() == HIGHLIGHT:
+                    row_header = self.table.verticalHeaderItem(row)
+                    column_header = self.table.horizontalHeaderItem(column)
+                    if row_header is not None and column_header is not None:
+                        cells.append((row_header.text(), column_header.text()))
+        return cells
+
+    # -- settling ------------------------------------------------------------------------------
+
+    def handle(self, action: str, argument: int) -> None:
+        """Dispatch a key from the table; ignored while a write is in flight."""
+        if self.writing:
+            return
+        if action == "take":
+            self.take_version(argument)
+        elif action == "reject":
+            self.reject()
+        elif action == "step":
+            row = self.queue.currentRow() + argument
+            if 0 <= row < self.queue.count():
+                self.queue.setCurrentRow(row)
+
+    def take_version(self, number: int) -> None:
+        """Settle the item with curator ``number``'s decision (and content, for a keep)."""
+        item_id = self.current_item_id()
+        if item_id is None or self.writing or not 1 <= number <= len(self.reviews):
+            return
+        review = self.reviews[number - 1]
+        text = self.reason_text.text().strip() or None
+        if review.decision in KEEPS:
+            content = review.content
+            self._adjudicate(
+                item_id, Decision.ACCEPT, content, text, f"took {review.curator}'s version"
+            )
+        elif review.decision is Decision.REJECT:
+            note = text or review.note
+            self._adjudicate(item_id, Decision.REJECT, None, review.reason or "other", note)
+        else:
+            self.status.setText(
+                f"{review.curator} decided {review.decision.value}: that is not a final decision"
+            )
+
+    def reject(self) -> None:
+        """Settle the item as rejected, for the reason chosen in the list."""
+        item_id = self.current_item_id()
+        if item_id is None or self.writing:
+            return
+        reason = str(self.reject_reason.currentData())
+        text = self.reason_text.text().strip() or None
+        self._adjudicate(item_id, Decision.REJECT, None, reason, text)
+
+    def _adjudicate(
+        self,
+        item_id: str,
+        decision: Decision,
+        content: ItemContent | None,
+        reason: str | None,
+        note: str | None,
+    ) -> None:
+        store, adjudicator = self.services.store, self.services.curator
+        ids = self.item_ids()
+        following = ids[ids.index(item_id) + 1] if ids.index(item_id) + 1 < len(ids) else None
+
+        def write() -> None:
+            store.adjudicate(item_id, adjudicator, decision, content, reason=reason, note=note)
+
+        def done(_: object) -> None:
+            self.writing = False
+            self.reason_text.clear()
+            self.status.setText(f"{item_id}: {decision.value} ({adjudicator})")
+            self.refresh(select=following)
+            self.adjudicated.emit(item_id)
+
+        self._submit(write, done)
+
+    # -- merging -------------------------------------------------------------------------------
+
+    def _choose_merge_files(self) -> None:
+        start = str(Path(self.services.store.path).parent)
+        paths, _ = QFileDialog.getOpenFileNames(
+            self, "Merge curators' project files", start, "BAGEL projects (*.bagel);;All files (*)"
+        )
+        if paths:
+            self.merge_files(paths)
+
+    def merge_files(self, paths: list[str]) -> None:
+        """Merge other project files on the writer; the result is shown when committed."""
+        if self.writing:
+            return
+        store = self.services.store
+        self.merge_result.setText(f"Merging {len(paths)} files…")
+
+        def done(report: MergeReport) -> None:
+            self.writing = False
+            self.status.clear()
+            self.merge_result.setText("\n".join(report.lines()))
+            self.refresh()
+            self.merged.emit(report)
+
+        self._submit(lambda: merge_projects(store, paths), done, self.merge_result)
+
+    def _submit(
+        self,
+        func: Callable[[], Any],
+        done: Callable[[Any], None],
+        failed_label: QLabel | None = None,
+    ) -> None:
+        self.writing = True
+        self.status.setText("Saving…")
+
+        def failed(error: BaseException) -> None:
+            self.writing = False
+            self.status.setText(f"Not saved: {error}")
+            if failed_label is not None:
+                failed_label.setText(f"Not merged: {error}")
+
+        self.services.writer.submit(func, done, failed)
+
+
+def _clear_layout(layout: QHBoxLayout) -> None:
+    while layout.count():
+        child = layout.takeAt(0)
+        widget = child.widget() if child is not None else None
+        if widget is not None:
+            widget.deleteLater()

@@ -1,0 +1,183 @@
+"""The adjudication panel: three curators' real project files merged from the panel, their
+disagreements settled from the keyboard and written to the adjudicator's file."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from bagel_studio.core.model import Decision, ItemContent, Status
+from bagel_studio.core.prefs import Preferences
+from bagel_studio.core.store import NewItem, QueueFilter, Store
+from bagel_studio.ui.adjudication import AdjudicationPanel
+from bagel_studio.ui.services import Services
+
+W = [f"wikipedia:andean-flamingo:{i}" for i in range(4)]
+G = "globi:2:0"
+
+
+def paper_items(data_dir: Path) -> list[NewItem]:
+    items = []
+    for line in (data_dir / "items" / "paper_examples.jsonl").read_text("utf-8").splitlines():
+        raw = json.loads(line)
+        content = ItemContent(
+            raw["question"],
+            tuple(raw["options"]),
+            "ABCD".index(raw["answer"]),
+            raw["dimension"],
+            raw.get("level"),
+        )
+        items.append(NewItem(raw["id"], raw["domain"], content))
+    return items
+
+
+def alice(store: Store) -> None:
+    store.decide(W[0], "alice", Decision.ACCEPT)
+    store.decide(W[1], "alice", Decision.ACCEPT)
+    content = store.get_item(W[2]).content
+    store.edit(
+        W[2], "alice", content.with_changes(options=("Preying on fish", *content.options[1:]))
+    )
+    store.decide(W[2], "alice", Decision.ACCEPT)
+    store.decide(W[3], "alice", Decision.UNCERTAIN, note="not sure the call is a peep")
+    store.decide(G, "alice", Decision.ACCEPT)
+
+
+def bob(store: Store) -> None:
+    for item_id in (W[0], W[1], W[2], W[3]):
+        store.decide(item_id, "bob", Decision.ACCEPT)
+    store.decide(G, "bob", Decision.REJECT, reason="several-answers", note="raccoon fits too")
+
+
+def carol(store: Store) -> None:
+    store.decide(W[0], "carol", Decision.ACCEPT)
+    store.decide(W[1], "carol", Decision.REJECT, reason="ambiguous")
+    store.decide(W[2], "carol", Decision.ACCEPT)
+
+
+@pytest.fixture
+def files(tmp_path: Path, data_dir: Path) -> dict[str, Path]:
+    base = tmp_path / "base.bagel"
+    with Store.open(base) as store:
+        store.add_items(paper_items(data_dir), None)
+    paths = {}
+    for name, decide in (("alice", alice), ("bob", bob), ("carol", carol), ("dana", None)):
+        paths[name] = tmp_path / f"{name}.bagel"
+        shutil.copy(base, paths[name])
+        if decide is not None:
+            with Store.open(paths[name]) as store:
+                decide(store)
+    return paths
+
+
+@pytest.fixture
+def services(files: dict[str, Path]) -> Iterator[Services]:
+    services = Services(store=Store.open(files["dana"]), prefs=Preferences(curator="dana"))
+    yield services
+    services.close()
+
+
+def merged_panel(qtbot: QtBot, services: Services, files: dict[str, Path]) -> AdjudicationPanel:
+    panel = AdjudicationPanel(services)
+    qtbot.addWidget(panel)
+    panel.show()
+    panel.activateWindow()
+    qtbot.waitUntil(panel.isActiveWindow)
+    assert panel.item_ids() == []
+    with qtbot.waitSignal(panel.merged):
+        panel.merge_files([str(files[n]) for n in ("alice", "bob", "carol")])
+    panel.queue.setFocus()
+    return panel
+
+
+def test_merge_from_the_panel_fills_the_queue_with_exactly_the_disagreements(
+    qtbot: QtBot, services: Services, files: dict[str, Path]
+) -> None:
+    panel = merged_panel(qtbot, services, files)
+    assert panel.item_ids() == [W[1], W[2], W[3], G]
+    assert panel.heading.text() == "4 disputed items"
+    assert "4 items disputed" in panel.merge_result.text()
+    with qtbot.waitSignal(panel.merged):
+        panel.merge_files([str(files["bob"])])
+    assert "bob.bagel: already merged" in panel.merge_result.text()
+    assert panel.item_ids() == [W[1], W[2], W[3], G]
+
+
+def test_each_curators_version_side_by_side_with_differences_highlighted(
+    qtbot: QtBot, services: Services, files: dict[str, Path]
+) -> None:
+    panel = merged_panel(qtbot, services, files)
+    assert panel.current_item_id() == W[1]
+    headers = [panel.table.horizontalHeaderItem(c).text() for c in range(4)]
+    assert headers == ["As imported", "1. alice", "2. bob", "3. carol"]
+    assert ("Decision", "3. carol") in panel.highlighted_cells()
+    assert ("Reason", "3. carol") in panel.highlighted_cells()
+    assert not any(row == "Question" for row, _ in panel.highlighted_cells())
+    qtbot.keyClick(panel.queue, Qt.Key.Key_J)
+    assert panel.current_item_id() == W[2]
+    highlighted = panel.highlighted_cells()
+    assert ("A", "1. alice") in highlighted and ("A", "3. carol") not in highlighted
+    assert panel.table.item(6, 1).text() == "Preying on fish"  # row 6: option A
+    assert panel.table.item(6, 1).font().bold()
+
+
+def test_settling_disputes_by_keyboard_writes_the_adjudications(
+    qtbot: QtBot, services: Services, files: dict[str, Path]
+) -> None:
+    panel = merged_panel(qtbot, services, files)
+    store = services.store
+    # W1: take carol's rejection (3); a second key pressed during the write is ignored
+    with qtbot.waitSignal(panel.adjudicated) as done:
+        qtbot.keyClick(panel.queue, Qt.Key.Key_3)
+        qtbot.keyClick(panel.queue, Qt.Key.Key_2)
+    assert done.args == [W[1]]
+    assert store.adjudication(W[2]) is None
+    assert panel.current_item_id() == W[2]  # the next disputed item appears
+
+    # W2: digits typed in the reason field are text; then take alice's edit (1)
+    qtbot.keyClicks(panel.reason_text, "alice fixed distractor 1")
+    assert not panel.writing and store.adjudication(W[2]) is None
+    panel.queue.setFocus()
+    with qtbot.waitSignal(panel.adjudicated):
+        qtbot.keyClick(panel.queue, Qt.Key.Key_1)
+
+    # W3: alice was uncertain: not a version to take; reject for a chosen reason instead
+    assert panel.current_item_id() == W[3]
+    qtbot.keyClick(panel.queue, Qt.Key.Key_1)
+    assert "not a final decision" in panel.status.text() and not panel.writing
+    panel.reject_reason.setCurrentIndex(panel.reject_reason.findData("trivial"))
+    with qtbot.waitSignal(panel.adjudicated):
+        qtbot.keyClick(panel.queue, Qt.Key.Key_R)
+
+    # G: take bob's rejection (2)
+    with qtbot.waitSignal(panel.adjudicated):
+        qtbot.keyClick(panel.queue, Qt.Key.Key_2)
+    assert panel.item_ids() == []
+    assert panel.item_header.text() == "Nothing to adjudicate."
+
+    services.close()
+    with Store.open(files["dana"], read_only=True) as saved:
+        assert saved.item_ids(QueueFilter(status="disputed")) == []
+        first = saved.adjudication(W[1])
+        assert (first["adjudicator"], first["decision"], first["reason"]) == (
+            "dana",
+            "reject",
+            "ambiguous",
+        )
+        assert len([h for h in saved.history(W[1]) if h.action == "adjudicate"]) == 1
+        revised = saved.adjudication(W[2])
+        assert revised["decision"] == "revise"
+        assert revised["reason"] == "alice fixed distractor 1"
+        assert revised["note"] == "took alice's version"
+        assert saved.final_content(W[2]).options[0] == "Preying on fish"
+        assert saved.get_item(W[2]).status is Status.REVISED
+        assert saved.adjudication(W[3])["reason"] == "trivial"
+        bobs = saved.adjudication(G)
+        assert (bobs["reason"], bobs["note"]) == ("several-answers", "raccoon fits too")
+        assert saved.final_content(G) is None
