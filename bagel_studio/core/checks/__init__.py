@@ -1,16 +1,26 @@
-"""Automatic checks: each flag has a stable check id, a severity and a one-line explanation.
+"""Automatic checks: each flag has a stable check id, a severity and a one-line explanation that
+names its evidence.
 
 ``check_item`` runs every check on one item; ``recheck_item`` and ``check_all`` compute and store
-the flags. Structural checks block acceptance; the others warn.
+the flags. Structural checks block acceptance; the others warn (or inform). The checks of an
+item depend only on its content and the evidence loaded in the project, so re-running them is
+always safe.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from bagel_studio.core.checks.structural import DESCRIPTIONS as STRUCTURAL_DESCRIPTIONS
+from bagel_studio.core.checks import evidence, globi, structural, text, xenocanto
+from bagel_studio.core.checks.context import CheckContext
+from bagel_studio.core.checks.evidence import evidence_flags
+from bagel_studio.core.checks.globi import globi_flags
+from bagel_studio.core.checks.globi_item import read_globi_item
 from bagel_studio.core.checks.structural import structural_flags
+from bagel_studio.core.checks.text import text_flags
+from bagel_studio.core.checks.xenocanto import xeno_canto_flags
+from bagel_studio.core.domains import GLOBI, XENO_CANTO
 from bagel_studio.core.model import Flag, Item
 
 if TYPE_CHECKING:
@@ -18,13 +28,59 @@ if TYPE_CHECKING:
 
 Progress = Callable[[int, int], None]
 
-# Every check id with its explanation (shown in the desk and in the README).
-CHECKS: dict[str, str] = {**STRUCTURAL_DESCRIPTIONS}
+BULK_THRESHOLD = 50  # from this many items on, read every GloBI record once instead of querying
+
+
+def _acoustic_descriptions() -> dict[str, str]:
+    """The acoustic checks' ids and explanations, when the audio package provides them."""
+    try:
+        from bagel_studio.core.audio import claims
+    except ImportError:
+        return {}
+    found = getattr(claims, "CHECKS", None)
+    return {str(k): str(v) for k, v in found.items()} if isinstance(found, dict) else {}
+
+
+# Every check id with its explanation (shown in the desk, in `check --help` and the README).
+CHECKS: dict[str, str] = {
+    **structural.DESCRIPTIONS,
+    **text.DESCRIPTIONS,
+    **evidence.DESCRIPTIONS,
+    **globi.DESCRIPTIONS,
+    **xenocanto.DESCRIPTIONS,
+    **_acoustic_descriptions(),
+}
+
+
+def _acoustic_flags(store: Store, item: Item) -> list[Flag]:
+    """The audio package's checks of the item's acoustic claims against its recording."""
+    try:
+        from bagel_studio.core.audio.claims import acoustic_flags
+    except (ImportError, AttributeError):
+        return []
+    return list(acoustic_flags(store, item))
+
+
+def run_checks(ctx: CheckContext, item: Item, *, audio: bool = True) -> list[Flag]:
+    """Every flag of ``item`` with the lookups of ``ctx`` (one flag per check id)."""
+    flags = structural_flags(item.domain, item.content)
+    flags += text_flags(item)
+    flags += evidence_flags(ctx, item)
+    if item.domain == GLOBI:
+        flags += globi_flags(read_globi_item(ctx, item))
+    elif item.domain == XENO_CANTO:
+        flags += xeno_canto_flags(ctx, item)
+        if audio:
+            flags += _acoustic_flags(ctx.store, item)
+    unique: dict[str, Flag] = {}
+    for flag in flags:
+        unique.setdefault(flag.check, flag)
+    return list(unique.values())
 
 
 def check_item(store: Store, item: Item) -> list[Flag]:
     """Every flag ``item`` deserves, given the evidence loaded in ``store``."""
-    return structural_flags(item.domain, item.content)
+    return run_checks(CheckContext.single(store), item)
 
 
 def recheck_item(store: Store, item_id: str) -> list[Flag]:
@@ -33,15 +89,35 @@ def recheck_item(store: Store, item_id: str) -> list[Flag]:
     return flags
 
 
+def _items(store: Store, item_ids: list[str] | None) -> list[Item]:
+    if item_ids is None:
+        return list(store.iter_items())
+    if len(item_ids) < BULK_THRESHOLD:
+        return [store.get_item(i) for i in item_ids]
+    wanted = set(item_ids)
+    return [item for item in store.iter_items() if item.id in wanted]
+
+
 def check_all(
-    store: Store, item_ids: Iterable[str] | None = None, progress: Progress | None = None
+    store: Store,
+    item_ids: Iterable[str] | None = None,
+    progress: Progress | None = None,
+    *,
+    audio: bool = True,
 ) -> int:
-    """Recompute and store the flags of the given items (all when None); return the flag count."""
-    ids = list(item_ids) if item_ids is not None else store.item_ids()
-    flags_by_item: dict[str, list[Flag]] = {}
-    for done, item_id in enumerate(ids, start=1):
-        flags_by_item[item_id] = check_item(store, store.get_item(item_id))
-        if progress is not None and (done % 500 == 0 or done == len(ids)):
-            progress(done, len(ids))
+    """Recompute and store the flags of the given items (all when None); return the flag count.
+
+    The GloBI records are read once into a taxon index shared by every item (or, for a handful
+    of items, looked up per item), texts and recordings are read once each. ``audio=False``
+    leaves out the acoustic checks (which may need the recordings measured).
+    """
+    items = _items(store, list(item_ids) if item_ids is not None else None)
+    bulk = len(items) >= BULK_THRESHOLD
+    ctx = CheckContext.bulk(store) if bulk else CheckContext.single(store)
+    flags_by_item: dict[str, Sequence[Flag]] = {}
+    for done, item in enumerate(items, start=1):
+        flags_by_item[item.id] = run_checks(ctx, item, audio=audio)
+        if progress is not None and (done % 500 == 0 or done == len(items)):
+            progress(done, len(items))
     store.replace_all_flags(flags_by_item)
     return sum(len(f) for f in flags_by_item.values())

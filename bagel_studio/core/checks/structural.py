@@ -26,6 +26,10 @@ def _norm(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
+def _letter(index: int) -> str:
+    return LETTERS[index] if index < len(LETTERS) else str(index + 1)
+
+
 def structural_flags(domain: str, content: ItemContent) -> list[Flag]:
     flags: list[Flag] = []
     blocking = Severity.BLOCKING
@@ -52,12 +56,12 @@ def structural_flags(domain: str, content: ItemContent) -> list[Flag]:
         key = _norm(option)
         if key and key in seen:
             first, second = seen[key], index
-            name = lambda i: LETTERS[i] if i < 4 else str(i + 1)  # noqa: E731
             flags.append(
                 Flag(
                     OPTIONS_NOT_DISTINCT,
                     blocking,
-                    f"Options {name(first)} and {name(second)} are the same: {option.strip()!r}",
+                    f"Options {_letter(first)} and {_letter(second)} are the same: "
+                    f"{option.strip()!r}",
                 )
             )
             break

@@ -1,0 +1,62 @@
+"""What the checks of many items share: the GloBI record lookup, texts and recordings.
+
+``check_all`` builds one bulk context (every GloBI record read once into a taxon index, every
+recording read once); re-checking one edited item uses a light context that asks SQLite only for
+what that item names.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from bagel_studio.core.checks.records import IndexedRecords, QueriedRecords, Records
+from bagel_studio.core.store.evidence import RECORDING_COLUMNS
+
+if TYPE_CHECKING:
+    from bagel_studio.core.store import Store
+
+_MISSING: dict[str, Any] = {}
+
+
+class CheckContext:
+    def __init__(self, store: Store, records: Records, *, preload_recordings: bool = False) -> None:
+        self.store = store
+        self.records = records
+        self._texts: dict[str, dict[str, Any] | None] = {}
+        self._recordings: dict[str, dict[str, Any]] | None = None
+        if preload_recordings:
+            self._recordings = _all_recordings(store)
+
+    @classmethod
+    def bulk(cls, store: Store) -> CheckContext:
+        return cls(store, IndexedRecords(store), preload_recordings=True)
+
+    @classmethod
+    def single(cls, store: Store) -> CheckContext:
+        return cls(store, QueriedRecords(store))
+
+    def text(self, key: str | None) -> dict[str, Any] | None:
+        """A stored text by an item's text key (cached: many items share one article)."""
+        if not key:
+            return None
+        if key not in self._texts:
+            self._texts[key] = self.store.find_text(key)
+        return self._texts[key]
+
+    def recording(self, recording_id: str | None) -> dict[str, Any] | None:
+        if not recording_id:
+            return None
+        if self._recordings is not None:
+            return self._recordings.get(recording_id.upper())
+        return self.store.recording(recording_id)
+
+
+def _all_recordings(store: Store) -> dict[str, dict[str, Any]]:
+    result: dict[str, dict[str, Any]] = {}
+    cursor = store.db.execute(f"SELECT {','.join(RECORDING_COLUMNS)} FROM recordings")
+    for row in cursor.fetchall():
+        data = dict(zip(RECORDING_COLUMNS, row, strict=True))
+        data["metadata"] = json.loads(data["metadata"] or "{}")
+        result[str(data["id"]).upper()] = data
+    return result

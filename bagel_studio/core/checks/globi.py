@@ -1,0 +1,227 @@
+"""The GloBI checks (the paper's Appendix G buckets): taxa that overlap or collide as options,
+the stem's own taxon offered as an option, interaction words that leak the masked answer, and
+interactions too vague to tell the options apart. ``documented.py`` holds the record-based one."""
+
+from __future__ import annotations
+
+from bagel_studio.core.checks.documented import DESCRIPTION as ALSO_DOCUMENTED_DESCRIPTION
+from bagel_studio.core.checks.documented import also_documented, links_for_option
+from bagel_studio.core.checks.globi_item import GlobiItem, letter
+from bagel_studio.core.checks.interactions import (
+    VAGUE,
+    family,
+    leaky_words,
+    normalize_interaction,
+    vague_families,
+    vague_phrases,
+)
+from bagel_studio.core.checks.records import format_refs
+from bagel_studio.core.model import Flag, Severity
+from bagel_studio.core.taxonomy import SUBSPECIES, ancestors, normalize_taxon
+
+TAXON_OVERLAP = "taxon-overlap"
+TAXON_GRANULARITY = "taxon-granularity"
+SUBSPECIES_COLLISION = "subspecies-collision"
+STEM_TAXON_IN_OPTIONS = "stem-taxon-in-options"
+ALSO_DOCUMENTED = "also-documented"
+LEAKY_VERB = "leaky-verb"
+UNDERSPECIFIED = "underspecified-interaction"
+
+DESCRIPTIONS = {
+    TAXON_OVERLAP: "One option is a higher taxon containing another option (from the records' "
+    "lineages or the name's structure), so both are right.",
+    TAXON_GRANULARITY: "Options mix a higher taxon with species it is not known to contain "
+    "(e.g. Cichlidae beside Channa striata): check the ranks are comparable.",
+    SUBSPECIES_COLLISION: "A species and one of its own subspecies are both options.",
+    STEM_TAXON_IN_OPTIONS: "A taxon named in the stem is offered as a (wrong) option.",
+    ALSO_DOCUMENTED: ALSO_DOCUMENTED_DESCRIPTION,
+    LEAKY_VERB: "A masked-interaction stem uses one of the paper's forbidden words (consumes, "
+    "eats, predates on, parasitizes, pollinates, infects, hosts, mutualist, commensal, parasite, "
+    "predator, prey), which gives the interaction away.",
+    UNDERSPECIFIED: "The interaction is vague (visits flowers of, interacts with, co-occurs "
+    "with...) and more than one option fits it.",
+}
+
+
+def globi_flags(g: GlobiItem) -> list[Flag]:
+    overlap, overlap_pairs = _taxon_overlap(g)
+    flags = [
+        overlap,
+        _taxon_granularity(g, overlap_pairs),
+        _subspecies_collision(g),
+        _stem_taxon_in_options(g),
+        also_documented(g),
+        _leaky_verb(g),
+        _underspecified(g),
+    ]
+    return [f for f in flags if f is not None]
+
+
+def _option_lineage(g: GlobiItem, index: int) -> dict[str, str]:
+    """{ancestor key: ref or "name"} for option ``index``: from the records of that taxon."""
+    key = g.key(index)
+    refs: dict[str, str] = {}
+    for link in g.links.get(key, ()):
+        for name in link.lineage_of(key):
+            refs.setdefault(normalize_taxon(name), link.ref)
+    found = ancestors(g.options[index])
+    return {k: refs.get(k, "name") for k in found} | {k: r for k, r in refs.items() if k != key}
+
+
+def _taxon_overlap(g: GlobiItem) -> tuple[Flag | None, set[frozenset[int]]]:
+    pairs: list[tuple[int, int, str]] = []
+    for low in g.taxa:
+        lineage = _option_lineage(g, low)
+        for high in g.taxa:
+            if high == low or _is_subspecies_pair(g, high, low):
+                continue
+            evidence = lineage.get(g.key(high))
+            if evidence is not None:
+                pairs.append((high, low, evidence))
+    if not pairs:
+        return None, set()
+    refs = sorted({e for _, _, e in pairs if e != "name"})
+    parts = []
+    for high, low, evidence in pairs:
+        how = "by its name" if evidence == "name" else _ref_text(g, low, evidence)
+        parts.append(
+            f"{letter(high)} {g.options[high].strip()!r} contains {letter(low)} "
+            f"{g.options[low].strip()!r} ({how})"
+        )
+    letters = sorted({letter(i) for h, lo, _ in pairs for i in (h, lo)})
+    flag = Flag(
+        TAXON_OVERLAP,
+        Severity.WARNING,
+        "Overlapping taxa: " + "; ".join(parts),
+        {"options": letters, "records": refs},
+    )
+    return flag, {frozenset((h, lo)) for h, lo, _ in pairs}
+
+
+def _ref_text(g: GlobiItem, index: int, ref: str) -> str:
+    links = [link for link in g.links.get(g.key(index), ()) if link.ref == ref]
+    return f"lineage in {format_refs(links)}" if links else f"lineage in {ref}"
+
+
+def _is_subspecies_pair(g: GlobiItem, a: int, b: int) -> bool:
+    name_a, name_b = g.taxa[a], g.taxa[b]
+    for sub, spec in ((name_a, name_b), (name_b, name_a)):
+        parent = f"{sub.genus} {sub.epithets[0]}".casefold() if sub.epithets else ""
+        if sub.rank == SUBSPECIES and len(spec.epithets) == 1 and parent == spec.key:
+            return True
+    return False
+
+
+def _taxon_granularity(g: GlobiItem, overlapping: set[frozenset[int]]) -> Flag | None:
+    higher = [i for i, n in g.taxa.items() if not n.epithets]  # a genus or above
+    species = [i for i, n in g.taxa.items() if n.epithets]
+    pairs = [(h, s) for h in higher for s in species if frozenset((h, s)) not in overlapping]
+    if not pairs:
+        return None
+    high = pairs[0][0]
+    rank = g.taxa[high].rank or "genus or higher"
+    lower = ", ".join(f"{letter(s)} {g.options[s].strip()!r}" for h, s in pairs if h == high)
+    return Flag(
+        TAXON_GRANULARITY,
+        Severity.INFO,
+        f"Options mix ranks: {letter(high)} {g.options[high].strip()!r} ({rank}) beside "
+        f"species {lower}, which it is not known to contain",
+        {"options": sorted({letter(i) for p in pairs for i in p}), "records": []},
+    )
+
+
+def _subspecies_collision(g: GlobiItem) -> Flag | None:
+    indexes = sorted(g.taxa)
+    for a in indexes:
+        for b in indexes:
+            if a < b and _is_subspecies_pair(g, a, b):
+                sub, spec = (a, b) if g.taxa[a].rank == SUBSPECIES else (b, a)
+                return Flag(
+                    SUBSPECIES_COLLISION,
+                    Severity.WARNING,
+                    f"{letter(sub)} {g.options[sub].strip()!r} is a subspecies of "
+                    f"{letter(spec)} {g.options[spec].strip()!r}",
+                    {"options": sorted([letter(a), letter(b)]), "records": []},
+                )
+    return None
+
+
+def _stem_taxon_in_options(g: GlobiItem) -> Flag | None:
+    hits = [i for i in g.taxa if i != g.gold and g.key(i) in g.stem_taxa]
+    if not hits:
+        return None
+    named = ", ".join(f"{letter(i)} {g.options[i].strip()!r}" for i in hits)
+    refs = sorted({link.ref for i in hits for link in links_for_option(g, i)})
+    return Flag(
+        STEM_TAXON_IN_OPTIONS,
+        Severity.WARNING,
+        f"The stem's own taxon is offered as an option: {named}",
+        {"options": [letter(i) for i in hits], "records": refs},
+    )
+
+
+def _leaky_verb(g: GlobiItem) -> Flag | None:
+    if not g.asks_interaction:
+        return None
+    found = leaky_words(g.item.content.question)
+    if not found:
+        return None
+    quoted = ", ".join(f'"{w}"' for w in found)
+    return Flag(
+        LEAKY_VERB,
+        Severity.WARNING,
+        f"The stem gives the masked interaction away with {quoted} (forbidden by the paper's "
+        "generation prompt)",
+        {"words": found},
+    )
+
+
+def _underspecified(g: GlobiItem) -> Flag | None:
+    if g.asks_interaction:
+        return _vague_interaction_options(g)
+    phrases = vague_phrases(g.item.content.question)
+    if not phrases or not g.stem_taxa:
+        return None
+    admitted = vague_families(phrases[0])
+    fits: dict[int, list[str]] = {}
+    for index in g.taxa:
+        for link in links_for_option(g, index):
+            if family(link.interaction)[0] in admitted:
+                fits.setdefault(index, []).append(link.ref)
+    if len(fits) < 2:
+        return None
+    named = ", ".join(f"{letter(i)} {g.options[i].strip()!r}" for i in sorted(fits))
+    return Flag(
+        UNDERSPECIFIED,
+        Severity.WARNING,
+        f'"{phrases[0]}" leaves the interaction open and the records link {named} to the stem\'s '
+        "taxon",
+        {
+            "options": [letter(i) for i in sorted(fits)],
+            "records": sorted({r for refs in fits.values() for r in refs}),
+        },
+    )
+
+
+def _vague_interaction_options(g: GlobiItem) -> Flag | None:
+    """Interaction options of which one is a vague reading of another ("visits flowers of"
+    beside "pollinates"), with the gold among them."""
+    pairs = []
+    for vague, text in g.interactions.items():
+        name = normalize_interaction(text)
+        if name not in VAGUE:
+            continue
+        for other, other_text in g.interactions.items():
+            fits = other != vague and family(other_text)[0] in VAGUE[name]
+            if fits and g.gold in (vague, other):
+                pairs.append((vague, other))
+    if not pairs:
+        return None
+    vague, other = pairs[0]
+    return Flag(
+        UNDERSPECIFIED,
+        Severity.WARNING,
+        f"{letter(vague)} {g.options[vague].strip()!r} is a vague reading of {letter(other)} "
+        f"{g.options[other].strip()!r}: both fit the same record",
+        {"options": sorted({letter(i) for p in pairs for i in p}), "records": []},
+    )

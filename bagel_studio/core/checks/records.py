@@ -1,0 +1,164 @@
+"""The loaded GloBI records, looked up by taxon for the GloBI checks.
+
+Two ways to look records up, with the same answers: ``IndexedRecords`` reads every record once
+and keeps a dict from taxon key to records (for ``check_all`` over thousands of items), and
+``QueriedRecords`` asks SQLite for the few taxa one item names, through the indexed
+``source_taxon`` / ``target_taxon`` columns (for re-checking one edited item quickly).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from bagel_studio.core.taxonomy import (
+    lineage_from_columns,
+    lineage_from_path,
+    normalize_taxon,
+    parse_name,
+)
+
+if TYPE_CHECKING:
+    from bagel_studio.core.store import Store
+
+_COLUMNS = (
+    "ref, table_name, row, source_taxon, interaction, target_taxon, source_path,"
+    " target_path, record"
+)
+
+
+@dataclass(frozen=True)
+class GlobiLink:
+    """One GloBI record, reduced to what the checks compare."""
+
+    ref: str
+    table: str
+    row: int
+    source: str
+    interaction: str
+    target: str
+    source_lineage: tuple[str, ...] = ()
+    target_lineage: tuple[str, ...] = ()
+
+    @property
+    def source_key(self) -> str:
+        return normalize_taxon(self.source)
+
+    @property
+    def target_key(self) -> str:
+        return normalize_taxon(self.target)
+
+    def lineage_of(self, key: str) -> tuple[str, ...]:
+        if self.source_key == key:
+            return self.source_lineage
+        if self.target_key == key:
+            return self.target_lineage
+        return ()
+
+    def partner(self, key: str) -> tuple[str, tuple[str, ...]] | None:
+        """The other taxon of the record (name and lineage) when ``key`` is one side."""
+        if self.source_key == key:
+            return self.target, self.target_lineage
+        if self.target_key == key:
+            return self.source, self.source_lineage
+        return None
+
+
+def link_from_row(row: tuple[Any, ...]) -> GlobiLink:
+    ref, table, number, source, interaction, target, source_path, target_path, raw = row
+    source_lineage = lineage_from_path(source_path)
+    target_lineage = lineage_from_path(target_path)
+    if (not source_lineage or not target_lineage) and raw and "TaxonGenusName" in raw:
+        record = json.loads(raw)
+        source_lineage = source_lineage or lineage_from_columns(record, "source")
+        target_lineage = target_lineage or lineage_from_columns(record, "target")
+    return GlobiLink(
+        ref=str(ref),
+        table=str(table or ""),
+        row=int(number or 0),
+        source=str(source or ""),
+        interaction=str(interaction or ""),
+        target=str(target or ""),
+        source_lineage=source_lineage,
+        target_lineage=target_lineage,
+    )
+
+
+class Records(Protocol):
+    def links(self, names: Iterable[str]) -> dict[str, list[GlobiLink]]:
+        """{taxon key: records naming that taxon as source or target} for the given names."""
+        ...
+
+
+class IndexedRecords:
+    """Every loaded record, indexed by taxon key (built once per ``check_all``)."""
+
+    def __init__(self, store: Store) -> None:
+        self._by_taxon: dict[str, list[GlobiLink]] = {}
+        cursor = store.db.execute(f"SELECT {_COLUMNS} FROM globi_records ORDER BY table_name, row")
+        for row in cursor.fetchall():
+            link = link_from_row(row)
+            self._by_taxon.setdefault(link.source_key, []).append(link)
+            if link.target_key != link.source_key:
+                self._by_taxon.setdefault(link.target_key, []).append(link)
+
+    def links(self, names: Iterable[str]) -> dict[str, list[GlobiLink]]:
+        result: dict[str, list[GlobiLink]] = {}
+        for name in names:
+            key = normalize_taxon(name)
+            if key in self._by_taxon:
+                result[key] = self._by_taxon[key]
+        return result
+
+
+class QueriedRecords:
+    """Records fetched from SQLite for just the taxa asked about."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    def links(self, names: Iterable[str]) -> dict[str, list[GlobiLink]]:
+        wanted = {normalize_taxon(n): n for n in names}
+        variants = sorted({v for n in wanted.values() for v in _spellings(n)})
+        if not variants:
+            return {}
+        marks = ",".join("?" * len(variants))
+        cursor = self._store.db.execute(
+            f"SELECT {_COLUMNS} FROM globi_records WHERE source_taxon IN ({marks})"
+            f" OR target_taxon IN ({marks}) ORDER BY table_name, row",
+            [*variants, *variants],
+        )
+        result: dict[str, list[GlobiLink]] = {}
+        for row in cursor.fetchall():
+            link = link_from_row(row)
+            for key in {link.source_key, link.target_key}:
+                if key in wanted:
+                    result.setdefault(key, []).append(link)
+        return result
+
+
+def _spellings(name: str) -> set[str]:
+    """Spellings under which a taxon may be stored (the indexed columns compare exactly)."""
+    text = " ".join(name.split())
+    spellings = {text, text[:1].upper() + text[1:], text.capitalize()}
+    parsed = parse_name(text)
+    if parsed is not None:
+        spellings.add(parsed.canonical)
+    return {s for s in spellings if s}
+
+
+def format_refs(links: Iterable[GlobiLink], limit: int = 6) -> str:
+    """ "table rows 12, 40; other.tsv row 3" for a message (the first ``limit`` rows per table)."""
+    by_table: dict[str, list[int]] = {}
+    for link in links:
+        rows = by_table.setdefault(link.table or link.ref.partition("#")[0], [])
+        if link.row not in rows:
+            rows.append(link.row)
+    parts = []
+    for table, rows in by_table.items():
+        shown = ", ".join(str(r) for r in sorted(rows)[:limit])
+        more = f" and {len(rows) - limit} more" if len(rows) > limit else ""
+        parts.append(f"{table} {'rows' if len(rows) > 1 else 'row'} {shown}{more}")
+    return "; ".join(parts)

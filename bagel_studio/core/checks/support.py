@@ -1,0 +1,148 @@
+"""Lexical support of an answer in the evidence an item was generated from.
+
+An option is supported by a sentence of the evidence when the sentence holds the option's content
+words (stop words removed, lightly stemmed). The words an option shares with the stem or with
+every other option say nothing about it and are left out. This is deliberately simple: it is
+deterministic, fast enough to run over every item, and its verdicts can be checked by eye, since
+``support_spans`` gives the sentences it relied on (the desk highlights them).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from bagel_studio.core.checks.words import content_stems, stem, words
+
+SUPPORTED = 0.999  # share of an option's words one sentence must hold to support a distractor
+GOLD_MIN = 0.5  # below this share the gold answer counts as unsupported
+SPAN_MIN = 0.5  # weakest support still worth highlighting
+MAX_SPANS = 3
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\n+")
+_ABBREVIATIONS = frozenset(
+    {
+        "e.g.",
+        "i.e.",
+        "c.",
+        "ca.",
+        "approx.",
+        "cf.",
+        "al.",
+        "sp.",
+        "spp.",
+        "vs.",
+        "no.",
+        "fig.",
+        "st.",
+        "mt.",
+        "dr.",
+        "mr.",
+        "mrs.",
+    }
+)
+
+
+@dataclass(frozen=True)
+class SentenceIndex:
+    """A text split into sentences, with the sentences each stem occurs in."""
+
+    spans: tuple[tuple[int, int], ...]
+    postings: dict[str, tuple[int, ...]]
+    stems: tuple[frozenset[str], ...]
+
+
+def split_sentences(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence (headings and list lines count as sentences)."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for match in _SENTENCE_END.finditer(text):
+        if "\n" not in match.group(0) and _ends_with_abbreviation(text[start : match.start()]):
+            continue
+        _add_span(text, start, match.start(), spans)
+        start = match.end()
+    _add_span(text, start, len(text), spans)
+    return spans
+
+
+def _ends_with_abbreviation(head: str) -> bool:
+    last = head.rsplit(None, 1)[-1].lower() if head.strip() else ""
+    return last in _ABBREVIATIONS or bool(re.fullmatch(r"[a-z]\.", last))
+
+
+def _add_span(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> None:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    if end > start:
+        spans.append((start, end))
+
+
+@lru_cache(maxsize=256)
+def sentence_index(text: str) -> SentenceIndex:
+    """The index of ``text``, computed once per distinct text (cached)."""
+    spans = split_sentences(text)
+    postings: dict[str, list[int]] = {}
+    stems: list[frozenset[str]] = []
+    for number, (start, end) in enumerate(spans):
+        sentence_stems = frozenset(stem(w) for w in words(text[start:end]))
+        stems.append(sentence_stems)
+        for s in sentence_stems:
+            postings.setdefault(s, []).append(number)
+    return SentenceIndex(tuple(spans), {k: tuple(v) for k, v in postings.items()}, tuple(stems))
+
+
+@dataclass(frozen=True)
+class Support:
+    """How well one evidence text supports one option: the share of its words found together
+    in one sentence, and the best such sentences."""
+
+    score: float
+    sentences: tuple[int, ...]
+
+
+def best_support(index: SentenceIndex, phrase_stems: Sequence[str]) -> Support:
+    if not phrase_stems:
+        return Support(0.0, ())
+    hits: Counter[int] = Counter()
+    for s in phrase_stems:
+        hits.update(index.postings.get(s, ()))
+    if not hits:
+        return Support(0.0, ())
+    top = max(hits.values())
+    best = tuple(sorted(n for n, count in hits.items() if count == top))
+    return Support(top / len(phrase_stems), best)
+
+
+def support_spans(text: str, phrase: str) -> list[tuple[int, int]]:
+    """The (start, end) spans of the sentences of ``text`` that best support ``phrase`` (at most
+    three, in text order); empty when no sentence holds at least half of its content words."""
+    stems = content_stems(phrase)
+    if not text or not stems:
+        return []
+    index = sentence_index(text)
+    support = best_support(index, stems)
+    if support.score < SPAN_MIN:
+        return []
+    return [index.spans[n] for n in support.sentences[:MAX_SPANS]]
+
+
+def distinguishing_stems(option: str, question: str, options: Sequence[str]) -> tuple[str, ...]:
+    """An option's content stems minus those of the stem and those every option shares (they
+    tell nothing about this option); all of them when nothing would be left."""
+    own = content_stems(option)
+    shared = set(content_stems(question))
+    others = [set(content_stems(o)) for o in options if o is not option]
+    if others:
+        shared |= set.intersection(*others) & set(own)
+    kept = tuple(s for s in own if s not in shared)
+    return kept or own
+
+
+def relevance(index: SentenceIndex, sentence: int, question_stems: frozenset[str]) -> int:
+    """How many of the stem's content words the sentence holds."""
+    return len(index.stems[sentence] & question_stems)

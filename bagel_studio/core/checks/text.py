@@ -1,0 +1,134 @@
+"""Checks on the wording of any item: near-duplicate options, the gold answer leaked into the
+stem, and stems that point at context a closed-book reader never sees."""
+
+from __future__ import annotations
+
+import re
+from difflib import SequenceMatcher
+
+from bagel_studio.core.checks.words import content_stems, normalized_phrase
+from bagel_studio.core.domains import LETTERS, XENO_CANTO
+from bagel_studio.core.model import Flag, Item, Severity
+from bagel_studio.core.taxonomy import parse_name
+
+DUPLICATE_OPTIONS = "duplicate-options"
+GOLD_IN_STEM = "gold-in-stem"
+HIDDEN_CONTEXT = "hidden-context"
+
+DESCRIPTIONS = {
+    DUPLICATE_OPTIONS: "Two options say the same thing in different words (same content words or "
+    "nearly the same text), so two answers are defensible.",
+    GOLD_IN_STEM: "The gold answer's text appears in the stem, so the stem gives it away.",
+    HIDDEN_CONTEXT: "The stem refers to something the reader never sees (the passage, the record, "
+    "the source, the spectrogram, the recording...); items must be self-contained.",
+}
+
+_HIDDEN_NOUNS = (
+    r"passages?|texts?|records?|sources?|excerpts?|extracts?|articles?|paragraphs?|summary|"
+    r"tables?|rows?|data|datasets?|data set|figures?|abstracts?|documents?|context|spectrograms?|"
+    r"sonograms?|recordings?|clips?|files?|audio|evidence|snippets?|entry|entries|metadata|"
+    r"description|information"
+)
+_HIDDEN_RE = re.compile(
+    rf"\b(?:the|this|that|these|those|above|given|provided|following|accompanying|attached|"
+    rf"preceding)\s+(?:(?:above|given|provided|following|same|original|cited)\s+)?"
+    rf"(?:{_HIDDEN_NOUNS})\b|\b(?:mentioned|described|stated|shown|given|listed|cited) "
+    rf"(?:above|earlier|below|here)\b|\baccording to the\b|\bthis (?:study|paper)\b|"
+    rf"\bthe (?:present|current) study\b|\bthe authors\b|\bspectrograms?\b|\bsonograms?\b",
+    re.IGNORECASE,
+)
+_XC_HIDDEN_RE = re.compile(
+    r"\b(?:recordings?|recorded (?:clip|sound|audio)|clips?|audio|files?|tracks?|"
+    r"this (?:sound|call|song|vocali[sz]ation))\b",
+    re.IGNORECASE,
+)
+
+
+def text_flags(item: Item) -> list[Flag]:
+    flags = [_duplicate_options(item), _gold_in_stem(item), _hidden_context(item)]
+    return [f for f in flags if f is not None]
+
+
+def _letter(index: int) -> str:
+    return LETTERS[index] if index < len(LETTERS) else str(index + 1)
+
+
+def _near_same(a: str, b: str) -> bool:
+    """Same content words (order, case, articles and plurals aside) or nearly the same text.
+
+    Distinct scientific names ("Phoenicopterus andinus" / "Phoenicoparrus andinus") and options
+    whose numbers differ ("~3-5 kHz" / "~6-8 kHz") are never near-same.
+    """
+    if " ".join(a.split()).casefold() == " ".join(b.split()).casefold():
+        return False  # identical: the structural check options-not-distinct reports it
+    stems_a, stems_b = content_stems(a), content_stems(b)
+    if stems_a and sorted(stems_a) == sorted(stems_b):
+        return True
+    if parse_name(a) is not None and parse_name(b) is not None:
+        return False
+    if re.findall(r"\d+", a) != re.findall(r"\d+", b):
+        return False
+    norm_a, norm_b = normalized_phrase(a), normalized_phrase(b)
+    if min(len(norm_a), len(norm_b)) < 12:
+        return False
+    return SequenceMatcher(None, norm_a, norm_b).ratio() >= 0.93
+
+
+def _duplicate_options(item: Item) -> Flag | None:
+    options = item.content.options
+    for i in range(len(options)):
+        for j in range(i + 1, len(options)):
+            if options[i].strip() and options[j].strip() and _near_same(options[i], options[j]):
+                return Flag(
+                    DUPLICATE_OPTIONS,
+                    Severity.WARNING,
+                    f"Options {_letter(i)} and {_letter(j)} say nearly the same thing: "
+                    f"{options[i].strip()!r} / {options[j].strip()!r}",
+                    {"options": [_letter(i), _letter(j)]},
+                )
+    return None
+
+
+def _gold_in_stem(item: Item) -> Flag | None:
+    gold = item.content.answer_text
+    if not gold or not gold.strip():
+        return None
+    stem_phrase = f" {normalized_phrase(item.content.question)} "
+    gold_phrase = normalized_phrase(gold)
+    if not gold_phrase:
+        return None
+    if f" {gold_phrase} " in stem_phrase:
+        how = "verbatim"
+    else:
+        gold_stems = set(content_stems(gold))
+        if len(gold_stems) < 2 or not gold_stems <= set(content_stems(item.content.question)):
+            return None
+        how = "all its content words"
+    # A phrase every option shares (the species named in each) gives nothing away.
+    others = [o for i, o in enumerate(item.content.options) if i != item.content.answer_index]
+    if others and all(f" {gold_phrase} " in f" {normalized_phrase(o)} " for o in others):
+        return None
+    letter = item.content.answer_letter or "?"
+    return Flag(
+        GOLD_IN_STEM,
+        Severity.WARNING,
+        f"The stem contains the gold answer {letter} ({how}): {gold.strip()!r}",
+        {"options": [letter], "match": how},
+    )
+
+
+def _hidden_context(item: Item) -> Flag | None:
+    question = item.content.question
+    found = [m.group(0) for m in _HIDDEN_RE.finditer(question)]
+    if item.domain == XENO_CANTO:
+        found += [m.group(0) for m in _XC_HIDDEN_RE.finditer(question)]
+    if not found:
+        return None
+    unique = list(dict.fromkeys(f.lower() for f in found))
+    quoted = ", ".join(f'"{f}"' for f in unique)
+    return Flag(
+        HIDDEN_CONTEXT,
+        Severity.WARNING,
+        f"The stem refers to context the reader cannot see: {quoted}",
+        {"phrases": unique},
+    )

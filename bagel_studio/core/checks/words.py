@@ -1,0 +1,89 @@
+"""Content words: the lower-cased, lightly stemmed words that carry meaning in a stem or option.
+
+Shared by the text checks (near-duplicate options, gold in stem) and the evidence-support checks,
+so that "Salt lakes" and "salt lake", or "leaves" and "leaf", compare equal everywhere.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+WORD_RE = re.compile(r"[A-Za-z\u00c0-\u024f]+(?:['’-][A-Za-z\u00c0-\u024f]+)*|\d+(?:[.,]\d+)?")
+
+_STOP_WORDS = """
+    a about above after again against all also am an and any are as at be because
+    been before being below between both but by can could did do does doing down
+    during each either few for from further had has have having he her here hers
+    herself him himself his how i if in into is it its itself just may me might more
+    most much must my myself no nor not of off on once only or other others our ours
+    out over own per same she should so some such than that the their theirs them
+    themselves then there these they this those through thus to too under until up
+    upon us very was we were what when where whether which while who whom whose why
+    will with within without would you your yours one ones typically typical usually
+    generally often commonly primarily mainly mostly likely known considered
+    following best describes describe question answer option options correct true
+    statement statements
+"""
+STOP_WORDS = frozenset(_STOP_WORDS.split())
+
+_IRREGULAR = {
+    "leaves": "leaf",
+    "wolves": "wolf",
+    "mice": "mouse",
+    "geese": "goose",
+    "teeth": "tooth",
+    "feet": "foot",
+    "children": "child",
+    "women": "woman",
+    "men": "man",
+    "fungi": "fungus",
+    "larvae": "larva",
+    "calves": "calf",
+    "halves": "half",
+    "lives": "life",
+}
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """A light suffix-stripping stem: plurals, -ing, -ed, -ly; enough to match word forms."""
+    w = word.lower().replace("’", "'")
+    if w.endswith("'s"):
+        w = w[:-2]
+    if w in _IRREGULAR:
+        return _IRREGULAR[w]
+    if len(w) > 4 and w.endswith("ies"):
+        w = w[:-3] + "y"
+    elif len(w) > 4 and w.endswith(("sses", "shes", "ches", "xes", "zes")):
+        w = w[:-2]
+    elif len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        w = w[:-1]
+    if len(w) > 5 and w.endswith("ing"):
+        w = w[:-3]
+    elif (len(w) > 4 and w.endswith("ed") and not w.endswith("eed")) or (
+        len(w) > 5 and w.endswith("ly")
+    ):
+        w = w[:-2]
+    if len(w) > 3 and w.endswith("e"):
+        w = w[:-1]
+    return w
+
+
+def words(text: str) -> list[str]:
+    return WORD_RE.findall(text)
+
+
+def content_stems(text: str) -> tuple[str, ...]:
+    """The stems of the content words of ``text``, in order, without repeats."""
+    seen: dict[str, None] = {}
+    for word in words(text):
+        if word.lower() in STOP_WORDS:
+            continue
+        seen.setdefault(stem(word), None)
+    return tuple(seen)
+
+
+def normalized_phrase(text: str) -> str:
+    """Words only, lower case, single spaces: for matching a phrase inside a longer text."""
+    return " ".join(w.lower() for w in words(text))
