@@ -1,0 +1,281 @@
+"""Acoustic claims in option text, and the ``acoustic-mismatch`` check against a clip.
+
+Xeno-canto items ask about a species' sound ("dominant frequency ~3-5 kHz", "call 80-150 ms",
+"Rising glide", "Strong harmonics"). ``parse_claim`` turns such text into a range or a category,
+tolerant of the ways generators write them (tildes, en-dashes, missing spaces, mixed units);
+``acoustic_flags`` compares the gold option and the distractors with the clip's cached
+measurement. It never decodes: it runs inside ``check_all`` over thousands of items.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from bagel_studio.core.audio.analysis import MIN_DURATION_S, MIN_PEAK, Measurement
+from bagel_studio.core.audio.project import cached_result
+from bagel_studio.core.domains import LETTERS, XENO_CANTO
+from bagel_studio.core.model import Flag, Item, Severity
+
+if TYPE_CHECKING:
+    from bagel_studio.core.store import Store
+
+CHECKS: dict[str, str] = {
+    "acoustic-mismatch": "The recording's measured acoustics contradict the gold option "
+    "(dominant band, call duration, harmonicity or modulation), or a distractor fits better",
+    "clip-too-short": f"The recording is shorter than {MIN_DURATION_S:g} s "
+    "(the paper drops such clips)",
+    "clip-too-quiet": f"The recording peaks below {MIN_PEAK:g} of full scale "
+    "(the paper drops such clips)",
+    "audio-unreadable": "The item's audio file is missing, truncated or corrupt",
+}
+
+# How far (in octaves) a measured value may lie outside a claimed range and still fit it.
+FREQUENCY_TOLERANCE = 0.25
+DURATION_TOLERANCE = 0.4
+# Harmonicity (0 broadband .. 1 tonal) that each category admits.
+HARMONICITY_RANGES: dict[str, tuple[float, float]] = {
+    "broadband": (0.0, 0.4),
+    "weak-harmonics": (0.3, 0.8),
+    "strong-harmonics": (0.6, 1.0),
+    "tonal": (0.6, 1.0),
+}
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What one option claims: a range (Hz or s; an open end is None) or a category."""
+
+    kind: str  # "frequency" | "duration" | "modulation" | "harmonicity"
+    low: float | None
+    high: float | None
+    label: str
+    value: str | None = None
+
+
+_NUMBER = r"(\d{1,3}(?:,\d{3})+|\d+(?:[.,]\d+)?|\.\d+)"
+_UNIT = r"(khz|hz|kilohertz|hertz|ms|msec|millisec(?:ond)?s?|s|secs?|seconds?)"
+_DASH = r"(?:-|–|—|‒|−|to|and)"
+_RANGE = re.compile(
+    rf"{_NUMBER}\s*{_UNIT}?\s*{_DASH}\s*~?\s*{_NUMBER}\s*{_UNIT}(?![a-z])"
+)
+_BOUND = re.compile(
+    rf"(<|>|≤|≥|under|below|over|above|up to|less than|more than|at least|at most)"
+    rf"\s*~?\s*{_NUMBER}\s*{_UNIT}(?![a-z])"
+)
+_SINGLE = re.compile(rf"{_NUMBER}\s*{_UNIT}(?![a-z])")
+_UPPER_WORDS = {"<", "≤", "under", "below", "up to", "less than", "at most"}
+
+# (category, kind, words): the first whose word occurs wins, so specific phrases come first.
+_CATEGORIES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("up-down", "modulation", ("up-down", "up–down", "up and down", "rise-fall", "rise and fall",
+                               "rising then falling", "rising and falling", "rising-falling",
+                               "arched", "inverted u", "inverted-u")),
+    ("down-up", "modulation", ("down-up", "fall-rise", "falling then rising", "u-shaped")),
+    ("trill", "modulation", ("trill", "rapid repetition", "rapidly repeated")),
+    ("vibrato", "modulation", ("vibrato", "sinusoidal", "warble", "oscillat")),
+    ("rising", "modulation", ("rising", "rise", "upward", "ascending", "upsweep", "up-sweep",
+                              "increasing pitch")),
+    ("falling", "modulation", ("falling", "fall", "downward", "descending", "downsweep",
+                               "down-sweep", "decreasing pitch")),
+    ("flat", "modulation", ("flat", "constant frequency", "constant pitch", "steady",
+                            "unmodulated", "no modulation", "monotone")),
+    ("broadband", "harmonicity", ("broadband", "broad-band", "noisy", "noise-like", "harsh",
+                                  "buzzy", "raspy", "atonal", "inharmonic",
+                                  "non-harmonic", "nonharmonic")),
+    ("weak-harmonics", "harmonicity", ("weak harmonic", "few harmonics", "faint harmonic")),
+    ("strong-harmonics", "harmonicity", ("strong harmonic", "rich harmonic", "harmonic stack",
+                                         "harmonically rich", "many harmonics",
+                                         "with harmonics", "harmonic")),
+    ("tonal", "harmonicity", ("tonal", "pure tone", "pure-tone", "whistle", "whistled")),
+)
+
+
+def parse_claim(text: str) -> Claim | None:
+    """The claim ``text`` makes, or None when it names no range or category we measure."""
+    if not isinstance(text, str) or not text.strip():
+        return None
+    lowered = text.strip().lower()
+    numeric = _parse_numeric(lowered, text.strip())
+    if numeric is not None:
+        return numeric
+    for category, kind, words in _CATEGORIES:
+        if any(word in lowered for word in words):
+            return Claim(kind, None, None, text.strip(), category)
+    return None
+
+
+def _parse_numeric(lowered: str, label: str) -> Claim | None:
+    match = _RANGE.search(lowered)
+    if match:
+        a, unit_a, b, unit_b = match.groups()
+        kind_b, scale_b = _unit(unit_b)
+        kind_a, scale_a = _unit(unit_a) if unit_a else (kind_b, scale_b)
+        if kind_a != kind_b:
+            return None
+        low, high = _number(a) * scale_a, _number(b) * scale_b
+        return Claim(kind_b, min(low, high), max(low, high), label)
+    match = _BOUND.search(lowered)
+    if match:
+        word, number, unit = match.groups()
+        kind, scale = _unit(unit)
+        value = _number(number) * scale
+        if word in _UPPER_WORDS:
+            return Claim(kind, None, value, label)
+        return Claim(kind, value, None, label)
+    match = _SINGLE.search(lowered)
+    if match:
+        kind, scale = _unit(match.group(2))
+        value = _number(match.group(1)) * scale
+        return Claim(kind, value, value, label)
+    return None
+
+
+def _number(text: str) -> float:
+    if re.fullmatch(r"\d{1,3}(?:,\d{3})+", text):
+        return float(text.replace(",", ""))
+    return float(text.replace(",", "."))
+
+
+def _unit(unit: str) -> tuple[str, float]:
+    if unit in ("khz", "kilohertz"):
+        return "frequency", 1000.0
+    if unit in ("hz", "hertz"):
+        return "frequency", 1.0
+    if unit.startswith("m"):
+        return "duration", 0.001
+    return "duration", 1.0
+
+
+# -- comparing claims with a measurement ----------------------------------------------------
+
+
+def claim_distance(claim: Claim, m: Measurement) -> float | None:
+    """How far the clip lies from ``claim``: 0 inside, octaves outside for ranges, 0/1 for
+    categories; None when the clip gives no value to compare (e.g. no calls found)."""
+    if claim.kind == "frequency":
+        if m.peak_freq_hz <= 0:
+            return None
+        if _overlaps_half(claim, m.dominant_band_hz):
+            return 0.0
+        return _octaves_outside(claim, m.peak_freq_hz)
+    if claim.kind == "duration":
+        if m.syllable_median_s is None:
+            return None
+        return _octaves_outside(claim, m.syllable_median_s)
+    if claim.kind == "harmonicity" and claim.value in HARMONICITY_RANGES:
+        low, high = HARMONICITY_RANGES[claim.value]
+        return 0.0 if low <= m.harmonicity <= high else 1.0
+    if claim.kind == "modulation":
+        if m.modulation is None:
+            return None
+        return 0.0 if claim.value == m.modulation else 1.0
+    return None
+
+
+def _octaves_outside(claim: Claim, value: float) -> float:
+    if value <= 0:
+        return math.inf
+    if claim.low is not None and value < claim.low:
+        return math.log2(claim.low / value)
+    if claim.high is not None and value > claim.high:
+        return math.log2(value / claim.high) if claim.high > 0 else math.inf
+    return 0.0
+
+
+def _overlaps_half(claim: Claim, band: tuple[float, float]) -> bool:
+    """The clip's band and the claim share at least half of the narrower of the two."""
+    low = claim.low if claim.low is not None else 0.0
+    high = claim.high if claim.high is not None else math.inf
+    shared = min(high, band[1]) - max(low, band[0])
+    narrower = min(high - low, band[1] - band[0])
+    return shared > 0 and narrower > 0 and shared >= 0.5 * narrower
+
+
+def _tolerance(kind: str) -> float:
+    return {"frequency": FREQUENCY_TOLERANCE, "duration": DURATION_TOLERANCE}.get(kind, 0.0)
+
+
+def mismatch(options: tuple[str, ...], gold: int, m: Measurement) -> Flag | None:
+    """The acoustic-mismatch flag for these options against ``m``, or None when gold fits."""
+    gold_claim = parse_claim(options[gold]) if 0 <= gold < len(options) else None
+    if gold_claim is None:
+        return None
+    gold_distance = claim_distance(gold_claim, m)
+    if gold_distance is None:
+        return None
+    fitting = []
+    for index, text in enumerate(options):
+        claim = parse_claim(text)
+        if index == gold or claim is None or claim.kind != gold_claim.kind:
+            continue
+        if claim_distance(claim, m) == 0.0:
+            fitting.append(index)
+    tolerance = _tolerance(gold_claim.kind)
+    if gold_distance <= tolerance and not (gold_distance > 0 and fitting):
+        return None
+    message = f"gold {gold_claim.label} but {describe(gold_claim.kind, m)}"
+    if fitting:
+        fits = "; ".join(f"option {LETTERS[i]} {options[i].strip()}" for i in fitting)
+        message += f"; {fits} fit{'s' if len(fitting) == 1 else ''}"
+    details: dict[str, Any] = {
+        "kind": gold_claim.kind,
+        "gold": gold_claim.label,
+        "fitting_options": [LETTERS[i] for i in fitting],
+        "measured": describe(gold_claim.kind, m),
+    }
+    return Flag("acoustic-mismatch", Severity.WARNING, message, details)
+
+
+def describe(kind: str, m: Measurement) -> str:
+    """The measurement behind a claim of ``kind``, as a curator reads it."""
+    if kind == "frequency":
+        low, high = m.dominant_band_hz
+        return (f"the clip's dominant band is {low / 1000:.1f}-{high / 1000:.1f} kHz "
+                f"(peak {m.peak_freq_hz / 1000:.1f} kHz)")
+    if kind == "duration":
+        return (f"the clip's calls last {_seconds(m.syllable_median_s)} (median of "
+                f"{len(m.syllable_durations_s)}; {_seconds(m.syllable_min_s)}-"
+                f"{_seconds(m.syllable_max_s)})")
+    if kind == "harmonicity":
+        return f"the clip's harmonicity is {m.harmonicity:.2f} (0 broadband, 1 tonal)"
+    return f"the clip's calls are mostly {m.modulation}"
+
+
+def _seconds(value: float | None) -> str:
+    if value is None:
+        return "?"
+    return f"{value * 1000:.0f} ms" if value < 1.0 else f"{value:.2f} s"
+
+
+def acoustic_flags(store: Store, item: Item) -> list[Flag]:
+    """Flags from the cached measurement of the item's recording (none when not measured yet)."""
+    if item.domain != XENO_CANTO or not item.recording_id:
+        return []
+    recording = store.recording(item.recording_id)
+    if recording is None:
+        return []
+    result = cached_result(store, recording)
+    if result is None:
+        return []
+    if isinstance(result, str):
+        return [Flag("audio-unreadable", Severity.WARNING, result,
+                     {"recording": recording["id"]})]
+    flags = []
+    if result.too_short:
+        flags.append(Flag("clip-too-short", Severity.WARNING,
+                          f"clip is {result.duration_s:.1f} s long; the paper drops clips "
+                          f"under {MIN_DURATION_S:g} s", {"duration_s": result.duration_s}))
+    if result.too_quiet:
+        flags.append(Flag("clip-too-quiet", Severity.WARNING,
+                          f"clip peaks at {result.peak:.2f} of full scale; the paper drops "
+                          f"clips below {MIN_PEAK:g}", {"peak": result.peak}))
+    else:
+        content = item.content
+        if content.answer_index is not None:
+            flag = mismatch(content.options, content.answer_index, result)
+            if flag is not None:
+                flags.append(flag)
+    return flags

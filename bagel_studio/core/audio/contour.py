@@ -1,0 +1,83 @@
+"""The frequency contour of each call, and its modulation pattern.
+
+Option text in BAGEL's "Modulation pattern" items names a shape: a rising or falling glide, a
+flat whistle, an up-down (arched) note, or a trill (a fast series of short notes). The contour is
+the peak frequency of each analysis frame inside a call, on a log (octave) scale, so a glide of
+a given musical interval looks the same at 2 kHz and at 8 kHz.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+from scipy import ndimage
+
+GLIDE_OCTAVES = 0.1  # net change that makes a call rising or falling
+ARCH_OCTAVES = 0.15  # rise above both ends that makes a call up-down
+TRILL_ONSET_S = 0.15  # calls repeated faster than this (and short) form a trill
+TRILL_NOTE_S = 0.1
+TRILL_MIN_NOTES = 4
+
+
+def peak_contours(
+    power: np.ndarray, freqs: np.ndarray, times: np.ndarray, segments: list[tuple[float, float]]
+) -> list[np.ndarray]:
+    """The log2 peak-frequency track of each segment (frames inside it; may be empty)."""
+    if power.size == 0 or freqs.size == 0:
+        return [np.empty(0) for _ in segments]
+    peak_bins = np.argmax(power, axis=0)
+    track = np.log2(np.maximum(freqs[peak_bins], 1.0))
+    contours = []
+    for start, end in segments:
+        inside = (times >= start) & (times <= end)
+        contours.append(track[inside])
+    return contours
+
+
+def classify_modulation(
+    contours: list[np.ndarray], segments: list[tuple[float, float]]
+) -> str | None:
+    """"trill", or the duration-weighted majority shape of the calls; None without calls."""
+    if not segments:
+        return None
+    if _is_trill(segments):
+        return "trill"
+    votes: Counter[str] = Counter()
+    for contour, (start, end) in zip(contours, segments, strict=True):
+        shape = call_shape(contour)
+        if shape is not None:
+            votes[shape] += end - start
+    if not votes:
+        return None
+    return votes.most_common(1)[0][0]
+
+
+def call_shape(contour: np.ndarray) -> str | None:
+    """"rising" | "falling" | "flat" | "up-down" for one call's log2 contour (>= 3 frames)."""
+    if contour.size < 3:
+        return None
+    smooth = ndimage.median_filter(contour, size=min(5, contour.size | 1), mode="nearest")
+    quarter = max(1, smooth.size // 4)
+    start = float(np.median(smooth[:quarter]))
+    end = float(np.median(smooth[-quarter:]))
+    middle = smooth[quarter:-quarter] if smooth.size > 2 * quarter else smooth
+    top = float(np.max(middle))
+    if top - start > ARCH_OCTAVES and top - end > ARCH_OCTAVES:
+        return "up-down"
+    change = end - start
+    if change > GLIDE_OCTAVES:
+        return "rising"
+    if change < -GLIDE_OCTAVES:
+        return "falling"
+    return "flat"
+
+
+def _is_trill(segments: list[tuple[float, float]]) -> bool:
+    if len(segments) < TRILL_MIN_NOTES:
+        return False
+    onsets = np.array([s for s, _ in segments])
+    durations = np.array([e - s for s, e in segments])
+    return bool(
+        np.median(np.diff(onsets)) < TRILL_ONSET_S and np.median(durations) < TRILL_NOTE_S
+    )

@@ -1,0 +1,144 @@
+"""Decoding audio files into float samples, with the facts a curator needs about them.
+
+Everything libsndfile reads is accepted (WAV, FLAC, OGG/Vorbis, MP3, AIFF, ...), at any sample
+rate and channel count. The file is read once: its bytes give the SHA-256 used as the cache key
+of measurements and spectrograms, and are decoded from memory. MP3 decoders overshoot full scale
+on loud recordings, so the true peak is reported before the samples are clipped to [-1, 1] for
+playback. Every way a file can fail (missing, empty, truncated, not audio) becomes an
+``AudioError`` with one line fit to show a curator, never a library traceback.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import soundfile as sf
+
+# A sample at or beyond this magnitude has reached full scale (one 16-bit step below 1.0, so a
+# 16-bit file driven to +32767 counts as clipped).
+CLIP_LEVEL = 32766.0 / 32768.0
+MAX_SAMPLE_RATE = 384_000
+# MP3 frame counts in headers are estimates (encoder delay, padding); allow this much shortfall
+# before calling a file truncated.
+_MP3_SLACK_FRAMES = 4 * 1152
+
+
+class AudioError(Exception):
+    """A file that cannot be decoded; ``str()`` is one line naming the file and the cause."""
+
+
+@dataclass(frozen=True)
+class DecodedAudio:
+    """A decoded file: samples ready to play, and what decoding learned about them."""
+
+    samples: np.ndarray  # float32, (frames, channels), clipped to [-1, 1]
+    sample_rate: int
+    channels: int
+    duration_s: float
+    peak: float  # max |x| before clipping
+    clipped: bool
+    path: str
+    sha256: str
+    format: str
+
+    def mono(self) -> np.ndarray:
+        """The channels averaged to one float32 signal (analysis works on mono)."""
+        if self.channels == 1:
+            return np.ascontiguousarray(self.samples[:, 0])
+        return np.asarray(self.samples.mean(axis=1, dtype=np.float32), dtype=np.float32)
+
+    @property
+    def name(self) -> str:
+        return Path(self.path).name
+
+
+def decode(path: str | Path) -> DecodedAudio:
+    """Read and decode ``path``; raise AudioError with a one-line reason when that fails."""
+    file = Path(path)
+    name = file.name or str(path)
+    data = _read_bytes(file, name)
+    sha256 = hashlib.sha256(data).hexdigest()
+    samples, sample_rate, fmt = _decode_bytes(data, name, file.suffix.lower())
+    samples = np.nan_to_num(samples, copy=False, nan=0.0, posinf=1.0, neginf=-1.0)
+    peak = float(np.max(np.abs(samples))) if samples.size else 0.0
+    clipped = peak >= CLIP_LEVEL
+    if peak > 1.0:
+        np.clip(samples, -1.0, 1.0, out=samples)
+    frames, channels = samples.shape
+    return DecodedAudio(
+        samples=samples,
+        sample_rate=sample_rate,
+        channels=channels,
+        duration_s=frames / sample_rate,
+        peak=peak,
+        clipped=clipped,
+        path=str(file),
+        sha256=sha256,
+        format=fmt,
+    )
+
+
+def _read_bytes(file: Path, name: str) -> bytes:
+    try:
+        data = file.read_bytes()
+    except FileNotFoundError:
+        raise AudioError(f"{name}: no such file") from None
+    except IsADirectoryError:
+        raise AudioError(f"{name}: is a folder, not an audio file") from None
+    except OSError as exc:
+        raise AudioError(f"{name}: cannot be read ({exc.strerror or exc})") from None
+    if not data:
+        raise AudioError(f"{name}: empty file (0 bytes)")
+    return data
+
+
+def _decode_bytes(data: bytes, name: str, suffix: str) -> tuple[np.ndarray, int, str]:
+    """Decode from memory; return (samples (frames, channels) float32, rate, format name)."""
+    kind = _kind(suffix)
+    try:
+        with sf.SoundFile(io.BytesIO(data)) as handle:
+            fmt = str(handle.format)
+            rate = int(handle.samplerate)
+            declared = int(handle.frames)
+            if rate <= 0 or rate > MAX_SAMPLE_RATE:
+                raise AudioError(f"{name}: unsupported sample rate {rate} Hz "
+                                 f"(up to {MAX_SAMPLE_RATE // 1000} kHz is supported)")
+            samples = handle.read(dtype="float32", always_2d=True)
+    except AudioError:
+        raise
+    except (sf.LibsndfileError, RuntimeError, ValueError, TypeError, MemoryError) as exc:
+        raise AudioError(f"{name}: {_corrupt(kind)} ({_libsndfile_reason(exc)})") from None
+    frames = samples.shape[0]
+    if frames == 0:
+        raise AudioError(f"{name}: {kind} file holds no audio (0 frames)")
+    slack = _MP3_SLACK_FRAMES + declared // 100 if fmt == "MP3" else 0
+    if frames + slack < declared:
+        raise AudioError(
+            f"{name}: {_corrupt(kind)} (decoded {frames / rate:.2f} s of the "
+            f"{declared / rate:.2f} s its header announces)"
+        )
+    return np.ascontiguousarray(samples), rate, fmt
+
+
+def _kind(suffix: str) -> str:
+    known = {".mp3": "MP3", ".wav": "WAV", ".flac": "FLAC", ".ogg": "OGG", ".oga": "OGG",
+             ".aif": "AIFF", ".aiff": "AIFF"}
+    return known.get(suffix, "audio")
+
+
+def _corrupt(kind: str) -> str:
+    return f"truncated or corrupt {kind}" if kind != "audio" else "not a readable audio file"
+
+
+def _libsndfile_reason(exc: BaseException) -> str:
+    """libsndfile's reason without the "Error opening <_io.BytesIO ...>:" prefix."""
+    text = str(exc).strip() or type(exc).__name__
+    text = re.sub(r"^Error opening <[^>]*>:\s*", "", text)
+    if "is not a regular file" in text:
+        return "too short to hold an audio header"
+    return text.splitlines()[0].rstrip(".")

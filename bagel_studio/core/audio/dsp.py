@@ -1,0 +1,108 @@
+"""Small signal-processing helpers shared by the analysis and the spectrogram.
+
+Written on numpy/scipy rather than librosa: librosa's import alone costs a second or more, and
+these few operations (a framed FFT, polyphase resampling, median-filter HPSS, an energy
+envelope) are short enough to own.
+"""
+
+from __future__ import annotations
+
+from math import gcd
+
+import numpy as np
+from scipy import ndimage, signal
+
+
+def resample(samples: np.ndarray, rate: int, target: int) -> np.ndarray:
+    """``samples`` (frames,) or (frames, channels) resampled from ``rate`` to ``target`` Hz.
+
+    Polyphase filtering with the rational ratio reduced by its gcd, so 48 kHz -> 16 kHz is a plain
+    decimation by 3 and 44.1 kHz -> 16 kHz a 160/441 filter.
+    """
+    if rate == target:
+        return np.asarray(samples, dtype=np.float32)
+    divisor = gcd(int(rate), int(target))
+    up, down = int(target) // divisor, int(rate) // divisor
+    out = signal.resample_poly(np.asarray(samples, dtype=np.float32), up, down, axis=0)
+    return np.asarray(out, dtype=np.float32)
+
+
+def stft_power(
+    samples: np.ndarray, n_fft: int, hop: int, window: str = "hann"
+) -> np.ndarray:
+    """Power spectrogram (n_fft // 2 + 1, n_frames), frames centred on ``i * hop``.
+
+    The signal is zero-padded by half a window at both ends (as librosa's ``center=True``), so
+    frame ``i`` describes the sound around ``i * hop / rate`` seconds.
+    """
+    x = np.asarray(samples, dtype=np.float32)
+    pad = n_fft // 2
+    x = np.pad(x, (pad, pad))
+    if x.size < n_fft:
+        x = np.pad(x, (0, n_fft - x.size))
+    n_frames = 1 + (x.size - n_fft) // hop
+    win = signal.get_window(window, n_fft, fftbins=True).astype(np.float32)
+    power = np.empty((n_fft // 2 + 1, n_frames), dtype=np.float32)
+    block = max(1, (1 << 22) // n_fft)  # bound the temporary memory for long, fast files
+    view = np.lib.stride_tricks.sliding_window_view(x, n_fft)[::hop]
+    for start in range(0, n_frames, block):
+        frames = view[start : start + block] * win
+        spectrum = np.fft.rfft(frames, axis=1)
+        power[:, start : start + frames.shape[0]] = (
+            spectrum.real**2 + spectrum.imag**2
+        ).T
+    return power
+
+
+def analysis_fft_size(rate: int, seconds: float = 0.032) -> int:
+    """A power-of-two window of about ``seconds`` at ``rate`` (512 at 16 kHz)."""
+    return int(2 ** round(np.log2(max(64.0, rate * seconds))))
+
+
+def hpss_harmonic_fraction(magnitude: np.ndarray, kernel: int = 17) -> float:
+    """Share of the energy that median-filter HPSS assigns to the harmonic part.
+
+    Fitzgerald's separation (as librosa.decompose.hpss with soft masks): horizontal ridges
+    (sustained partials) survive a median along time, vertical ones (clicks, broadband
+    transients) a median along frequency.
+    """
+    if magnitude.size == 0:
+        return 0.0
+    harmonic = ndimage.median_filter(magnitude, size=(1, kernel), mode="reflect")
+    percussive = ndimage.median_filter(magnitude, size=(kernel, 1), mode="reflect")
+    h2, p2 = harmonic.astype(np.float64) ** 2, percussive.astype(np.float64) ** 2
+    total = h2 + p2
+    mask = np.divide(h2, total, out=np.full_like(total, 0.5), where=total > 0)
+    energy = magnitude.astype(np.float64) ** 2
+    denominator = float(energy.sum())
+    return float((mask * energy).sum() / denominator) if denominator > 0 else 0.0
+
+
+def band_envelope_db(
+    samples: np.ndarray, rate: int, band: tuple[float, float], step_s: float = 0.001
+) -> np.ndarray:
+    """Energy of the ``band``-passed signal in dB, smoothed over 5 ms, one value per ``step_s``."""
+    nyquist = rate / 2
+    low = max(20.0, band[0])
+    high = min(band[1], nyquist * 0.98)
+    x = np.asarray(samples, dtype=np.float64)
+    if high > low * 1.05:
+        if low > 40.0:
+            sos = signal.butter(4, [low, high], btype="bandpass", fs=rate, output="sos")
+        else:
+            sos = signal.butter(4, high, btype="lowpass", fs=rate, output="sos")
+        x = signal.sosfiltfilt(sos, x) if x.size > 60 else x
+    width = max(1, int(round(rate * 0.005)))
+    energy = ndimage.uniform_filter1d(x * x, size=width, mode="constant")
+    step = max(1, int(round(rate * step_s)))
+    sampled = energy[step // 2 :: step]
+    return np.asarray(10.0 * np.log10(sampled + 1e-20), dtype=np.float64)
+
+
+def runs_above(mask: np.ndarray) -> list[tuple[int, int]]:
+    """[start, stop) index pairs of the runs of True in ``mask``."""
+    if mask.size == 0:
+        return []
+    padded = np.concatenate(([False], mask.astype(bool), [False]))
+    edges = np.flatnonzero(padded[1:] != padded[:-1])
+    return [(int(a), int(b)) for a, b in zip(edges[::2], edges[1::2], strict=True)]
