@@ -1,0 +1,103 @@
+"""What an import run brought in, refused and skipped: shown by the CLI and the desk."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from bagel_studio.core.domains import DOMAINS
+from bagel_studio.core.store import Reject
+
+EVIDENCE_KINDS = ("globi_records", "texts", "recordings", "audio_files")
+EVIDENCE_LABELS = {
+    "globi_records": "GloBI records",
+    "texts": "texts",
+    "recordings": "recordings",
+    "audio_files": "audio files",
+}
+
+
+@dataclass
+class ImportReport:
+    """The outcome of one ``import_paths`` call (this run only; the project keeps the totals)."""
+
+    added_by_domain: dict[str, int] = field(default_factory=dict)
+    already_by_domain: dict[str, int] = field(default_factory=dict)
+    unchanged: int = 0
+    rejects: list[Reject] = field(default_factory=list)
+    generator_rejections: dict[str, dict[str, int]] = field(default_factory=dict)
+    evidence: dict[str, int] = field(default_factory=lambda: dict.fromkeys(EVIDENCE_KINDS, 0))
+    skipped_files: list[str] = field(default_factory=list)
+    new_item_ids: list[str] = field(default_factory=list)
+    unreadable: list[str] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def added(self) -> int:
+        return sum(self.added_by_domain.values())
+
+    @property
+    def exit_status(self) -> int:
+        """0 when everything came in, 1 when some input was rejected, 2 when a file was
+        unreadable (the command-line contract)."""
+        if self.unreadable:
+            return 2
+        return 1 if self.rejects else 0
+
+    def add_generator_rejection(self, domain: str, reason: str) -> None:
+        by_reason = self.generator_rejections.setdefault(domain, {})
+        by_reason[reason] = by_reason.get(reason, 0) + 1
+
+    def summary_lines(self, reject_limit: int = 50) -> list[str]:
+        """The report as lines of text: items per domain, evidence, generator rejections, files
+        skipped, and the rejects as ``file:line: reason`` (at most ``reject_limit`` of them)."""
+        lines: list[str] = []
+        domains = [d for d in DOMAINS if d in self.added_by_domain or d in self.already_by_domain]
+        if not domains:
+            lines.append("Items: none")
+        for domain in domains:
+            added = self.added_by_domain.get(domain, 0)
+            already = self.already_by_domain.get(domain, 0)
+            lines.append(f"{domain}: {added:,} added, {already:,} already present")
+        evidence = [
+            f"{self.evidence.get(k, 0):,} {EVIDENCE_LABELS[k]}"
+            for k in EVIDENCE_KINDS
+            if self.evidence.get(k, 0)
+        ]
+        if evidence:
+            lines.append("Evidence: " + ", ".join(evidence))
+        for domain, reasons in sorted(self.generator_rejections.items()):
+            total = sum(reasons.values())
+            parts = ", ".join(f"{reason} {count}" for reason, count in sorted(reasons.items()))
+            lines.append(f"Generator rejections ({domain}, usable=false): {total} ({parts})")
+        lines.extend(self.notes)
+        for name in self.skipped_files[:10]:
+            lines.append(f"Skipped {name}: already imported")
+        if len(self.skipped_files) > 10:
+            lines.append(f"Skipped {len(self.skipped_files) - 10} more files already imported")
+        if self.ignored:
+            lines.append(f"Ignored {len(self.ignored)} file(s) that are not input formats")
+        if self.rejects:
+            lines.append(f"Rejected {len(self.rejects):,} line(s) (kept in the project):")
+            lines.extend(f"  {reject}" for reject in self.rejects[:reject_limit])
+            if len(self.rejects) > reject_limit:
+                lines.append(f"  ... and {len(self.rejects) - reject_limit:,} more")
+        return lines
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "added_by_domain": self.added_by_domain,
+            "already_by_domain": self.already_by_domain,
+            "unchanged": self.unchanged,
+            "evidence": self.evidence,
+            "generator_rejections": self.generator_rejections,
+            "rejects": [{"file": r.file, "line": r.line, "reason": r.reason} for r in self.rejects],
+            "skipped_files": self.skipped_files,
+            "unreadable": self.unreadable,
+            "ignored": self.ignored,
+            "files": self.files,
+            "notes": self.notes,
+            "exit_status": self.exit_status,
+        }

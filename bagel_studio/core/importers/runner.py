@@ -1,0 +1,353 @@
+"""``import_paths``: every input file into the project, one transaction per file.
+
+A file is recorded with its SHA-256, so importing it again changes nothing. Its items, evidence,
+rejects, generator rejections and the items' flags are written in the same transaction as its import
+record: a crash leaves either the whole file or none of it, and never an item without its blocking
+flags.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bagel_studio.core.checks import check_all
+from bagel_studio.core.domains import GLOBI
+from bagel_studio.core.importers import globi, item_files, texts, xenocanto
+from bagel_studio.core.importers.report import ImportReport
+from bagel_studio.core.importers.sniff import (
+    HEAD_BYTES,
+    KIND_ORDER,
+    Input,
+    classify_json,
+    collect,
+    sniff,
+)
+from bagel_studio.core.importers.textio import decode
+from bagel_studio.core.store import Reject, Store
+
+Progress = Callable[[int, int], None]
+SHOWN_KINDS = {"empty", "binary", "table", "bad-json"}  # rejected whole, even found in a folder
+
+
+@dataclass
+class _Planned:
+    input: Input
+    kind: str
+    size: int
+
+
+@dataclass
+class _Run:
+    """State shared by the files of one run."""
+
+    store: Store
+    report: ImportReport
+    audio: xenocanto.AudioIndex
+    hashes: dict[Path, str] = field(default_factory=dict)
+    attached: set[Path] = field(default_factory=set)
+    recording_ids: set[str] = field(default_factory=set)
+    text_keys: set[str] = field(default_factory=set)
+    import_ids: list[int] = field(default_factory=list)
+    globi_added: int = 0
+
+
+def import_paths(
+    store: Store, paths: Sequence[str | Path], progress: Progress | None = None
+) -> ImportReport:
+    """Import files and folders (walked) into ``store``; evidence first, then items.
+
+    ``progress(done, total)`` is called from this thread with bytes of input processed.
+    """
+    report = ImportReport()
+    inputs, missing, report.ignored = collect(list(paths))
+    for name in missing:
+        report.unreadable.append(name)
+        report.notes.append(f"{name}: no such file or folder")
+    plans = _plan(inputs, report)
+    run = _Run(
+        store, report, xenocanto.AudioIndex(p.input.path for p in plans if p.kind == "audio")
+    )
+    total = sum(p.size for p in plans)
+    done = 0
+    if progress is not None:
+        progress(0, total)
+    for plan in plans:
+
+        def advance(consumed: int, base: int = done) -> None:
+            if progress is not None:
+                progress(base + consumed, total)
+
+        _import_file(run, plan, advance)
+        done += plan.size
+        if progress is not None:
+            progress(done, total)
+    report.evidence["audio_files"] = len(run.attached)
+    linked = _linked_items(run)
+    if linked:
+        check_all(store, linked)
+    return report
+
+
+def _plan(inputs: list[Input], report: ImportReport) -> list[_Planned]:
+    """Sniff every input and order them: evidence before items (stable within a kind)."""
+    plans: list[_Planned] = []
+    for item in inputs:
+        try:
+            size = item.path.stat().st_size
+            with open(item.path, "rb") as handle:
+                head = handle.read(HEAD_BYTES)
+        except OSError as exc:
+            report.unreadable.append(item.display)
+            report.notes.append(f"{item.display}: cannot read ({exc.strerror or exc})")
+            continue
+        kind = sniff(head, item.path.suffix)
+        if kind == "json":
+            kind = _json_kind(item.path, head, size)
+        if not item.explicit and kind in ("table", "binary", "other"):
+            report.ignored.append(item.display)
+            continue
+        plans.append(_Planned(item, kind, size))
+    plans.sort(key=lambda p: KIND_ORDER.get(p.kind, len(KIND_ORDER)))
+    return plans
+
+
+def _json_kind(path: Path, head: bytes, size: int) -> str:
+    """Evidence or items: settled by the first line, or by the whole document when needed."""
+    data = head if size <= len(head) else path.read_bytes()
+    kind, _ = classify_json(data)
+    if kind == "other-object":
+        return "other"
+    return kind if kind in ("xc-json", "text-json") else "items"
+
+
+def _import_file(run: _Run, plan: _Planned, advance: Callable[[int], None]) -> None:
+    report, store, display = run.report, run.store, plan.input.display
+    try:
+        data = plan.input.path.read_bytes()
+    except OSError as exc:
+        report.unreadable.append(display)
+        report.notes.append(f"{display}: cannot read ({exc.strerror or exc})")
+        return
+    sha = hashlib.sha256(data).hexdigest()
+    if store.find_import(sha) is not None:
+        report.skipped_files.append(display)
+        return
+    report.files.append(display)
+    with store.transaction():
+        import_id = store.record_import(str(plan.input.path), display, sha, plan.kind)
+        run.import_ids.append(import_id)
+        handler = _HANDLERS.get(plan.kind, _import_unusable)
+        summary = handler(run, plan, data, import_id, advance)
+        store.finish_import(import_id, {"format": plan.kind, **summary})
+
+
+Handler = Callable[[_Run, _Planned, bytes, int, Callable[[int], None]], dict[str, Any]]
+
+
+def _reject(run: _Run, import_id: int, rejects: list[Reject]) -> int:
+    if rejects:
+        run.store.add_rejects(import_id, rejects)
+        run.report.rejects.extend(rejects)
+    return len(rejects)
+
+
+def _import_items(
+    run: _Run, plan: _Planned, data: bytes, import_id: int, advance: Callable[[int], None]
+) -> dict[str, Any]:
+    store, report = run.store, run.report
+    batch = item_files.read_items(data, plan.input.display, advance)
+    if batch.globi_records:
+        run.globi_added += store.add_globi_records(batch.globi_records, import_id)
+    if batch.texts:
+        report.evidence["texts"] += store.add_texts(batch.texts, import_id)
+    store.add_items(batch.items.values(), import_id)
+    new_ids: list[str] = []
+    added: Counter[str] = Counter()
+    for item_id, domain in store.db.execute(
+        "SELECT id, domain FROM items WHERE import_id = ? ORDER BY seq", [import_id]
+    ):
+        new_ids.append(item_id)
+        added[domain] += 1
+    parsed = Counter(item.domain for item in batch.items.values())
+    for domain, count in parsed.items():
+        report.added_by_domain[domain] = report.added_by_domain.get(domain, 0) + added[domain]
+        already = count - added[domain]
+        report.already_by_domain[domain] = report.already_by_domain.get(domain, 0) + already
+    unchanged = sum(parsed.values()) - len(new_ids) + batch.duplicates
+    report.unchanged += unchanged
+    store.add_generator_rejections(batch.generator_rejections, import_id)
+    for rejection in batch.generator_rejections:
+        report.add_generator_rejection(rejection.domain, rejection.reason)
+    rejected = _reject(run, import_id, batch.rejects)
+    if new_ids:
+        check_all(store, new_ids)
+    report.new_item_ids.extend(new_ids)
+    return {
+        "items_added": len(new_ids),
+        "already_present": unchanged,
+        "rejects": rejected,
+        "generator_rejections": len(batch.generator_rejections),
+    }
+
+
+def _import_globi(
+    run: _Run, plan: _Planned, data: bytes, import_id: int, advance: Callable[[int], None]
+) -> dict[str, Any]:
+    table = globi.read_table(data, plan.input.path.name, plan.input.display)
+    added = run.store.add_globi_records(table.records, import_id)
+    run.globi_added += added
+    run.report.evidence["globi_records"] += added
+    run.report.notes.append(f"{plan.input.display}: {table.describe()}")
+    rejected = _reject(run, import_id, table.rejects)
+    return {
+        "globi_records": added,
+        "rows": len(table.records),
+        "rejects": rejected,
+        "encoding": table.encoding,
+        "line_ending": table.line_ending,
+        "delimiter": table.delimiter,
+    }
+
+
+def _import_text(
+    run: _Run, plan: _Planned, data: bytes, import_id: int, advance: Callable[[int], None]
+) -> dict[str, Any]:
+    name = plan.input.path.name
+    try:
+        if plan.kind == "text-json":
+            document = json.loads(decode(data)[0].lstrip("\ufeff"))
+            text = texts.text_from_json(document, name)
+        else:
+            text = texts.text_from_plain(decode(data)[0], name)
+    except texts.TextTooShort as exc:
+        _reject(run, import_id, [Reject(plan.input.display, 1, str(exc))])
+        return {"texts": 0, "rejects": 1}
+    run.report.evidence["texts"] += run.store.add_texts([text], import_id)
+    run.text_keys.update(_text_keys(text))
+    if text["truncated"]:
+        run.report.notes.append(
+            f"{plan.input.display}: truncated to {len(text['text']):,}"
+            f" characters (limit {texts.MAX_CHARS:,})"
+        )
+    return {"texts": 1, "key": text["key"], "truncated": text["truncated"]}
+
+
+def _import_xc_metadata(
+    run: _Run, plan: _Planned, data: bytes, import_id: int, advance: Callable[[int], None]
+) -> dict[str, Any]:
+    audio = xenocanto.AudioIndex()
+    audio.by_name, audio.by_id = dict(run.audio.by_name), dict(run.audio.by_id)
+    audio.add_folder(plan.input.path.parent)
+    rows: list[tuple[int, Any]]
+    if plan.kind == "xc-csv":
+        csv_rows, encoding = xenocanto.csv_rows(data)
+        rows = list(csv_rows)
+    else:
+        rows = list(xenocanto.json_rows(json.loads(decode(data)[0].lstrip("\ufeff"))))
+        encoding = "json"
+    recordings, rejects = xenocanto.recording_rows(rows, audio, plan.input.display, run.hashes)
+    added = run.store.upsert_recordings(recordings, import_id)
+    run.report.evidence["recordings"] += added
+    for recording in recordings:
+        run.recording_ids.add(recording["id"])
+        if recording["audio_path"]:
+            run.attached.add(Path(recording["audio_path"]))
+    rejected = _reject(run, import_id, rejects)
+    return {"recordings": len(recordings), "rejects": rejected, "source": encoding}
+
+
+def _import_audio(
+    run: _Run, plan: _Planned, data: bytes, import_id: int, advance: Callable[[int], None]
+) -> dict[str, Any]:
+    path = plan.input.path
+    run.hashes[path] = hashlib.sha256(data).hexdigest()
+    recording = xenocanto.recording_for_audio(path, run.hashes)
+    if recording is None:
+        row = run.store.db.execute(
+            "SELECT id FROM recordings WHERE file_name = ? COLLATE NOCASE", [path.name]
+        ).fetchone()
+        if row is not None:
+            recording = {"id": row[0], "audio_path": str(path), "audio_sha256": run.hashes[path]}
+    if recording is None:
+        if path in run.attached:  # named by a metadata row of this run
+            return {"audio": 1}
+        if not plan.input.explicit:  # found in a folder: some other sound, not Xeno-canto's
+            run.report.ignored.append(plan.input.display)
+            return {"audio": 0, "ignored": True}
+        reason = "audio file without a Xeno-canto id in its name, and no metadata row names it"
+        _reject(run, import_id, [Reject(plan.input.display, 1, reason)])
+        return {"audio": 0, "rejects": 1}
+    run.report.evidence["recordings"] += run.store.upsert_recordings([recording], import_id)
+    run.recording_ids.add(recording["id"])
+    run.attached.add(path)
+    return {"audio": 1, "recording": recording["id"]}
+
+
+def _import_unusable(
+    run: _Run, plan: _Planned, data: bytes, import_id: int, advance: Callable[[int], None]
+) -> dict[str, Any]:
+    """A file that is nothing we read: one reject that says what it looked like."""
+    reasons = {
+        "empty": "empty file",
+        "binary": "binary data, not a format BAGEL Studio reads",
+        "table": "a table that is neither a GloBI interaction table nor Xeno-canto metadata",
+    }
+    reason = reasons.get(plan.kind, f"unrecognised format ({plan.kind})")
+    raw = "" if plan.kind == "binary" else data[:4096].decode("utf-8", "replace")
+    _reject(run, import_id, [Reject(plan.input.display, 1, reason, raw)])
+    return {"rejects": 1}
+
+
+_HANDLERS: dict[str, Handler] = {
+    "items": _import_items,
+    "other": _import_items,
+    "globi": _import_globi,
+    "text": _import_text,
+    "text-json": _import_text,
+    "xc-csv": _import_xc_metadata,
+    "xc-json": _import_xc_metadata,
+    "audio": _import_audio,
+}
+
+
+def _text_keys(text: dict[str, Any]) -> list[str]:
+    """The ``text_key`` spellings an item may use for ``text`` (see ``Store.find_text``)."""
+    keys = [text["key"]]
+    for prefix, column in (
+        ("title", "title"),
+        ("sci", "scientific_name"),
+        ("doi", "doi"),
+        ("file", "source_file"),
+    ):
+        if text.get(column):
+            keys.append(f"{prefix}:{text[column]}")
+    return [k.lower() for k in keys]
+
+
+def _linked_items(run: _Run) -> list[str]:
+    """Items imported earlier whose evidence arrived in this run: their checks are re-run.
+
+    New GloBI records can change any GloBI item's flags (other records linking the same taxa),
+    so all of those are included; recordings and texts affect only the items naming them.
+    """
+    if not run.import_ids:
+        return []
+    new = set(run.report.new_item_ids)
+    query = (
+        "SELECT id FROM items WHERE (? AND domain = ?)"
+        " OR recording_id IN (SELECT value FROM json_each(?))"
+        " OR lower(text_key) IN (SELECT value FROM json_each(?))"
+    )
+    params = [
+        int(run.globi_added > 0),
+        GLOBI,
+        json.dumps(sorted(run.recording_ids)),
+        json.dumps(sorted(run.text_keys)),
+    ]
+    return [row[0] for row in run.store.db.execute(query, params) if row[0] not in new]

@@ -1,0 +1,175 @@
+"""Finding the input files and telling their formats apart by content.
+
+Names are only used to skip what a folder walk should never import (hidden files, READMEs and
+licences, project files); what a file *is* comes from its bytes: audio magic numbers, binary data,
+a GloBI or Xeno-canto header, JSON Lines versus one JSON document, plain text.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bagel_studio.core.importers.globi import is_globi_header
+from bagel_studio.core.importers.textio import decode, looks_binary
+from bagel_studio.core.importers.texts import is_text_document
+from bagel_studio.core.importers.xenocanto import (
+    AUDIO_SUFFIXES,
+    is_audio,
+    is_xc_csv_header,
+    is_xc_json,
+)
+
+ITEM_KEYS = ("question", "stem", "options", "output", "questions")
+HEAD_BYTES = 65536
+MAX_LINE_BYTES = 8 << 20  # no item needs more; a longer line is rejected without being parsed
+WALK_SUFFIXES = frozenset(
+    {".jsonl", ".ndjson", ".json", ".tsv", ".tab", ".csv", ".txt"} | AUDIO_SUFFIXES
+)
+_NOT_INPUT = re.compile(
+    r"^(readme|licen[cs]e|copying|notice|changelog)|licen[cs]es?\b", re.IGNORECASE
+)
+
+# Evidence first, so that references resolve as soon as items arrive.
+KIND_ORDER = {
+    "globi": 0,
+    "text": 1,
+    "text-json": 1,
+    "xc-csv": 2,
+    "xc-json": 2,
+    "audio": 3,
+    "items": 4,
+}
+EVIDENCE_KINDS = frozenset(k for k, order in KIND_ORDER.items() if order < KIND_ORDER["items"])
+
+
+@dataclass(frozen=True)
+class Input:
+    path: Path  # resolved
+    display: str  # as the user would write it: the given path, or given folder + relative path
+    explicit: bool  # named directly rather than found in a folder
+
+
+def collect(paths: list[str | Path]) -> tuple[list[Input], list[str], list[str]]:
+    """(inputs, missing, ignored): files given or found in given folders, each once."""
+    inputs: list[Input] = []
+    missing: list[str] = []
+    ignored: list[str] = []
+    seen: set[Path] = set()
+
+    def add(path: Path, display: str, explicit: bool) -> None:
+        resolved = path.resolve()
+        if resolved not in seen:
+            seen.add(resolved)
+            inputs.append(Input(resolved, display, explicit))
+
+    for given in paths:
+        path = Path(given)
+        if path.is_dir():
+            found, skipped = _walk(path)
+            for file in found:
+                add(file, os.path.join(str(given), str(file.relative_to(path))), False)
+            ignored.extend(os.path.join(str(given), str(s.relative_to(path))) for s in skipped)
+        elif path.exists():
+            add(path, str(given), True)
+        else:
+            missing.append(str(given))
+    return inputs, missing, ignored
+
+
+def _walk(folder: Path) -> tuple[list[Path], list[Path]]:
+    found: list[Path] = []
+    skipped: list[Path] = []
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        names = sorted(f for f in files if not f.startswith("."))
+        audio_stems = {Path(f).stem for f in names if Path(f).suffix.lower() in AUDIO_SUFFIXES}
+        for name in names:
+            path = Path(root) / name
+            suffix = path.suffix.lower()
+            sidecar = suffix == ".txt" and path.stem in audio_stems  # a clip's attribution note
+            if suffix not in WALK_SUFFIXES or _NOT_INPUT.search(path.stem) or sidecar:
+                skipped.append(path)
+            else:
+                found.append(path)
+    return found, skipped
+
+
+def sniff(head: bytes, suffix: str) -> str:
+    """The kind of a file from its first bytes: audio, empty, binary, json, globi, xc-csv,
+    table (a header nobody knows) or text."""
+    if not head.strip():
+        return "empty"
+    if is_audio(head):
+        return "audio"
+    if looks_binary(head) or suffix.lower() in AUDIO_SUFFIXES:
+        return "binary"
+    text = decode(head)[0].lstrip("\ufeff")
+    if text.lstrip()[:1] in ("{", "["):
+        return "json"
+    first_line = re.split(r"\r\n|\r|\n", text, maxsplit=1)[0]
+    if is_globi_header(first_line):
+        return "globi"
+    if is_xc_csv_header(first_line):
+        return "xc-csv"
+    if "\t" in first_line or suffix.lower() in (".csv", ".tsv", ".tab"):
+        return "table"
+    return "text"
+
+
+def loads(data: bytes) -> Any:
+    """``json.loads`` of bytes in any of the encodings we read (UTF-8 first, by json itself)."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return json.loads(data)
+    except UnicodeDecodeError:
+        return json.loads(decode(data)[0])
+
+
+def classify_json(data: bytes) -> tuple[str, Any]:
+    """What a JSON file holds, and the parsed document when it had to be parsed whole:
+    ("xc-json" | "text-json", document), ("items-lines", None), ("items-array", list),
+    ("items-object", dict), ("other-object", dict): an object with no item field (e.g. a GloBI
+    dataset descriptor), or ("bad-json", JSONDecodeError)."""
+    first = _first_line(data)
+    if len(first) <= MAX_LINE_BYTES:
+        try:
+            head = loads(first)
+        except ValueError:
+            head = None
+        if isinstance(head, dict):
+            if is_xc_json(head):
+                return "xc-json", head
+            if is_text_document(head):
+                return "text-json", head
+            if not any(k in head for k in ITEM_KEYS) and data.strip() == first.strip():
+                return "other-object", head
+            return "items-lines", None
+    try:
+        document = loads(data)
+    except ValueError as exc:
+        if first.strip() in (b"{", b"["):  # a pretty-printed document, broken somewhere
+            return "bad-json", exc
+        return "items-lines", None
+    if is_xc_json(document):
+        return "xc-json", document
+    if isinstance(document, dict) and is_text_document(document):
+        return "text-json", document
+    if isinstance(document, list):
+        return "items-array", document
+    if isinstance(document, dict):
+        item_like = any(k in document for k in ITEM_KEYS)
+        return ("items-object" if item_like else "other-object"), document
+    return "items-lines", None
+
+
+def _first_line(data: bytes) -> bytes:
+    for line in re.finditer(rb"[^\r\n]*", data):
+        if line.group(0).strip():
+            return line.group(0)
+    return b""

@@ -1,0 +1,74 @@
+"""Reading input bytes as text: encodings, line endings and binary data.
+
+Real input files come as UTF-8, CP1252 or Latin-1, with LF, CRLF or CR-only line endings. These
+helpers decide once per file (or per line, for JSON Lines) and say what they decided, so the import
+summary can tell the curator which encoding was assumed.
+"""
+
+from __future__ import annotations
+
+import re
+
+UTF8 = "utf-8"
+CP1252 = "cp1252"
+LATIN1 = "latin-1"
+
+_NEWLINE = re.compile(rb"\r\n|\r|\n")
+_CONTROL = (frozenset(range(32)) - {9, 10, 12, 13}) | {127}
+_NOT_CONTROL = bytes(b for b in range(256) if b not in _CONTROL)
+BINARY_SAMPLE = 8192
+
+
+def decode(data: bytes) -> tuple[str, str]:
+    """``data`` as text and the encoding used: UTF-8 (BOM removed), else CP1252, else Latin-1.
+
+    CP1252 comes before Latin-1 because Windows-made tables use its curly quotes and dashes; it
+    fails only on five undefined bytes, and Latin-1 then decodes anything.
+    """
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-16"), "utf-16"
+    for encoding in (UTF8, CP1252):
+        try:
+            return data.decode(encoding), encoding
+        except UnicodeDecodeError:
+            continue
+    return data.decode(LATIN1), LATIN1
+
+
+def decode_line(line: bytes) -> str:
+    """One line of a line-oriented file, decoded on its own (a mixed file loses no line)."""
+    return decode(line)[0]
+
+
+def line_ending(data: bytes) -> str:
+    """The line ending style of ``data``: "CRLF", "CR", "LF", "mixed" or "none"."""
+    crlf = data.count(b"\r\n")
+    cr = data.count(b"\r") - crlf
+    lf = data.count(b"\n") - crlf
+    kinds = [name for name, count in (("CRLF", crlf), ("CR", cr), ("LF", lf)) if count]
+    if not kinds:
+        return "none"
+    return kinds[0] if len(kinds) == 1 else "mixed"
+
+
+def split_lines(data: bytes) -> list[bytes]:
+    """Physical lines for any line-ending style (JSON strings never contain raw newlines, so this
+    is safe for JSON Lines; ``bytes.splitlines`` would also split on form feeds and the like)."""
+    lines = _NEWLINE.split(data)
+    if lines and lines[-1] == b"":
+        lines.pop()
+    return lines
+
+
+def looks_binary(head: bytes) -> bool:
+    """True for data that is not text in any encoding we read: NUL bytes (outside UTF-16) or more
+    than 5% control characters in the first few kilobytes."""
+    sample = head[:BINARY_SAMPLE]
+    if not sample or sample.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return False
+    if b"\x00" in sample:
+        return True
+    controls = len(sample.translate(None, _NOT_CONTROL))
+    return controls > len(sample) * 0.05

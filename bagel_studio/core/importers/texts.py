@@ -1,0 +1,130 @@
+"""Wikipedia extracts and bioRxiv texts (FORMATS.md 5), with the paper's length rules.
+
+An extract under 1,000 characters was excluded from generation, so it is refused here too (as a
+reject the curator can see); one over 180,000 characters is cut at a paragraph or sentence boundary
+and marked ``truncated``, as the generator saw it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any
+
+MIN_CHARS = 1_000
+MAX_CHARS = 180_000
+BIORXIV_DOI = re.compile(r"\b10\.1101/[0-9.]+\d")
+_BINOMIAL = re.compile(r"\b([A-Z][a-z]+ [a-z]{2,}(?: [a-z]{2,})?)\b")
+_SENTENCE_END = re.compile(r"[.!?][\"')\]]?\s")
+
+
+class TextTooShort(ValueError):
+    """A text the paper's rules exclude; the message is the reject reason."""
+
+
+def truncate(text: str, limit: int = MAX_CHARS) -> tuple[str, bool]:
+    """``text`` cut to at most ``limit`` characters at the last paragraph break, else the last
+    sentence end, in the second half of the limit (a hard cut only when neither exists)."""
+    if len(text) <= limit:
+        return text, False
+    head = text[:limit]
+    paragraph = head.rfind("\n\n")
+    if paragraph >= limit // 2:
+        return head[:paragraph].rstrip(), True
+    ends = [m.end() for m in _SENTENCE_END.finditer(head, limit // 2)]
+    if ends:
+        return head[: ends[-1]].rstrip(), True
+    return head, True
+
+
+def scientific_name(text: str) -> str | None:
+    """The first binomial in parentheses in the first sentence ("The koala (Phascolarctos
+    cinereus) is ..."; "The raccoon ( or US: , Procyon lotor)")."""
+    first = text.lstrip()[:600]
+    end = _SENTENCE_END.search(first)
+    sentence = first[: end.end()] if end else first
+    for group in re.findall(r"\(([^()]*)\)", sentence):
+        match = _BINOMIAL.search(group)
+        if match:
+            return match.group(1)
+    return None
+
+
+def make_text(
+    key: str,
+    kind: str,
+    text: str,
+    *,
+    title: Any = None,
+    doi: Any = None,
+    scientific: Any = None,
+    source_file: str | None = None,
+) -> dict[str, Any]:
+    """A text row (TEXT_COLUMNS), truncated by the paper's rule."""
+    body, truncated = truncate(text.replace("\r\n", "\n").replace("\r", "\n").strip())
+    return {
+        "key": key,
+        "kind": kind,
+        "title": str(title).strip() if title else None,
+        "scientific_name": str(scientific).strip() if scientific else scientific_name(body),
+        "doi": str(doi).strip() if doi else None,
+        "text": body,
+        "truncated": int(truncated),
+        "source_file": os.path.basename(source_file) if source_file else None,
+    }
+
+
+def _check_length(text: str) -> None:
+    length = len(text.strip())
+    if length < MIN_CHARS:
+        raise TextTooShort(
+            f"text has {length:,} characters; extracts under {MIN_CHARS:,} are excluded"
+        )
+
+
+def text_from_plain(text: str, file_name: str) -> dict[str, Any]:
+    """A plain-text extract: a Wikipedia article named after its file, or a bioRxiv text when
+    its head carries a bioRxiv DOI."""
+    _check_length(text)
+    title = os.path.splitext(file_name)[0].replace("_", " ").strip()
+    doi_match = BIORXIV_DOI.search(text[:2000])
+    if doi_match:
+        doi = doi_match.group(0)
+        return make_text(
+            f"biorxiv:{doi}", "biorxiv", text, title=title, doi=doi, source_file=file_name
+        )
+    return make_text(f"wikipedia:{title}", "wikipedia", text, title=title, source_file=file_name)
+
+
+def is_text_document(data: dict[str, Any]) -> bool:
+    """A JSON object that is a text (title plus text/abstract/extract), not an item."""
+    if any(k in data for k in ("question", "output", "questions", "options")):
+        return False
+    return any(isinstance(data.get(k), str) for k in ("text", "abstract", "extract"))
+
+
+def text_from_json(data: dict[str, Any], file_name: str) -> dict[str, Any]:
+    """A JSON text: bioRxiv when it has a DOI or an abstract, else a Wikipedia article."""
+    body = next(data[k] for k in ("text", "abstract", "extract") if isinstance(data.get(k), str))
+    _check_length(body)
+    title = data.get("title") or os.path.splitext(file_name)[0].replace("_", " ")
+    doi = data.get("doi")
+    if doi or "abstract" in data:
+        key = f"biorxiv:{doi or title}"
+        return make_text(
+            key,
+            "biorxiv",
+            body,
+            title=title,
+            doi=doi,
+            scientific=data.get("scientific_name"),
+            source_file=file_name,
+        )
+    return make_text(
+        f"wikipedia:{title}",
+        "wikipedia",
+        body,
+        title=title,
+        scientific=data.get("scientific_name"),
+        source_file=file_name,
+    )

@@ -1,0 +1,169 @@
+"""Xeno-canto recordings: metadata in the XC API's field names (JSON or CSV) and audio files.
+
+Audio is attached to a metadata row by its ``file-name`` or by an XC id in the audio file's name,
+looking among the files given to the import and beside the metadata file. An audio file nobody
+describes still becomes a recording (its id from its name) so its items can be heard. Audio is only
+hashed here; decoding belongs to the audio package.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from bagel_studio.core.importers.fields import recording_id
+from bagel_studio.core.importers.textio import decode
+from bagel_studio.core.store import Reject
+
+AUDIO_SUFFIXES = frozenset({".mp3", ".wav", ".flac", ".ogg", ".oga"})
+_XC_MARKERS = ({"id", "gen", "sp"}, {"id", "file-name"}, {"id", "en", "lic"})
+
+
+def is_audio(head: bytes) -> bool:
+    """True for the start of an MP3 (ID3 tag or frame sync), WAV, FLAC or Ogg file."""
+    if head.startswith((b"ID3", b"fLaC", b"OggS")):
+        return True
+    if head[:4] == b"RIFF" and head[8:12] in (b"WAVE", b"RF64"):
+        return True
+    return len(head) > 1 and head[0] == 0xFF and head[1] & 0xE0 == 0xE0
+
+
+def is_xc_csv_header(first_line: str) -> bool:
+    for delimiter in (",", "\t", ";"):
+        cells = {c.strip().strip('"').lower() for c in first_line.split(delimiter)}
+        if any(marker <= cells for marker in _XC_MARKERS):
+            return True
+    return False
+
+
+def is_xc_json(document: Any) -> bool:
+    return isinstance(document, dict) and isinstance(document.get("recordings"), list)
+
+
+def sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+class AudioIndex:
+    """The audio files an import can attach: by lower-case file name and by XC id."""
+
+    def __init__(self, paths: Iterable[Path] = ()) -> None:
+        self.by_name: dict[str, Path] = {}
+        self.by_id: dict[str, Path] = {}
+        for path in paths:
+            self.add(path)
+
+    def add(self, path: Path) -> None:
+        self.by_name.setdefault(path.name.lower(), path)
+        found = recording_id(path.stem)
+        if found and "xc" in path.stem.lower():
+            self.by_id.setdefault(found, path)
+
+    def add_folder(self, folder: Path) -> None:
+        """Audio files beside a metadata file (not walked further down)."""
+        try:
+            entries = sorted(folder.iterdir())
+        except OSError:
+            return
+        for entry in entries:
+            if entry.suffix.lower() in AUDIO_SUFFIXES and entry.is_file():
+                self.add(entry.resolve())
+
+    def find(self, file_name: str | None, rec_id: str | None) -> Path | None:
+        if file_name:
+            path = self.by_name.get(Path(file_name.replace("\\", "/")).name.lower())
+            if path is not None:
+                return path
+        return self.by_id.get(rec_id) if rec_id else None
+
+
+def csv_rows(data: bytes) -> tuple[list[tuple[int, dict[str, str]]], str]:
+    """(line, row) pairs of a metadata CSV and the encoding it was read in."""
+    text, encoding = decode(data)
+    first = text.split("\n", 1)[0]
+    delimiter = max(("\t", ",", ";"), key=first.count)
+    reader = csv.DictReader(io.StringIO(text, newline=""), delimiter=delimiter)
+    rows: list[tuple[int, dict[str, str]]] = []
+    start = 2
+    for row in reader:
+        clean = {str(k).strip(): (v or "").strip() for k, v in row.items() if k is not None}
+        if any(clean.values()):
+            rows.append((start, clean))
+        start = reader.line_num + 1
+    return rows, encoding
+
+
+def json_rows(document: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
+    """(position, row) pairs of an XC API response; the position stands in for a line."""
+    return [(i + 1, r) for i, r in enumerate(document["recordings"])]
+
+
+def recording_rows(
+    rows: list[tuple[int, Any]], audio: AudioIndex, display: str, hashes: dict[Path, str]
+) -> tuple[list[dict[str, Any]], list[Reject]]:
+    """Recording rows (RECORDING_COLUMNS) for metadata rows, with their audio attached."""
+    recordings: list[dict[str, Any]] = []
+    rejects: list[Reject] = []
+    for line, row in rows:
+        if not isinstance(row, dict):
+            rejects.append(Reject(display, line, "recording is not an object", str(row)))
+            continue
+        rec_id = recording_id(row.get("id"))
+        if rec_id is None:
+            reason = f"no Xeno-canto id (id = {row.get('id')!r})"
+            rejects.append(Reject(display, line, reason, repr(row)))
+            continue
+        path = audio.find(_text(row.get("file-name")), rec_id)
+        recordings.append(_recording(rec_id, row, path, hashes))
+    return recordings, rejects
+
+
+def recording_for_audio(path: Path, hashes: dict[Path, str]) -> dict[str, Any] | None:
+    """A recording row for an audio file on its own (None when its name has no XC id)."""
+    rec_id = recording_id(path.stem) if "xc" in path.stem.lower() else None
+    if rec_id is None:
+        return None
+    return _recording(rec_id, {}, path, hashes) | {"file_name": path.name, "metadata": None}
+
+
+def _recording(
+    rec_id: str, row: dict[str, Any], path: Path | None, hashes: dict[Path, str]
+) -> dict[str, Any]:
+    genus, species = _text(row.get("gen")), _text(row.get("sp"))
+    scientific = " ".join(p for p in (genus, species) if p) or _text(row.get("scientific_name"))
+    if path is not None and path not in hashes:
+        hashes[path] = sha256_file(path)
+    return {
+        "id": rec_id,
+        "scientific_name": scientific,
+        "common_name": _text(row.get("en")),
+        "vocalization_type": _text(row.get("type")),
+        "licence": _url(row.get("lic")),
+        "url": _url(row.get("url")) or f"https://xeno-canto.org/{rec_id[2:]}",
+        "recordist": _text(row.get("rec")),
+        "file_name": _text(row.get("file-name")),
+        "audio_path": str(path) if path is not None else None,
+        "audio_sha256": hashes[path] if path is not None else None,
+        "metadata": row,
+    }
+
+
+def _text(value: Any) -> str | None:
+    if value is None:
+        return None
+    text = str(value).strip()
+    return text or None
+
+
+def _url(value: Any) -> str | None:
+    """XC's API writes scheme-relative URLs ("//xeno-canto.org/536501")."""
+    text = _text(value)
+    return f"https:{text}" if text and text.startswith("//") else text
