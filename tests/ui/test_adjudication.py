@@ -16,6 +16,7 @@ from bagel_studio.core.model import Decision, ItemContent, Status
 from bagel_studio.core.prefs import Preferences
 from bagel_studio.core.store import NewItem, QueueFilter, Store
 from bagel_studio.ui.adjudication import AdjudicationPanel
+from bagel_studio.ui.agreement_view import AgreementView, table_texts
 from bagel_studio.ui.services import Services
 
 W = [f"wikipedia:andean-flamingo:{i}" for i in range(4)]
@@ -181,3 +182,27 @@ def test_settling_disputes_by_keyboard_writes_the_adjudications(
         bobs = saved.adjudication(G)
         assert (bobs["reason"], bobs["note"]) == ("several-answers", "raccoon fits too")
         assert saved.final_content(G) is None
+
+
+def test_agreement_view_shows_kappa_overall_and_per_domain(
+    qtbot: QtBot, services: Services, files: dict[str, Path]
+) -> None:
+    panel = merged_panel(qtbot, services, files)
+    view = AgreementView(services)
+    qtbot.addWidget(view)
+    fleiss = table_texts(view.fleiss)
+    # Overall: W0..W2 rated by all three: rows keep/keep/keep, keep/keep/reject, keep x3 ->
+    # P-bar 7/9, P-bar_e 65/81, kappa -0.125 (they agree less than their keep-heavy marginals)
+    assert fleiss[0] == ["Overall", "alice, bob, carol", "5", "3", "-0.125", "78%", "poor"]
+    assert [row[0] for row in fleiss] == ["Overall", "GloBI", "Wikipedia"]
+    assert fleiss[1][:5] == ["GloBI", "alice, bob", "1", "1", "-1.000"]
+    cohen = table_texts(view.cohen)
+    # alice/bob agree on 3 of 5; marginals keep 4+uncertain 1 vs keep 4+reject 1 -> -1/9
+    assert cohen[0] == ["Overall", "alice", "bob", "5", "-0.111", "60%", "poor"]
+    assert ["Wikipedia", "alice", "bob", "4", "0.000", "75%", "slight"] in cohen
+    assert "Fleiss' κ -0.125 over 3 items" in view.summary.text()
+
+    with qtbot.waitSignal(panel.adjudicated):  # the adjudicator's decision is not a rating
+        qtbot.keyClick(panel.queue, Qt.Key.Key_3)
+    view.refresh()
+    assert table_texts(view.fleiss)[0] == fleiss[0]

@@ -1,0 +1,154 @@
+"""How much the curators agree, overall and per domain: Fleiss' kappa over all curators and
+Cohen's kappa for each pair, each with the number of items it rests on (a kappa over a handful of
+items says little, so the counts sit beside it). Computed by ``core.agreement``; this is a view.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from bagel_studio.core.agreement import AgreementBlock, AgreementReport, agreement_report
+from bagel_studio.ui.ambiguity import plain_label
+from bagel_studio.ui.services import Services
+
+FLEISS_COLUMNS = (
+    "Scope",
+    "Curators",
+    "Items rated",
+    "Rated by all",
+    "Fleiss' κ",
+    "Observed agreement",
+    "Strength",
+)
+COHEN_COLUMNS = (
+    "Scope",
+    "Curator A",
+    "Curator B",
+    "Items both rated",
+    "Cohen's κ",
+    "Observed",
+    "Strength",
+)
+
+# Landis & Koch (1977), the usual reading of a kappa value.
+STRENGTH = (
+    (0.0, "poor"),
+    (0.2, "slight"),
+    (0.4, "fair"),
+    (0.6, "moderate"),
+    (0.8, "substantial"),
+    (1.0, "almost perfect"),
+)
+
+
+def strength(kappa: float | None) -> str:
+    if kappa is None:
+        return "undefined"
+    if kappa < 0:
+        return "poor"
+    for upper, label in STRENGTH[1:]:
+        if kappa <= upper:
+            return label
+    return STRENGTH[-1][1]
+
+
+def _number(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.3f}"
+
+
+class AgreementView(QWidget):
+    """Fleiss' kappa per scope and Cohen's kappa per pair, refreshed on demand."""
+
+    def __init__(self, services: Services, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.services = services
+        self.setWindowTitle("Curator agreement")
+        self.report: AgreementReport | None = None
+        self.summary = plain_label()
+        self.fleiss = _table(FLEISS_COLUMNS)
+        self.cohen = _table(COHEN_COLUMNS)
+        refresh = QPushButton("Refresh")
+        refresh.clicked.connect(self.refresh)
+        top = QHBoxLayout()
+        top.addWidget(self.summary, 1)
+        top.addWidget(refresh)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(plain_label("Fleiss' kappa (items rated by every curator)", bold=True))
+        layout.addWidget(self.fleiss, 1)
+        layout.addWidget(plain_label("Cohen's kappa per pair (items both rated)", bold=True))
+        layout.addWidget(self.cohen, 2)
+        layout.addWidget(
+            plain_label(
+                "Categories: keep (accept or revise), reject, uncertain. Skips are not ratings; "
+                "the adjudicator's decisions are not counted."
+            )
+        )
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Recompute from the project (a single query; fast enough on the main thread)."""
+        self.report = report = agreement_report(self.services.store)
+        blocks: list[tuple[str, AgreementBlock]] = [("Overall", report.overall)]
+        blocks += list(report.domains.items())
+        _fill(self.fleiss, [self._fleiss_row(name, block) for name, block in blocks])
+        pair_rows = [
+            [name, p.a, p.b, str(p.n), _number(p.kappa), _percent(p.observed), strength(p.kappa)]
+            for name, block in blocks
+            for p in block.pairs
+        ]
+        _fill(self.cohen, pair_rows)
+        overall = report.overall
+        self.summary.setText(
+            f"{len(overall.curators)} curators, {overall.items_rated} items rated;"
+            f" Fleiss' κ {_number(overall.fleiss_kappa)} over {overall.fleiss_items} items"
+        )
+
+    @staticmethod
+    def _fleiss_row(name: str, block: AgreementBlock) -> list[str]:
+        return [
+            name,
+            ", ".join(block.curators),
+            str(block.items_rated),
+            str(block.fleiss_items),
+            _number(block.fleiss_kappa),
+            _percent(block.observed),
+            strength(block.fleiss_kappa),
+        ]
+
+
+def table_texts(table: QTableWidget) -> list[list[str]]:
+    """A table's text, row by row (what the curator reads)."""
+    rows = []
+    for r in range(table.rowCount()):
+        cells = [table.item(r, c) for c in range(table.columnCount())]
+        rows.append([cell.text() if cell is not None else "" for cell in cells])
+    return rows
+
+
+def _percent(value: float | None) -> str:
+    return "n/a" if value is None else f"{100 * value:.0f}%"
+
+
+def _table(columns: tuple[str, ...]) -> QTableWidget:
+    table = QTableWidget(0, len(columns))
+    table.setHorizontalHeaderLabels(list(columns))
+    table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+    table.verticalHeader().setVisible(False)
+    table.setSortingEnabled(False)
+    return table
+
+
+def _fill(table: QTableWidget, rows: list[list[str]]) -> None:
+    table.setRowCount(len(rows))
+    for r, values in enumerate(rows):
+        for c, value in enumerate(values):
+            table.setItem(r, c, QTableWidgetItem(value))
+    table.resizeColumnsToContents()
