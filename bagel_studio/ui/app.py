@@ -1,0 +1,129 @@
+"""The desktop application: builds the QApplication, the preferences, the store, the services and
+the windows, and hands each window what it needs (no singletons).
+
+``DeskApp`` owns the one open project at a time: opening another project closes the current window,
+waits for its pending writes and releases its writer lock before the next one is opened.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication, QInputDialog, QLineEdit, QMessageBox, QWidget
+
+from bagel_studio.core.prefs import Preferences, config_dir
+from bagel_studio.core.store import ProjectLockedError, SchemaTooNewError, Store, StoreError
+from bagel_studio.ui.main_window import MainWindow
+from bagel_studio.ui.services import Services
+from bagel_studio.ui.start_screen import StartScreen
+
+log = logging.getLogger(__name__)
+
+
+def make_qapp() -> QApplication:
+    existing = QApplication.instance()
+    if isinstance(existing, QApplication):
+        return existing
+    app = QApplication(sys.argv[:1])
+    app.setApplicationName("BAGEL Studio")
+    app.setOrganizationName("bagel-studio")
+    return app
+
+
+def desk_settings() -> QSettings:
+    """Window geometry, in the same folder as the preferences (so tests stay isolated)."""
+    folder = config_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    return QSettings(str(folder / "desk.ini"), QSettings.Format.IniFormat)
+
+
+def ask_curator(prefs: Preferences, parent: QWidget | None = None) -> str:
+    """Ask for the curator's name once; it is kept in the preferences from then on."""
+    if prefs.curator:
+        return prefs.curator
+    name, ok = QInputDialog.getText(
+        parent,
+        "Who is reviewing?",
+        "Your name or initials (recorded with every decision you make):",
+        QLineEdit.EchoMode.Normal,
+        "",
+    )
+    if ok and name.strip():
+        prefs.curator = name.strip()
+        prefs.save()
+    return prefs.curator
+
+
+class DeskApp:
+    """The running application: preferences, the open project and its window."""
+
+    def __init__(self, prefs: Preferences | None = None) -> None:
+        self.qapp = make_qapp()
+        self.prefs = prefs or Preferences.load()
+        self.services: Services | None = None
+        self.window: MainWindow | None = None
+        self.start_screen: StartScreen | None = None
+
+    def open(self, path: Path, *, create: bool = False, read_only: bool = False) -> bool:
+        """Open ``path`` in a new desk window; False (with a message) when it cannot be opened."""
+        store = self._open_store(path, create=create, read_only=read_only)
+        if store is None:
+            return False
+        self.close_project()
+        ask_curator(self.prefs)
+        self.services = Services(store=store, prefs=self.prefs)
+        self.window = MainWindow(
+            self.services,
+            read_only=store.read_only,
+            open_project=lambda p, c: self.open(p, create=c),
+            settings=desk_settings(),
+        )
+        self.window.destroyed.connect(lambda *_: None)
+        self.prefs.remember_project(path)
+        self.prefs.save()
+        self.window.show()
+        if self.start_screen is not None:
+            self.start_screen.close()
+            self.start_screen = None
+        return True
+
+    def _open_store(self, path: Path, *, create: bool, read_only: bool) -> Store | None:
+        parent = self.window or self.start_screen
+        try:
+            if read_only:
+                return Store.open(path, read_only=True)
+            return Store.open(path, create=create, owner=self.prefs.curator)
+        except ProjectLockedError as exc:
+            answer = QMessageBox.question(
+                parent,
+                "Project in use",
+                f"{exc}\n\nOpen it read-only? You can look at everything but not decide or edit.",
+            )
+            if answer == QMessageBox.StandardButton.Yes:
+                return self._open_store(path, create=False, read_only=True)
+        except (StoreError, SchemaTooNewError, OSError) as exc:
+            QMessageBox.critical(parent, "Cannot open project", str(exc))
+        return None
+
+    def show_start(self) -> None:
+        self.start_screen = StartScreen(self.prefs, lambda p, c: self.open(p, create=c))
+        self.start_screen.show()
+
+    def close_project(self) -> None:
+        """Close the window (saving geometry) and wait for its writes before releasing the file."""
+        if self.window is not None:
+            self.window.close()
+            self.window.deleteLater()
+            self.window = None
+        if self.services is not None:
+            self.services.close()
+            self.services = None
+
+    def exec(self) -> int:
+        self.qapp.setQuitOnLastWindowClosed(True)
+        code = int(self.qapp.exec())
+        self.close_project()
+        return code

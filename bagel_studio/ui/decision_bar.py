@@ -1,0 +1,111 @@
+"""The decision buttons (labels and keys from the shortcut table) and the reject-reason chooser."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from bagel_studio.core.model import REJECT_REASONS
+from bagel_studio.ui.shortcuts import BY_ACTION, ReviewMachine, button_text
+
+BUTTON_ACTIONS = ("accept", "edit", "reject", "skip", "uncertain", "undo", "previous", "next")
+BUTTON_COLOURS = {"accept": "#2e7d32", "reject": "#c62828", "edit": "#00838f"}
+
+
+class DecisionBar(QWidget):
+    """One button per decision; clicking goes through the same machine as the keys."""
+
+    def __init__(self, machine: ReviewMachine, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._machine = machine
+        self.buttons: dict[str, QPushButton] = {}
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        for action in BUTTON_ACTIONS:
+            button = QPushButton(button_text(action), self)
+            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # keys stay with the desk
+            button.setToolTip(BY_ACTION[action].label)
+            colour = BUTTON_COLOURS.get(action)
+            if colour:
+                button.setStyleSheet(
+                    f"QPushButton:enabled {{ color: {colour}; font-weight: bold; }}"
+                )
+            button.clicked.connect(lambda _checked=False, a=action: self._machine.handle(a))
+            self.buttons[action] = button
+            layout.addWidget(button)
+            if action == "undo":
+                layout.addStretch(1)
+        machine.state_changed.connect(lambda _s: self.refresh())
+        self.refresh()
+
+    def refresh(self) -> None:
+        for action, button in self.buttons.items():
+            button.setEnabled(self._machine.state in BY_ACTION[action].states)
+
+
+class RejectDialog(QDialog):
+    """The fixed reasons numbered 1-9 and a note; a digit picks a reason, Enter confirms."""
+
+    chosen = Signal(str, str)  # reason id, note
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Reject item")
+        self.reasons = list(REJECT_REASONS)
+        self.list = QListWidget(self)
+        for number, reason in enumerate(self.reasons, start=1):
+            self.list.addItem(f"{number}  {REJECT_REASONS[reason]}")
+        self.list.setCurrentRow(0)
+        self.list.installEventFilter(self)
+        self.note = QLineEdit(self)
+        self.note.setPlaceholderText("Note (optional; needed for 'Other')")
+        self.warning = QLabel("", self)
+        self.warning.setStyleSheet("color: #c62828;")
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Reject [Enter]")
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(
+            QLabel("Reason (press 1-9), then a note; Enter rejects, Esc cancels", self)
+        )
+        layout.addWidget(self.list)
+        layout.addWidget(self.note)
+        layout.addWidget(self.warning)
+        layout.addWidget(buttons)
+        self.list.setFocus()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Digits on the reason list pick a reason (the list would use them to search)."""
+        if watched is self.list and event.type() == QEvent.Type.KeyPress:
+            assert isinstance(event, QKeyEvent)
+            text = event.text()
+            if text.isdigit() and 1 <= int(text) <= len(self.reasons):
+                self.list.setCurrentRow(int(text) - 1)
+                self.note.setFocus()
+                return True
+        return super().eventFilter(watched, event)
+
+    def reason(self) -> str:
+        return self.reasons[max(self.list.currentRow(), 0)]
+
+    def accept(self) -> None:
+        if self.reason() == "other" and not self.note.text().strip():
+            self.warning.setText("'Other' needs a note saying why.")
+            self.note.setFocus()
+            return
+        self.chosen.emit(self.reason(), self.note.text().strip())
+        super().accept()

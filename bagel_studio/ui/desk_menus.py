@@ -1,0 +1,229 @@
+"""The desk's menus: File, Review and Help.
+
+The panels of other parts of the app (export, adjudication, agreement, ambiguity, merging) are
+imported only when their menu entry is used; an entry whose module is not installed is disabled
+with a tooltip that says so, instead of failing at start.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QLineEdit, QMenu, QMessageBox, QWidget
+
+from bagel_studio.ui.import_dialog import ImportDialog, MergeDialog
+from bagel_studio.ui.shortcuts_help import ShortcutsHelp
+
+if TYPE_CHECKING:
+    from bagel_studio.ui.main_window import MainWindow
+
+PROJECT_FILTER = "BAGEL Studio projects (*.bagel *.sqlite *.db);;All files (*)"
+PANELS = {
+    "ambiguity": ("bagel_studio.ui.ambiguity", "AmbiguityPanel", "Ambiguity queue"),
+    "adjudication": ("bagel_studio.ui.adjudication", "AdjudicationPanel", "Adjudication"),
+    "agreement": ("bagel_studio.ui.agreement_view", "AgreementView", "Agreement"),
+}
+
+
+def module_available(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+class DeskMenus:
+    """Builds the menu bar of ``window`` and carries out its entries."""
+
+    def __init__(self, window: MainWindow) -> None:
+        self.window = window
+        self.panels: dict[str, QWidget] = {}
+        self.actions: dict[str, QAction] = {}
+        self._file_menu()
+        self._review_menu()
+        help_menu = window.menuBar().addMenu("&Help")
+        self._add(help_menu, "help", "Keyboard shortcuts", self.show_help, "F1")
+
+    def _add(
+        self, menu: QMenu, name: str, text: str, slot: Any, shortcut: str | None = None
+    ) -> QAction:
+        action = QAction(text, self.window)
+        if shortcut:  # shown in the menu; the key itself is bound by the shortcut table
+            action.setShortcut(QKeySequence(shortcut))
+            action.setShortcutVisibleInContextMenu(True)
+            action.setShortcutContext(self._no_context())
+        action.triggered.connect(lambda _checked=False: slot())
+        menu.addAction(action)
+        self.actions[name] = action
+        return action
+
+    @staticmethod
+    def _no_context() -> Any:
+        from PySide6.QtCore import Qt
+
+        return Qt.ShortcutContext.WidgetShortcut  # the menu action never steals the key
+
+    def _file_menu(self) -> None:
+        menu = self.window.menuBar().addMenu("&File")
+        self._add(menu, "new", "New project…", self.new_project)
+        self._add(menu, "open", "Open project…", self.open_dialog, "Ctrl+O")
+        self.recent_menu = menu.addMenu("Open recent")
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        menu.addSeparator()
+        self._add(menu, "import", "Import…", self.import_dialog, "Ctrl+I")
+        export = self._add(menu, "export", "Export…", self.export_dialog)
+        self._need(export, "bagel_studio.ui.export_dialog")
+        merge = self._add(menu, "merge", "Merge curators' files…", self.merge_dialog)
+        self._need(merge, "bagel_studio.core.merge")
+        menu.addSeparator()
+        self._add(menu, "quit", "Quit", self.quit, "Ctrl+Q")
+        if self.window.read_only:
+            for name in ("import", "merge"):
+                self.actions[name].setEnabled(False)
+                self.actions[name].setToolTip("The project is open read-only")
+        window = self.window
+        window.machine.on("open", self.open_dialog)
+        window.machine.on("import", self.import_dialog)
+        window.machine.on("help", self.show_help)
+        window.machine.on("quit", self.quit)
+
+    def _review_menu(self) -> None:
+        menu = self.window.menuBar().addMenu("&Review")
+        for name, (module, _cls, title) in PANELS.items():
+            action = self._add(menu, name, title + "…", lambda n=name: self.open_panel(n))
+            self._need(action, module)
+        menu.addSeparator()
+        blind = self._add(menu, "blind", "Blind mode", self.toggle_blind)
+        blind.setCheckable(True)
+        blind.setChecked(bool(self.window.services.prefs.blind_mode))
+        self._add(menu, "curator", "Change curator…", self.change_curator)
+
+    def _need(self, action: QAction, module: str) -> None:
+        if not module_available(module):
+            action.setEnabled(False)
+            action.setToolTip(f"Not available yet ({module} is not installed)")
+            action.setText(action.text() + " (not available)")
+
+    # -- file ----------------------------------------------------------------------------------
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        recent = list(self.window.services.prefs.recent_projects)
+        if not recent:
+            self.recent_menu.addAction("(none)").setEnabled(False)
+        for path in recent:
+            action = self.recent_menu.addAction(path)
+            action.triggered.connect(lambda _c=False, p=path: self._open(Path(p), create=False))
+
+    def _open(self, path: Path, *, create: bool) -> None:
+        if self.window.open_project is None:
+            QMessageBox.information(self.window, "Open project", "Opening is not available here.")
+            return
+        self.window.open_project(path, create)
+
+    def new_project(self) -> None:
+        name, _ = QFileDialog.getSaveFileName(
+            self.window, "New project", "project.bagel", PROJECT_FILTER
+        )
+        if name:
+            self._open(Path(name), create=True)
+
+    def open_dialog(self) -> None:
+        name, _ = QFileDialog.getOpenFileName(self.window, "Open project", "", PROJECT_FILTER)
+        if name:
+            self._open(Path(name), create=False)
+
+    def import_dialog(self) -> None:
+        paths = choose_import_paths(self.window)
+        if paths:
+            self.run_import(paths)
+
+    def run_import(self, paths: list[Path]) -> ImportDialog:
+        dialog = ImportDialog(self.window.services, paths, self.window)
+        dialog.finished_import.connect(self.window.after_import)
+        self.panels["import"] = dialog
+        dialog.open()
+        dialog.start()
+        return dialog
+
+    def merge_dialog(self) -> None:
+        names, _ = QFileDialog.getOpenFileNames(
+            self.window, "Merge curators' project files", "", PROJECT_FILTER
+        )
+        if names:
+            dialog = MergeDialog(self.window.services, [Path(n) for n in names], self.window)
+            dialog.finished_import.connect(self.window.after_import)
+            self.panels["merge"] = dialog
+            dialog.open()
+            dialog.start()
+
+    def export_dialog(self) -> None:
+        module = importlib.import_module("bagel_studio.ui.export_dialog")
+        dialog = module.ExportDialog(self.window.services, self.window)
+        self.panels["export"] = dialog
+        dialog.show()
+
+    # -- review --------------------------------------------------------------------------------
+
+    def open_panel(self, name: str) -> None:
+        module_name, class_name, title = PANELS[name]
+        panel = self.panels.get(name)
+        if panel is None:
+            module = importlib.import_module(module_name)
+            panel = getattr(module, class_name)(self.window.services)
+            panel.setWindowTitle(f"BAGEL Studio — {title}")
+            self.panels[name] = panel
+        panel.show()
+        panel.raise_()
+        panel.activateWindow()
+
+    def toggle_blind(self) -> None:
+        prefs = self.window.services.prefs
+        prefs.blind_mode = self.actions["blind"].isChecked()
+        prefs.save()
+        self.window.controller.refresh_current()
+        self.window.show_status("Blind mode on" if prefs.blind_mode else "Blind mode off")
+
+    def change_curator(self) -> None:
+        prefs = self.window.services.prefs
+        name, ok = QInputDialog.getText(
+            self.window,
+            "Curator",
+            "Your name (recorded with every decision):",
+            QLineEdit.EchoMode.Normal,
+            prefs.curator,
+        )
+        if ok and name.strip():
+            prefs.curator = name.strip()
+            prefs.save()
+            self.window.curator_changed()
+
+    def show_help(self) -> None:
+        help_window = ShortcutsHelp(self.window)
+        self.panels["help"] = help_window
+        help_window.open()
+
+    def quit(self) -> None:
+        self.window.close()
+
+    def close_panels(self) -> None:
+        for panel in self.panels.values():
+            panel.close()
+
+
+def choose_import_paths(parent: QWidget) -> list[Path]:
+    """Files, or (if none chosen) a folder: imports accept both."""
+    names, _ = QFileDialog.getOpenFileNames(
+        parent,
+        "Import items and evidence (cancel to choose a folder)",
+        "",
+        "Items and evidence (*.jsonl *.json *.tsv *.csv *.txt);;All files (*)",
+    )
+    if names:
+        return [Path(n) for n in names]
+    folder = QFileDialog.getExistingDirectory(parent, "Import a folder")
+    return [Path(folder)] if folder else []

@@ -1,0 +1,264 @@
+"""The right column of the desk: the evidence an item was generated from.
+
+Texts (Wikipedia, bioRxiv) are shown in a read-only plain-text editor with the supporting
+sentences highlighted through ExtraSelections and scrolled into view; GloBI records and Xeno-canto
+metadata are cards of plain-text fields. Nothing is interpreted as HTML and nothing is fetched:
+URLs and DOIs are shown as text to copy, not links.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor
+from PySide6.QtWidgets import (
+    QFormLayout,
+    QLabel,
+    QPlainTextEdit,
+    QScrollArea,
+    QTabWidget,
+    QTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from bagel_studio.core.domains import BIORXIV, GLOBI, WIKIPEDIA, XENO_CANTO
+from bagel_studio.core.model import Item
+from bagel_studio.core.store import Store
+from bagel_studio.ui.evidence_spans import Span, support_ranges
+from bagel_studio.ui.plain import plain_label
+
+log = logging.getLogger(__name__)
+
+HIGHLIGHT = QColor("#fff59d")
+NONE_TEXT = "No evidence of this kind is linked to this item."
+
+
+class Card(QWidget):
+    """A titled list of 'field: value' rows, all plain text and selectable."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.title = plain_label("", self)
+        font = self.title.font()
+        font.setBold(True)
+        font.setPointSizeF(font.pointSizeF() * 1.1)
+        self.title.setFont(font)
+        self._form = QFormLayout()
+        self._form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.title)
+        layout.addLayout(self._form)
+        layout.addStretch(1)
+        self.values: dict[str, str] = {}
+
+    def set_fields(self, title: str, fields: list[tuple[str, Any]]) -> None:
+        self.title.setText(title)
+        while self._form.rowCount():
+            self._form.removeRow(0)
+        self.values = {}
+        for name, value in fields:
+            if value in (None, "", [], {}):
+                continue
+            text = str(value)
+            self.values[name] = text
+            self._form.addRow(plain_label(name + ":", self), plain_label(text, self))
+
+    def text(self) -> str:
+        return "\n".join(f"{k}: {v}" for k, v in self.values.items())
+
+
+class TextEvidence(QWidget):
+    """A Wikipedia or bioRxiv text with the supporting spans highlighted."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.heading = plain_label("", self)
+        self.editor = QPlainTextEdit(self)
+        self.editor.setReadOnly(True)
+        self.editor.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        self.editor.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.heading)
+        layout.addWidget(self.editor, 1)
+        self.spans: list[Span] = []
+
+    def show_text(self, heading: str, text: str, spans: list[Span]) -> None:
+        self.heading.setText(heading)
+        self.editor.setPlainText(text)
+        self.spans = spans
+        fmt = QTextCharFormat()
+        fmt.setBackground(HIGHLIGHT)
+        selections = []
+        for start, end in spans:
+            cursor = QTextCursor(self.editor.document())
+            cursor.setPosition(start)
+            cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+            selection = QTextEdit.ExtraSelection()
+            selection.cursor = cursor
+            selection.format = fmt
+            selections.append(selection)
+        self.editor.setExtraSelections(selections)
+        if spans:
+            cursor = QTextCursor(self.editor.document())
+            cursor.setPosition(spans[0][0])
+            self.editor.setTextCursor(cursor)
+            self.editor.centerCursor()
+
+    def highlighted_text(self) -> list[str]:
+        text = self.editor.toPlainText()
+        return [text[s:e] for s, e in self.spans]
+
+
+class EvidencePanel(QTabWidget):
+    """Tabs for the item's text, GloBI record and recording; the relevant one is brought forward."""
+
+    status_message = Signal(str)
+
+    def __init__(self, services: Any, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._store: Store = services.store
+        self.text = TextEvidence(self)
+        self.globi = Card(self)
+        self.recording = Card(self)
+        self.listening = _make_listening_panel(services)
+        if self.listening is not None:
+            signal = getattr(self.listening, "status_message", None)
+            if signal is not None:
+                signal.connect(self.status_message)
+        self.addTab(self.text, "Text")
+        self.addTab(_scrolling(self.globi), "GloBI record")
+        self.addTab(self._recording_tab(), "Recording")
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+
+    def _recording_tab(self) -> QWidget:
+        tab = QWidget(self)
+        layout = QVBoxLayout(tab)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.recording)
+        if self.listening is not None:
+            layout.addWidget(self.listening, 1)
+        else:
+            layout.addWidget(QLabel("Listening is not available in this build.", tab))
+        return tab
+
+    def show_item(self, item: Item | None) -> None:
+        if item is None:
+            self.text.show_text("", "", [])
+            self.globi.set_fields("", [])
+            self.recording.set_fields("", [])
+            if self.listening is not None:
+                self.listening.clear()
+            return
+        has_text = self._show_text(item)
+        has_globi = self._show_globi(item)
+        has_recording = self._show_recording(item)
+        preferred = {WIKIPEDIA: 0, BIORXIV: 0, GLOBI: 1, XENO_CANTO: 2}.get(item.domain, 0)
+        available = {0: has_text, 1: has_globi, 2: has_recording}
+        if not available[preferred]:
+            preferred = next((i for i in (0, 1, 2) if available[i]), preferred)
+        self.setCurrentIndex(preferred)
+
+    def _show_text(self, item: Item) -> bool:
+        record = self._store.find_text(item.text_key) if item.text_key else None
+        inline = item.source.get("text") if isinstance(item.source, dict) else None
+        if record is None and not inline:
+            self.text.show_text(NONE_TEXT, "", [])
+            return False
+        if record is not None:
+            kind = record.get("kind") or ""
+            heading = " · ".join(
+                str(v) for v in (record.get("title"), kind, record.get("doi")) if v
+            )
+            body = str(record.get("text") or "")
+        else:
+            heading, body = "Source text (inline)", str(inline)
+        self.text.show_text(heading, body, support_ranges(body, item))
+        return True
+
+    def _show_globi(self, item: Item) -> bool:
+        record = self._store.globi_record(item.globi_ref) if item.globi_ref else None
+        if record is None:
+            self.globi.set_fields(NONE_TEXT, [])
+            return False
+        self.globi.set_fields(f"GloBI record {record['ref']}", globi_fields(record))
+        return True
+
+    def _show_recording(self, item: Item) -> bool:
+        rec = self._store.recording(item.recording_id) if item.recording_id else None
+        if rec is None:
+            self.recording.set_fields(NONE_TEXT, [])
+            if self.listening is not None:
+                self.listening.clear()
+            return False
+        self.recording.set_fields(f"Xeno-canto {rec['id']}", recording_fields(rec))
+        if self.listening is not None:
+            try:
+                self.listening.show_item(item)
+            except Exception as exc:
+                log.exception("listening panel failed")
+                self.status_message.emit(f"Cannot load the recording: {exc}")
+        return True
+
+
+def globi_fields(record: dict[str, Any]) -> list[tuple[str, Any]]:
+    def coordinates() -> str | None:
+        lat, lon = record.get("latitude"), record.get("longitude")
+        return f"{lat}, {lon}" if lat not in (None, "") and lon not in (None, "") else None
+
+    return [
+        ("Source taxon", record.get("source_taxon")),
+        ("Interaction", record.get("interaction")),
+        ("Target taxon", record.get("target_taxon")),
+        ("Source lineage", record.get("source_path")),
+        ("Target lineage", record.get("target_path")),
+        ("Locality", record.get("locality")),
+        ("Coordinates", coordinates()),
+        ("Date", record.get("date")),
+        ("Citation", record.get("citation")),
+        ("DOI", record.get("doi")),
+        ("URL", record.get("url")),
+        ("Table", f"{record.get('table_name')} row {record.get('row')}"),
+    ]
+
+
+def recording_fields(rec: dict[str, Any]) -> list[tuple[str, Any]]:
+    meta = rec.get("metadata") or {}
+    return [
+        ("Species", rec.get("scientific_name")),
+        ("Common name", rec.get("common_name")),
+        ("Type", rec.get("vocalization_type") or "(not given)"),
+        ("Recordist", rec.get("recordist")),
+        ("Licence", rec.get("licence")),
+        ("URL", rec.get("url")),
+        ("File", rec.get("file_name") or rec.get("audio_path")),
+        ("Length", meta.get("length") or meta.get("length_s")),
+        ("Sample rate", meta.get("smp") or meta.get("sample_rate")),
+    ]
+
+
+def _scrolling(widget: QWidget) -> QScrollArea:
+    area = QScrollArea()
+    area.setWidgetResizable(True)
+    area.setWidget(widget)
+    return area
+
+
+def _make_listening_panel(services: Any) -> Any:
+    """The listening panel, if that part of the app is installed (it lands separately)."""
+    try:
+        module = importlib.import_module("bagel_studio.ui.listening")
+    except ImportError:
+        return None
+    panel_class = getattr(module, "ListeningPanel", None)
+    if panel_class is None:
+        return None
+    try:
+        return panel_class(services)
+    except Exception:
+        log.exception("the listening panel could not start")
+        return None

@@ -1,0 +1,119 @@
+"""An item's history: every decision, edit, undo and merge, newest first, with what changed.
+
+Undone entries stay in the list (the history is append-only) but are struck through, so the
+curator sees both the action and that it was taken back.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import QListWidget, QListWidgetItem, QWidget
+
+from bagel_studio.core.domains import LETTERS
+from bagel_studio.core.model import HistoryEntry
+
+CONTENT_LABELS = {
+    "question": "stem",
+    "options": "options",
+    "answer_index": "gold",
+    "dimension": "dimension",
+    "level": "level",
+}
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    text = " ".join(str(value).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _gold(value: Any) -> str:
+    return LETTERS[value] if isinstance(value, int) and 0 <= value < len(LETTERS) else str(value)
+
+
+def content_diff(before: dict[str, Any] | None, after: dict[str, Any] | None) -> list[str]:
+    """One line per content field that differs: 'stem: "old" → "new"'."""
+    before, after = before or {}, after or {}
+    lines = []
+    for key, label in CONTENT_LABELS.items():
+        old, new = before.get(key), after.get(key)
+        if old == new:
+            continue
+        if key == "answer_index":
+            lines.append(f"{label}: {_gold(old)} → {_gold(new)}")
+        elif key == "options" and isinstance(old, list) and isinstance(new, list):
+            for index in range(max(len(old), len(new))):
+                a = old[index] if index < len(old) else ""
+                b = new[index] if index < len(new) else ""
+                if a != b:
+                    letter = LETTERS[index] if index < len(LETTERS) else str(index + 1)
+                    lines.append(f"option {letter}: “{_short(a)}” → “{_short(b)}”")
+        else:
+            lines.append(f"{label}: “{_short(old)}” → “{_short(new)}”")
+    return lines
+
+
+def _decision_text(data: dict[str, Any] | None) -> str:
+    if not data:
+        return "(none)"
+    text = str(data.get("decision", "?"))
+    if data.get("reason"):
+        text += f" ({data['reason']})"
+    if data.get("note"):
+        text += f" “{_short(data['note'], 60)}”"
+    if data.get("blind_answer") is not None:
+        text += f", blind answer {_gold(data['blind_answer'])}"
+    return text
+
+
+def describe(entry: HistoryEntry) -> str:
+    """A plain-text description of one history entry (several lines for edits)."""
+    when = entry.at.replace("T", " ")[:19]
+    head = f"{when}  {entry.curator}  {entry.action}"
+    if entry.action in ("decide", "merge"):
+        lines = [f"{head}: {_decision_text(entry.after)}"]
+        if entry.before:
+            lines.append(f"   was: {_decision_text(entry.before)}")
+    elif entry.action == "edit":
+        lines = [head] + ["   " + line for line in content_diff(entry.before, entry.after)]
+    elif entry.action == "undo":
+        if entry.after is not None and "question" in entry.after:
+            lines = [head + " of an edit"]
+            lines += ["   " + line for line in content_diff(entry.before, entry.after)]
+        else:
+            lines = [f"{head}: {_decision_text(entry.before)} → {_decision_text(entry.after)}"]
+    elif entry.action == "adjudicate":
+        lines = [f"{head}: {_decision_text(entry.after)}"]
+    else:
+        lines = [head]
+    if entry.undone:
+        lines[0] += "   [undone]"
+    return "\n".join(lines)
+
+
+class HistoryList(QListWidget):
+    """The history of the shown item (QListWidget items are plain text)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWordWrap(True)
+        self.setAlternatingRowColors(True)
+        self.setUniformItemSizes(False)
+
+    def show_entries(self, entries: list[HistoryEntry]) -> None:
+        self.clear()
+        if not entries:
+            self.addItem("No decisions or edits yet.")
+            return
+        for entry in reversed(entries):
+            row = QListWidgetItem(describe(entry))
+            if entry.undone:
+                font = row.font()
+                font.setStrikeOut(True)
+                row.setFont(font)
+                row.setForeground(QBrush(QColor("#888888")))
+            self.addItem(row)
+
+    def texts(self) -> list[str]:
+        return [self.item(i).text() for i in range(self.count())]

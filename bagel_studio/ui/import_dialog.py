@@ -1,0 +1,132 @@
+"""Import (and merge) with a progress bar: the work runs on the writer executor.
+
+The importer reports progress from the writer thread; a QObject signal carries it to the dialog on
+the main thread. At the end the dialog shows the importer's own summary, including every rejected
+line as ``file:line: reason``, so nothing is dropped silently.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QPlainTextEdit,
+    QProgressBar,
+    QVBoxLayout,
+    QWidget,
+)
+
+
+class _ProgressRelay(QObject):
+    """Emitted from the writer thread, delivered (queued) on the main thread."""
+
+    progressed = Signal(object)
+
+
+class BackgroundJobDialog(QDialog):
+    """A progress bar while ``job`` runs on the writer, then a plain-text summary."""
+
+    finished_import = Signal(object)  # the job's result, after it committed
+
+    def __init__(self, services: Any, title: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.services = services
+        self.setWindowTitle(title)
+        self.setMinimumSize(560, 360)
+        self.label = QLabel("Starting…", self)
+        self.bar = QProgressBar(self)
+        self.bar.setRange(0, 0)
+        self.summary = QPlainTextEdit(self)
+        self.summary.setReadOnly(True)
+        self.summary.hide()
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        self.buttons.rejected.connect(self.reject)
+        self.buttons.setEnabled(False)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.label)
+        layout.addWidget(self.bar)
+        layout.addWidget(self.summary, 1)
+        layout.addWidget(self.buttons)
+        self._relay = _ProgressRelay()
+        self._relay.progressed.connect(self._show_progress)
+        self.result_value: Any = None
+        self.error: BaseException | None = None
+        self.completed = False
+
+    def job(self, progress: Callable[..., None]) -> Any:
+        raise NotImplementedError
+
+    def summary_lines(self, result: Any) -> list[str]:
+        lines = getattr(result, "summary_lines", None)
+        return list(lines()) if callable(lines) else [str(result)]
+
+    def start(self) -> None:
+        def progress(*args: Any) -> None:
+            self._relay.progressed.emit(args)
+
+        self.services.writer.submit(lambda: self.job(progress), self._finished, self._failed)
+
+    def _show_progress(self, args: tuple[Any, ...]) -> None:
+        numbers = [a for a in args if isinstance(a, int)]
+        texts = [a for a in args if isinstance(a, str)]
+        if len(numbers) >= 2 and numbers[1] > 0:
+            self.bar.setRange(0, numbers[1])
+            self.bar.setValue(min(numbers[0], numbers[1]))
+        if texts:
+            self.label.setText(texts[0])
+        elif len(numbers) >= 2:
+            self.label.setText(f"{numbers[0]:,} / {numbers[1]:,}")
+
+    def _finished(self, result: Any) -> None:
+        self.result_value = result
+        self.completed = True
+        self.bar.setRange(0, 1)
+        self.bar.setValue(1)
+        self.label.setText("Done.")
+        self.summary.setPlainText("\n".join(self.summary_lines(result)))
+        self.summary.show()
+        self.buttons.setEnabled(True)
+        self.finished_import.emit(result)
+
+    def _failed(self, error: BaseException) -> None:
+        self.error = error
+        self.completed = True
+        self.bar.setRange(0, 1)
+        self.bar.setValue(0)
+        self.label.setText("Failed; nothing after the last committed file was written.")
+        self.summary.setPlainText(f"{type(error).__name__}: {error}")
+        self.summary.show()
+        self.buttons.setEnabled(True)
+
+
+class ImportDialog(BackgroundJobDialog):
+    """Runs ``bagel_studio.core.importers.import_paths`` on the chosen files or folders."""
+
+    def __init__(self, services: Any, paths: list[Path], parent: QWidget | None = None) -> None:
+        super().__init__(services, "Import", parent)
+        self.paths = paths
+        self.label.setText("Importing " + ", ".join(p.name for p in paths))
+
+    def job(self, progress: Callable[..., None]) -> Any:
+        module = importlib.import_module("bagel_studio.core.importers")
+        return module.import_paths(self.services.store, self.paths, progress=progress)
+
+
+class MergeDialog(BackgroundJobDialog):
+    """Brings other curators' project files in with ``bagel_studio.core.merge.merge_projects``."""
+
+    def __init__(self, services: Any, paths: list[Path], parent: QWidget | None = None) -> None:
+        super().__init__(services, "Merge curators' files", parent)
+        self.paths = paths
+        self.label.setText("Merging " + ", ".join(p.name for p in paths))
+
+    def job(self, progress: Callable[..., None]) -> Any:
+        module = importlib.import_module("bagel_studio.core.merge")
+        return module.merge_projects(self.services.store, self.paths)

@@ -1,0 +1,230 @@
+"""The centre of the desk: one item's stem, options (gold marked), flags and history.
+
+Everything the item carries is data shown as plain text. In blind mode the gold stays hidden until
+the curator has given an answer; the view only renders what the window tells it (gold visible or
+not, the curator's blind answer), it does not decide.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QFrame,
+    QLabel,
+    QScrollArea,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from bagel_studio.core.checks import CHECKS
+from bagel_studio.core.domains import LETTERS
+from bagel_studio.core.model import Flag, HistoryEntry, Item, Review, Severity
+from bagel_studio.ui.history_view import HistoryList
+from bagel_studio.ui.item_editor import ItemEditor
+from bagel_studio.ui.plain import plain_label
+
+SEVERITY_STYLE = {
+    Severity.BLOCKING: "background:#ffebee; border-left:4px solid #c62828;",
+    Severity.WARNING: "background:#fff3e0; border-left:4px solid #ef6c00;",
+    Severity.INFO: "background:#e3f2fd; border-left:4px solid #1565c0;",
+}
+OPTION_STYLE = "padding:6px; border:1px solid #cfcfcf; border-radius:4px;"
+GOLD_STYLE = "padding:6px; border:2px solid #2e7d32; border-radius:4px; background:#e8f5e9;"
+PICK_STYLE = "padding:6px; border:2px dashed #1565c0; border-radius:4px;"
+BANNER_STYLE = {
+    "error": "background:#ffebee; color:#b71c1c; padding:6px; border:1px solid #c62828;",
+    "info": "background:#e3f2fd; color:#0d47a1; padding:6px; border:1px solid #1565c0;",
+}
+
+
+class ItemView(QWidget):
+    """Read-only presentation of one item, with an in-place editor swapped in on demand."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.item: Item | None = None
+        self.gold_visible = True
+        self.blind_answer: int | None = None
+        self.meta = plain_label("", self)
+        self.banner = plain_label("", self)
+        self.banner.hide()
+        self.stem = plain_label("", self)
+        font = self.stem.font()
+        font.setPointSizeF(font.pointSizeF() * 1.3)
+        self.stem.setFont(font)
+        self.options = [plain_label("", self) for _ in LETTERS]
+        self.editor = ItemEditor(self)
+        self.editor.hide()
+        self.flags_box = QWidget(self)
+        self._flags_layout = QVBoxLayout(self.flags_box)
+        self._flags_layout.setContentsMargins(0, 0, 0, 0)
+        self.flag_labels: list[QLabel] = []
+        self.history = HistoryList(self)
+        self._layout()
+
+    def _layout(self) -> None:
+        top = QWidget(self)
+        column = QVBoxLayout(top)
+        column.addWidget(self.meta)
+        column.addWidget(self.banner)
+        column.addWidget(self.stem)
+        for label in self.options:
+            column.addWidget(label)
+        column.addWidget(self.editor)
+        column.addWidget(_heading("Flags", top))
+        column.addWidget(self.flags_box)
+        column.addStretch(1)
+        scroll = QScrollArea(self)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(top)
+        lower = QWidget(self)
+        lower_layout = QVBoxLayout(lower)
+        lower_layout.setContentsMargins(8, 0, 8, 0)
+        lower_layout.addWidget(_heading("History", lower))
+        lower_layout.addWidget(self.history)
+        splitter = QSplitter(Qt.Orientation.Vertical, self)
+        splitter.addWidget(scroll)
+        splitter.addWidget(lower)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(splitter)
+
+    # -- showing -------------------------------------------------------------------------------
+
+    def show_item(
+        self,
+        item: Item | None,
+        flags: list[Flag],
+        history: list[HistoryEntry],
+        mine: Review | None,
+        *,
+        gold_visible: bool = True,
+        blind_answer: int | None = None,
+    ) -> None:
+        self.item = item
+        self.gold_visible = gold_visible
+        self.blind_answer = blind_answer
+        self.end_edit()
+        self.hide_banner()
+        if item is None:
+            self.meta.setText("")
+            self.stem.setText("No item to show: the queue is empty for this filter.")
+            for label in self.options:
+                label.hide()
+            self._show_flags([])
+            self.history.show_entries([])
+            return
+        self.meta.setText(_meta_text(item, mine))
+        self.stem.setText(item.content.question)
+        self._render_options()
+        self._show_flags(flags)
+        self.history.show_entries(history)
+
+    def reveal(self, blind_answer: int | None) -> None:
+        """Blind mode: show the gold after the curator has answered."""
+        self.gold_visible = True
+        self.blind_answer = blind_answer
+        self._render_options()
+
+    def _render_options(self) -> None:
+        assert self.item is not None
+        content = self.item.content
+        for index, label in enumerate(self.options):
+            if index >= len(content.options):
+                label.hide()
+                continue
+            label.show()
+            is_gold = self.gold_visible and index == content.answer_index
+            marks = []
+            if is_gold:
+                marks.append("✓ gold")
+            if self.blind_answer == index:
+                marks.append("your answer")
+            suffix = f"   [{', '.join(marks)}]" if marks else ""
+            label.setText(f"{LETTERS[index]}   {content.options[index]}{suffix}")
+            style = GOLD_STYLE if is_gold else OPTION_STYLE
+            if self.blind_answer == index and not is_gold:
+                style = PICK_STYLE
+            label.setStyleSheet(style)
+        if not self.gold_visible:
+            self.show_banner("Blind mode: answer with 1-4 to reveal the gold.", "info")
+
+    def _show_flags(self, flags: list[Flag]) -> None:
+        for label in self.flag_labels:
+            self._flags_layout.removeWidget(label)
+            label.deleteLater()
+        self.flag_labels = []
+        if not flags:
+            flags_text = [("No flags.", "")]
+        else:
+            flags_text = [(_flag_text(f), SEVERITY_STYLE[f.severity]) for f in flags]
+        for text, style in flags_text:
+            label = plain_label(text, self.flags_box)
+            if style:
+                label.setStyleSheet(style + " padding:4px;")
+            self._flags_layout.addWidget(label)
+            self.flag_labels.append(label)
+
+    # -- banner and editing --------------------------------------------------------------------
+
+    def show_banner(self, text: str, kind: str = "info") -> None:
+        self.banner.setText(text)
+        self.banner.setStyleSheet(BANNER_STYLE.get(kind, BANNER_STYLE["info"]))
+        self.banner.show()
+
+    def hide_banner(self) -> None:
+        self.banner.hide()
+        self.banner.setText("")
+
+    def begin_edit(self) -> None:
+        assert self.item is not None
+        self.stem.hide()
+        for label in self.options:
+            label.hide()
+        self.editor.load(self.item)
+        self.editor.show()
+        self.editor.stem.setFocus()
+
+    def end_edit(self) -> None:
+        if self.editor.isHidden():
+            return
+        self.editor.hide()
+        self.stem.show()
+        if self.item is not None:
+            self._render_options()
+
+    @property
+    def editing(self) -> bool:
+        return not self.editor.isHidden()
+
+    def flag_texts(self) -> list[str]:
+        return [label.text() for label in self.flag_labels]
+
+
+def _heading(text: str, parent: QWidget) -> QLabel:
+    label = QLabel(text, parent)
+    font = label.font()
+    font.setBold(True)
+    label.setFont(font)
+    return label
+
+
+def _meta_text(item: Item, mine: Review | None) -> str:
+    parts = [item.id, item.domain, item.content.dimension or "(no dimension)"]
+    parts.append(item.content.level or "(no level)")
+    parts.append(f"status: {item.status.value}")
+    if mine is not None:
+        parts.append(f"your decision: {mine.decision.value}")
+    if item.is_revised:
+        parts.append("edited")
+    return "   ·   ".join(parts)
+
+
+def _flag_text(flag: Flag) -> str:
+    explanation = CHECKS.get(flag.check, "")
+    text = f"{flag.severity.value.upper()}  {flag.check}: {flag.message}"
+    return text + (f"\n{explanation}" if explanation else "")

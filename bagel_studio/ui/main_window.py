@@ -1,0 +1,218 @@
+"""The review desk: queue on the left, the item in the centre, its evidence on the right.
+
+The window is handed its ``Services`` (store, preferences, executors) by the app and builds its
+widgets around them; the keys come from the one shortcut table in ``shortcuts.py`` and are bound as
+window-wide QShortcuts that go through the review machine, so a key works wherever the focus is
+except while typing in a text field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
+from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QVBoxLayout, QWidget
+
+from bagel_studio.core.store import QueueFilter
+from bagel_studio.ui.decision_bar import DecisionBar
+from bagel_studio.ui.desk_menus import DeskMenus
+from bagel_studio.ui.evidence_view import EvidencePanel
+from bagel_studio.ui.item_view import ItemView
+from bagel_studio.ui.queue_model import QueueModel
+from bagel_studio.ui.queue_panel import QueuePanel
+from bagel_studio.ui.review_controller import ReviewController
+from bagel_studio.ui.shortcuts import SHORTCUTS, ReviewMachine, State
+
+SEEK_SECONDS = 1.0
+OpenProject = Callable[[Path, bool], object]
+
+
+class MainWindow(QMainWindow):
+    """The desk for one open project."""
+
+    def __init__(
+        self,
+        services: Any,
+        *,
+        read_only: bool = False,
+        open_project: OpenProject | None = None,
+        settings: QSettings | None = None,
+    ) -> None:
+        super().__init__()
+        self.services = services
+        self.store = services.store
+        self.read_only = read_only or bool(self.store.read_only)
+        self.open_project = open_project
+        self._settings = settings
+        self.machine = ReviewMachine()
+        self.queue_model = QueueModel(self.store)
+        self.queue = QueuePanel(self.queue_model, self.store, services.prefs.curator, self)
+        self.item_view = ItemView(self)
+        self.evidence = EvidencePanel(services, self)
+        self.decision_bar = DecisionBar(self.machine, self)
+        self.controller = ReviewController(
+            services,
+            self.queue_model,
+            self.queue,
+            self.item_view,
+            self.evidence,
+            self.machine,
+            read_only=self.read_only,
+        )
+        self.state_label = QLabel(self)
+        self._build_layout()
+        self.shortcuts = self._bind_shortcuts()
+        self.menus = DeskMenus(self)
+        self._connect()
+        self.update_title()
+        self.update_progress()
+        self.restore_geometry()
+        self.controller.show_first()
+
+    # -- building ------------------------------------------------------------------------------
+
+    def _build_layout(self) -> None:
+        centre = QWidget(self)
+        column = QVBoxLayout(centre)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.item_view, 1)
+        column.addWidget(self.decision_bar)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.splitter.addWidget(self.queue)
+        self.splitter.addWidget(centre)
+        self.splitter.addWidget(self.evidence)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 4)
+        self.splitter.setStretchFactor(2, 4)
+        self.splitter.setSizes([560, 520, 520])
+        self.splitter.setChildrenCollapsible(False)
+        self.queue.setMinimumWidth(300)
+        centre.setMinimumWidth(380)
+        self.evidence.setMinimumWidth(300)
+        self.setCentralWidget(self.splitter)
+        self.statusBar().addPermanentWidget(self.state_label)
+        self.resize(1600, 1000)
+
+    def _bind_shortcuts(self) -> list[QShortcut]:
+        shortcuts = []
+        for entry in SHORTCUTS:
+            for key in entry.keys:
+                shortcut = QShortcut(QKeySequence(key), self)
+                shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
+                shortcut.setAutoRepeat(False)
+                shortcut.activated.connect(lambda a=entry.action: self.machine.handle(a))
+                shortcuts.append(shortcut)
+        m = self.machine
+        m.on("play", lambda: self._listen("toggle_play"))
+        m.on("seek_back", lambda: self._listen("seek_relative", -SEEK_SECONDS))
+        m.on("seek_forward", lambda: self._listen("seek_relative", SEEK_SECONDS))
+        m.on("search", self.focus_search)
+        m.on("filter", lambda: self.queue.filters.domain.setFocus())
+        return shortcuts
+
+    def _connect(self) -> None:
+        self.controller.status_message.connect(self.show_status)
+        self.evidence.status_message.connect(self.show_status)
+        self.controller.write_finished.connect(self.update_progress)
+        self.queue_model.modelReset.connect(self.update_progress)
+        self.machine.state_changed.connect(self._state_changed)
+        self._state_changed(self.machine.state.value)
+
+    # -- what tests and benchmarks drive -------------------------------------------------------
+
+    def show_item(self, item_id: str) -> None:
+        """Show one item by id (it need not be in the current queue)."""
+        self.controller.show_item(item_id)
+
+    def set_filter(self, queue_filter: QueueFilter) -> None:
+        self.queue_model.set_filter(queue_filter)
+
+    def current_item_id(self) -> str | None:
+        return self.controller.item.id if self.controller.item else None
+
+    # -- reactions -----------------------------------------------------------------------------
+
+    def focus_search(self) -> None:
+        self.queue.filters.search.setFocus()
+        self.queue.filters.search.selectAll()
+
+    def _listen(self, method: str, *args: float) -> None:
+        panel = self.evidence.listening
+        if panel is None or self.controller.item is None or not self.controller.item.recording_id:
+            return
+        getattr(panel, method)(*args)
+
+    def _state_changed(self, state: str) -> None:
+        text = {
+            State.BLIND.value: "Blind: answer 1-4",
+            State.WRITING.value: "Saving…",
+            State.EDIT.value: "Editing: Ctrl+Enter saves, Esc cancels",
+            State.READ_ONLY.value: "Read-only",
+        }.get(state, state)
+        self.state_label.setText(text)
+
+    def show_status(self, message: str) -> None:
+        self.statusBar().showMessage(message, 6000)
+
+    def update_progress(self) -> None:
+        reviewed, total = self.store.progress()
+        mine = (
+            self.store.progress(self.services.prefs.curator)[0]
+            if self.services.prefs.curator
+            else 0
+        )
+        self.queue.progress.show_progress(reviewed, total, mine, self.queue_model.rowCount())
+
+    def update_title(self) -> None:
+        suffix = " (read-only)" if self.read_only else ""
+        curator = self.services.prefs.curator or "no curator"
+        self.setWindowTitle(f"BAGEL Studio — {Path(self.store.path).name}{suffix} — {curator}")
+
+    def after_import(self) -> None:
+        """New items arrived: re-read the queue, the filter choices and this curator's to-do."""
+        self.queue.filters.refresh_choices()
+        self.controller.reload_todo()
+        self.queue_model.reload()
+        if self.controller.item is None:
+            self.controller.show_first()
+        else:
+            self.controller.refresh_current()
+        self.update_progress()
+
+    def curator_changed(self) -> None:
+        self.queue.filters.refresh_choices()
+        self.controller.reload_todo()
+        self.controller.refresh_current()
+        self.update_title()
+        self.update_progress()
+
+    # -- geometry ------------------------------------------------------------------------------
+
+    def _qsettings(self) -> QSettings:
+        return self._settings if self._settings is not None else QSettings()
+
+    def restore_geometry(self) -> None:
+        settings = self._qsettings()
+        geometry = settings.value("desk/geometry")
+        if isinstance(geometry, QByteArray):
+            self.restoreGeometry(geometry)
+        splitter = settings.value("desk/splitter")
+        if isinstance(splitter, QByteArray):
+            self.splitter.restoreState(splitter)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        settings = self._qsettings()
+        settings.setValue("desk/geometry", self.saveGeometry())
+        settings.setValue("desk/splitter", self.splitter.saveState())
+        settings.sync()
+        panel = self.evidence.listening
+        if panel is not None:
+            try:
+                panel.shutdown()
+            except Exception:
+                self.show_status("The listening panel did not shut down cleanly")
+        self.menus.close_panels()
+        super().closeEvent(event)

@@ -1,0 +1,28 @@
+"""Plain-text helpers: item and evidence text is data, never markup.
+
+Widgets that could interpret HTML (QLabel, tooltips) get their text through these helpers so that a
+stem like ``<b>x</b><img src=http://...>`` is shown literally and nothing is fetched.
+"""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QWidget
+
+
+def plain_label(text: str = "", parent: QWidget | None = None, *, wrap: bool = True) -> QLabel:
+    """A QLabel that shows ``text`` literally and can be selected with the mouse."""
+    label = QLabel(parent)
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setWordWrap(wrap)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    label.setText(text)
+    return label
+
+
+def plain_tooltip(text: str) -> str:
+    """Tooltips guess rich text on their own; escaping keeps any markup literal."""
+    escaped = html.escape(text).replace("\n", "<br>")
+    return f"<p style='white-space:pre-wrap'>{escaped}</p>"

@@ -1,0 +1,288 @@
+"""What the review keys do: decide, edit, reject, undo and move, through the writer executor.
+
+Every write goes to ``services.writer`` (one thread for all database writes); while it runs the
+machine is in ``writing`` and ignores decision and navigation keys. When the write has committed,
+the callback (on the main thread) refreshes the queue row and progress and shows the next item this
+curator has not reviewed, so the desk never moves on before the decision is on disk.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+from bagel_studio.core.model import Decision, HistoryEntry, Item, ItemContent
+from bagel_studio.core.store import BlockedError, QueueFilter, StoreError
+from bagel_studio.ui.decision_bar import RejectDialog
+from bagel_studio.ui.evidence_view import EvidencePanel
+from bagel_studio.ui.item_view import ItemView
+from bagel_studio.ui.queue_model import QueueModel
+from bagel_studio.ui.queue_panel import QueuePanel
+from bagel_studio.ui.shortcuts import ReviewMachine, State
+
+
+class ReviewController(QObject):
+    """Connects the shortcut machine to the store, the queue, the item and the evidence."""
+
+    status_message = Signal(str)
+    item_shown = Signal(str)  # after an item is on screen (tests, benchmarks, testing hook)
+    write_finished = Signal()
+
+    def __init__(
+        self,
+        services: Any,
+        model: QueueModel,
+        queue: QueuePanel,
+        item_view: ItemView,
+        evidence: EvidencePanel,
+        machine: ReviewMachine,
+        read_only: bool = False,
+    ) -> None:
+        super().__init__()
+        self.services = services
+        self.store = services.store
+        self.model = model
+        self.queue = queue
+        self.item_view = item_view
+        self.evidence = evidence
+        self.machine = machine
+        self.read_only = read_only
+        self.item: Item | None = None
+        self.pending_blind: int | None = None
+        self.reject_dialog: RejectDialog | None = None
+        self._todo: set[str] = set()
+        self.reload_todo()
+        self._register()
+        queue.item_selected.connect(self._selected_in_queue)
+        model.modelReset.connect(self._after_filter)
+
+    @property
+    def curator(self) -> str:
+        return str(self.services.prefs.curator)
+
+    def _register(self) -> None:
+        m = self.machine
+        m.on("accept", lambda: self.decide(Decision.ACCEPT))
+        m.on("skip", lambda: self.decide(Decision.SKIP))
+        m.on("uncertain", lambda: self.decide(Decision.UNCERTAIN))
+        m.on("reject", self.open_reject)
+        m.on("edit", self.begin_edit)
+        m.on("save_edit", self.save_edit)
+        m.on("cancel_edit", self.cancel_edit)
+        m.on("undo", self.undo)
+        m.on("next", lambda: self.step(1))
+        m.on("previous", lambda: self.step(-1))
+        for number in range(1, 5):
+            m.on(f"choose_{number}", partial(self.choose, number - 1))
+
+    # -- showing items -------------------------------------------------------------------------
+
+    def reload_todo(self) -> None:
+        """The items this curator still has to review (skipped ones included)."""
+        if self.curator:
+            self._todo = set(self.store.item_ids(QueueFilter(unreviewed_by=self.curator)))
+        else:
+            self._todo = set(self.store.item_ids())
+
+    def show_first(self) -> None:
+        ids = self.model.ids()
+        first = next((i for i in ids if i in self._todo), ids[0] if ids else None)
+        self.show_item(first)
+
+    def show_item(self, item_id: str | None) -> None:
+        """Put ``item_id`` (or nothing) on screen, with its flags, history and evidence."""
+        self.item = self.store.get_item(item_id) if item_id else None
+        self.pending_blind = None
+        if self.item is None:
+            self.item_view.show_item(None, [], [], None)
+            self.evidence.show_item(None)
+            self.queue.select_item("")
+            self.machine.set_state(State.READ_ONLY if self.read_only else State.EMPTY)
+            return
+        mine = next(
+            (r for r in self.store.reviews(self.item.id) if r.curator == self.curator), None
+        )
+        blind = bool(self.services.prefs.blind_mode) and not self.read_only and mine is None
+        self.item_view.show_item(
+            self.item,
+            self.store.flags(self.item.id),
+            self.store.history(self.item.id),
+            mine,
+            gold_visible=not blind,
+            blind_answer=mine.blind_answer if mine else None,
+        )
+        self.evidence.show_item(self.item)
+        self.queue.select_item(self.item.id)
+        if self.read_only:
+            self.machine.set_state(State.READ_ONLY)
+        else:
+            self.machine.set_state(State.BLIND if blind else State.REVIEW)
+        self.item_shown.emit(self.item.id)
+
+    def refresh_current(self) -> None:
+        self.show_item(self.item.id if self.item else None)
+
+    def _selected_in_queue(self, item_id: str) -> None:
+        if self.machine.state in (State.WRITING, State.EDIT, State.REJECT):
+            return
+        if self.item is None or item_id != self.item.id:
+            self.show_item(item_id)
+
+    def _after_filter(self) -> None:
+        if self.machine.state in (State.WRITING, State.EDIT, State.REJECT):
+            return
+        if self.item is not None and self.model.row_of(self.item.id) >= 0:
+            self.queue.select_item(self.item.id)
+        else:
+            self.show_first()
+
+    def step(self, delta: int) -> None:
+        ids = self.model.ids()
+        if not ids:
+            self.show_item(None)
+            return
+        row = self.model.row_of(self.item.id) if self.item else -1
+        row = min(max(row + delta, 0), len(ids) - 1) if row >= 0 else 0
+        self.show_item(ids[row])
+
+    def next_unreviewed(self, after: str) -> str | None:
+        """The next item in the queue after ``after`` this curator has not reviewed (wrapping)."""
+        ids = self.model.ids()
+        start = self.model.row_of(after) + 1
+        for item_id in [*ids[start:], *ids[:start]]:
+            if item_id in self._todo and item_id != after:
+                return item_id
+        return None
+
+    # -- decisions -----------------------------------------------------------------------------
+
+    def choose(self, index: int) -> None:
+        """1-4: the blind answer (then the gold is revealed), or the gold while editing."""
+        if self.machine.state is State.EDIT:
+            self.item_view.editor.set_gold(index)
+            return
+        if self.item is None or index >= len(self.item.content.options):
+            return
+        self.pending_blind = index
+        self.item_view.hide_banner()
+        self.item_view.reveal(index)
+        self.machine.set_state(State.REVIEW)
+
+    def decide(
+        self, decision: Decision, reason: str | None = None, note: str | None = None
+    ) -> None:
+        item = self.item
+        if item is None:
+            return
+        curator, blind = self.curator, self.pending_blind
+
+        def write() -> Any:
+            return self.store.decide(
+                item.id, curator, decision, reason=reason, note=note, blind_answer=blind
+            )
+
+        self._write(write, lambda _review: self._after_decision(item.id, decision))
+
+    def _after_decision(self, item_id: str, decision: Decision) -> None:
+        self.model.refresh_item(item_id)
+        if decision is not Decision.SKIP:
+            self._todo.discard(item_id)
+        following = self.next_unreviewed(item_id)
+        if following is None:
+            self.show_item(item_id)
+            self.item_view.show_banner("Every item in this queue has your decision.", "info")
+        else:
+            self.show_item(following)
+        self.status_message.emit(f"{item_id}: {decision.value} saved")
+
+    def open_reject(self) -> None:
+        dialog = RejectDialog(self.item_view.window())
+        self.reject_dialog = dialog
+        dialog.chosen.connect(self._rejected)
+        dialog.finished.connect(self._reject_closed)
+        self.machine.set_state(State.REJECT)
+        dialog.open()
+
+    def _rejected(self, reason: str, note: str) -> None:
+        self.machine.set_state(State.REVIEW)
+        self.decide(Decision.REJECT, reason, note or None)
+
+    def _reject_closed(self, _result: int) -> None:
+        if self.machine.state is State.REJECT:  # cancelled
+            self.machine.set_state(State.REVIEW)
+        if self.reject_dialog is not None:
+            self.reject_dialog.deleteLater()
+            self.reject_dialog = None
+
+    def begin_edit(self) -> None:
+        if self.item is None:
+            return
+        self.item_view.begin_edit()
+        self.machine.set_state(State.EDIT)
+
+    def cancel_edit(self) -> None:
+        self.item_view.end_edit()
+        self.machine.set_state(State.REVIEW)
+        self.status_message.emit("Edit cancelled")
+
+    def save_edit(self) -> None:
+        """Write the edited content, then accept it (recorded as accepted with revision)."""
+        item = self.item
+        if item is None:
+            return
+        content: ItemContent = self.item_view.editor.content()
+        curator, blind = self.curator, self.pending_blind
+
+        def write() -> Any:
+            self.store.edit(item.id, curator, content)
+            return self.store.decide(item.id, curator, Decision.ACCEPT, blind_answer=blind)
+
+        self._write(write, lambda review: self._after_decision(item.id, review.decision))
+
+    def undo(self) -> None:
+        curator = self.curator
+        self._write(lambda: self.store.undo(curator), self._after_undo)
+
+    def _after_undo(self, entry: HistoryEntry | None) -> None:
+        if entry is None:
+            self.machine.set_state(State.REVIEW if self.item else State.EMPTY)
+            self.refresh_current()
+            self.item_view.show_banner("Nothing left to undo.", "info")
+            return
+        self.model.refresh_item(entry.item_id)
+        mine = [r for r in self.store.reviews(entry.item_id) if r.curator == self.curator]
+        if not mine or mine[0].decision is Decision.SKIP:
+            self._todo.add(entry.item_id)
+        self.show_item(entry.item_id)
+        self.status_message.emit(f"Undid {entry.action} on {entry.item_id}")
+
+    # -- the write path ------------------------------------------------------------------------
+
+    def _write(self, func: Callable[[], Any], on_done: Callable[[Any], None]) -> None:
+        if self.read_only:
+            return
+        self.machine.set_state(State.WRITING)
+
+        def done(result: Any) -> None:
+            on_done(result)
+            self.write_finished.emit()
+
+        self.services.writer.submit(func, done, self._write_failed)
+
+    def _write_failed(self, error: BaseException) -> None:
+        """A refused or failed write: stay on the item (and its blind answer) and say why."""
+        blind = self.pending_blind
+        self.refresh_current()
+        if blind is not None and self.machine.state is State.BLIND:
+            self.choose(blind)
+        if isinstance(error, BlockedError):
+            self.item_view.show_banner(f"Not accepted. {error}", "error")
+        elif isinstance(error, StoreError):
+            self.item_view.show_banner(str(error), "error")
+        else:
+            self.item_view.show_banner(f"The write failed: {error!r}", "error")
+        self.status_message.emit(str(error))
+        self.write_finished.emit()

@@ -1,0 +1,127 @@
+"""The desk's one shortcut table and the small state machine that gates it (after Anki's reviewer).
+
+Every key the desk answers to is listed in ``SHORTCUTS`` with the states in which it acts; the
+buttons, the help overlay and the testing hook are generated from the same table. A key that is
+not valid in the current state (in particular any decision key while a write is in flight) is
+ignored, so a curator who hits A twice cannot decide two items by accident.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+
+from PySide6.QtCore import QObject, Signal
+
+
+class State(StrEnum):
+    EMPTY = "empty"  # no item to show
+    BLIND = "blind"  # blind mode: the curator must answer (1-4) before the gold is shown
+    REVIEW = "review"  # an item is shown, decisions allowed
+    EDIT = "edit"  # the in-place editor is open
+    REJECT = "reject"  # the reject-reason chooser is open
+    WRITING = "writing"  # a write is in flight: decision and navigation keys are ignored
+    READ_ONLY = "read-only"  # the project is open read-only: navigation only
+
+
+S = State
+SHOWING = frozenset({S.BLIND, S.REVIEW, S.READ_ONLY})
+IDLE = frozenset({S.EMPTY, S.BLIND, S.REVIEW, S.READ_ONLY})
+ANYTIME = frozenset(State) - {S.WRITING}
+
+
+@dataclass(frozen=True)
+class Shortcut:
+    action: str
+    keys: tuple[str, ...]  # QKeySequence strings; the first one is shown on buttons
+    label: str
+    states: frozenset[State]
+    group: str = "Review"
+    short: str = ""  # a shorter label for the button, when the full one does not fit
+
+
+SHORTCUTS: tuple[Shortcut, ...] = (
+    Shortcut("accept", ("A",), "Accept", frozenset({S.REVIEW}), "Decide"),
+    Shortcut("edit", ("E",), "Edit", frozenset({S.REVIEW}), "Decide"),
+    Shortcut("reject", ("R",), "Reject", frozenset({S.REVIEW}), "Decide"),
+    Shortcut("skip", ("S",), "Skip", frozenset({S.REVIEW, S.BLIND}), "Decide"),
+    Shortcut("uncertain", ("U",), "Uncertain", frozenset({S.REVIEW}), "Decide"),
+    Shortcut("undo", ("Ctrl+Z",), "Undo", frozenset({S.EMPTY, S.BLIND, S.REVIEW}), "Decide"),
+    Shortcut("choose_1", ("1",), "Answer A (blind) / gold A (edit)", frozenset({S.BLIND, S.EDIT})),
+    Shortcut("choose_2", ("2",), "Answer B (blind) / gold B (edit)", frozenset({S.BLIND, S.EDIT})),
+    Shortcut("choose_3", ("3",), "Answer C (blind) / gold C (edit)", frozenset({S.BLIND, S.EDIT})),
+    Shortcut("choose_4", ("4",), "Answer D (blind) / gold D (edit)", frozenset({S.BLIND, S.EDIT})),
+    Shortcut(
+        "save_edit",
+        ("Ctrl+Return", "Ctrl+Enter"),
+        "Save edit and accept as revised",
+        frozenset({S.EDIT}),
+        "Edit",
+    ),
+    Shortcut("cancel_edit", ("Escape",), "Cancel edit", frozenset({S.EDIT}), "Edit"),
+    Shortcut("next", ("J", "Down"), "Next item", SHOWING | {S.EMPTY}, "Move", "Next"),
+    Shortcut("previous", ("K", "Up"), "Previous item", SHOWING | {S.EMPTY}, "Move", "Prev"),
+    Shortcut("play", ("Space",), "Play / pause the recording", SHOWING, "Listen"),
+    Shortcut("seek_back", ("Left",), "Seek back 1 s", SHOWING, "Listen"),
+    Shortcut("seek_forward", ("Right",), "Seek forward 1 s", SHOWING, "Listen"),
+    Shortcut("search", ("/",), "Search the queue", IDLE, "Queue"),
+    Shortcut("filter", ("Ctrl+F",), "Go to the filters", IDLE, "Queue"),
+    Shortcut("open", ("Ctrl+O",), "Open project", IDLE, "File"),
+    Shortcut("import", ("Ctrl+I",), "Import", IDLE - {S.READ_ONLY}, "File"),
+    Shortcut("help", ("F1", "?"), "Keyboard shortcuts", ANYTIME, "Help"),
+    Shortcut("quit", ("Ctrl+Q",), "Quit (waits for the last write)", ANYTIME, "File"),
+)
+
+BY_ACTION: dict[str, Shortcut] = {s.action: s for s in SHORTCUTS}
+
+
+def button_text(action: str) -> str:
+    """'Accept [A]': the label and first key of ``action``, as shown on its button."""
+    shortcut = BY_ACTION[action]
+    return f"{shortcut.short or shortcut.label} [{shortcut.keys[0]}]"
+
+
+def action_for_key(key: str) -> str | None:
+    """The action bound to a key sequence string ('A', 'Ctrl+Z'), or None."""
+    for shortcut in SHORTCUTS:
+        if key in shortcut.keys:
+            return shortcut.action
+    return None
+
+
+class ReviewMachine(QObject):
+    """Holds the desk's state and dispatches actions allowed in it to their handlers."""
+
+    state_changed = Signal(str)
+    ignored = Signal(str)  # an action refused in the current state
+
+    def __init__(self, initial: State = State.EMPTY) -> None:
+        super().__init__()
+        self._state = initial
+        self._handlers: dict[str, Callable[[], None]] = {}
+
+    @property
+    def state(self) -> State:
+        return self._state
+
+    def set_state(self, state: State) -> None:
+        if state != self._state:
+            self._state = state
+            self.state_changed.emit(state.value)
+
+    def on(self, action: str, handler: Callable[[], None]) -> None:
+        if action not in BY_ACTION:
+            raise KeyError(action)
+        self._handlers[action] = handler
+
+    def allowed(self, action: str) -> bool:
+        return self._state in BY_ACTION[action].states and action in self._handlers
+
+    def handle(self, action: str) -> bool:
+        """Run ``action`` if the current state allows it; return whether it ran."""
+        if not self.allowed(action):
+            self.ignored.emit(action)
+            return False
+        self._handlers[action]()
+        return True
