@@ -7,6 +7,7 @@ import json
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -33,6 +34,10 @@ def paper_items(data_dir: Path) -> list[NewItem]:
         )
         items.append(NewItem(id=raw["id"], domain=raw["domain"], content=content))
     return items
+
+
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text("utf-8").splitlines()]
 
 
 def ticking_clock(start_day: int) -> Iterator[str]:
@@ -299,3 +304,32 @@ def test_merge_command_exit_status(
         )
     assert run(["merge", str(curator_files["dana"]), str(stranger), "--json"]) == 1
     assert json.loads(capsys.readouterr().out)["files"][0]["unknown_items"] == ["only:here"]
+
+
+def test_three_curators_merged_adjudicated_and_exported(
+    curator_files: dict[str, Path], tmp_path: Path
+) -> None:
+    """End to end: the release carries the adjudicator's decisions, not a curator's."""
+    from bagel_studio.core.export import export_release
+
+    with merged_three(curator_files) as store:
+        alice_version = {r.curator: r for r in store.reviews(W[2])}["alice"].content
+        store.adjudicate(W[1], "dana", Decision.REJECT, reason="ambiguous")
+        store.adjudicate(W[2], "dana", Decision.ACCEPT, alice_version, reason="alice's version")
+        store.adjudicate(W[5], "dana", Decision.ACCEPT, note="legs are yellow")
+        store.adjudicate(G, "dana", Decision.REJECT, reason="several-answers")
+        assert store.item_ids(QueueFilter(status="disputed")) == []
+        result = export_release(store, tmp_path / "release", seed=7)
+    rows = read_jsonl(result.out_dir / "data" / "all.jsonl")
+    released = {row["id"]: row for row in rows}
+    # agreed: W0 and W4 accepted, W6 revised; adjudicated: W2 (alice's edit) and W5 accepted;
+    # W1 and G rejected by the adjudicator, W3 rejected by everyone; the rest was never reviewed
+    assert set(released) == {W[0], W[2], W[4], W[5], W[6]}
+    assert "Carnivorous predation of fish" in released[W[2]]["options"]
+    assert released[W[2]]["options"][released[W[2]]["answer_index"]] == "Filter feeding"
+    assert "Salt pans" in released[W[6]]["options"]
+    provenance = {row["id"]: row for row in read_jsonl(result.out_dir / "provenance.jsonl")}
+    assert provenance[W[2]]["adjudication"]["adjudicator"] == "dana"
+    assert provenance[W[2]]["revised"] is True
+    assert provenance[W[5]]["adjudication"]["note"] == "legs are yellow"
+    assert {d["curator"] for d in provenance[W[5]]["decisions"]} == {"alice", "bob"}
