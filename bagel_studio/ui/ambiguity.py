@@ -76,7 +76,7 @@ def record_cards(store: Store, item: Item, flags: list[Flag]) -> list[RecordCard
                     cards[ref].checks.append(flag.check)
                 continue
             record = store.globi_record(ref)
-            role = _backed_options(item, record, flag)
+            role = _backed_options(item, ref, record, flag)
             cards[ref] = RecordCard(ref, role, record, [flag.check])
     return list(cards.values())
 
@@ -93,11 +93,15 @@ def _flag_refs(flag: Flag) -> list[str]:
     return out
 
 
-def _backed_options(item: Item, record: dict[str, Any] | None, flag: Flag) -> str:
-    """Which options a record backs: the options naming one of its taxa, else the flag's own."""
+def _backed_options(item: Item, ref: str, record: dict[str, Any] | None, flag: Flag) -> str:
+    """Which options a record backs: as the flag says (``by_option``), else the options naming
+    one of the record's taxa, else the options the flag names."""
     options = item.content.options
+    by_option = flag.details.get("by_option")
     letters: list[str] = []
-    if record is not None:
+    if isinstance(by_option, dict):
+        letters = sorted(str(k) for k, refs in by_option.items() if ref in (refs or ()))
+    if not letters and record is not None:
         taxa = {str(record.get(k) or "").strip().lower() for k in ("source_taxon", "target_taxon")}
         taxa.discard("")
         letters = [LETTERS[i] for i, text in enumerate(options[:4]) if text.strip().lower() in taxa]
@@ -108,7 +112,7 @@ def _backed_options(item: Item, record: dict[str, Any] | None, flag: Flag) -> st
     named = ", ".join(
         f"{letter} ({options[LETTERS.index(letter)]})"
         for letter in letters
-        if LETTERS.index(letter) < len(options)
+        if letter in LETTERS and LETTERS.index(letter) < len(options)
     )
     return f"Backs option {named}" if len(letters) == 1 else f"Backs options {named}"
 

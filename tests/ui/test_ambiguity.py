@@ -201,7 +201,11 @@ def test_a_record_not_loaded_is_said_so(qtbot: QtBot, services: Services) -> Non
                 "globi-record-specific-key",
                 Severity.BLOCKING,
                 "Another option fits",
-                {"records": ["missing.tsv:4"], "options": ["C"]},
+                {
+                    "records": ["missing.tsv:4"],
+                    "options": ["B", "C"],
+                    "by_option": {"C": ["missing.tsv:4"]},
+                },
             )
         ],
     )
@@ -211,3 +215,34 @@ def test_a_record_not_loaded_is_said_so(qtbot: QtBot, services: Services) -> Non
     missing = texts(panel.cards[1])
     assert missing[0] == "Backs option C (Halomitra pileus)"
     assert "Record missing.tsv:4 is not loaded in this project." in missing
+
+
+def test_on_the_demo_project_the_flawed_globi_items_come_with_their_records(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    from bagel_studio.core.demo import build_demo_project
+
+    store = Store.open(build_demo_project(tmp_path / "demo.bagel"))
+    services = Services(store=store, prefs=Preferences(curator="alice"))
+    try:
+        panel = AmbiguityPanel(services)
+        qtbot.addWidget(panel)
+        ids = panel.item_ids()
+        assert ids and all(store.get_item(i).domain == "GloBI" for i in ids)
+        rows = store.queue_rows(ids)
+        severities = [rows[i]["flag_severity"] for i in ids]
+        assert severities == sorted(severities)  # most severe first
+        ambiguous = []
+        for item_id in ids[:3]:
+            panel.queue.setCurrentRow(ids.index(item_id))
+            backing = [
+                card
+                for card in panel.cards
+                if texts(card)[0].startswith("Backs option")
+                and not any("is not loaded" in t for t in texts(card))
+            ]
+            if backing:
+                ambiguous.append(item_id)
+        assert ambiguous, "the top of the queue shows records that back a distractor"
+    finally:
+        services.close()
