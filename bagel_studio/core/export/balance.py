@@ -24,12 +24,14 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 POSITIONS = 4
 
 Group = tuple[int, ...]  # the positions an item's gold may take, ascending
 
 
+@lru_cache(maxsize=1 << 16)
 def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
     """Sort key that orders "globi:2:0" before "globi:10:0" (seed-independent and total)."""
     return tuple(

@@ -17,29 +17,39 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-_CATCH_ALL = [
-    re.compile(p)
-    for p in (
-        r"^(none|all|neither|both|any|each) of (the )?"
-        r"(above|these|those|them|the others|other options|others|options|choices|answers)\b",
-        r"^(none|all|both|neither) (are|is) (correct|true|right|equal|the same|possible|valid)\b",
-        r"\bindistinguishable\b",
-        r"^(it )?(cannot|can't|can not|could not|couldn't) be (determined|told|known|inferred)\b",
-        r"^(it is )?(impossible|not possible) to (tell|determine|say|know|infer)\b",
-        r"^(not|insufficient) (enough )?(information|data|evidence)\b",
-        r"^there is (no|not enough) (difference|information|way to tell)\b",
-        r"^no (difference|way to tell)\b",
-        r"^(neither|both|none)$",
+_CATCH_ALL = re.compile(
+    "|".join(
+        f"(?:{p})"
+        for p in (
+            r"^(none|all|neither|both|any|each) of (the )?"
+            r"(above|these|those|them|the others|other options|others|options|choices|answers)\b",
+            r"^(none|all|both|neither) (are|is) (correct|true|right|equal|the same|possible|valid)\b",
+            r"\bindistinguishable\b",
+            r"^(it )?(cannot|can't|can not|could not|couldn't) be (determined|told|known|inferred)\b",
+            r"^(it is )?(impossible|not possible) to (tell|determine|say|know|infer)\b",
+            r"^(not|insufficient) (enough )?(information|data|evidence)\b",
+            r"^there is (no|not enough) (difference|information|way to tell)\b",
+            r"^no (difference|way to tell)\b",
+            r"^(neither|both|none)$",
+        )
     )
-]
+)
 _ORDINALS = ("first", "second", "third", "fourth", "1st", "2nd", "3rd", "4th")
 _NUMBERED = re.compile(
     r"^(?:the\s+)?(?P<label>[^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*){0,2}?)\s*(?:no\.?|#)?\s*"
     r"(?P<num>\d{1,2}|[A-D])(?![\w.,-]*\w)"
 )
 _ORDINAL = re.compile(r"^(?:the\s+)?(?P<num>" + "|".join(_ORDINALS) + r")\s+(?P<label>[^\W\d_]+)")
-_LETTER_PAIR = re.compile(r"\b[A-D](?:\s*,\s*[A-D])*,?\s+(?:and|or|nor|&)\s+[A-D]\b")
-_OPTION_LETTER = re.compile(r"\b(?:options?|answers?|choices?)\s+[A-D]\b", re.IGNORECASE)
+_LETTER_REFERENCE = re.compile(
+    r"\b[A-D](?:\s*,\s*[A-D])*,?\s+(?:and|or|nor|&)\s+[A-D]\b"
+    r"|\b(?i:options?|answers?|choices?)\s+[A-D]\b"
+)
+
+# Every pattern above needs one of these; options without any are free (the common case, fast).
+_MAYBE_FIXED = re.compile(
+    r"\d|\b[A-D]\b|(?i:none|all|both|neither|any|each|indistinguishable|can|could|possible"
+    r"|not|insufficient|there|no |first|second|third|fourth)"
+)
 
 
 def _normal(text: str) -> str:
@@ -49,12 +59,12 @@ def _normal(text: str) -> str:
 def is_catch_all(option: str) -> bool:
     """True for "None of the above"-style options, which must stay where they are."""
     text = _normal(option)
-    return any(p.search(text) for p in _CATCH_ALL)
+    return _CATCH_ALL.search(text) is not None
 
 
 def names_other_options(option: str) -> bool:
     """True for options that refer to others by letter ("Both A and B", "Option C")."""
-    return bool(_LETTER_PAIR.search(option) or _OPTION_LETTER.search(option))
+    return _LETTER_REFERENCE.search(option) is not None
 
 
 def _sequence_label(option: str) -> str | None:
@@ -70,6 +80,8 @@ def _sequence_label(option: str) -> str | None:
 
 def fixed_positions(options: Sequence[str]) -> frozenset[int]:
     """The indices of ``options`` that must not move (all of them when one names another)."""
+    if _MAYBE_FIXED.search("\n".join(options)) is None:
+        return frozenset()
     if any(names_other_options(o) for o in options):
         return frozenset(range(len(options)))
     fixed = {i for i, o in enumerate(options) if is_catch_all(o)}

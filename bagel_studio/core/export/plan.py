@@ -6,10 +6,13 @@ is written, and the writer then turns the very same plan into files.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from bagel_studio.core.checks.structural import structural_flags
@@ -110,6 +113,22 @@ class ExportPlan:
     def domains(self) -> list[str]:
         return list(self.balance)
 
+    @cached_property
+    def content_hash(self) -> str:
+        """SHA-256 of the released items' approved content before shuffling (so independent of
+        the seed): two projects with the same hash release the same items."""
+        digest = hashlib.sha256()
+        for r in self.items:
+            record = {
+                "id": r.item.id,
+                "domain": r.item.domain,
+                "content": content_json(r.content),
+                "recording": recording_id(r.item),
+            }
+            digest.update(json.dumps(record, ensure_ascii=False, sort_keys=True).encode("utf-8"))
+            digest.update(b"\n")
+        return digest.hexdigest()
+
     def released_by_domain(self) -> dict[str, int]:
         counts = Counter(r.item.domain for r in self.items)
         return {d: counts[d] for d in self.domains}
@@ -129,6 +148,17 @@ def domain_order(domains: Iterable[str]) -> list[str]:
     """BAGEL's domains in the paper's order, any others after them alphabetically."""
     present = set(domains)
     return [d for d in DOMAINS if d in present] + sorted(present - set(DOMAINS))
+
+
+def content_json(content: ItemContent) -> dict[str, Any]:
+    """``ItemContent.to_json()`` without ``dataclasses.asdict`` (which is slow on 12k items)."""
+    return {
+        "question": content.question,
+        "options": list(content.options),
+        "answer_index": content.answer_index,
+        "dimension": content.dimension,
+        "level": content.level,
+    }
 
 
 def recording_id(item: Item) -> str | None:
@@ -151,12 +181,13 @@ def plan_export(store: Store, seed: int, progress: Progress | None = None) -> Ex
     licences = _recording_licences(store)
     unknown: set[str] = set()
     blocking = _blocking_flags(store)
+    decisions = _decisions(store)
     for done, item in enumerate(items, start=1):
         outcomes[item.domain][item.status.value] += 1
         if item.status is Status.REJECTED:
-            reject_reasons[item.domain].update(_reject_reasons(store, item.id))
+            reject_reasons[item.domain].update(_reject_reasons(decisions, item.id))
         if item.status in RELEASED_STATUSES:
-            content = store.final_content(item.id)
+            content = _final_content(decisions, item.id)
             if content is None:
                 left_out[UNRESOLVED][item.domain] += 1
             else:
@@ -175,7 +206,7 @@ def plan_export(store: Store, seed: int, progress: Progress | None = None) -> Ex
             left_out[item.status.value][item.domain] += 1
         if progress is not None and (done % 500 == 0 or done == total):
             progress(done, total)
-    released, balance = _shuffle(store, seed, kept)
+    released, balance = _shuffle(decisions, seed, kept)
     domains = domain_order([*outcomes, *balance])
     return ExportPlan(
         seed=seed,
@@ -222,11 +253,54 @@ def _block_reasons(
     return tuple(reasons)
 
 
-def _reject_reasons(store: Store, item_id: str) -> set[str]:
-    adjudication = store.adjudication(item_id)
+@dataclass(frozen=True)
+class _Decisions:
+    """Every review and adjudication of the project, read in two queries rather than per item."""
+
+    reviews: dict[str, tuple[Review, ...]]
+    adjudications: dict[str, dict[str, Any]]
+
+
+def _decisions(store: Store) -> _Decisions:
+    reviews: dict[str, list[Review]] = defaultdict(list)
+    for review in store.all_reviews():
+        reviews[review.item_id].append(review)
+    adjudications = {}
+    for (item_id,) in store.db.execute("SELECT item_id FROM adjudications").fetchall():
+        adjudication = store.adjudication(item_id)
+        if adjudication is not None:
+            adjudications[item_id] = adjudication
+    ordered = {k: tuple(sorted(v, key=lambda r: r.curator)) for k, v in reviews.items()}
+    return _Decisions(ordered, adjudications)
+
+
+def _final_content(decisions: _Decisions, item_id: str) -> ItemContent | None:
+    """``Store.final_content`` computed from the reviews and adjudications read in bulk.
+
+    The same rule (the adjudicator's content if they accepted; else the one content every
+    non-skipping curator accepted), without two queries per item; ``test_export_plan`` checks
+    that both agree on every item.
+    """
+    adjudication = decisions.adjudications.get(item_id)
+    if adjudication is not None:
+        if adjudication["decision"] in (Decision.ACCEPT, Decision.REVISE):
+            content: ItemContent = adjudication["content"]
+            return content
+        return None
+    verdicts = [r for r in decisions.reviews.get(item_id, ()) if r.decision is not Decision.SKIP]
+    if verdicts and all(r.decision in (Decision.ACCEPT, Decision.REVISE) for r in verdicts):
+        contents = {r.content for r in verdicts}
+        if len(contents) == 1:
+            return contents.pop()
+    return None
+
+
+def _reject_reasons(decisions: _Decisions, item_id: str) -> set[str]:
+    adjudication = decisions.adjudications.get(item_id)
     if adjudication is not None:
         return {adjudication["reason"] or "other"}
-    return {r.reason or "other" for r in store.reviews(item_id) if r.decision is Decision.REJECT}
+    reviews = decisions.reviews.get(item_id, ())
+    return {r.reason or "other" for r in reviews if r.decision is Decision.REJECT}
 
 
 def _empty_balance() -> DomainBalance:
@@ -235,7 +309,7 @@ def _empty_balance() -> DomainBalance:
 
 
 def _shuffle(
-    store: Store, seed: int, kept: list[tuple[Item, ItemContent, str | None]]
+    decisions: _Decisions, seed: int, kept: list[tuple[Item, ItemContent, str | None]]
 ) -> tuple[tuple[ReleasedItem, ...], dict[str, DomainBalance]]:
     """Deal the gold positions of each domain and permute every item's options accordingly."""
     by_domain: dict[str, list[tuple[Item, ItemContent, str | None]]] = defaultdict(list)
@@ -265,8 +339,8 @@ def _shuffle(
                     fixed=fixed[item.id],
                     movable=item.id in targets,
                     order=order,
-                    reviews=tuple(store.reviews(item.id)),
-                    adjudication=store.adjudication(item.id),
+                    reviews=decisions.reviews.get(item.id, ()),
+                    adjudication=decisions.adjudications.get(item.id),
                     recording_licence=licence,
                 )
             )

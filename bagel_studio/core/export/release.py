@@ -23,7 +23,6 @@ from bagel_studio.core.export.card import dataset_card
 from bagel_studio.core.export.plan import BlockedItem, ExportError, ExportPlan, plan_export
 from bagel_studio.core.export.report import report_files
 from bagel_studio.core.export.rows import (
-    content_sha256,
     dumps_document,
     items_jsonl,
     provenance_jsonl,
@@ -126,7 +125,7 @@ def write_release(
 
 def _steps(plan: ExportPlan) -> list[tuple[str, Callable[[], dict[str, bytes]]]]:
     """What is written, in order: data, provenance, report, card (the manifest comes last)."""
-    content_hash = content_sha256(plan.items)
+    content_hash = plan.content_hash
 
     def data() -> dict[str, bytes]:
         files = {layout.ALL_ITEMS: items_jsonl(plan.items)}
@@ -156,7 +155,7 @@ def build_manifest(plan: ExportPlan, files: dict[str, dict[str, int | str]]) -> 
         "tool": "bagel-studio",
         "tool_version": __version__,
         "seed": plan.seed,
-        "content_sha256": content_sha256(plan.items),
+        "content_sha256": plan.content_hash,
         "counts": {
             "released": {"total": len(plan.items), "by_domain": released},
             "by_dimension": plan.dimension_counts(),

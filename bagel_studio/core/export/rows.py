@@ -8,14 +8,13 @@ reduced to their base names for the same reason.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterable
 from pathlib import PurePath
 from typing import Any
 
 from bagel_studio.core.domains import LETTERS
-from bagel_studio.core.export.plan import ReleasedItem, recording_id
+from bagel_studio.core.export.plan import ReleasedItem, content_json, recording_id
 from bagel_studio.core.model import ItemContent, Review
 
 ITEM_FIELDS = (
@@ -68,22 +67,6 @@ def items_jsonl(items: Iterable[ReleasedItem]) -> bytes:
     return "".join(dumps_line(item_row(r), sort_keys=False) for r in items).encode("utf-8")
 
 
-def content_sha256(items: Iterable[ReleasedItem]) -> str:
-    """SHA-256 of the released items' approved content before shuffling (independent of the seed):
-    two projects with the same hash release the same items, whatever else their files hold."""
-    digest = hashlib.sha256()
-    for r in items:
-        record = {
-            "id": r.item.id,
-            "domain": r.item.domain,
-            "content": r.content.to_json(),
-            "recording": recording_id(r.item),
-        }
-        digest.update(json.dumps(record, ensure_ascii=False, sort_keys=True).encode("utf-8"))
-        digest.update(b"\n")
-    return digest.hexdigest()
-
-
 def provenance_row(released: ReleasedItem) -> dict[str, Any]:
     """Where a released item came from, what was done to it, and who decided."""
     item, content = released.item, released.content
@@ -109,8 +92,8 @@ def provenance_row(released: ReleasedItem) -> dict[str, Any]:
         "movable": released.movable,
         "answer_index": released.answer_index,
         "revised": revised,
-        "before": item.original.to_json() if revised else None,
-        "after": content.to_json() if revised else None,
+        "before": content_json(item.original) if revised else None,
+        "after": content_json(content) if revised else None,
         "decisions": [_decision(r, content) for r in released.reviews],
         "adjudication": _adjudication(adjudication, content) if adjudication else None,
     }
@@ -129,7 +112,7 @@ def _decision(review: Review, released: ItemContent) -> dict[str, Any]:
         "decided_at": review.decided_at,
         "merged": review.origin != "local",
         "blind_answer": review.blind_answer,
-        "content": None if review.content == released else review.content.to_json(),
+        "content": None if review.content == released else content_json(review.content),
     }
 
 
@@ -141,7 +124,7 @@ def _adjudication(data: dict[str, Any], released: ItemContent) -> dict[str, Any]
         "reason": data["reason"],
         "note": data["note"],
         "decided_at": data["decided_at"],
-        "content": None if content == released else content.to_json(),
+        "content": None if content == released else content_json(content),
     }
 
 
