@@ -17,23 +17,21 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-_CATCH_ALL = re.compile(
-    "|".join(
-        f"(?:{p})"
-        for p in (
-            r"^(none|all|neither|both|any|each) of (the )?"
-            r"(above|these|those|them|the others|other options|others|options|choices|answers)\b",
-            r"^(none|all|both|neither) (are|is) (correct|true|right|equal|the same|possible|valid)\b",
-            r"\bindistinguishable\b",
-            r"^(it )?(cannot|can't|can not|could not|couldn't) be (determined|told|known|inferred)\b",
-            r"^(it is )?(impossible|not possible) to (tell|determine|say|know|infer)\b",
-            r"^(not|insufficient) (enough )?(information|data|evidence)\b",
-            r"^there is (no|not enough) (difference|information|way to tell)\b",
-            r"^no (difference|way to tell)\b",
-            r"^(neither|both|none)$",
-        )
-    )
+_CATCH_ALL_PATTERNS = (
+    r"^(none|all|neither|both|any|each) of (the )?"
+    r"(above|these|those|them|the others|other options|others|options|choices|answers)\b",
+    r"^(none|all|both|neither) (are|is) "
+    r"(correct|true|right|equal|the same|possible|valid)\b",
+    r"\bindistinguishable\b",
+    r"^(it )?(cannot|can't|can not|could not|couldn't) be "
+    r"(determined|told|known|inferred)\b",
+    r"^(it is )?(impossible|not possible) to (tell|determine|say|know|infer)\b",
+    r"^(not|insufficient) (enough )?(information|data|evidence)\b",
+    r"^there is (no|not enough) (difference|information|way to tell)\b",
+    r"^no (difference|way to tell)\b",
+    r"^(neither|both|none)$",
 )
+_CATCH_ALL = re.compile("|".join(f"(?:{p})" for p in _CATCH_ALL_PATTERNS))
 _ORDINALS = ("first", "second", "third", "fourth", "1st", "2nd", "3rd", "4th")
 _NUMBERED = re.compile(
     r"^(?:the\s+)?(?P<label>[^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*){0,2}?)\s*(?:no\.?|#)?\s*"
