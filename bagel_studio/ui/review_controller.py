@@ -216,6 +216,7 @@ class ReviewController(QObject):
         if self.reject_dialog is not None:
             self.reject_dialog.deleteLater()
             self.reject_dialog = None
+        self.item_view.window().activateWindow()  # the desk's keys act in the active window
 
     def begin_edit(self) -> None:
         if self.item is None:

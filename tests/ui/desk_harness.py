@@ -1,0 +1,55 @@
+"""Opening a real desk on a real project file for a test, and closing it the way the app does."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
+
+from bagel_studio.core.prefs import Preferences
+from bagel_studio.core.store import Store
+from bagel_studio.ui.main_window import MainWindow
+from bagel_studio.ui.services import Services
+
+
+def open_desk(
+    qtbot: Any,
+    path: Path,
+    *,
+    curator: str = "ana",
+    blind: bool = False,
+    read_only: bool = False,
+    settings_dir: Path | None = None,
+) -> MainWindow:
+    prefs = Preferences(curator=curator, blind_mode=blind)
+    prefs.save()
+    store = Store.open(path, read_only=True) if read_only else Store.open(path, owner=curator)
+    services = Services(store=store, prefs=prefs)
+    settings = QSettings(
+        str((settings_dir or path.parent) / "desk.ini"), QSettings.Format.IniFormat
+    )
+    window = MainWindow(services, read_only=read_only, settings=settings)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    window.activateWindow()  # window-wide shortcuts act only in the active window
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=5_000)
+    return window
+
+
+def close_desk(window: MainWindow) -> None:
+    """Close like the app: the window saves its geometry, the services wait for their writes."""
+    window.close()
+    window.services.close()
+
+
+def rows(path: Path, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Read the project file with a plain read-only sqlite3 connection."""
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return conn.execute(sql, params).fetchall()
+    finally:
+        conn.close()
