@@ -58,7 +58,9 @@ _ENGLISH_HEADS = """a an the this that these those which what who whom how where
     only"""
 _ENGLISH_TAILS = """a an the is are was were be been of in on and or to for by with from at as its
     their that which this species family genus order class taxon taxa group not has have had can
-    may will would also only most more less"""
+    may will would also only most more less lives live feeds feed eats eat nests nest visits visit
+    hosts host infects infect uses use occurs occur inhabits inhabit interacts interact preys prey
+    consumes consume grows grow breeds breed"""
 _NOT_GENERA = frozenset(_ENGLISH_HEADS.split())
 _NOT_EPITHETS = frozenset(_ENGLISH_TAILS.split())
 

@@ -113,6 +113,8 @@ def _is_subspecies_pair(g: GlobiItem, a: int, b: int) -> bool:
 
 
 def _taxon_granularity(g: GlobiItem, overlapping: set[frozenset[int]]) -> Flag | None:
+    if overlapping:
+        return None  # taxon-overlap already says the ranks collide
     higher = [i for i, n in g.taxa.items() if not n.epithets]  # a genus or above
     species = [i for i, n in g.taxa.items() if n.epithets]
     pairs = [(h, s) for h in higher for s in species if frozenset((h, s)) not in overlapping]

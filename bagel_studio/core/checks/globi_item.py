@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 
 INTERACTION_DIMENSION = "Masked interaction type inference"
 _TOKEN_RE = re.compile(r"\([A-Z][a-z]+\)|[A-Za-z][A-Za-z-]*\.?")
-MAX_NAME_WORDS = 4  # genus, (subgenus), species, subspecies
+MAX_NAME_WORDS = 4
+_LATIN_ENDINGS = ("us", "a", "um", "i", "ae", "is", "ii", "x", "on", "ensis", "oides")  # genus, (subgenus), species, subspecies
 
 
 @dataclass
@@ -102,19 +103,28 @@ def _subgenera(tokens: list[str]) -> int:
 
 
 def _stem_taxa(question: str, links: dict[str, list[GlobiLink]]) -> dict[str, str]:
-    """The taxa the stem names: names the loaded records know, and binomials or trinomials;
-    a longer name wins over the shorter ones inside it ("Capreolus capreolus italicus")."""
-    candidates = stem_name_candidates(question)
+    """The taxa the stem names: names the loaded records know, and binomials, Latin-looking
+    trinomials and rank-suffixed uninomials; a longer name wins over the shorter ones inside it
+    ("Capreolus capreolus italicus")."""
     kept: dict[str, str] = {}
-    for key, text in candidates.items():
+    for key, text in stem_name_candidates(question).items():
         name = parse_name(text)
         if name is None:
             continue
-        if key in links or name.epithets or name.rank is not None:
+        known = key in links
+        if len(name.epithets) == 2 and not known and not _latin(name.epithets[1]):
+            continue
+        if known or name.epithets or name.rank is not None:
             kept[key] = text
     return {
         k: t for k, t in kept.items() if not any(o != k and o.startswith(k + " ") for o in kept)
     }
+
+
+def _latin(epithet: str) -> bool:
+    """An epithet with a Latin ending (italicus, nagpurensis, alba); English words that follow
+    a binomial in a sentence rarely have one."""
+    return epithet.lower().endswith(_LATIN_ENDINGS)
 
 
 def _gold_link(ctx: CheckContext, item: Item) -> GlobiLink | None:

@@ -1,0 +1,109 @@
+"""``bagel-studio check``: recompute the automatic flags of a project and list them.
+
+The flags are recomputed first, so the listing reflects the evidence loaded now (a GloBI table
+imported after the items changes ``also-documented``). Exit status 1 when a listed flag blocks
+acceptance, so the command can gate a release in a script.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import textwrap
+from typing import Any
+
+from bagel_studio.core.checks import CHECKS, check_all
+from bagel_studio.core.cli import UsageError
+from bagel_studio.core.commands.common import open_project, print_json
+from bagel_studio.core.domains import DOMAINS, normalize_domain
+from bagel_studio.core.model import Flag, Severity
+from bagel_studio.core.store import QueueFilter, Store
+
+
+def _checks_epilog() -> str:
+    lines = ["check ids:"]
+    for check_id, explanation in CHECKS.items():
+        wrapped = textwrap.wrap(explanation, width=72)
+        lines.append(f"  {check_id}")
+        lines.extend(f"      {line}" for line in wrapped)
+    lines.append("")
+    lines.append("exit status: 0 when no listed flag is blocking, 1 when some are, 2 on usage errors")
+    return "\n".join(lines)
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "check",
+        help="recompute the automatic flags and list them",
+        description="Recompute every item's flags from its content and the evidence in the "
+        "project, then list them as ITEM  SEVERITY  CHECK  MESSAGE (or JSON).",
+        epilog=_checks_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("project", metavar="PROJECT", help="the project file (.bagel)")
+    parser.add_argument("--json", action="store_true", help="print a JSON list of flags")
+    parser.add_argument(
+        "--domain", metavar="DOMAIN", help=f"only items of one domain ({', '.join(DOMAINS)})"
+    )
+    parser.add_argument(
+        "--check",
+        metavar="ID",
+        action="append",
+        help="list only this check (repeatable; ids below)",
+    )
+    parser.add_argument(
+        "--no-audio",
+        action="store_true",
+        help="do not measure recordings first, and leave the acoustic checks out",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    domain = None
+    if args.domain:
+        domain = normalize_domain(args.domain)
+        if domain is None:
+            raise UsageError(f"unknown domain {args.domain!r} (one of: {', '.join(DOMAINS)})")
+    wanted = set(args.check or ())
+    unknown = sorted(wanted - set(CHECKS))
+    if unknown:
+        raise UsageError(f"unknown check id {', '.join(unknown)} (see bagel-studio check --help)")
+    with open_project(args.project) as store:
+        if not args.no_audio:
+            _measure_recordings(store)
+        ids = store.item_ids(QueueFilter(domain=domain)) if domain else None
+        check_all(store, ids, audio=not args.no_audio)
+        in_scope = set(ids) if ids is not None else None
+        listed = [
+            (item_id, flag)
+            for item_id, flag in store.all_flags()
+            if (in_scope is None or item_id in in_scope) and (not wanted or flag.check in wanted)
+        ]
+    if args.json:
+        print_json([_as_json(item_id, flag) for item_id, flag in listed])
+    else:
+        for item_id, flag in listed:
+            sys.stdout.write(f"{item_id}  {flag.severity.value}  {flag.check}  {flag.message}\n")
+        items = len({item_id for item_id, _ in listed})
+        sys.stderr.write(f"{len(listed)} flags on {items} items\n")
+    return 1 if any(flag.severity is Severity.BLOCKING for _, flag in listed) else 0
+
+
+def _as_json(item_id: str, flag: Flag) -> dict[str, Any]:
+    return {
+        "item_id": item_id,
+        "check": flag.check,
+        "severity": flag.severity.value,
+        "message": flag.message,
+        "details": flag.details,
+    }
+
+
+def _measure_recordings(store: Store) -> None:
+    """Measure recordings not measured yet, so the acoustic flags are current (when the audio
+    package provides it)."""
+    try:
+        from bagel_studio.core.audio.project import measure_recordings
+    except (ImportError, AttributeError):
+        return
+    measure_recordings(store)
