@@ -14,8 +14,16 @@ from bagel_studio.core.importers import import_paths
 from bagel_studio.core.store import Store
 
 ASH = "ashForestInteractions__interactions.tsv"
-KOALA_DIMENSIONS = ["Taxonomy", "behaviour", "Communication", "Morphology", "Habitat",
-                    "Cognition", "Geographic distribution", "DIET"]
+KOALA_DIMENSIONS = [
+    "Taxonomy",
+    "behaviour",
+    "Communication",
+    "Morphology",
+    "Habitat",
+    "Cognition",
+    "Geographic distribution",
+    "DIET",
+]
 
 
 @pytest.fixture
@@ -31,29 +39,44 @@ def write_jsonl(path: Path, records: list[Any]) -> Path:
 
 def koala_envelope() -> dict[str, Any]:
     questions = [
-        {"dimension": dim, "question": f"Koala question {i}?",
-         "options": [f"wrong {i}a", f"right {i}", f"wrong {i}b", f"wrong {i}c"],
-         "answer": f"right {i}"}
+        {
+            "dimension": dim,
+            "question": f"Koala question {i}?",
+            "options": [f"wrong {i}a", f"right {i}", f"wrong {i}b", f"wrong {i}c"],
+            "answer": f"right {i}",
+        }
         for i, dim in enumerate(KOALA_DIMENSIONS)
     ]
-    return {"id": "wikipedia:koala", "domain": "Wikipedia",
-            "source": {"scientific_name": "Phascolarctos cinereus", "common_names": ["koala"],
-                       "taxonomy": {"kingdom": "Animalia", "genus": "Phascolarctos"},
-                       "title": "Koala", "extract_file": "Koala.txt"},
-            "output": {"questions": questions}}
+    return {
+        "id": "wikipedia:koala",
+        "domain": "Wikipedia",
+        "source": {
+            "scientific_name": "Phascolarctos cinereus",
+            "common_names": ["koala"],
+            "taxonomy": {"kingdom": "Animalia", "genus": "Phascolarctos"},
+            "title": "Koala",
+            "extract_file": "Koala.txt",
+        },
+        "output": {"questions": questions},
+    }
 
 
 def globi_output(usable: Any, **extra: Any) -> dict[str, Any]:
-    return {"usable": usable, "dimension": "Masked participant identification",
-            "question": "Which taxon does the Syrian woodpecker nestling eat in Poland?",
-            "options": {"A": "Lepidoptera", "B": "Quercus robur", "C": "Canis lupus",
-                        "D": "Fungi"},
-            "correct_answer": "A", "supporting_evidence": ["Dendrocopos syriacus eats"],
-            "rationale": "The record says it eats caterpillars.", **extra}
+    return {
+        "usable": usable,
+        "dimension": "Masked participant identification",
+        "question": "Which taxon does the Syrian woodpecker nestling eat in Poland?",
+        "options": {"A": "Lepidoptera", "B": "Quercus robur", "C": "Canis lupus", "D": "Fungi"},
+        "correct_answer": "A",
+        "supporting_evidence": ["Dendrocopos syriacus eats"],
+        "rationale": "The record says it eats caterpillars.",
+        **extra,
+    }
 
 
-def test_wikipedia_envelope_with_eight_questions(store: Store, tmp_path: Path,
-                                                 data_dir: Path) -> None:
+def test_wikipedia_envelope_with_eight_questions(
+    store: Store, tmp_path: Path, data_dir: Path
+) -> None:
     items = write_jsonl(tmp_path / "wiki.jsonl", [koala_envelope()])
     report = import_paths(store, [items, data_dir / "wikipedia" / "Koala.txt"])
 
@@ -69,32 +92,65 @@ def test_wikipedia_envelope_with_eight_questions(store: Store, tmp_path: Path,
         assert item.source_line == 1
         assert store.blocking_flags(item_id) == []
     dimensions = [store.get_item(i).content.dimension for i in ids]
-    assert dimensions == ["Taxonomy", "Behavior", "Communication", "Morphology", "Habitat",
-                          "Cognition", "Geographic Distribution", "Diet"]
+    assert dimensions == [
+        "Taxonomy",
+        "Behavior",
+        "Communication",
+        "Morphology",
+        "Habitat",
+        "Cognition",
+        "Geographic Distribution",
+        "Diet",
+    ]
     text = store.find_text(store.get_item(ids[0]).text_key)
     assert text is not None and text["scientific_name"] == "Phascolarctos cinereus"
 
 
-def test_globi_usable_and_rejected_outputs(store: Store, tmp_path: Path,
-                                           data_dir: Path) -> None:
+def test_globi_usable_and_rejected_outputs(store: Store, tmp_path: Path, data_dir: Path) -> None:
     records = [
-        {"id": "globi:s-true", "domain": "GloBI",
-         "source": {"table": f"data/globi/{ASH}", "row": 1, "summary": "D. syriacus eats"},
-         "output": globi_output("true")},
-        {"id": "globi:b-true", "domain": "GloBI", "source": {"table": ASH, "row": 2},
-         "output": globi_output(True)},
-        {"id": "globi:s-false", "domain": "GloBI", "source": {"table": ASH, "row": 3},
-         "output": {"usable": "false", "rejection_reason": "too_sparse"}},
-        {"id": "globi:b-false", "domain": "GloBI", "source": {"table": ASH, "row": 4},
-         "output": {"usable": False, "rejection_reason": "lexical_leakage"}},
-        {"id": "globi:s-false-2", "domain": "GloBI", "source": {"table": ASH, "row": 5},
-         "output": {"usable": "False", "rejection_reason": "too_sparse"}},
-        {"id": "globi:inline", "domain": "GloBI",
-         "source": {"record": {"sourceTaxonName": "Vulpes vulpes",
-                               "interactionTypeName": "eats",
-                               "targetTaxonName": "Microtus arvalis",
-                               "decimalLatitude": "53.1"}},
-         "output": globi_output("true")},
+        {
+            "id": "globi:s-true",
+            "domain": "GloBI",
+            "source": {"table": f"data/globi/{ASH}", "row": 1, "summary": "D. syriacus eats"},
+            "output": globi_output("true"),
+        },
+        {
+            "id": "globi:b-true",
+            "domain": "GloBI",
+            "source": {"table": ASH, "row": 2},
+            "output": globi_output(True),
+        },
+        {
+            "id": "globi:s-false",
+            "domain": "GloBI",
+            "source": {"table": ASH, "row": 3},
+            "output": {"usable": "false", "rejection_reason": "too_sparse"},
+        },
+        {
+            "id": "globi:b-false",
+            "domain": "GloBI",
+            "source": {"table": ASH, "row": 4},
+            "output": {"usable": False, "rejection_reason": "lexical_leakage"},
+        },
+        {
+            "id": "globi:s-false-2",
+            "domain": "GloBI",
+            "source": {"table": ASH, "row": 5},
+            "output": {"usable": "False", "rejection_reason": "too_sparse"},
+        },
+        {
+            "id": "globi:inline",
+            "domain": "GloBI",
+            "source": {
+                "record": {
+                    "sourceTaxonName": "Vulpes vulpes",
+                    "interactionTypeName": "eats",
+                    "targetTaxonName": "Microtus arvalis",
+                    "decimalLatitude": "53.1",
+                }
+            },
+            "output": globi_output("true"),
+        },
     ]
     items = write_jsonl(tmp_path / "globi.jsonl", records)
     report = import_paths(store, [items, data_dir / "globi" / ASH])  # items named first
@@ -120,19 +176,28 @@ def test_globi_usable_and_rejected_outputs(store: Store, tmp_path: Path,
     assert inline_record["latitude"] == pytest.approx(53.1)
 
 
-def test_biorxiv_envelope_with_supporting_evidence(store: Store, tmp_path: Path,
-                                                   data_dir: Path) -> None:
+def test_biorxiv_envelope_with_supporting_evidence(
+    store: Store, tmp_path: Path, data_dir: Path
+) -> None:
     envelope = {
-        "id": "biorxiv:bats:0", "domain": "bioRxiv",
-        "source": {"doi": "10.1101/2020.02.11.942060", "title": "Birds versus bats",
-                   "text_file": "biorxiv_2020.02.11.942060_birds_versus_bats.json"},
-        "output": {"dimension": "Result interpretation", "question": "What explains success?",
-                   "options": {"A": "Size", "B": "Stoops and rolling grabs", "C": "Night",
-                               "D": "Flocks"},
-                   "correct_answer": "B",
-                   "supporting_evidence": ["executing a stoop or rolling grab manoeuvre",
-                                           "three-quarters of all attacks"],
-                   "reason": "The abstract attributes success to stoops."},
+        "id": "biorxiv:bats:0",
+        "domain": "bioRxiv",
+        "source": {
+            "doi": "10.1101/2020.02.11.942060",
+            "title": "Birds versus bats",
+            "text_file": "biorxiv_2020.02.11.942060_birds_versus_bats.json",
+        },
+        "output": {
+            "dimension": "Result interpretation",
+            "question": "What explains success?",
+            "options": {"A": "Size", "B": "Stoops and rolling grabs", "C": "Night", "D": "Flocks"},
+            "correct_answer": "B",
+            "supporting_evidence": [
+                "executing a stoop or rolling grab manoeuvre",
+                "three-quarters of all attacks",
+            ],
+            "reason": "The abstract attributes success to stoops.",
+        },
     }
     items = write_jsonl(tmp_path / "biorxiv.jsonl", [envelope])
     import_paths(store, [items, data_dir / "biorxiv"])
@@ -140,8 +205,10 @@ def test_biorxiv_envelope_with_supporting_evidence(store: Store, tmp_path: Path,
     item = store.get_item("biorxiv:bats:0")
     assert item.content.dimension == "Result Interpretation"
     assert item.content.answer_index == 1
-    assert item.supporting_evidence == ("executing a stoop or rolling grab manoeuvre",
-                                        "three-quarters of all attacks")
+    assert item.supporting_evidence == (
+        "executing a stoop or rolling grab manoeuvre",
+        "three-quarters of all attacks",
+    )
     assert item.rationale == "The abstract attributes success to stoops."
     assert item.text_key == "doi:10.1101/2020.02.11.942060"
     text = store.find_text(item.text_key)
@@ -150,21 +217,37 @@ def test_biorxiv_envelope_with_supporting_evidence(store: Store, tmp_path: Path,
         assert span in text["text"]
 
 
-def test_xeno_canto_envelopes_list_and_object_options(store: Store, tmp_path: Path,
-                                                      data_dir: Path) -> None:
+def test_xeno_canto_envelopes_list_and_object_options(
+    store: Store, tmp_path: Path, data_dir: Path
+) -> None:
     records = [
-        {"id": "xeno-canto:xc625750:0", "domain": "Xeno-canto",
-         "source": {"recording": "XC625750", "common_name": "House Sparrow",
-                    "scientific_name": "Passer domesticus", "vocalization_type": "song",
-                    "topic": "Dominant frequency range"},
-         "output": {"question": "What is the dominant frequency of the song?",
-                    "options": {"A": "~1-2 kHz", "B": "~3-5 kHz", "C": "~6-8 kHz",
-                                "D": "~9-11 kHz"}, "answer": "B"}},
-        {"id": "xeno-canto:sparrow:1", "domain": "xeno canto",
-         "source": {"recording": "xc 625750", "topic": "call/ syllable duration"},
-         "output": {"question": "How long is one call?",
-                    "options": ["80-150 ms", "200-400 ms", "0.8-1.2 s", "1.5-2.0 s"],
-                    "answer": 0, "level": "Hard"}},
+        {
+            "id": "xeno-canto:xc625750:0",
+            "domain": "Xeno-canto",
+            "source": {
+                "recording": "XC625750",
+                "common_name": "House Sparrow",
+                "scientific_name": "Passer domesticus",
+                "vocalization_type": "song",
+                "topic": "Dominant frequency range",
+            },
+            "output": {
+                "question": "What is the dominant frequency of the song?",
+                "options": {"A": "~1-2 kHz", "B": "~3-5 kHz", "C": "~6-8 kHz", "D": "~9-11 kHz"},
+                "answer": "B",
+            },
+        },
+        {
+            "id": "xeno-canto:sparrow:1",
+            "domain": "xeno canto",
+            "source": {"recording": "xc 625750", "topic": "call/ syllable duration"},
+            "output": {
+                "question": "How long is one call?",
+                "options": ["80-150 ms", "200-400 ms", "0.8-1.2 s", "1.5-2.0 s"],
+                "answer": 0,
+                "level": "Hard",
+            },
+        },
     ]
     items = write_jsonl(tmp_path / "xc.jsonl", records)
     import_paths(store, [data_dir / "xeno_canto", items])
@@ -182,14 +265,25 @@ def test_xeno_canto_envelopes_list_and_object_options(store: Store, tmp_path: Pa
 
 
 def test_answer_aliases_and_forms(store: Store, tmp_path: Path) -> None:
-    base = {"domain": "GloBI", "dimension": "Masked interaction type inference",
-            "question": "Which interaction?", "options": ["eats", "pollinates", "parasite of",
-                                                          "visits"]}
-    forms = {"letter": {"answer": "c"}, "index": {"answer": 2}, "text": {"gold": "parasite of"},
-             "correct": {"correct_answer": "C)"}, "answer_index": {"answer_index": 2},
-             "label": {"label": "C"}, "spaced": {"answer": "  Parasite   of "}}
-    items = write_jsonl(tmp_path / "forms.jsonl",
-                        [base | {"id": f"globi:{name}"} | form for name, form in forms.items()])
+    base = {
+        "domain": "GloBI",
+        "dimension": "Masked interaction type inference",
+        "question": "Which interaction?",
+        "options": ["eats", "pollinates", "parasite of", "visits"],
+    }
+    forms = {
+        "letter": {"answer": "c"},
+        "index": {"answer": 2},
+        "text": {"gold": "parasite of"},
+        "correct": {"correct_answer": "C)"},
+        "answer_index": {"answer_index": 2},
+        "label": {"label": "C"},
+        "spaced": {"answer": "  Parasite   of "},
+    }
+    items = write_jsonl(
+        tmp_path / "forms.jsonl",
+        [base | {"id": f"globi:{name}"} | form for name, form in forms.items()],
+    )
     report = import_paths(store, [items])
 
     assert report.rejects == []
@@ -198,8 +292,13 @@ def test_answer_aliases_and_forms(store: Store, tmp_path: Path) -> None:
 
 
 def test_items_without_ids_get_stable_ids(store: Store, tmp_path: Path) -> None:
-    item = {"domain": "Wikipedia", "dimension": "Diet", "question": "What do koalas eat?",
-            "options": ["Eucalyptus leaves", "Grass", "Insects", "Fish"], "answer": "A"}
+    item = {
+        "domain": "Wikipedia",
+        "dimension": "Diet",
+        "question": "What do koalas eat?",
+        "options": ["Eucalyptus leaves", "Grass", "Insects", "Fish"],
+        "answer": "A",
+    }
     first = import_paths(store, [write_jsonl(tmp_path / "a.jsonl", [item])])
     (item_id,) = first.new_item_ids
     assert item_id.startswith("wikipedia:")
@@ -211,8 +310,14 @@ def test_items_without_ids_get_stable_ids(store: Store, tmp_path: Path) -> None:
 
 
 def test_existing_ids_are_left_alone(store: Store, tmp_path: Path) -> None:
-    item = {"id": "wikipedia:x:0", "domain": "Wikipedia", "dimension": "Diet",
-            "question": "Original?", "options": ["a", "b", "c", "d"], "answer": "A"}
+    item = {
+        "id": "wikipedia:x:0",
+        "domain": "Wikipedia",
+        "dimension": "Diet",
+        "question": "Original?",
+        "options": ["a", "b", "c", "d"],
+        "answer": "A",
+    }
     import_paths(store, [write_jsonl(tmp_path / "a.jsonl", [item])])
     changed = item | {"question": "Changed?"}
     report = import_paths(store, [write_jsonl(tmp_path / "b.jsonl", [changed])])
@@ -221,13 +326,20 @@ def test_existing_ids_are_left_alone(store: Store, tmp_path: Path) -> None:
     assert store.get_item("wikipedia:x:0").content.question == "Original?"
 
 
-def test_evidence_arriving_later_rechecks_linked_items(store: Store, tmp_path: Path,
-                                                       data_dir: Path) -> None:
-    envelope = {"id": "xeno-canto:xc625750:late", "domain": "Xeno-canto",
-                "source": {"recording": "XC625750"},
-                "output": {"question": "Which song frequency?", "dimension": "Dominant frequency"
-                           " range", "options": ["1 kHz", "4 kHz", "8 kHz", "12 kHz"],
-                           "answer": "B"}}
+def test_evidence_arriving_later_rechecks_linked_items(
+    store: Store, tmp_path: Path, data_dir: Path
+) -> None:
+    envelope = {
+        "id": "xeno-canto:xc625750:late",
+        "domain": "Xeno-canto",
+        "source": {"recording": "XC625750"},
+        "output": {
+            "question": "Which song frequency?",
+            "dimension": "Dominant frequency range",
+            "options": ["1 kHz", "4 kHz", "8 kHz", "12 kHz"],
+            "answer": "B",
+        },
+    }
     import_paths(store, [write_jsonl(tmp_path / "xc.jsonl", [envelope])])
     assert store.recording("XC625750") is None
     before = {f.check for f in store.flags("xeno-canto:xc625750:late")}

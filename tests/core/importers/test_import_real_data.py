@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import itertools
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -51,7 +52,10 @@ def test_ash_forest_table_crlf_and_blank_citation_header(store: Store, data_dir:
     first = store.globi_record(f"{ASH}#1")
     assert first is not None
     assert (first["source_taxon"], first["interaction"], first["target_taxon"]) == (
-        "Dendrocopos syriacus", "eats", "Lepidoptera")
+        "Dendrocopos syriacus",
+        "eats",
+        "Lepidoptera",
+    )
     assert first["latitude"] == pytest.approx(50.466667)
     assert first["longitude"] == pytest.approx(23.666667)
     assert first["date"] == "2003-05/2006-07"  # a date range, kept as written
@@ -101,8 +105,9 @@ def test_xeno_canto_csv_attaches_the_clips_beside_it(store: Store, data_dir: Pat
     assert sparrow["recordist"] == "johannes buhl"
 
 
-def test_audio_given_first_then_metadata_fills_in(store: Store, data_dir: Path,
-                                                  tmp_path: Path) -> None:
+def test_audio_given_first_then_metadata_fills_in(
+    store: Store, data_dir: Path, tmp_path: Path
+) -> None:
     clips = tmp_path / "clips"
     clips.mkdir()
     shutil.copy(data_dir / "xeno_canto" / "XC536501.mp3", clips / "XC536501.mp3")
@@ -123,8 +128,12 @@ def test_wikipedia_extracts(store: Store, data_dir: Path) -> None:
     report = import_paths(store, sorted((data_dir / "wikipedia").glob("*.txt")))
 
     assert report.evidence["texts"] == store.text_count() == 4
-    names = {"Koala": "Phascolarctos cinereus", "Lion": "Panthera leo",
-             "Wolf": "Canis lupus", "Raccoon": "Procyon lotor"}
+    names = {
+        "Koala": "Phascolarctos cinereus",
+        "Lion": "Panthera leo",
+        "Wolf": "Canis lupus",
+        "Raccoon": "Procyon lotor",
+    }
     for title, scientific in names.items():
         text = store.find_text(f"title:{title}")
         assert text is not None
@@ -152,20 +161,24 @@ def test_biorxiv_json(store: Store, data_dir: Path) -> None:
 
 def test_folder_walk_of_all_real_data(store: Store, data_dir: Path) -> None:
     seen: list[tuple[int, int]] = []
-    report = import_paths(store, [data_dir], progress=lambda done, total: seen.append(
-        (done, total)))
+    report = import_paths(
+        store, [data_dir], progress=lambda done, total: seen.append((done, total))
+    )
 
     assert report.exit_status == 0, report.summary_lines()
-    assert report.evidence == {"globi_records": 5700, "texts": 5, "recordings": 9,
-                               "audio_files": 9}
+    assert report.evidence == {"globi_records": 5700, "texts": 5, "recordings": 9, "audio_files": 9}
     assert store.item_count() == 17
     ignored = {Path(p).name for p in report.ignored}
-    assert {"README.md", "LICENSE_CC-BY-NC-SA-4.0.txt", "glacier-bay-humpback.ogg",
-            "ashForestInteractions__globi.json"} <= ignored
+    assert {
+        "README.md",
+        "LICENSE_CC-BY-NC-SA-4.0.txt",
+        "glacier-bay-humpback.ogg",
+        "ashForestInteractions__globi.json",
+    } <= ignored
     files = report.files
     assert files.index(str(data_dir / "items" / "paper_examples.jsonl")) == len(files) - 1
     assert seen[0][0] == 0 and seen[-1][0] == seen[-1][1] > 0
-    assert all(a[0] <= b[0] for a, b in zip(seen, seen[1:], strict=False))
+    assert all(a[0] <= b[0] for a, b in itertools.pairwise(seen))
 
     again = import_paths(store, [data_dir])
     assert again.files == [] and len(again.skipped_files) == len(files)
