@@ -24,12 +24,12 @@ if TYPE_CHECKING:
 
 CHECKS: dict[str, str] = {
     "acoustic-mismatch": "The recording's measured acoustics contradict the gold option "
-    "(dominant band, call duration, harmonicity or modulation), or a distractor fits better",
+    "(dominant band, call duration, harmonicity or modulation), or a distractor fits better.",
     "clip-too-short": f"The recording is shorter than {MIN_DURATION_S:g} s "
-    "(the paper drops such clips)",
+    "(the paper drops such clips).",
     "clip-too-quiet": f"The recording peaks below {MIN_PEAK:g} of full scale "
-    "(the paper drops such clips)",
-    "audio-unreadable": "The item's audio file is missing, truncated or corrupt",
+    "(the paper drops such clips).",
+    "audio-unreadable": "The item's audio file is truncated or corrupt, or is not audio.",
 }
 
 # How far (in octaves) a measured value may lie outside a claimed range and still fit it.

@@ -109,6 +109,7 @@ def _decode_bytes(data: bytes, name: str, suffix: str) -> tuple[np.ndarray, int,
                 raise AudioError(f"{name}: unsupported sample rate {rate} Hz "
                                  f"(up to {MAX_SAMPLE_RATE // 1000} kHz is supported)")
             samples = handle.read(dtype="float32", always_2d=True)
+            declared = max(declared, _declared_by_data_chunk(str(handle.extra_info), declared))
     except AudioError:
         raise
     except (sf.LibsndfileError, RuntimeError, ValueError, TypeError, MemoryError) as exc:
@@ -123,6 +124,18 @@ def _decode_bytes(data: bytes, name: str, suffix: str) -> tuple[np.ndarray, int,
             f"{declared / rate:.2f} s its header announces)"
         )
     return np.ascontiguousarray(samples), rate, fmt
+
+
+def _declared_by_data_chunk(info: str, frames: int) -> int:
+    """Frames a WAV/AIFF header announced, when libsndfile shortened the data chunk to what the
+    file holds (its log says "data : 32000 (should be 8000)"); else ``frames``."""
+    found = re.search(r"^\s*(?:data|SSND)\s*:\s*(\d+)\s*\(should be (\d+)\)", info, re.M)
+    if found is None:
+        return frames
+    announced, present = int(found.group(1)), int(found.group(2))
+    if present <= 0 or announced <= present or announced >= 0xFFFFFFF0:  # streaming placeholder
+        return frames
+    return int(frames * announced / present)
 
 
 def _kind(suffix: str) -> str:

@@ -96,7 +96,7 @@ def band_envelope_db(
     energy = ndimage.uniform_filter1d(x * x, size=width, mode="constant")
     step = max(1, int(round(rate * step_s)))
     sampled = energy[step // 2 :: step]
-    return np.asarray(10.0 * np.log10(sampled + 1e-20), dtype=np.float64)
+    return np.asarray(10.0 * np.log10(np.maximum(sampled, 0.0) + 1e-20), dtype=np.float64)
 
 
 def runs_above(mask: np.ndarray) -> list[tuple[int, int]]:

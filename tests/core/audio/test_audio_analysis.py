@@ -1,0 +1,114 @@
+"""The paper's pipeline on synthetic signals with known answers, and on the real clips."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bagel_studio.core.audio import Measurement, decode, measure
+from tests.core.audio import audio_support as sig
+
+
+def _measure(tmp_path: Path, name: str, samples: np.ndarray, rate: int) -> Measurement:
+    return measure(decode(sig.write(tmp_path, name, samples, rate)))
+
+
+def test_3khz_tone(tmp_path: Path) -> None:
+    m = _measure(tmp_path, "tone.wav", sig.tone(3000, 6.0, 44100), 44100)
+    assert m.analysis_rate == 16000 and m.sample_rate == 44100
+    assert m.peak_freq_hz == pytest.approx(3000, abs=20)
+    low, high = m.dominant_band_hz
+    assert low < 3000 < high and high - low < 400
+    assert m.harmonicity > 0.9
+    assert m.modulation == "flat"
+    assert not (m.too_short or m.too_quiet or m.clipped)
+
+
+def test_pips_give_syllable_durations(tmp_path: Path) -> None:
+    m = _measure(tmp_path, "pips.wav", sig.pips(4000, 0.1, 0.3, 6.0, 48000), 48000)
+    assert len(m.syllable_durations_s) == 20  # at 0.15, 0.45, ... 5.85 s
+    assert m.syllable_median_s == pytest.approx(0.1, abs=0.015)
+    assert m.syllable_min_s is not None and m.syllable_min_s > 0.085
+    assert m.syllable_max_s is not None and m.syllable_max_s < 0.115
+    assert m.snr_db > 30
+    assert m.modulation == "flat"
+
+
+def test_upward_chirp_is_rising(tmp_path: Path) -> None:
+    m = _measure(tmp_path, "chirp.wav", sig.chirp(2000, 6000, 1.0, 1.0, 6.0, 44100), 44100)
+    assert m.modulation == "rising"
+    assert m.syllable_median_s == pytest.approx(1.0, abs=0.03)
+    low, high = m.dominant_band_hz
+    assert low < 2500 and high > 5500
+
+
+def test_downward_chirps_are_falling(tmp_path: Path) -> None:
+    down = sum(sig.chirp(6000, 3000, start, 0.4, 6.0, 32000) for start in (0.5, 2.0, 3.5))
+    m = _measure(tmp_path, "down.wav", down, 32000)
+    assert m.modulation == "falling"
+    assert len(m.syllable_durations_s) == 3
+
+
+def test_fast_short_notes_are_a_trill(tmp_path: Path) -> None:
+    m = _measure(tmp_path, "trill.wav", sig.pips(5000, 0.04, 0.08, 6.0, 44100), 44100)
+    assert m.modulation == "trill"
+    assert m.syllable_median_s == pytest.approx(0.04, abs=0.012)
+
+
+def test_white_noise_is_broadband_and_a_harmonic_stack_is_not(tmp_path: Path) -> None:
+    noise = _measure(tmp_path, "noise.wav", sig.white_noise(6.0, 44100), 44100)
+    stack = _measure(tmp_path, "stack.wav", sig.harmonic_stack(600, 6.0, 44100), 44100)
+    assert noise.harmonicity < 0.2
+    assert stack.harmonicity > 0.8
+    assert noise.spectral_flatness > 0.4 > stack.spectral_flatness
+    assert stack.harmonic_ratio > noise.harmonic_ratio
+    assert stack.clarity > noise.clarity
+    assert noise.modulation is None  # a noise's peak-frequency track means nothing
+    assert stack.peak_freq_hz == pytest.approx(600, abs=20)
+
+
+def test_40khz_tone_at_192khz_is_analysed_at_its_own_rate(tmp_path: Path) -> None:
+    m = _measure(tmp_path, "bat.wav", sig.tone(40000, 6.0, 192000), 192000)
+    assert m.analysis_rate == 192000
+    assert m.peak_freq_hz == pytest.approx(40000, rel=0.005)
+
+
+def test_short_quiet_and_clipped_clips_are_flagged(tmp_path: Path) -> None:
+    short = _measure(tmp_path, "short.wav", sig.tone(3000, 3.0, 16000), 16000)
+    assert short.too_short and not short.too_quiet
+    quiet = _measure(tmp_path, "quiet.wav", sig.tone(3000, 6.0, 16000, 0.05), 16000)
+    assert quiet.too_quiet and not quiet.too_short
+    clean_pips = sig.pips(3000, 0.1, 0.3, 6.0, 16000)
+    clean = _measure(tmp_path, "clean.wav", clean_pips, 16000)
+    hot = _measure(tmp_path, "hot.wav", np.clip(clean_pips * 4, -1, 1), 16000)
+    assert hot.clipped and hot.clipping_penalty > 0 and clean.clipping_penalty == 0
+    assert hot.clarity < clean.clarity
+
+
+def test_only_the_first_30_seconds_count(tmp_path: Path) -> None:
+    rate = 16000
+    long = np.concatenate([sig.pips(3000, 0.1, 0.3, 30.0, rate), sig.tone(6000, 10.0, rate)])
+    m = _measure(tmp_path, "long.wav", long, rate)
+    assert m.duration_s == pytest.approx(40.0)
+    assert m.peak_freq_hz == pytest.approx(3000, abs=30)  # the 6 kHz tail is never analysed
+    assert m.syllable_median_s == pytest.approx(0.1, abs=0.015)
+
+
+def test_real_clips(data_dir: Path) -> None:
+    for path in sorted((data_dir / "xeno_canto").glob("*.mp3")):
+        m = measure(decode(path))
+        assert m.duration_s == pytest.approx(6.0, abs=0.05)
+        assert not m.too_short and not m.too_quiet
+        assert 0.0 <= m.clarity <= 1.0 and 0.0 <= m.harmonicity <= 1.0
+        low, high = m.dominant_band_hz
+        assert 1500 < low <= m.peak_freq_hz <= high < 12000  # songbirds: a few kHz
+        assert m.syllable_median_s is not None and 0.01 < m.syllable_median_s < 2.0
+        assert Measurement.from_json(m.to_json()) == m
+
+
+def test_humpback_song_is_low(data_dir: Path) -> None:
+    m = measure(decode(data_dir / "marine_mammal" / "glacier-bay-humpback.ogg"))
+    assert m.analysis_rate == 16000
+    assert m.peak_freq_hz < 1000

@@ -1,0 +1,123 @@
+"""Parsing option text into acoustic claims, and comparing claims with a measurement."""
+
+from __future__ import annotations
+
+import pytest
+
+from bagel_studio.core.audio import CHECKS, Claim, Measurement, parse_claim
+from bagel_studio.core.audio.claims import mismatch
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "low", "high"),
+    [
+        ("~3-5 kHz", "frequency", 3000, 5000),
+        ("2–4 kHz", "frequency", 2000, 4000),
+        ("~1-2kHz", "frequency", 1000, 2000),
+        ("0.5-1 kHz", "frequency", 500, 1000),
+        ("500 Hz-2 kHz", "frequency", 500, 2000),
+        ("~9 – 11 kHz", "frequency", 9000, 11000),
+        ("1,000-1,500 Hz", "frequency", 1000, 1500),
+        ("between 2 and 3 kHz", "frequency", 2000, 3000),
+        ("80-150 ms", "duration", 0.08, 0.15),
+        ("0.8-1.2 s", "duration", 0.8, 1.2),
+        ("1.5-2.0 s", "duration", 1.5, 2.0),
+        ("200 ms – 0.4 s", "duration", 0.2, 0.4),
+        ("about 3 seconds", "duration", 3.0, 3.0),
+        ("~4 kHz", "frequency", 4000, 4000),
+        ("below 1 kHz", "frequency", None, 1000),
+        ("> 8 kHz", "frequency", 8000, None),
+        ("< 50 ms", "duration", None, 0.05),
+    ],
+)
+def test_ranges(text: str, kind: str, low: float | None, high: float | None) -> None:
+    claim = parse_claim(text)
+    assert claim is not None
+    assert claim.kind == kind and claim.label == text and claim.value is None
+    assert claim.low == (pytest.approx(low) if low is not None else None)
+    assert claim.high == (pytest.approx(high) if high is not None else None)
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "value"),
+    [
+        ("Rising glide", "modulation", "rising"),
+        ("Falling glide", "modulation", "falling"),
+        ("Trill", "modulation", "trill"),
+        ("Sinusoidal vibrato", "modulation", "vibrato"),
+        ("Rise-fall (arched) note", "modulation", "up-down"),
+        ("Constant frequency", "modulation", "flat"),
+        ("Strong harmonics", "harmonicity", "strong-harmonics"),
+        ("Weak harmonics", "harmonicity", "weak-harmonics"),
+        ("Broadband", "harmonicity", "broadband"),
+        ("Tonal whistle", "harmonicity", "tonal"),
+        ("Noisy, inharmonic rasp", "harmonicity", "broadband"),
+    ],
+)
+def test_categories(text: str, kind: str, value: str) -> None:
+    assert parse_claim(text) == Claim(kind, None, None, text, value)
+
+
+@pytest.mark.parametrize("text", ["", "   ", "Sound 1", "None of the above", "Cichlidae"])
+def test_no_claim(text: str) -> None:
+    assert parse_claim(text) is None
+
+
+def _measurement(**changes: object) -> Measurement:
+    base = dict(
+        sample_rate=48000, analysis_rate=16000, channels=1, duration_s=6.0, peak=0.5,
+        clipped=False, too_short=False, too_quiet=False, clarity=0.7, snr_db=30.0,
+        harmonic_ratio=0.5, spectral_flatness=0.1, clipping_penalty=0.0,
+        dominant_band_hz=(6100.0, 7900.0), peak_freq_hz=7000.0,
+        syllable_durations_s=(0.1, 0.12, 0.11), syllable_median_s=0.11, syllable_min_s=0.1,
+        syllable_max_s=0.12, harmonicity=0.9, modulation="rising",
+    )
+    base.update(changes)
+    return Measurement(**base)  # type: ignore[arg-type]
+
+
+def test_gold_band_contradicted_and_distractor_fits() -> None:
+    options = ("~9-11 kHz", "~3-5 kHz", "~6-8 kHz", "~1-2 kHz")
+    flag = mismatch(options, 1, _measurement())
+    assert flag is not None and flag.check == "acoustic-mismatch"
+    assert flag.message == (
+        "gold ~3-5 kHz but the clip's dominant band is 6.1-7.9 kHz (peak 7.0 kHz); "
+        "option C ~6-8 kHz fits"
+    )
+    assert flag.details["fitting_options"] == ["C"]
+    assert mismatch(options, 2, _measurement()) is None
+
+
+def test_duration_claims() -> None:
+    options = ("80-150 ms", "200-400 ms", "0.8-1.2 s", "1.5-2.0 s")
+    assert mismatch(options, 0, _measurement()) is None
+    flag = mismatch(options, 2, _measurement())
+    assert flag is not None
+    assert "calls last 110 ms (median of 3; 100 ms-120 ms)" in flag.message
+    assert "option A 80-150 ms fits" in flag.message
+    # Just outside the range, within tolerance, with no distractor fitting: no flag.
+    assert mismatch(("120-300 ms", "1-2 s", "3-4 s", "5-6 s"), 0, _measurement()) is None
+
+
+def test_categorical_claims() -> None:
+    modulation = ("Rising glide", "Sinusoidal vibrato", "Falling glide", "Trill")
+    assert mismatch(modulation, 0, _measurement()) is None
+    flag = mismatch(modulation, 2, _measurement())
+    assert flag is not None and "mostly rising" in flag.message and "option A" in flag.message
+    tonal = ("Strong harmonics", "Weak harmonics", "Broadband", "Tonal whistle")
+    assert mismatch(tonal, 0, _measurement()) is None
+    flag = mismatch(tonal, 2, _measurement())
+    assert flag is not None and "harmonicity is 0.90" in flag.message
+
+
+def test_nothing_to_compare() -> None:
+    assert mismatch(("Sound 1", "Sound 2", "Sound 3", "Sound 4"), 0, _measurement()) is None
+    no_calls = _measurement(syllable_durations_s=(), syllable_median_s=None,
+                            syllable_min_s=None, syllable_max_s=None, modulation=None)
+    assert mismatch(("80-150 ms", "1-2 s", "3-4 s", "5-6 s"), 1, no_calls) is None
+    assert mismatch(("Trill", "Rising", "Falling", "Flat"), 0, no_calls) is None
+
+
+def test_check_descriptions() -> None:
+    for check in ("acoustic-mismatch", "clip-too-short", "clip-too-quiet", "audio-unreadable"):
+        assert CHECKS[check].endswith(".") and "\n" not in CHECKS[check]

@@ -1,0 +1,132 @@
+"""Decoding: every libsndfile format, any rate and channel count, and clear errors."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bagel_studio.core.audio import AudioError, decode
+from tests.core.audio import audio_support as sig
+
+
+def test_real_clips_decode_with_their_metadata(data_dir: Path) -> None:
+    folder = data_dir / "xeno_canto"
+    with (folder / "recordings.csv").open(newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert len(rows) == 9
+    for row in rows:
+        audio = decode(folder / row["file-name"])
+        assert audio.format == "MP3"
+        assert audio.sample_rate == int(row["sample_rate"])
+        assert audio.channels == int(row["channels"])
+        assert audio.samples.shape == (round(audio.duration_s * audio.sample_rate), audio.channels)
+        assert audio.duration_s == pytest.approx(float(row["length_s"]), abs=0.05)
+        assert audio.sha256 == row["sha256"]
+        assert audio.samples.dtype == np.float32
+        assert 0.1 < audio.peak < 1.0 and not audio.clipped
+        assert audio.mono().shape == (audio.samples.shape[0],)
+
+
+def test_ogg_humpback_song(data_dir: Path) -> None:
+    audio = decode(data_dir / "marine_mammal" / "glacier-bay-humpback.ogg")
+    assert (audio.format, audio.sample_rate, audio.channels) == ("OGG", 22050, 1)
+    assert audio.duration_s == pytest.approx(64.8, abs=0.1)
+
+
+@pytest.mark.parametrize(
+    ("name", "rate", "subtype", "fmt"),
+    [
+        ("a.wav", 8000, "PCM_16", "WAV"),
+        ("b.wav", 96000, "PCM_24", "WAV"),
+        ("c.flac", 44100, "PCM_16", "FLAC"),
+        ("d.ogg", 48000, "VORBIS", "OGG"),
+        ("e.wav", 384000, "FLOAT", "WAV"),
+    ],
+)
+def test_formats_and_rates(tmp_path: Path, name: str, rate: int, subtype: str, fmt: str) -> None:
+    path = sig.write(tmp_path, name, sig.tone(1000, 0.5, rate), rate, subtype=subtype)
+    audio = decode(path)
+    assert (audio.format, audio.sample_rate, audio.channels) == (fmt, rate, 1)
+    assert audio.duration_s == pytest.approx(0.5, abs=0.01)
+    assert audio.peak == pytest.approx(0.5, abs=0.05)  # Vorbis overshoots a little
+    assert sig.dominant_frequency(audio.mono(), rate) == pytest.approx(1000, rel=0.01)
+    assert audio.sha256 == hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_six_channels_mix_to_mono(tmp_path: Path) -> None:
+    rate = 48000
+    channels = np.stack([sig.tone(500 * (c + 1), 0.4, rate, 0.1) for c in range(6)], axis=1)
+    audio = decode(sig.write(tmp_path, "surround.wav", channels, rate))
+    assert audio.channels == 6 and audio.samples.shape == (19200, 6)
+    assert np.allclose(audio.mono(), channels.mean(axis=1), atol=1e-4)
+
+
+def test_overshoot_is_reported_then_clipped(tmp_path: Path) -> None:
+    rate = 44100
+    loud = 1.5 * sig.tone(440, 0.3, rate, 1.0)
+    audio = decode(sig.write(tmp_path, "hot.wav", loud, rate, subtype="FLOAT"))
+    assert audio.peak == pytest.approx(1.5, abs=0.01)
+    assert audio.clipped
+    assert float(np.max(np.abs(audio.samples))) == 1.0
+
+
+def test_full_scale_pcm_counts_as_clipped(tmp_path: Path) -> None:
+    square = np.sign(sig.tone(200, 0.2, 16000, 1.0)).astype(np.float32)
+    audio = decode(sig.write(tmp_path, "square.wav", square, 16000, subtype="PCM_16"))
+    assert audio.clipped and audio.peak >= 0.9999
+    quiet = decode(sig.write(tmp_path, "quiet.wav", 0.5 * square, 16000, subtype="PCM_16"))
+    assert not quiet.clipped
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(AudioError, match=r"^XC1\.mp3: no such file$"):
+        decode(tmp_path / "XC1.mp3")
+
+
+def test_zero_byte_file(tmp_path: Path) -> None:
+    (tmp_path / "empty.wav").write_bytes(b"")
+    with pytest.raises(AudioError, match=r"empty\.wav: empty file"):
+        decode(tmp_path / "empty.wav")
+
+
+def test_random_bytes_named_mp3(tmp_path: Path) -> None:
+    path = tmp_path / "XC1.mp3"
+    path.write_bytes(np.random.default_rng(3).bytes(20000))
+    with pytest.raises(AudioError) as info:
+        decode(path)
+    message = str(info.value)
+    assert message.startswith("XC1.mp3: truncated or corrupt MP3 (")
+    assert "\n" not in message and "BytesIO" not in message
+
+
+def test_truncated_wav(tmp_path: Path) -> None:
+    full = sig.write(tmp_path, "full.wav", sig.tone(1000, 1.0, 16000), 16000)
+    cut = tmp_path / "cut.wav"
+    cut.write_bytes(full.read_bytes()[: 44 + 8000])
+    with pytest.raises(AudioError, match=r"cut\.wav: truncated or corrupt WAV \(decoded 0\.25 s"):
+        decode(cut)
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_truncated_real_mp3(data_dir: Path, tmp_path: Path) -> None:
+    data = (data_dir / "xeno_canto" / "XC625750.mp3").read_bytes()
+    for size in (60, 3000, len(data) // 2):
+        cut = tmp_path / "XC625750.mp3"
+        cut.write_bytes(data[:size])
+        with pytest.raises(AudioError, match=r"^XC625750\.mp3: truncated or corrupt MP3"):
+            decode(cut)
+
+
+def test_header_only_wav_has_no_audio(tmp_path: Path) -> None:
+    path = sig.write(tmp_path, "silent.wav", np.zeros(0, dtype=np.float32), 16000)
+    with pytest.raises(AudioError, match="holds no audio"):
+        decode(path)
+
+
+def test_folder_is_not_audio(tmp_path: Path) -> None:
+    with pytest.raises(AudioError, match="is a folder"):
+        decode(tmp_path)
