@@ -101,7 +101,10 @@ def evidence_items() -> list[NewItem]:
                 "medium",
             ),
             text_key="doi:10.1101/2020.02.11.942060",
-            supporting_evidence=("dilution effect",),
+            supporting_evidence=(
+                "Dilution is therefore both necessary and sufficient to explain the higher "
+                "survival rates of bats flying in column formation",
+            ),
         ),
         NewItem(
             XC_ID,

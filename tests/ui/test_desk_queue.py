@@ -1,0 +1,106 @@
+"""The queue: a paged model over SQLite, filters and search, progress, at 12,000 items."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+
+from bagel_studio.core.store import QueueFilter, Store
+from bagel_studio.ui.queue_model import COLUMNS, MAX_PAGES, PAGE_SIZE, QueueModel
+from tests.ui.desk_harness import close_desk, open_desk
+from tests.ui.desk_project import BROKEN_ID, GLOBI_ID, KOALA_ID, build_project, synthetic_items
+
+ITEMS = 12_000
+
+
+def test_model_pages_rows_from_sqlite_at_12000_items(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "big.bagel") as store:
+        store.add_items(synthetic_items(ITEMS), None)
+        model = QueueModel(store)
+        assert model.rowCount() == ITEMS
+        assert model.columnCount() == len(COLUMNS)
+        assert model.pages_loaded == 0  # only the ids are read up front
+
+        last = model.index(ITEMS - 1, COLUMNS.index(("id", "Id")))
+        assert model.data(last) == f"synthetic:{ITEMS - 1:05d}"
+        assert model.pages_loaded == 1
+        for row in range(0, ITEMS, PAGE_SIZE):  # scrolling through everything
+            model.data(model.index(row, 0))
+        assert model.cached_pages() <= MAX_PAGES
+        assert model.pages_loaded == ITEMS // PAGE_SIZE + 1
+
+        model.set_filter(QueueFilter(domain="GloBI"))
+        assert model.rowCount() == ITEMS // 4
+        model.set_filter(QueueFilter(domain="GloBI", level="hard"))
+        assert model.rowCount() == store.item_count(QueueFilter(domain="GloBI", level="hard"))
+        model.set_filter(QueueFilter(search="number 11999 "))
+        assert model.ids() == ["synthetic:11999"]
+
+
+def test_flag_column_is_coloured_and_explained(tmp_path: Path, data_dir: Path) -> None:
+    path = tmp_path / "flags.bagel"
+    build_project(path, data_dir, tricky=True)
+    with Store.open(path, read_only=True) as store:
+        model = QueueModel(store)
+        row = model.row_of(BROKEN_ID)
+        flags = model.index(row, [c[0] for c in COLUMNS].index("flags"))
+        assert "blocking" in model.data(flags)
+        assert model.data(flags, Qt.ItemDataRole.ForegroundRole) is not None
+        assert "gold-invalid" in model.data(flags, Qt.ItemDataRole.ToolTipRole)
+
+
+def test_filters_and_search_change_the_rows(qtbot, tmp_path: Path, data_dir: Path) -> None:
+    path = tmp_path / "filters.bagel"
+    ids = build_project(path, data_dir, tricky=True)
+    window = open_desk(qtbot, path)
+    filters, model = window.queue.filters, window.queue_model
+    assert model.rowCount() == len(ids)
+
+    filters.domain.setCurrentIndex(filters.domain.findData("GloBI"))
+    assert model.rowCount() == 4
+    assert window.current_item_id() == GLOBI_ID  # the shown item follows the queue
+
+    filters.domain.setCurrentIndex(0)
+    filters.flag.setCurrentIndex(filters.flag.findData("any"))
+    assert BROKEN_ID in model.ids()
+    assert model.rowCount() == window.store.item_count(QueueFilter(check="any"))
+    filters.flag.setCurrentIndex(0)
+
+    qtbot.keyClick(window, Qt.Key.Key_Slash)  # / focuses the search field
+    assert filters.search.hasFocus()
+    with qtbot.waitSignal(model.modelReset, timeout=5_000):
+        qtbot.keyClicks(filters.search, "flamingo")
+    assert model.rowCount() == 7
+    assert "7 in queue" in window.queue.progress.label.text()
+    close_desk(window)
+
+
+def test_progress_and_curator_filter_follow_decisions(qtbot, tmp_path, data_dir) -> None:
+    path = tmp_path / "progress.bagel"
+    ids = build_project(path, data_dir)
+    window = open_desk(qtbot, path, curator="ben")
+    assert window.queue.progress.label.text().startswith(f"0 / {len(ids)} reviewed (you: 0)")
+    with qtbot.waitSignal(window.controller.write_finished, timeout=10_000):
+        qtbot.keyClick(window, Qt.Key.Key_A)
+    assert window.queue.progress.label.text().startswith(f"1 / {len(ids)} reviewed (you: 1)")
+    assert window.queue.progress.bar.value() == 1
+
+    reviewer = window.queue.filters.reviewer
+    reviewer.setCurrentIndex(reviewer.findData("ben"))
+    assert window.queue_model.ids() == [KOALA_ID]
+    status_column = [c[0] for c in COLUMNS].index("status")
+    assert window.queue_model.data(window.queue_model.index(0, status_column)) == "accepted"
+    close_desk(window)
+
+
+def test_clicking_a_row_shows_that_item(qtbot, tmp_path: Path, data_dir: Path) -> None:
+    path = tmp_path / "click.bagel"
+    ids = build_project(path, data_dir)
+    window = open_desk(qtbot, path)
+    table = window.queue.table
+    rect = table.visualRect(window.queue_model.index(5, 0))
+    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert window.current_item_id() == ids[5]
+    assert window.item_view.meta.text().startswith(ids[5])
+    close_desk(window)
