@@ -1,0 +1,150 @@
+"""What the clip measures, beside the spectrogram, and how each option's claim fares against it.
+
+The numbers come from the core's pipeline (``measure``); the verdicts from the core's own
+comparison (``claim_distance`` and ``mismatch``), so the panel and the ``acoustic-mismatch`` check
+can never disagree about whether the gold claim fits the clip.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+from bagel_studio.core.audio import Measurement, parse_claim
+from bagel_studio.core.audio.claims import claim_distance, mismatch
+from bagel_studio.core.domains import LETTERS
+from bagel_studio.ui.listening.frequency_axis import format_khz
+
+
+def format_seconds(value: float | None) -> str:
+    if value is None:
+        return "–"
+    return f"{value * 1000:.0f} ms" if value < 1.0 else f"{value:.2f} s"
+
+
+def measurement_rows(m: Measurement) -> dict[str, str]:
+    """The measurement as label -> text rows (also what the tests read)."""
+    low, high = m.dominant_band_hz
+    count = len(m.syllable_durations_s)
+    if m.syllable_median_s is None:
+        syllables = "no calls found"
+    else:
+        syllables = (
+            f"{format_seconds(m.syllable_median_s)} median "
+            f"({format_seconds(m.syllable_min_s)}–{format_seconds(m.syllable_max_s)},"
+            f" n = {count})"
+        )
+    return {
+        "Dominant band": f"{format_khz(low)}–{format_khz(high)} kHz "
+        f"(peak {format_khz(m.peak_freq_hz)} kHz)",
+        "Syllables": syllables,
+        "Harmonicity": f"{m.harmonicity:.2f} (0 broadband, 1 tonal)",
+        "Modulation": m.modulation or "not determined",
+        "Clarity": f"{m.clarity:.2f}  (SNR {m.snr_db:.1f} dB)",
+        "Peak": f"{m.peak:.2f} of full scale",
+    }
+
+
+def measurement_warnings(m: Measurement) -> list[str]:
+    warnings = []
+    if m.too_short:
+        warnings.append(f"too short: {m.duration_s:.1f} s (the paper drops clips under 5 s)")
+    if m.too_quiet:
+        warnings.append(f"too quiet: peak {m.peak:.2f} (the paper drops clips below 0.1)")
+    if m.clipped:
+        warnings.append(f"clipped: peak {m.peak:.2f} reaches full scale")
+    return warnings
+
+
+def option_verdicts(options: tuple[str, ...], gold: int | None, m: Measurement) -> list[str]:
+    """One line per option: does its claim fit the clip?"""
+    lines = []
+    for index, text in enumerate(options):
+        claim = parse_claim(text)
+        mark = "  (gold)" if index == gold else ""
+        letter = LETTERS[index] if index < len(LETTERS) else str(index + 1)
+        if claim is None:
+            verdict = "no measurable claim"
+        else:
+            distance = claim_distance(claim, m)
+            if distance is None:
+                verdict = "cannot compare"
+            elif distance == 0:
+                verdict = "✓ fits the clip"
+            elif claim.kind in ("frequency", "duration") and math.isfinite(distance):
+                verdict = f"✗ {distance:.1f} octave{'s' if distance >= 1.05 else ''} off"
+            else:
+                verdict = "✗ does not fit"
+        lines.append(f"{letter}  {text}{mark}: {verdict}")
+    return lines
+
+
+class MeasurementView(QWidget):
+    """A compact read-out of the clip's measurement and the claim check."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.rows: dict[str, str] = {}
+        self.warnings: list[str] = []
+        self.verdicts: list[str] = []
+        self.flag_text = ""
+        self.body = QLabel()
+        self.body.setObjectName("measurementBody")
+        self.body.setWordWrap(True)
+        self.body.setTextFormat(Qt.TextFormat.RichText)
+        self.body.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.body.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 0, 4, 0)
+        layout.addWidget(self.body, 1)
+        self.setMinimumWidth(250)
+        self.show_message("")
+
+    def show_message(self, text: str) -> None:
+        self.rows, self.warnings, self.verdicts, self.flag_text = {}, [], [], ""
+        self.body.setText(f"<b>Measurements</b><br><i>{html.escape(text)}</i>")
+
+    def show_measurement(self, m: Measurement, content: Any | None) -> None:
+        """Show ``m`` and, for an item's ``content``, each option's verdict and the gold flag."""
+        self.rows = measurement_rows(m)
+        self.warnings = measurement_warnings(m)
+        self.verdicts, self.flag_text = [], ""
+        if content is not None:
+            self.verdicts = option_verdicts(content.options, content.answer_index, m)
+            gold = content.answer_index
+            flag = None if gold is None else mismatch(content.options, gold, m)
+            self.flag_text = flag.message if flag is not None else ""
+        self.body.setText(self._html())
+
+    def _html(self) -> str:
+        parts = [
+            "<b>Measurements</b> <span style='color:#888'>(paper pipeline)</span>",
+            "<table cellspacing='0' cellpadding='1'>",
+        ]
+        for label, text in self.rows.items():
+            parts.append(
+                f"<tr><td style='color:#666'>{label}&nbsp;</td><td>{html.escape(text)}</td></tr>"
+            )
+        parts.append("</table>")
+        for warning in self.warnings:
+            parts.append(f"<div style='color:#b26a00'>⚠ {html.escape(warning)}</div>")
+        if self.verdicts:
+            parts.append("<br><b>Options vs the clip</b>")
+            for line in self.verdicts:
+                style = "font-weight:bold;" if "(gold)" in line else ""
+                parts.append(f"<div style='{style}'>{html.escape(line)}</div>")
+        if self.flag_text:
+            parts.append(
+                f"<div style='color:#c62828; margin-top:4px'>⚑ acoustic mismatch: "
+                f"{html.escape(self.flag_text)}</div>"
+            )
+        elif self.verdicts:
+            parts.append(
+                "<div style='color:#2e7d32; margin-top:4px'>gold claim fits the clip"
+                " (or makes no measurable claim)</div>"
+            )
+        return "".join(parts)

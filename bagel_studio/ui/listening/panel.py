@@ -1,0 +1,308 @@
+"""The listening panel: a Xeno-canto item's clip as a spectrogram, with transport and measurements.
+
+``show_item`` returns at once: the clip is decoded, its spectrogram computed and its cached
+measurement read on ``services.workers``; a missing measurement is computed there too and written
+through ``services.writer`` (see ``loader.py``). Every result carries the generation of the item
+it was asked for, and a result for an item no longer on screen is dropped.
+
+Playback failures (no device, a device that vanishes) grey out the transport with the reason;
+the spectrogram, overlays, measuring box and measurements keep working.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
+
+from bagel_studio.core.audio import AudioError, Player, load_settings, parse_claim, save_settings
+from bagel_studio.core.domains import LETTERS
+from bagel_studio.core.model import Item, ItemContent
+from bagel_studio.ui.listening.loader import ClipLoader, LoadedClip, measure_clip, store_measurement
+from bagel_studio.ui.listening.measurement_view import MeasurementView
+from bagel_studio.ui.listening.overlays import OptionClaim
+from bagel_studio.ui.listening.settings_bar import SettingsBar
+from bagel_studio.ui.listening.spectrogram_view import SpectrogramView
+from bagel_studio.ui.listening.transport import PlaybackController, TransportBar
+from bagel_studio.ui.services import Services
+
+
+def option_claims(content: ItemContent) -> list[OptionClaim]:
+    """The item's options with what each claims, for drawing over the spectrogram."""
+    claims = []
+    for index, text in enumerate(content.options):
+        claim = parse_claim(text)
+        claims.append(OptionClaim(
+            letter=LETTERS[index] if index < len(LETTERS) else str(index + 1),
+            text=text.strip(),
+            kind=claim.kind if claim else None,
+            low=claim.low if claim else None,
+            high=claim.high if claim else None,
+            gold=index == content.answer_index,
+        ))  # fmt: skip
+    return claims
+
+
+def describe_recording(recording: dict[str, Any], clip: LoadedClip | None = None) -> str:
+    """One line about the recording: who, what, licence, and (once decoded) the file."""
+    names = " ".join(str(recording.get(k) or "") for k in ("scientific_name",)).strip()
+    common = recording.get("common_name")
+    parts = [str(recording["id"])]
+    if names or common:
+        parts.append(f"{names} ({common})" if names and common else names or str(common))
+    for key in ("vocalization_type", "recordist", "licence"):
+        if recording.get(key):
+            parts.append(str(recording[key]))
+    if clip is not None:
+        audio = clip.audio
+        channels = "mono" if audio.channels == 1 else f"{audio.channels} ch"
+        parts.append(
+            f"{audio.duration_s:.1f} s, {audio.sample_rate / 1000:g} kHz {channels},"
+            f" {audio.format}, peak {audio.peak:.2f}"
+        )
+    return " · ".join(parts)
+
+
+class ListeningPanel(QWidget):
+    """Spectrogram, player and measurements for the Xeno-canto item on screen."""
+
+    status_message = Signal(str)
+    flags_changed = Signal(str)  # item id re-checked after its clip was measured
+
+    def __init__(
+        self, services: Services, parent: QWidget | None = None, *, device: int | str | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.services = services
+        self.loader = ClipLoader()
+        self.settings = load_settings(services.store)
+        self.item: Item | None = None
+        self.recording: dict[str, Any] | None = None
+        self.clip: LoadedClip | None = None
+        self._generation = 0
+        self._spectrogram_request = 0
+        self._closed = False
+        self.controller = PlaybackController(Player(device), self)
+        self._build()
+        self._connect()
+        self.clear()
+        services.workers.submit(Player.available, self._on_device_checked, self._ignore_error)
+
+    def _build(self) -> None:
+        self.header = QLabel("")
+        self.header.setObjectName("recordingHeader")
+        self.header.setWordWrap(True)
+        self.transport = TransportBar()
+        self.settings_bar = SettingsBar()
+        self.settings_bar.set_settings(self.settings)
+        self.view = SpectrogramView()
+        self.notice = QLabel("")
+        self.notice.setObjectName("listeningNotice")
+        self.notice.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.notice.setWordWrap(True)
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.notice)
+        self.stack.addWidget(self.view)
+        self.measurements = MeasurementView()
+        body = QHBoxLayout()
+        body.addWidget(self.stack, 1)
+        body.addWidget(self.measurements)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.header)
+        layout.addWidget(self.transport)
+        layout.addLayout(body, 1)
+        layout.addWidget(self.settings_bar)
+
+    def _connect(self) -> None:
+        c, t = self.controller, self.transport
+        c.position_changed.connect(self._on_position)
+        c.playing_changed.connect(t.set_playing)
+        c.availability_changed.connect(self._on_availability)
+        c.message.connect(self.status_message)
+        t.play_button.clicked.connect(self.toggle_play)
+        t.stop_button.clicked.connect(self.stop)
+        t.speed_combo.currentIndexChanged.connect(lambda _: c.set_speed(t.speed()))
+        t.volume_slider.valueChanged.connect(lambda _: c.set_volume(t.volume()))
+        t.loop_button.toggled.connect(lambda _: self._apply_loop())
+        t.measure_button.toggled.connect(self.view.set_measure_mode)
+        self.view.seek_requested.connect(c.seek)
+        self.view.selection_changed.connect(lambda _: self._apply_loop())
+        self.settings_bar.settings_changed.connect(self._on_settings_changed)
+
+    # -- the contract with the desk -------------------------------------------------------------
+
+    def show_item(self, item: Item) -> None:
+        """Show ``item``'s recording; returns at once (the work runs on the worker pool)."""
+        self._reset(item)
+        self.view.overlays.set_options(option_claims(item.content))
+        if not item.recording_id:
+            self._show_notice(f"{item.id}: no Xeno-canto recording linked to this item")
+            return
+        recording = self.services.store.recording(item.recording_id)
+        if recording is None:
+            self._show_notice(f"no recording {item.recording_id} in this project")
+            return
+        self.recording = recording
+        self.header.setText(describe_recording(recording))
+        self._show_notice(f"Loading {recording['id']}…")
+        generation, store, settings = self._generation, self.services.store, self.settings
+        self.services.workers.submit(
+            lambda: self.loader.load(store, recording, settings),
+            self._current(generation, self._on_loaded),
+            self._current(generation, self._on_load_failed),
+        )
+
+    def clear(self) -> None:
+        self._reset(None)
+        self._show_notice("No Xeno-canto item selected")
+
+    def toggle_play(self) -> None:
+        self.controller.toggle()
+
+    def seek_relative(self, seconds: float) -> None:
+        self.controller.seek_relative(seconds)
+
+    def stop(self) -> None:
+        self.controller.stop()
+
+    def shutdown(self) -> None:
+        """Close the audio stream; later worker results are ignored."""
+        self._closed = True
+        self._generation += 1
+        self.controller.close()
+
+    # -- loading --------------------------------------------------------------------------------
+
+    def _reset(self, item: Item | None) -> None:
+        self._generation += 1
+        self.item, self.recording, self.clip = item, None, None
+        self.controller.unload()
+        reason = self.controller.reason
+        self.transport.set_enabled_playback(False, f"No playback: {reason}" if reason else "")
+        self.transport.loop_button.setChecked(False)
+        self.view.clear()
+        self.header.setText("")
+        self.measurements.show_message("")
+
+    def _current(self, generation: int, callback: Callable[[Any], None]) -> Callable[[Any], None]:
+        """``callback`` only while the item it was started for is still on screen."""
+
+        def deliver(result: Any) -> None:
+            if not self._closed and generation == self._generation:
+                callback(result)
+
+        return deliver
+
+    def _show_notice(self, text: str) -> None:
+        self.notice.setText(text)
+        self.stack.setCurrentWidget(self.notice)
+
+    def _on_loaded(self, clip: LoadedClip) -> None:
+        assert self.recording is not None
+        self.clip = clip
+        self.header.setText(describe_recording(self.recording, clip))
+        self.view.set_spectrogram(clip.spectrogram)
+        self.stack.setCurrentWidget(self.view)
+        self.controller.load(clip.audio)
+        self.controller.set_speed(self.transport.speed())
+        self.controller.set_volume(self.transport.volume())
+        if clip.measurement is not None:
+            self._show_measurement(clip.measurement)
+        else:
+            self._measure(clip)
+
+    def _on_load_failed(self, error: BaseException) -> None:
+        text = str(error) if isinstance(error, AudioError) else f"{type(error).__name__}: {error}"
+        self._show_notice(text)
+        self.measurements.show_message("no measurement: the clip could not be read")
+        self.status_message.emit(text)
+
+    def _measure(self, clip: LoadedClip) -> None:
+        """Measure on a worker, store through the writer, show if still on screen."""
+        self.measurements.show_message("measuring the clip…")
+        recording, item_id = self.recording, self.item.id if self.item else None
+        assert recording is not None
+        generation = self._generation
+
+        def stored(_: object) -> None:
+            if not self._closed and item_id is not None:
+                self.flags_changed.emit(item_id)
+
+        def measured(measurement: Any) -> None:
+            store = self.services.store
+            self.services.writer.submit(
+                lambda: store_measurement(store, recording, clip.audio, measurement, item_id),
+                stored, self._report_error,
+            )  # fmt: skip
+            self._current(generation, self._show_measurement)(measurement)
+
+        self.services.workers.submit(
+            lambda: measure_clip(clip.audio), measured,
+            self._current(generation, lambda e: self.measurements.show_message(str(e))),
+        )  # fmt: skip
+
+    def _show_measurement(self, measurement: Any) -> None:
+        self.measurements.show_measurement(measurement, self.item.content if self.item else None)
+        self.view.overlays.set_measured_band(tuple(measurement.dominant_band_hz))
+
+    # -- settings -------------------------------------------------------------------------------
+
+    def _on_settings_changed(self, settings: Any) -> None:
+        """Store the settings in the project (every curator sees the same picture), redraw."""
+        self.settings = settings.validated()
+        store = self.services.store
+        if not store.read_only:
+            self.services.writer.submit(
+                lambda: save_settings(store, self.settings), None, self._report_error
+            )
+        clip = self.clip
+        if clip is None:
+            return
+        self._spectrogram_request += 1
+        request, generation, wanted = self._spectrogram_request, self._generation, self.settings
+
+        def done(spectrogram: Any) -> None:
+            if request == self._spectrogram_request:
+                self.view.set_spectrogram(spectrogram)
+
+        self.services.workers.submit(
+            lambda: self.loader.spectrogram(clip.audio, wanted),
+            self._current(generation, done), self._current(generation, self._report_error),
+        )  # fmt: skip
+
+    # -- playback -------------------------------------------------------------------------------
+
+    def _on_position(self, seconds: float) -> None:
+        self.view.set_playhead(seconds)
+        duration = self.clip.audio.duration_s if self.clip is not None else 0.0
+        self.transport.set_position(seconds, duration)
+
+    def _on_availability(self, ok: bool, reason: str) -> None:
+        self.transport.set_enabled_playback(ok, "" if ok else f"No playback: {reason}")
+        if not ok:
+            self.status_message.emit(f"Playback unavailable: {reason}")
+
+    def _on_device_checked(self, result: tuple[bool, str]) -> None:
+        ok, reason = result
+        if not self._closed and not ok and not self.controller.loaded:
+            self.controller.set_unavailable(reason)
+
+    def _apply_loop(self) -> None:
+        if not self.transport.loop_button.isChecked() or self.clip is None:
+            self.controller.set_loop(None, None)
+            return
+        selection = self.view.selection()
+        if selection is None:
+            self.controller.set_loop(0.0, self.clip.audio.duration_s)
+        else:
+            self.controller.set_loop(selection[0], selection[1])
+
+    def _report_error(self, error: BaseException) -> None:
+        if not self._closed:
+            self.status_message.emit(str(error))
+
+    def _ignore_error(self, error: BaseException) -> None:
+        """The device probe failing is reported by the first load instead."""
