@@ -1,0 +1,140 @@
+"""The shuffle itself: which options keep their place, the deal of gold positions, permutations."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bagel_studio.core.export.balance import (
+    Movable,
+    allowed_positions,
+    deal_targets,
+    natural_key,
+    permutation,
+    position_counts,
+)
+from bagel_studio.core.export.fixed import fixed_positions, is_catch_all
+
+
+@pytest.mark.parametrize(
+    ("options", "fixed"),
+    [
+        (["Rising glide", "Sinusoidal vibrato", "Falling glide", "Trill"], set()),
+        (["~9-11 kHz", "~3-5 kHz", "~6-8 kHz", "~1-2 kHz"], set()),
+        (["80-150 ms", "200-400 ms", "0.8-1.2 s", "1.5-2.0 s"], set()),
+        (["Procyon lotor", "Ursus americanus", "Canis lupus", "None of the above"], {3}),
+        (["Lion", "Tiger", "Jaguar", "All of the above."], {3}),
+        (["Sound 1", "Sound 2", "Sound 3", "All are indistinguishable"], {0, 1, 2, 3}),
+        (["Sound 1 is higher", "Sound 2 is higher", "Trill", "Whistle"], {0, 1}),
+        (["The first call", "The second call", "A trill", "Noise"], {0, 1}),
+        (["Both A and B", "Beetles", "Moths", "Ants"], {0, 1, 2, 3}),
+        (["Option C is wrong", "Beetles", "Moths", "Ants"], {0, 1, 2, 3}),
+        (["Beetles", "Moths", "It cannot be determined", "Ants"], {2}),
+        (["Vitamin A", "Iron", "Zinc", "Calcium"], set()),
+    ],
+)
+def test_fixed_positions(options: list[str], fixed: set[int]) -> None:
+    assert fixed_positions(options) == frozenset(fixed)
+
+
+def test_catch_all_ignores_ordinary_answers() -> None:
+    assert is_catch_all("None of these")
+    assert not is_catch_all("Nonesuch warbler")
+    assert not is_catch_all("All year round")
+
+
+def test_natural_order_of_ids() -> None:
+    ids = ["globi:10:0", "globi:2:0", "globi:2:1", "globi:1:0"]
+    assert sorted(ids, key=natural_key) == ["globi:1:0", "globi:2:0", "globi:2:1", "globi:10:0"]
+
+
+@pytest.mark.parametrize("count", [1, 2, 3, 4, 5, 17, 100, 1001])
+def test_unconstrained_deal_is_exactly_balanced(count: int) -> None:
+    items = [Movable(f"x:{n}", frozenset(range(4))) for n in range(count)]
+    targets = deal_targets(7, "GloBI", items)
+    counts = position_counts(list(targets.values()))
+    assert sum(counts) == count
+    assert max(counts) - min(counts) <= 1
+
+
+def test_deal_does_not_depend_on_input_order_but_on_seed() -> None:
+    items = [Movable(f"x:{n}", frozenset(range(4))) for n in range(40)]
+    shuffled = items[:]
+    random.Random(3).shuffle(shuffled)
+    assert deal_targets(1, "Wikipedia", items) == deal_targets(1, "Wikipedia", shuffled)
+    assert deal_targets(1, "Wikipedia", items) != deal_targets(2, "Wikipedia", items)
+
+
+def test_constrained_items_take_only_free_places_and_stay_balanced() -> None:
+    # A third of the items have a catch-all in D, a few more in C and D; still balanced overall.
+    items = []
+    for n in range(90):
+        fixed = frozenset({3}) if n % 3 == 0 else frozenset({2, 3}) if n % 10 == 1 else frozenset()
+        items.append(Movable(f"x:{n}", allowed_positions(0, fixed)))
+    targets = deal_targets(11, "GloBI", items)
+    for item in items:
+        assert targets[item.item_id] in item.allowed
+    counts = position_counts(list(targets.values()))
+    assert max(counts) - min(counts) <= 1
+
+
+def test_deal_is_as_even_as_the_constraints_allow() -> None:
+    # Every item has D fixed: D stays empty and A, B, C share the items evenly.
+    items = [Movable(f"x:{n}", frozenset({0, 1, 2})) for n in range(10)]
+    counts = position_counts(list(deal_targets(5, "GloBI", items).values()))
+    assert counts[3] == 0
+    assert sorted(counts[:3]) == [3, 3, 4]
+
+
+def _best_sum_of_squares(items: list[Movable]) -> int:
+    """Brute force: the most even feasible counts (Hall's condition on every set of positions)."""
+    n = len(items)
+    best = None
+    subsets = [frozenset(p for p in range(4) if mask >> p & 1) for mask in range(16)]
+    confined = {t: sum(1 for m in items if m.allowed <= t) for t in subsets}
+    for a in range(n + 1):
+        for b in range(n + 1 - a):
+            for c in range(n + 1 - a - b):
+                counts = (a, b, c, n - a - b - c)
+                if all(confined[t] <= sum(counts[p] for p in t) for t in subsets):
+                    score = sum(x * x for x in counts)
+                    best = score if best is None else min(best, score)
+    assert best is not None
+    return best
+
+
+def test_random_constraints_reach_the_most_even_deal() -> None:
+    rng = random.Random(42)
+    for trial in range(60):
+        items = []
+        for n in range(rng.randint(1, 18)):
+            fixed = frozenset(rng.sample(range(4), rng.choice([0, 1, 2, 2])))
+            gold = rng.choice([p for p in range(4) if p not in fixed])
+            allowed = allowed_positions(gold, fixed)
+            if len(allowed) >= 2:
+                items.append(Movable(f"i{n}", allowed))
+        targets = deal_targets(trial, "D", items)
+        assert all(targets[m.item_id] in m.allowed for m in items)
+        counts = position_counts(list(targets.values()))
+        assert sum(x * x for x in counts) == _best_sum_of_squares(items)
+
+
+def test_permutation_moves_the_gold_and_keeps_fixed_options() -> None:
+    fixed = frozenset({3})
+    for target in (0, 1, 2):
+        order = permutation(9, "GloBI", "globi:1:0", 1, target, fixed)
+        assert sorted(order) == [0, 1, 2, 3]
+        assert order[target] == 1
+        assert order[3] == 3
+    assert permutation(9, "GloBI", "x", 3, 3, fixed)[3] == 3
+    with pytest.raises(ValueError):
+        permutation(9, "GloBI", "x", 1, 3, fixed)
+
+
+def test_permutation_is_seeded_per_item() -> None:
+    orders = {permutation(seed, "Wikipedia", "w:1", 0, 2, frozenset()) for seed in range(30)}
+    assert len(orders) > 1
+    assert permutation(4, "Wikipedia", "w:1", 0, 2, frozenset()) == permutation(
+        4, "Wikipedia", "w:1", 0, 2, frozenset()
+    )
