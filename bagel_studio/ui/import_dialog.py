@@ -64,8 +64,11 @@ class BackgroundJobDialog(QDialog):
         raise NotImplementedError
 
     def summary_lines(self, result: Any) -> list[str]:
-        lines = getattr(result, "summary_lines", None)
-        return list(lines()) if callable(lines) else [str(result)]
+        for name in ("summary_lines", "lines"):  # ImportReport, MergeReport
+            lines = getattr(result, name, None)
+            if callable(lines):
+                return [str(line) for line in lines()]
+        return [str(result)]
 
     def start(self) -> None:
         def progress(*args: Any) -> None:
@@ -129,4 +132,4 @@ class MergeDialog(BackgroundJobDialog):
 
     def job(self, progress: Callable[..., None]) -> Any:
         module = importlib.import_module("bagel_studio.core.merge")
-        return module.merge_projects(self.services.store, self.paths)
+        return module.merge_projects(self.services.store, self.paths, progress=progress)

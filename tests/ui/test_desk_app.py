@@ -1,0 +1,98 @@
+"""Starting the desk: launch arguments, the app's project handling, read-only, import, help."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings, Qt
+
+from bagel_studio.core.prefs import Preferences
+from bagel_studio.core.store import Store
+from bagel_studio.ui.app import DeskApp
+from bagel_studio.ui.launch import launch
+from bagel_studio.ui.shortcuts import SHORTCUTS, State, action_for_key, button_text
+from bagel_studio.ui.shortcuts_help import shortcut_lines
+from tests.ui.desk_harness import close_desk, open_desk, rows
+from tests.ui.desk_project import KOALA_ID, build_project
+
+
+def test_help_and_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    assert launch(["--help"]) == 0
+    assert "bagel-studio open PROJECT" in capsys.readouterr().out
+    assert launch(["open"]) == 2
+    assert "exactly one project path" in capsys.readouterr().err
+
+
+def test_app_opens_creates_and_remembers(qtbot, tmp_path: Path, isolated_config: Path) -> None:
+    Preferences(curator="lee").save()
+    desk = DeskApp()
+    path = tmp_path / "new.bagel"
+    assert desk.open(path, create=True)
+    assert desk.window is not None and desk.window.isVisible()
+    assert desk.window.machine.state is State.EMPTY
+    assert "new.bagel" in desk.window.windowTitle() and "lee" in desk.window.windowTitle()
+    desk.close_project()
+    assert Preferences.load().recent_projects == [str(path.resolve())]
+    settings = QSettings(str(isolated_config / "desk.ini"), QSettings.Format.IniFormat)
+    assert settings.value("desk/geometry") is not None
+    with Store.open(path) as store:  # the lock was released on close
+        assert store.item_count() == 0
+
+
+def test_read_only_view_of_a_locked_project(qtbot, tmp_path: Path, data_dir: Path) -> None:
+    path = tmp_path / "locked.bagel"
+    build_project(path, data_dir)
+    with Store.open(path, owner="someone else"):  # another desk holds the writer lock
+        window = open_desk(qtbot, path, read_only=True)
+        assert window.machine.state is State.READ_ONLY
+        assert "read-only" in window.windowTitle()
+        assert not window.decision_bar.buttons["accept"].isEnabled()
+        assert not window.menus.actions["import"].isEnabled()
+        qtbot.keyClick(window, Qt.Key.Key_A)
+        qtbot.keyClick(window, Qt.Key.Key_J)  # moving on still works
+        assert window.current_item_id() != KOALA_ID
+        close_desk(window)
+    assert rows(path, "SELECT count(*) FROM reviews") == [(0,)]
+
+
+def test_buttons_and_help_come_from_the_shortcut_table(qtbot, tmp_path, data_dir) -> None:
+    path = tmp_path / "help.bagel"
+    build_project(path, data_dir)
+    window = open_desk(qtbot, path)
+    assert window.decision_bar.buttons["accept"].text() == "Accept [A]"
+    assert window.decision_bar.buttons["undo"].text() == button_text("undo") == "Undo [Ctrl+Z]"
+    help_text = "\n".join(shortcut_lines())
+    for shortcut in SHORTCUTS:
+        assert shortcut.label in help_text
+        assert all(action_for_key(key) == shortcut.action for key in shortcut.keys)
+    qtbot.keyClick(window, Qt.Key.Key_F1)
+    assert window.menus.panels["help"].isVisible()
+    window.menus.panels["help"].close()
+    close_desk(window)
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("bagel_studio.core.importers") is None,
+    reason="the importer is part of another change",
+)
+def test_import_with_progress_fills_the_queue(qtbot, tmp_path: Path, data_dir: Path) -> None:
+    path = tmp_path / "imported.bagel"
+    Store.open(path).close()
+    window = open_desk(qtbot, path)
+    assert window.queue_model.rowCount() == 0
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"id": "x:1", "domain": "Wikipedia", "question": "no options"}\n', "utf-8")
+    dialog = window.menus.run_import([data_dir / "items" / "paper_examples.jsonl", bad])
+    qtbot.waitUntil(lambda: dialog.completed, timeout=30_000)
+    assert dialog.error is None
+    assert window.queue_model.rowCount() == 17
+    summary = dialog.summary.toPlainText()
+    assert "Wikipedia: 8 added" in summary
+    assert "bad.jsonl:1:" in summary  # the rejected line, as file:line: reason
+    assert window.current_item_id() == "wikipedia:andean-flamingo:0"
+    assert window.queue.progress.label.text().startswith("0 / 17 reviewed")
+    dialog.close()
+    close_desk(window)
+    assert rows(path, "SELECT count(*) FROM items") == [(17,)]
