@@ -1,0 +1,151 @@
+"""Evidence in its other shapes: the Xeno-canto API's JSON, audio named by id or by file name,
+Wikipedia and bioRxiv texts as JSON or plain text."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bagel_studio.core.importers import import_paths
+from bagel_studio.core.store import Store
+
+BIORXIV_ABSTRACT = (
+    "Aggregation is often thought to reduce predation risk, whether through dilution, confusion,"
+    " or vigilance effects. "
+) * 12
+
+
+@pytest.fixture
+def store(project_path: Path) -> Iterator[Store]:
+    with Store.open(project_path) as opened:
+        yield opened
+
+
+def test_xeno_canto_api_json_with_audio_beside_it(
+    store: Store, tmp_path: Path, data_dir: Path
+) -> None:
+    folder = tmp_path / "xc"
+    folder.mkdir()
+    shutil.copy(data_dir / "xeno_canto" / "XC625750.mp3", folder / "house-sparrow.mp3")
+    shutil.copy(data_dir / "xeno_canto" / "XC536501.mp3", folder / "XC536501 - towhee.mp3")
+    api = {
+        "numRecordings": "3",
+        "recordings": [
+            {
+                "id": "625750",
+                "gen": "Passer",
+                "sp": "domesticus",
+                "ssp": "",
+                "en": "House Sparrow",
+                "rec": "johannes buhl",
+                "type": "call, song",
+                "lic": "//creativecommons.org/licenses/by-nc-sa/4.0/",
+                "url": "//xeno-canto.org/625750",
+                "file-name": "house-sparrow.mp3",
+                "length": "0:06",
+                "q": "A",
+            },
+            {
+                "id": "536501",
+                "gen": "Melozone",
+                "sp": "crissalis",
+                "en": "California Towhee",
+                "type": "call",
+                "file-name": "XC536501-original-upload.mp3",
+            },
+            {"gen": "Nullus", "sp": "nullus"},
+        ],
+    }
+    (folder / "page1.json").write_text(json.dumps(api, indent=1), encoding="utf-8")
+    report = import_paths(store, [folder / "page1.json"])
+
+    assert report.evidence["recordings"] == 2 and report.evidence["audio_files"] == 2
+    assert [(r.line, r.reason) for r in report.rejects] == [(3, "no Xeno-canto id (id = None)")]
+    sparrow = store.recording("XC625750")
+    assert sparrow is not None
+    assert sparrow["audio_path"] == str((folder / "house-sparrow.mp3").resolve())
+    assert sparrow["licence"] == "https://creativecommons.org/licenses/by-nc-sa/4.0/"
+    assert sparrow["url"] == "https://xeno-canto.org/625750"
+    assert sparrow["metadata"]["length"] == "0:06"
+    towhee = store.recording("XC536501")  # found by the id in the audio file's name
+    assert towhee is not None and towhee["audio_path"].endswith("XC536501 - towhee.mp3")
+
+
+def test_audio_files_given_directly(store: Store, data_dir: Path, tmp_path: Path) -> None:
+    clip = tmp_path / "xc225379.mp3"
+    shutil.copy(data_dir / "xeno_canto" / "XC225379.mp3", clip)
+    report = import_paths(store, [clip])
+
+    assert report.exit_status == 0 and report.evidence["audio_files"] == 1
+    recording = store.recording("XC225379")
+    assert recording is not None
+    assert recording["file_name"] == "xc225379.mp3"
+    assert recording["audio_sha256"] == (
+        "2d270a1ca9ce66d600baae6f6c860fcbd46587e7c72ea911ae186fee469b9f0e"
+    )
+
+
+def test_audio_named_only_by_earlier_metadata(store: Store, tmp_path: Path, data_dir: Path) -> None:
+    metadata = tmp_path / "meta.csv"
+    metadata.write_text(
+        "id,gen,sp,en,file-name\n218796,Junco,hyemalis,Dark-eyed Junco,junco.mp3\n",
+        encoding="utf-8",
+    )
+    import_paths(store, [metadata])
+    recording = store.recording("XC218796")
+    assert recording is not None and recording["audio_path"] is None
+
+    elsewhere = tmp_path / "later"
+    elsewhere.mkdir()
+    shutil.copy(data_dir / "xeno_canto" / "XC218796.mp3", elsewhere / "junco.mp3")
+    report = import_paths(store, [elsewhere / "junco.mp3"])
+    assert report.rejects == []
+    recording = store.recording("XC218796")
+    assert recording is not None
+    assert recording["audio_path"] == str((elsewhere / "junco.mp3").resolve())
+    assert recording["common_name"] == "Dark-eyed Junco"
+
+
+def test_texts_as_json_and_plain_biorxiv(store: Store, tmp_path: Path, data_dir: Path) -> None:
+    koala = (data_dir / "wikipedia" / "Koala.txt").read_text("utf-8")
+    (tmp_path / "koala.json").write_text(
+        json.dumps({"title": "Koala bear", "text": koala}), encoding="utf-8"
+    )
+    plain = f"doi: 10.1101/2021.01.01.425000\n\n{BIORXIV_ABSTRACT}"
+    (tmp_path / "bats.txt").write_text(plain, encoding="utf-8")
+    report = import_paths(store, [tmp_path / "koala.json", tmp_path / "bats.txt"])
+
+    assert report.evidence["texts"] == 2 and report.exit_status == 0
+    wiki = store.find_text("title:Koala bear")
+    assert wiki is not None and wiki["kind"] == "wikipedia"
+    assert wiki["scientific_name"] == "Phascolarctos cinereus"
+    assert wiki["key"] == "wikipedia:Koala bear" and wiki["source_file"] == "koala.json"
+    paper = store.find_text("doi:10.1101/2021.01.01.425000")
+    assert paper is not None and paper["kind"] == "biorxiv"
+    assert paper["key"] == "biorxiv:10.1101/2021.01.01.425000"
+
+
+def test_items_with_an_inline_text(store: Store, tmp_path: Path) -> None:
+    envelope = {
+        "id": "biorxiv:inline:0",
+        "domain": "bioRxiv",
+        "source": {"title": "Bats", "text": BIORXIV_ABSTRACT},
+        "output": {
+            "question": "Which effect?",
+            "options": ["dilution", "confusion", "vigilance", "none"],
+            "correct_answer": "A",
+        },
+    }
+    path = tmp_path / "inline.jsonl"
+    path.write_text(json.dumps(envelope) + "\n", encoding="utf-8")
+    import_paths(store, [path])
+
+    item = store.get_item("biorxiv:inline:0")
+    assert item.content.dimension == "Result Interpretation"  # bioRxiv's only label
+    assert item.text_key == "inline:biorxiv:inline:0"
+    text = store.find_text(item.text_key)
+    assert text is not None and text["text"] == BIORXIV_ABSTRACT.strip()
