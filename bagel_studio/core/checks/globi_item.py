@@ -23,8 +23,8 @@ if TYPE_CHECKING:
 
 INTERACTION_DIMENSION = "Masked interaction type inference"
 _TOKEN_RE = re.compile(r"\([A-Z][a-z]+\)|[A-Za-z][A-Za-z-]*\.?")
-MAX_NAME_WORDS = 4
-_LATIN_ENDINGS = ("us", "a", "um", "i", "ae", "is", "ii", "x", "on", "ensis", "oides")  # genus, (subgenus), species, subspecies
+MAX_NAME_WORDS = 4  # genus, (subgenus), species, subspecies
+_LATIN_ENDINGS = ("us", "a", "um", "i", "ae", "is", "ii", "x", "on", "ensis", "oides")
 
 
 @dataclass

@@ -33,7 +33,8 @@ _HIDDEN_RE = re.compile(
     rf"\b(?:the|this|that|these|those|above|given|provided|following|accompanying|attached|"
     rf"preceding)\s+(?:(?:above|given|provided|following|same|original|cited)\s+)?"
     rf"(?:{_HIDDEN_NOUNS})\b|\b(?:mentioned|described|stated|shown|given|listed|cited) "
-    rf"(?:above|earlier|below|here)\b|\baccording to the\b|\bthis (?:study|paper)\b|"
+    rf"(?:above|earlier|below|here)\b|\baccording to (?:the|this|that)(?:\s+[a-z]+)?\b|"
+    rf"\bthis (?:study|paper)\b|"
     rf"\bthe (?:present|current) study\b|\bthe authors\b|\bspectrograms?\b|\bsonograms?\b",
     re.IGNORECASE,
 )

@@ -107,13 +107,19 @@ def xeno_canto_flags(ctx: CheckContext, item: Item) -> list[Flag]:
     flags: list[Flag] = []
     details: dict[str, Any] = {"recording": recording_id(item)}
     if voc is None or not voc.kinds:
-        where = recording_id(item) or "this item"
+        rec_id = recording_id(item)
+        if rec_id is None:
+            where = "this item (no recording)"
+        elif ctx.recording(rec_id) is None:
+            where = f"{rec_id} (recording not loaded)"
+        else:
+            where = rec_id
         flags.append(
             Flag(
                 VOCALIZATION_MISSING,
                 Severity.WARNING,
-                f"No vocalization type for {where}: the recording's type field and the item's "
-                "source give none" + (f" (only {voc.raw!r})" if voc is not None else ""),
+                f"No vocalization type for {where}: neither the recording's type field nor "
+                "the item's source names one" + (f" (only {voc.raw!r})" if voc else ""),
                 details | {"type": voc.raw if voc else None},
             )
         )

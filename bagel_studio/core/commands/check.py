@@ -27,7 +27,9 @@ def _checks_epilog() -> str:
         lines.append(f"  {check_id}")
         lines.extend(f"      {line}" for line in wrapped)
     lines.append("")
-    lines.append("exit status: 0 when no listed flag is blocking, 1 when some are, 2 on usage errors")
+    lines.append(
+        "exit status: 0 when no listed flag is blocking, 1 when some are, 2 on usage errors"
+    )
     return "\n".join(lines)
 
 

@@ -1,0 +1,182 @@
+"""Lexical support of answers in the real Wikipedia texts (Koala, Lion) and bioRxiv abstract."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from checks_support import add_text, checked, new_item
+
+from bagel_studio.core.checks.support import split_sentences, support_spans
+from bagel_studio.core.model import Severity
+from bagel_studio.core.store import Store
+
+
+@pytest.fixture
+def wiki(data_dir: Path) -> tuple[Store, dict[str, str]]:
+    store = Store.memory()
+    keys = {t: add_text(store, data_dir / "wikipedia" / f"{t}.txt") for t in ("Koala", "Lion")}
+    return store, keys
+
+
+def test_support_spans_point_at_the_supporting_sentence(data_dir: Path) -> None:
+    text = (data_dir / "wikipedia" / "Koala.txt").read_text(encoding="utf-8")
+    spans = support_spans(text, "Wombats")
+    assert text[slice(*spans[0])] == "Its closest living relatives are the wombats."
+    diet = support_spans(text, "Eucalyptus leaves")
+    assert any("leaves of these trees make up most of their diet" in text[s:e] for s, e in diet)
+    assert support_spans(text, "Ultrasonic clicks") == []
+    assert support_spans(text, "") == []
+    assert len(diet) <= 3
+
+
+def test_sentences_split_at_full_stops_and_headings_not_abbreviations() -> None:
+    text = "Koalas eat leaves, e.g. eucalyptus. They sleep.\n== Diet ==\nThey drink little."
+    sentences = [text[s:e] for s, e in split_sentences(text)]
+    assert sentences == [
+        "Koalas eat leaves, e.g. eucalyptus.",
+        "They sleep.",
+        "== Diet ==",
+        "They drink little.",
+    ]
+
+
+def test_supported_gold_and_unsupported_distractors_are_clean(
+    wiki: tuple[Store, dict[str, str]],
+) -> None:
+    store, keys = wiki
+    items = [
+        new_item(
+            "wikipedia:koala:0",
+            "Wikipedia",
+            "What makes up most of the koala's diet?",
+            ["Eucalyptus leaves", "Bamboo shoots", "Insects", "Grass seeds"],
+            "A",
+            "Diet",
+            text_key=keys["Koala"],
+        ),
+        new_item(
+            "wikipedia:koala:1",
+            "Wikipedia",
+            "How do adult male koalas communicate with rivals and mates?",
+            ["Loud bellows", "High-pitched whistles", "Tail slapping", "Ultrasonic clicks"],
+            "A",
+            "Communication",
+            text_key=keys["Koala"],
+        ),
+        new_item(
+            "wikipedia:lion:0",
+            "Wikipedia",
+            "What kind of prey do lions mostly hunt?",
+            ["Large ungulates", "Small rodents", "Fish", "Insects"],
+            "A",
+            "Diet",
+            text_key=keys["Lion"],
+        ),
+        new_item(
+            "wikipedia:lion:1",
+            "Wikipedia",
+            "What is a social group of lions called?",
+            ["A pride", "A pack", "A herd", "A colony"],
+            "A",
+            "Behavior",
+            source={"title": "Lion"},
+        ),
+    ]
+    flags = checked(store, *items)
+    assert flags == {item.id: {} for item in items}
+
+
+def test_unsupported_gold_and_supported_distractor(wiki: tuple[Store, dict[str, str]]) -> None:
+    store, keys = wiki
+    wrong = new_item(
+        "wikipedia:koala:2",
+        "Wikipedia",
+        "What makes up most of the koala's diet?",
+        ["Bamboo shoots", "Eucalyptus leaves", "Insects", "Grass seeds"],
+        "A",
+        "Diet",
+        text_key=keys["Koala"],
+    )
+    flags = checked(store, wrong)["wikipedia:koala:2"]
+    unsupported = flags["unsupported-gold"]
+    assert unsupported.severity is Severity.WARNING
+    assert unsupported.details["options"] == ["A"]
+    assert "'Bamboo shoots'" in unsupported.message and "the text Koala" in unsupported.message
+    supported = flags["supported-distractor"]
+    assert supported.details["options"] == ["B"]
+    start, end = supported.details["spans"]["B"]
+    koala = store.find_text(keys["Koala"])
+    assert koala is not None
+    assert "Eucalyptus woodland, as the leaves of these trees" in koala["text"][start:end]
+
+
+def test_relatives_question_names_only_the_sentence_about_relatives(
+    wiki: tuple[Store, dict[str, str]],
+) -> None:
+    store, keys = wiki
+    item = new_item(
+        "wikipedia:koala:3",
+        "Wikipedia",
+        "What are the closest living relatives of the koala?",
+        ["Wombats", "Kangaroos", "Possums", "Bears"],
+        "A",
+        "Taxonomy",
+        text_key=keys["Koala"],
+    )
+    # Kangaroos, possums and bears are all mentioned in the article, but not as relatives.
+    assert checked(store, item)["wikipedia:koala:3"] == {}
+
+
+def test_biorxiv_inline_abstract_and_generator_spans(data_dir: Path) -> None:
+    paper = json.loads(
+        (data_dir / "biorxiv" / "biorxiv_2020.02.11.942060_birds_versus_bats.json").read_text()
+    )
+    question = (
+        "Swainson's hawks hunt swarms of Brazilian free-tailed bats emerging at dusk. How did "
+        "the danger to a bat depend on where it flew?"
+    )
+    options = [
+        "Lone bats were at a much higher risk of predation than bats in the column",
+        "Bats in the middle of the column were caught most often",
+        "Hawks ignored lone bats entirely",
+        "It depended only on the time of night",
+    ]
+    source = {"doi": paper["doi"], "title": paper["title"], "text": paper["abstract"]}
+    good = new_item(
+        "biorxiv:bats:0", "bioRxiv", question, options, "A", "Result Interpretation", source=source
+    )
+    bad = new_item(
+        "biorxiv:bats:1",
+        "bioRxiv",
+        question,
+        options,
+        "C",
+        "Result Interpretation",
+        source=source,
+        supporting_evidence=("Predation risk declined with swarm size.",),
+    )
+    flags = checked(Store.memory(), good, bad)
+    assert "unsupported-gold" not in flags["biorxiv:bats:0"]
+    unsupported = flags["biorxiv:bats:1"]["unsupported-gold"]
+    assert unsupported.details["options"] == ["C"]
+    assert "the source text or the generator's supporting spans" in unsupported.message
+
+
+def test_no_evidence_text_means_no_support_flags() -> None:
+    item = new_item(
+        "wikipedia:kea:0",
+        "Wikipedia",
+        "What cognitive ability is noted in kea regarding problem-solving?",
+        [
+            "They can memorize songs",
+            "They can solve logical puzzles",
+            "They can mimic human speech",
+            "They can navigate using stars",
+        ],
+        "B",
+        "Cognition",
+        text_key="title:Kea",
+    )
+    assert checked(Store.memory(), item)["wikipedia:kea:0"] == {}

@@ -1,0 +1,73 @@
+"""Taxon names and lineages from the records and from name structure."""
+
+from __future__ import annotations
+
+from bagel_studio.core.checks.interactions import family, leaky_words
+from bagel_studio.core.taxonomy import (
+    SPECIES,
+    SUBSPECIES,
+    ancestors,
+    lineage_from_columns,
+    lineage_from_path,
+    name_rank,
+    normalize_taxon,
+    parse_name,
+)
+
+
+def test_parse_names_of_every_shape() -> None:
+    assert name_rank("Channa striata") == SPECIES
+    assert name_rank("Capreolus capreolus italicus") == SUBSPECIES
+    assert name_rank("Cichlidae") == "family"
+    assert name_rank("Anabantiformes") == "order"
+    assert name_rank("Fraxinus") is None  # a uninomial of unknown rank
+    subgenus = parse_name("Fungia (Cycloseris) costulata")
+    assert subgenus is not None and subgenus.canonical == "Fungia costulata"
+    author = parse_name("Hymenoscyphus fraxineus (T. Kowalski) Baral")
+    assert author is not None and author.canonical == "Hymenoscyphus fraxineus"
+    assert normalize_taxon("  Canis   lupus ") == "canis lupus"
+    assert normalize_taxon("canis lupus") == "canis lupus"
+
+
+def test_english_phrases_are_not_names() -> None:
+    assert parse_name("The fungus is benefiting at the expense of the tree.") is None
+    assert parse_name("Which taxon") is None
+    assert parse_name("parasite of") is None
+    assert parse_name("Salt lakes and rivers") is None
+
+
+def test_lineages_from_paths_rank_columns_and_names() -> None:
+    path = "Animalia | Chordata | Actinopterygii | Anabantiformes | Channidae | Channa | " + (
+        "Channa striata"
+    )
+    assert lineage_from_path(path)[-3:] == ("Channidae", "Channa", "Channa striata")
+    row = {
+        "sourceTaxonClassName": "Gastropoda",
+        "sourceTaxonFamilyName": "Coralliophilidae",
+        "sourceTaxonGenusName": "Leptoconchus",
+        "sourceTaxonSpecificEpithetName": "massini",
+    }
+    assert lineage_from_columns(row, "source") == (
+        "Gastropoda",
+        "Coralliophilidae",
+        "Leptoconchus",
+        "Leptoconchus massini",
+    )
+    found = ancestors("Capreolus capreolus italicus")
+    assert found == {"capreolus capreolus": "name", "capreolus": "name"}
+    assert ancestors("Channa striata", lineage_from_path(path))["channidae"] == "record"
+
+
+def test_equivalent_interactions_and_forbidden_words() -> None:
+    assert family("has endoparasite") == ("parasitism", -1)
+    assert family("endoparasite of") == ("parasitism", 1)
+    assert family("Host of")[0] == family("parasite of")[0]
+    assert family("visits flowers of")[0] == family("pollinates")[0]
+    assert family("glows near") == ("glows near", 1)
+    assert leaky_words("Which predator eats and later parasitizes its prey?") == [
+        "predator",
+        "eats",
+        "parasitizes",
+        "prey",
+    ]
+    assert leaky_words("Which taxon is negatively affected by a fungal organism?") == []

@@ -1,0 +1,160 @@
+"""Checks on any item's wording: near-duplicate options, gold in the stem, hidden context; and
+the paper's own printed items, which trip none of them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from checks_support import checked, new_item
+
+from bagel_studio.core.checks import CHECKS
+from bagel_studio.core.domains import LETTERS
+from bagel_studio.core.model import ItemContent, Severity
+from bagel_studio.core.store import NewItem, Store
+
+TEXT_CHECKS = {"duplicate-options", "gold-in-stem", "hidden-context"}
+
+
+def paper_items(data_dir: Path) -> list[NewItem]:
+    items = []
+    for line in (data_dir / "items" / "paper_examples.jsonl").read_text().splitlines():
+        data = json.loads(line)
+        content = ItemContent(
+            data["question"],
+            tuple(data["options"]),
+            LETTERS.index(data["answer"]),
+            data["dimension"],
+            data.get("level"),
+        )
+        items.append(NewItem(data["id"], data["domain"], content))
+    return items
+
+
+def test_every_check_has_a_one_line_explanation() -> None:
+    expected = {
+        "duplicate-options",
+        "gold-in-stem",
+        "hidden-context",
+        "unsupported-gold",
+        "supported-distractor",
+        "taxon-overlap",
+        "subspecies-collision",
+        "stem-taxon-in-options",
+        "also-documented",
+        "leaky-verb",
+        "underspecified-interaction",
+        "vocalization-missing",
+        "vocalization-mixed",
+        "vocalization-uncertain",
+        "stem-vocalization",
+        "option-count",
+    }
+    assert expected <= set(CHECKS)
+    assert all(text.strip() and "\n" not in text for text in CHECKS.values())
+
+
+def test_near_duplicate_options_are_flagged() -> None:
+    plural = new_item(
+        "w:1",
+        "Wikipedia",
+        "In which habitat do Andean flamingos breed?",
+        ["Salt lakes", "Forests", "The salt lake", "Deserts"],
+        "A",
+        "Habitat",
+    )
+    typo = new_item(
+        "w:2",
+        "Wikipedia",
+        "What do koalas mostly feed on?",
+        ["Leaves of eucalyptus trees", "Leaves of eucalyptus tress", "Insects", "Grass seeds"],
+        "A",
+        "Diet",
+    )
+    flags = checked(Store.memory(), plural, typo)
+    assert flags["w:1"]["duplicate-options"].details["options"] == ["A", "C"]
+    assert flags["w:1"]["duplicate-options"].severity is Severity.WARNING
+    assert flags["w:2"]["duplicate-options"].details["options"] == ["A", "B"]
+
+
+def test_distinct_names_and_numbers_are_not_duplicates() -> None:
+    names = new_item(
+        "w:3",
+        "Wikipedia",
+        "What is the scientific name of the Andean flamingo?",
+        [
+            "Phoenicopterus andinus",
+            "Phoenicoparrus andinus",
+            "Phoenicopterus chilensis",
+            "Phoenicoparrus chilensis",
+        ],
+        "B",
+        "Taxonomy",
+    )
+    bands = new_item(
+        "xc:1",
+        "Xeno-canto",
+        "What is the typical dominant frequency range of the song of the Red Warbler?",
+        ["~9-11 kHz", "~3-5 kHz", "~6-8 kHz", "~1-2 kHz"],
+        "B",
+        "Dominant frequency range",
+        source={"vocalization_type": "song"},
+    )
+    flags = checked(Store.memory(), names, bands)
+    assert "duplicate-options" not in flags["w:3"]
+    assert "duplicate-options" not in flags["xc:1"]
+
+
+def test_gold_answer_in_the_stem() -> None:
+    verbatim = new_item(
+        "w:4",
+        "Wikipedia",
+        "Koalas feed on eucalyptus leaves; what makes up most of their diet?",
+        ["Bamboo shoots", "Eucalyptus leaves", "Insects", "Grass seeds"],
+        "B",
+        "Diet",
+    )
+    reordered = new_item(
+        "w:5",
+        "Wikipedia",
+        "Which lions, living in groups called prides, are social?",
+        ["Prides of lions", "Lone males", "Nomadic females", "Cubs"],
+        "A",
+        "Behavior",
+    )
+    flags = checked(Store.memory(), verbatim, reordered)
+    assert flags["w:4"]["gold-in-stem"].details == {"options": ["B"], "match": "verbatim"}
+    assert "'Eucalyptus leaves'" in flags["w:4"]["gold-in-stem"].message
+    assert flags["w:5"]["gold-in-stem"].details["match"] == "all its content words"
+
+
+def test_stem_referring_to_hidden_context() -> None:
+    passage = new_item(
+        "w:6",
+        "Wikipedia",
+        "According to the passage, what do koalas eat?",
+        ["Eucalyptus leaves", "Bamboo", "Insects", "Grass"],
+        "A",
+        "Diet",
+    )
+    record = new_item(
+        "g:1",
+        "GloBI",
+        "In the record above, which taxon is the host?",
+        ["Procyon lotor", "Ursus americanus", "Canis lupus", "Lynx rufus"],
+        "A",
+        "Masked participant identification",
+    )
+    flags = checked(Store.memory(), passage, record)
+    assert flags["w:6"]["hidden-context"].details["phrases"] == ["according to the passage"]
+    assert '"the record"' in flags["g:1"]["hidden-context"].message
+
+
+def test_the_papers_printed_items_trip_no_text_check(data_dir: Path) -> None:
+    items = paper_items(data_dir)
+    flags = checked(Store.memory(), *items)
+    assert len(flags) == 17
+    assert all(not set(f) & TEXT_CHECKS for f in flags.values())
+    # No evidence is loaded, so the evidence checks stay silent; no item is blocked.
+    assert all(not {"unsupported-gold", "supported-distractor"} & set(f) for f in flags.values())
+    assert all(fl.severity is not Severity.BLOCKING for f in flags.values() for fl in f.values())
