@@ -144,6 +144,8 @@ def record_monitor(monitor: str, path: Path, rate: int = 48000, channels: int = 
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+        if process.stderr is not None:
+            process.stderr.close()
 
 
 def _wait_for_growth(process: subprocess.Popen[bytes], path: Path) -> None:

@@ -187,6 +187,8 @@ class Player:
             raise PlayerUnavailable(self._unavailable or "no audio output device")
         if self._stream.active:
             return
+        if not self._stream.stopped:  # finished by itself: PortAudio wants a stop before a start
+            self._stream.abort()
         if self._finished or self._rest_s >= self.duration_s - 1e-6:
             self._rest_s = self._loop_s[0] if self._loop_s else 0.0
         self._finished = False
