@@ -129,23 +129,3 @@ def summary_text(result: ExportResult, not_recorded: str | None) -> str:
     if not_recorded:
         lines.append(f"Not recorded in the project: {not_recorded}")
     return "\n".join(lines) + "\n"
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Run only this command (``python -m bagel_studio.core.commands.export ...``), exit status
-    and messages as through ``bagel-studio export``."""
-    parser = argparse.ArgumentParser(prog="bagel-studio")
-    add_parser(parser.add_subparsers(dest="command", required=True))
-    try:
-        args = parser.parse_args(["export", *(sys.argv[1:] if argv is None else argv)])
-    except SystemExit as exc:
-        return int(exc.code or 0)
-    try:
-        return run(args)
-    except UsageError as exc:
-        sys.stderr.write(f"bagel-studio export: {exc}\n")
-        return 2
-
-
-if __name__ == "__main__":
-    sys.exit(main())
