@@ -15,11 +15,13 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 
-# Tick candidates for the kHz axis on log and mel scales (Hz).
-_NICE_HZ = (
-    20, 50, 100, 200, 300, 500, 700, 1000, 1500, 2000, 3000, 4000, 5000, 6000, 7000, 8000,
-    10000, 12000, 14000, 16000, 20000, 24000, 30000, 40000, 50000, 60000, 80000, 100000,
-    120000, 150000, 192000,
+# Tick candidates for the kHz axis on log and mel scales (Hz), roundest first: decades, then
+# 2 and 5 times a decade, then the rest; a tier only adds ticks where there is room.
+_TICK_TIERS: tuple[tuple[int, ...], ...] = (
+    (100, 1000, 10000, 100000),
+    (50, 200, 500, 2000, 5000, 20000, 50000, 200000),
+    (20, 300, 700, 1500, 3000, 4000, 6000, 7000, 8000, 12000, 14000, 16000, 24000, 30000,
+     40000, 60000, 80000, 120000, 150000),
 )  # fmt: skip
 
 
@@ -125,14 +127,15 @@ class KilohertzAxis(pg.AxisItem):  # type: ignore[misc]
         if mapping is None or mapping.linear:
             return list(super().tickValues(minVal, maxVal, size))
         lo_hz, hi_hz = mapping.to_hz(minVal), mapping.to_hz(maxVal)
-        candidates = [hz for hz in _NICE_HZ if lo_hz <= hz <= hi_hz]
-        # Keep labels at least ~28 px apart, dropping the crowded ones.
+        # Keep labels at least ~28 px apart, the roundest frequencies first.
         min_gap = (maxVal - minVal) * 28.0 / max(size, 1.0)
         major: list[float] = []
-        for hz in candidates:
-            y = mapping.to_y(hz)
-            if not major or y - major[-1] >= min_gap:
-                major.append(y)
+        for tier in _TICK_TIERS:
+            for hz in tier:
+                y = mapping.to_y(hz)
+                if lo_hz <= hz <= hi_hz and all(abs(y - other) >= min_gap for other in major):
+                    major.append(y)
+        major.sort()
         return [(math.inf, major)]
 
     def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:
