@@ -109,7 +109,7 @@ def sniff(head: bytes, suffix: str) -> str:
     if looks_binary(head) or suffix.lower() in AUDIO_SUFFIXES:
         return "binary"
     text = decode(head)[0].lstrip("\ufeff")
-    if text.lstrip()[:1] in ("{", "["):
+    if text.lstrip()[:1] in ("{", "[") or suffix.lower() in (".json", ".jsonl", ".ndjson"):
         return "json"
     first_line = re.split(r"\r\n|\r|\n", text, maxsplit=1)[0]
     if is_globi_header(first_line):
