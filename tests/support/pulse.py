@@ -37,8 +37,14 @@ def _missing_binaries() -> list[str]:
 
 def _server_command(runtime: Path, socket: Path) -> list[str]:
     return [
-        "pulseaudio", "--daemonize=no", "--exit-idle-time=-1", "-n", "--use-pid-file=no",
-        "--disallow-module-loading=no", "--log-target=stderr", "--log-level=error",
+        "pulseaudio",
+        "--daemonize=no",
+        "--exit-idle-time=-1",
+        "-n",
+        "--use-pid-file=no",
+        "--disallow-module-loading=no",
+        "--log-target=stderr",
+        "--log-level=error",
         # norewinds: the null sink then renders continuously at low latency, so the monitor
         # records from the first sample instead of losing what a rewind replaced.
         f"--load=module-null-sink sink_name={SINK} norewinds=1",
@@ -91,9 +97,14 @@ def running_null_sink() -> Iterator[str]:
     server = f"unix:{socket}"
     client_conf = folder / "client.conf"
     client_conf.write_text(f"autospawn = no\ncookie-file = {folder / 'cookie'}\n")
-    server_env = dict(os.environ, HOME=str(folder), XDG_CONFIG_HOME=str(folder / "config"),
-                      XDG_RUNTIME_DIR=str(runtime), PULSE_RUNTIME_PATH=str(runtime),
-                      PULSE_STATE_PATH=str(folder / "state"))
+    server_env = dict(
+        os.environ,
+        HOME=str(folder),
+        XDG_CONFIG_HOME=str(folder / "config"),
+        XDG_RUNTIME_DIR=str(runtime),
+        PULSE_RUNTIME_PATH=str(runtime),
+        PULSE_STATE_PATH=str(folder / "state"),
+    )
     client = {
         "PULSE_SERVER": server,
         "PULSE_CLIENTCONFIG": str(client_conf),
@@ -102,8 +113,12 @@ def running_null_sink() -> Iterator[str]:
     }
     log = folder / "pulseaudio.log"
     with log.open("wb") as log_file:
-        process = subprocess.Popen(_server_command(runtime, socket), env=server_env,
-                                   stdout=log_file, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(
+            _server_command(runtime, socket),
+            env=server_env,
+            stdout=log_file,
+            stderr=subprocess.STDOUT,
+        )
     saved = {key: os.environ.get(key) for key in client}
     try:
         _wait_until_ready(process, dict(os.environ, **client), log)
@@ -127,11 +142,21 @@ def running_null_sink() -> Iterator[str]:
 
 
 @contextmanager
-def record_monitor(monitor: str, path: Path, rate: int = 48000, channels: int = 1
-                   ) -> Iterator[Path]:
+def record_monitor(
+    monitor: str, path: Path, rate: int = 48000, channels: int = 1
+) -> Iterator[Path]:
     """Record ``monitor`` into the WAV ``path`` (float32) for the duration of the block."""
-    command = ["parec", "-d", monitor, "--file-format=wav", f"--rate={rate}",
-               f"--channels={channels}", "--format=float32le", "--latency-msec=20", str(path)]
+    command = [
+        "parec",
+        "-d",
+        monitor,
+        "--file-format=wav",
+        f"--rate={rate}",
+        f"--channels={channels}",
+        "--format=float32le",
+        "--latency-msec=20",
+        str(path),
+    ]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         _wait_for_growth(process, path)

@@ -17,7 +17,6 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
-from scipy import signal
 
 from bagel_studio.core.audio import dsp
 from bagel_studio.core.audio.contour import classify_modulation, peak_contours
@@ -208,7 +207,7 @@ def dominant_band(power: np.ndarray, freqs: np.ndarray) -> tuple[float, tuple[fl
     if profile.size == 0:
         return 0.0, (0.0, 0.0)
     spacing = float(f[1] - f[0]) if f.size > 1 else 1.0
-    width = max(1, int(round(100.0 / spacing)))
+    width = max(1, round(100.0 / spacing))
     smooth = np.convolve(profile, np.ones(width) / width, mode="same") if width > 1 else profile
     k = int(np.argmax(smooth))
     if smooth[k] <= 0:
@@ -264,9 +263,7 @@ def segmentation_band(dominant: tuple[float, float], nyquist: float) -> tuple[fl
     return float(low), float(high)
 
 
-def syllables(
-    y: np.ndarray, rate: int, band: tuple[float, float]
-) -> list[tuple[float, float]]:
+def syllables(y: np.ndarray, rate: int, band: tuple[float, float]) -> list[tuple[float, float]]:
     """(start, end) seconds of the calls: runs of band energy above an adaptive threshold.
 
     The threshold lies halfway (in dB) between the background (10th percentile) and the loudest

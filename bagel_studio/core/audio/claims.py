@@ -58,9 +58,7 @@ class Claim:
 _NUMBER = r"(\d{1,3}(?:,\d{3})+|\d+(?:[.,]\d+)?|\.\d+)"
 _UNIT = r"(khz|hz|kilohertz|hertz|ms|msec|millisec(?:ond)?s?|s|secs?|seconds?)"
 _DASH = r"(?:-|–|—|‒|−|to|and)"
-_RANGE = re.compile(
-    rf"{_NUMBER}\s*{_UNIT}?\s*{_DASH}\s*~?\s*{_NUMBER}\s*{_UNIT}(?![a-z])"
-)
+_RANGE = re.compile(rf"{_NUMBER}\s*{_UNIT}?\s*{_DASH}\s*~?\s*{_NUMBER}\s*{_UNIT}(?![a-z])")
 _BOUND = re.compile(
     rf"(<|>|≤|≥|under|below|over|above|up to|less than|more than|at least|at most)"
     rf"\s*~?\s*{_NUMBER}\s*{_UNIT}(?![a-z])"
@@ -70,25 +68,88 @@ _UPPER_WORDS = {"<", "≤", "under", "below", "up to", "less than", "at most"}
 
 # (category, kind, words): the first whose word occurs wins, so specific phrases come first.
 _CATEGORIES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
-    ("up-down", "modulation", ("up-down", "up–down", "up and down", "rise-fall", "rise and fall",
-                               "rising then falling", "rising and falling", "rising-falling",
-                               "arched", "inverted u", "inverted-u")),
+    (
+        "up-down",
+        "modulation",
+        (
+            "up-down",
+            "up–down",
+            "up and down",
+            "rise-fall",
+            "rise and fall",
+            "rising then falling",
+            "rising and falling",
+            "rising-falling",
+            "arched",
+            "inverted u",
+            "inverted-u",
+        ),
+    ),
     ("down-up", "modulation", ("down-up", "fall-rise", "falling then rising", "u-shaped")),
     ("trill", "modulation", ("trill", "rapid repetition", "rapidly repeated")),
     ("vibrato", "modulation", ("vibrato", "sinusoidal", "warble", "oscillat")),
-    ("rising", "modulation", ("rising", "rise", "upward", "ascending", "upsweep", "up-sweep",
-                              "increasing pitch")),
-    ("falling", "modulation", ("falling", "fall", "downward", "descending", "downsweep",
-                               "down-sweep", "decreasing pitch")),
-    ("flat", "modulation", ("flat", "constant frequency", "constant pitch", "steady",
-                            "unmodulated", "no modulation", "monotone")),
-    ("broadband", "harmonicity", ("broadband", "broad-band", "noisy", "noise-like", "harsh",
-                                  "buzzy", "raspy", "atonal", "inharmonic",
-                                  "non-harmonic", "nonharmonic")),
+    (
+        "rising",
+        "modulation",
+        ("rising", "rise", "upward", "ascending", "upsweep", "up-sweep", "increasing pitch"),
+    ),
+    (
+        "falling",
+        "modulation",
+        (
+            "falling",
+            "fall",
+            "downward",
+            "descending",
+            "downsweep",
+            "down-sweep",
+            "decreasing pitch",
+        ),
+    ),
+    (
+        "flat",
+        "modulation",
+        (
+            "flat",
+            "constant frequency",
+            "constant pitch",
+            "steady",
+            "unmodulated",
+            "no modulation",
+            "monotone",
+        ),
+    ),
+    (
+        "broadband",
+        "harmonicity",
+        (
+            "broadband",
+            "broad-band",
+            "noisy",
+            "noise-like",
+            "harsh",
+            "buzzy",
+            "raspy",
+            "atonal",
+            "inharmonic",
+            "non-harmonic",
+            "nonharmonic",
+        ),
+    ),
     ("weak-harmonics", "harmonicity", ("weak harmonic", "few harmonics", "faint harmonic")),
-    ("strong-harmonics", "harmonicity", ("strong harmonic", "rich harmonic", "harmonic stack",
-                                         "harmonically rich", "many harmonics",
-                                         "with harmonics", "harmonic")),
+    (
+        "strong-harmonics",
+        "harmonicity",
+        (
+            "strong harmonic",
+            "rich harmonic",
+            "harmonic stack",
+            "harmonically rich",
+            "many harmonics",
+            "with harmonics",
+            "harmonic",
+        ),
+    ),
     ("tonal", "harmonicity", ("tonal", "pure tone", "pure-tone", "whistle", "whistled")),
 )
 
@@ -233,12 +294,16 @@ def describe(kind: str, m: Measurement) -> str:
     """The measurement behind a claim of ``kind``, as a curator reads it."""
     if kind == "frequency":
         low, high = m.dominant_band_hz
-        return (f"the clip's dominant band is {low / 1000:.1f}-{high / 1000:.1f} kHz "
-                f"(peak {m.peak_freq_hz / 1000:.1f} kHz)")
+        return (
+            f"the clip's dominant band is {low / 1000:.1f}-{high / 1000:.1f} kHz "
+            f"(peak {m.peak_freq_hz / 1000:.1f} kHz)"
+        )
     if kind == "duration":
-        return (f"the clip's calls last {_seconds(m.syllable_median_s)} (median of "
-                f"{len(m.syllable_durations_s)}; {_seconds(m.syllable_min_s)}-"
-                f"{_seconds(m.syllable_max_s)})")
+        return (
+            f"the clip's calls last {_seconds(m.syllable_median_s)} (median of "
+            f"{len(m.syllable_durations_s)}; {_seconds(m.syllable_min_s)}-"
+            f"{_seconds(m.syllable_max_s)})"
+        )
     if kind == "harmonicity":
         return f"the clip's harmonicity is {m.harmonicity:.2f} (0 broadband, 1 tonal)"
     return f"the clip's calls are mostly {m.modulation}"
@@ -261,17 +326,28 @@ def acoustic_flags(store: Store, item: Item) -> list[Flag]:
     if result is None:
         return []
     if isinstance(result, str):
-        return [Flag("audio-unreadable", Severity.WARNING, result,
-                     {"recording": recording["id"]})]
+        return [Flag("audio-unreadable", Severity.WARNING, result, {"recording": recording["id"]})]
     flags = []
     if result.too_short:
-        flags.append(Flag("clip-too-short", Severity.WARNING,
-                          f"clip is {result.duration_s:.1f} s long; the paper drops clips "
-                          f"under {MIN_DURATION_S:g} s", {"duration_s": result.duration_s}))
+        flags.append(
+            Flag(
+                "clip-too-short",
+                Severity.WARNING,
+                f"clip is {result.duration_s:.1f} s long; the paper drops clips "
+                f"under {MIN_DURATION_S:g} s",
+                {"duration_s": result.duration_s},
+            )
+        )
     if result.too_quiet:
-        flags.append(Flag("clip-too-quiet", Severity.WARNING,
-                          f"clip peaks at {result.peak:.2f} of full scale; the paper drops "
-                          f"clips below {MIN_PEAK:g}", {"peak": result.peak}))
+        flags.append(
+            Flag(
+                "clip-too-quiet",
+                Severity.WARNING,
+                f"clip peaks at {result.peak:.2f} of full scale; the paper drops "
+                f"clips below {MIN_PEAK:g}",
+                {"peak": result.peak},
+            )
+        )
     else:
         content = item.content
         if content.answer_index is not None:

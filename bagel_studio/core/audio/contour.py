@@ -8,8 +8,6 @@ a given musical interval looks the same at 2 kHz and at 8 kHz.
 
 from __future__ import annotations
 
-from collections import Counter
-
 import numpy as np
 from scipy import ndimage
 
@@ -38,23 +36,24 @@ def peak_contours(
 def classify_modulation(
     contours: list[np.ndarray], segments: list[tuple[float, float]]
 ) -> str | None:
-    """"trill", or the duration-weighted majority shape of the calls; None without calls."""
+    """The calls' pattern: "trill", else the shape most of their duration has; None without
+    calls."""
     if not segments:
         return None
     if _is_trill(segments):
         return "trill"
-    votes: Counter[str] = Counter()
+    votes: dict[str, float] = {}
     for contour, (start, end) in zip(contours, segments, strict=True):
         shape = call_shape(contour)
         if shape is not None:
-            votes[shape] += end - start
+            votes[shape] = votes.get(shape, 0.0) + end - start
     if not votes:
         return None
-    return votes.most_common(1)[0][0]
+    return max(votes, key=lambda shape: votes[shape])
 
 
 def call_shape(contour: np.ndarray) -> str | None:
-    """"rising" | "falling" | "flat" | "up-down" for one call's log2 contour (>= 3 frames)."""
+    """One call's shape from its log2 contour (>= 3 frames): rising, falling, flat, up-down."""
     if contour.size < 3:
         return None
     smooth = ndimage.median_filter(contour, size=min(5, contour.size | 1), mode="nearest")
@@ -78,6 +77,4 @@ def _is_trill(segments: list[tuple[float, float]]) -> bool:
         return False
     onsets = np.array([s for s, _ in segments])
     durations = np.array([e - s for s, e in segments])
-    return bool(
-        np.median(np.diff(onsets)) < TRILL_ONSET_S and np.median(durations) < TRILL_NOTE_S
-    )
+    return bool(np.median(np.diff(onsets)) < TRILL_ONSET_S and np.median(durations) < TRILL_NOTE_S)

@@ -106,8 +106,10 @@ def _decode_bytes(data: bytes, name: str, suffix: str) -> tuple[np.ndarray, int,
             rate = int(handle.samplerate)
             declared = int(handle.frames)
             if rate <= 0 or rate > MAX_SAMPLE_RATE:
-                raise AudioError(f"{name}: unsupported sample rate {rate} Hz "
-                                 f"(up to {MAX_SAMPLE_RATE // 1000} kHz is supported)")
+                raise AudioError(
+                    f"{name}: unsupported sample rate {rate} Hz "
+                    f"(up to {MAX_SAMPLE_RATE // 1000} kHz is supported)"
+                )
             samples = handle.read(dtype="float32", always_2d=True)
             declared = max(declared, _declared_by_data_chunk(str(handle.extra_info), declared))
     except AudioError:
@@ -139,8 +141,15 @@ def _declared_by_data_chunk(info: str, frames: int) -> int:
 
 
 def _kind(suffix: str) -> str:
-    known = {".mp3": "MP3", ".wav": "WAV", ".flac": "FLAC", ".ogg": "OGG", ".oga": "OGG",
-             ".aif": "AIFF", ".aiff": "AIFF"}
+    known = {
+        ".mp3": "MP3",
+        ".wav": "WAV",
+        ".flac": "FLAC",
+        ".ogg": "OGG",
+        ".oga": "OGG",
+        ".aif": "AIFF",
+        ".aiff": "AIFF",
+    }
     return known.get(suffix, "audio")
 
 

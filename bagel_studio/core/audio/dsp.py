@@ -27,9 +27,7 @@ def resample(samples: np.ndarray, rate: int, target: int) -> np.ndarray:
     return np.asarray(out, dtype=np.float32)
 
 
-def stft_power(
-    samples: np.ndarray, n_fft: int, hop: int, window: str = "hann"
-) -> np.ndarray:
+def stft_power(samples: np.ndarray, n_fft: int, hop: int, window: str = "hann") -> np.ndarray:
     """Power spectrogram (n_fft // 2 + 1, n_frames), frames centred on ``i * hop``.
 
     The signal is zero-padded by half a window at both ends (as librosa's ``center=True``), so
@@ -48,9 +46,7 @@ def stft_power(
     for start in range(0, n_frames, block):
         frames = view[start : start + block] * win
         spectrum = np.fft.rfft(frames, axis=1)
-        power[:, start : start + frames.shape[0]] = (
-            spectrum.real**2 + spectrum.imag**2
-        ).T
+        power[:, start : start + frames.shape[0]] = (spectrum.real**2 + spectrum.imag**2).T
     return power
 
 
@@ -92,9 +88,9 @@ def band_envelope_db(
         else:
             sos = signal.butter(4, high, btype="lowpass", fs=rate, output="sos")
         x = signal.sosfiltfilt(sos, x) if x.size > 60 else x
-    width = max(1, int(round(rate * 0.005)))
+    width = max(1, round(rate * 0.005))
     energy = ndimage.uniform_filter1d(x * x, size=width, mode="constant")
-    step = max(1, int(round(rate * step_s)))
+    step = max(1, round(rate * step_s))
     sampled = energy[step // 2 :: step]
     return np.asarray(10.0 * np.log10(np.maximum(sampled, 0.0) + 1e-20), dtype=np.float64)
 

@@ -150,8 +150,13 @@ class Player:
         self._loop = self._loop_frames(self._loop_s)
         try:
             self._stream = sd.OutputStream(
-                samplerate=rate, channels=channels, dtype="float32", device=self._device,
-                latency="low", callback=self._callback, finished_callback=self._on_finished,
+                samplerate=rate,
+                channels=channels,
+                dtype="float32",
+                device=self._device,
+                latency="low",
+                callback=self._callback,
+                finished_callback=self._on_finished,
             )
         except Exception as exc:
             raise PlayerUnavailable(f"cannot open the audio output: {exc}") from None
@@ -332,7 +337,7 @@ class Player:
     def _to_frame(self, seconds: float) -> int:
         if self._audio is None:
             return 0
-        frame = int(round(seconds * self._audio.sample_rate / self._ratio))
+        frame = round(seconds * self._audio.sample_rate / self._ratio)
         return min(max(frame, 0), self._buffer.shape[0])
 
     def _to_seconds(self, frame: float) -> float:
@@ -373,8 +378,9 @@ class Player:
                 self._frame = position
                 self._finished = True
                 raise self._callback_stop
-            np.multiply(buffer[position : position + count], volume,
-                        out=outdata[written : written + count])
+            np.multiply(
+                buffer[position : position + count], volume, out=outdata[written : written + count]
+            )
             position += count
             written += count
         self._frame = position

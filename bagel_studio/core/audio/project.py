@@ -32,7 +32,9 @@ def resolve_audio_path(store: Store, recording: dict[str, Any]) -> Path | None:
     folder = _project_folder(store)
     if folder is not None:
         if raw:
-            candidates.append(folder / raw if not Path(raw).is_absolute() else folder / Path(raw).name)
+            candidates.append(
+                folder / raw if not Path(raw).is_absolute() else folder / Path(raw).name
+            )
         if recording.get("file_name"):
             candidates.append(folder / str(recording["file_name"]))
     for candidate in candidates:

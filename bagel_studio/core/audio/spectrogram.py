@@ -62,8 +62,7 @@ class SpectrogramSettings:
                 scale=str(values["scale"]),
                 db_range=float(values["db_range"]),
                 colormap=str(values["colormap"]),
-                max_freq_hz=None if values["max_freq_hz"] is None
-                else float(values["max_freq_hz"]),
+                max_freq_hz=None if values["max_freq_hz"] is None else float(values["max_freq_hz"]),
             )
         except (TypeError, ValueError):
             return default

@@ -43,7 +43,9 @@ def report(path: str) -> dict[str, Any]:
     data: dict[str, Any] = {"file": path, "format": audio.format, "sha256": audio.sha256}
     data.update(m.to_json())
     data["syllable_duration_s"] = {
-        "median": m.syllable_median_s, "min": m.syllable_min_s, "max": m.syllable_max_s,
+        "median": m.syllable_median_s,
+        "min": m.syllable_min_s,
+        "max": m.syllable_max_s,
         "count": len(m.syllable_durations_s),
     }
     data["analysis_version"] = ANALYSIS_VERSION
@@ -71,8 +73,15 @@ def _native_stderr_silenced() -> Iterator[None]:
 def format_report(data: dict[str, Any]) -> list[str]:
     low, high = data["dominant_band_hz"]
     syl = data["syllable_duration_s"]
-    flags = [name for name, on in (("clipped", data["clipped"]), ("too short", data["too_short"]),
-                                   ("too quiet", data["too_quiet"])) if on]
+    flags = [
+        name
+        for name, on in (
+            ("clipped", data["clipped"]),
+            ("too short", data["too_short"]),
+            ("too quiet", data["too_quiet"]),
+        )
+        if on
+    ]
     lines = [
         f"{data['file']}: {data['format']}, {data['sample_rate']} Hz, {data['channels']} "
         f"channel{'s' if data['channels'] != 1 else ''}, {data['duration_s']:.2f} s",
@@ -86,8 +95,10 @@ def format_report(data: dict[str, Any]) -> list[str]:
     if syl["median"] is None:
         lines.append("calls       none found")
     else:
-        lines.append(f"calls       {syl['count']}, median {syl['median'] * 1000:.0f} ms "
-                     f"(range {syl['min'] * 1000:.0f}-{syl['max'] * 1000:.0f} ms)")
+        lines.append(
+            f"calls       {syl['count']}, median {syl['median'] * 1000:.0f} ms "
+            f"(range {syl['min'] * 1000:.0f}-{syl['max'] * 1000:.0f} ms)"
+        )
     lines.append(f"harmonicity {data['harmonicity']:.2f}  (0 broadband, 1 tonal)")
     lines.append(f"modulation  {data['modulation'] or 'unclear'}")
     return lines

@@ -9,7 +9,7 @@ import soundfile as sf
 
 
 def times(seconds: float, rate: int) -> np.ndarray:
-    return np.arange(int(round(seconds * rate))) / rate
+    return np.arange(round(seconds * rate)) / rate
 
 
 def tone(freq: float, seconds: float, rate: int, amplitude: float = 0.5) -> np.ndarray:
@@ -24,8 +24,9 @@ def pips(freq: float, on_s: float, period_s: float, seconds: float, rate: int) -
     return (0.5 * gate * np.sin(2 * np.pi * freq * t)).astype(np.float32)
 
 
-def chirp(f0: float, f1: float, start_s: float, length_s: float, seconds: float,
-          rate: int) -> np.ndarray:
+def chirp(
+    f0: float, f1: float, start_s: float, length_s: float, seconds: float, rate: int
+) -> np.ndarray:
     """A linear up (or down) sweep from ``f0`` to ``f1`` Hz, in silence."""
     t = times(seconds, rate)
     out = np.zeros_like(t)
@@ -43,7 +44,7 @@ def harmonic_stack(f0: float, seconds: float, rate: int, partials: int = 8) -> n
 
 def white_noise(seconds: float, rate: int, seed: int = 7) -> np.ndarray:
     rng = np.random.default_rng(seed)
-    return (0.2 * rng.standard_normal(int(round(seconds * rate)))).astype(np.float32)
+    return (0.2 * rng.standard_normal(round(seconds * rate))).astype(np.float32)
 
 
 def write(folder: Path, name: str, samples: np.ndarray, rate: int, **kwargs: object) -> Path:

@@ -65,12 +65,27 @@ def test_no_claim(text: str) -> None:
 
 def _measurement(**changes: object) -> Measurement:
     base = dict(
-        sample_rate=48000, analysis_rate=16000, channels=1, duration_s=6.0, peak=0.5,
-        clipped=False, too_short=False, too_quiet=False, clarity=0.7, snr_db=30.0,
-        harmonic_ratio=0.5, spectral_flatness=0.1, clipping_penalty=0.0,
-        dominant_band_hz=(6100.0, 7900.0), peak_freq_hz=7000.0,
-        syllable_durations_s=(0.1, 0.12, 0.11), syllable_median_s=0.11, syllable_min_s=0.1,
-        syllable_max_s=0.12, harmonicity=0.9, modulation="rising",
+        sample_rate=48000,
+        analysis_rate=16000,
+        channels=1,
+        duration_s=6.0,
+        peak=0.5,
+        clipped=False,
+        too_short=False,
+        too_quiet=False,
+        clarity=0.7,
+        snr_db=30.0,
+        harmonic_ratio=0.5,
+        spectral_flatness=0.1,
+        clipping_penalty=0.0,
+        dominant_band_hz=(6100.0, 7900.0),
+        peak_freq_hz=7000.0,
+        syllable_durations_s=(0.1, 0.12, 0.11),
+        syllable_median_s=0.11,
+        syllable_min_s=0.1,
+        syllable_max_s=0.12,
+        harmonicity=0.9,
+        modulation="rising",
     )
     base.update(changes)
     return Measurement(**base)  # type: ignore[arg-type]
@@ -112,8 +127,13 @@ def test_categorical_claims() -> None:
 
 def test_nothing_to_compare() -> None:
     assert mismatch(("Sound 1", "Sound 2", "Sound 3", "Sound 4"), 0, _measurement()) is None
-    no_calls = _measurement(syllable_durations_s=(), syllable_median_s=None,
-                            syllable_min_s=None, syllable_max_s=None, modulation=None)
+    no_calls = _measurement(
+        syllable_durations_s=(),
+        syllable_median_s=None,
+        syllable_min_s=None,
+        syllable_max_s=None,
+        modulation=None,
+    )
     assert mismatch(("80-150 ms", "1-2 s", "3-4 s", "5-6 s"), 1, no_calls) is None
     assert mismatch(("Trill", "Rising", "Falling", "Flat"), 0, no_calls) is None
 

@@ -63,8 +63,13 @@ def test_truncated_mp3_in_a_real_process(data_dir: Path, tmp_path: Path) -> None
     data = (data_dir / "xeno_canto" / "XC625750.mp3").read_bytes()
     cut = tmp_path / "XC625750.mp3"
     cut.write_bytes(data[:3000])
-    done = subprocess.run([sys.executable, "-m", "bagel_studio", "audio", str(cut), "--json"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "bagel_studio", "audio", str(cut), "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.strip().splitlines() == [
         "bagel-studio audio: XC625750.mp3: truncated or corrupt MP3 "

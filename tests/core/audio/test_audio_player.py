@@ -8,6 +8,7 @@ asserts on how long anything took.
 
 from __future__ import annotations
 
+import itertools
 import time
 from pathlib import Path
 
@@ -30,8 +31,9 @@ def _wait_until_finished(player: Player, limit_s: float = 30.0) -> None:
     assert not player.is_playing, "playback did not finish"
 
 
-def _play_and_record(audio: DecodedAudio, monitor: str, folder: Path, speed: float = 1.0,
-                     volume: float = 1.0) -> tuple[np.ndarray, Player]:
+def _play_and_record(
+    audio: DecodedAudio, monitor: str, folder: Path, speed: float = 1.0, volume: float = 1.0
+) -> tuple[np.ndarray, Player]:
     player = Player()
     player.load(audio)
     player.set_speed(speed)
@@ -50,8 +52,7 @@ def _sounding(samples: np.ndarray, threshold: float = 0.05) -> tuple[float, floa
     return first, last, samples[int(first * RATE) : int(last * RATE)]
 
 
-@pytest.mark.parametrize(("speed", "length_s", "freq_hz"), [(1.0, 1.0, 1000.0),
-                                                           (0.5, 2.0, 500.0)])
+@pytest.mark.parametrize(("speed", "length_s", "freq_hz"), [(1.0, 1.0, 1000.0), (0.5, 2.0, 500.0)])
 def test_tone_comes_out_at_the_right_pitch_and_length(
     pulse_sink: str, tmp_path: Path, speed: float, length_s: float, freq_hz: float
 ) -> None:
@@ -65,8 +66,7 @@ def test_tone_comes_out_at_the_right_pitch_and_length(
     player.close()
 
 
-def test_ultrasound_slowed_tenfold_is_heard_a_decade_lower(pulse_sink: str,
-                                                          tmp_path: Path) -> None:
+def test_ultrasound_slowed_tenfold_is_heard_a_decade_lower(pulse_sink: str, tmp_path: Path) -> None:
     bat = decode(sig.write(tmp_path, "bat.wav", sig.tone(40000, 0.2, 192000), 192000))
     samples, player = _play_and_record(bat, pulse_sink, tmp_path, speed=0.1)
     first, last, sound = _sounding(samples)
@@ -115,7 +115,7 @@ def test_loop_plays_only_the_selection(pulse_sink: str, tmp_path: Path) -> None:
         player.stop()
     assert not player.is_playing and player.position_s() == pytest.approx(0.5)
     assert all(0.5 <= p <= 1.0 for p in positions)
-    assert any(b < a for a, b in zip(positions, positions[1:], strict=False))  # wrapped
+    assert any(b < a for a, b in itertools.pairwise(positions))  # wrapped
     samples, _ = sf.read(str(recording), dtype="float32")
     first, last, sound = _sounding(samples)
     assert last - first > 1.0  # longer than the selection: it looped
@@ -165,8 +165,8 @@ def test_position_follows_the_stream_clock(pulse_sink: str, tmp_path: Path) -> N
         readings.append(player.position_s())
         time.sleep(0.02)
     assert len(readings) > 5
-    assert all(b >= a for a, b in zip(readings, readings[1:], strict=False))  # monotonic
-    assert 0.0 <= readings[0] and readings[-1] <= 1.0
+    assert all(b >= a for a, b in itertools.pairwise(readings))  # monotonic
+    assert readings[0] >= 0.0 and readings[-1] <= 1.0
     player.close()
 
 

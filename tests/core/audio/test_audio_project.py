@@ -24,15 +24,31 @@ from tests.core.audio import audio_support as sig
 
 
 def _recording(rec_id: str, path: Path | str | None, sha: str | None = None) -> dict[str, object]:
-    return {"id": rec_id, "scientific_name": "Passer domesticus", "common_name": "House Sparrow",
-            "vocalization_type": "song", "file_name": Path(str(path)).name if path else None,
-            "audio_path": str(path) if path else None, "audio_sha256": sha, "metadata": {}}
+    return {
+        "id": rec_id,
+        "scientific_name": "Passer domesticus",
+        "common_name": "House Sparrow",
+        "vocalization_type": "song",
+        "file_name": Path(str(path)).name if path else None,
+        "audio_path": str(path) if path else None,
+        "audio_sha256": sha,
+        "metadata": {},
+    }
 
 
-def _item(item_id: str, rec_id: str, options: tuple[str, ...], gold: int,
-          dimension: str = "Dominant frequency range") -> NewItem:
-    content = ItemContent(question=f"What is the song's {dimension.lower()}?", options=options,
-                          answer_index=gold, dimension=dimension)
+def _item(
+    item_id: str,
+    rec_id: str,
+    options: tuple[str, ...],
+    gold: int,
+    dimension: str = "Dominant frequency range",
+) -> NewItem:
+    content = ItemContent(
+        question=f"What is the song's {dimension.lower()}?",
+        options=options,
+        answer_index=gold,
+        dimension=dimension,
+    )
     return NewItem(id=item_id, domain="Xeno-canto", content=content, recording_id=rec_id)
 
 
@@ -78,9 +94,14 @@ def test_measure_recordings_skips_unreadable_audio(data_dir: Path, tmp_path: Pat
     bad.write_bytes(np.random.default_rng(5).bytes(4000))
     good = data_dir / "xeno_canto" / "XC449522.mp3"
     store = Store.memory()
-    store.upsert_recordings([_recording("XC9", bad, "bad-sha"),
-                             _recording("XC449522", good, "good-sha"),
-                             _recording("XC3", None)], None)
+    store.upsert_recordings(
+        [
+            _recording("XC9", bad, "bad-sha"),
+            _recording("XC449522", good, "good-sha"),
+            _recording("XC3", None),
+        ],
+        None,
+    )
     seen: list[tuple[int, int]] = []
     assert measure_recordings(store, progress=lambda d, t: seen.append((d, t))) == 1
     assert seen == [(1, 2), (2, 2)]
@@ -100,12 +121,22 @@ def test_acoustic_flags_from_the_cache(tmp_path: Path) -> None:
     clip = sig.write(tmp_path, "XC7.wav", sig.pips(7000, 0.1, 0.3, 6.0, 44100), 44100)
     band = ("~9-11 kHz", "~3-5 kHz", "~6-8 kHz", "~1-2 kHz")
     store = Store.memory()
-    _project_with_items(store, clip, "XC7", [
-        _item("xc:1", "XC7", band, 1),
-        _item("xc:2", "XC7", band, 2),
-        _item("xc:3", "XC7", ("80-150 ms", "200-400 ms", "0.8-1.2 s", "1.5-2.0 s"), 2,
-              "Call / syllable duration"),
-    ])
+    _project_with_items(
+        store,
+        clip,
+        "XC7",
+        [
+            _item("xc:1", "XC7", band, 1),
+            _item("xc:2", "XC7", band, 2),
+            _item(
+                "xc:3",
+                "XC7",
+                ("80-150 ms", "200-400 ms", "0.8-1.2 s", "1.5-2.0 s"),
+                2,
+                "Call / syllable duration",
+            ),
+        ],
+    )
     item = store.get_item("xc:1")
     assert acoustic_flags(store, item) == []  # not measured yet: never decodes here
     measure_recordings(store)
@@ -140,10 +171,15 @@ def test_check_all_merges_the_acoustic_checks(tmp_path: Path) -> None:
     clip = sig.write(tmp_path, "XC8.wav", sig.chirp(2000, 6000, 1.0, 1.0, 6.0, 32000), 32000)
     store = Store.memory()
     modulation = ("Rising glide", "Sinusoidal vibrato", "Falling glide", "Trill")
-    _project_with_items(store, clip, "XC8", [
-        _item("xc:8", "XC8", modulation, 2, "Modulation pattern"),
-        _item("xc:9", "XC8", modulation, 0, "Modulation pattern"),
-    ])
+    _project_with_items(
+        store,
+        clip,
+        "XC8",
+        [
+            _item("xc:8", "XC8", modulation, 2, "Modulation pattern"),
+            _item("xc:9", "XC8", modulation, 0, "Modulation pattern"),
+        ],
+    )
     measure_recordings(store)
     check_all(store)
     assert "acoustic-mismatch" in {f.check for f in store.flags("xc:8")}

@@ -40,8 +40,9 @@ def test_tone_lands_on_its_frequency(scale: str) -> None:
 
 
 def test_linear_bins_and_max_frequency() -> None:
-    spec = compute_spectrogram(sig.tone(1000, 1.0, 16000), 16000,
-                               SpectrogramSettings(scale="linear", max_freq_hz=4000))
+    spec = compute_spectrogram(
+        sig.tone(1000, 1.0, 16000), 16000, SpectrogramSettings(scale="linear", max_freq_hz=4000)
+    )
     assert spec.freqs_hz[0] == 0.0 and spec.freqs_hz[-1] == 4000.0
     assert spec.freqs_hz[1] == pytest.approx(16000 / 1024)
 
@@ -66,8 +67,15 @@ def test_silence_does_not_fail() -> None:
 
 
 def test_settings_json_round_trip_and_validation() -> None:
-    settings = SpectrogramSettings(n_fft=2048, hop=512, window="hamming", scale="mel",
-                                   db_range=60.0, colormap="magma", max_freq_hz=12000.0)
+    settings = SpectrogramSettings(
+        n_fft=2048,
+        hop=512,
+        window="hamming",
+        scale="mel",
+        db_range=60.0,
+        colormap="magma",
+        max_freq_hz=12000.0,
+    )
     assert SpectrogramSettings.from_json(settings.to_json()) == settings
     bad = SpectrogramSettings.from_json({"n_fft": "x", "scale": "cubic"})
     assert bad == SpectrogramSettings()
@@ -103,8 +111,12 @@ def test_cache_from_several_threads(data_dir: Path) -> None:
     cache = SpectrogramCache()
     audio = decode(data_dir / "xeno_canto" / "XC236243.mp3")
     results: list[object] = []
-    threads = [threading.Thread(target=lambda: results.append(
-        cache.get(audio, SpectrogramSettings()).db.shape)) for _ in range(4)]
+    threads = [
+        threading.Thread(
+            target=lambda: results.append(cache.get(audio, SpectrogramSettings()).db.shape)
+        )
+        for _ in range(4)
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:
