@@ -10,7 +10,8 @@ import hashlib
 import json
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -169,8 +170,29 @@ def recording_id(item: Item) -> str | None:
     return str(value) if value else None
 
 
+@contextmanager
+def snapshot(store: Store) -> Iterator[None]:
+    """Read a read-only project inside one transaction, so that every query sees the same moment
+    even while the desk keeps writing (WAL readers keep their snapshot). A writable store's
+    connection is shared with its writer, so it is read as is."""
+    conn = store.db.conn
+    if not store.read_only or conn.in_transaction:
+        yield
+        return
+    conn.execute("BEGIN")
+    try:
+        yield
+    finally:
+        conn.rollback()
+
+
 def plan_export(store: Store, seed: int, progress: Progress | None = None) -> ExportPlan:
     """Decide what a release with ``seed`` contains (reads the project, writes nothing)."""
+    with snapshot(store):
+        return _plan(store, seed, progress)
+
+
+def _plan(store: Store, seed: int, progress: Progress | None) -> ExportPlan:
     items = list(store.iter_items())
     total = len(items)
     outcomes: dict[str, Counter[str]] = defaultdict(Counter)

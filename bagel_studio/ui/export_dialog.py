@@ -1,0 +1,322 @@
+"""The export dialog: choose a seed and a folder, see what will be released, export.
+
+The preview is the core's own plan (``plan_export``) for the current seed, so what the dialog shows
+is exactly what the export writes: items released per domain, items left out per status, the
+gold positions before and after shuffling, and the items that block the export. Planning and
+exporting run on the worker pool over a separate read-only connection to the project (the export
+only reads, and the read-only connection gives it one consistent snapshot while the desk keeps
+writing); results come back to the main thread through the executor's callbacks, progress through
+a signal. The export is noted in the project's ``exports`` table on the writer executor.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QProgressBar,
+    QPushButton,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from bagel_studio.core.domains import LETTERS
+from bagel_studio.core.export import (
+    ExportBlockedError,
+    ExportCancelled,
+    ExportPlan,
+    ExportResult,
+    export_release,
+    last_export_seed,
+    plan_export,
+    record_export,
+)
+from bagel_studio.core.store import Store
+from bagel_studio.ui.services import Services
+
+PREVIEW_DELAY_MS = 250  # wait for the seed to settle before planning again
+
+
+class _ProgressRelay(QObject):
+    """Emitted on a worker thread, delivered (queued) on the main thread."""
+
+    progressed = Signal(int, int)
+
+
+class ExportDialog(QDialog):
+    """Seed, output folder, preview, progress bar, Export / Close (Enter exports, Esc closes)."""
+
+    exported = Signal(object)  # the ExportResult
+
+    def __init__(self, services: Services, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.services = services
+        self.plan: ExportPlan | None = None
+        self.result_value: ExportResult | None = None
+        self.error: BaseException | None = None
+        self.running = False
+        self._generation = 0
+        self._cancel = threading.Event()
+        self.setWindowTitle("Export release")
+        self.setMinimumSize(640, 560)
+        self._build()
+        self._relay = _ProgressRelay()
+        self._relay.progressed.connect(self._show_progress)
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(PREVIEW_DELAY_MS)
+        self._timer.timeout.connect(self.refresh_preview)
+        self.seed_box.valueChanged.connect(lambda _value: self._timer.start())
+        self.refresh_preview()
+
+    # -- layout --------------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        store = self.services.store
+        self.seed_box = QSpinBox(self)
+        self.seed_box.setRange(0, 2_147_483_647)
+        self.seed_box.setValue(last_export_seed(store) or 0)
+        self.out_edit = QLineEdit(str(_default_out_dir(store)), self)
+        browse = QPushButton("Browse…", self)
+        browse.setAutoDefault(False)
+        browse.clicked.connect(self._browse)
+        folder = QHBoxLayout()
+        folder.addWidget(self.out_edit, 1)
+        folder.addWidget(browse)
+        self.replace_box = QCheckBox("Replace the folder if it is not empty", self)
+        form = QFormLayout()
+        form.addRow("&Seed:", self.seed_box)
+        form.addRow("&Folder:", folder)
+        form.addRow("", self.replace_box)
+
+        self.preview_label = QLabel("Planning…", self)
+        self.preview_label.setWordWrap(True)
+        self.left_out_label = QLabel("", self)
+        self.left_out_label.setWordWrap(True)
+        self.balance_table = QTableWidget(0, len(LETTERS) + 2, self)
+        self.balance_table.setHorizontalHeaderLabels([*LETTERS, "Items", "Max - min"])
+        self.balance_table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.balance_table.setToolTip("Gold positions before -> after shuffling, per domain")
+        self.blocked_label = QLabel("", self)
+        self.blocked_label.setWordWrap(True)
+        self.blocked_list = QListWidget(self)
+        self.blocked_list.hide()
+        self.progress = QProgressBar(self)
+        self.progress.setRange(0, 100)
+        self.progress.setValue(0)
+        self.status_label = QLabel("", self)
+        self.status_label.setWordWrap(True)
+        self.status_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+
+        self.buttons = QDialogButtonBox(self)
+        self.export_button = self.buttons.addButton(
+            "&Export", QDialogButtonBox.ButtonRole.AcceptRole
+        )
+        self.report_button = self.buttons.addButton(
+            "Open &report", QDialogButtonBox.ButtonRole.ActionRole
+        )
+        self.close_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
+        self.export_button.setDefault(True)
+        self.export_button.setEnabled(False)
+        self.report_button.setEnabled(False)
+        self.report_button.clicked.connect(self.open_report)
+        self.buttons.accepted.connect(self.start_export)
+        self.buttons.rejected.connect(self.reject)
+
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.preview_label)
+        layout.addWidget(self.balance_table, 1)
+        layout.addWidget(self.left_out_label)
+        layout.addWidget(self.blocked_label)
+        layout.addWidget(self.blocked_list)
+        layout.addWidget(self.progress)
+        layout.addWidget(self.status_label)
+        layout.addWidget(self.buttons)
+
+    def _browse(self) -> None:
+        start = str(Path(self.out_edit.text()).parent)
+        chosen = QFileDialog.getExistingDirectory(self, "Export the release to", start)
+        if chosen:
+            self.out_edit.setText(chosen)
+
+    # -- preview -------------------------------------------------------------------------------
+
+    def refresh_preview(self) -> None:
+        """Plan the release for the current seed on a worker; stale answers are dropped."""
+        self._generation += 1
+        generation, seed = self._generation, self.seed_box.value()
+        self.preview_label.setText(f"Planning the release with seed {seed}…")
+        self.export_button.setEnabled(False)
+
+        def job() -> ExportPlan:
+            with self._reader() as store:
+                return plan_export(store, seed)
+
+        self.services.workers.submit(
+            job,
+            lambda plan: self._show_plan(generation, plan),
+            lambda error: self._show_error(generation, error),
+        )
+
+    def _show_plan(self, generation: int, plan: ExportPlan) -> None:
+        if generation != self._generation:
+            return
+        self.plan = plan
+        released = plan.released_by_domain()
+        per_domain = ", ".join(f"{d} {n}" for d, n in released.items()) or "no domain"
+        self.preview_label.setText(
+            f"{len(plan.items)} items will be released with seed {plan.seed}: {per_domain}."
+        )
+        left_out = plan.left_out_totals()
+        self.left_out_label.setText(
+            "Left out: " + (", ".join(f"{n} {s}" for s, n in left_out.items()) or "none")
+        )
+        self._fill_balance(plan)
+        self.blocked_list.clear()
+        for blocked in plan.blocked:
+            self.blocked_list.addItem(str(blocked))
+        self.blocked_list.setVisible(bool(plan.blocked))
+        self.blocked_label.setText(
+            f"{len(plan.blocked)} item(s) block the export; fix or reject them first:"
+            if plan.blocked
+            else ""
+        )
+        self.export_button.setEnabled(not plan.blocked and bool(plan.items) and not self.running)
+
+    def _fill_balance(self, plan: ExportPlan) -> None:
+        table = self.balance_table
+        table.setRowCount(len(plan.balance))
+        table.setVerticalHeaderLabels(list(plan.balance))
+        for row, balance in enumerate(plan.balance.values()):
+            cells = [f"{b} → {a}" for b, a in zip(balance.before, balance.after, strict=True)]
+            cells += [str(sum(balance.after)), str(balance.spread)]
+            for column, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                table.setItem(row, column, item)
+        table.resizeColumnsToContents()
+
+    def _show_error(self, generation: int, error: BaseException) -> None:
+        if generation == self._generation:
+            self.error = error
+            self.preview_label.setText(f"Could not plan the release: {error}")
+
+    # -- export --------------------------------------------------------------------------------
+
+    def start_export(self) -> None:
+        """Export on a worker with the current seed and folder (Enter does this)."""
+        if self.running or not self.export_button.isEnabled():
+            return
+        out_dir = Path(self.out_edit.text().strip()).expanduser()
+        if not self.out_edit.text().strip():
+            self.status_label.setText("Choose a folder to export to.")
+            return
+        seed, force = self.seed_box.value(), self.replace_box.isChecked()
+        self.running = True
+        self.error = None
+        self._cancel.clear()
+        self._set_inputs_enabled(False)
+        self.progress.setValue(0)
+        self.status_label.setText(f"Exporting to {out_dir}…")
+
+        def progress(done: int, total: int) -> None:
+            if self._cancel.is_set():
+                raise ExportCancelled("export cancelled")
+            self._relay.progressed.emit(done, total)
+
+        def job() -> ExportResult:
+            with self._reader() as store:
+                return export_release(store, out_dir, seed, force=force, progress=progress)
+
+        self.services.workers.submit(job, self._export_done, self._export_failed)
+
+    def _show_progress(self, done: int, total: int) -> None:
+        self.progress.setRange(0, max(total, 1))
+        self.progress.setValue(done)
+
+    def _export_done(self, result: ExportResult) -> None:
+        self.running = False
+        self.result_value = result
+        self._set_inputs_enabled(True)
+        self.progress.setValue(self.progress.maximum())
+        self.status_label.setText(
+            f"Released {result.released} items with seed {result.seed} to {result.out_dir}."
+        )
+        self.report_button.setEnabled(True)
+        self.report_button.setFocus()
+        if not self.services.store.read_only:
+            self.services.writer.submit(lambda: record_export(self.services.store, result))
+        self.exported.emit(result)
+
+    def _export_failed(self, error: BaseException) -> None:
+        self.running = False
+        self.error = error
+        self._set_inputs_enabled(True)
+        self.progress.setValue(0)
+        if isinstance(error, ExportCancelled):
+            self.status_label.setText("Export cancelled; nothing was written.")
+        elif isinstance(error, ExportBlockedError):
+            self.status_label.setText(f"Nothing was written: {error}")
+            self.refresh_preview()
+        else:
+            self.status_label.setText(f"Nothing was written: {error}")
+
+    def _set_inputs_enabled(self, enabled: bool) -> None:
+        for widget in (self.seed_box, self.out_edit, self.replace_box):
+            widget.setEnabled(enabled)
+        can_export = enabled and self.plan is not None and not self.plan.blocked
+        self.export_button.setEnabled(can_export and bool(self.plan and self.plan.items))
+        self.close_button.setText("Close" if enabled else "Cancel")
+
+    def open_report(self) -> None:
+        if self.result_value is not None:
+            QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.result_value.report_path)))
+
+    def reject(self) -> None:
+        """Esc or Close: while exporting, cancel (nothing is left behind); otherwise close."""
+        if self.running:
+            self._cancel.set()
+            self.status_label.setText("Cancelling…")
+            return
+        super().reject()
+
+    # -- helpers -------------------------------------------------------------------------------
+
+    @contextmanager
+    def _reader(self) -> Iterator[Store]:
+        """A read-only connection of its own for the worker (the shared one belongs to the
+        writer); an in-memory project has no file to reopen and is read directly."""
+        path = self.services.store.path
+        if str(path) == ":memory:":
+            yield self.services.store
+            return
+        store = Store.open(path, read_only=True)
+        try:
+            yield store
+        finally:
+            store.close()
+
+
+def _default_out_dir(store: Store) -> Path:
+    path = Path(store.path)
+    if str(path) == ":memory:":
+        return Path.home() / "bagel-release"
+    return path.with_name(f"{path.stem}-release")

@@ -1,0 +1,144 @@
+"""The export dialog over a real project: preview, seed changes, export by keyboard, blocks."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from bagel_studio.core.domains import LETTERS
+from bagel_studio.core.model import Decision, Flag, ItemContent, Severity
+from bagel_studio.core.prefs import Preferences
+from bagel_studio.core.store import NewItem, Store
+from bagel_studio.ui.export_dialog import ExportDialog
+from bagel_studio.ui.services import Services
+
+
+def _paper_items(data_dir: Path) -> list[NewItem]:
+    items = []
+    for line in (data_dir / "items" / "paper_examples.jsonl").read_text("utf-8").splitlines():
+        raw = json.loads(line)
+        content = ItemContent(
+            raw["question"],
+            tuple(raw["options"]),
+            LETTERS.index(raw["answer"]),
+            raw["dimension"],
+            raw.get("level"),
+        )
+        items.append(NewItem(raw["id"], raw["domain"], content, recording_id=raw.get("recording")))
+    return items
+
+
+@pytest.fixture
+def services(project_path: Path, data_dir: Path) -> Iterator[Services]:
+    """The paper's 17 items: 15 accepted, 2 rejected; the desk holds the project for writing."""
+    store = Store.open(project_path)
+    store.add_items(_paper_items(data_dir), None)
+    ids = store.item_ids()
+    with store.transaction():
+        for item_id in ids[:-2]:
+            store.decide(item_id, "ada", Decision.ACCEPT)
+        for item_id in ids[-2:]:
+            store.decide(item_id, "ada", Decision.REJECT, reason="acoustic-mismatch")
+    services = Services(store=store, prefs=Preferences(curator="ada"))
+    yield services
+    services.close()
+
+
+def _dialog(qtbot: QtBot, services: Services) -> ExportDialog:
+    dialog = ExportDialog(services)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    qtbot.waitUntil(lambda: dialog.plan is not None)
+    return dialog
+
+
+def _cell(dialog: ExportDialog, domain: str, letter: str) -> str:
+    table = dialog.balance_table
+    rows = [table.verticalHeaderItem(r).text() for r in range(table.rowCount())]
+    item = table.item(rows.index(domain), LETTERS.index(letter))
+    assert item is not None
+    return item.text()
+
+
+def test_preview_shows_what_will_be_released(qtbot: QtBot, services: Services) -> None:
+    dialog = _dialog(qtbot, services)
+    assert "15 items will be released with seed 0" in dialog.preview_label.text()
+    assert "Wikipedia 8" in dialog.preview_label.text()
+    assert dialog.left_out_label.text() == "Left out: 2 rejected"
+    assert _cell(dialog, "Wikipedia", "A") == "0 → 2"
+    assert _cell(dialog, "Wikipedia", "B") == "8 → 2"
+    assert dialog.blocked_list.isHidden()
+    assert dialog.export_button.isEnabled()
+    assert dialog.out_edit.text().endswith("project-release")
+
+
+def test_changing_the_seed_plans_again(qtbot: QtBot, services: Services) -> None:
+    dialog = _dialog(qtbot, services)
+    dialog.seed_box.setValue(41)
+    qtbot.waitUntil(lambda: dialog.plan is not None and dialog.plan.seed == 41)
+    assert "seed 41" in dialog.preview_label.text()
+    assert _cell(dialog, "Wikipedia", "C") == "0 → 2"
+
+
+def test_enter_exports_and_the_files_appear(
+    qtbot: QtBot, services: Services, tmp_path: Path
+) -> None:
+    dialog = _dialog(qtbot, services)
+    out = tmp_path / "desk-release"
+    dialog.out_edit.setText(str(out))
+    dialog.seed_box.setValue(9)
+    qtbot.waitUntil(lambda: dialog.plan is not None and dialog.plan.seed == 9)
+    dialog.export_button.setFocus()
+    with qtbot.waitSignal(dialog.exported, timeout=30_000):
+        qtbot.keyClick(dialog.export_button, Qt.Key.Key_Return)
+    assert dialog.result_value is not None
+    assert (out / "data" / "all.jsonl").is_file()
+    assert (out / "report" / "gold_positions.png").is_file()
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["seed"] == 9 and manifest["counts"]["released"]["total"] == 15
+    assert dialog.progress.value() == dialog.progress.maximum()
+    assert "Released 15 items with seed 9" in dialog.status_label.text()
+    assert dialog.report_button.isEnabled()
+    qtbot.waitUntil(lambda: services.writer.pending == 0)
+    seeds = services.store.db.execute("SELECT seed, out_dir FROM exports").fetchall()
+    assert seeds == [(9, str(out))]
+
+
+def test_existing_folder_needs_replacing(qtbot: QtBot, services: Services, tmp_path: Path) -> None:
+    out = tmp_path / "taken"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine", encoding="utf-8")
+    dialog = _dialog(qtbot, services)
+    dialog.out_edit.setText(str(out))
+    dialog.start_export()
+    qtbot.waitUntil(lambda: not dialog.running)
+    assert "not empty" in dialog.status_label.text()
+    assert (out / "notes.txt").is_file()
+    dialog.replace_box.setChecked(True)
+    with qtbot.waitSignal(dialog.exported, timeout=30_000):
+        dialog.start_export()
+    assert not (out / "notes.txt").exists()
+    assert (out / "manifest.json").is_file()
+
+
+def test_blocked_items_are_listed_and_export_is_disabled(qtbot: QtBot, services: Services) -> None:
+    flag = Flag("gold-unsupported", Severity.BLOCKING, "The gold answer is not in the evidence")
+    services.store.replace_flags("globi:2:0", [flag])
+    dialog = _dialog(qtbot, services)
+    assert not dialog.blocked_list.isHidden()
+    assert dialog.blocked_list.count() == 1
+    assert "globi:2:0" in dialog.blocked_list.item(0).text()
+    assert "block the export" in dialog.blocked_label.text()
+    assert not dialog.export_button.isEnabled()
+
+
+def test_escape_closes(qtbot: QtBot, services: Services) -> None:
+    dialog = _dialog(qtbot, services)
+    qtbot.keyClick(dialog, Qt.Key.Key_Escape)
+    assert not dialog.isVisible()
