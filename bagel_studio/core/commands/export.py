@@ -19,6 +19,7 @@ from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.export import (
     ExportBlockedError,
     ExportResult,
+    NothingToReleaseError,
     OutDirExistsError,
     export_release,
     record_export,
@@ -36,8 +37,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
             " domain), manifest.json, provenance.jsonl, a dataset card (README.md) and a report"
             " with plots. The same project and seed give byte-identical files. The folder appears"
             " complete or not at all. Exit status: 0 written, 1 blocked (items with a blocking"
-            " flag or a NoDerivatives recording, listed), 2 usage error (missing project, OUTDIR"
-            " not empty without --force)."
+            " flag or a NoDerivatives recording, listed) or nothing accepted yet, 2 usage"
+            " error (missing project, OUTDIR not empty without --force)."
         ),
     )
     parser.add_argument("project", metavar="PROJECT")
@@ -59,6 +60,11 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print_json({"exported": False, "blocked": [_blocked_json(b) for b in exc.blocked]})
         sys.stderr.write(f"bagel-studio export: nothing written; {exc}\n")
+        return 1
+    except NothingToReleaseError as exc:
+        if args.json:
+            print_json({"exported": False, "blocked": [], "reason": str(exc)})
+        sys.stderr.write(f"bagel-studio export: {exc}\n")
         return 1
     except OSError as exc:
         raise UsageError(f"{args.out_dir}: {exc.strerror or exc}") from exc

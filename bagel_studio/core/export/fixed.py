@@ -35,7 +35,13 @@ _CATCH_ALL = re.compile("|".join(f"(?:{p})" for p in _CATCH_ALL_PATTERNS))
 _ORDINALS = ("first", "second", "third", "fourth", "1st", "2nd", "3rd", "4th")
 _NUMBERED = re.compile(
     r"^(?:the\s+)?(?P<label>[^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*){0,2}?)\s*(?:no\.?|#)?\s*"
-    r"(?P<num>\d{1,2}|[A-D])(?![\w.,-]*\w)"
+    r"(?P<num>[1-9]|[A-D])(?=$|[\s:).,;!?])(?![.,]\d)"
+)
+# Words that put a number in a quantity ("About 4 weeks", "Over 3 kg"), not in a label.
+_QUANTIFIERS = frozenset(
+    "about around approximately approx roughly nearly almost over under above below more less"
+    " fewer up at in on by for every each between from to within after before only exactly"
+    " than less least most just some".split()
 )
 _ORDINAL = re.compile(r"^(?:the\s+)?(?P<num>" + "|".join(_ORDINALS) + r")\s+(?P<label>[^\W\d_]+)")
 _LETTER_REFERENCE = re.compile(
@@ -71,7 +77,9 @@ def _sequence_label(option: str) -> str | None:
     if ordinal:
         return "ordinal:" + ordinal["label"]
     numbered = _NUMBERED.match(text)
-    if numbered and (numbered["num"].isdigit() or numbered["label"][:1].isupper()):
+    if numbered is None or numbered["label"].split()[0].casefold() in _QUANTIFIERS:
+        return None
+    if numbered["num"].isdigit() or numbered["label"][:1].isupper():
         return "numbered:" + numbered["label"].casefold()
     return None
 

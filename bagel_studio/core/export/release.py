@@ -43,6 +43,10 @@ class ExportBlockedError(ExportError):
         super().__init__(f"{len(blocked)} item(s) block the export:\n{listing}")
 
 
+class NothingToReleaseError(ExportError):
+    """No item of the project is accepted or revised yet."""
+
+
 class ExportCancelled(ExportError):
     """Raised by a progress callback to stop an export; nothing is left behind."""
 
@@ -89,6 +93,9 @@ def export_release(
     plan = plan_export(store, seed, planning)
     if plan.blocked:
         raise ExportBlockedError(plan.blocked)
+    if not plan.items:
+        left_out = ", ".join(f"{n} {s}" for s, n in plan.left_out_totals().items())
+        raise NothingToReleaseError(f"nothing to release: no item is accepted ({left_out})")
     return write_release(plan, out, force, progress, project)
 
 

@@ -32,6 +32,9 @@ from bagel_studio.core.export.fixed import fixed_positions, is_catch_all
         (["Option C is wrong", "Beetles", "Moths", "Ants"], {0, 1, 2, 3}),
         (["Beetles", "Moths", "It cannot be determined", "Ants"], {2}),
         (["Vitamin A", "Iron", "Zinc", "Calcium"], set()),
+        (["About 40%", "About 10%", "About 75%", "About 27%"], set()),
+        (["About 4 weeks", "About 2 weeks", "Over 3 months", "Over 1 year"], set()),
+        (["Sound 1: a trill", "Sound 2: a whistle", "Neither", "Both"], {0, 1, 2, 3}),
     ],
 )
 def test_fixed_positions(options: list[str], fixed: set[int]) -> None:
