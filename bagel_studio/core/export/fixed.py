@@ -39,9 +39,44 @@ _NUMBERED = re.compile(
 )
 # Words that put a number in a quantity ("About 4 weeks", "Over 3 kg"), not in a label.
 _QUANTIFIERS = frozenset(
-    "about around approximately approx roughly nearly almost over under above below more less"
-    " fewer up at in on by for every each between from to within after before only exactly"
-    " than less least most just some".split()
+    [
+        "about",
+        "around",
+        "approximately",
+        "approx",
+        "roughly",
+        "nearly",
+        "almost",
+        "over",
+        "under",
+        "above",
+        "below",
+        "more",
+        "less",
+        "fewer",
+        "up",
+        "at",
+        "in",
+        "on",
+        "by",
+        "for",
+        "every",
+        "each",
+        "between",
+        "from",
+        "to",
+        "within",
+        "after",
+        "before",
+        "only",
+        "exactly",
+        "than",
+        "less",
+        "least",
+        "most",
+        "just",
+        "some",
+    ]
 )
 _ORDINAL = re.compile(r"^(?:the\s+)?(?P<num>" + "|".join(_ORDINALS) + r")\s+(?P<label>[^\W\d_]+)")
 _LETTER_REFERENCE = re.compile(
