@@ -86,6 +86,7 @@ class Player:
         self._requested_at = 0.0
         self._heard_at: float | None = None
         self._pending_s = 0.0
+        self._floor_s = 0.0  # the playhead never moves back without a seek or a loop
         self._callback_stop: type[Exception] = Exception
 
     # -- availability ---------------------------------------------------------------------------
@@ -201,6 +202,7 @@ class Player:
         self._frame = self._to_frame(self._rest_s)
         self._seek_applied = self._seek_request[0]
         self._heard_at = None
+        self._floor_s = self._rest_s
         self._requested_at = float(self._stream.time)
         self._playing = True
         try:
@@ -229,6 +231,7 @@ class Player:
         if self._stream is not None and self._stream.active:
             generation = self._seek_request[0] + 1
             self._pending_s = target
+            self._floor_s = target
             self._seek_request = (generation, self._to_frame(target))
         else:
             self._rest_s = target
@@ -332,7 +335,13 @@ class Player:
                 frame = loop[0] + (frame - loop[0]) % length
             elif frame < loop[0]:
                 frame = loop[1] - (loop[0] - frame) % length
-        return float(np.clip(self._to_seconds(frame), 0.0, self.duration_s))
+        position = float(np.clip(self._to_seconds(frame), 0.0, self.duration_s))
+        if loop is None:
+            # PortAudio's first blocks are prefilled with early DAC estimates that later blocks
+            # correct; never let the playhead step back for that.
+            position = max(position, self._floor_s)
+            self._floor_s = position
+        return position
 
     def _to_frame(self, seconds: float) -> int:
         if self._audio is None:
