@@ -12,7 +12,7 @@ import csv
 import io
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from bagel_studio.core.importers.textio import decode, line_ending
 from bagel_studio.core.store import Reject
@@ -49,12 +49,14 @@ class GlobiTable:
     encoding: str = "utf-8"
     line_ending: str = "LF"
     delimiter: str = "\t"
+    quotes_literal: bool = False  # a stray quote made quoted reading unsafe
 
     def describe(self) -> str:
         separator = "tab" if self.delimiter == "\t" else repr(self.delimiter)
+        quotes = " (quotes read as text)" if self.quotes_literal else ""
         return (
             f"GloBI table, {self.encoding}, {self.line_ending} line endings,"
-            f" {separator}-separated, {len(self.records):,} records"
+            f" {separator}-separated{quotes}, {len(self.records):,} records"
         )
 
 
@@ -96,10 +98,38 @@ def read_table(data: bytes, table_name: str, display: str) -> GlobiTable:
     table = GlobiTable(encoding=encoding, line_ending=line_ending(data[: 1 << 20]))
     first_line = text.split("\n", 1)[0].split("\r", 1)[0]
     table.delimiter = sniff_delimiter(first_line)
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=table.delimiter)
-    names: list[str] | None = None
-    columns: dict[str, int] = {}
-    row_number = 0
+    rows, errors = _physical_rows(text, table.delimiter, csv.QUOTE_MINIMAL)
+    if table.delimiter == "\t" and _quotes_doubtful(rows, errors):
+        rows, errors = _physical_rows(text, table.delimiter, csv.QUOTE_NONE)
+        table.quotes_literal = True
+    table.rejects.extend(Reject(display, line, f"malformed row: {e}") for line, e in errors)
+    if not rows:
+        table.rejects.append(Reject(display, 1, "no header row"))
+        return table
+    names = header_names(rows[0][2])
+    columns = _field_columns(names)
+    source, target = (_name(names, columns, k) for k in ("source_taxon", "target_taxon"))
+    for row_number, (start, _, cells) in enumerate(rows[1:], start=1):
+        row = _row_dict(names, cells)
+        if not (row.get(source) or row.get(target)):
+            raw = table.delimiter.join(cells)
+            table.rejects.append(Reject(display, start, "no source or target taxon", raw))
+            continue
+        ref = f"{table_name}#{row_number}"
+        table.records.append(_record(row, names, columns, ref, table_name, row_number))
+    return table
+
+
+Row = tuple[int, int, list[str]]  # first line, last line, cells
+
+
+def _physical_rows(
+    text: str, delimiter: str, quoting: Literal[0, 1, 2, 3]
+) -> tuple[list[Row], list[tuple[int, str]]]:
+    """Non-blank rows with the lines they span, and the rows the csv module refused."""
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, quoting=quoting)
+    rows: list[Row] = []
+    errors: list[tuple[int, str]] = []
     last_line = 0
     while True:
         start = last_line + 1
@@ -109,29 +139,27 @@ def read_table(data: bytes, table_name: str, display: str) -> GlobiTable:
             break
         except csv.Error as exc:
             last_line = reader.line_num
-            table.rejects.append(Reject(display, start, f"malformed row: {exc}"))
+            errors.append((start, str(exc)))
             continue
         last_line = reader.line_num
-        if not cells:
-            continue
-        if names is None:
-            names = header_names(cells)
-            columns = _field_columns(names)
-            continue
-        row_number += 1
-        row = _row_dict(names, cells)
-        if not (
-            row.get(_name(names, columns, "source_taxon"))
-            or row.get(_name(names, columns, "target_taxon"))
+        if cells:
+            rows.append((start, last_line, cells))
+    return rows, errors
+
+
+def _quotes_doubtful(rows: list[Row], errors: list[tuple[int, str]]) -> bool:
+    """True when reading quotes swallowed lines: a stray '"' opening a field of a tab-separated
+    table (GloBI's exchange files are not quoted) runs on over the following rows, leaving a row
+    of the wrong width or a field holding whole tab-separated lines."""
+    if errors:
+        return True
+    width = len(rows[0][2]) if rows else 0
+    for first, last, cells in rows[1:]:
+        if last > first and (
+            len(cells) != width or any("\t" in c and ("\n" in c or "\r" in c) for c in cells)
         ):
-            raw = table.delimiter.join(cells)
-            table.rejects.append(Reject(display, start, "no source or target taxon", raw))
-            continue
-        ref = f"{table_name}#{row_number}"
-        table.records.append(_record(row, names, columns, ref, table_name, row_number))
-    if names is None:
-        table.rejects.append(Reject(display, 1, "no header row"))
-    return table
+            return True
+    return False
 
 
 def record_from_row(

@@ -218,6 +218,21 @@ def test_globi_quirks(store: Store, tmp_path: Path) -> None:
     assert third is not None and third["source_taxon"] == "Vulpes vulpes"
 
 
+def test_stray_quote_in_a_tab_separated_table(store: Store, tmp_path: Path) -> None:
+    header = "sourceTaxonName\tinteractionTypeName\ttargetTaxonName\tlocalityName\n"
+    rows = [f"Species {i}\teats\tPrey {i}\tSite {i}\n" for i in range(300)]
+    rows[5] = 'Species 5\teats\tPrey 5\t"Big Wood, 5 inch mark\n'  # a quote never closed
+    (tmp_path / "stray.tsv").write_text(header + "".join(rows), encoding="utf-8")
+    report = import_paths(store, [tmp_path / "stray.tsv"])
+
+    assert report.rejects == [] and store.globi_record_count() == 300
+    sixth = store.globi_record("stray.tsv#6")
+    assert sixth is not None and sixth["locality"] == '"Big Wood, 5 inch mark'
+    last = store.globi_record("stray.tsv#300")
+    assert last is not None and last["source_taxon"] == "Species 299"
+    assert any("quotes read as text" in note for note in report.notes)
+
+
 def test_empty_file_and_binary_garbage(store: Store, tmp_path: Path) -> None:
     (tmp_path / "empty.jsonl").write_bytes(b"")
     (tmp_path / "blank.jsonl").write_bytes(b"\n  \r\n")
