@@ -245,13 +245,15 @@ def _import_xc_metadata(
     audio.by_name, audio.by_id = dict(run.audio.by_name), dict(run.audio.by_id)
     audio.add_folder(plan.input.path.parent)
     rows: list[tuple[int, Any]]
+    broken: list[Reject] = []
     if plan.kind == "xc-csv":
-        csv_rows, encoding = xenocanto.csv_rows(data)
+        csv_rows, encoding, broken = xenocanto.csv_rows(data, plan.input.display)
         rows = list(csv_rows)
     else:
         rows = list(xenocanto.json_rows(json.loads(decode(data)[0].lstrip("\ufeff"))))
         encoding = "json"
     recordings, rejects = xenocanto.recording_rows(rows, audio, plan.input.display, run.hashes)
+    rejects += broken
     added = run.store.upsert_recordings(recordings, import_id)
     run.report.evidence["recordings"] += added
     for recording in recordings:

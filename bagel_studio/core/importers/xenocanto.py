@@ -85,20 +85,31 @@ class AudioIndex:
         return self.by_id.get(rec_id) if rec_id else None
 
 
-def csv_rows(data: bytes) -> tuple[list[tuple[int, dict[str, str]]], str]:
-    """(line, row) pairs of a metadata CSV and the encoding it was read in."""
+def csv_rows(
+    data: bytes, display: str
+) -> tuple[list[tuple[int, dict[str, Any]]], str, list[Reject]]:
+    """(line, row) pairs of a metadata CSV, the encoding it was read in, and a reject when the
+    CSV breaks off (an unclosed quote running past the field size limit)."""
     text, encoding = decode(data)
     first = text.split("\n", 1)[0]
     delimiter = max(("\t", ",", ";"), key=first.count)
     reader = csv.DictReader(io.StringIO(text, newline=""), delimiter=delimiter)
-    rows: list[tuple[int, dict[str, str]]] = []
+    rows: list[tuple[int, dict[str, Any]]] = []
     start = 2
-    for row in reader:
-        clean = {str(k).strip(): (v or "").strip() for k, v in row.items() if k is not None}
-        if any(clean.values()):
-            rows.append((start, clean))
-        start = reader.line_num + 1
-    return rows, encoding
+    try:
+        for row in reader:
+            clean: dict[str, Any] = {
+                str(k).strip(): (v or "").strip() for k, v in row.items() if k is not None
+            }
+            if row.get(None):  # cells beyond the header
+                clean["extra"] = row[None]
+            if any(clean.values()):
+                rows.append((start, clean))
+            start = reader.line_num + 1
+    except csv.Error as exc:
+        reason = f"malformed CSV, not read from here on: {exc}"
+        return rows, encoding, [Reject(display, start, reason)]
+    return rows, encoding, []
 
 
 def json_rows(document: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:

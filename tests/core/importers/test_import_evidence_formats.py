@@ -149,3 +149,21 @@ def test_items_with_an_inline_text(store: Store, tmp_path: Path) -> None:
     assert item.text_key == "inline:biorxiv:inline:0"
     text = store.find_text(item.text_key)
     assert text is not None and text["text"] == BIORXIV_ABSTRACT.strip()
+
+
+def test_broken_xeno_canto_csv_keeps_what_it_could_read(store: Store, tmp_path: Path) -> None:
+    rows = [
+        "id,gen,sp,en,type",
+        "1001,Passer,domesticus,House Sparrow,song,surplus",
+        '1002,Junco,hyemalis,"Dark-eyed ' + "x" * 200_000,
+        "1003,Sayornis,nigricans,,call",
+    ]
+    (tmp_path / "meta.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    report = import_paths(store, [tmp_path / "meta.csv"])
+
+    assert [(r.line, r.reason.split(":")[0]) for r in report.rejects] == [
+        (3, "malformed CSV, not read from here on")
+    ]
+    sparrow = store.recording("XC1001")
+    assert sparrow is not None and sparrow["metadata"]["extra"] == ["surplus"]
+    assert store.recording("XC1003") is None  # after the break: reported, not guessed
