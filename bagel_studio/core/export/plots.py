@@ -146,7 +146,8 @@ def _reject_reasons(figure: Figure, plan: ExportPlan) -> None:
     positions = list(range(len(reasons)))[::-1]
     left = [0] * len(reasons)
     palette = ["#1f6fb4", "#2e8b57", "#e6a23c", "#8e44ad", "#c0392b", "#555555"]
-    for index, (domain, by) in enumerate(plan.reject_reasons.items()):
+    for domain, by in plan.reject_reasons.items():
+        index = plan.domains.index(domain)  # the same colour for a domain in every plot
         counts = [by.get(r, 0) for r in reasons]
         ax.barh(
             positions, counts, 0.6, left=left, color=palette[index % len(palette)], label=domain
