@@ -161,3 +161,23 @@ def test_killed_export_leaves_no_partial_release(tmp_path: Path) -> None:
     assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
     rows = read_jsonl(out / "data" / "all.jsonl")
     assert len(rows) == sum(PAPER_DOMAIN_COUNTS.values())
+
+
+def test_nothing_accepted_exits_1(
+    tmp_path: Path, data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = tmp_path / "fresh.bagel"
+    with new_project(project, paper_items(data_dir)):
+        pass
+    assert run(["export", str(project), str(tmp_path / "out"), "--seed", "1"]) == 1
+    assert "nothing to release" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+def test_force_never_replaces_the_folder_holding_the_project(
+    paper_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = paper_project.parent
+    assert run(["export", str(paper_project), str(folder), "--seed", "1", "--force"]) == 2
+    assert "holds the project" in capsys.readouterr().err
+    assert paper_project.is_file()
