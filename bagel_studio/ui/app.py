@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import logging
 import sys
+import time
 from pathlib import Path
 
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QCoreApplication, QEventLoop, QSettings, QThread
 from PySide6.QtWidgets import QApplication, QInputDialog, QLineEdit, QMessageBox, QWidget
 
 from bagel_studio.core.prefs import Preferences, config_dir
@@ -55,6 +56,23 @@ def ask_curator(prefs: Preferences, parent: QWidget | None = None) -> str:
         prefs.curator = name.strip()
         prefs.save()
     return prefs.curator
+
+
+DRAIN_TIMEOUT_S = 60.0
+
+
+def drain(services: Services, timeout_s: float = DRAIN_TIMEOUT_S) -> bool:
+    """Let pending writes and background work finish, running their callbacks (which may queue
+    further writes, e.g. a finished measurement being cached), before the executors shut down.
+    Returns False if work was still pending at the deadline."""
+    deadline = time.monotonic() + timeout_s
+    while services.writer.pending or services.workers.pending:
+        if time.monotonic() > deadline:
+            log.warning("closing with work still pending")
+            return False
+        QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+        QThread.msleep(5)
+    return True
 
 
 class DeskApp:
@@ -119,6 +137,7 @@ class DeskApp:
             self.window.deleteLater()
             self.window = None
         if self.services is not None:
+            drain(self.services)
             self.services.close()
             self.services = None
 

@@ -7,7 +7,7 @@ from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
-    QHBoxLayout,
+    QGridLayout,
     QLabel,
     QLineEdit,
     QListWidget,
@@ -19,7 +19,9 @@ from PySide6.QtWidgets import (
 from bagel_studio.core.model import REJECT_REASONS
 from bagel_studio.ui.shortcuts import BY_ACTION, ReviewMachine, button_text
 
-BUTTON_ACTIONS = ("accept", "edit", "reject", "skip", "uncertain", "undo", "previous", "next")
+# Two rows of four: the decisions first, then undo and moving on.
+BUTTON_ACTIONS = ("accept", "edit", "reject", "uncertain", "skip", "undo", "previous", "next")
+DECISIONS_PER_ROW = 4
 BUTTON_COLOURS = {"accept": "#2e7d32", "reject": "#c62828", "edit": "#00838f"}
 
 
@@ -30,9 +32,9 @@ class DecisionBar(QWidget):
         super().__init__(parent)
         self._machine = machine
         self.buttons: dict[str, QPushButton] = {}
-        layout = QHBoxLayout(self)
+        layout = QGridLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        for action in BUTTON_ACTIONS:
+        for position, action in enumerate(BUTTON_ACTIONS):
             button = QPushButton(button_text(action), self)
             button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # keys stay with the desk
             button.setToolTip(BY_ACTION[action].label)
@@ -43,9 +45,8 @@ class DecisionBar(QWidget):
                 )
             button.clicked.connect(lambda _checked=False, a=action: self._machine.handle(a))
             self.buttons[action] = button
-            layout.addWidget(button)
-            if action == "undo":
-                layout.addStretch(1)
+            row, column = divmod(position, DECISIONS_PER_ROW)
+            layout.addWidget(button, row, column)
         machine.state_changed.connect(lambda _s: self.refresh())
         self.refresh()
 

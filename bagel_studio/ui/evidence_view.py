@@ -34,6 +34,7 @@ from bagel_studio.ui.plain import plain_label
 log = logging.getLogger(__name__)
 
 HIGHLIGHT = QColor("#fff59d")
+RECORDING_CARD_HEIGHT = 190
 NONE_TEXT = "No evidence of this kind is linked to this item."
 
 
@@ -139,7 +140,9 @@ class EvidencePanel(QTabWidget):
         tab = QWidget(self)
         layout = QVBoxLayout(tab)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.recording)
+        card = _scrolling(self.recording)
+        card.setMaximumHeight(RECORDING_CARD_HEIGHT)  # leave the room to the spectrogram
+        layout.addWidget(card)
         if self.listening is not None:
             layout.addWidget(self.listening, 1)
         else:
@@ -185,7 +188,11 @@ class EvidencePanel(QTabWidget):
         if record is None:
             self.globi.set_fields(NONE_TEXT, [])
             return False
-        self.globi.set_fields(f"GloBI record {record['ref']}", globi_fields(record))
+        generator = [
+            ("Generator's evidence", "\n".join(f"“{span}”" for span in item.supporting_evidence)),
+            ("Generator's rationale", item.rationale),
+        ]
+        self.globi.set_fields(f"GloBI record {record['ref']}", globi_fields(record) + generator)
         return True
 
     def _show_recording(self, item: Item) -> bool:
@@ -237,7 +244,7 @@ def recording_fields(rec: dict[str, Any]) -> list[tuple[str, Any]]:
         ("URL", rec.get("url")),
         ("File", rec.get("file_name") or rec.get("audio_path")),
         ("Length", meta.get("length") or meta.get("length_s")),
-        ("Sample rate", meta.get("smp") or meta.get("sample_rate")),
+        ("Location", meta.get("loc") or meta.get("cnt")),
     ]
 
 

@@ -87,7 +87,7 @@ class MainWindow(QMainWindow):
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 4)
         self.splitter.setStretchFactor(2, 4)
-        self.splitter.setSizes([560, 520, 520])
+        self.splitter.setSizes([640, 480, 480])
         self.splitter.setChildrenCollapsible(False)
         self.queue.setMinimumWidth(300)
         centre.setMinimumWidth(380)

@@ -181,7 +181,7 @@ class QueuePanel(QWidget):
         table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         header = table.horizontalHeader()
         header.setStretchLastSection(True)
-        widths = {"id": 150, "domain": 80, "dimension": 120, "level": 55, "status": 75, "flags": 75}
+        widths = {"id": 140, "domain": 72, "dimension": 110, "level": 52, "status": 72, "flags": 72}
         for column, (key, _title) in enumerate(COLUMNS):
             if key in widths:
                 table.setColumnWidth(column, widths[key])

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QApplication
 
 from bagel_studio.core.prefs import Preferences
 from bagel_studio.core.store import Store
+from bagel_studio.ui.app import drain
 from bagel_studio.ui.main_window import MainWindow
 from bagel_studio.ui.services import Services
 
@@ -43,6 +44,7 @@ def open_desk(
 def close_desk(window: MainWindow) -> None:
     """Close like the app: the window saves its geometry, the services wait for their writes."""
     window.close()
+    drain(window.services)
     window.services.close()
 
 

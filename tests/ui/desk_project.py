@@ -12,7 +12,7 @@ from pathlib import Path
 
 from bagel_studio.core.checks import check_all
 from bagel_studio.core.domains import LETTERS
-from bagel_studio.core.model import ItemContent
+from bagel_studio.core.model import Decision, ItemContent
 from bagel_studio.core.store import NewItem, Store
 
 KOALA_ID = "wikipedia:koala:0"
@@ -123,6 +123,7 @@ def evidence_items() -> list[NewItem]:
 
 
 def add_evidence(store: Store, data_dir: Path) -> None:
+    data_dir = data_dir.resolve()  # the audio path is kept as given
     koala = (data_dir / "wikipedia" / "Koala.txt").read_text(encoding="utf-8")
     bats = json.loads(
         (data_dir / "biorxiv" / "biorxiv_2020.02.11.942060_birds_versus_bats.json").read_text(
@@ -251,3 +252,35 @@ def synthetic_items(count: int) -> list[NewItem]:
             )
         )
     return items
+
+
+SHOWCASE_ID = "wikipedia:koala:1"
+
+
+def build_showcase_project(path: Path, data_dir: Path) -> str:
+    """The project behind ``docs/screenshots/desk.png``: a flagged Wikipedia item first, with an
+    edit and its undo in the history, and a few decisions already made on other items."""
+    showcase = NewItem(
+        SHOWCASE_ID,
+        "Wikipedia",
+        ItemContent(
+            "According to the passage, how many hours a day do koalas sleep?",
+            ("About 4 hours", "About 10 hours", "Up to 20 hours", "24 hours"),
+            2,
+            "Behavior",
+            "easy",
+        ),
+        text_key="title:Koala",
+    )
+    with Store.open(path) as store:
+        add_evidence(store, data_dir)
+        store.add_items([showcase, *evidence_items(), *paper_items(data_dir)], None)
+        check_all(store)
+        store.edit(
+            SHOWCASE_ID, "ana", store.get_item(SHOWCASE_ID).content.with_changes(level="medium")
+        )
+        store.undo("ana")
+        store.decide(KOALA_ID, "ana", Decision.ACCEPT)
+        store.decide("globi:pallisentis:0", "ana", Decision.REJECT, reason="taxonomic-granularity")
+        store.decide(KOALA_ID, "ben", Decision.ACCEPT)
+    return SHOWCASE_ID
