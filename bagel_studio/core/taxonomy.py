@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 SPECIES = "species"
@@ -106,6 +107,7 @@ def suffix_rank(word: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=65536)
 def parse_name(text: str) -> TaxonName | None:
     """Parse a scientific name ("Channa striata", "Capreolus capreolus italicus", "Cichlidae",
     "Fungia (Cycloseris) costulata", "Hymenoscyphus fraxineus (T. Kowalski) Baral").
@@ -147,6 +149,7 @@ def _is_authorship(tokens: list[str]) -> bool:
     return bool(first) and (first[0].isupper() or first[0].isdigit())
 
 
+@lru_cache(maxsize=65536)
 def normalize_taxon(text: str) -> str:
     """The comparison key of a taxon name: its canonical form, case-folded (or the text itself,
     case-folded and single-spaced, when it does not parse as a name)."""

@@ -45,22 +45,14 @@ def links_for_option(g: GlobiItem, index: int) -> list[GlobiLink]:
     """Records linking option ``index`` (or a taxon inside it) to one of the partner taxa."""
     key = g.key(index)
     wanted = partners(g)
-    found = [lk for lk in g.links.get(key, ()) if _other_key(lk, key) in wanted]
+    found = [lk for lk in g.links.get(key, ()) if lk.partner_key(key) in wanted]
     seen = {lk.ref for lk in found}
     for partner in wanted:
         for link in g.links.get(partner, ()):
-            other = link.partner(partner)
-            if link.ref in seen or other is None or key == normalize_taxon(other[0]):
-                continue
-            if any(normalize_taxon(n) == key for n in other[1]):
+            if link.ref not in seen and key in link.partner_ancestor_keys(partner):
                 found.append(link)
                 seen.add(link.ref)
     return found
-
-
-def _other_key(link: GlobiLink, key: str) -> str | None:
-    other = link.partner(key)
-    return normalize_taxon(other[0]) if other is not None else None
 
 
 def _member_key(link: GlobiLink, wanted: dict[str, str]) -> str:
@@ -80,7 +72,7 @@ def gold_relations(g: GlobiItem) -> set[Relation]:
     found = {
         Relation(family(lk.interaction)[0], role(lk, gold_key))
         for lk in g.links.get(gold_key, ())
-        if _other_key(lk, gold_key) in wanted
+        if lk.partner_key(gold_key) in wanted
     }
     if found:
         return found
@@ -130,7 +122,7 @@ def _documented_interactions(g: GlobiItem) -> Flag | None:
     if pair is None:
         return None
     first, second = pair
-    between = [lk for lk in g.links.get(first, ()) if _other_key(lk, first) == second]
+    between = [lk for lk in g.links.get(first, ()) if lk.partner_key(first) == second]
     hits: dict[int, list[GlobiLink]] = {}
     for index, text in g.interactions.items():
         if index == g.gold:

@@ -17,7 +17,7 @@ from bagel_studio.core.checks.interactions import (
 )
 from bagel_studio.core.checks.records import format_refs
 from bagel_studio.core.model import Flag, Severity
-from bagel_studio.core.taxonomy import SUBSPECIES, ancestors, normalize_taxon
+from bagel_studio.core.taxonomy import SUBSPECIES, ancestors
 
 TAXON_OVERLAP = "taxon-overlap"
 TAXON_GRANULARITY = "taxon-granularity"
@@ -62,8 +62,9 @@ def _option_lineage(g: GlobiItem, index: int) -> dict[str, str]:
     key = g.key(index)
     refs: dict[str, str] = {}
     for link in g.links.get(key, ()):
-        for name in link.lineage_of(key):
-            refs.setdefault(normalize_taxon(name), link.ref)
+        own = link.source_ancestor_keys if link.source_key == key else link.target_ancestor_keys
+        for ancestor in own:
+            refs.setdefault(ancestor, link.ref)
     found = ancestors(g.options[index])
     return {k: refs.get(k, "name") for k in found} | {k: r for k, r in refs.items() if k != key}
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, Protocol
 
 from bagel_studio.core.taxonomy import (
@@ -42,13 +43,37 @@ class GlobiLink:
     source_lineage: tuple[str, ...] = ()
     target_lineage: tuple[str, ...] = ()
 
-    @property
+    @cached_property
     def source_key(self) -> str:
         return normalize_taxon(self.source)
 
-    @property
+    @cached_property
     def target_key(self) -> str:
         return normalize_taxon(self.target)
+
+    @cached_property
+    def source_ancestor_keys(self) -> frozenset[str]:
+        return frozenset(normalize_taxon(n) for n in self.source_lineage) - {self.source_key}
+
+    @cached_property
+    def target_ancestor_keys(self) -> frozenset[str]:
+        return frozenset(normalize_taxon(n) for n in self.target_lineage) - {self.target_key}
+
+    def partner_key(self, key: str) -> str | None:
+        """The other taxon's key when ``key`` is one side of the record."""
+        if self.source_key == key:
+            return self.target_key
+        if self.target_key == key:
+            return self.source_key
+        return None
+
+    def partner_ancestor_keys(self, key: str) -> frozenset[str]:
+        """Keys of the taxa containing the other taxon, when ``key`` is one side."""
+        if self.source_key == key:
+            return self.target_ancestor_keys
+        if self.target_key == key:
+            return self.source_ancestor_keys
+        return frozenset()
 
     def lineage_of(self, key: str) -> tuple[str, ...]:
         if self.source_key == key:

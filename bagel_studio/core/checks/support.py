@@ -10,12 +10,13 @@ deterministic, fast enough to run over every item, and its verdicts can be check
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from bagel_studio.core.checks.words import content_stems, stem, words
+from bagel_studio.core.checks.words import WORD_RE, content_stems, stem
 
 SUPPORTED = 0.999  # share of an option's words one sentence must hold to support a distractor
 GOLD_MIN = 0.5  # below this share the gold answer counts as unsupported
@@ -51,8 +52,12 @@ class SentenceIndex:
     """A text split into sentences, with the sentences each stem occurs in."""
 
     spans: tuple[tuple[int, int], ...]
-    postings: dict[str, tuple[int, ...]]
-    stems: tuple[frozenset[str], ...]
+    postings: dict[str, list[int]]  # stem -> ascending sentence numbers; read-only once built
+
+    def holds(self, sentence: int, stem_: str) -> bool:
+        numbers = self.postings.get(stem_, ())
+        at = bisect_left(numbers, sentence)
+        return at < len(numbers) and numbers[at] == sentence
 
 
 def split_sentences(text: str) -> list[tuple[int, int]]:
@@ -87,13 +92,11 @@ def sentence_index(text: str) -> SentenceIndex:
     """The index of ``text``, computed once per distinct text (cached)."""
     spans = split_sentences(text)
     postings: dict[str, list[int]] = {}
-    stems: list[frozenset[str]] = []
+    findall = WORD_RE.findall
     for number, (start, end) in enumerate(spans):
-        sentence_stems = frozenset(stem(w) for w in words(text[start:end]))
-        stems.append(sentence_stems)
-        for s in sentence_stems:
+        for s in {stem(w) for w in findall(text, start, end)}:
             postings.setdefault(s, []).append(number)
-    return SentenceIndex(tuple(spans), {k: tuple(v) for k, v in postings.items()}, tuple(stems))
+    return SentenceIndex(tuple(spans), postings)
 
 
 @dataclass(frozen=True)
@@ -145,4 +148,4 @@ def distinguishing_stems(option: str, question: str, options: Sequence[str]) -> 
 
 def relevance(index: SentenceIndex, sentence: int, question_stems: frozenset[str]) -> int:
     """How many of the stem's content words the sentence holds."""
-    return len(index.stems[sentence] & question_stems)
+    return sum(1 for s in question_stems if index.holds(sentence, s))

@@ -74,6 +74,7 @@ def words(text: str) -> list[str]:
     return WORD_RE.findall(text)
 
 
+@lru_cache(maxsize=65536)
 def content_stems(text: str) -> tuple[str, ...]:
     """The stems of the content words of ``text``, in order, without repeats."""
     seen: dict[str, None] = {}
