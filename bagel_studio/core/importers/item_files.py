@@ -69,6 +69,9 @@ def _read_lines(data: bytes, batch: ItemBatch, advance: LineProgress | None) -> 
         except json.JSONDecodeError as exc:
             batch.reject(number, _json_error(exc, len(line)), decode_line(line))
             continue
+        except RecursionError:
+            batch.reject(number, "invalid JSON: nested too deeply", decode_line(line))
+            continue
         batch.add_record(record, number, line)
 
 

@@ -140,7 +140,7 @@ def classify_json(data: bytes) -> tuple[str, Any]:
     if len(first) <= MAX_LINE_BYTES:
         try:
             head = loads(first)
-        except ValueError:
+        except (ValueError, RecursionError):
             head = None
         if isinstance(head, dict):
             if is_xc_json(head):
@@ -152,6 +152,8 @@ def classify_json(data: bytes) -> tuple[str, Any]:
             return "items-lines", None
     try:
         document = loads(data)
+    except RecursionError:
+        return "items-lines", None
     except ValueError as exc:
         if first.strip() in (b"{", b"["):  # a pretty-printed document, broken somewhere
             return "bad-json", exc

@@ -348,3 +348,10 @@ def test_file_that_vanishes_during_the_import_is_unreadable(store: Store, tmp_pa
     assert report.new_item_ids == ["w:1"]
     assert report.unreadable == [str(second)] and report.exit_status == 2
     assert any("cannot read" in note for note in report.notes)
+
+
+def test_deeply_nested_json_line(store: Store, tmp_path: Path) -> None:
+    path = lines(tmp_path / "deep.jsonl", good("w:1"), "[" * 100_000 + "]" * 100_000)
+    report = import_paths(store, [path])
+    assert report.new_item_ids == ["w:1"]
+    assert [(r.line, r.reason) for r in report.rejects] == [(2, "invalid JSON: nested too deeply")]
