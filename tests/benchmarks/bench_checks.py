@@ -113,7 +113,10 @@ def globi_item(rng: random.Random, n: int, records: list[dict[str, Any]]) -> New
 
 def text_item(rng: random.Random, domain: str, n: int, key: str, text: str) -> NewItem:
     words = [w for w in text.split() if w.isalpha() and len(w) > 5]
-    pick = lambda k: " ".join(rng.sample(words, k))  # noqa: E731
+
+    def pick(k: int) -> str:
+        return " ".join(rng.sample(words, k))
+
     question = f"What does the article say about the {pick(3)} of this species and its {pick(2)}?"
     content = ItemContent(
         question,
