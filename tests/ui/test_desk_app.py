@@ -6,7 +6,8 @@ import importlib.util
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtWidgets import QApplication, QInputDialog, QMessageBox
 
 from bagel_studio.core.prefs import Preferences
 from bagel_studio.core.store import Store
@@ -96,3 +97,53 @@ def test_import_with_progress_fills_the_queue(qtbot, tmp_path: Path, data_dir: P
     dialog.close()
     close_desk(window)
     assert rows(path, "SELECT count(*) FROM items") == [(17,)]
+
+
+def _answer_modal(qtbot, answer) -> None:
+    """Answer the next modal dialog the way a curator would (it blocks the caller meanwhile)."""
+
+    def act() -> None:
+        dialog = QApplication.activeModalWidget()
+        if dialog is None:
+            QTimer.singleShot(20, act)
+            return
+        answer(dialog)
+
+    QTimer.singleShot(20, act)
+
+
+def test_locked_project_offers_a_read_only_view(qtbot, tmp_path, data_dir) -> None:
+    path = tmp_path / "taken.bagel"
+    build_project(path, data_dir)
+    Preferences(curator="lee").save()
+    desk = DeskApp()
+    with Store.open(path, owner="kim"):
+        seen: list[str] = []
+
+        def yes(box: QMessageBox) -> None:
+            seen.append(box.text())
+            box.button(QMessageBox.StandardButton.Yes).click()
+
+        _answer_modal(qtbot, yes)
+        assert desk.open(path)
+        assert "read-only" in seen[0]
+        assert desk.window is not None and desk.window.read_only
+        assert desk.window.machine.state is State.READ_ONLY
+        desk.close_project()
+
+
+def test_curator_is_asked_once_and_kept(qtbot, tmp_path: Path) -> None:
+    desk = DeskApp()
+    assert desk.prefs.curator == ""
+
+    def type_name(dialog: QInputDialog) -> None:
+        dialog.setTextValue("Mia")
+        dialog.accept()
+
+    _answer_modal(qtbot, type_name)
+    assert desk.open(tmp_path / "first.bagel", create=True)
+    assert desk.window is not None and "Mia" in desk.window.windowTitle()
+    desk.close_project()
+    assert Preferences.load().curator == "Mia"
+    assert desk.open(tmp_path / "second.bagel", create=True)  # no dialog this time
+    desk.close_project()
