@@ -12,7 +12,7 @@ import importlib
 import logging
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QFormLayout,
@@ -109,6 +109,8 @@ class TextEvidence(QWidget):
             cursor.setPosition(spans[0][0])
             self.editor.setTextCursor(cursor)
             self.editor.centerCursor()
+            # Once laid out (first show, tab switch) centre again: the first call may see no size.
+            QTimer.singleShot(0, self.editor, self.editor.centerCursor)
 
     def highlighted_text(self) -> list[str]:
         text = self.editor.toPlainText()
