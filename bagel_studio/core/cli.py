@@ -60,7 +60,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"bagel-studio {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
-        _module(name).add_parser(subparsers)
+        try:
+            module = _module(name)
+        except ImportError as exc:  # one broken command must not take the others down
+            broken = subparsers.add_parser(name, help=f"(unavailable: {exc})")
+            broken.set_defaults(unavailable=f"{name} is unavailable: {exc}")
+            continue
+        module.add_parser(subparsers)
     return parser
 
 
@@ -72,6 +78,9 @@ def run(argv: list[str]) -> int:
         return int(exc.code or 0)
     if not args.command:
         parser.print_help()
+        return 2
+    if getattr(args, "unavailable", None):
+        print(f"bagel-studio: {args.unavailable}", file=sys.stderr)
         return 2
     try:
         return int(_module(args.command).run(args))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -87,9 +87,13 @@ class ItemContent:
         return self.options[self.answer_index]
 
     def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
-        data["options"] = list(self.options)
-        return data
+        return {
+            "question": self.question,
+            "options": list(self.options),
+            "answer_index": self.answer_index,
+            "dimension": self.dimension,
+            "level": self.level,
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ItemContent:

@@ -33,7 +33,7 @@ def _letter(index: int) -> str:
 def structural_flags(domain: str, content: ItemContent) -> list[Flag]:
     flags: list[Flag] = []
     blocking = Severity.BLOCKING
-    if normalize_dimension(domain, content.dimension) != content.dimension:
+    if not content.dimension or normalize_dimension(domain, content.dimension) != content.dimension:
         allowed = ", ".join(DIMENSIONS.get(domain, ()))
         flags.append(
             Flag(

@@ -9,6 +9,7 @@ helpers commit on their own.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -261,6 +262,7 @@ class Store(EvidenceMixin):
         for item in items:
             next_seq += 1
             content = item.content
+            content_json = content.to_json()
             rows.append(
                 (
                     item.id,
@@ -271,7 +273,7 @@ class Store(EvidenceMixin):
                     content.question,
                     _dumps(list(content.options)),
                     content.answer_index,
-                    _dumps(content.to_json()),
+                    _dumps(content_json),
                     Status.UNREVIEWED.value,
                     NO_FLAG,
                     ",",
@@ -284,7 +286,7 @@ class Store(EvidenceMixin):
                     import_id,
                     item.source_file,
                     item.source_line,
-                    content.content_hash(),
+                    _content_hash(content_json),
                 )
             )
         with self.transaction() as conn:
@@ -742,6 +744,11 @@ def derive_status(reviews: Sequence[tuple[Decision, str]]) -> Status:
             return Status.DISPUTED
         return DECISION_STATUS[decision]
     return Status.DISPUTED
+
+
+def _content_hash(content_json: dict[str, Any]) -> str:
+    payload = json.dumps(content_json, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
 
 
 def _require_curator(curator: str) -> str:
