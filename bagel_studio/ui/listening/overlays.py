@@ -62,6 +62,7 @@ class OptionOverlays:
         self._mapping: FrequencyMapping | None = None
         self._options: list[OptionClaim] = []
         self._measured: tuple[float, float] | None = None
+        self._built = False
         self.bands: list[tuple[OptionClaim, pg.LinearRegionItem, pg.TextItem]] = []
         self.bars: list[tuple[OptionClaim, list[pg.PlotCurveItem], pg.TextItem]] = []
         self.measured_items: list[pg.GraphicsObject] = []
@@ -71,20 +72,34 @@ class OptionOverlays:
 
     def set_options(self, options: list[OptionClaim]) -> None:
         self._options = list(options)
-        self._rebuild()
+        self._remove_claims()
+        if self._mapping is not None:
+            self._build_claims(self._mapping)
 
     def set_measured_band(self, band: tuple[float, float] | None) -> None:
         self._measured = band
-        self._rebuild()
+        self._remove_measured()
+        if self._mapping is not None and band is not None:
+            self._add_measured(band, self._mapping)
+            self._place()
 
     def set_mapping(self, mapping: FrequencyMapping | None) -> None:
+        """Items are built once per item and only moved when the frequency scale changes."""
         self._mapping = mapping
-        self._rebuild()
+        if mapping is None:
+            self._remove_claims()
+            self._remove_measured()
+        elif not self._built:
+            self._build_claims(mapping)
+            self.set_measured_band(self._measured)
+        else:
+            self._move_to(mapping)
 
     def clear(self) -> None:
         self._options = []
         self._measured = None
-        self._rebuild()
+        self._remove_claims()
+        self._remove_measured()
 
     def band_labels(self) -> list[str]:
         return [label.toPlainText() for _, _, label in self.bands]
@@ -94,7 +109,7 @@ class OptionOverlays:
 
     # -- building -------------------------------------------------------------------------------
 
-    def _remove_all(self) -> None:
+    def _remove_claims(self) -> None:
         for _, region, label in self.bands:
             self._plot.removeItem(region)
             self._plot.removeItem(label)
@@ -102,32 +117,45 @@ class OptionOverlays:
             for curve in curves:
                 self._plot.removeItem(curve)
             self._plot.removeItem(label)
+        self.bands, self.bars = [], []
+        self._built = False
+
+    def _remove_measured(self) -> None:
         for item in self.measured_items:
             self._plot.removeItem(item)
-        self.bands, self.bars, self.measured_items = [], [], []
+        self.measured_items = []
 
-    def _rebuild(self) -> None:
-        self._remove_all()
-        if self._mapping is None:
-            return
+    def _build_claims(self, mapping: FrequencyMapping) -> None:
         for option in self._options:
-            if option.low is None or option.high is None:
-                continue
-            if option.kind == "frequency":
-                self._add_band(option, self._mapping)
-            elif option.kind == "duration":
+            if option.kind == "frequency" and (option.low, option.high) != (None, None):
+                self._add_band(option, mapping)
+            elif option.kind == "duration" and (option.low, option.high) != (None, None):
                 self._add_bar(option)
+        self._built = True
+        self._place()
+
+    def _band_ys(self, option: OptionClaim, mapping: FrequencyMapping) -> tuple[float, float]:
+        """The band's edges on the y axis; an open end ("above 8 kHz") runs to the image edge."""
+        bottom, top = mapping.extent()
+        low = bottom if option.low is None else mapping.to_y(option.low)
+        high = top if option.high is None else mapping.to_y(option.high)
+        return low, high
+
+    def _move_to(self, mapping: FrequencyMapping) -> None:
+        for option, region, _label in self.bands:
+            region.setRegion(self._band_ys(option, mapping))
+        lines = [item for item in self.measured_items if isinstance(item, pg.InfiniteLine)]
         if self._measured is not None:
-            self._add_measured(self._measured, self._mapping)
+            for line, hz in zip(lines, self._measured, strict=False):
+                line.setValue(mapping.to_y(hz))
         self._place()
 
     def _add_band(self, option: OptionClaim, mapping: FrequencyMapping) -> None:
-        assert option.low is not None and option.high is not None
         colour = GOLD if option.gold else OTHER
         fill = QColor(colour)
         fill.setAlpha(40 if option.gold else 22)
         region = pg.LinearRegionItem(
-            values=(mapping.to_y(option.low), mapping.to_y(option.high)),
+            values=self._band_ys(option, mapping),
             orientation="horizontal",
             movable=False,
             brush=pg.mkBrush(fill),
@@ -176,13 +204,14 @@ class OptionOverlays:
         for _band, region, band_label in self.bands:
             band_label.setPos(left, max(region.getRegion()))
         for row, (claim, curves, label) in enumerate(self.bars):
-            assert claim.low is not None and claim.high is not None
+            low = claim.low or 0.0  # "under 100 ms": from zero
+            high = claim.high if claim.high is not None else low  # "over 1 s": its minimum
             y = y1 - (0.06 + 0.07 * row) * height
             tick = 0.02 * height
-            start = x1 - 0.02 * width - claim.high
-            curves[0].setData([start, start + claim.low], [y, y])
-            curves[1].setData([start + claim.low, start + claim.high], [y, y])
-            ends = [start, start, start + claim.high, start + claim.high]
+            start = x1 - 0.02 * width - high
+            curves[0].setData([start, start + low], [y, y])
+            curves[1].setData([start + low, start + high], [y, y])
+            ends = [start, start, start + high, start + high]
             curves[2].setData(ends, [y - tick, y + tick, y - tick, y + tick])
             label.setPos(start - 0.01 * width, y)
         if self.measured_items and self._mapping is not None and self._measured is not None:

@@ -73,6 +73,7 @@ class SpectrogramView(QWidget):
         super().__init__(parent)
         self.spectrogram: Any = None
         self.mapping: FrequencyMapping | None = None
+        self._colour_map_name = "viridis"
         self._build_plot()
         self.crosshair_label = QLabel("")
         self.selection_label = QLabel("Shift+drag on the spectrogram to measure a call")
@@ -141,8 +142,11 @@ class SpectrogramView(QWidget):
         self.mapping = FrequencyMapping(spectrogram.settings.scale, spectrogram.freqs_hz)
         levels = (-float(spectrogram.settings.db_range), 0.0)
         self.image.setImage(spectrogram.db, autoLevels=False, levels=levels)
-        self.colour_bar.setColorMap(colour_map(spectrogram.settings.colormap))
-        self.colour_bar.setLevels(levels)
+        if spectrogram.settings.colormap != self._colour_map_name:
+            self._colour_map_name = spectrogram.settings.colormap
+            self.colour_bar.setColorMap(colour_map(self._colour_map_name))
+        if tuple(self.colour_bar.levels()) != levels:
+            self.colour_bar.setLevels(levels)
         x0, x1 = self._time_extent()
         y0, y1 = self.mapping.extent()
         self.image.setRect(QRectF(x0, y0, x1 - x0, y1 - y0))

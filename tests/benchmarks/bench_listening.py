@@ -1,0 +1,181 @@
+"""Benchmark of issue 4's listening panel on a 30 s, 44.1 kHz clip.
+
+Run: .venv/bin/python tests/benchmarks/bench_listening.py
+Prints, against the targets:
+  * the item's spectrogram on screen, uncached: from ``show_item`` until the plot has been painted
+    with the new image (decode + spectrogram on the worker pool, drawing on the UI thread)
+    (target: under 150 ms);
+  * the same, cached: the curator comes back to the recording (decoded clip and spectrogram in
+    the panel's caches) (target: under 30 ms);
+  * one playhead frame of main-thread time while the clip plays: the timer's read of the stream
+    clock, the line and label moved, and the repaint Qt does for it (target: under 2 ms).
+The clip is a real Xeno-canto recording (XC625750, 44.1 kHz stereo) repeated to 30 s, as WAV.
+Playback runs through a private PulseAudio null sink (tests/support/pulse.py) when available.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import soundfile as sf
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+from bagel_studio.core.model import ItemContent  # noqa: E402
+from bagel_studio.core.prefs import Preferences  # noqa: E402
+from bagel_studio.core.store import NewItem, Store  # noqa: E402
+from bagel_studio.ui.listening import ListeningPanel  # noqa: E402
+from bagel_studio.ui.listening.loader import ClipLoader  # noqa: E402
+from bagel_studio.ui.services import Services  # noqa: E402
+from tests.ui.listening.pyside_none_refcount import immortalise_none  # noqa: E402
+
+SECONDS = 30.0
+RUNS = 7
+ITEM, OTHER = "xc:long:freq", "xc:short:freq"
+
+
+def line(name: str, values: list[float], unit: str, target: float | None = None) -> None:
+    median = statistics.median(values)
+    verdict = ""
+    if target is not None:
+        verdict = f"  (target < {target:g} {unit}: {'ok' if median < target else 'MISSED'})"
+    sys.stdout.write(f"{name:<44} median {median:8.2f} {unit}, worst {max(values):8.2f}{verdict}\n")
+
+
+def thirty_second_clip(folder: Path) -> Path:
+    samples, rate = sf.read(str(ROOT / "resources/data/xeno_canto/XC625750.mp3"), dtype="float32")
+    repeats = int(np.ceil(SECONDS * rate / samples.shape[0]))
+    long = np.concatenate([samples] * repeats)[: int(SECONDS * rate)]
+    path = folder / "XC625750x5.wav"
+    sf.write(str(path), long, rate)
+    return path
+
+
+def build_services(folder: Path) -> Services:
+    long = thirty_second_clip(folder)
+    store = Store.open(folder / "bench.bagel", owner="bench")
+    short = ROOT / "resources/data/xeno_canto/XC236243.mp3"
+    store.upsert_recordings(
+        [{"id": "XC1", "audio_path": str(long)}, {"id": "XC2", "audio_path": str(short)}], None
+    )
+    options = ("~9-11 kHz", "~3-5 kHz", "~6-8 kHz", "~1-2 kHz")
+    items = [
+        NewItem(i, "Xeno-canto", ItemContent("Dominant frequency?", options, 1, "Dominant"),
+                recording_id=r)
+        for i, r in ((ITEM, "XC1"), (OTHER, "XC2"))
+    ]  # fmt: skip
+    store.add_items(items, None)
+    return Services(store=store, prefs=Preferences(curator="bench"))
+
+
+def wait_for(app: QApplication, done: Callable[[], bool], timeout: float = 30.0) -> None:
+    deadline = time.perf_counter() + timeout
+    while not done():
+        if time.perf_counter() > deadline:
+            raise TimeoutError("the panel did not finish in time")
+        app.processEvents()
+        time.sleep(0.0005)
+
+
+def idle(app: QApplication, services: Services) -> None:
+    wait_for(app, lambda: services.workers.pending == 0 and services.writer.pending == 0)
+
+
+def time_to_screen(app: QApplication, panel: ListeningPanel, item_id: str) -> float:
+    """ms from show_item to the plot painted with the item's spectrogram."""
+    item = panel.services.store.get_item(item_id)
+    start = time.perf_counter()
+    panel.show_item(item)
+    wait_for(app, lambda: panel.clip is not None)
+    panel.view.plot_widget.viewport().repaint()
+    return (time.perf_counter() - start) * 1000
+
+
+def bench_spectrogram(app: QApplication, panel: ListeningPanel) -> None:
+    uncached, cached = [], []
+    for _ in range(RUNS):
+        panel.loader = ClipLoader()  # forget decoded clips and spectrograms
+        uncached.append(time_to_screen(app, panel, ITEM))
+        idle(app, panel.services)
+        time_to_screen(app, panel, OTHER)
+        idle(app, panel.services)
+        cached.append(time_to_screen(app, panel, ITEM))
+        idle(app, panel.services)
+    shape = panel.view.image.image.shape
+    sys.stdout.write(f"image {shape[0]} bins x {shape[1]} frames, scale {panel.settings.scale}\n")
+    line("spectrogram on screen, uncached", uncached, "ms", 150)
+    line("spectrogram on screen, cached", cached, "ms", 30)
+
+
+def bench_playhead(app: QApplication, panel: ListeningPanel) -> None:
+    from tests.support.pulse import running_null_sink
+
+    try:
+        context = running_null_sink()
+        context.__enter__()
+    except BaseException as exc:  # pytest.skip outside pytest, or no PulseAudio
+        sys.stdout.write(f"playhead frame skipped (no audio output): {exc}\n")
+        return
+    try:
+        time_to_screen(app, panel, ITEM)
+        idle(app, panel.services)
+        opening = []
+        for _ in range(RUNS):  # the stream is opened on the UI thread when a clip arrives
+            start = time.perf_counter()
+            panel.controller.load(panel.clip.audio)
+            opening.append((time.perf_counter() - start) * 1000)
+        line("player load (opens the stream), UI thread", opening, "ms")
+        panel.toggle_play()
+        if not panel.controller.is_playing:
+            sys.stdout.write(f"playhead frame skipped: {panel.transport.reason_label.text()}\n")
+            return
+        tick_only, frames = [], []
+        for _ in range(200):
+            time.sleep(0.03)
+            app.processEvents()  # anything else pending is not the playhead's
+            start = time.perf_counter()
+            panel.controller.tick()
+            middle = time.perf_counter()
+            app.processEvents()  # the repaint of what the tick moved
+            end = time.perf_counter()
+            tick_only.append((middle - start) * 1000)
+            frames.append((end - start) * 1000)
+        panel.toggle_play()
+        line("playhead tick (clock read, line, label)", tick_only, "ms")
+        line("playhead frame (tick + repaint)", frames, "ms", 2)
+    finally:
+        panel.shutdown()
+        context.__exit__(None, None, None)
+
+
+def main() -> None:
+    immortalise_none()  # PySide6 6.12.0 on CPython 3.11: see pyside_none_refcount.py
+    app = QApplication.instance() or QApplication([])
+    folder = Path(tempfile.mkdtemp(prefix="bench-listening-"))
+    services = build_services(folder)
+    panel = ListeningPanel(services)
+    panel.resize(1280, 720)
+    panel.show()
+    app.processEvents()
+    try:
+        bench_spectrogram(app, panel)
+        bench_playhead(app, panel)
+    finally:
+        panel.shutdown()
+        idle(app, services)
+        services.close()
+
+
+if __name__ == "__main__":
+    main()
