@@ -86,11 +86,17 @@ class DeskApp:
         self.start_screen: StartScreen | None = None
 
     def open(self, path: Path, *, create: bool = False, read_only: bool = False) -> bool:
-        """Open ``path`` in a new desk window; False (with a message) when it cannot be opened."""
+        """Open ``path`` in a new desk window; False (with a message) when it cannot be opened.
+
+        The new window is shown before the old one closes, so the application never passes
+        through a moment without a window (which would end it)."""
+        if self.window is not None and self._is_open(path):
+            self.window.raise_()
+            return True
         store = self._open_store(path, create=create, read_only=read_only)
         if store is None:
             return False
-        self.close_project()
+        previous = (self.window, self.services)
         ask_curator(self.prefs)
         self.services = Services(store=store, prefs=self.prefs)
         self.window = MainWindow(
@@ -99,14 +105,19 @@ class DeskApp:
             open_project=lambda p, c: self.open(p, create=c),
             settings=desk_settings(),
         )
-        self.window.destroyed.connect(lambda *_: None)
         self.prefs.remember_project(path)
         self.prefs.save()
         self.window.show()
+        _retire(*previous)
         if self.start_screen is not None:
             self.start_screen.close()
             self.start_screen = None
         return True
+
+    def _is_open(self, path: Path) -> bool:
+        return self.services is not None and Path(self.services.store.path).resolve() == (
+            path.resolve()
+        )
 
     def _open_store(self, path: Path, *, create: bool, read_only: bool) -> Store | None:
         parent = self.window or self.start_screen
@@ -132,17 +143,20 @@ class DeskApp:
 
     def close_project(self) -> None:
         """Close the window (saving geometry) and wait for its writes before releasing the file."""
-        if self.window is not None:
-            self.window.close()
-            self.window.deleteLater()
-            self.window = None
-        if self.services is not None:
-            drain(self.services)
-            self.services.close()
-            self.services = None
+        _retire(self.window, self.services)
+        self.window, self.services = None, None
 
     def exec(self) -> int:
         self.qapp.setQuitOnLastWindowClosed(True)
         code = int(self.qapp.exec())
         self.close_project()
         return code
+
+
+def _retire(window: MainWindow | None, services: Services | None) -> None:
+    if window is not None:
+        window.close()
+        window.deleteLater()
+    if services is not None:
+        drain(services)
+        services.close()

@@ -147,3 +147,21 @@ def test_curator_is_asked_once_and_kept(qtbot, tmp_path: Path) -> None:
     assert Preferences.load().curator == "Mia"
     assert desk.open(tmp_path / "second.bagel", create=True)  # no dialog this time
     desk.close_project()
+
+
+def test_opening_another_project_releases_the_first(qtbot, tmp_path, data_dir) -> None:
+    first, second = tmp_path / "first.bagel", tmp_path / "second.bagel"
+    build_project(first, data_dir)
+    Preferences(curator="lee").save()
+    desk = DeskApp()
+    assert desk.open(first)
+    old_window = desk.window
+    assert desk.open(first)  # already open: the same window
+    assert desk.window is old_window
+    assert desk.open(second, create=True)
+    assert desk.window is not old_window and desk.window is not None
+    assert desk.window.isVisible()
+    with Store.open(first) as store:  # the first project's lock is free again
+        assert store.item_count() > 0
+    desk.close_project()
+    assert Preferences.load().recent_projects[:2] == [str(second.resolve()), str(first.resolve())]
