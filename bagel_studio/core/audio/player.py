@@ -25,6 +25,9 @@ from bagel_studio.core.audio.decode import DecodedAudio
 
 MIN_SPEED, MAX_SPEED = 0.1, 2.0
 MIN_LOOP_S = 0.01
+# Output buffering: PortAudio's "low" (~9 ms) underruns through ALSA -> PulseAudio on a busy
+# machine (and 40 ms occasionally did); 60 ms still starts well within 100 ms.
+OUTPUT_LATENCY_S = 0.06
 
 
 class PlayerUnavailable(Exception):
@@ -87,6 +90,7 @@ class Player:
         self._heard_at: float | None = None
         self._pending_s = 0.0
         self._floor_s = 0.0  # the playhead never moves back without a seek or a loop
+        self._tail_until: float | None = None  # stream time when the clip's end is heard
         self._callback_stop: type[Exception] = Exception
 
     # -- availability ---------------------------------------------------------------------------
@@ -155,7 +159,7 @@ class Player:
                 channels=channels,
                 dtype="float32",
                 device=self._device,
-                latency="low",
+                latency=OUTPUT_LATENCY_S,
                 callback=self._callback,
                 finished_callback=self._on_finished,
             )
@@ -198,6 +202,7 @@ class Player:
         if self._finished or self._rest_s >= self.duration_s - 1e-6:
             self._rest_s = self._loop_s[0] if self._loop_s else 0.0
         self._finished = False
+        self._tail_until = None
         self._clock = None
         self._frame = self._to_frame(self._rest_s)
         self._seek_applied = self._seek_request[0]
@@ -368,6 +373,7 @@ class Player:
         if jumped:
             self._seek_applied = generation
             self._frame = target
+            self._tail_until = None
         position = self._frame
         loop = self._loop
         if loop is not None and not loop[0] <= position < loop[1]:
@@ -385,14 +391,26 @@ class Player:
             if count <= 0:
                 outdata[written:] = 0.0
                 self._frame = position
-                self._finished = True
-                raise self._callback_stop
+                self._end_of_clip(dac, written, float(time.currentTime))
+                return
             np.multiply(
                 buffer[position : position + count], volume, out=outdata[written : written + count]
             )
             position += count
             written += count
         self._frame = position
+
+    def _end_of_clip(self, dac: float, written: int, now: float) -> None:
+        """Keep feeding silence until the clip's last sample has been heard, then stop.
+
+        Stopping at once would let the output discard what it still buffers (ALSA -> PulseAudio
+        drops up to the output latency), cutting the end of the call.
+        """
+        if self._tail_until is None:
+            self._tail_until = dac + written / self._out_rate + self._latency
+        elif now >= self._tail_until:
+            self._finished = True
+            raise self._callback_stop
 
     def _on_finished(self) -> None:
         if self._finished:
