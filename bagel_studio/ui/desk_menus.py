@@ -12,6 +12,7 @@ import importlib.util
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QLineEdit, QMenu, QMessageBox, QWidget
 
@@ -52,20 +53,15 @@ class DeskMenus:
         self, menu: QMenu, name: str, text: str, slot: Any, shortcut: str | None = None
     ) -> QAction:
         action = QAction(text, self.window)
-        if shortcut:  # shown in the menu; the key itself is bound by the shortcut table
+        if shortcut:
             action.setShortcut(QKeySequence(shortcut))
             action.setShortcutVisibleInContextMenu(True)
-            action.setShortcutContext(self._no_context())
+            # Shown in the menu only: the menu action never steals the key from the table.
+            action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
         action.triggered.connect(lambda _checked=False: slot())
         menu.addAction(action)
         self.actions[name] = action
         return action
-
-    @staticmethod
-    def _no_context() -> Any:
-        from PySide6.QtCore import Qt
-
-        return Qt.ShortcutContext.WidgetShortcut  # the menu action never steals the key
 
     def _file_menu(self) -> None:
         menu = self.window.menuBar().addMenu("&File")
