@@ -10,8 +10,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-
 from bagel_studio.core.store import Store
 from tests.ui.desk_project import GLOBI_ID, KOALA_ID, build_project
 
@@ -41,7 +39,6 @@ def _wait_for(condition, process: subprocess.Popen[bytes]) -> None:
         time.sleep(0.05)
 
 
-@pytest.mark.slow
 def test_sigkill_after_a_decision_loses_nothing(tmp_path: Path, data_dir: Path) -> None:
     project = tmp_path / "killed.bagel"
     build_project(project, data_dir)
