@@ -39,6 +39,7 @@ class Executor:
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix=name)
         self._relay = _Relay()
         self.pending = 0
+        self.closed = False
 
     def submit(
         self,
@@ -46,6 +47,12 @@ class Executor:
         on_done: Callback | None = None,
         on_error: ErrorCallback | None = None,
     ) -> Future[Any]:
+        """Run ``func`` on a worker. After ``shutdown`` nothing new starts: the returned future
+        is already cancelled and no callback runs (late results of a closing window are dropped)."""
+        if self.closed:
+            dropped: Future[Any] = Future()
+            dropped.cancel()
+            return dropped
         self.pending += 1
         future = self._pool.submit(func)
 
@@ -67,6 +74,7 @@ class Executor:
         return future
 
     def shutdown(self) -> None:
+        self.closed = True
         self._pool.shutdown(wait=True, cancel_futures=False)
 
 
