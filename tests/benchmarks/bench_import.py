@@ -1,0 +1,70 @@
+"""Benchmark of issue 2's import: 11,852 items against plain json.loads + executemany.
+
+Run: .venv/bin/python tests/benchmarks/bench_import.py
+Prints the import time, the baseline, their ratio (target: within 3x) and peak memory.
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import sqlite3
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from tests.benchmarks.synthetic import write_items  # noqa: E402
+
+
+def baseline(items_path: Path, db_path: Path) -> float:
+    """The floor: parse every line and insert the same rows, nothing else."""
+    start = time.perf_counter()
+    rows = []
+    with items_path.open(encoding="utf-8") as handle:
+        for line in handle:
+            d = json.loads(line)
+            rows.append((d["id"], d["domain"], d["dimension"], d["level"], d["question"],
+                         json.dumps(d["options"]), d["answer"], json.dumps(d["source"])))
+    conn = sqlite3.connect(db_path)
+    conn.execute("CREATE TABLE items (id TEXT PRIMARY KEY, domain TEXT, dimension TEXT,"
+                 " level TEXT, question TEXT, options TEXT, answer TEXT, source TEXT)")
+    with conn:
+        conn.executemany("INSERT INTO items VALUES (?,?,?,?,?,?,?,?)", rows)
+    conn.close()
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    from bagel_studio.core.importers import import_paths
+    from bagel_studio.core.store import Store
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        items_path, texts, count = write_items(folder / "input")
+        base = min(baseline(items_path, folder / f"baseline{n}.db") for n in range(3))
+        with Store.open(folder / "texts.bagel") as store:
+            import_paths(store, texts)  # evidence, timed separately below
+        start = time.perf_counter()
+        with Store.open(folder / "bench.bagel") as store:
+            report = import_paths(store, [items_path])
+            added = sum(report.added_by_domain.values())
+        took = time.perf_counter() - start
+        start = time.perf_counter()
+        with Store.open(folder / "bench.bagel") as store:
+            import_paths(store, texts)
+        evidence = time.perf_counter() - start
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"items generated            {count}")
+    print(f"items imported             {added}")
+    print(f"baseline json+executemany  {base * 1000:8.1f} ms")
+    print(f"import (with checks)       {took * 1000:8.1f} ms   ratio {took / base:5.2f}x "
+          f"(target <= 3x)")
+    print(f"import of 200 texts        {evidence * 1000:8.1f} ms")
+    print(f"peak RSS                   {peak_mb:8.1f} MB")
+
+
+if __name__ == "__main__":
+    main()
