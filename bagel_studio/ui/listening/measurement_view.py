@@ -101,7 +101,6 @@ class MeasurementView(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 0, 4, 0)
         layout.addWidget(self.body, 1)
-        self.setMinimumWidth(250)
         self.show_message("")
 
     def show_message(self, text: str) -> None:
@@ -121,7 +120,19 @@ class MeasurementView(QWidget):
         self.body.setText(self._html())
 
     def _html(self) -> str:
-        parts = [
+        # The verdict on the gold claim first: in a narrow desk column the rest may scroll.
+        parts = []
+        if self.flag_text:
+            parts.append(
+                f"<div style='color:#c62828'>⚑ acoustic mismatch: "
+                f"{html.escape(self.flag_text)}</div>"
+            )
+        elif self.verdicts:
+            parts.append(
+                "<div style='color:#2e7d32'>gold claim fits the clip"
+                " (or makes no measurable claim)</div>"
+            )
+        parts += [
             "<b>Measurements</b> <span style='color:#888'>(paper pipeline)</span>",
             "<table cellspacing='0' cellpadding='1'>",
         ]
@@ -137,14 +148,4 @@ class MeasurementView(QWidget):
             for line in self.verdicts:
                 style = "font-weight:bold;" if "(gold)" in line else ""
                 parts.append(f"<div style='{style}'>{html.escape(line)}</div>")
-        if self.flag_text:
-            parts.append(
-                f"<div style='color:#c62828; margin-top:4px'>⚑ acoustic mismatch: "
-                f"{html.escape(self.flag_text)}</div>"
-            )
-        elif self.verdicts:
-            parts.append(
-                "<div style='color:#2e7d32; margin-top:4px'>gold claim fits the clip"
-                " (or makes no measurable claim)</div>"
-            )
         return "".join(parts)

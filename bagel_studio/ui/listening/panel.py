@@ -15,7 +15,16 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import (
+    QBoxLayout,
+    QFrame,
+    QLabel,
+    QScrollArea,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from bagel_studio.core.audio import AudioError, Player, load_settings, parse_claim, save_settings
 from bagel_studio.core.domains import LETTERS
@@ -27,6 +36,9 @@ from bagel_studio.ui.listening.settings_bar import SettingsBar
 from bagel_studio.ui.listening.spectrogram_view import SpectrogramView
 from bagel_studio.ui.listening.transport import PlaybackController, TransportBar
 from bagel_studio.ui.services import Services
+
+WIDE_LAYOUT_PX = 1000  # from this panel width on, the measurements sit beside the spectrogram
+QWIDGETSIZE_MAX = (1 << 24) - 1
 
 
 def option_claims(content: ItemContent) -> list[OptionClaim]:
@@ -106,15 +118,41 @@ class ListeningPanel(QWidget):
         self.stack.addWidget(self.notice)
         self.stack.addWidget(self.view)
         self.measurements = MeasurementView()
-        body = QHBoxLayout()
-        body.addWidget(self.stack, 1)
-        body.addWidget(self.measurements)
+        self.measurement_scroll = QScrollArea()
+        self.measurement_scroll.setWidget(self.measurements)
+        self.measurement_scroll.setWidgetResizable(True)
+        self.measurement_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.body = QBoxLayout(QBoxLayout.Direction.LeftToRight)
+        self.body.addWidget(self.stack, 1)
+        self.body.addWidget(self.measurement_scroll)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.header)
         layout.addWidget(self.transport)
-        layout.addLayout(body, 1)
+        layout.addLayout(self.body, 1)
         layout.addWidget(self.settings_bar)
+        self._arrange(self.width())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        self._arrange(event.size().width())
+        super().resizeEvent(event)
+
+    def _arrange(self, width: int) -> None:
+        """Measurements beside the spectrogram when there is room, below it in a narrow desk
+        column: the spectrogram needs the width more than the height."""
+        beside = width >= WIDE_LAYOUT_PX
+        direction = QBoxLayout.Direction.LeftToRight if beside else QBoxLayout.Direction.TopToBottom
+        if self.body.direction() != direction:
+            self.body.setDirection(direction)
+        scroll = self.measurement_scroll
+        if beside:
+            scroll.setMinimumHeight(0)
+            scroll.setMaximumHeight(QWIDGETSIZE_MAX)
+            scroll.setFixedWidth(300)
+        else:
+            scroll.setMinimumWidth(0)
+            scroll.setMaximumWidth(QWIDGETSIZE_MAX)
+            scroll.setFixedHeight(150)
 
     def _connect(self) -> None:
         c, t = self.controller, self.transport

@@ -10,7 +10,7 @@ import dataclasses
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSpinBox, QWidget
+from PySide6.QtWidgets import QComboBox, QGridLayout, QLabel, QSpinBox, QWidget
 
 from bagel_studio.core.audio.spectrogram import COLORMAPS, SCALES
 
@@ -57,15 +57,19 @@ class SettingsBar(QWidget):
         self.range_spin.setSuffix(" dB")
         self.range_spin.setToolTip("Dynamic range shown below the loudest point")
         self.range_spin.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
-        layout = QHBoxLayout(self)
+        # Two rows of three: the panel often sits in a narrow column of the desk.
+        layout = QGridLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        for caption, widget in (
-            ("FFT", self.fft_combo), ("Hop", self.hop_combo), ("Window", self.window_combo),
-            ("Scale", self.scale_combo), ("Range", self.range_spin), ("Colours", self.colour_combo),
-        ):  # fmt: skip
-            layout.addWidget(QLabel(caption))
-            layout.addWidget(widget)
-        layout.addStretch(1)
+        layout.setVerticalSpacing(2)
+        for index, (caption, widget) in enumerate((
+            ("Scale", self.scale_combo), ("FFT", self.fft_combo), ("Hop", self.hop_combo),
+            ("Window", self.window_combo), ("Range", self.range_spin),
+            ("Colours", self.colour_combo),
+        )):  # fmt: skip
+            row, column = divmod(index, 3)
+            layout.addWidget(QLabel(caption), row, 2 * column)
+            layout.addWidget(widget, row, 2 * column + 1)
+        layout.setColumnStretch(6, 1)
         for combo in (self.fft_combo, self.hop_combo, self.window_combo, self.scale_combo,
                       self.colour_combo):  # fmt: skip
             combo.currentIndexChanged.connect(self._emit)

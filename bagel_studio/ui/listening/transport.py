@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QSlider,
     QToolButton,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -197,10 +198,12 @@ class TransportBar(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.play_button = _button("▶ Play", "Play / pause (Space)")
+        self.play_button = _button("▶ Play", "Play / pause (Space); ←/→ seek 1 s, with Shift 5 s")
         self.stop_button = _button("■ Stop", "Stop and rewind")
         self.position_label = QLabel(format_clock(0) + " / " + format_clock(0))
         self.position_label.setObjectName("positionLabel")
+        metrics = self.position_label.fontMetrics()
+        self.position_label.setMinimumWidth(metrics.horizontalAdvance("00:00.000 / 00:00.000"))
         self.speed_combo = QComboBox()
         for speed in SPEEDS:
             self.speed_combo.addItem(f"{speed:g}×", speed)
@@ -219,18 +222,23 @@ class TransportBar(QWidget):
         self.reason_label.setWordWrap(True)
         self.speed_combo.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.volume_slider.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
+        controls = QHBoxLayout()
+        controls.setContentsMargins(0, 0, 0, 0)
         for widget in (self.play_button, self.stop_button, self.position_label):
-            layout.addWidget(widget)
-        layout.addSpacing(12)
-        layout.addWidget(QLabel("Speed"))
-        layout.addWidget(self.speed_combo)
-        layout.addWidget(QLabel("Vol"))
-        layout.addWidget(self.volume_slider)
-        layout.addWidget(self.loop_button)
-        layout.addWidget(self.measure_button)
-        layout.addWidget(self.reason_label, 1)
+            controls.addWidget(widget)
+        controls.addSpacing(6)
+        controls.addWidget(self.speed_combo)
+        controls.addWidget(QLabel("Vol"))
+        controls.addWidget(self.volume_slider)
+        controls.addWidget(self.loop_button)
+        controls.addWidget(self.measure_button)
+        controls.addStretch(1)
+        layout = QVBoxLayout(self)  # the reason gets its own line: it can be long
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addLayout(controls)
+        layout.addWidget(self.reason_label)
+        self.reason_label.hide()
 
     def set_playing(self, playing: bool) -> None:
         self.play_button.setText("❚❚ Pause" if playing else "▶ Play")
@@ -247,6 +255,7 @@ class TransportBar(QWidget):
         for widget in widgets:
             widget.setEnabled(enabled)
         self.reason_label.setText(reason)
+        self.reason_label.setVisible(bool(reason))
 
     def speed(self) -> float:
         return float(self.speed_combo.currentData())
