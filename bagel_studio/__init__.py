@@ -1,2 +1,3 @@
 """BAGEL Studio."""
+
 __version__ = "0.1.0"

@@ -26,7 +26,9 @@ def data_dir() -> Path:
 
 
 @pytest.fixture(autouse=True)
-def isolated_config(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+def isolated_config(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Path:
     """Preferences and recent projects go to a fresh folder in every test."""
     folder = tmp_path_factory.mktemp("config")
     monkeypatch.setenv("BAGEL_STUDIO_CONFIG_DIR", str(folder))

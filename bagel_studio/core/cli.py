@@ -31,11 +31,11 @@ APP_COMMANDS_HELP = (
 
 
 class CommandModule(Protocol):
-    def add_parser(self, subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-        ...
+    def add_parser(
+        self, subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
+    ) -> None: ...
 
-    def run(self, args: argparse.Namespace) -> int:
-        ...
+    def run(self, args: argparse.Namespace) -> int: ...
 
 
 class UsageError(Exception):
@@ -44,9 +44,7 @@ class UsageError(Exception):
 
 def _module(name: str) -> CommandModule:
     module_name = "importing" if name == "import" else name
-    module: CommandModule = importlib.import_module(  # type: ignore[assignment]
-        f"bagel_studio.core.commands.{module_name}"
-    )
+    module: CommandModule = importlib.import_module(f"bagel_studio.core.commands.{module_name}")
     return module
 
 

@@ -78,8 +78,13 @@ _DIMENSION_KEYS[XENO_CANTO].update(
         "dominant frequency": "Dominant frequency range",
     }
 )
-_DIMENSION_KEYS[WIKIPEDIA].update({"behaviour": "Behavior", "geographic range": "Geographic Distribution",
-                                   "distribution": "Geographic Distribution"})
+_DIMENSION_KEYS[WIKIPEDIA].update(
+    {
+        "behaviour": "Behavior",
+        "geographic range": "Geographic Distribution",
+        "distribution": "Geographic Distribution",
+    }
+)
 
 
 def normalize_domain(label: object) -> str | None:
@@ -105,5 +110,5 @@ def normalize_level(label: object) -> str | None:
 
 
 def domain_prefix(domain: str) -> str:
-    """The id prefix used for items of ``domain`` ("wikipedia", "globi", "biorxiv", "xeno-canto")."""
+    """The id prefix of items of ``domain`` ("wikipedia", "globi", "biorxiv", "xeno-canto")."""
     return domain.lower()

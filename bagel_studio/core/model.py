@@ -6,6 +6,7 @@ import hashlib
 import json
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from json.encoder import encode_basestring
 from typing import Any
 
 from bagel_studio.core.domains import LETTERS
@@ -110,10 +111,39 @@ class ItemContent:
             changes["options"] = tuple(changes["options"])
         return replace(self, **changes)
 
+    def canonical_json(self) -> str:
+        """``to_json()`` as ``json.dumps(..., sort_keys=True, ensure_ascii=False)`` writes it.
+
+        Built from the fields directly because an import writes this for every item, and
+        ``json.dumps`` sets up a new encoder on each call; values of unexpected types fall back
+        to ``json.dumps`` so the text is always the same.
+        """
+        index = self.answer_index
+        if (index is None or type(index) is int) and all(type(o) is str for o in self.options):
+            return (
+                f'{{"answer_index": {"null" if index is None else index}, '
+                f'"dimension": {_json_text(self.dimension)}, "level": {_json_text(self.level)}, '
+                f'"options": {json_strings(self.options)}, '
+                f'"question": {_json_text(self.question)}}}'
+            )
+        return json.dumps(self.to_json(), sort_keys=True, ensure_ascii=False)
+
     def content_hash(self) -> str:
         """A stable hash of the content, used to match items across project files."""
-        payload = json.dumps(self.to_json(), sort_keys=True, ensure_ascii=False)
-        return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
+        return hashlib.sha256(self.canonical_json().encode("utf-8")).hexdigest()[:16]
+
+
+def json_strings(values: tuple[str, ...] | list[str]) -> str:
+    """A list of strings as ``json.dumps(list(values), ensure_ascii=False)`` writes it."""
+    return "[" + ", ".join(map(encode_basestring, values)) + "]"
+
+
+def _json_text(value: Any) -> str:
+    if value is None:
+        return "null"
+    if type(value) is str:
+        return str(encode_basestring(value))
+    return json.dumps(value, ensure_ascii=False)
 
 
 @dataclass(frozen=True)

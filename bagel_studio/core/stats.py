@@ -31,7 +31,7 @@ def project_stats(store: Store) -> dict[str, Any]:
             gold[domain][LETTERS[answer]] += 1
         else:
             no_gold[domain] += 1
-    reviewed, total = store.progress()
+    reviewed, _total = store.progress()
     return {
         "items": len(rows),
         "by_domain": {d: by_domain[d] for d in domains},
@@ -55,8 +55,10 @@ def project_stats(store: Store) -> dict[str, Any]:
 
 def format_stats(stats: dict[str, Any]) -> list[str]:
     """The statistics as aligned text lines for the terminal."""
-    lines = [f"{stats['items']} items, {stats['reviewed']} reviewed, "
-             f"{stats['rejected']} input lines rejected"]
+    lines = [
+        f"{stats['items']} items, {stats['reviewed']} reviewed, "
+        f"{stats['rejected']} input lines rejected"
+    ]
     lines.append("")
     lines.append("Domain x dimension:")
     for domain, dims in stats["by_domain_dimension"].items():

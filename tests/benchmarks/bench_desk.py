@@ -102,11 +102,22 @@ def main() -> None:
         start = time.perf_counter()
         project = build_project(folder)
         built = time.perf_counter() - start
-        env = dict(os.environ, QT_QPA_PLATFORM="offscreen", BENCH_T0=repr(time.time()),
-                   BAGEL_STUDIO_CONFIG_DIR=str(folder / "config"), PYTHONPATH=str(ROOT))
+        env = dict(
+            os.environ,
+            QT_QPA_PLATFORM="offscreen",
+            BENCH_T0=repr(time.time()),
+            BAGEL_STUDIO_CONFIG_DIR=str(folder / "config"),
+            PYTHONPATH=str(ROOT),
+        )
         env["BENCH_T0"] = repr(time.time())
-        result = subprocess.run([sys.executable, "-c", CHILD, str(project)], env=env,
-                                capture_output=True, text=True, timeout=600, check=False)
+        result = subprocess.run(
+            [sys.executable, "-c", CHILD, str(project)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
         if result.returncode != 0:
             raise SystemExit(result.stderr)
         data = json.loads(result.stdout.strip().splitlines()[-1])

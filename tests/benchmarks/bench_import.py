@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.benchmarks.synthetic import write_items  # noqa: E402
+from tests.benchmarks.synthetic import write_items
 
 
 def baseline(items_path: Path, db_path: Path) -> float:
@@ -26,11 +26,23 @@ def baseline(items_path: Path, db_path: Path) -> float:
     with items_path.open(encoding="utf-8") as handle:
         for line in handle:
             d = json.loads(line)
-            rows.append((d["id"], d["domain"], d["dimension"], d["level"], d["question"],
-                         json.dumps(d["options"]), d["answer"], json.dumps(d["source"])))
+            rows.append(
+                (
+                    d["id"],
+                    d["domain"],
+                    d["dimension"],
+                    d["level"],
+                    d["question"],
+                    json.dumps(d["options"]),
+                    d["answer"],
+                    json.dumps(d["source"]),
+                )
+            )
     conn = sqlite3.connect(db_path)
-    conn.execute("CREATE TABLE items (id TEXT PRIMARY KEY, domain TEXT, dimension TEXT,"
-                 " level TEXT, question TEXT, options TEXT, answer TEXT, source TEXT)")
+    conn.execute(
+        "CREATE TABLE items (id TEXT PRIMARY KEY, domain TEXT, dimension TEXT,"
+        " level TEXT, question TEXT, options TEXT, answer TEXT, source TEXT)"
+    )
     with conn:
         conn.executemany("INSERT INTO items VALUES (?,?,?,?,?,?,?,?)", rows)
     conn.close()
@@ -60,8 +72,10 @@ def main() -> None:
     print(f"items generated            {count}")
     print(f"items imported             {added}")
     print(f"baseline json+executemany  {base * 1000:8.1f} ms")
-    print(f"import (with checks)       {took * 1000:8.1f} ms   ratio {took / base:5.2f}x "
-          f"(target <= 3x)")
+    print(
+        f"import (with checks)       {took * 1000:8.1f} ms   ratio {took / base:5.2f}x "
+        f"(target <= 3x)"
+    )
     print(f"import of 200 texts        {evidence * 1000:8.1f} ms")
     print(f"peak RSS                   {peak_mb:8.1f} MB")
 

@@ -10,11 +10,40 @@ from pathlib import Path
 
 from bagel_studio.core.domains import DIMENSIONS, LEVELS, PAPER_DOMAIN_COUNTS
 
-WORDS = (
-    "forest species record nesting behaviour foraging habitat observed population song call "
-    "predator prey host parasite flower visits interaction wetland riparian canopy migratory "
-    "breeding juvenile adult colony territory seasonal diurnal nocturnal altitude coastal"
-).split()
+WORDS = [
+    "forest",
+    "species",
+    "record",
+    "nesting",
+    "behaviour",
+    "foraging",
+    "habitat",
+    "observed",
+    "population",
+    "song",
+    "call",
+    "predator",
+    "prey",
+    "host",
+    "parasite",
+    "flower",
+    "visits",
+    "interaction",
+    "wetland",
+    "riparian",
+    "canopy",
+    "migratory",
+    "breeding",
+    "juvenile",
+    "adult",
+    "colony",
+    "territory",
+    "seasonal",
+    "diurnal",
+    "nocturnal",
+    "altitude",
+    "coastal",
+]
 
 
 def sentence(rng: random.Random, length: int) -> str:
@@ -32,8 +61,9 @@ def write_items(folder: Path, seed: int = 7) -> tuple[Path, list[Path], int]:
     for n in range(200):
         path = folder / f"Species_{n:03d}.txt"
         body = "\n".join(sentence(rng, 400) + "." for _ in range(12))
-        path.write_text(f"The species {n} (Genus species{n}) is an animal.\n{body}\n",
-                        encoding="utf-8")
+        path.write_text(
+            f"The species {n} (Genus species{n}) is an animal.\n{body}\n", encoding="utf-8"
+        )
         texts.append(path)
     items_path = folder / "items.jsonl"
     count = 0

@@ -74,8 +74,22 @@ def test_decide_accepts_rejects_and_refuses_blocked(
 ) -> None:
     make_project(project_path)
     assert run(["decide", str(project_path), "w0", "w1", "--curator", "ana", "--accept"]) == 0
-    assert run(["decide", str(project_path), "w2", "--curator", "ana", "--reject", "trivial",
-                "--note", "too easy"]) == 0
+    assert (
+        run(
+            [
+                "decide",
+                str(project_path),
+                "w2",
+                "--curator",
+                "ana",
+                "--reject",
+                "trivial",
+                "--note",
+                "too easy",
+            ]
+        )
+        == 0
+    )
     assert run(["decide", str(project_path), "g0", "--curator", "ana", "--accept"]) == 1
     assert "cannot be accepted" in capsys.readouterr().err
     assert run(["decide", str(project_path), "w3", "--curator", "ana", "--reject", "nonsense"]) == 2

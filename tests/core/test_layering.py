@@ -42,6 +42,7 @@ def test_importing_the_whole_core_loads_no_qt() -> None:
         f"bad = [m for m in sys.modules if m.split('.')[0] in {QT_MODULES!r}]\n"
         "print(bad); sys.exit(1 if bad else 0)\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120
+    )
     assert result.returncode == 0, result.stdout + result.stderr

@@ -64,7 +64,9 @@ def test_decision_is_committed_with_its_history(project_path: Path) -> None:
         other = sqlite3.connect(project_path)
         row = other.execute("SELECT decision, reason, note FROM reviews").fetchone()
         assert row == ("reject", "ambiguous", "two hosts fit")
-        action, before, after = other.execute("SELECT action, before, after FROM history").fetchone()
+        action, before, after = other.execute(
+            "SELECT action, before, after FROM history"
+        ).fetchone()
         assert action == "decide" and before is None and '"reject"' in after
         other.close()
         assert store.get_item("a").status is Status.REJECTED

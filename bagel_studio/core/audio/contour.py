@@ -9,7 +9,10 @@ a given musical interval looks the same at 2 kHz and at 8 kHz.
 from __future__ import annotations
 
 import numpy as np
-from scipy import ndimage
+
+from bagel_studio.core.lazy import lazy_import
+
+ndimage = lazy_import("scipy.ndimage")
 
 GLIDE_OCTAVES = 0.1  # net change that makes a call rising or falling
 ARCH_OCTAVES = 0.15  # rise above both ends that makes a call up-down

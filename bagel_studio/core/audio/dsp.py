@@ -10,7 +10,11 @@ from __future__ import annotations
 from math import gcd
 
 import numpy as np
-from scipy import ndimage, signal
+
+from bagel_studio.core.lazy import lazy_import
+
+ndimage = lazy_import("scipy.ndimage")
+signal = lazy_import("scipy.signal")
 
 
 def resample(samples: np.ndarray, rate: int, target: int) -> np.ndarray:

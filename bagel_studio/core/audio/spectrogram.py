@@ -15,10 +15,12 @@ from dataclasses import asdict, dataclass, fields
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from scipy import signal
 
 from bagel_studio.core.audio import dsp
 from bagel_studio.core.audio.decode import DecodedAudio
+from bagel_studio.core.lazy import lazy_import
+
+signal = lazy_import("scipy.signal")
 
 if TYPE_CHECKING:
     from bagel_studio.core.store import Store

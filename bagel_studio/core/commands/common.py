@@ -11,8 +11,9 @@ from bagel_studio.core.cli import UsageError
 from bagel_studio.core.store import ProjectLockedError, SchemaTooNewError, Store, StoreError
 
 
-def open_project(path: str, *, create: bool = False, read_only: bool = False,
-                 owner: str = "command line") -> Store:
+def open_project(
+    path: str, *, create: bool = False, read_only: bool = False, owner: str = "command line"
+) -> Store:
     """Open a project for a command, turning every failure into a one-line UsageError."""
     project = Path(path)
     if not create and not project.exists():

@@ -24,8 +24,12 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--curator", required=True, help="the curator's name")
     group = parser.add_mutually_exclusive_group(required=True)
     group.add_argument("--accept", action="store_true", help="accept the items")
-    group.add_argument("--reject", metavar="REASON", choices=sorted(REJECT_REASONS),
-                       help="reject with a reason: " + ", ".join(REJECT_REASONS))
+    group.add_argument(
+        "--reject",
+        metavar="REASON",
+        choices=sorted(REJECT_REASONS),
+        help="reject with a reason: " + ", ".join(REJECT_REASONS),
+    )
     group.add_argument("--skip", action="store_true", help="skip the items for now")
     group.add_argument("--uncertain", action="store_true", help="mark the items uncertain")
     parser.add_argument("--note", default=None, help="a note kept with the decision")

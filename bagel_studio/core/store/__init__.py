@@ -14,10 +14,10 @@ from bagel_studio.core.store.store import (
 __all__ = [
     "BlockedError",
     "GeneratorRejection",
-    "Reject",
     "NewItem",
     "ProjectLockedError",
     "QueueFilter",
+    "Reject",
     "SchemaTooNewError",
     "Store",
     "StoreError",

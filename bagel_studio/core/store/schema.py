@@ -25,8 +25,8 @@ class SchemaTooNewError(RuntimeError):
 
 @migration
 def m001_initial(db: sqlite_utils.Database) -> None:
-    db["meta"].create({"key": str, "value": str}, pk="key")
-    db["imports"].create(
+    db.table("meta").create({"key": str, "value": str}, pk="key")
+    db.table("imports").create(
         {
             "id": int,
             "path": str,
@@ -38,8 +38,8 @@ def m001_initial(db: sqlite_utils.Database) -> None:
         },
         pk="id",
     )
-    db["imports"].create_index(["sha256"])
-    db["items"].create(
+    db.table("imports").create_index(["sha256"])
+    db.table("items").create(
         {
             "id": str,
             "seq": int,
@@ -68,13 +68,13 @@ def m001_initial(db: sqlite_utils.Database) -> None:
         not_null={"domain", "question", "options", "original", "status"},
     )
     for cols in (["seq"], ["domain", "dimension"], ["status"], ["flag_severity"]):
-        db["items"].create_index(cols)
-    db["flags"].create(
+        db.table("items").create_index(cols)
+    db.table("flags").create(
         {"item_id": str, "check_id": str, "severity": str, "message": str, "details": str},
         pk=("item_id", "check_id"),
     )
-    db["flags"].create_index(["check_id"])
-    db["reviews"].create(
+    db.table("flags").create_index(["check_id"])
+    db.table("reviews").create(
         {
             "item_id": str,
             "curator": str,
@@ -88,7 +88,7 @@ def m001_initial(db: sqlite_utils.Database) -> None:
         },
         pk=("item_id", "curator"),
     )
-    db["adjudications"].create(
+    db.table("adjudications").create(
         {
             "item_id": str,
             "adjudicator": str,
@@ -100,7 +100,7 @@ def m001_initial(db: sqlite_utils.Database) -> None:
         },
         pk="item_id",
     )
-    db["history"].create(
+    db.table("history").create(
         {
             "id": int,
             "item_id": str,
@@ -114,9 +114,9 @@ def m001_initial(db: sqlite_utils.Database) -> None:
         },
         pk="id",
     )
-    db["history"].create_index(["item_id"])
-    db["history"].create_index(["curator", "id"])
-    db["rejects"].create(
+    db.table("history").create_index(["item_id"])
+    db.table("history").create_index(["curator", "id"])
+    db.table("rejects").create(
         {
             "id": int,
             "import_id": int,
@@ -128,7 +128,7 @@ def m001_initial(db: sqlite_utils.Database) -> None:
         },
         pk="id",
     )
-    db["generator_rejections"].create(
+    db.table("generator_rejections").create(
         {
             "key": str,
             "domain": str,
@@ -141,7 +141,7 @@ def m001_initial(db: sqlite_utils.Database) -> None:
         },
         pk="key",
     )
-    db["globi_records"].create(
+    db.table("globi_records").create(
         {
             "ref": str,
             "table_name": str,
@@ -165,9 +165,9 @@ def m001_initial(db: sqlite_utils.Database) -> None:
         },
         pk="ref",
     )
-    db["globi_records"].create_index(["source_taxon"])
-    db["globi_records"].create_index(["target_taxon"])
-    db["texts"].create(
+    db.table("globi_records").create_index(["source_taxon"])
+    db.table("globi_records").create_index(["target_taxon"])
+    db.table("texts").create(
         {
             "key": str,
             "kind": str,
@@ -181,7 +181,7 @@ def m001_initial(db: sqlite_utils.Database) -> None:
         },
         pk="key",
     )
-    db["recordings"].create(
+    db.table("recordings").create(
         {
             "id": str,
             "scientific_name": str,
@@ -198,14 +198,14 @@ def m001_initial(db: sqlite_utils.Database) -> None:
         },
         pk="id",
     )
-    db["audio_measurements"].create(
+    db.table("audio_measurements").create(
         {"audio_sha256": str, "version": str, "result": str, "computed_at": str},
         pk=("audio_sha256", "version"),
     )
-    db["exports"].create(
+    db.table("exports").create(
         {"id": int, "out_dir": str, "seed": int, "exported_at": str, "manifest": str}, pk="id"
     )
-    db["merges"].create(
+    db.table("merges").create(
         {"id": int, "path": str, "sha256": str, "merged_at": str, "summary": str}, pk="id"
     )
 
