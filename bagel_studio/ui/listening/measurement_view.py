@@ -133,7 +133,7 @@ class MeasurementView(QWidget):
                 " (or makes no measurable claim)</div>"
             )
         parts += [
-            "<b>Measurements</b> <span style='color:#888'>(paper pipeline)</span>",
+            "<div><b>Measurements</b> <span style='color:#888'>(paper pipeline)</span></div>",
             "<table cellspacing='0' cellpadding='1'>",
         ]
         for label, text in self.rows.items():
