@@ -4,6 +4,8 @@ acceptance until a curator fixes the item."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from bagel_studio.core.domains import DIMENSIONS, LETTERS, normalize_dimension
 from bagel_studio.core.model import Flag, ItemContent, Severity
 
@@ -30,10 +32,32 @@ def _letter(index: int) -> str:
     return LETTERS[index] if index < len(LETTERS) else str(index + 1)
 
 
+@lru_cache(maxsize=1024)
+def _valid_dimension(domain: str, dimension: str | None) -> bool:
+    """True for one of the domain's own labels (few distinct pairs: asked once each)."""
+    return bool(dimension) and normalize_dimension(domain, dimension) == dimension
+
+
+def _sound(domain: str, content: ItemContent) -> bool:
+    """True when no structural check can fail: the common case, settled without building
+    messages (the import runs these checks on every item)."""
+    options = content.options
+    index = content.answer_index
+    return (
+        len(options) == len(LETTERS)
+        and type(index) is int
+        and 0 <= index < len(options)
+        and _valid_dimension(domain, content.dimension)
+        and len({_norm(o) for o in options} - {""}) == len(options)
+    )
+
+
 def structural_flags(domain: str, content: ItemContent) -> list[Flag]:
+    if _sound(domain, content):
+        return []
     flags: list[Flag] = []
     blocking = Severity.BLOCKING
-    if not content.dimension or normalize_dimension(domain, content.dimension) != content.dimension:
+    if not _valid_dimension(domain, content.dimension):
         allowed = ", ".join(DIMENSIONS.get(domain, ()))
         flags.append(
             Flag(

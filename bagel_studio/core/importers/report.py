@@ -33,6 +33,10 @@ class ImportReport:
     ignored: list[str] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    # Items whose full checks are due: the new ones, then earlier ones whose evidence arrived.
+    check_item_ids: list[str] = field(default_factory=list)
+    # Seconds taken: "import" (files, with structural checks) and "checks" (the other checks).
+    timings: dict[str, float] = field(default_factory=dict)
 
     @property
     def added(self) -> int:

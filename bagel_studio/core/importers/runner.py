@@ -1,15 +1,21 @@
 """``import_paths``: every input file into the project, one transaction per file.
 
 A file is recorded with its SHA-256, so importing it again changes nothing. Its items, evidence,
-rejects, generator rejections and the items' flags are written in the same transaction as its import
-record: a crash leaves either the whole file or none of it, and never an item without its blocking
-flags.
+rejects, generator rejections and the items' structural (blocking) flags are written in the same
+transaction as its import record: a crash leaves either the whole file or none of it, and never an
+item without its blocking flags.
+
+The other checks (warnings and information, which read the evidence) run afterwards as a step of
+their own, ``run_full_checks``, over the new items and the earlier ones whose evidence arrived:
+``import_paths`` runs it unless told ``full_checks=False`` (the desk then runs it on its worker,
+with progress).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -17,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from bagel_studio.core.checks import check_all
+from bagel_studio.core.checks.structural import structural_flags
 from bagel_studio.core.domains import GLOBI
 from bagel_studio.core.importers import globi, item_files, texts, xenocanto
 from bagel_studio.core.importers.report import ImportReport
@@ -58,12 +65,20 @@ class _Run:
 
 
 def import_paths(
-    store: Store, paths: Sequence[str | Path], progress: Progress | None = None
+    store: Store,
+    paths: Sequence[str | Path],
+    progress: Progress | None = None,
+    *,
+    full_checks: bool = True,
 ) -> ImportReport:
     """Import files and folders (walked) into ``store``; evidence first, then items.
 
-    ``progress(done, total)`` is called from this thread with bytes of input processed.
+    ``progress(done, total)`` is called from this thread with bytes of input processed. Items
+    come in with their structural flags; with ``full_checks`` the other checks then run on
+    ``report.check_item_ids`` (see ``run_full_checks``). ``report.timings`` says how long the
+    import and the checks took.
     """
+    started = time.perf_counter()
     report = ImportReport()
     inputs, missing, report.ignored = collect(list(paths))
     for name in missing:
@@ -88,10 +103,25 @@ def import_paths(
         if progress is not None:
             progress(done, total)
     report.evidence["audio_files"] = len(run.attached)
-    linked = _linked_items(run)
-    if linked:
-        check_all(store, linked)
+    report.check_item_ids = report.new_item_ids + _linked_items(run)
+    report.timings["import"] = time.perf_counter() - started
+    if full_checks:
+        run_full_checks(store, report)
     return report
+
+
+def run_full_checks(
+    store: Store, report: ImportReport, progress: Progress | None = None, *, audio: bool = True
+) -> int:
+    """Every check on the items an import left to check (``report.check_item_ids``); stores
+    their flags, records the time taken in ``report.timings["checks"]`` and returns the number
+    of flags. ``progress(done, total)`` counts items."""
+    started = time.perf_counter()
+    count = 0
+    if report.check_item_ids:
+        count = check_all(store, report.check_item_ids, progress, audio=audio)
+    report.timings["checks"] = time.perf_counter() - started
+    return count
 
 
 def _plan(inputs: list[Input], report: ImportReport) -> list[_Planned]:
@@ -166,7 +196,12 @@ def _import_items(
         run.globi_added += store.add_globi_records(batch.globi_records, import_id)
     if batch.texts:
         report.evidence["texts"] += store.add_texts(batch.texts, import_id)
-    store.add_items(batch.items.values(), import_id)
+    flags = {
+        item_id: found
+        for item_id, item in batch.items.items()
+        if (found := structural_flags(item.domain, item.content))
+    }
+    store.add_items(batch.items.values(), import_id, flags)
     new_ids: list[str] = []
     added: Counter[str] = Counter()
     for item_id, domain in store.db.execute(
@@ -185,8 +220,6 @@ def _import_items(
     for rejection in batch.generator_rejections:
         report.add_generator_rejection(rejection.domain, rejection.reason)
     rejected = _reject(run, import_id, batch.rejects)
-    if new_ids:
-        check_all(store, new_ids)
     report.new_item_ids.extend(new_ids)
     return {
         "items_added": len(new_ids),
@@ -333,7 +366,7 @@ def _text_keys(text: dict[str, Any]) -> list[str]:
 
 
 def _linked_items(run: _Run) -> list[str]:
-    """Items imported earlier whose evidence arrived in this run: their checks are re-run.
+    """Items imported earlier whose evidence arrived in this run: their checks are due again.
 
     New GloBI records can change any GloBI item's flags (other records linking the same taxa),
     so all of those are included; recordings and texts affect only the items naming them.

@@ -12,10 +12,11 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from json.encoder import encode_basestring
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,7 @@ from bagel_studio.core.model import (
     Review,
     Severity,
     Status,
+    json_strings,
 )
 from bagel_studio.core.store.evidence import EvidenceMixin
 from bagel_studio.core.store.lock import WriterLock
@@ -255,42 +257,37 @@ class Store(EvidenceMixin):
 
     # -- items ---------------------------------------------------------------------------------
 
-    def add_items(self, items: Iterable[NewItem], import_id: int | None) -> tuple[int, int]:
-        """Insert items not yet in the project; return (added, already present)."""
-        next_seq = int(self.db.execute("SELECT coalesce(max(seq), 0) FROM items").fetchone()[0])
-        rows = []
-        for item in items:
-            next_seq += 1
-            content = item.content
-            content_json = content.to_json()
-            rows.append(
-                (
-                    item.id,
-                    next_seq,
-                    item.domain,
-                    content.dimension,
-                    content.level,
-                    content.question,
-                    _dumps(list(content.options)),
-                    content.answer_index,
-                    _dumps(content_json),
-                    Status.UNREVIEWED.value,
-                    NO_FLAG,
-                    ",",
-                    _dumps(item.source),
-                    _dumps(list(item.supporting_evidence)),
-                    item.rationale,
-                    item.globi_ref,
-                    item.recording_id,
-                    item.text_key,
-                    import_id,
-                    item.source_file,
-                    item.source_line,
-                    _content_hash(content_json),
-                )
-            )
+    def add_items(
+        self,
+        items: Iterable[NewItem],
+        import_id: int | None,
+        flags: Mapping[str, Sequence[Flag]] | None = None,
+    ) -> tuple[int, int]:
+        """Insert items not yet in the project; return (added, already present).
+
+        ``flags`` (by item id) are written with the items they belong to, in the same
+        transaction, so an importer's blocking flags exist the moment its items do; items
+        already present keep theirs. Rows are built with precomputed JSON (see
+        ``ItemContent.canonical_json``) and written by one ``executemany``: an import of the
+        whole benchmark passes through here.
+        """
+        flags = flags or {}
         with self.transaction() as conn:
-            before = conn.total_changes
+            batch, given = _unique_by_id(items)
+            present = self._present_ids(conn, list(batch))
+            next_seq = int(conn.execute("SELECT coalesce(max(seq), 0) FROM items").fetchone()[0])
+            rows = []
+            flag_rows = []
+            for item in batch.values():
+                if item.id in present:
+                    continue
+                next_seq += 1
+                item_flags = flags.get(item.id, ())
+                rows.append(_new_item_row(item, next_seq, import_id, item_flags))
+                flag_rows += [
+                    (item.id, f.check, f.severity.value, f.message, _dumps(f.details))
+                    for f in item_flags
+                ]
             conn.executemany(
                 "INSERT OR IGNORE INTO items (id, seq, domain, dimension, level, question, options,"
                 " answer_index, original, status, flag_severity, flag_checks, source,"
@@ -299,8 +296,34 @@ class Store(EvidenceMixin):
                 " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 rows,
             )
-            added = conn.total_changes - before
-        return added, len(rows) - added
+            conn.executemany(
+                "INSERT OR REPLACE INTO flags (item_id, check_id, severity, message, details)"
+                " VALUES (?,?,?,?,?)",
+                flag_rows,
+            )
+        return len(rows), given - len(rows)
+
+    @staticmethod
+    def _present_ids(conn: sqlite3.Connection, ids: list[str]) -> set[str]:
+        """Which of ``ids`` are already items (one query, however many ids)."""
+        if not ids:
+            return set()
+        cursor = conn.execute(
+            "SELECT id FROM items WHERE id IN (SELECT value FROM json_each(?))", [json.dumps(ids)]
+        )
+        return {row[0] for row in cursor}
+
+    def get_items(self, item_ids: Iterable[str] | None = None) -> list[Item]:
+        """Many items in one query, in queue order (``seq``): those of ``item_ids`` that exist,
+        or all items when None. For bulk work such as ``check_all``; ``get_item`` raises for a
+        missing id, this leaves it out."""
+        sql = f"SELECT {_ITEM_COLUMNS} FROM items"
+        params: list[Any] = []
+        if item_ids is not None:
+            sql += " WHERE id IN (SELECT value FROM json_each(?))"
+            params.append(json.dumps(list(dict.fromkeys(item_ids))))
+        cursor = self.db.execute(sql + " ORDER BY seq", params)
+        return [_item_from_values(row) for row in cursor.fetchall()]
 
     def item_count(self, queue: QueueFilter | None = None) -> int:
         where, params = (queue or QueueFilter()).where()
@@ -746,9 +769,68 @@ def derive_status(reviews: Sequence[tuple[Decision, str]]) -> Status:
     return Status.DISPUTED
 
 
-def _content_hash(content_json: dict[str, Any]) -> str:
-    payload = json.dumps(content_json, sort_keys=True, ensure_ascii=False)
-    return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
+def _unique_by_id(items: Iterable[NewItem]) -> tuple[dict[str, NewItem], int]:
+    """Items by id (the first of repeated ids kept), and how many items were given."""
+    unique: dict[str, NewItem] = {}
+    given = 0
+    for item in items:
+        given += 1
+        unique.setdefault(item.id, item)
+    return unique, given
+
+
+_CANONICAL = json.JSONEncoder(ensure_ascii=False, sort_keys=True)
+
+
+def _canonical(value: dict[str, Any]) -> str:
+    """``_dumps(value)``, cheaper for the usual flat dict of strings (no encoder per call)."""
+    if not value:
+        return "{}"
+    if all(type(k) is str and type(v) is str for k, v in value.items()):
+        pairs = (
+            f"{encode_basestring(k)}: {encode_basestring(v)}" for k, v in sorted(value.items())
+        )
+        return "{" + ", ".join(pairs) + "}"
+    return _CANONICAL.encode(value)
+
+
+def _new_item_row(
+    item: NewItem, seq: int, import_id: int | None, flags: Sequence[Flag]
+) -> tuple[Any, ...]:
+    """The ``items`` row of a new item (columns in ``add_items``' order)."""
+    content = item.content
+    original = content.canonical_json()
+    severity = min((SEVERITY_RANK[f.severity] for f in flags), default=NO_FLAG)
+    return (
+        item.id,
+        seq,
+        item.domain,
+        content.dimension,
+        content.level,
+        content.question,
+        _json_list(content.options),
+        content.answer_index,
+        original,
+        Status.UNREVIEWED.value,
+        severity,
+        "," + "".join(f"{f.check}," for f in flags),
+        _canonical(item.source),
+        _json_list(item.supporting_evidence),
+        item.rationale,
+        item.globi_ref,
+        item.recording_id,
+        item.text_key,
+        import_id,
+        item.source_file,
+        item.source_line,
+        hashlib.sha256(original.encode("utf-8")).hexdigest()[:16],
+    )
+
+
+def _json_list(values: Sequence[Any]) -> str:
+    if all(type(v) is str for v in values):
+        return json_strings(tuple(values))
+    return _dumps(list(values))
 
 
 def _require_curator(curator: str) -> str:
@@ -787,6 +869,46 @@ def _item_from_row(row: dict[str, Any]) -> Item:
         text_key=row["text_key"],
         source_file=row["source_file"],
         source_line=row["source_line"],
+    )
+
+
+_ITEM_FIELDS = (
+    "id",
+    "domain",
+    "question",
+    "options",
+    "answer_index",
+    "dimension",
+    "level",
+    "original",
+    "status",
+    "source",
+    "supporting_evidence",
+    "rationale",
+    "globi_ref",
+    "recording_id",
+    "text_key",
+    "source_file",
+    "source_line",
+)
+_ITEM_COLUMNS = ", ".join(_ITEM_FIELDS)
+
+
+def _item_from_values(row: Sequence[Any]) -> Item:
+    """An item from a row of ``_ITEM_COLUMNS``: what ``_item_from_row`` builds, without a dict
+    per row and without parsing the common empty ``{}`` / ``[]`` (bulk reads of every item)."""
+    item_id, domain, question, options, answer_index, dimension, level, original = row[:8]
+    status, source, evidence, *links = row[8:]
+    content = ItemContent(question, tuple(json.loads(options)), answer_index, dimension, level)
+    return Item(
+        item_id,
+        domain,
+        content,
+        ItemContent.from_json(json.loads(original)),
+        Status(status),
+        {} if source in (None, "", "{}") else json.loads(source) or {},
+        () if evidence in (None, "", "[]") else tuple(json.loads(evidence) or ()),
+        *links,  # rationale, globi_ref, recording_id, text_key, source_file, source_line
     )
 
 
