@@ -38,7 +38,6 @@ from bagel_studio.core.store import NewItem, Store  # noqa: E402
 from bagel_studio.ui.listening import ListeningPanel  # noqa: E402
 from bagel_studio.ui.listening.loader import ClipLoader  # noqa: E402
 from bagel_studio.ui.services import Services  # noqa: E402
-from tests.ui.listening.pyside_none_refcount import immortalise_none  # noqa: E402
 
 SECONDS = 30.0
 RUNS = 7
@@ -160,7 +159,6 @@ def bench_playhead(app: QApplication, panel: ListeningPanel) -> None:
 
 
 def main() -> None:
-    immortalise_none()  # PySide6 6.12.0 on CPython 3.11: see pyside_none_refcount.py
     app = QApplication.instance() or QApplication([])
     folder = Path(tempfile.mkdtemp(prefix="bench-listening-"))
     services = build_services(folder)

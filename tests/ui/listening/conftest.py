@@ -19,9 +19,6 @@ from bagel_studio.core.prefs import Preferences
 from bagel_studio.core.store import NewItem, Store
 from bagel_studio.ui.listening import ListeningPanel
 from bagel_studio.ui.services import Services
-from tests.ui.listening.pyside_none_refcount import immortalise_none
-
-immortalise_none()  # see pyside_none_refcount.py: PySide6 6.12.0 leaks None on Python 3.11
 
 SPARROW = "XC625750"  # House Sparrow, 44.1 kHz stereo; measured band ~2.9-5.0 kHz
 CROWNED = "XC236243"  # White-crowned Sparrow
