@@ -42,8 +42,11 @@ def question_text(record: dict[str, Any]) -> str:
 def read_options(raw: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(option texts, their letters) from a list or an object keyed by letters."""
     if isinstance(raw, list):
-        if len(raw) == len(LETTERS) and all(type(v) is str for v in raw):  # the common case
-            return tuple(v.strip() for v in raw), LETTERS
+        if len(raw) == len(LETTERS):  # the common case: four strings (str.strip refuses others)
+            try:
+                return tuple(map(str.strip, raw)), LETTERS
+            except TypeError:
+                pass
         texts = tuple(_option_text(value, str(i + 1)) for i, value in enumerate(raw))
         letters = tuple(LETTERS[i] if i < len(LETTERS) else str(i + 1) for i in range(len(raw)))
         return texts, letters

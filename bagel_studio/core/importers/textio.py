@@ -56,7 +56,7 @@ def line_ending(data: bytes) -> str:
 def split_lines(data: bytes) -> list[bytes]:
     """Physical lines for any line-ending style (JSON strings never contain raw newlines, so this
     is safe for JSON Lines; ``bytes.splitlines`` would also split on form feeds and the like)."""
-    lines = _NEWLINE.split(data)
+    lines = data.split(b"\n") if b"\r" not in data else _NEWLINE.split(data)  # LF: the fast way
     if lines and lines[-1] == b"":
         lines.pop()
     return lines

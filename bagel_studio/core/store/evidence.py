@@ -210,7 +210,8 @@ class EvidenceMixin:
         return rows[0] if rows else None
 
     def globi_records_with_taxon(self, taxon: str) -> list[dict[str, Any]]:
-        """Records whose source or target taxon is ``taxon`` (case-insensitive)."""
+        """Records whose source or target taxon is ``taxon`` (case-insensitive, through the
+        ``COLLATE NOCASE`` indexes of migration m002 rather than a scan of every record)."""
         return list(
             self._globi_rows(
                 "source_taxon = ? COLLATE NOCASE OR target_taxon = ? COLLATE NOCASE",

@@ -210,6 +210,17 @@ def m001_initial(db: sqlite_utils.Database) -> None:
     )
 
 
+@migration
+def m002_globi_taxon_nocase_indexes(db: sqlite_utils.Database) -> None:
+    """Case-insensitive indexes on the record taxa, so ``globi_records_with_taxon`` (which
+    compares with ``COLLATE NOCASE``) looks records up instead of scanning them all."""
+    for column in ("source_taxon", "target_taxon"):
+        db.execute(
+            f"CREATE INDEX IF NOT EXISTS idx_globi_records_{column}_nocase"
+            f" ON globi_records ({column} COLLATE NOCASE)"
+        )
+
+
 def apply_migrations(db: sqlite_utils.Database) -> int:
     """Bring ``db`` up to the newest schema; return the schema version it ends at."""
     version = int(db.execute("PRAGMA user_version").fetchone()[0])

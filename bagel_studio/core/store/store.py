@@ -380,7 +380,7 @@ class Store(EvidenceMixin):
         with self.transaction() as conn:
             self._write_flags(conn, item_id, flags)
 
-    def replace_all_flags(self, flags_by_item: dict[str, Sequence[Flag]]) -> None:
+    def replace_all_flags(self, flags_by_item: Mapping[str, Sequence[Flag]]) -> None:
         with self.transaction() as conn:
             for item_id, flags in flags_by_item.items():
                 self._write_flags(conn, item_id, flags)
