@@ -90,12 +90,10 @@ def recheck_item(store: Store, item_id: str) -> list[Flag]:
 
 
 def _items(store: Store, item_ids: list[str] | None) -> list[Item]:
-    if item_ids is None:
-        return list(store.iter_items())
-    if len(item_ids) < BULK_THRESHOLD:
+    """The items to check: a handful one by one (a missing id is an error), many in one query."""
+    if item_ids is not None and len(item_ids) < BULK_THRESHOLD:
         return [store.get_item(i) for i in item_ids]
-    wanted = set(item_ids)
-    return [item for item in store.iter_items() if item.id in wanted]
+    return store.get_items(item_ids)
 
 
 def check_all(

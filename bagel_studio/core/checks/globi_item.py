@@ -73,7 +73,7 @@ def read_globi_item(ctx: CheckContext, item: Item) -> GlobiItem:
     if gold_link is not None:
         names |= {gold_link.source, gold_link.target}
     links = ctx.records.links(names)
-    stem_taxa = _stem_taxa(item.content.question, links)
+    stem_taxa = _stem_taxa(candidates, links)
     return GlobiItem(item, taxa, interactions, stem_taxa, gold_link, links)
 
 
@@ -102,12 +102,12 @@ def _subgenera(tokens: list[str]) -> int:
     return sum(1 for t in tokens if t.startswith("("))
 
 
-def _stem_taxa(question: str, links: dict[str, list[GlobiLink]]) -> dict[str, str]:
-    """The taxa the stem names: names the loaded records know, and binomials, Latin-looking
-    trinomials and rank-suffixed uninomials; a longer name wins over the shorter ones inside it
-    ("Capreolus capreolus italicus")."""
+def _stem_taxa(candidates: dict[str, str], links: dict[str, list[GlobiLink]]) -> dict[str, str]:
+    """The taxa the stem names (``candidates``: its ``stem_name_candidates``): names the loaded
+    records know, and binomials, Latin-looking trinomials and rank-suffixed uninomials; a longer
+    name wins over the shorter ones inside it ("Capreolus capreolus italicus")."""
     kept: dict[str, str] = {}
-    for key, text in stem_name_candidates(question).items():
+    for key, text in candidates.items():
         name = parse_name(text)
         if name is None:
             continue

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -47,6 +47,10 @@ _ABBREVIATIONS = frozenset(
 )
 
 
+_TAIL = 1 + max(len(a) for a in _ABBREVIATIONS)  # characters enough to hold any of them
+_INITIAL = re.compile(r"[a-z]\.")
+
+
 @dataclass(frozen=True)
 class SentenceIndex:
     """A text split into sentences, with the sentences each stem occurs in."""
@@ -65,7 +69,7 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     start = 0
     for match in _SENTENCE_END.finditer(text):
-        if "\n" not in match.group(0) and _ends_with_abbreviation(text[start : match.start()]):
+        if "\n" not in match.group(0) and _ends_with_abbreviation(text, start, match.start()):
             continue
         _add_span(text, start, match.start(), spans)
         start = match.end()
@@ -73,9 +77,14 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _ends_with_abbreviation(head: str) -> bool:
-    last = head.rsplit(None, 1)[-1].lower() if head.strip() else ""
-    return last in _ABBREVIATIONS or bool(re.fullmatch(r"[a-z]\.", last))
+def _ends_with_abbreviation(text: str, start: int, end: int) -> bool:
+    """True when ``text[start:end]`` ends with an abbreviation ("e.g.", "sp.", "J.").
+
+    Only the tail is looked at: a last word longer than the tail cannot be an abbreviation.
+    """
+    tail = text[max(start, end - _TAIL) : end].rsplit(None, 1)
+    last = tail[-1].lower() if tail else ""
+    return last in _ABBREVIATIONS or bool(_INITIAL.fullmatch(last))
 
 
 def _add_span(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> None:
@@ -91,12 +100,12 @@ def _add_span(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> 
 def sentence_index(text: str) -> SentenceIndex:
     """The index of ``text``, computed once per distinct text (cached)."""
     spans = split_sentences(text)
-    postings: dict[str, list[int]] = {}
+    postings: defaultdict[str, list[int]] = defaultdict(list)
     findall = WORD_RE.findall
     for number, (start, end) in enumerate(spans):
-        for s in {stem(w) for w in findall(text, start, end)}:
-            postings.setdefault(s, []).append(number)
-    return SentenceIndex(tuple(spans), postings)
+        for s in set(map(stem, set(findall(text, start, end)))):  # each word form stemmed once
+            postings[s].append(number)
+    return SentenceIndex(tuple(spans), dict(postings))
 
 
 @dataclass(frozen=True)

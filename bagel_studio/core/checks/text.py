@@ -46,7 +46,12 @@ _XC_HIDDEN_RE = re.compile(
 
 
 def text_flags(item: Item) -> list[Flag]:
-    flags = [_duplicate_options(item), _gold_in_stem(item), _hidden_context(item)]
+    options = [_Option(o) for o in item.content.options]
+    flags = [
+        _duplicate_options(item, options),
+        _gold_in_stem(item, options),
+        _hidden_context(item),
+    ]
     return [f for f in flags if f is not None]
 
 
@@ -54,32 +59,61 @@ def _letter(index: int) -> str:
     return LETTERS[index] if index < len(LETTERS) else str(index + 1)
 
 
-def _near_same(a: str, b: str) -> bool:
+class _Option:
+    """What the text checks compare of one option, computed once per option (its normalised
+    phrase only when asked: most pairs of options differ in a cheaper test first)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.empty = not text.strip()
+        self.folded = " ".join(text.split()).casefold()
+        self.stems = sorted(content_stems(text))
+        self.is_name = parse_name(text) is not None
+        self.numbers = _NUMBER.findall(text)
+        self._phrase: str | None = None
+
+    @property
+    def phrase(self) -> str:
+        if self._phrase is None:
+            self._phrase = normalized_phrase(self.text)
+        return self._phrase
+
+
+_NUMBER = re.compile(r"\d+")
+SIMILAR = 0.93  # SequenceMatcher ratio from which two option texts count as nearly the same
+
+
+def _near_same(a: _Option, b: _Option) -> bool:
     """Same content words (order, case, articles and plurals aside) or nearly the same text.
 
     Distinct scientific names ("Phoenicopterus andinus" / "Phoenicoparrus andinus") and options
-    whose numbers differ ("~3-5 kHz" / "~6-8 kHz") are never near-same.
+    whose numbers differ ("~3-5 kHz" / "~6-8 kHz") are never near-same. The cheap tests come
+    first; the similarity ratio is computed only for the few pairs they leave open.
     """
-    if " ".join(a.split()).casefold() == " ".join(b.split()).casefold():
+    if a.folded == b.folded:
         return False  # identical: the structural check options-not-distinct reports it
-    stems_a, stems_b = content_stems(a), content_stems(b)
-    if stems_a and sorted(stems_a) == sorted(stems_b):
+    if a.stems and a.stems == b.stems:
         return True
-    if parse_name(a) is not None and parse_name(b) is not None:
+    if (a.is_name and b.is_name) or a.numbers != b.numbers:
         return False
-    if re.findall(r"\d+", a) != re.findall(r"\d+", b):
-        return False
-    norm_a, norm_b = normalized_phrase(a), normalized_phrase(b)
+    norm_a, norm_b = a.phrase, b.phrase
     if min(len(norm_a), len(norm_b)) < 12:
         return False
-    return SequenceMatcher(None, norm_a, norm_b).ratio() >= 0.93
+    matcher = SequenceMatcher(None, norm_a, norm_b)
+    # The quick ratios are upper bounds of ratio(): most pairs are settled by them.
+    return (
+        matcher.real_quick_ratio() >= SIMILAR
+        and matcher.quick_ratio() >= SIMILAR
+        and matcher.ratio() >= SIMILAR
+    )
 
 
-def _duplicate_options(item: Item) -> Flag | None:
+def _duplicate_options(item: Item, prepared: list[_Option]) -> Flag | None:
     options = item.content.options
     for i in range(len(options)):
         for j in range(i + 1, len(options)):
-            if options[i].strip() and options[j].strip() and _near_same(options[i], options[j]):
+            first, second = prepared[i], prepared[j]
+            if not first.empty and not second.empty and _near_same(first, second):
                 return Flag(
                     DUPLICATE_OPTIONS,
                     Severity.WARNING,
@@ -90,26 +124,26 @@ def _duplicate_options(item: Item) -> Flag | None:
     return None
 
 
-def _gold_in_stem(item: Item) -> Flag | None:
-    gold = item.content.answer_text
+def _gold_in_stem(item: Item, options: list[_Option]) -> Flag | None:
+    content = item.content
+    gold = content.answer_text
     if not gold or not gold.strip():
         return None
-    stem_phrase = f" {normalized_phrase(item.content.question)} "
-    gold_phrase = normalized_phrase(gold)
+    gold_phrase = options[content.answer_index or 0].phrase
     if not gold_phrase:
         return None
-    if f" {gold_phrase} " in stem_phrase:
+    if f" {gold_phrase} " in f" {normalized_phrase(content.question)} ":
         how = "verbatim"
     else:
         gold_stems = set(content_stems(gold))
-        if len(gold_stems) < 2 or not gold_stems <= set(content_stems(item.content.question)):
+        if len(gold_stems) < 2 or not gold_stems <= set(content_stems(content.question)):
             return None
         how = "all its content words"
     # A phrase every option shares (the species named in each) gives nothing away.
-    others = [o for i, o in enumerate(item.content.options) if i != item.content.answer_index]
-    if others and all(f" {gold_phrase} " in f" {normalized_phrase(o)} " for o in others):
+    others = [o for i, o in enumerate(options) if i != content.answer_index]
+    if others and all(f" {gold_phrase} " in f" {o.phrase} " for o in others):
         return None
-    letter = item.content.answer_letter or "?"
+    letter = content.answer_letter or "?"
     return Flag(
         GOLD_IN_STEM,
         Severity.WARNING,

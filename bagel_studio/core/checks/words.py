@@ -87,4 +87,4 @@ def content_stems(text: str) -> tuple[str, ...]:
 
 def normalized_phrase(text: str) -> str:
     """Words only, lower case, single spaces: for matching a phrase inside a longer text."""
-    return " ".join(w.lower() for w in words(text))
+    return " ".join(WORD_RE.findall(text)).lower()  # lower() of the whole: one call, same text
