@@ -84,10 +84,17 @@ _LETTER_REFERENCE = re.compile(
     r"|\b(?i:options?|answers?|choices?)\s+[A-D]\b"
 )
 
-# Every pattern above needs one of these; options without any are free (the common case, fast).
-_MAYBE_FIXED = re.compile(
-    r"\d|\b[A-D]\b|(?i:none|all|both|neither|any|each|indistinguishable|can|could|possible"
-    r"|not|insufficient|there|no |first|second|third|fourth)"
+# Cheap tests that let through every item that could have a fixed option (and few others), so
+# the per-option patterns run only on those. They read all options at once, joined by NUL, which
+# no pattern matches (so no match spans two options and NUL acts as the options' ends).
+# On the raw text: a letter A-D ending a word (every letter reference ends with one, and so does
+# a label's letter), or a label's number where _NUMBERED accepts it.
+_MAYBE_NAMED_OR_NUMBERED = re.compile(r"[A-D]\b|[1-9](?=$|[\s:).,;!?\x00])")
+# On the casefolded text: an option starting with a catch-all's first word (after whitespace),
+# "indistinguishable" anywhere, or an ordinal anywhere.
+_MAYBE_CATCH_ALL_OR_ORDINAL = re.compile(
+    r"(?:^|\x00)\s*(?:no|all|neither|both|any|each|it|can|could|impossible|insufficient|there)"
+    r"|indistinguishable|" + "|".join(_ORDINALS)
 )
 
 
@@ -121,7 +128,11 @@ def _sequence_label(option: str) -> str | None:
 
 def fixed_positions(options: Sequence[str]) -> frozenset[int]:
     """The indices of ``options`` that must not move (all of them when one names another)."""
-    if _MAYBE_FIXED.search("\n".join(options)) is None:
+    joined = "\x00".join(options)
+    if (
+        _MAYBE_NAMED_OR_NUMBERED.search(joined) is None
+        and _MAYBE_CATCH_ALL_OR_ORDINAL.search(joined.casefold()) is None
+    ):
         return frozenset()
     if any(names_other_options(o) for o in options):
         return frozenset(range(len(options)))
