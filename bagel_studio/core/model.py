@@ -111,19 +111,27 @@ class ItemContent:
             changes["options"] = tuple(changes["options"])
         return replace(self, **changes)
 
-    def canonical_json(self) -> str:
-        """``to_json()`` as ``json.dumps(..., sort_keys=True, ensure_ascii=False)`` writes it.
+    def options_json(self) -> str:
+        """The options as ``json.dumps(list(options), sort_keys=True, ensure_ascii=False)``
+        writes them."""
+        if all(type(o) is str for o in self.options):
+            return json_strings(self.options)
+        return json.dumps(list(self.options), sort_keys=True, ensure_ascii=False)
+
+    def canonical_json(self, options_json: str | None = None) -> str:
+        """``to_json()`` as ``json.dumps(..., sort_keys=True, ensure_ascii=False)`` writes it
+        (``options_json``: ``self.options_json()`` when the caller has it already).
 
         Built from the fields directly because an import writes this for every item, and
         ``json.dumps`` sets up a new encoder on each call; values of unexpected types fall back
         to ``json.dumps`` so the text is always the same.
         """
         index = self.answer_index
-        if (index is None or type(index) is int) and all(type(o) is str for o in self.options):
+        if index is None or type(index) is int:
             return (
                 f'{{"answer_index": {"null" if index is None else index}, '
                 f'"dimension": {_json_text(self.dimension)}, "level": {_json_text(self.level)}, '
-                f'"options": {json_strings(self.options)}, '
+                f'"options": {options_json or self.options_json()}, '
                 f'"question": {_json_text(self.question)}}}'
             )
         return json.dumps(self.to_json(), sort_keys=True, ensure_ascii=False)

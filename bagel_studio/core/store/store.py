@@ -799,7 +799,8 @@ def _new_item_row(
 ) -> tuple[Any, ...]:
     """The ``items`` row of a new item (columns in ``add_items``' order)."""
     content = item.content
-    original = content.canonical_json()
+    options = content.options_json()
+    original = content.canonical_json(options)
     severity = min((SEVERITY_RANK[f.severity] for f in flags), default=NO_FLAG)
     return (
         item.id,
@@ -808,7 +809,7 @@ def _new_item_row(
         content.dimension,
         content.level,
         content.question,
-        _json_list(content.options),
+        options,
         content.answer_index,
         original,
         Status.UNREVIEWED.value,
@@ -828,6 +829,8 @@ def _new_item_row(
 
 
 def _json_list(values: Sequence[Any]) -> str:
+    if not values:
+        return "[]"
     if all(type(v) is str for v in values):
         return json_strings(tuple(values))
     return _dumps(list(values))
