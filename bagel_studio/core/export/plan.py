@@ -26,8 +26,9 @@ from bagel_studio.core.export.balance import (
     permutation,
     position_counts,
 )
+from bagel_studio.core.export.collect import Decisions, collect
 from bagel_studio.core.export.fixed import fixed_positions
-from bagel_studio.core.model import Decision, Item, ItemContent, Review, Severity, Status
+from bagel_studio.core.model import Decision, Item, ItemContent, Review, Status
 from bagel_studio.core.store import Store
 
 Progress = Callable[[int, int], None]
@@ -35,6 +36,8 @@ Progress = Callable[[int, int], None]
 RELEASED_STATUSES = (Status.ACCEPTED, Status.REVISED)
 UNRESOLVED = "unresolved"  # accepted or revised, but the store holds no single content to release
 
+# ``json.dumps(value, ensure_ascii=False, sort_keys=True)`` without a new encoder per call.
+_SORTED = json.JSONEncoder(ensure_ascii=False, sort_keys=True).encode
 _ND = re.compile(r"(?:^|[^a-z])nd(?:[^a-z]|$)|noderiv|no[ -]?derivative", re.IGNORECASE)
 
 
@@ -126,7 +129,7 @@ class ExportPlan:
                 "content": content_json(r.content),
                 "recording": recording_id(r.item),
             }
-            digest.update(json.dumps(record, ensure_ascii=False, sort_keys=True).encode("utf-8"))
+            digest.update(_SORTED(record).encode("utf-8"))
             digest.update(b"\n")
         return digest.hexdigest()
 
@@ -193,17 +196,18 @@ def plan_export(store: Store, seed: int, progress: Progress | None = None) -> Ex
 
 
 def _plan(store: Store, seed: int, progress: Progress | None) -> ExportPlan:
-    items = list(store.iter_items())
+    collected = collect(store)
+    items = collected.items
     total = len(items)
     outcomes: dict[str, Counter[str]] = defaultdict(Counter)
     left_out: dict[str, Counter[str]] = defaultdict(Counter)
     reject_reasons: dict[str, Counter[str]] = defaultdict(Counter)
     blocked: list[BlockedItem] = []
     kept: list[tuple[Item, ItemContent, str | None]] = []
-    licences = _recording_licences(store)
+    licences = collected.licences
     unknown: set[str] = set()
-    blocking = _blocking_flags(store)
-    decisions = _decisions(store)
+    blocking = collected.blocking
+    decisions = collected.decisions
     for done, item in enumerate(items, start=1):
         outcomes[item.domain][item.status.value] += 1
         if item.status is Status.REJECTED:
@@ -247,19 +251,6 @@ def _plan(store: Store, seed: int, progress: Progress | None) -> ExportPlan:
     )
 
 
-def _recording_licences(store: Store) -> dict[str, str]:
-    rows = store.db.execute("SELECT id, licence FROM recordings WHERE licence IS NOT NULL")
-    return {str(r[0]).casefold(): str(r[1]) for r in rows if str(r[1]).strip()}
-
-
-def _blocking_flags(store: Store) -> dict[str, list[str]]:
-    result: dict[str, list[str]] = defaultdict(list)
-    for item_id, flag in store.all_flags():
-        if flag.severity is Severity.BLOCKING:
-            result[item_id].append(flag.message)
-    return result
-
-
 def _block_reasons(
     item: Item,
     content: ItemContent,
@@ -275,28 +266,7 @@ def _block_reasons(
     return tuple(reasons)
 
 
-@dataclass(frozen=True)
-class _Decisions:
-    """Every review and adjudication of the project, read in two queries rather than per item."""
-
-    reviews: dict[str, tuple[Review, ...]]
-    adjudications: dict[str, dict[str, Any]]
-
-
-def _decisions(store: Store) -> _Decisions:
-    reviews: dict[str, list[Review]] = defaultdict(list)
-    for review in store.all_reviews():
-        reviews[review.item_id].append(review)
-    adjudications = {}
-    for (item_id,) in store.db.execute("SELECT item_id FROM adjudications").fetchall():
-        adjudication = store.adjudication(item_id)
-        if adjudication is not None:
-            adjudications[item_id] = adjudication
-    ordered = {k: tuple(sorted(v, key=lambda r: r.curator)) for k, v in reviews.items()}
-    return _Decisions(ordered, adjudications)
-
-
-def _final_content(decisions: _Decisions, item_id: str) -> ItemContent | None:
+def _final_content(decisions: Decisions, item_id: str) -> ItemContent | None:
     """``Store.final_content`` computed from the reviews and adjudications read in bulk.
 
     The same rule (the adjudicator's content if they accepted; else the one content every
@@ -317,7 +287,7 @@ def _final_content(decisions: _Decisions, item_id: str) -> ItemContent | None:
     return None
 
 
-def _reject_reasons(decisions: _Decisions, item_id: str) -> set[str]:
+def _reject_reasons(decisions: Decisions, item_id: str) -> set[str]:
     adjudication = decisions.adjudications.get(item_id)
     if adjudication is not None:
         return {adjudication["reason"] or "other"}
@@ -331,7 +301,7 @@ def _empty_balance() -> DomainBalance:
 
 
 def _shuffle(
-    decisions: _Decisions, seed: int, kept: list[tuple[Item, ItemContent, str | None]]
+    decisions: Decisions, seed: int, kept: list[tuple[Item, ItemContent, str | None]]
 ) -> tuple[tuple[ReleasedItem, ...], dict[str, DomainBalance]]:
     """Deal the gold positions of each domain and permute every item's options accordingly."""
     by_domain: dict[str, list[tuple[Item, ItemContent, str | None]]] = defaultdict(list)

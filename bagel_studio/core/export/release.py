@@ -24,7 +24,7 @@ from bagel_studio.core.export.plan import BlockedItem, ExportError, ExportPlan, 
 from bagel_studio.core.export.report import report_files
 from bagel_studio.core.export.rows import (
     dumps_document,
-    items_jsonl,
+    item_lines,
     provenance_jsonl,
 )
 from bagel_studio.core.store import Store
@@ -135,11 +135,12 @@ def _steps(plan: ExportPlan) -> list[tuple[str, Callable[[], dict[str, bytes]]]]
     content_hash = plan.content_hash
 
     def data() -> dict[str, bytes]:
-        files = {layout.ALL_ITEMS: items_jsonl(plan.items)}
+        lines = item_lines(plan.items)
+        files = {layout.ALL_ITEMS: "".join(lines).encode("utf-8")}
         for domain in plan.domains:
-            files[layout.domain_file(domain)] = items_jsonl(
-                r for r in plan.items if r.item.domain == domain
-            )
+            files[layout.domain_file(domain)] = "".join(
+                [line for r, line in zip(plan.items, lines, strict=True) if r.item.domain == domain]
+            ).encode("utf-8")
         return files
 
     return [

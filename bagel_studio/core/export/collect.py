@@ -1,0 +1,142 @@
+"""Reading what an export needs from a project in a few bulk queries.
+
+An export reads every item, review and adjudication of the project. Going through ``Store``'s
+per-item accessors costs two queries per item, and even its bulk reads decode the same content
+JSON up to three times per item (the item's original, its current content, each curator's copy).
+Here every table is read in one query, and content JSON is decoded once per distinct text: an item
+accepted as is has the same canonical JSON in its ``original`` column and in its review, so the
+review gets the very object decoded for the item.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from bagel_studio.core.model import Decision, Item, ItemContent, Review, Status, json_strings
+from bagel_studio.core.store import Store
+
+_STATUS = {s.value: s for s in Status}
+_DECISION = {d.value: d for d in Decision}
+
+_ITEM_COLUMNS = (
+    "id, domain, question, options, answer_index, dimension, level, original, status, source,"
+    " supporting_evidence, rationale, globi_ref, recording_id, text_key, source_file, source_line"
+)
+
+
+class _Contents:
+    """Content JSON decoded once per distinct text (the store writes it canonically)."""
+
+    def __init__(self) -> None:
+        self._decoded: dict[str, ItemContent] = {}
+
+    def get(self, text: str) -> ItemContent:
+        content = self._decoded.get(text)
+        if content is None:
+            content = self._decoded[text] = ItemContent.from_json(json.loads(text))
+        return content
+
+
+@dataclass(frozen=True)
+class Decisions:
+    """Every review and adjudication of the project."""
+
+    reviews: dict[str, tuple[Review, ...]]  # item id -> its reviews, by curator
+    adjudications: dict[str, dict[str, Any]]  # item id -> ``Store.adjudication(item_id)``
+
+
+@dataclass(frozen=True)
+class Collected:
+    items: list[Item]  # in queue order, as ``Store.iter_items()`` gives them
+    decisions: Decisions
+    blocking: dict[str, list[str]]  # item id -> messages of its blocking flags, by check
+    licences: dict[str, str]  # casefolded recording id -> licence
+
+
+def collect(store: Store) -> Collected:
+    """Everything the plan reads, as of one moment if the caller holds a read transaction."""
+    contents = _Contents()
+    items = _items(store, contents)
+    return Collected(items, _decisions(store, contents), _blocking(store), _licences(store))
+
+
+def _items(store: Store, contents: _Contents) -> list[Item]:
+    rows = store.db.execute(f"SELECT {_ITEM_COLUMNS} FROM items ORDER BY seq").fetchall()
+    return [_item(row, contents) for row in rows]
+
+
+def _item(row: Any, contents: _Contents) -> Item:
+    item_id, domain, question, options, answer_index, dimension, level, original = row[:8]
+    status, source, evidence, *links = row[8:]
+    first = contents.get(original)
+    if (question, answer_index, dimension, level) == (
+        first.question,
+        first.answer_index,
+        first.dimension,
+        first.level,
+    ) and options == json_strings(first.options):
+        content = first  # not edited since import: the same content, decoded once
+    else:
+        content = ItemContent(question, tuple(json.loads(options)), answer_index, dimension, level)
+    return Item(
+        item_id,
+        domain,
+        content,
+        first,
+        _STATUS[status],
+        {} if source in (None, "", "{}") else json.loads(source) or {},
+        () if evidence in (None, "", "[]") else tuple(json.loads(evidence) or ()),
+        *links,  # rationale, globi_ref, recording_id, text_key, source_file, source_line
+    )
+
+
+def _decisions(store: Store, contents: _Contents) -> Decisions:
+    reviews: dict[str, list[Review]] = defaultdict(list)
+    rows = store.db.execute(
+        "SELECT item_id, curator, decision, reason, note, content, blind_answer, decided_at,"
+        " origin FROM reviews ORDER BY item_id, curator"
+    )
+    for item_id, curator, decision, reason, note, content, blind, decided_at, origin in rows:
+        reviews[item_id].append(
+            Review(
+                item_id,
+                curator,
+                _DECISION[decision],
+                reason,
+                note,
+                contents.get(content),
+                blind,
+                decided_at,
+                origin,
+            )
+        )
+    adjudications: dict[str, dict[str, Any]] = {}
+    keys = ("adjudicator", "decision", "reason", "note", "content", "decided_at")
+    rows = store.db.execute(
+        "SELECT item_id, adjudicator, decision, reason, note, content, decided_at"
+        " FROM adjudications"
+    )
+    for item_id, *values in rows:
+        data = dict(zip(keys, values, strict=True))
+        data["content"] = contents.get(data["content"])
+        adjudications[item_id] = data
+    return Decisions({k: tuple(v) for k, v in reviews.items()}, adjudications)
+
+
+def _blocking(store: Store) -> dict[str, list[str]]:
+    rows = store.db.execute(
+        "SELECT f.item_id, f.message FROM flags f JOIN items i ON i.id = f.item_id"
+        " WHERE f.severity = 'blocking' ORDER BY i.seq, f.check_id"
+    )
+    result: dict[str, list[str]] = defaultdict(list)
+    for item_id, message in rows:
+        result[item_id].append(message)
+    return dict(result)
+
+
+def _licences(store: Store) -> dict[str, str]:
+    rows = store.db.execute("SELECT id, licence FROM recordings WHERE licence IS NOT NULL")
+    return {str(r[0]).casefold(): str(r[1]) for r in rows if str(r[1]).strip()}
