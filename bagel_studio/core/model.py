@@ -114,9 +114,10 @@ class ItemContent:
     def options_json(self) -> str:
         """The options as ``json.dumps(list(options), sort_keys=True, ensure_ascii=False)``
         writes them."""
-        if all(type(o) is str for o in self.options):
+        try:
             return json_strings(self.options)
-        return json.dumps(list(self.options), sort_keys=True, ensure_ascii=False)
+        except TypeError:  # not all strings
+            return json.dumps(list(self.options), sort_keys=True, ensure_ascii=False)
 
     def canonical_json(self, options_json: str | None = None) -> str:
         """``to_json()`` as ``json.dumps(..., sort_keys=True, ensure_ascii=False)`` writes it

@@ -48,7 +48,7 @@ def _sound(domain: str, content: ItemContent) -> bool:
         and type(index) is int
         and 0 <= index < len(options)
         and _valid_dimension(domain, content.dimension)
-        and len({_norm(o) for o in options} - {""}) == len(options)
+        and len({" ".join(o.split()).casefold() for o in options} - {""}) == len(options)
     )
 
 

@@ -786,12 +786,13 @@ def _canonical(value: dict[str, Any]) -> str:
     """``_dumps(value)``, cheaper for the usual flat dict of strings (no encoder per call)."""
     if not value:
         return "{}"
-    if all(type(k) is str and type(v) is str for k, v in value.items()):
-        pairs = (
+    try:
+        pairs = [
             f"{encode_basestring(k)}: {encode_basestring(v)}" for k, v in sorted(value.items())
-        )
-        return "{" + ", ".join(pairs) + "}"
-    return _CANONICAL.encode(value)
+        ]
+    except TypeError:  # a key or value that is not a string
+        return _CANONICAL.encode(value)
+    return "{" + ", ".join(pairs) + "}"
 
 
 def _new_item_row(
@@ -801,7 +802,10 @@ def _new_item_row(
     content = item.content
     options = content.options_json()
     original = content.canonical_json(options)
-    severity = min((SEVERITY_RANK[f.severity] for f in flags), default=NO_FLAG)
+    severity, checks = NO_FLAG, ","
+    if flags:
+        severity = min(SEVERITY_RANK[f.severity] for f in flags)
+        checks += "".join(f"{f.check}," for f in flags)
     return (
         item.id,
         seq,
@@ -814,7 +818,7 @@ def _new_item_row(
         original,
         Status.UNREVIEWED.value,
         severity,
-        "," + "".join(f"{f.check}," for f in flags),
+        checks,
         _canonical(item.source),
         _json_list(item.supporting_evidence),
         item.rationale,
@@ -831,9 +835,10 @@ def _new_item_row(
 def _json_list(values: Sequence[Any]) -> str:
     if not values:
         return "[]"
-    if all(type(v) is str for v in values):
+    try:
         return json_strings(tuple(values))
-    return _dumps(list(values))
+    except TypeError:  # not all strings
+        return _dumps(list(values))
 
 
 def _require_curator(curator: str) -> str:
