@@ -53,7 +53,7 @@ def _read_lines(data: bytes, batch: ItemBatch, advance: LineProgress | None) -> 
         consumed += len(line) + 1
         if advance is not None and number % PROGRESS_EVERY == 0:
             advance(consumed)
-        if not line.strip():
+        if not line or line.isspace():  # blank (without copying the line to strip it)
             continue
         if number == 1 and line.startswith(b"\xef\xbb\xbf"):
             line = line[3:]

@@ -45,6 +45,7 @@ FLAT_REFERENCE_KEYS = (
     "text_file",
     "extract_file",
 )
+_FLAT_REFERENCES = frozenset(FLAT_REFERENCE_KEYS)
 _TRUE = {"true", "yes", "1"}
 # Labels repeat across thousands of lines: normalise each spelling once.
 _domain_of = lru_cache(maxsize=256)(normalize_domain)
@@ -209,9 +210,10 @@ def _domain(record: dict[str, Any], output: dict[str, Any] | None, source: dict[
 
 def _flat_item(record: dict[str, Any], domain: str, file: str, line: int) -> NewItem:
     source = _source_dict(record.get("source"))
-    for key in FLAT_REFERENCE_KEYS:
-        if key in record and key not in source:
-            source[key] = record[key]
+    if not _FLAT_REFERENCES.isdisjoint(record):  # most items name their evidence in "source"
+        for key in FLAT_REFERENCE_KEYS:
+            if key in record and key not in source:
+                source[key] = record[key]
     return _build(record, record, source, domain, _given_id(record), file, line)
 
 
@@ -302,7 +304,8 @@ def _globi_ref(source: dict[str, Any], item_id: str) -> str | None:
 def _recording(source: dict[str, Any], item_id: str) -> str | None:
     """The recording named in the source, else an "xc<digits>" part of the item's id."""
     for key in ("recording", "recording_id", "xc_id", "id"):
-        if (found := fields.recording_id(source.get(key))) is not None:
+        value = source.get(key)
+        if value is not None and (found := fields.recording_id(value)) is not None:
             return found
     parts = [p for p in item_id.split(":") if p[:2].lower() == "xc" and p[2:].isdigit()]
     return f"XC{int(parts[0][2:])}" if parts else None

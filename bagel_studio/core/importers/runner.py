@@ -371,8 +371,8 @@ def _linked_items(run: _Run) -> list[str]:
     New GloBI records can change any GloBI item's flags (other records linking the same taxa),
     so all of those are included; recordings and texts affect only the items naming them.
     """
-    if not run.import_ids:
-        return []
+    if not (run.globi_added or run.recording_ids or run.text_keys):
+        return []  # no evidence came in: nothing earlier can have changed
     new = set(run.report.new_item_ids)
     query = (
         "SELECT id FROM items WHERE (? AND domain = ?)"
