@@ -196,19 +196,16 @@ def _import_items(
         run.globi_added += store.add_globi_records(batch.globi_records, import_id)
     if batch.texts:
         report.evidence["texts"] += store.add_texts(batch.texts, import_id)
+    present = store.present_item_ids(list(batch.items))
+    new_items = [item for item_id, item in batch.items.items() if item_id not in present]
     flags = {
-        item_id: found
-        for item_id, item in batch.items.items()
+        item.id: found
+        for item in new_items
         if (found := structural_flags(item.domain, item.content))
     }
-    store.add_items(batch.items.values(), import_id, flags)
-    new_ids: list[str] = []
-    added: Counter[str] = Counter()
-    for item_id, domain in store.db.execute(
-        "SELECT id, domain FROM items WHERE import_id = ? ORDER BY seq", [import_id]
-    ):
-        new_ids.append(item_id)
-        added[domain] += 1
+    store.add_items(new_items, import_id, flags)
+    new_ids = [item.id for item in new_items]
+    added = Counter(item.domain for item in new_items)
     parsed = Counter(item.domain for item in batch.items.values())
     for domain, count in parsed.items():
         report.added_by_domain[domain] = report.added_by_domain.get(domain, 0) + added[domain]

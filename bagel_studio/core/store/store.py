@@ -274,7 +274,7 @@ class Store(EvidenceMixin):
         flags = flags or {}
         with self.transaction() as conn:
             batch, given = _unique_by_id(items)
-            present = self._present_ids(conn, list(batch))
+            present = self.present_item_ids(list(batch))
             next_seq = int(conn.execute("SELECT coalesce(max(seq), 0) FROM items").fetchone()[0])
             rows = []
             flag_rows = []
@@ -303,13 +303,14 @@ class Store(EvidenceMixin):
             )
         return len(rows), given - len(rows)
 
-    @staticmethod
-    def _present_ids(conn: sqlite3.Connection, ids: list[str]) -> set[str]:
-        """Which of ``ids`` are already items (one query, however many ids)."""
-        if not ids:
+    def present_item_ids(self, ids: Sequence[str]) -> set[str]:
+        """Which of ``ids`` are already items (one query, however many ids; none at all for a
+        project without items, such as the one a first import fills)."""
+        if not ids or not self.db.execute("SELECT EXISTS (SELECT 1 FROM items)").fetchone()[0]:
             return set()
-        cursor = conn.execute(
-            "SELECT id FROM items WHERE id IN (SELECT value FROM json_each(?))", [json.dumps(ids)]
+        cursor = self.db.execute(
+            "SELECT id FROM items WHERE id IN (SELECT value FROM json_each(?))",
+            [json.dumps(list(ids))],
         )
         return {row[0] for row in cursor}
 
