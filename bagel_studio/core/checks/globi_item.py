@@ -15,7 +15,6 @@ from bagel_studio.core.checks.interactions import family, is_interaction
 from bagel_studio.core.checks.records import GlobiLink, link_from_row
 from bagel_studio.core.domains import GLOBI, LETTERS
 from bagel_studio.core.model import Item
-from bagel_studio.core.store.evidence import GLOBI_COLUMNS
 from bagel_studio.core.taxonomy import TaxonName, normalize_taxon, parse_name
 
 if TYPE_CHECKING:
@@ -135,29 +134,13 @@ def _gold_link(ctx: CheckContext, item: Item) -> GlobiLink | None:
     if isinstance(table, str) and table and row is not None:
         refs.append(f"{table.rsplit('/', 1)[-1]}#{row}")
     for ref in refs:
-        record = ctx.store.globi_record(ref)
-        if record is not None:
-            return _link_from_dict(record)
+        link = ctx.records.by_ref(ref)
+        if link is not None:
+            return link
     raw = item.source.get("record")
     if isinstance(raw, dict):
         return _link_from_raw(raw)
     return None
-
-
-def _link_from_dict(record: dict[str, Any]) -> GlobiLink:
-    values = [record.get(c) for c in GLOBI_COLUMNS]
-    wanted = (
-        "ref",
-        "table_name",
-        "row",
-        "source_taxon",
-        "interaction",
-        "target_taxon",
-        "source_path",
-        "target_path",
-    )
-    row = tuple(values[GLOBI_COLUMNS.index(c)] for c in wanted)
-    return link_from_row((*row, json.dumps(record.get("record") or {})))
 
 
 def _link_from_raw(raw: dict[str, Any]) -> GlobiLink | None:

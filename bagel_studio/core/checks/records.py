@@ -116,18 +116,27 @@ class Records(Protocol):
         """{taxon key: records naming that taxon as source or target} for the given names."""
         ...
 
+    def by_ref(self, ref: str) -> GlobiLink | None:
+        """The record with this reference ("table.tsv#12"), if loaded."""
+        ...
+
 
 class IndexedRecords:
     """Every loaded record, indexed by taxon key (built once per ``check_all``)."""
 
     def __init__(self, store: Store) -> None:
         self._by_taxon: dict[str, list[GlobiLink]] = {}
+        self._by_ref: dict[str, GlobiLink] = {}
         cursor = store.db.execute(f"SELECT {_COLUMNS} FROM globi_records ORDER BY table_name, row")
         for row in cursor.fetchall():
             link = link_from_row(row)
+            self._by_ref[link.ref] = link
             self._by_taxon.setdefault(link.source_key, []).append(link)
             if link.target_key != link.source_key:
                 self._by_taxon.setdefault(link.target_key, []).append(link)
+
+    def by_ref(self, ref: str) -> GlobiLink | None:
+        return self._by_ref.get(ref)
 
     def links(self, names: Iterable[str]) -> dict[str, list[GlobiLink]]:
         result: dict[str, list[GlobiLink]] = {}
@@ -143,6 +152,12 @@ class QueriedRecords:
 
     def __init__(self, store: Store) -> None:
         self._store = store
+
+    def by_ref(self, ref: str) -> GlobiLink | None:
+        row = self._store.db.execute(
+            f"SELECT {_COLUMNS} FROM globi_records WHERE ref = ?", [ref]
+        ).fetchone()
+        return link_from_row(row) if row is not None else None
 
     def links(self, names: Iterable[str]) -> dict[str, list[GlobiLink]]:
         wanted = {normalize_taxon(n): n for n in names}

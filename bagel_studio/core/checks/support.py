@@ -23,7 +23,10 @@ GOLD_MIN = 0.5  # below this share the gold answer counts as unsupported
 SPAN_MIN = 0.5  # weakest support still worth highlighting
 MAX_SPANS = 3
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\n+")
+# A sentence ends at ., ! or ? (then closing quotes or brackets, space and a capital or digit),
+# or at a line break. Group 1 or 2 is the separator between two sentences; the punctuation is
+# matched rather than looked behind for, so that the scan jumps from candidate to candidate.
+_SENTENCE_END = re.compile(r"[.!?]([\"')\]]*\s+)(?=[\"'(\[]?[A-Z0-9])|(\n+)")
 _ABBREVIATIONS = frozenset(
     {
         "e.g.",
@@ -69,10 +72,12 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     start = 0
     for match in _SENTENCE_END.finditer(text):
-        if "\n" not in match.group(0) and _ends_with_abbreviation(text, start, match.start()):
+        group = 1 if match.group(1) is not None else 2
+        cut, after = match.span(group)
+        if "\n" not in match.group(group) and _ends_with_abbreviation(text, start, cut):
             continue
-        _add_span(text, start, match.start(), spans)
-        start = match.end()
+        _add_span(text, start, cut, spans)
+        start = after
     _add_span(text, start, len(text), spans)
     return spans
 
