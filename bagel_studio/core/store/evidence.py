@@ -67,7 +67,16 @@ GLOBI_COLUMNS = (
     "record",
 )
 
-TEXT_COLUMNS = ("key", "kind", "title", "scientific_name", "doi", "text", "truncated", "source_file")
+TEXT_COLUMNS = (
+    "key",
+    "kind",
+    "title",
+    "scientific_name",
+    "doi",
+    "text",
+    "truncated",
+    "source_file",
+)
 
 RECORDING_COLUMNS = (
     "id",
@@ -133,15 +142,22 @@ class EvidenceMixin:
             "SELECT id, path, name, sha256, format, imported_at, summary FROM imports ORDER BY id"
         ).fetchall()
         keys = ("id", "path", "name", "sha256", "format", "imported_at", "summary")
-        return [dict(zip(keys, r, strict=True)) | {"summary": json.loads(r[6] or "{}")}
-                for r in rows]
+        return [
+            dict(zip(keys, r, strict=True)) | {"summary": json.loads(r[6] or "{}")} for r in rows
+        ]
 
     # -- rejects -------------------------------------------------------------------------------
 
     def add_rejects(self, import_id: int | None, rejects: Sequence[Reject]) -> None:
         rows = [
-            (import_id, r.file, r.line, r.reason, r.raw[:RAW_LIMIT], len(r.raw.encode("utf-8",
-                                                                                    "replace")))
+            (
+                import_id,
+                r.file,
+                r.line,
+                r.reason,
+                r.raw[:RAW_LIMIT],
+                len(r.raw.encode("utf-8", "replace")),
+            )
             for r in rejects
         ]
         with self.transaction() as conn:
@@ -162,8 +178,16 @@ class EvidenceMixin:
         self, rejections: Sequence[GeneratorRejection], import_id: int | None
     ) -> int:
         rows = [
-            (g.key, g.domain, g.reason, _dumps(g.source), _dumps(g.output), import_id, g.file,
-             g.line)
+            (
+                g.key,
+                g.domain,
+                g.reason,
+                _dumps(g.source),
+                _dumps(g.output),
+                import_id,
+                g.file,
+                g.line,
+            )
             for g in rejections
         ]
         with self.transaction() as conn:
@@ -295,8 +319,10 @@ class EvidenceMixin:
                     count += 1
                     continue
                 old = dict(zip(RECORDING_COLUMNS, existing, strict=True))
-                merged = {c: old[c] if old[c] not in (None, "", "{}") else values[c]
-                          for c in RECORDING_COLUMNS}
+                merged = {
+                    c: old[c] if old[c] not in (None, "", "{}") else values[c]
+                    for c in RECORDING_COLUMNS
+                }
                 if values["audio_path"]:  # a newly found audio file replaces a stale path
                     merged["audio_path"] = values["audio_path"]
                     merged["audio_sha256"] = values["audio_sha256"]

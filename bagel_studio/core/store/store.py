@@ -328,7 +328,9 @@ class Store(EvidenceMixin):
 
     def item_count(self, queue: QueueFilter | None = None) -> int:
         where, params = (queue or QueueFilter()).where()
-        return int(self.db.execute(f"SELECT count(*) FROM items WHERE {where}", params).fetchone()[0])
+        return int(
+            self.db.execute(f"SELECT count(*) FROM items WHERE {where}", params).fetchone()[0]
+        )
 
     def item_ids(self, queue: QueueFilter | None = None) -> list[str]:
         queue = queue or QueueFilter()
@@ -558,13 +560,21 @@ class Store(EvidenceMixin):
                 "INSERT OR REPLACE INTO adjudications"
                 " (item_id, adjudicator, decision, reason, note, content, decided_at)"
                 " VALUES (?,?,?,?,?,?,?)",
-                [item_id, adjudicator, decision.value, reason, note, _dumps(content.to_json()),
-                 self.clock()],
+                [
+                    item_id,
+                    adjudicator,
+                    decision.value,
+                    reason,
+                    note,
+                    _dumps(content.to_json()),
+                    self.clock(),
+                ],
             )
             before = None
             if before_row:
-                before = dict(zip(("adjudicator", "decision", "reason", "note"), before_row[:4],
-                                  strict=True))
+                before = dict(
+                    zip(("adjudicator", "decision", "reason", "note"), before_row[:4], strict=True)
+                )
                 before["content"] = _loads(before_row[4])
             self._append_history(conn, item_id, adjudicator, "adjudicate", before, after)
             self._refresh_status(conn, item_id)
