@@ -12,11 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from bagel_studio.core.checks import evidence, globi, structural, text, xenocanto
+from bagel_studio.core.checks import evidence, globi, review, structural, text, xenocanto
 from bagel_studio.core.checks.context import CheckContext
 from bagel_studio.core.checks.evidence import evidence_flags
 from bagel_studio.core.checks.globi import globi_flags
 from bagel_studio.core.checks.globi_item import read_globi_item
+from bagel_studio.core.checks.review import blind_flags
 from bagel_studio.core.checks.structural import structural_flags
 from bagel_studio.core.checks.text import text_flags
 from bagel_studio.core.checks.xenocanto import xeno_canto_flags
@@ -48,6 +49,7 @@ CHECKS: dict[str, str] = {
     **evidence.DESCRIPTIONS,
     **globi.DESCRIPTIONS,
     **xenocanto.DESCRIPTIONS,
+    **review.DESCRIPTIONS,
     **_acoustic_descriptions(),
 }
 
@@ -66,6 +68,7 @@ def run_checks(ctx: CheckContext, item: Item, *, audio: bool = True) -> list[Fla
     flags = structural_flags(item.domain, item.content)
     flags += text_flags(item)
     flags += evidence_flags(ctx, item)
+    flags += blind_flags(ctx, item)
     if item.domain == GLOBI:
         flags += globi_flags(read_globi_item(ctx, item))
     elif item.domain == XENO_CANTO:

@@ -25,8 +25,10 @@ class CheckContext:
         self.records = records
         self._texts: dict[str, dict[str, Any] | None] = {}
         self._recordings: dict[str, dict[str, Any]] | None = None
+        self._blind: dict[str, list[tuple[str, int]]] | None = None
         if preload_recordings:
             self._recordings = _all_recordings(store)
+            self._blind = _blind_answers(store, None)
 
     @classmethod
     def bulk(cls, store: Store) -> CheckContext:
@@ -50,6 +52,24 @@ class CheckContext:
         if self._recordings is not None:
             return self._recordings.get(recording_id.upper())
         return self.store.recording(recording_id)
+
+    def blind_answers(self, item_id: str) -> list[tuple[str, int]]:
+        """(curator, option index) of every blind answer recorded for the item."""
+        if self._blind is not None:
+            return self._blind.get(item_id, [])
+        return _blind_answers(self.store, item_id).get(item_id, [])
+
+
+def _blind_answers(store: Store, item_id: str | None) -> dict[str, list[tuple[str, int]]]:
+    sql = "SELECT item_id, curator, blind_answer FROM reviews WHERE blind_answer IS NOT NULL"
+    params: list[str] = []
+    if item_id is not None:
+        sql += " AND item_id = ?"
+        params.append(item_id)
+    result: dict[str, list[tuple[str, int]]] = {}
+    for found, curator, answer in store.db.execute(sql + " ORDER BY curator", params):
+        result.setdefault(str(found), []).append((str(curator), int(answer)))
+    return result
 
 
 def _all_recordings(store: Store) -> dict[str, dict[str, Any]]:

@@ -471,6 +471,8 @@ class Store(EvidenceMixin):
             self._write_review(conn, review)
             self._append_history(conn, item_id, curator, "decide", before, _review_to_json(review))
             self._refresh_status(conn, item_id)
+            if blind_answer is not None or (before or {}).get("blind_answer") is not None:
+                self._recheck(item_id)  # a blind answer can raise or clear a flag
         return review
 
     def edit(self, item_id: str, curator: str, content: ItemContent) -> bool:
@@ -517,6 +519,8 @@ class Store(EvidenceMixin):
                 else:
                     self._write_review(conn, _review_from_json(entry.before))
                 self._refresh_status(conn, entry.item_id)
+                if any((r or {}).get("blind_answer") is not None for r in (current, entry.before)):
+                    self._recheck(entry.item_id)
             else:
                 current = self.get_item(entry.item_id).content.to_json()
                 assert entry.before is not None
