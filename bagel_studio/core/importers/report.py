@@ -83,6 +83,13 @@ class ImportReport:
             lines.append(f"Skipped {len(self.skipped_files) - 10} more files already imported")
         if self.ignored:
             lines.append(f"Ignored {len(self.ignored)} file(s) that are not input formats")
+        if self.timings:
+            parts = [
+                f"{label} in {self.timings[key]:.2f} s"
+                for key, label in (("import", "imported"), ("checks", "checked"))
+                if key in self.timings
+            ]
+            lines.append(", ".join(parts).capitalize())
         if self.rejects:
             lines.append(f"Rejected {len(self.rejects):,} line(s) (kept in the project):")
             lines.extend(f"  {reject}" for reject in self.rejects[:reject_limit])
@@ -103,5 +110,6 @@ class ImportReport:
             "ignored": self.ignored,
             "files": self.files,
             "notes": self.notes,
+            "timings": self.timings,
             "exit_status": self.exit_status,
         }
