@@ -84,12 +84,12 @@ class ImportReport:
         if self.ignored:
             lines.append(f"Ignored {len(self.ignored)} file(s) that are not input formats")
         if self.timings:
-            parts = [
+            took = [
                 f"{label} in {self.timings[key]:.2f} s"
                 for key, label in (("import", "imported"), ("checks", "checked"))
                 if key in self.timings
             ]
-            lines.append(", ".join(parts).capitalize())
+            lines.append(", ".join(took).capitalize())
         if self.rejects:
             lines.append(f"Rejected {len(self.rejects):,} line(s) (kept in the project):")
             lines.extend(f"  {reject}" for reject in self.rejects[:reject_limit])
