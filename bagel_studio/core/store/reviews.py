@@ -1,0 +1,395 @@
+"""Decisions, edits, undo, adjudication and their append-only history: a mixin of ``Store``.
+
+Each method is one transaction: the review or content change, its history entry (curator, time,
+before, after) and the item's refreshed status and flags commit together or not at all.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import AbstractContextManager
+from typing import Any
+
+import sqlite_utils
+
+from bagel_studio.core.model import (
+    DECISION_STATUS,
+    Decision,
+    Flag,
+    HistoryEntry,
+    Item,
+    ItemContent,
+    Review,
+)
+from bagel_studio.core.store.errors import BlockedError, StoreError
+from bagel_studio.core.store.rows import (
+    _dumps,
+    _history_from_row,
+    _loads,
+    _review_from_json,
+    _review_from_row,
+    _review_to_json,
+    _same_review,
+    derive_status,
+)
+
+
+class ReviewsMixin:
+    db: sqlite_utils.Database
+
+    def transaction(self) -> AbstractContextManager[sqlite3.Connection]:
+        raise NotImplementedError
+
+    def clock(self) -> str:
+        raise NotImplementedError
+
+    def get_item(self, item_id: str) -> Item:
+        raise NotImplementedError
+
+    def blocking_flags(self, item_id: str) -> list[Flag]:
+        raise NotImplementedError
+
+    def item_count(self) -> int:
+        raise NotImplementedError
+
+    def _recheck(self, item_id: str) -> None:
+        raise NotImplementedError
+
+    # -- decisions, edits and their history ----------------------------------------------------
+
+    def decide(
+        self,
+        item_id: str,
+        curator: str,
+        decision: Decision,
+        *,
+        reason: str | None = None,
+        note: str | None = None,
+        blind_answer: int | None = None,
+    ) -> Review:
+        """Record ``curator``'s decision on an item, durably, with its history entry.
+
+        Accepting an item whose content was edited records it as accepted with revision.
+        Accepting an item with a blocking flag is refused.
+        """
+        curator = _require_curator(curator)
+        item = self.get_item(item_id)
+        if decision in (Decision.ACCEPT, Decision.REVISE):
+            blocking = self.blocking_flags(item_id)
+            if blocking:
+                raise BlockedError(
+                    f"{item_id} cannot be accepted until fixed: "
+                    + "; ".join(f.message for f in blocking)
+                )
+            decision = Decision.REVISE if item.is_revised else Decision.ACCEPT
+        if decision is Decision.REJECT and not reason:
+            raise StoreError("a rejection needs a reason")
+        review = Review(
+            item_id=item_id,
+            curator=curator,
+            decision=decision,
+            reason=reason,
+            note=note or None,
+            content=item.content,
+            blind_answer=blind_answer,
+            decided_at=self.clock(),
+            origin="local",
+        )
+        with self.transaction() as conn:
+            before = self._review_json(conn, item_id, curator)
+            self._write_review(conn, review)
+            self._append_history(conn, item_id, curator, "decide", before, _review_to_json(review))
+            self._refresh_status(conn, item_id)
+            if blind_answer is not None or (before or {}).get("blind_answer") is not None:
+                self._recheck(item_id)  # a blind answer can raise or clear a flag
+        return review
+
+    def edit(self, item_id: str, curator: str, content: ItemContent) -> bool:
+        """Change an item's current content; return False when nothing changed."""
+        curator = _require_curator(curator)
+        item = self.get_item(item_id)
+        if content == item.content:
+            return False
+        with self.transaction() as conn:
+            self._write_content(conn, item_id, content)
+            self._append_history(
+                conn, item_id, curator, "edit", item.content.to_json(), content.to_json()
+            )
+            self._recheck(item_id)
+        return True
+
+    def undo(self, curator: str) -> HistoryEntry | None:
+        """Take back ``curator``'s newest decision or edit not yet undone; None if none is left."""
+        curator = _require_curator(curator)
+        row = self.db.execute(
+            "SELECT id FROM history h WHERE curator = ? AND action IN ('decide', 'edit')"
+            " AND origin = 'local'"
+            " AND NOT EXISTS (SELECT 1 FROM history u WHERE u.undoes = h.id)"
+            " ORDER BY id DESC LIMIT 1",
+            [curator],
+        ).fetchone()
+        if row is None:
+            return None
+        entry = self.history_entry(int(row[0]))
+        with self.transaction() as conn:
+            if entry.action == "decide":
+                current = self._review_json(conn, entry.item_id, curator)
+                if entry.before is None:
+                    conn.execute(
+                        "DELETE FROM reviews WHERE item_id = ? AND curator = ?",
+                        [entry.item_id, curator],
+                    )
+                else:
+                    self._write_review(conn, _review_from_json(entry.before))
+                self._refresh_status(conn, entry.item_id)
+                if any((r or {}).get("blind_answer") is not None for r in (current, entry.before)):
+                    self._recheck(entry.item_id)
+            else:
+                current = self.get_item(entry.item_id).content.to_json()
+                assert entry.before is not None
+                self._write_content(conn, entry.item_id, ItemContent.from_json(entry.before))
+                self._recheck(entry.item_id)
+            self._append_history(
+                conn, entry.item_id, curator, "undo", current, entry.before, undoes=entry.id
+            )
+        return entry
+
+    def adjudicate(
+        self,
+        item_id: str,
+        adjudicator: str,
+        decision: Decision,
+        content: ItemContent | None = None,
+        *,
+        reason: str | None = None,
+        note: str | None = None,
+    ) -> None:
+        """Record the adjudicator's final decision, which overrides the curators' ones."""
+        adjudicator = _require_curator(adjudicator)
+        item = self.get_item(item_id)
+        content = content or item.content
+        if decision in (Decision.ACCEPT, Decision.REVISE):
+            decision = Decision.REVISE if content != item.original else Decision.ACCEPT
+        with self.transaction() as conn:
+            before_row = conn.execute(
+                "SELECT adjudicator, decision, reason, note, content FROM adjudications"
+                " WHERE item_id = ?",
+                [item_id],
+            ).fetchone()
+            after = {
+                "adjudicator": adjudicator,
+                "decision": decision.value,
+                "reason": reason,
+                "note": note,
+                "content": content.to_json(),
+            }
+            conn.execute(
+                "INSERT OR REPLACE INTO adjudications"
+                " (item_id, adjudicator, decision, reason, note, content, decided_at)"
+                " VALUES (?,?,?,?,?,?,?)",
+                [
+                    item_id,
+                    adjudicator,
+                    decision.value,
+                    reason,
+                    note,
+                    _dumps(content.to_json()),
+                    self.clock(),
+                ],
+            )
+            before = None
+            if before_row:
+                before = dict(
+                    zip(("adjudicator", "decision", "reason", "note"), before_row[:4], strict=True)
+                )
+                before["content"] = _loads(before_row[4])
+            self._append_history(conn, item_id, adjudicator, "adjudicate", before, after)
+            self._refresh_status(conn, item_id)
+
+    def adjudication(self, item_id: str) -> dict[str, Any] | None:
+        row = self.db.execute(
+            "SELECT adjudicator, decision, reason, note, content, decided_at FROM adjudications"
+            " WHERE item_id = ?",
+            [item_id],
+        ).fetchone()
+        if row is None:
+            return None
+        keys = ("adjudicator", "decision", "reason", "note", "content", "decided_at")
+        data = dict(zip(keys, row, strict=True))
+        data["content"] = ItemContent.from_json(_loads(data["content"]))
+        return data
+
+    def import_review(self, review: Review, source: str) -> bool:
+        """Bring in another curator's decision (merge); False when it was already here."""
+        with self.transaction() as conn:
+            existing = self._review_json(conn, review.item_id, review.curator)
+            incoming = _review_to_json(review)
+            if existing is not None and _same_review(existing, incoming):
+                return False
+            if existing is not None and existing["decided_at"] >= review.decided_at:
+                return False  # ours is newer: nothing is overwritten
+            self._write_review(conn, review)
+            self._append_history(
+                conn, review.item_id, review.curator, "merge", existing, incoming, origin=source
+            )
+            self._refresh_status(conn, review.item_id)
+        return True
+
+    def reviews(self, item_id: str) -> list[Review]:
+        rows = self.db.execute(
+            "SELECT item_id, curator, decision, reason, note, content, blind_answer, decided_at,"
+            " origin FROM reviews WHERE item_id = ? ORDER BY curator",
+            [item_id],
+        ).fetchall()
+        return [_review_from_row(r) for r in rows]
+
+    def all_reviews(self) -> list[Review]:
+        rows = self.db.execute(
+            "SELECT r.item_id, r.curator, r.decision, r.reason, r.note, r.content, r.blind_answer,"
+            " r.decided_at, r.origin FROM reviews r JOIN items i ON i.id = r.item_id"
+            " ORDER BY i.seq, r.curator"
+        ).fetchall()
+        return [_review_from_row(r) for r in rows]
+
+    def curators(self) -> list[str]:
+        return [r[0] for r in self.db.execute("SELECT DISTINCT curator FROM reviews ORDER BY 1")]
+
+    def history(self, item_id: str) -> list[HistoryEntry]:
+        rows = self.db.execute(
+            "SELECT h.id, h.item_id, h.curator, h.at, h.action, h.before, h.after,"
+            " EXISTS (SELECT 1 FROM history u WHERE u.undoes = h.id)"
+            " FROM history h WHERE item_id = ? ORDER BY id",
+            [item_id],
+        ).fetchall()
+        return [_history_from_row(r) for r in rows]
+
+    def history_entry(self, entry_id: int) -> HistoryEntry:
+        row = self.db.execute(
+            "SELECT h.id, h.item_id, h.curator, h.at, h.action, h.before, h.after,"
+            " EXISTS (SELECT 1 FROM history u WHERE u.undoes = h.id)"
+            " FROM history h WHERE id = ?",
+            [entry_id],
+        ).fetchone()
+        if row is None:
+            raise StoreError(f"no history entry {entry_id}")
+        return _history_from_row(row)
+
+    def final_content(self, item_id: str) -> ItemContent | None:
+        """The content to release for an accepted or revised item, else None."""
+        adjudication = self.adjudication(item_id)
+        if adjudication is not None:
+            if adjudication["decision"] in (Decision.ACCEPT, Decision.REVISE):
+                content: ItemContent = adjudication["content"]
+                return content
+            return None
+        verdicts = [r for r in self.reviews(item_id) if r.decision is not Decision.SKIP]
+        if verdicts and all(r.decision in (Decision.ACCEPT, Decision.REVISE) for r in verdicts):
+            contents = {r.content for r in verdicts}
+            if len(contents) == 1:
+                return contents.pop()
+        return None
+
+    def progress(self, curator: str | None = None) -> tuple[int, int]:
+        """(reviewed, total): reviewed by ``curator``, or by anyone when None."""
+        total = self.item_count()
+        if curator:
+            reviewed = self.db.execute(
+                "SELECT count(*) FROM reviews WHERE curator = ? AND decision != 'skip'", [curator]
+            ).fetchone()[0]
+        else:
+            reviewed = self.db.execute(
+                "SELECT count(*) FROM items WHERE status NOT IN ('unreviewed', 'skipped')"
+            ).fetchone()[0]
+        return int(reviewed), total
+
+    # -- internals -----------------------------------------------------------------------------
+
+    @staticmethod
+    def _review_json(conn: sqlite3.Connection, item_id: str, curator: str) -> dict[str, Any] | None:
+        row = conn.execute(
+            "SELECT item_id, curator, decision, reason, note, content, blind_answer, decided_at,"
+            " origin FROM reviews WHERE item_id = ? AND curator = ?",
+            [item_id, curator],
+        ).fetchone()
+        return _review_to_json(_review_from_row(row)) if row else None
+
+    @staticmethod
+    def _write_review(conn: sqlite3.Connection, review: Review) -> None:
+        conn.execute(
+            "INSERT OR REPLACE INTO reviews (item_id, curator, decision, reason, note, content,"
+            " blind_answer, decided_at, origin) VALUES (?,?,?,?,?,?,?,?,?)",
+            [
+                review.item_id,
+                review.curator,
+                review.decision.value,
+                review.reason,
+                review.note,
+                _dumps(review.content.to_json()),
+                review.blind_answer,
+                review.decided_at,
+                review.origin,
+            ],
+        )
+
+    @staticmethod
+    def _write_content(conn: sqlite3.Connection, item_id: str, content: ItemContent) -> None:
+        conn.execute(
+            "UPDATE items SET question = ?, options = ?, answer_index = ?, dimension = ?,"
+            " level = ? WHERE id = ?",
+            [
+                content.question,
+                _dumps(list(content.options)),
+                content.answer_index,
+                content.dimension,
+                content.level,
+                item_id,
+            ],
+        )
+
+    def _append_history(
+        self,
+        conn: sqlite3.Connection,
+        item_id: str,
+        curator: str,
+        action: str,
+        before: dict[str, Any] | None,
+        after: dict[str, Any] | None,
+        *,
+        undoes: int | None = None,
+        origin: str = "local",
+    ) -> None:
+        conn.execute(
+            "INSERT INTO history (item_id, curator, at, action, before, after, undoes, origin)"
+            " VALUES (?,?,?,?,?,?,?,?)",
+            [
+                item_id,
+                curator,
+                self.clock(),
+                action,
+                None if before is None else _dumps(before),
+                None if after is None else _dumps(after),
+                undoes,
+                origin,
+            ],
+        )
+
+    @staticmethod
+    def _refresh_status(conn: sqlite3.Connection, item_id: str) -> None:
+        adjudicated = conn.execute(
+            "SELECT decision FROM adjudications WHERE item_id = ?", [item_id]
+        ).fetchone()
+        if adjudicated:
+            status = DECISION_STATUS[Decision(adjudicated[0])]
+        else:
+            rows = conn.execute(
+                "SELECT decision, content FROM reviews WHERE item_id = ?", [item_id]
+            ).fetchall()
+            status = derive_status([(Decision(r[0]), r[1]) for r in rows])
+        conn.execute("UPDATE items SET status = ? WHERE id = ?", [status.value, item_id])
+
+
+def _require_curator(curator: str) -> str:
+    name = (curator or "").strip()
+    if not name:
+        raise StoreError("a curator name is needed to record decisions")
+    return name

@@ -1,0 +1,266 @@
+"""Conversions between the store's rows and the core's types, and the status rule."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from json.encoder import encode_basestring
+from typing import Any
+
+from bagel_studio.core.model import (
+    DECISION_STATUS,
+    SEVERITY_RANK,
+    Decision,
+    Flag,
+    HistoryEntry,
+    Item,
+    ItemContent,
+    Review,
+    Status,
+    json_strings,
+)
+from bagel_studio.core.store.queue import NO_FLAG
+
+
+@dataclass(frozen=True)
+class NewItem:
+    """An item on its way in from an importer."""
+
+    id: str
+    domain: str
+    content: ItemContent
+    source: dict[str, Any] = field(default_factory=dict)
+    supporting_evidence: tuple[str, ...] = ()
+    rationale: str | None = None
+    globi_ref: str | None = None
+    recording_id: str | None = None
+    text_key: str | None = None
+    source_file: str | None = None
+    source_line: int | None = None
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+def _loads(value: str | None) -> Any:
+    return json.loads(value) if value else None
+
+
+def derive_status(reviews: Sequence[tuple[Decision, str]]) -> Status:
+    """The status of an item from its curators' (decision, content) pairs.
+
+    Skips are not verdicts. Curators agree when they reach the same decision on the same content;
+    otherwise the item is disputed and waits for an adjudicator.
+    """
+    verdicts = [(d, c) for d, c in reviews if d is not Decision.SKIP]
+    if not verdicts:
+        return Status.SKIPPED if reviews else Status.UNREVIEWED
+    decisions = {d for d, _ in verdicts}
+    if len(decisions) == 1:
+        decision = decisions.pop()
+        keeps = decision in (Decision.ACCEPT, Decision.REVISE)
+        if keeps and len({c for _, c in verdicts}) > 1:
+            return Status.DISPUTED
+        return DECISION_STATUS[decision]
+    return Status.DISPUTED
+
+
+def _unique_by_id(items: Iterable[NewItem]) -> tuple[dict[str, NewItem], int]:
+    """Items by id (the first of repeated ids kept), and how many items were given."""
+    unique: dict[str, NewItem] = {}
+    given = 0
+    for item in items:
+        given += 1
+        unique.setdefault(item.id, item)
+    return unique, given
+
+
+_CANONICAL = json.JSONEncoder(ensure_ascii=False, sort_keys=True)
+
+
+def _canonical(value: dict[str, Any]) -> str:
+    """``_dumps(value)``, cheaper for the usual flat dict of strings (no encoder per call)."""
+    if not value:
+        return "{}"
+    try:
+        pairs = [
+            f"{encode_basestring(k)}: {encode_basestring(v)}" for k, v in sorted(value.items())
+        ]
+    except TypeError:  # a key or value that is not a string
+        return _CANONICAL.encode(value)
+    return "{" + ", ".join(pairs) + "}"
+
+
+def _new_item_row(
+    item: NewItem, seq: int, import_id: int | None, flags: Sequence[Flag]
+) -> tuple[Any, ...]:
+    """The ``items`` row of a new item (columns in ``add_items``' order)."""
+    content = item.content
+    options = content.options_json()
+    original = content.canonical_json(options)
+    severity, checks = NO_FLAG, ","
+    if flags:
+        severity = min(SEVERITY_RANK[f.severity] for f in flags)
+        checks += "".join(f"{f.check}," for f in flags)
+    return (
+        item.id,
+        seq,
+        item.domain,
+        content.dimension,
+        content.level,
+        content.question,
+        options,
+        content.answer_index,
+        original,
+        Status.UNREVIEWED.value,
+        severity,
+        checks,
+        _canonical(item.source),
+        _json_list(item.supporting_evidence),
+        item.rationale,
+        item.globi_ref,
+        item.recording_id,
+        item.text_key,
+        import_id,
+        item.source_file,
+        item.source_line,
+        hashlib.sha256(original.encode("utf-8")).hexdigest()[:16],
+    )
+
+
+def _json_list(values: Sequence[Any]) -> str:
+    if not values:
+        return "[]"
+    try:
+        return json_strings(tuple(values))
+    except TypeError:  # not all strings
+        return _dumps(list(values))
+
+
+def _item_from_row(row: dict[str, Any]) -> Item:
+    original = ItemContent.from_json(json.loads(row["original"]))
+    content = ItemContent(
+        question=row["question"],
+        options=tuple(json.loads(row["options"])),
+        answer_index=row["answer_index"],
+        dimension=row["dimension"],
+        level=row["level"],
+    )
+    return Item(
+        id=row["id"],
+        domain=row["domain"],
+        content=content,
+        original=original,
+        status=Status(row["status"]),
+        source=_loads(row["source"]) or {},
+        supporting_evidence=tuple(_loads(row["supporting_evidence"]) or ()),
+        rationale=row["rationale"],
+        globi_ref=row["globi_ref"],
+        recording_id=row["recording_id"],
+        text_key=row["text_key"],
+        source_file=row["source_file"],
+        source_line=row["source_line"],
+    )
+
+
+_ITEM_FIELDS = (
+    "id",
+    "domain",
+    "question",
+    "options",
+    "answer_index",
+    "dimension",
+    "level",
+    "original",
+    "status",
+    "source",
+    "supporting_evidence",
+    "rationale",
+    "globi_ref",
+    "recording_id",
+    "text_key",
+    "source_file",
+    "source_line",
+)
+_ITEM_COLUMNS = ", ".join(_ITEM_FIELDS)
+
+
+def _item_from_values(row: Sequence[Any]) -> Item:
+    """An item from a row of ``_ITEM_COLUMNS``: what ``_item_from_row`` builds, without a dict
+    per row and without parsing the common empty ``{}`` / ``[]`` (bulk reads of every item)."""
+    item_id, domain, question, options, answer_index, dimension, level, original = row[:8]
+    status, source, evidence, *links = row[8:]
+    content = ItemContent(question, tuple(json.loads(options)), answer_index, dimension, level)
+    return Item(
+        item_id,
+        domain,
+        content,
+        ItemContent.from_json(json.loads(original)),
+        Status(status),
+        {} if source in (None, "", "{}") else json.loads(source) or {},
+        () if evidence in (None, "", "[]") else tuple(json.loads(evidence) or ()),
+        *links,  # rationale, globi_ref, recording_id, text_key, source_file, source_line
+    )
+
+
+def _review_to_json(review: Review) -> dict[str, Any]:
+    return {
+        "item_id": review.item_id,
+        "curator": review.curator,
+        "decision": review.decision.value,
+        "reason": review.reason,
+        "note": review.note,
+        "content": review.content.to_json(),
+        "blind_answer": review.blind_answer,
+        "decided_at": review.decided_at,
+        "origin": review.origin,
+    }
+
+
+def _review_from_json(data: dict[str, Any]) -> Review:
+    return Review(
+        item_id=data["item_id"],
+        curator=data["curator"],
+        decision=Decision(data["decision"]),
+        reason=data.get("reason"),
+        note=data.get("note"),
+        content=ItemContent.from_json(data["content"]),
+        blind_answer=data.get("blind_answer"),
+        decided_at=data["decided_at"],
+        origin=data.get("origin", "local"),
+    )
+
+
+def _review_from_row(row: Sequence[Any]) -> Review:
+    return Review(
+        item_id=row[0],
+        curator=row[1],
+        decision=Decision(row[2]),
+        reason=row[3],
+        note=row[4],
+        content=ItemContent.from_json(json.loads(row[5])),
+        blind_answer=row[6],
+        decided_at=row[7],
+        origin=row[8],
+    )
+
+
+def _same_review(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    keys = ("decision", "reason", "note", "content", "blind_answer", "decided_at")
+    return all(a.get(k) == b.get(k) for k in keys)
+
+
+def _history_from_row(row: Sequence[Any]) -> HistoryEntry:
+    return HistoryEntry(
+        id=int(row[0]),
+        item_id=row[1],
+        curator=row[2],
+        at=row[3],
+        action=row[4],
+        before=_loads(row[5]),
+        after=_loads(row[6]),
+        undone=bool(row[7]),
+    )
