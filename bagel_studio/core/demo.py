@@ -10,7 +10,7 @@ RESOURCES = Path(__file__).resolve().parents[2] / "resources"
 
 
 def demo_sources(resources: Path = RESOURCES) -> list[Path]:
-    """The files the demo imports: evidence first, then items."""
+    """The files the demo imports: evidence first, then items (in queue order)."""
     data = resources / "data"
     demo = resources / "demo"
     missing = [p for p in (data, demo) if not p.is_dir()]
@@ -22,8 +22,14 @@ def demo_sources(resources: Path = RESOURCES) -> list[Path]:
         *sorted((data / "biorxiv").glob("*.json")),
         data / "xeno_canto" / "recordings.csv",
         *sorted((data / "xeno_canto").glob("*.mp3")),
+        # The demo's own items first (the queue opens on an item with its evidence), then the
+        # paper's printed items, most of which have no evidence bundled.
+        *(
+            demo / f"{track}_generator_outputs.jsonl"
+            for track in ("wikipedia", "globi", "biorxiv", "xeno_canto")
+        ),
+        demo / "items_with_problems.jsonl",
         data / "items" / "paper_examples.jsonl",
-        *sorted(demo.glob("*.jsonl")),
     ]
 
 
@@ -34,8 +40,11 @@ def default_demo_path() -> Path:
 def build_demo_project(target: Path | None = None, *, rebuild: bool = False) -> Path:
     """Create the demo project at ``target`` (built once: an existing one, with the curator's
     decisions in it, is kept unless ``rebuild``) and return its path."""
+    from bagel_studio.core.audio.project import measure_recordings
+    from bagel_studio.core.checks import check_all
+    from bagel_studio.core.domains import XENO_CANTO
     from bagel_studio.core.importers import import_paths
-    from bagel_studio.core.store import Store
+    from bagel_studio.core.store import QueueFilter, Store
 
     target = target or default_demo_path()
     if target.exists() and not rebuild:
@@ -46,6 +55,10 @@ def build_demo_project(target: Path | None = None, *, rebuild: bool = False) -> 
         leftover.unlink(missing_ok=True)
     with Store.open(partial, owner="demo builder") as store:
         import_paths(store, demo_sources())
+        # Measure the nine clips now (about a second) so the acoustic flags are in the queue
+        # from the start rather than appearing as each recording is first opened.
+        measure_recordings(store)
+        check_all(store, store.item_ids(QueueFilter(domain=XENO_CANTO)))
         store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     if rebuild:
         for old in (target, Path(f"{target}-wal"), Path(f"{target}-shm")):
