@@ -1,28 +1,21 @@
-"""The report's plots as PNG bytes, identical from run to run.
+"""The report's plots as PNG bytes, identical from run to run and from machine to machine.
 
-Drawn with matplotlib's object API on an Agg canvas (no pyplot, no GUI backend, nothing global
-but the style, which is held under a lock while drawing), in matplotlib's default style so that a
-user's ``matplotlibrc`` does not change the bytes, and saved without the "Software" text chunk.
-matplotlib is imported here lazily: a CLI run that never reaches the report does not pay for it.
+Four bar charts drawn on the small canvas of ``raster.py`` with its built-in font (see there why
+not matplotlib): nothing about the run, the machine or a user's settings reaches the pixels, and
+the PNGs carry no metadata.
 """
 
 from __future__ import annotations
 
-import io
-import threading
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.export.plan import ExportPlan
+from bagel_studio.core.export.raster import BLACK, Canvas, colour, text_font, title_font
 from bagel_studio.core.export.tables import STATUS_ORDER
 from bagel_studio.core.model import REJECT_REASONS
 
-if TYPE_CHECKING:
-    from matplotlib.figure import Figure
-
-_LOCK = threading.Lock()
-DPI = 100
 BEFORE, AFTER = "#b0b0b0", "#1f6fb4"
 STATUS_COLOURS = {
     "accepted": "#2e8b57",
@@ -34,57 +27,64 @@ STATUS_COLOURS = {
     "unreviewed": "#dddddd",
     "unresolved": "#555555",
 }
+PALETTE = ["#1f6fb4", "#2e8b57", "#e6a23c", "#8e44ad", "#c0392b", "#555555"]
+WIDTH = 800  # pixels, as the report's plots have always been
+ROW = 28  # pixels per bar of a horizontal bar chart
 
 
 def render_plots(plan: ExportPlan) -> dict[str, bytes]:
     """{file name: PNG bytes} of every plot in the report."""
-    drawings: dict[str, Callable[[Figure, ExportPlan], None]] = {
-        "gold_positions.png": _gold_positions,
-        "counts.png": _counts,
-        "review_outcomes.png": _outcomes,
-        "reject_reasons.png": _reject_reasons,
+    return {
+        "gold_positions.png": _gold_positions(plan),
+        "counts.png": _counts(plan),
+        "review_outcomes.png": _outcomes(plan),
+        "reject_reasons.png": _reject_reasons(plan),
     }
-    return {name: _render(draw, plan) for name, draw in drawings.items()}
 
 
-def _render(draw: Callable[[Figure, ExportPlan], None], plan: ExportPlan) -> bytes:
-    import matplotlib
-    import matplotlib.style
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
+@dataclass(frozen=True)
+class Series:
+    """One colour of a chart: its name in the legend and a value per bar."""
 
-    with (
-        _LOCK,
-        matplotlib.style.context("default"),
-        matplotlib.rc_context({"font.family": "DejaVu Sans", "font.size": 9}),
-    ):
-        figure = Figure(dpi=DPI, layout="constrained")
-        FigureCanvasAgg(figure)
-        draw(figure, plan)
-        buffer = io.BytesIO()
-        figure.savefig(buffer, format="png", dpi=DPI, metadata={"Software": None})
-    return buffer.getvalue()
+    name: str
+    colour: str
+    values: Sequence[float]
 
 
-def _gold_positions(figure: Figure, plan: ExportPlan) -> None:
+def _gold_positions(plan: ExportPlan) -> bytes:
+    """Per domain, the share of gold answers at A-D before and after shuffling."""
     domains = plan.domains or ["(no items)"]
-    figure.set_size_inches(2.6 * len(domains) + 0.6, 3.5)
-    axes = figure.subplots(1, len(domains), sharey=True, squeeze=False)[0]
-    for ax, domain in zip(axes, domains, strict=True):
+    panel, left, top, plot_h = 250, 60, 50, 220
+    canvas = Canvas(left + panel * len(domains) + 10, top + plot_h + 70)
+    suptitle = "Gold positions per domain (dashed: 25%)"
+    canvas.text(canvas.width // 2, 14, suptitle, font=title_font(), align="center")
+    canvas.text(14, top + plot_h // 2, "gold answer at position (%)", align="center", vertical=True)
+    for index, domain in enumerate(domains):
+        x0, x1 = left + panel * index, left + panel * (index + 1) - 14
         balance = plan.balance.get(domain)
-        before = list(balance.before) if balance else [0, 0, 0, 0]
-        after = list(balance.after) if balance else [0, 0, 0, 0]
-        x = range(len(LETTERS))
-        ax.bar([i - 0.2 for i in x], _shares(before), 0.4, color=BEFORE, label="before shuffling")
-        ax.bar([i + 0.2 for i in x], _shares(after), 0.4, color=AFTER, label="after shuffling")
-        ax.axhline(25, color="black", linewidth=0.8, linestyle="--")
-        ax.set_xticks(list(x), LETTERS)
-        ax.set_title(f"{domain} (n={sum(after)})")
-        ax.set_ylim(0, 100)
-    axes[0].set_ylabel("gold answer at position (%)")
-    handles, labels = axes[0].get_legend_handles_labels()
-    figure.legend(handles, labels, loc="outside lower center", ncol=2, frameon=False)
-    figure.suptitle("Gold positions per domain (dashed: 25%)")
+        before = _shares(balance.before if balance else (0, 0, 0, 0))
+        after = _shares(balance.after if balance else (0, 0, 0, 0))
+        n = sum(balance.after) if balance else 0
+        canvas.text((x0 + x1) // 2, top - 12, f"{domain} (n={n})", align="center")
+        for share in range(0, 101, 20):
+            y = top + plot_h - round(plot_h * share / 100)
+            canvas.hline(x0 - 4, x0, y, BLACK)
+            if index == 0:
+                canvas.text(x0 - 7, y, str(share), align="right")
+        slot = (x1 - x0) / len(LETTERS)
+        for position, letter in enumerate(LETTERS):
+            centre = x0 + slot * (position + 0.5)
+            for offset, values, fill in ((-1, before, BEFORE), (0, after, AFTER)):
+                height = round(plot_h * values[position] / 100)
+                bar_x = round(centre + offset * slot * 0.4)
+                bar_w = round(slot * 0.4)
+                canvas.rect(bar_x, top + plot_h - height, bar_x + bar_w, top + plot_h, colour(fill))
+            canvas.text(round(centre), top + plot_h + 6, letter, valign="top")
+        canvas.hline(x0, x1, top + plot_h - round(plot_h * 0.25), BLACK, dash=4)
+        canvas.frame(x0, top, x1, top + plot_h)
+    legend = [Series("before shuffling", BEFORE, ()), Series("after shuffling", AFTER, ())]
+    _legend(canvas, canvas.height - 18, legend)
+    return canvas.png()
 
 
 def _shares(counts: Sequence[int]) -> list[float]:
@@ -92,85 +92,130 @@ def _shares(counts: Sequence[int]) -> list[float]:
     return [100 * c / whole if whole else 0.0 for c in counts]
 
 
-def _counts(figure: Figure, plan: ExportPlan) -> None:
+def _counts(plan: ExportPlan) -> bytes:
     labels: list[str] = []
-    values: list[int] = []
     colours: list[str] = []
-    palette = ["#1f6fb4", "#2e8b57", "#e6a23c", "#8e44ad", "#c0392b", "#555555"]
+    values: list[int] = []
     for index, (domain, dims) in enumerate(plan.dimension_counts().items()):
         for dimension, count in dims.items():
             labels.append(f"{domain}: {dimension}")
             values.append(count)
-            colours.append(palette[index % len(palette)])
-    figure.set_size_inches(8, 0.28 * max(len(labels), 4) + 1.2)
-    ax = figure.subplots()
-    positions = list(range(len(labels)))[::-1]
-    ax.barh(positions, values, color=colours)
-    ax.set_yticks(positions, labels)
-    for y, value in zip(positions, values, strict=True):
-        ax.text(value, y, f" {value}", va="center", fontsize=8)
-    ax.set_xlabel("released items")
-    _integer_ticks(ax)
-    ax.set_title(f"Released items per domain and dimension (total {len(plan.items)})")
-    _no_data(ax, not labels)
+            colours.append(PALETTE[index % len(PALETTE)])
+    series = [  # one series per bar, for its domain's colour
+        Series("", c, [v if i == j else 0 for j, v in enumerate(values)])
+        for i, c in enumerate(colours)
+    ]
+    title = f"Released items per domain and dimension (total {len(plan.items)})"
+    return _bar_chart(title, labels, series, "released items", legend=False, totals=True)
 
 
-def _outcomes(figure: Figure, plan: ExportPlan) -> None:
+def _outcomes(plan: ExportPlan) -> bytes:
     domains = list(plan.outcomes)
-    figure.set_size_inches(8, 0.5 * max(len(domains), 2) + 1.6)
-    ax = figure.subplots()
-    positions = list(range(len(domains)))[::-1]
-    left = [0] * len(domains)
-    for status in STATUS_ORDER:
-        counts = [plan.outcomes[d].get(status, 0) for d in domains]
-        if not any(counts):
-            continue
-        ax.barh(
-            positions, counts, left=left, color=STATUS_COLOURS.get(status, "#999999"), label=status
-        )
-        left = [a + b for a, b in zip(left, counts, strict=True)]
-    ax.set_yticks(positions, domains)
-    ax.set_xlabel("items")
-    _integer_ticks(ax)
-    ax.set_title("Review outcomes per domain")
-    if domains:
-        figure.legend(loc="outside lower center", ncol=4, frameon=False)
-    _no_data(ax, not domains)
+    series = [
+        Series(status, STATUS_COLOURS.get(status, "#999999"), counts)
+        for status in STATUS_ORDER
+        if any(counts := [plan.outcomes[d].get(status, 0) for d in domains])
+    ]
+    return _bar_chart("Review outcomes per domain", domains, series, "items")
 
 
-def _reject_reasons(figure: Figure, plan: ExportPlan) -> None:
+def _reject_reasons(plan: ExportPlan) -> bytes:
     reasons = [r for r in REJECT_REASONS if any(r in by for by in plan.reject_reasons.values())]
     reasons += sorted({r for by in plan.reject_reasons.values() for r in by} - set(reasons))
-    figure.set_size_inches(8, 0.35 * max(len(reasons), 3) + 1.6)
-    ax = figure.subplots()
-    positions = list(range(len(reasons)))[::-1]
-    left = [0] * len(reasons)
-    palette = ["#1f6fb4", "#2e8b57", "#e6a23c", "#8e44ad", "#c0392b", "#555555"]
-    for domain, by in plan.reject_reasons.items():
-        index = plan.domains.index(domain)  # the same colour for a domain in every plot
-        counts = [by.get(r, 0) for r in reasons]
-        ax.barh(
-            positions, counts, 0.6, left=left, color=palette[index % len(palette)], label=domain
+    series = [
+        Series(
+            domain,
+            PALETTE[plan.domains.index(domain) % len(PALETTE)],  # a domain's colour in every plot
+            [by.get(r, 0) for r in reasons],
         )
-        left = [a + b for a, b in zip(left, counts, strict=True)]
-    ax.set_yticks(positions, [REJECT_REASONS.get(r, r) for r in reasons])
-    ax.set_xlabel("rejected items")
-    _integer_ticks(ax)
-    ax.set_title("Reject reasons")
-    ax.set_ylim(-0.6, max(len(reasons), 3) - 0.4)
-    if reasons:
-        figure.legend(loc="outside lower center", ncol=4, frameon=False)
-    _no_data(ax, not reasons, "No item was rejected")
+        for domain, by in plan.reject_reasons.items()
+    ]
+    labels = [REJECT_REASONS.get(r, r) for r in reasons]
+    return _bar_chart(
+        "Reject reasons", labels, series, "rejected items", empty="No item was rejected"
+    )
 
 
-def _no_data(ax: Any, empty: bool, text: str = "No items") -> None:
-    if empty:
-        ax.text(0.5, 0.5, text, ha="center", va="center", transform=ax.transAxes)
-        ax.set_xticks([])
-        ax.set_yticks([])
+def _bar_chart(
+    title: str,
+    labels: list[str],
+    series: list[Series],
+    xlabel: str,
+    *,
+    legend: bool = True,
+    totals: bool = False,
+    empty: str = "No items",
+) -> bytes:
+    """Horizontal bars, one per label from the top, each stacked from ``series``; ``totals``
+    writes each bar's total after it."""
+    font = text_font()
+    sums = [sum(s.values[i] for s in series) for i in range(len(labels))]
+    left = max([font.width(label) for label in labels] + [0]) + 20
+    right = WIDTH - 20 - (font.width(f" {max(sums, default=0)}") if totals else 0)
+    top = 40
+    plot_h = ROW * max(len(labels), 3)
+    rows_of_legend = (len(series) + 3) // 4 if legend and labels else 0
+    canvas = Canvas(WIDTH, top + plot_h + 50 + 22 * rows_of_legend)
+    canvas.text(WIDTH // 2, 18, title, font=title_font(), align="center")
+    bottom = top + plot_h
+    if not labels:
+        canvas.frame(left, top, right, bottom)
+        canvas.text((left + right) // 2, (top + bottom) // 2, empty, align="center")
+        canvas.text((left + right) // 2, bottom + 26, xlabel, align="center", valign="top")
+        return canvas.png()
+    limit = 1.05 * max(sums) or 1  # a little room after the longest bar
+    ticks = [tick for tick in _ticks(limit) if tick <= limit]
+    scale = (right - left) / limit
+    for index, label in enumerate(labels):
+        centre = top + ROW * index + ROW // 2 + (plot_h - ROW * len(labels)) // 2
+        canvas.text(left - 8, centre, label, align="right")
+        start = 0.0
+        for s in series:
+            value = s.values[index]
+            if value:
+                x0, x1 = left + round(start * scale), left + round((start + value) * scale)
+                canvas.rect(
+                    x0,
+                    centre - ROW * 2 // 5,
+                    max(x1, x0 + 1),
+                    centre + ROW * 2 // 5,
+                    colour(s.colour),
+                )
+            start += value
+        if totals:
+            canvas.text(left + round(start * scale) + 4, centre, str(sums[index]))
+    for tick in ticks:
+        x = left + round(tick * scale)
+        canvas.vline(x, bottom, bottom + 4, BLACK)
+        canvas.text(x, bottom + 6, str(tick), align="center", valign="top")
+    canvas.frame(left, top, right, bottom)
+    canvas.text((left + right) // 2, bottom + 26, xlabel, align="center", valign="top")
+    if legend:
+        _legend(canvas, bottom + 56, series)
+    return canvas.png()
 
 
-def _integer_ticks(ax: Any) -> None:
-    from matplotlib.ticker import MaxNLocator
+def _ticks(largest: float) -> list[int]:
+    """Round, whole-number ticks from 0 that cover ``largest`` in at most eight steps."""
+    step = 1
+    while largest / step > 8:
+        for factor in (2, 2.5, 2):  # 1, 2, 5, 10, 20, 50, ...
+            step = round(step * factor)
+            if largest / step <= 8:
+                break
+    count = -(-int(largest) // step) if largest else 1
+    return [step * i for i in range(count + 1)]
 
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+
+def _legend(canvas: Canvas, y: int, series: Sequence[Series]) -> None:
+    """Coloured squares and names, centred, four to a row from ``y`` down."""
+    font = text_font()
+    for row in range(0, len(series), 4):
+        entries = series[row : row + 4]
+        widths = [24 + font.width(s.name) for s in entries]
+        x = (canvas.width - sum(widths) - 20 * (len(entries) - 1)) // 2
+        for s, width in zip(entries, widths, strict=True):
+            canvas.rect(x, y - 5, x + 18, y + 5, colour(s.colour))
+            canvas.text(x + 24, y, s.name)
+            x += width + 20
+        y += 22
