@@ -85,6 +85,9 @@ def describe(entry: HistoryEntry) -> str:
             lines = [f"{head}: {_decision_text(entry.before)} → {_decision_text(entry.after)}"]
     elif entry.action == "adjudicate":
         lines = [f"{head}: {_decision_text(entry.after)}"]
+    elif entry.action == "merge-older":
+        lines = [f"{head}: an older decision from another file, {_decision_text(entry.before)}"]
+        lines.append(f"   kept the newer: {_decision_text(entry.after)}")
     else:
         lines = [head]
     if entry.undone:

@@ -121,3 +121,16 @@ def test_history_diff_names_each_changed_field() -> None:
         "option B: “b” → “B!”",
         "gold: A → B",
     ]
+
+
+def test_history_describes_an_older_merged_decision() -> None:
+    from bagel_studio.core.model import HistoryEntry
+    from bagel_studio.ui.history_view import describe
+
+    content = ItemContent("Stem", ("a", "b", "c", "d"), 0, "Diet").to_json()
+    older = {"decision": "reject", "reason": "ambiguous", "content": content}
+    newer = {"decision": "accept", "content": content}
+    entry = HistoryEntry(7, "w:1", "bob", "2026-11-20T10:00:00", "merge-older", older, newer, False)
+    text = describe(entry)
+    assert "older decision from another file" in text and "reject" in text
+    assert "kept the newer" in text and "accept" in text
