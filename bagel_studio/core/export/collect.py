@@ -13,9 +13,10 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from dataclasses import dataclass
+from json.encoder import encode_basestring
 from typing import Any
 
-from bagel_studio.core.model import Decision, Item, ItemContent, Review, Status, json_strings
+from bagel_studio.core.model import Decision, Item, ItemContent, Review, Status
 from bagel_studio.core.store import Store
 
 _STATUS = {s.value: s for s in Status}
@@ -32,6 +33,10 @@ class _Contents:
 
     def __init__(self) -> None:
         self._decoded: dict[str, ItemContent] = {}
+
+    def put(self, text: str, content: ItemContent) -> ItemContent:
+        """Remember ``content`` as what ``text`` decodes to (the caller checked that it does)."""
+        return self._decoded.setdefault(text, content)
 
     def get(self, text: str) -> ItemContent:
         content = self._decoded.get(text)
@@ -71,16 +76,14 @@ def _items(store: Store, contents: _Contents) -> list[Item]:
 def _item(row: Any, contents: _Contents) -> Item:
     item_id, domain, question, options, answer_index, dimension, level, original = row[:8]
     status, source, evidence, *links = row[8:]
-    first = contents.get(original)
-    if (question, answer_index, dimension, level) == (
-        first.question,
-        first.answer_index,
-        first.dimension,
-        first.level,
-    ) and options == json_strings(first.options):
-        content = first  # not edited since import: the same content, decoded once
+    if _canonical(question, options, answer_index, dimension, level) == original:
+        # Not edited since import (the common case): one content, decoded from the columns.
+        content = first = contents.put(
+            original, ItemContent(question, _options(options), answer_index, dimension, level)
+        )
     else:
-        content = ItemContent(question, tuple(json.loads(options)), answer_index, dimension, level)
+        first = contents.get(original)
+        content = ItemContent(question, _options(options), answer_index, dimension, level)
     return Item(
         item_id,
         domain,
@@ -91,6 +94,35 @@ def _item(row: Any, contents: _Contents) -> Item:
         () if evidence in (None, "", "[]") else tuple(json.loads(evidence) or ()),
         *links,  # rationale, globi_ref, recording_id, text_key, source_file, source_line
     )
+
+
+def _canonical(
+    question: Any, options: Any, answer_index: Any, dimension: Any, level: Any
+) -> str | None:
+    """``ItemContent.canonical_json()`` of an item's content columns (``options`` is stored as
+    JSON already), or None for values of unexpected types, which then take the slow path."""
+    if not (
+        type(question) is str
+        and type(options) is str
+        and (answer_index is None or type(answer_index) is int)
+        and (dimension is None or type(dimension) is str)
+        and (level is None or type(level) is str)
+    ):
+        return None
+    return (
+        f'{{"answer_index": {"null" if answer_index is None else answer_index}, '
+        f'"dimension": {"null" if dimension is None else encode_basestring(dimension)}, '
+        f'"level": {"null" if level is None else encode_basestring(level)}, '
+        f'"options": {options}, "question": {encode_basestring(question)}}}'
+    )
+
+
+def _options(text: str) -> tuple[str, ...]:
+    """An item's options column, as ``ItemContent.from_json`` reads a content's options."""
+    values = json.loads(text)
+    if all(type(v) is str for v in values):
+        return tuple(values)
+    return tuple(str(v) for v in values)
 
 
 def _decisions(store: Store, contents: _Contents) -> Decisions:

@@ -6,6 +6,7 @@ is written, and the writer then turns the very same plan into files.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import re
@@ -121,17 +122,13 @@ class ExportPlan:
     def content_hash(self) -> str:
         """SHA-256 of the released items' approved content before shuffling (so independent of
         the seed): two projects with the same hash release the same items."""
-        digest = hashlib.sha256()
-        for r in self.items:
-            record = {
-                "id": r.item.id,
-                "domain": r.item.domain,
-                "content": content_json(r.content),
-                "recording": recording_id(r.item),
-            }
-            digest.update(_SORTED(record).encode("utf-8"))
-            digest.update(b"\n")
-        return digest.hexdigest()
+        lines = [
+            # json.dumps({"id", "domain", "content", "recording"}, sort_keys=True), built directly
+            f'{{"content": {r.content.canonical_json()}, "domain": {_SORTED(r.item.domain)}, '
+            f'"id": {_SORTED(r.item.id)}, "recording": {_SORTED(recording_id(r.item))}}}\n'
+            for r in self.items
+        ]
+        return hashlib.sha256("".join(lines).encode("utf-8")).hexdigest()
 
     def released_by_domain(self) -> dict[str, int]:
         counts = Counter(r.item.domain for r in self.items)
@@ -189,9 +186,26 @@ def snapshot(store: Store) -> Iterator[None]:
         conn.rollback()
 
 
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Hold off the cyclic garbage collector while an export builds its ~100k small objects.
+
+    They hold no cycles (reference counting frees them), yet their sheer number makes the
+    collector run its full passes again and again: a fifth of the planning time. The pause is
+    process-wide but lasts only as long as the export.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def plan_export(store: Store, seed: int, progress: Progress | None = None) -> ExportPlan:
     """Decide what a release with ``seed`` contains (reads the project, writes nothing)."""
-    with snapshot(store):
+    with snapshot(store), gc_paused():
         return _plan(store, seed, progress)
 
 

@@ -20,7 +20,13 @@ from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.export import layout
 from bagel_studio.core.export.atomic import ReleaseFolder, check_out_dir
 from bagel_studio.core.export.card import dataset_card
-from bagel_studio.core.export.plan import BlockedItem, ExportError, ExportPlan, plan_export
+from bagel_studio.core.export.plan import (
+    BlockedItem,
+    ExportError,
+    ExportPlan,
+    gc_paused,
+    plan_export,
+)
 from bagel_studio.core.export.report import report_files
 from bagel_studio.core.export.rows import (
     dumps_document,
@@ -30,6 +36,7 @@ from bagel_studio.core.export.rows import (
 from bagel_studio.core.store import Store
 
 Progress = Callable[[int, int], None]
+Step = tuple[str, Callable[[], dict[str, bytes]]]  # a name and what it writes: {path: bytes}
 PROGRESS_TOTAL = 100  # export_release reports progress in percent
 PLAN_SHARE = 40  # the part of it spent planning
 
@@ -113,12 +120,8 @@ def write_release(
     folder = ReleaseFolder(out_dir)
     steps = _steps(plan)
     try:
-        for index, (_, produce) in enumerate(steps, start=1):
-            for relative, data in produce().items():
-                folder.write(relative, data)
-            if progress is not None:
-                share = PROGRESS_TOTAL - PLAN_SHARE
-                progress(PLAN_SHARE + share * index // (len(steps) + 1), PROGRESS_TOTAL)
+        with gc_paused():
+            _write_steps(folder, steps, progress)
         manifest = build_manifest(plan, folder.hashes)
         folder.write(layout.MANIFEST, dumps_document(manifest))
         final = folder.commit()
@@ -130,7 +133,16 @@ def write_release(
     return ExportResult(final, plan, manifest)
 
 
-def _steps(plan: ExportPlan) -> list[tuple[str, Callable[[], dict[str, bytes]]]]:
+def _write_steps(folder: ReleaseFolder, steps: list[Step], progress: Progress | None) -> None:
+    for index, (_, produce) in enumerate(steps, start=1):
+        for relative, data in produce().items():
+            folder.write(relative, data)
+        if progress is not None:
+            share = PROGRESS_TOTAL - PLAN_SHARE
+            progress(PLAN_SHARE + share * index // (len(steps) + 1), PROGRESS_TOTAL)
+
+
+def _steps(plan: ExportPlan) -> list[Step]:
     """What is written, in order: data, provenance, report, card (the manifest comes last)."""
     content_hash = plan.content_hash
 
