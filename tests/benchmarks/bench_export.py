@@ -85,7 +85,7 @@ def main() -> int:
     sys.stdout.write(
         f"baseline (read + write rows as JSONL): {base:.3f} s\n"
         f"plan only (collect, deal, permute):     {plan:.3f} s\n"
-        f"export, first (first-use costs):       {first:.3f} s  ({first / base:.1f}x)\n"
+        f"export, first (first-use costs):        {first:.3f} s  ({first / base:.1f}x)\n"
         f"export, second:                         {second:.3f} s  ({second / base:.1f}x)\n"
         f"targets: within {TARGET_RATIO:.0f}x of the baseline -> "
         f"{'met' if best <= TARGET_RATIO * base else 'MISSED'}; "

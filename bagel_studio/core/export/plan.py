@@ -284,7 +284,7 @@ def _final_content(decisions: Decisions, item_id: str) -> ItemContent | None:
     """``Store.final_content`` computed from the reviews and adjudications read in bulk.
 
     The same rule (the adjudicator's content if they accepted; else the one content every
-    non-skipping curator accepted), without two queries per item; ``test_export_plan`` checks
+    non-skipping curator accepted), without two queries per item; ``test_export_rows`` checks
     that both agree on every item.
     """
     adjudication = decisions.adjudications.get(item_id)

@@ -1,4 +1,5 @@
-"""The release's rows written out directly agree with what the JSON encoder makes of them."""
+"""Shortcuts of the export agree with the long way: rows written out directly with the JSON
+encoder, the bulk read of the project with the store's own accessors."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ import json
 from pathlib import Path
 
 from bagel_studio.core.export import plan_export
+from bagel_studio.core.export.collect import collect
+from bagel_studio.core.export.plan import _final_content
 from bagel_studio.core.export.rows import provenance_line, provenance_row
 from bagel_studio.core.model import Decision
 from bagel_studio.core.store import NewItem, Store
@@ -50,3 +53,13 @@ def test_provenance_line_matches_the_encoder(make_project: MakeProject, data_dir
     for released in plan.items:
         expected = json.dumps(provenance_row(released), ensure_ascii=False, sort_keys=True)
         assert provenance_line(released) == expected + "\n"
+
+
+def test_bulk_read_agrees_with_the_store(make_project: MakeProject, data_dir: Path) -> None:
+    store = _varied_project(make_project, data_dir)
+    collected = collect(store)
+    assert collected.items == store.get_items()
+    for item in collected.items:
+        assert _final_content(collected.decisions, item.id) == store.final_content(item.id)
+        assert collected.decisions.reviews.get(item.id, ()) == tuple(store.reviews(item.id))
+        assert collected.decisions.adjudications.get(item.id) == store.adjudication(item.id)
