@@ -80,11 +80,15 @@ def import_paths(
     """
     started = time.perf_counter()
     report = ImportReport()
-    inputs, missing, report.ignored = collect(list(paths))
-    for name in missing:
+    collected = collect(list(paths))
+    report.ignored = collected.ignored
+    for name in collected.missing:
         report.unreadable.append(name)
         report.notes.append(f"{name}: no such file or folder")
-    plans = _plan(inputs, report)
+    for name in collected.unnamable:
+        report.unreadable.append(name)
+        report.notes.append(f"{name}: the file name is not valid UTF-8; rename the file")
+    plans = _plan(collected.inputs, report)
     run = _Run(
         store, report, xenocanto.AudioIndex(p.input.path for p in plans if p.kind == "audio")
     )

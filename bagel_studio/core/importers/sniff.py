@@ -54,15 +54,37 @@ class Input:
     explicit: bool  # named directly rather than found in a folder
 
 
-def collect(paths: list[str | Path]) -> tuple[list[Input], list[str], list[str]]:
-    """(inputs, missing, ignored): files given or found in given folders, each once."""
+@dataclass
+class Collected:
+    inputs: list[Input]
+    missing: list[str]  # given paths that do not exist
+    ignored: list[str]  # files in given folders that are not input formats
+    unnamable: list[str]  # names that are not valid UTF-8, shown with replacement characters
+
+
+def printable(name: str) -> str | None:
+    """``name`` if it is valid Unicode, else None (an undecodable file name: its bytes arrive as
+    lone surrogates, which can be neither stored in the project nor printed)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+    return name
+
+
+def collect(paths: list[str | Path]) -> Collected:
+    """Files given or found in given folders, each once, and what was passed over."""
     inputs: list[Input] = []
     missing: list[str] = []
     ignored: list[str] = []
+    unnamable: list[str] = []
     seen: set[Path] = set()
 
     def add(path: Path, display: str, explicit: bool) -> None:
         resolved = path.resolve()
+        if printable(str(resolved)) is None or printable(display) is None:
+            unnamable.append(os.fsencode(display).decode("utf-8", "replace"))
+            return
         if resolved not in seen:
             seen.add(resolved)
             inputs.append(Input(resolved, display, explicit))
@@ -77,8 +99,9 @@ def collect(paths: list[str | Path]) -> tuple[list[Input], list[str], list[str]]
         elif path.exists():
             add(path, str(given), True)
         else:
-            missing.append(str(given))
-    return inputs, missing, ignored
+            missing.append(printable(str(given)) or os.fsencode(given).decode("utf-8", "replace"))
+    ignored = [printable(name) or os.fsencode(name).decode("utf-8", "replace") for name in ignored]
+    return Collected(inputs, missing, ignored, unnamable)
 
 
 def _walk(folder: Path) -> tuple[list[Path], list[Path]]:
@@ -122,20 +145,48 @@ def sniff(head: bytes, suffix: str) -> str:
 
 
 def loads(data: bytes) -> Any:
-    """``json.loads`` of bytes in any of the encodings we read (UTF-8 first, by json itself)."""
+    """``json.loads`` of bytes in any of the encodings we read (UTF-8 first, by json itself).
+
+    A string holding a lone surrogate (``"\\ud800"`` unpaired) parses as JSON but is not
+    Unicode: it could be neither stored nor shown, so it is refused like a syntax error.
+    """
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:
         if data[:1] == b"{" and data[1:2] != b"\x00":
             # What json.loads does with bytes it sees as UTF-8, without its per-call set-up:
             # the common JSON Lines item, read thousands of times per file.
-            return _DECODER.decode(data.decode("utf-8", "surrogatepass"))
-        return json.loads(data)
+            document = _DECODER.decode(data.decode("utf-8", "surrogatepass"))
+        else:
+            document = json.loads(data)
     except UnicodeDecodeError:
-        return json.loads(decode(data)[0])
+        document = json.loads(decode(data)[0])
+    suspect = _MAYBE_SURROGATE.search(data)
+    if suspect is not None and _has_lone_surrogate(document):
+        text = data.decode("utf-8", "replace")
+        raise json.JSONDecodeError(
+            "Lone surrogate in a string (not valid Unicode)", text, suspect.start()
+        )
+    return document
 
 
 _DECODER = json.JSONDecoder()
+# A \uD800-\uDFFF escape, or the bytes of an encoded surrogate: only then is the document walked.
+_MAYBE_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]|\xed[\xa0-\xbf]")
+
+
+def _has_lone_surrogate(value: Any) -> bool:
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return True
+        return False
+    if isinstance(value, dict):
+        return any(_has_lone_surrogate(k) or _has_lone_surrogate(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_has_lone_surrogate(v) for v in value)
+    return False
 
 
 def classify_json(data: bytes) -> tuple[str, Any]:
