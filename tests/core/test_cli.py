@@ -101,3 +101,21 @@ def test_decide_accepts_rejects_and_refuses_blocked(
             "w2": ("reject", "trivial", "too easy"),
         }
         assert len(store.history("w2")) == 1
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["stats"], ["check"], ["agreement"], ["export", "OUT", "--seed", "1"], ["decide", "x"]],
+)
+def test_a_folder_given_as_the_project_is_a_usage_error(
+    command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "not-a-project"
+    folder.mkdir()
+    args = [a.replace("OUT", str(tmp_path / "out")) for a in command[1:]]
+    extra = ["--curator", "ana", "--accept"] if command[0] == "decide" else []
+    assert run([command[0], str(folder), *args, *extra]) == 2
+    err = capsys.readouterr().err
+    assert "not-a-project" in err
+    assert "Traceback" not in err
+    assert not (tmp_path / "out").exists()

@@ -84,11 +84,20 @@ class Store(ReviewsMixin, EvidenceMixin):
         if read_only:
             if not path.exists():
                 raise StoreError(f"{path}: no such project")
-            conn = sqlite3.connect(
-                f"file:{path}?mode=ro", uri=True, isolation_level=None, check_same_thread=False
-            )
+            if path.is_dir():
+                raise StoreError(f"{path}: is a folder, not a project file")
+            try:
+                conn = sqlite3.connect(
+                    f"file:{path}?mode=ro", uri=True, isolation_level=None, check_same_thread=False
+                )
+            except sqlite3.Error as exc:
+                raise StoreError(f"{path}: cannot be opened ({exc})") from exc
             store = cls(path, sqlite_utils.Database(conn), None, clock)
-            store._check_readable()
+            try:
+                store._check_readable()
+            except StoreError:
+                conn.close()
+                raise
             return store
         if not path.exists() and not create:
             raise StoreError(f"{path}: no such project")
