@@ -143,6 +143,11 @@ def _plan(inputs: list[Input], report: ImportReport) -> list[_Planned]:
         kind = sniff(head, item.path.suffix)
         if kind == "json":
             kind = _json_kind(item.path, head, size)
+        if kind == "provenance":  # what an exported release says about its items: not items
+            report.ignored.append(item.display)
+            if item.explicit:
+                report.notes.append(f"{item.display}: a release's provenance file, not items")
+            continue
         if not item.explicit and kind in ("table", "binary", "other"):
             report.ignored.append(item.display)
             continue
@@ -157,7 +162,7 @@ def _json_kind(path: Path, head: bytes, size: int) -> str:
     kind, _ = classify_json(data)
     if kind == "other-object":
         return "other"
-    return kind if kind in ("xc-json", "text-json") else "items"
+    return kind if kind in ("xc-json", "text-json", "provenance") else "items"
 
 
 def _import_file(run: _Run, plan: _Planned, advance: Callable[[int], None]) -> None:

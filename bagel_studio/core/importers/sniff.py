@@ -25,6 +25,8 @@ from bagel_studio.core.importers.xenocanto import (
 )
 
 ITEM_KEYS = ("question", "stem", "options", "output", "questions")
+# A line of the provenance.jsonl a release carries beside its items (export/rows.py): not an item.
+PROVENANCE_KEYS = ("original_options", "permutation")
 HEAD_BYTES = 65536
 MAX_LINE_BYTES = 8 << 20  # no item needs more; a longer line is rejected without being parsed
 WALK_SUFFIXES = frozenset(
@@ -193,7 +195,8 @@ def classify_json(data: bytes) -> tuple[str, Any]:
     """What a JSON file holds, and the parsed document when it had to be parsed whole:
     ("xc-json" | "text-json", document), ("items-lines", None), ("items-array", list),
     ("items-object", dict), ("other-object", dict): an object with no item field (e.g. a GloBI
-    dataset descriptor), or ("bad-json", JSONDecodeError)."""
+    dataset descriptor), ("provenance", dict): a release's provenance.jsonl, or
+    ("bad-json", JSONDecodeError)."""
     first = _first_line(data)
     if len(first) <= MAX_LINE_BYTES:
         try:
@@ -205,6 +208,8 @@ def classify_json(data: bytes) -> tuple[str, Any]:
                 return "xc-json", head
             if is_text_document(head):
                 return "text-json", head
+            if not any(k in head for k in ITEM_KEYS) and all(k in head for k in PROVENANCE_KEYS):
+                return "provenance", head
             if not any(k in head for k in ITEM_KEYS) and data.strip() == first.strip():
                 return "other-object", head
             return "items-lines", None

@@ -37,3 +37,17 @@ def test_import_of_a_release_recreates_its_items(paper_store: Store, tmp_path: P
         assert content.level == row["level"]
         assert items[item_id].recording_id == row.get("recording")
     assert items["wikipedia:kea:0"].content.question == edited.question
+
+
+def test_importing_the_whole_release_folder_rejects_nothing(
+    paper_store: Store, tmp_path: Path
+) -> None:
+    export_release(paper_store, tmp_path / "release", seed=5)
+    released = {r["id"] for r in read_jsonl(tmp_path / "release" / "data" / "all.jsonl")}
+
+    with Store.open(tmp_path / "reimported.bagel") as store:
+        report = import_paths(store, [tmp_path / "release"])
+        assert [(r.file, r.line, r.reason) for r in report.rejects] == []
+        assert report.exit_status == 0
+        assert store.reject_count() == 0
+        assert set(store.item_ids()) == released
