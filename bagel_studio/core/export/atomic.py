@@ -29,7 +29,12 @@ def check_out_dir(out_dir: Path, force: bool, project: Path | None = None) -> No
     """Refuse an OUTDIR that is a file, or non-empty without ``force``, or holds the project."""
     if out_dir.exists() and not out_dir.is_dir():
         raise OutDirExistsError(f"{out_dir} exists and is not a folder")
-    if project is not None and out_dir.exists() and project.absolute().is_relative_to(out_dir):
+    # resolved: OUTDIR written with ".." or through a symbolic link is still the project's folder
+    if (
+        project is not None
+        and out_dir.exists()
+        and project.resolve().is_relative_to(out_dir.resolve())
+    ):
         raise OutDirExistsError(f"{out_dir} holds the project itself; choose another folder")
     if out_dir.is_dir() and any(out_dir.iterdir()) and not force:
         raise OutDirExistsError(

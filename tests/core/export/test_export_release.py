@@ -318,3 +318,26 @@ def test_plan_uses_the_stores_final_content(make_project: MakeProject, data_dir:
     for item_id in ids:
         assert released.get(item_id) == store.final_content(item_id), item_id
     assert set(released) == {*ids[:7], ids[10]}
+
+
+@pytest.mark.parametrize("spelling", ["dotdot", "symlink"])
+def test_forced_export_never_replaces_the_folder_holding_the_project(
+    spelling: str, data_dir: Path, tmp_path: Path
+) -> None:
+    """The project's folder written another way (``..``, a symbolic link) is still refused."""
+    folder = tmp_path / "work"
+    folder.mkdir()
+    (tmp_path / "link").symlink_to(folder, target_is_directory=True)
+    if spelling == "dotdot":
+        project, out = folder / "p.bagel", folder / ".." / "work"
+    else:
+        project, out = tmp_path / "link" / "p.bagel", folder
+    with Store.open(project) as store:
+        store.add_items(paper_items(data_dir), None)
+        decide_all(store, store.item_ids())
+        with pytest.raises(OutDirExistsError, match="holds the project"):
+            export_release(store, out, seed=1, force=True)
+    assert (folder / "p.bagel").is_file()
+    with Store.open(folder / "p.bagel", read_only=True) as store:
+        assert store.item_count() == 17
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link", "work"]
