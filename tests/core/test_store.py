@@ -191,3 +191,22 @@ def test_not_a_project_and_too_new_schema_are_refused(tmp_path: Path) -> None:
     conn.close()
     with pytest.raises(SchemaTooNewError, match="newer BAGEL Studio"):
         Store.open(newer)
+
+
+def test_another_programs_database_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
+    """An SQLite file that is not a project (another tool's data) is not turned into one."""
+    foreign = tmp_path / "field-notes.db"
+    conn = sqlite3.connect(foreign)
+    conn.execute("CREATE TABLE notes (text TEXT)")
+    conn.execute("INSERT INTO notes VALUES ('keep me')")
+    conn.commit()
+    conn.close()
+    before = foreign.read_bytes()
+    with pytest.raises(StoreError, match="not a BAGEL Studio project"):
+        Store.open(foreign)
+    assert foreign.read_bytes() == before
+    assert not list(tmp_path.glob("field-notes.db-*"))  # not switched to WAL
+    empty = tmp_path / "empty.bagel"
+    empty.write_bytes(b"")
+    with Store.open(empty) as store:  # an empty file becomes a project, as before
+        assert store.item_count() == 0

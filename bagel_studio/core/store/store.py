@@ -107,6 +107,11 @@ class Store(ReviewsMixin, EvidenceMixin):
         lock = WriterLock(path, owner)
         try:
             conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+            if _foreign_database(conn):
+                conn.close()
+                raise StoreError(
+                    f"{path}: not a BAGEL Studio project (an SQLite database of another program)"
+                )
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = FULL")
             conn.execute("PRAGMA foreign_keys = ON")
@@ -355,6 +360,13 @@ class Store(ReviewsMixin, EvidenceMixin):
 
     def blocking_flags(self, item_id: str) -> list[Flag]:
         return [f for f in self.flags(item_id) if f.severity is Severity.BLOCKING]
+
+
+def _foreign_database(conn: sqlite3.Connection) -> bool:
+    """True for a database with tables but no BAGEL Studio schema (no migration ever ran)."""
+    if int(conn.execute("PRAGMA user_version").fetchone()[0]) != 0:
+        return False
+    return conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone() is not None
 
 
 def _looks_like_sqlite(path: Path) -> bool:
