@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 
 from bagel_studio.core.domains import DIMENSIONS, LETTERS, LEVELS
 from bagel_studio.core.model import Item, ItemContent
+from bagel_studio.ui.own_keys import keep_plain_keys
 
 
 class ItemEditor(QWidget):
@@ -37,6 +38,8 @@ class ItemEditor(QWidget):
         self.dimension = QComboBox(self)
         self.dimension.setEditable(False)
         self.level = QComboBox(self)
+        for combo in (self.dimension, self.level):
+            keep_plain_keys(combo, typing=False)  # arrows change the choice; 1-4 still set gold
         self._layout()
         self._base: ItemContent | None = None
 

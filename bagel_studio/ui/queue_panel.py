@@ -24,6 +24,7 @@ from bagel_studio.core.checks import CHECKS
 from bagel_studio.core.domains import DOMAINS, LEVELS
 from bagel_studio.core.model import Status
 from bagel_studio.core.store import QueueFilter, Store
+from bagel_studio.ui.own_keys import keep_plain_keys
 from bagel_studio.ui.queue_model import COLUMNS, QueueModel
 
 SEARCH_DEBOUNCE_MS = 250
@@ -62,6 +63,7 @@ class FilterBar(QWidget):
         combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         combo.setMinimumContentsLength(8)
         combo.currentIndexChanged.connect(lambda _i: self.emit_filter())
+        keep_plain_keys(combo)  # arrows and type-ahead choose a filter, never decide the item
         return combo
 
     def _layout(self) -> None:

@@ -1,0 +1,58 @@
+"""Keys typed into a focused widget belong to that widget, not to the desk's one-key shortcuts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+
+from bagel_studio.ui.shortcuts import State
+from tests.ui.desk_harness import close_desk, open_desk, rows
+from tests.ui.desk_project import KOALA_ID, build_project
+
+
+def test_keys_on_a_filter_combo_choose_a_filter_and_decide_nothing(
+    qtbot, tmp_path: Path, data_dir: Path
+) -> None:
+    path = tmp_path / "desk.bagel"
+    build_project(path, data_dir)
+    window = open_desk(qtbot, path)
+    assert window.current_item_id() == KOALA_ID
+
+    qtbot.keyClick(window, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    domain = window.queue.filters.domain
+    assert QApplication.focusWidget() is domain
+    qtbot.keyClick(domain, Qt.Key.Key_Down)  # the next domain (the queue follows it)
+    assert domain.currentIndex() == 1
+    assert window.queue_model.queue_filter.domain == domain.currentData()
+    domain.setCurrentIndex(0)
+    window.show_item(KOALA_ID)
+
+    status = window.queue.filters.status
+    status.setFocus()
+    qtbot.keyClick(status, Qt.Key.Key_S)  # type-ahead for 'skipped', not the skip key
+    assert status.currentText() == "skipped"
+    assert window.queue_model.queue_filter.status == "skipped"
+    assert window.machine.state is State.EMPTY  # nothing is skipped: nothing was decided
+    close_desk(window)
+    assert rows(path, "SELECT item_id, decision FROM reviews") == []
+
+
+def test_ctrl_chords_and_the_editor_combos(qtbot, tmp_path: Path, data_dir: Path) -> None:
+    path = tmp_path / "desk.bagel"
+    build_project(path, data_dir)
+    window = open_desk(qtbot, path)
+    window.queue.filters.level.setFocus()
+    qtbot.keyClick(window.queue.filters.level, Qt.Key.Key_Slash)  # '/' is the search key...
+    assert QApplication.focusWidget() is not window.queue.filters.search  # ...but typed here
+    qtbot.keyClick(window, Qt.Key.Key_E)
+    assert window.machine.state is State.EDIT
+    level = window.item_view.editor.level
+    level.setFocus()
+    before = level.currentIndex()
+    qtbot.keyClick(level, Qt.Key.Key_Down)  # arrows change the level in the editor
+    assert level.currentIndex() == before + 1
+    qtbot.keyClick(level, Qt.Key.Key_1)  # digits still set the gold while editing
+    assert window.item_view.editor.gold_group.checkedId() == 0
+    close_desk(window)
