@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -119,3 +121,29 @@ def test_a_folder_given_as_the_project_is_a_usage_error(
     assert "not-a-project" in err
     assert "Traceback" not in err
     assert not (tmp_path / "out").exists()
+
+
+def test_output_cut_short_by_a_closed_pipe_is_no_traceback(project_path: Path) -> None:
+    """``bagel-studio check P --json | head`` : the reader goes away; no traceback on stderr."""
+    items = [
+        NewItem(
+            id=f"x{i}",
+            domain="Wikipedia",
+            content=ItemContent(f"Q{i}?", ("a", "b", "c"), 0, "Diet"),
+        )
+        for i in range(1500)
+    ]
+    with Store.open(project_path) as store:
+        store.add_items(items, None)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bagel_studio", "check", str(project_path), "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.readline()  # far more than a pipe holds is still to come
+    process.stdout.close()
+    err = process.stderr.read().decode()
+    process.stderr.close()
+    process.wait()
+    assert "Traceback" not in err
