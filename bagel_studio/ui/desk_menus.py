@@ -173,9 +173,26 @@ class DeskMenus:
             panel = getattr(module, class_name)(self.window.services)
             panel.setWindowTitle(f"BAGEL Studio — {title}")
             self.panels[name] = panel
+            self._wire(panel)
+        else:  # the project changed since it was opened (decisions, merges, adjudications)
+            refresh = getattr(panel, "refresh", None)
+            if callable(refresh):
+                refresh()
         panel.show()
         panel.raise_()
         panel.activateWindow()
+
+    def _wire(self, panel: QWidget) -> None:
+        """What a panel changes shows in the desk; what it asks the desk to show is shown."""
+        window = self.window
+        for signal_name, slot in (
+            ("adjudicated", window.item_changed_elsewhere),
+            ("merged", lambda _report: window.after_import()),
+            ("open_item", window.open_from_elsewhere),
+        ):
+            signal = getattr(panel, signal_name, None)
+            if signal is not None:
+                signal.connect(slot)
 
     def toggle_blind(self) -> None:
         prefs = self.window.services.prefs

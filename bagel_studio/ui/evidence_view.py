@@ -121,6 +121,7 @@ class EvidencePanel(QTabWidget):
     """Tabs for the item's text, GloBI record and recording; the relevant one is brought forward."""
 
     status_message = Signal(str)
+    flags_changed = Signal(str)  # an item re-checked after its clip was measured
 
     def __init__(self, services: Any, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -130,9 +131,10 @@ class EvidencePanel(QTabWidget):
         self.recording = Card(self)
         self.listening = _make_listening_panel(services)
         if self.listening is not None:
-            signal = getattr(self.listening, "status_message", None)
-            if signal is not None:
-                signal.connect(self.status_message)
+            for name in ("status_message", "flags_changed"):
+                signal = getattr(self.listening, name, None)
+                if signal is not None:
+                    signal.connect(getattr(self, name))
         self.addTab(self.text, "Text")
         self.addTab(_scrolling(self.globi), "GloBI record")
         self.addTab(self._recording_tab(), "Recording")

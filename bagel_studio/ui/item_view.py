@@ -153,6 +153,10 @@ class ItemView(QWidget):
         if not self.gold_visible:
             self.show_banner("Blind mode: answer with 1-4 to reveal the gold.", "info")
 
+    def show_flags(self, flags: list[Flag]) -> None:
+        """Replace the flags shown (after a background re-check of the item on screen)."""
+        self._show_flags(flags)
+
     def _show_flags(self, flags: list[Flag]) -> None:
         for label in self.flag_labels:
             self._flags_layout.removeWidget(label)

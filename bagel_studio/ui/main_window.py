@@ -116,6 +116,7 @@ class MainWindow(QMainWindow):
     def _connect(self) -> None:
         self.controller.status_message.connect(self.show_status)
         self.evidence.status_message.connect(self.show_status)
+        self.evidence.flags_changed.connect(self.controller.flags_changed)
         self.controller.write_finished.connect(self.update_progress)
         self.queue_model.modelReset.connect(self.update_progress)
         self.machine.state_changed.connect(self._state_changed)
@@ -179,8 +180,19 @@ class MainWindow(QMainWindow):
         if self.controller.item is None:
             self.controller.show_first()
         else:
-            self.controller.refresh_current()
+            self.controller.refresh_if_idle()
         self.update_progress()
+
+    def item_changed_elsewhere(self, item_id: str) -> None:
+        """An adjudication window settled ``item_id``: its row, the item and the progress."""
+        self.controller.item_changed_elsewhere(item_id)
+        self.update_progress()
+
+    def open_from_elsewhere(self, item_id: str) -> None:
+        """Another window (the ambiguity queue) asks the desk to show ``item_id``."""
+        if self.controller.open_from_elsewhere(item_id):
+            self.raise_()
+            self.activateWindow()  # the desk's keys act in the active window
 
     def curator_changed(self) -> None:
         self.queue.filters.refresh_choices()

@@ -21,7 +21,7 @@ from bagel_studio.ui.evidence_view import EvidencePanel
 from bagel_studio.ui.item_view import ItemView
 from bagel_studio.ui.queue_model import QueueModel
 from bagel_studio.ui.queue_panel import QueuePanel
-from bagel_studio.ui.shortcuts import ReviewMachine, State
+from bagel_studio.ui.shortcuts import IDLE, ReviewMachine, State
 
 
 class ReviewController(QObject):
@@ -124,6 +124,38 @@ class ReviewController(QObject):
 
     def refresh_current(self) -> None:
         self.show_item(self.item.id if self.item else None)
+
+    def refresh_if_idle(self) -> None:
+        """Re-read the item on screen, unless the curator is editing, choosing a reason or
+        waiting for a write (a refresh would throw that away); a blind answer given is kept."""
+        if self.machine.state not in IDLE:
+            return
+        blind = self.pending_blind
+        self.refresh_current()
+        if blind is not None and self.machine.state is State.BLIND:
+            self.choose(blind)
+
+    def item_changed_elsewhere(self, item_id: str) -> None:
+        """Another window changed ``item_id`` (an adjudication): re-read its row and, if it is on
+        screen, the item."""
+        self.model.refresh_item(item_id)
+        if self.item is not None and self.item.id == item_id:
+            self.refresh_if_idle()
+
+    def flags_changed(self, item_id: str) -> None:
+        """``item_id`` was re-checked in the background (its clip measured): new flags on screen
+        and in its row, without reloading the evidence (that would stop the recording)."""
+        self.model.refresh_item(item_id)
+        if self.item is not None and self.item.id == item_id:
+            self.item_view.show_flags(self.store.flags(item_id))
+
+    def open_from_elsewhere(self, item_id: str) -> bool:
+        """Show ``item_id`` asked for by another window; refused while editing or writing."""
+        if self.machine.state not in IDLE:
+            self.status_message.emit("Finish or cancel the current edit first")
+            return False
+        self.show_item(item_id)
+        return True
 
     def _selected_in_queue(self, item_id: str) -> None:
         if self.machine.state in (State.WRITING, State.EDIT, State.REJECT):

@@ -64,6 +64,11 @@ def carol(store: Store) -> None:
 
 @pytest.fixture
 def files(tmp_path: Path, data_dir: Path) -> dict[str, Path]:
+    return curator_files(tmp_path, data_dir)
+
+
+def curator_files(tmp_path: Path, data_dir: Path) -> dict[str, Path]:
+    """The adjudicator dana's project and alice's, bob's and carol's copies with their decisions."""
     base = tmp_path / "base.bagel"
     with Store.open(base) as store:
         store.add_items(paper_items(data_dir), None)
