@@ -105,6 +105,7 @@ class ListeningPanel(QWidget):
     def _build(self) -> None:
         self.header = QLabel("")
         self.header.setObjectName("recordingHeader")
+        self.header.setTextFormat(Qt.TextFormat.PlainText)  # metadata is data, never markup
         self.header.setWordWrap(True)
         self.transport = TransportBar()
         self.settings_bar = SettingsBar()
@@ -112,6 +113,7 @@ class ListeningPanel(QWidget):
         self.view = SpectrogramView()
         self.notice = QLabel("")
         self.notice.setObjectName("listeningNotice")
+        self.notice.setTextFormat(Qt.TextFormat.PlainText)  # ids, file names, error messages
         self.notice.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.notice.setWordWrap(True)
         self.stack = QStackedWidget()
