@@ -1,23 +1,42 @@
 """Deferred imports of heavy modules (scipy.signal alone takes ~0.5 s to import), so that the
-desk starts fast and pays for signal processing only when a clip is first analysed."""
+desk starts fast and pays for signal processing only when a clip is first analysed.
+
+Not ``importlib.util.LazyLoader``: on Python 3.11 two threads touching a lazily loaded module at
+once can see it half-initialised (the desk analyses clips on two worker threads). Here the first
+use imports the module under a lock through the ordinary, thread-safe import machinery.
+"""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
+import importlib
+import threading
 from types import ModuleType
+from typing import Any
 
 
-def lazy_import(name: str) -> ModuleType:
-    """``name`` as a module object that is really imported on first attribute access."""
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.find_spec(name)
-    if spec is None or spec.loader is None:
-        raise ImportError(f"no module named {name!r}")
-    loader = importlib.util.LazyLoader(spec.loader)
-    spec.loader = loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    loader.exec_module(module)
-    return module
+class LazyModule:
+    """Stands for module ``name`` and imports it on first attribute access."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+        self._module: ModuleType | None = None
+        self._lock = threading.Lock()
+
+    def _load(self) -> ModuleType:
+        with self._lock:
+            if self._module is None:
+                self._module = importlib.import_module(self._name)
+            return self._module
+
+    def __getattr__(self, attribute: str) -> Any:
+        module = self._module or self._load()
+        return getattr(module, attribute)
+
+    def __repr__(self) -> str:
+        state = "loaded" if self._module is not None else "not loaded yet"
+        return f"<lazy module {self._name!r}, {state}>"
+
+
+def lazy_import(name: str) -> Any:
+    """``name`` as an object whose attributes come from the module, imported on first use."""
+    return LazyModule(name)

@@ -1,0 +1,46 @@
+"""Deferred imports are safe from several threads at once (the desk analyses clips on two)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+
+def test_first_use_from_many_threads_sees_a_whole_module() -> None:
+    code = (
+        "import threading\n"
+        "from bagel_studio.core.lazy import lazy_import\n"
+        "signal = lazy_import('scipy.signal')\n"
+        "errors = []\n"
+        "barrier = threading.Barrier(8)\n"
+        "def use():\n"
+        "    barrier.wait()\n"
+        "    try:\n"
+        "        signal.get_window('hann', 16)\n"
+        "    except Exception as exc:\n"
+        "        errors.append(repr(exc))\n"
+        "threads = [threading.Thread(target=use) for _ in range(8)]\n"
+        "[t.start() for t in threads]\n"
+        "[t.join() for t in threads]\n"
+        "print(errors)\n"
+        "raise SystemExit(1 if errors else 0)\n"
+    )
+    for _ in range(3):  # a fresh interpreter each time: the race is at the very first use
+        result = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=120
+        )
+        assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_nothing_is_imported_before_first_use() -> None:
+    code = (
+        "import sys\n"
+        "from bagel_studio.core.audio import dsp\n"
+        "print('scipy.signal' in sys.modules)\n"
+        "dsp.resample(__import__('numpy').zeros(480, dtype='float32'), 48000, 16000)\n"
+        "print('scipy.signal' in sys.modules)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120
+    )
+    assert result.stdout.split() == ["False", "True"], result.stderr
