@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
 
 
 def plain_label(text: str = "", parent: QWidget | None = None, *, wrap: bool = True) -> QLabel:
@@ -26,3 +26,17 @@ def plain_tooltip(text: str) -> str:
     """Tooltips guess rich text on their own; escaping keeps any markup literal."""
     escaped = html.escape(text).replace("\n", "<br>")
     return f"<p style='white-space:pre-wrap'>{escaped}</p>"
+
+
+def plain_message(
+    parent: QWidget | None,
+    icon: QMessageBox.Icon,
+    title: str,
+    text: str,
+    buttons: QMessageBox.StandardButton = QMessageBox.StandardButton.Ok,
+) -> QMessageBox.StandardButton:
+    """A modal message whose text is shown literally (the static QMessageBox helpers guess rich
+    text, and error messages quote file names and input that may hold markup)."""
+    box = QMessageBox(icon, title, text, buttons, parent)
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    return QMessageBox.StandardButton(box.exec())

@@ -165,3 +165,21 @@ def test_opening_another_project_releases_the_first(qtbot, tmp_path, data_dir) -
         assert store.item_count() > 0
     desk.close_project()
     assert Preferences.load().recent_projects[:2] == [str(second.resolve()), str(first.resolve())]
+
+
+def test_cannot_open_message_shows_markup_literally(qtbot, tmp_path: Path) -> None:
+    bad = tmp_path / "<b>not<b> a project.bagel"
+    bad.write_bytes(b"<img src=http://example.invalid/x.png> garbage, not SQLite" * 10)
+    Preferences(curator="lee").save()
+    desk = DeskApp()
+    seen: list[tuple[str, object]] = []
+
+    def close(box: QMessageBox) -> None:
+        seen.append((box.text(), box.textFormat()))
+        box.button(QMessageBox.StandardButton.Ok).click()
+
+    _answer_modal(qtbot, close)
+    assert not desk.open(bad)
+    text, text_format = seen[0]
+    assert "<b>not<b> a project.bagel" in text
+    assert text_format == Qt.TextFormat.PlainText
