@@ -214,11 +214,18 @@ class DeskMenus:
             prefs.curator = name.strip()
             prefs.save()
             self.window.curator_changed()
+        self._return_keys()
 
     def show_help(self) -> None:
         help_window = ShortcutsHelp(self.window)
         self.panels["help"] = help_window
+        help_window.finished.connect(lambda _result: self._return_keys())
         help_window.open()
+
+    def _return_keys(self) -> None:
+        """After a dialog closes, the desk's one-key shortcuts act again at once."""
+        self.window.raise_()
+        self.window.activateWindow()
 
     def quit(self) -> None:
         self.window.close()

@@ -56,3 +56,21 @@ def test_ctrl_chords_and_the_editor_combos(qtbot, tmp_path: Path, data_dir: Path
     qtbot.keyClick(level, Qt.Key.Key_1)  # digits still set the gold while editing
     assert window.item_view.editor.gold_group.checkedId() == 0
     close_desk(window)
+
+
+def test_keys_act_on_the_desk_again_after_the_help_window_closes(
+    qtbot, tmp_path: Path, data_dir: Path
+) -> None:
+    path = tmp_path / "desk.bagel"
+    build_project(path, data_dir)
+    window = open_desk(qtbot, path)
+    window.activateWindow()
+    qtbot.keyClick(window, Qt.Key.Key_F1)
+    help_window = window.menus.panels["help"]
+    qtbot.waitUntil(help_window.isVisible)
+    help_window.reject()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+    first = window.current_item_id()
+    qtbot.keyClick(QApplication.activeWindow(), Qt.Key.Key_J)
+    assert window.current_item_id() != first
+    close_desk(window)
