@@ -105,9 +105,11 @@ class Store(ReviewsMixin, EvidenceMixin):
             raise StoreError(f"{path}: not a BAGEL Studio project (not an SQLite file)")
         path.parent.mkdir(parents=True, exist_ok=True)
         lock = WriterLock(path, owner)
-        conn: sqlite3.Connection | None = None
+        writer: sqlite3.Connection | None = None
         try:
-            conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+            writer = conn = sqlite3.connect(
+                str(path), isolation_level=None, check_same_thread=False
+            )
             if _foreign_database(conn):
                 raise StoreError(
                     f"{path}: not a BAGEL Studio project (an SQLite database of another program)"
@@ -119,8 +121,8 @@ class Store(ReviewsMixin, EvidenceMixin):
             db = sqlite_utils.Database(conn)
             apply_migrations(db)
         except BaseException:
-            if conn is not None:
-                conn.close()
+            if writer is not None:
+                writer.close()
             lock.release()
             raise
         return cls(path, db, lock, clock)
