@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 SCALES = ("linear", "log", "mel")
 COLORMAPS = ("viridis", "magma", "inferno", "plasma", "cividis", "gray")
 META_KEY = "spectrogram_settings"
-LOG_MIN_HZ = 50.0
+LOG_MIN_HZ = 150.0  # the analysis's floor too (analysis.LOWEST_HZ): below it is rumble, not birds
 
 
 @dataclass(frozen=True)
