@@ -38,7 +38,7 @@ from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.merge import MergeReport, merge_projects
 from bagel_studio.core.model import REJECT_REASONS, Decision, Item, ItemContent, Review
 from bagel_studio.core.store import QueueFilter
-from bagel_studio.ui.ambiguity import plain_label
+from bagel_studio.ui.plain import plain_label
 from bagel_studio.ui.services import Services
 
 DISPUTED = QueueFilter(status="disputed")

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
 )
 
 from bagel_studio.core.agreement import AgreementBlock, AgreementReport, agreement_report
-from bagel_studio.ui.ambiguity import plain_label
+from bagel_studio.ui.plain import plain_label
 from bagel_studio.ui.services import Services
 
 FLEISS_COLUMNS = (

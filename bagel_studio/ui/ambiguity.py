@@ -18,7 +18,6 @@ from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
-    QLabel,
     QListWidget,
     QListWidgetItem,
     QPushButton,
@@ -31,25 +30,12 @@ from PySide6.QtWidgets import (
 from bagel_studio.core.domains import GLOBI, LETTERS
 from bagel_studio.core.model import Flag, Item
 from bagel_studio.core.store import QueueFilter, Store
+from bagel_studio.ui.plain import plain_label
 from bagel_studio.ui.services import Services
 
 AMBIGUITY_QUEUE = QueueFilter(domain=GLOBI, check="any", ambiguity_first=True)
 SEVERITY_NAMES = {0: "blocking", 1: "warning", 2: "info"}
 CARD_WIDTH = 300
-
-
-def plain_label(text: str = "", *, bold: bool = False) -> QLabel:
-    """A selectable QLabel that shows ``text`` literally (item and record text are data)."""
-    label = QLabel()
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    label.setWordWrap(True)
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    label.setText(text)
-    if bold:
-        font = label.font()
-        font.setBold(True)
-        label.setFont(font)
-    return label
 
 
 @dataclass

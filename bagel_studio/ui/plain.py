@@ -12,13 +12,19 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
 
 
-def plain_label(text: str = "", parent: QWidget | None = None, *, wrap: bool = True) -> QLabel:
+def plain_label(
+    text: str = "", parent: QWidget | None = None, *, wrap: bool = True, bold: bool = False
+) -> QLabel:
     """A QLabel that shows ``text`` literally and can be selected with the mouse."""
     label = QLabel(parent)
     label.setTextFormat(Qt.TextFormat.PlainText)
     label.setWordWrap(wrap)
     label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     label.setText(text)
+    if bold:
+        font = label.font()
+        font.setBold(True)
+        label.setFont(font)
     return label
 
 
