@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from bagel_studio.core.checks import check_all
-from bagel_studio.core.model import DECISION_STATUS, Decision, ItemContent, Review
+from bagel_studio.core.model import ItemContent, Review
 from bagel_studio.core.store import Store, StoreError
 
 Progress = Callable[[int, int], None]
@@ -183,11 +183,11 @@ def merge_file(store: Store, other: Store) -> FileMerge:
         for review in other.all_reviews():
             if review.item_id in matched:
                 curators.add(review.curator)
-                if _merge_review(store, conn, review, result):
+                if _merge_review(store, review, result):
                     touched.add(review.item_id)
         for item_id, adjudication in _adjudications(other):
             if item_id in matched:
-                _merge_adjudication(store, conn, item_id, adjudication, result)
+                _merge_adjudication(store, item_id, adjudication, result)
         result.curators = sorted(curators)
         conn.execute(
             "INSERT INTO merges (path, sha256, merged_at, summary) VALUES (?,?,?,?)",
@@ -243,14 +243,12 @@ def _hash_of(original_json: str) -> str:
     return ItemContent.from_json(json.loads(original_json)).content_hash()
 
 
-def _merge_review(
-    store: Store, conn: sqlite3.Connection, review: Review, result: FileMerge
-) -> bool:
+def _merge_review(store: Store, review: Review, result: FileMerge) -> bool:
     """Merge one review; True when the curator's current decision changed here."""
     source = Path(result.path).name
     if review.origin == "local":  # say where it came from; keep the origin of a relayed review
         review = replace(review, origin=source)
-    ours = _our_review(conn, review.item_id, review.curator)
+    ours = store.review(review.item_id, review.curator)
     if store.import_review(review, source=source):
         if ours is None:
             result.reviews_added += 1
@@ -261,61 +259,13 @@ def _merge_review(
         result.reviews_unchanged += 1
         return False
     result.reviews_older += 1
-    theirs = _review_json(review)
-    already = conn.execute(
-        "SELECT 1 FROM history WHERE item_id = ? AND curator = ? AND action = 'merge-older'"
-        " AND before = ?",
-        [review.item_id, review.curator, _dumps(theirs)],
-    ).fetchone()
-    if already is None:
-        conn.execute(
-            "INSERT INTO history (item_id, curator, at, action, before, after, undoes, origin)"
-            " VALUES (?,?,?,?,?,?,?,?)",
-            [
-                review.item_id,
-                review.curator,
-                store.clock(),
-                "merge-older",
-                _dumps(theirs),
-                _dumps(_review_json(ours)),
-                None,
-                source,
-            ],
-        )
+    store.import_older_review(review, ours, source=source)
     return False
-
-
-def _our_review(conn: sqlite3.Connection, item_id: str, curator: str) -> Review | None:
-    row = conn.execute(
-        "SELECT decision, reason, note, content, blind_answer, decided_at, origin FROM reviews"
-        " WHERE item_id = ? AND curator = ?",
-        [item_id, curator],
-    ).fetchone()
-    if row is None:
-        return None
-    return Review(
-        item_id=item_id,
-        curator=curator,
-        decision=Decision(row[0]),
-        reason=row[1],
-        note=row[2],
-        content=ItemContent.from_json(json.loads(row[3])),
-        blind_answer=row[4],
-        decided_at=row[5],
-        origin=row[6],
-    )
 
 
 def _same_decision(a: Review, b: Review) -> bool:
     """The same review, whichever file it was last written in."""
     return replace(a, origin="") == replace(b, origin="")
-
-
-def _review_json(review: Review) -> dict[str, Any]:
-    data = asdict(review)
-    data["decision"] = review.decision.value
-    data["content"] = review.content.to_json()
-    return data
 
 
 def _adjudications(other: Store) -> list[tuple[str, dict[str, Any]]]:
@@ -328,58 +278,11 @@ def _adjudications(other: Store) -> list[tuple[str, dict[str, Any]]]:
 
 
 def _merge_adjudication(
-    store: Store,
-    conn: sqlite3.Connection,
-    item_id: str,
-    theirs: dict[str, Any],
-    result: FileMerge,
+    store: Store, item_id: str, theirs: dict[str, Any], result: FileMerge
 ) -> None:
     """Bring in an adjudication for an item that has none here, keeping its time and author."""
-    row = conn.execute(
-        "SELECT adjudicator, decision, reason, note, content FROM adjudications WHERE item_id = ?",
-        [item_id],
-    ).fetchone()
-    if row is not None:
-        keys = ("adjudicator", "decision", "reason", "note")
-        same = all(row[i] == theirs[k] for i, k in enumerate(keys))
-        same = same and json.loads(row[4]) == json.loads(theirs["content"])
-        if not same:
-            result.adjudications_kept += 1
-        return
-    conn.execute(
-        "INSERT INTO adjudications"
-        " (item_id, adjudicator, decision, reason, note, content, decided_at)"
-        " VALUES (?,?,?,?,?,?,?)",
-        [
-            item_id,
-            theirs["adjudicator"],
-            theirs["decision"],
-            theirs["reason"],
-            theirs["note"],
-            theirs["content"],
-            theirs["decided_at"],
-        ],
-    )
-    after = {k: theirs[k] for k in ("adjudicator", "decision", "reason", "note")}
-    after["content"] = json.loads(theirs["content"])
-    conn.execute(
-        "INSERT INTO history (item_id, curator, at, action, before, after, undoes, origin)"
-        " VALUES (?,?,?,?,?,?,?,?)",
-        [
-            item_id,
-            theirs["adjudicator"],
-            store.clock(),
-            "adjudicate",
-            None,
-            _dumps(after),
-            None,
-            Path(result.path).name,
-        ],
-    )
-    status = DECISION_STATUS[Decision(theirs["decision"])]
-    conn.execute("UPDATE items SET status = ? WHERE id = ?", [status.value, item_id])
-    result.adjudications_added += 1
-
-
-def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+    outcome = store.import_adjudication(item_id, theirs, source=Path(result.path).name)
+    if outcome == "added":
+        result.adjudications_added += 1
+    elif outcome == "kept":
+        result.adjudications_kept += 1

@@ -6,6 +6,7 @@ before, after) and the item's refreshed status and flags commit together or not 
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from contextlib import AbstractContextManager
 from typing import Any
@@ -96,7 +97,7 @@ class ReviewsMixin:
             origin="local",
         )
         with self.transaction() as conn:
-            before = self._review_json(conn, item_id, curator)
+            before = self._review_json(item_id, curator)
             self._write_review(conn, review)
             self._append_history(conn, item_id, curator, "decide", before, _review_to_json(review))
             self._refresh_status(conn, item_id)
@@ -133,7 +134,7 @@ class ReviewsMixin:
         entry = self.history_entry(int(row[0]))
         with self.transaction() as conn:
             if entry.action == "decide":
-                current = self._review_json(conn, entry.item_id, curator)
+                current = self._review_json(entry.item_id, curator)
                 if entry.before is None:
                     conn.execute(
                         "DELETE FROM reviews WHERE item_id = ? AND curator = ?",
@@ -222,7 +223,7 @@ class ReviewsMixin:
     def import_review(self, review: Review, source: str) -> bool:
         """Bring in another curator's decision (merge); False when it was already here."""
         with self.transaction() as conn:
-            existing = self._review_json(conn, review.item_id, review.curator)
+            existing = self._review_json(review.item_id, review.curator)
             incoming = _review_to_json(review)
             if existing is not None and _same_review(existing, incoming):
                 return False
@@ -234,6 +235,74 @@ class ReviewsMixin:
             )
             self._refresh_status(conn, review.item_id)
         return True
+
+    def import_older_review(self, theirs: Review, ours: Review, source: str) -> bool:
+        """Keep another curator's decision that is older than ours (merge) in the history only,
+        as a ``merge-older`` entry (before = theirs, after = ours); False when it was already
+        there."""
+        before = _review_to_json(theirs)
+        with self.transaction() as conn:
+            already = conn.execute(
+                "SELECT 1 FROM history WHERE item_id = ? AND curator = ?"
+                " AND action = 'merge-older' AND before = ?",
+                [theirs.item_id, theirs.curator, _dumps(before)],
+            ).fetchone()
+            if already is not None:
+                return False
+            self._append_history(
+                conn,
+                theirs.item_id,
+                theirs.curator,
+                "merge-older",
+                before,
+                _review_to_json(ours),
+                origin=source,
+            )
+        return True
+
+    def import_adjudication(self, item_id: str, adjudication: dict[str, Any], source: str) -> str:
+        """Bring in another file's adjudication (merge) for an item that has none here, keeping
+        its time and author; ``adjudication`` is a row of that file's ``adjudications`` table
+        (``content`` as stored JSON text). Returns "added", "unchanged" (the same one is here)
+        or "kept" (a different one is here and stays)."""
+        keys = ("adjudicator", "decision", "reason", "note")
+        with self.transaction() as conn:
+            row = conn.execute(
+                "SELECT adjudicator, decision, reason, note, content FROM adjudications"
+                " WHERE item_id = ?",
+                [item_id],
+            ).fetchone()
+            if row is not None:
+                same = all(row[i] == adjudication[k] for i, k in enumerate(keys))
+                same = same and json.loads(row[4]) == json.loads(adjudication["content"])
+                return "unchanged" if same else "kept"
+            conn.execute(
+                "INSERT INTO adjudications"
+                " (item_id, adjudicator, decision, reason, note, content, decided_at)"
+                " VALUES (?,?,?,?,?,?,?)",
+                [
+                    item_id,
+                    *(adjudication[k] for k in keys),
+                    adjudication["content"],
+                    adjudication["decided_at"],
+                ],
+            )
+            after = {k: adjudication[k] for k in keys}
+            after["content"] = json.loads(adjudication["content"])
+            self._append_history(
+                conn, item_id, adjudication["adjudicator"], "adjudicate", None, after, origin=source
+            )
+            self._refresh_status(conn, item_id)
+        return "added"
+
+    def review(self, item_id: str, curator: str) -> Review | None:
+        """``curator``'s current decision on an item, or None."""
+        row = self.db.execute(
+            "SELECT item_id, curator, decision, reason, note, content, blind_answer, decided_at,"
+            " origin FROM reviews WHERE item_id = ? AND curator = ?",
+            [item_id, curator],
+        ).fetchone()
+        return _review_from_row(row) if row else None
 
     def reviews(self, item_id: str) -> list[Review]:
         rows = self.db.execute(
@@ -304,14 +373,9 @@ class ReviewsMixin:
 
     # -- internals -----------------------------------------------------------------------------
 
-    @staticmethod
-    def _review_json(conn: sqlite3.Connection, item_id: str, curator: str) -> dict[str, Any] | None:
-        row = conn.execute(
-            "SELECT item_id, curator, decision, reason, note, content, blind_answer, decided_at,"
-            " origin FROM reviews WHERE item_id = ? AND curator = ?",
-            [item_id, curator],
-        ).fetchone()
-        return _review_to_json(_review_from_row(row)) if row else None
+    def _review_json(self, item_id: str, curator: str) -> dict[str, Any] | None:
+        review = self.review(item_id, curator)
+        return _review_to_json(review) if review else None
 
     @staticmethod
     def _write_review(conn: sqlite3.Connection, review: Review) -> None:
