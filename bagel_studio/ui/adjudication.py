@@ -25,9 +25,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QListWidget,
-    QListWidgetItem,
     QPushButton,
-    QSplitter,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -38,13 +36,20 @@ from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.merge import MergeReport, merge_projects
 from bagel_studio.core.model import REJECT_REASONS, Decision, Item, ItemContent, Review
 from bagel_studio.core.store import QueueFilter
+from bagel_studio.ui.id_queue import (
+    clear_layout,
+    current_id,
+    fill_queue,
+    lay_out_beside_queue,
+    queue_ids,
+    step_queue,
+)
 from bagel_studio.ui.plain import plain_label
 from bagel_studio.ui.services import Services
 
 DISPUTED = QueueFilter(status="disputed")
 KEEPS = (Decision.ACCEPT, Decision.REVISE)
 HIGHLIGHT = QBrush(QColor(255, 230, 150))
-_ID_ROLE = Qt.ItemDataRole.UserRole
 
 # The panel's one key table: key -> (action, argument).
 KEYS: dict[str, tuple[str, int]] = {
@@ -156,12 +161,6 @@ class AdjudicationPanel(QWidget):
         self.refresh()
 
     def _layout(self, merge_button: QPushButton) -> None:
-        left = QWidget()
-        left_layout = QVBoxLayout(left)
-        left_layout.addWidget(self.heading)
-        left_layout.addWidget(self.queue, 1)
-        left_layout.addWidget(merge_button)
-        left_layout.addWidget(self.merge_result)
         right = QWidget()
         right_layout = QVBoxLayout(right)
         right_layout.addWidget(self.item_header)
@@ -173,12 +172,8 @@ class AdjudicationPanel(QWidget):
         right_layout.addLayout(self.take_buttons)
         right_layout.addLayout(reject_row)
         right_layout.addWidget(self.status)
-        splitter = QSplitter()
-        splitter.addWidget(left)
-        splitter.addWidget(right)
-        splitter.setStretchFactor(1, 3)
-        layout = QVBoxLayout(self)
-        layout.addWidget(splitter)
+        below = [merge_button, self.merge_result]
+        lay_out_beside_queue(self, self.heading, self.queue, below, right)
 
     # -- the queue -----------------------------------------------------------------------------
 
@@ -188,27 +183,19 @@ class AdjudicationPanel(QWidget):
         keep = select or self.current_item_id()
         ids = store.item_ids(DISPUTED)
         rows = store.queue_rows(ids)
-        self.queue.blockSignals(True)
-        self.queue.clear()
-        for item_id in ids:
-            entry = QListWidgetItem(f"{item_id}: {rows[item_id]['question']}")
-            entry.setData(_ID_ROLE, item_id)
-            self.queue.addItem(entry)
-        self.queue.blockSignals(False)
+        entries = ((item_id, f"{item_id}: {rows[item_id]['question']}", None) for item_id in ids)
+        fill_queue(self.queue, entries, keep)
         self.heading.setText(f"{len(ids)} disputed items")
-        if ids:
-            self.queue.setCurrentRow(ids.index(keep) if keep in ids else 0)
         self._show_current()
 
     def item_ids(self) -> list[str]:
-        return [str(self.queue.item(i).data(_ID_ROLE)) for i in range(self.queue.count())]
+        return queue_ids(self.queue)
 
     def current_item_id(self) -> str | None:
-        entry = self.queue.currentItem()
-        return str(entry.data(_ID_ROLE)) if entry is not None else None
+        return current_id(self.queue)
 
     def _show_current(self, *_: object) -> None:
-        _clear_layout(self.take_buttons)
+        clear_layout(self.take_buttons)
         item_id = self.current_item_id()
         if item_id is None:
             self.reviews = []
@@ -279,9 +266,7 @@ class AdjudicationPanel(QWidget):
         elif action == "reject":
             self.reject()
         elif action == "step":
-            row = self.queue.currentRow() + argument
-            if 0 <= row < self.queue.count():
-                self.queue.setCurrentRow(row)
+            step_queue(self.queue, argument)
 
     def take_version(self, number: int) -> None:
         """Settle the item with curator ``number``'s decision (and content, for a keep)."""
@@ -378,11 +363,3 @@ class AdjudicationPanel(QWidget):
                 failed_label.setText(f"Not merged: {error}")
 
         self.services.writer.submit(func, done, failed)
-
-
-def _clear_layout(layout: QHBoxLayout) -> None:
-    while layout.count():
-        child = layout.takeAt(0)
-        widget = child.widget() if child is not None else None
-        if widget is not None:
-            widget.deleteLater()

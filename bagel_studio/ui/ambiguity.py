@@ -19,10 +19,8 @@ from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QListWidget,
-    QListWidgetItem,
     QPushButton,
     QScrollArea,
-    QSplitter,
     QVBoxLayout,
     QWidget,
 )
@@ -30,6 +28,15 @@ from PySide6.QtWidgets import (
 from bagel_studio.core.domains import GLOBI, LETTERS
 from bagel_studio.core.model import Flag, Item
 from bagel_studio.core.store import QueueFilter, Store
+from bagel_studio.ui.id_queue import (
+    ID_ROLE,
+    clear_layout,
+    current_id,
+    fill_queue,
+    lay_out_beside_queue,
+    queue_ids,
+    step_queue,
+)
 from bagel_studio.ui.plain import plain_label
 from bagel_studio.ui.services import Services
 
@@ -151,7 +158,7 @@ class AmbiguityPanel(QWidget):
         self.heading = plain_label()
         self.queue = QListWidget()
         self.queue.currentItemChanged.connect(self._show_current)
-        self.queue.itemActivated.connect(lambda entry: self.open_item.emit(entry.data(_ID_ROLE)))
+        self.queue.itemActivated.connect(lambda entry: self.open_item.emit(entry.data(ID_ROLE)))
         refresh = QPushButton("Refresh")
         refresh.clicked.connect(self.refresh)
         self.detail = QWidget()
@@ -159,17 +166,7 @@ class AmbiguityPanel(QWidget):
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.detail)
-        left = QWidget()
-        left_layout = QVBoxLayout(left)
-        left_layout.addWidget(self.heading)
-        left_layout.addWidget(self.queue, 1)
-        left_layout.addWidget(refresh)
-        splitter = QSplitter()
-        splitter.addWidget(left)
-        splitter.addWidget(scroll)
-        splitter.setStretchFactor(1, 3)
-        layout = QVBoxLayout(self)
-        layout.addWidget(splitter)
+        lay_out_beside_queue(self, self.heading, self.queue, [refresh], scroll)
         self.cards: list[_Card] = []
         for key, step in (("J", 1), ("K", -1)):
             shortcut = QShortcut(QKeySequence(key), self)
@@ -185,40 +182,23 @@ class AmbiguityPanel(QWidget):
         keep = self.current_item_id()
         ids = store.item_ids(AMBIGUITY_QUEUE)
         rows = store.queue_rows(ids)
-        self.queue.blockSignals(True)
-        self.queue.clear()
-        for item_id in ids:
-            row = rows[item_id]
-            checks = row["flag_checks"]
-            severity = SEVERITY_NAMES.get(row["flag_severity"], "")
-            text = f"[{severity}, {len(checks)} flags] {item_id}: {row['question']}"
-            entry = QListWidgetItem(text)
-            entry.setData(_ID_ROLE, item_id)
-            entry.setToolTip(", ".join(checks))
-            self.queue.addItem(entry)
-        self.queue.blockSignals(False)
+        fill_queue(self.queue, (_queue_entry(item_id, rows[item_id]) for item_id in ids), keep)
         self.heading.setText(f"{len(ids)} flagged GloBI items, most severe first")
-        target = ids.index(keep) if keep in ids else 0
-        if ids:
-            self.queue.setCurrentRow(target)
         self._show_current()
 
     def item_ids(self) -> list[str]:
-        return [self.queue.item(i).data(_ID_ROLE) for i in range(self.queue.count())]
+        return queue_ids(self.queue)
 
     def current_item_id(self) -> str | None:
-        entry = self.queue.currentItem()
-        return str(entry.data(_ID_ROLE)) if entry is not None else None
+        return current_id(self.queue)
 
     def step_selection(self, step: int) -> None:
-        row = self.queue.currentRow() + step
-        if 0 <= row < self.queue.count():
-            self.queue.setCurrentRow(row)
+        step_queue(self.queue, step)
 
     # -- the selected item ---------------------------------------------------------------------
 
     def _show_current(self, *_: object) -> None:
-        _clear(self.detail_layout)
+        clear_layout(self.detail_layout)
         self.cards = []
         item_id = self.current_item_id()
         if item_id is None:
@@ -263,12 +243,12 @@ class AmbiguityPanel(QWidget):
         return scroll
 
 
-_ID_ROLE = Qt.ItemDataRole.UserRole
-
-
-def _clear(layout: QVBoxLayout) -> None:
-    while layout.count():
-        child = layout.takeAt(0)
-        widget = child.widget() if child is not None else None
-        if widget is not None:
-            widget.deleteLater()
+def _queue_entry(item_id: str, row: dict[str, Any]) -> tuple[str, str, str]:
+    """The queue line of a flagged item (severity, flag count, stem) and its checks as tooltip."""
+    checks = row["flag_checks"]
+    severity = SEVERITY_NAMES.get(row["flag_severity"], "")
+    return (
+        item_id,
+        f"[{severity}, {len(checks)} flags] {item_id}: {row['question']}",
+        ", ".join(checks),
+    )
