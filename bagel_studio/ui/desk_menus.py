@@ -17,6 +17,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QLineEdit, QMenu, QMessageBox, QWidget
 
 from bagel_studio.ui.import_dialog import ImportDialog, MergeDialog
+from bagel_studio.ui.plain import plain_message
 from bagel_studio.ui.shortcuts_help import ShortcutsHelp
 
 if TYPE_CHECKING:
@@ -117,7 +118,12 @@ class DeskMenus:
 
     def _open(self, path: Path, *, create: bool) -> None:
         if self.window.open_project is None:
-            QMessageBox.information(self.window, "Open project", "Opening is not available here.")
+            plain_message(
+                self.window,
+                QMessageBox.Icon.Information,
+                "Open project",
+                "Opening is not available here.",
+            )
             return
         self.window.open_project(path, create)
 

@@ -49,6 +49,7 @@ from bagel_studio.core.export import (
     record_export,
 )
 from bagel_studio.core.store import Store
+from bagel_studio.ui.plain import plain_label
 from bagel_studio.ui.services import Services
 
 PREVIEW_DELAY_MS = 250  # wait for the seed to settle before planning again
@@ -106,8 +107,7 @@ class ExportDialog(QDialog):
         form.addRow("&Folder:", folder)
         form.addRow("", self.replace_box)
 
-        self.preview_label = QLabel("Planning…", self)
-        self.preview_label.setWordWrap(True)
+        self.preview_label = plain_label("Planning…", self, selectable=False)  # quotes errors
         self.left_out_label = QLabel("", self)
         self.left_out_label.setWordWrap(True)
         self.balance_table = QTableWidget(0, len(LETTERS) + 2, self)
@@ -121,9 +121,7 @@ class ExportDialog(QDialog):
         self.progress = QProgressBar(self)
         self.progress.setRange(0, 100)
         self.progress.setValue(0)
-        self.status_label = QLabel("", self)
-        self.status_label.setWordWrap(True)
-        self.status_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.status_label = plain_label("", self)  # folder names and error messages
 
         self.buttons = QDialogButtonBox(self)
         self.export_button = self.buttons.addButton(

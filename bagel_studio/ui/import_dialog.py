@@ -16,12 +16,13 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
-    QLabel,
     QPlainTextEdit,
     QProgressBar,
     QVBoxLayout,
     QWidget,
 )
+
+from bagel_studio.ui.plain import plain_label
 
 
 class _ProgressRelay(QObject):
@@ -40,7 +41,7 @@ class BackgroundJobDialog(QDialog):
         self.services = services
         self.setWindowTitle(title)
         self.setMinimumSize(560, 360)
-        self.label = QLabel("Starting…", self)
+        self.label = plain_label("Starting…", self, wrap=False, selectable=False)  # file names
         self.bar = QProgressBar(self)
         self.bar.setRange(0, 0)
         self.summary = QPlainTextEdit(self)

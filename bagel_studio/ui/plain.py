@@ -13,13 +13,20 @@ from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
 
 
 def plain_label(
-    text: str = "", parent: QWidget | None = None, *, wrap: bool = True, bold: bool = False
+    text: str = "",
+    parent: QWidget | None = None,
+    *,
+    wrap: bool = True,
+    bold: bool = False,
+    selectable: bool = True,
 ) -> QLabel:
-    """A QLabel that shows ``text`` literally and can be selected with the mouse."""
+    """A QLabel that shows ``text`` literally and (unless told otherwise) can be selected with
+    the mouse; a selectable label takes focus when clicked, so status lines can opt out."""
     label = QLabel(parent)
     label.setTextFormat(Qt.TextFormat.PlainText)
     label.setWordWrap(wrap)
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    if selectable:
+        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     label.setText(text)
     if bold:
         font = label.font()

@@ -23,6 +23,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from bagel_studio.ui.plain import plain_label
+
 SPEEDS = (0.1, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0)
 TICK_MS = 30
 
@@ -216,10 +218,9 @@ class TransportBar(QWidget):
         self.volume_slider.setToolTip("Volume")
         self.loop_button = _button("⟲ Loop", "Loop the measured box (or the whole clip)", True)
         self.measure_button = _button("▭ Measure", "Drag a box to measure (or Shift+drag)", True)
-        self.reason_label = QLabel("")
+        self.reason_label = plain_label(selectable=False)  # the player's error text is data
         self.reason_label.setObjectName("playerReason")
         self.reason_label.setStyleSheet("color: #b26a00;")
-        self.reason_label.setWordWrap(True)
         self.speed_combo.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.volume_slider.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         controls = QHBoxLayout()
