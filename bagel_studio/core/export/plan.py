@@ -31,6 +31,7 @@ from bagel_studio.core.export.collect import Decisions, collect
 from bagel_studio.core.export.fixed import fixed_positions
 from bagel_studio.core.model import Decision, Item, ItemContent, Review, Status
 from bagel_studio.core.store import Store
+from bagel_studio.core.store.rows import released_content
 
 Progress = Callable[[int, int], None]
 
@@ -281,24 +282,12 @@ def _block_reasons(
 
 
 def _final_content(decisions: Decisions, item_id: str) -> ItemContent | None:
-    """``Store.final_content`` computed from the reviews and adjudications read in bulk.
-
-    The same rule (the adjudicator's content if they accepted; else the one content every
-    non-skipping curator accepted), without two queries per item; ``test_export_rows`` checks
-    that both agree on every item.
-    """
-    adjudication = decisions.adjudications.get(item_id)
-    if adjudication is not None:
-        if adjudication["decision"] in (Decision.ACCEPT, Decision.REVISE):
-            content: ItemContent = adjudication["content"]
-            return content
-        return None
-    verdicts = [r for r in decisions.reviews.get(item_id, ()) if r.decision is not Decision.SKIP]
-    if verdicts and all(r.decision in (Decision.ACCEPT, Decision.REVISE) for r in verdicts):
-        contents = {r.content for r in verdicts}
-        if len(contents) == 1:
-            return contents.pop()
-    return None
+    """``Store.final_content`` from the reviews and adjudications read in bulk: the same rule
+    (``released_content``), without two queries per item; ``test_export_rows`` checks that both
+    agree on every item."""
+    return released_content(
+        decisions.adjudications.get(item_id), decisions.reviews.get(item_id, ())
+    )
 
 
 def _reject_reasons(decisions: Decisions, item_id: str) -> set[str]:

@@ -32,6 +32,7 @@ from bagel_studio.core.store.rows import (
     _review_to_json,
     _same_review,
     derive_status,
+    released_content,
 )
 
 
@@ -346,17 +347,8 @@ class ReviewsMixin:
     def final_content(self, item_id: str) -> ItemContent | None:
         """The content to release for an accepted or revised item, else None."""
         adjudication = self.adjudication(item_id)
-        if adjudication is not None:
-            if adjudication["decision"] in (Decision.ACCEPT, Decision.REVISE):
-                content: ItemContent = adjudication["content"]
-                return content
-            return None
-        verdicts = [r for r in self.reviews(item_id) if r.decision is not Decision.SKIP]
-        if verdicts and all(r.decision in (Decision.ACCEPT, Decision.REVISE) for r in verdicts):
-            contents = {r.content for r in verdicts}
-            if len(contents) == 1:
-                return contents.pop()
-        return None
+        reviews = self.reviews(item_id) if adjudication is None else []
+        return released_content(adjudication, reviews)
 
     def progress(self, curator: str | None = None) -> tuple[int, int]:
         """(reviewed, total): reviewed by ``curator``, or by anyone when None."""

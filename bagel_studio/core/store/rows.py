@@ -68,6 +68,29 @@ def derive_status(reviews: Sequence[tuple[Decision, str]]) -> Status:
     return Status.DISPUTED
 
 
+def released_content(
+    adjudication: dict[str, Any] | None, reviews: Iterable[Review]
+) -> ItemContent | None:
+    """The content to release for an item, from its adjudication (as ``Store.adjudication``
+    gives it) and its curators' reviews, else None.
+
+    The adjudicator's content if they accepted; without an adjudication, the one content every
+    non-skipping curator accepted. ``Store.final_content`` and the export's bulk plan both ask
+    this.
+    """
+    if adjudication is not None:
+        if adjudication["decision"] in (Decision.ACCEPT, Decision.REVISE):
+            content: ItemContent = adjudication["content"]
+            return content
+        return None
+    verdicts = [r for r in reviews if r.decision is not Decision.SKIP]
+    if verdicts and all(r.decision in (Decision.ACCEPT, Decision.REVISE) for r in verdicts):
+        contents = {r.content for r in verdicts}
+        if len(contents) == 1:
+            return contents.pop()
+    return None
+
+
 def _unique_by_id(items: Iterable[NewItem]) -> tuple[dict[str, NewItem], int]:
     """Items by id (the first of repeated ids kept), and how many items were given."""
     unique: dict[str, NewItem] = {}
