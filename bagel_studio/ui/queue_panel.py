@@ -6,7 +6,7 @@ The panel is handed its ``QueueModel`` (it never builds its own) and turns the f
 
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -25,6 +25,7 @@ from bagel_studio.core.domains import DOMAINS, LEVELS
 from bagel_studio.core.model import Status
 from bagel_studio.core.store import QueueFilter, Store
 from bagel_studio.ui.own_keys import keep_plain_keys
+from bagel_studio.ui.plain import plain_label
 from bagel_studio.ui.queue_model import COLUMNS, QueueModel
 
 SEARCH_DEBOUNCE_MS = 250
@@ -130,8 +131,7 @@ class ProgressStrip(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.label = QLabel(self)
-        self.label.setTextFormat(Qt.TextFormat.PlainText)
+        self.label = plain_label("", self, wrap=False, selectable=False)
         self.bar = QProgressBar(self)
         self.bar.setTextVisible(False)
         self.bar.setMaximumHeight(10)

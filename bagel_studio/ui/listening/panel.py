@@ -19,7 +19,6 @@ from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QBoxLayout,
     QFrame,
-    QLabel,
     QScrollArea,
     QStackedWidget,
     QVBoxLayout,
@@ -35,6 +34,7 @@ from bagel_studio.ui.listening.overlays import OptionClaim
 from bagel_studio.ui.listening.settings_bar import SettingsBar
 from bagel_studio.ui.listening.spectrogram_view import SpectrogramView
 from bagel_studio.ui.listening.transport import PlaybackController, TransportBar
+from bagel_studio.ui.plain import plain_label
 from bagel_studio.ui.services import Services
 
 WIDE_LAYOUT_PX = 1000  # from this panel width on, the measurements sit beside the spectrogram
@@ -103,19 +103,15 @@ class ListeningPanel(QWidget):
         services.workers.submit(Player.available, self._on_device_checked, self._ignore_error)
 
     def _build(self) -> None:
-        self.header = QLabel("")
+        self.header = plain_label(selectable=False)  # metadata is data, never markup
         self.header.setObjectName("recordingHeader")
-        self.header.setTextFormat(Qt.TextFormat.PlainText)  # metadata is data, never markup
-        self.header.setWordWrap(True)
         self.transport = TransportBar()
         self.settings_bar = SettingsBar()
         self.settings_bar.set_settings(self.settings)
         self.view = SpectrogramView()
-        self.notice = QLabel("")
+        self.notice = plain_label(selectable=False)  # ids, file names, error messages
         self.notice.setObjectName("listeningNotice")
-        self.notice.setTextFormat(Qt.TextFormat.PlainText)  # ids, file names, error messages
         self.notice.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.notice.setWordWrap(True)
         self.stack = QStackedWidget()
         self.stack.addWidget(self.notice)
         self.stack.addWidget(self.view)
