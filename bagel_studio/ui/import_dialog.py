@@ -110,27 +110,31 @@ class BackgroundJobDialog(QDialog):
         self.buttons.setEnabled(True)
 
 
-class ImportDialog(BackgroundJobDialog):
+class _PathsJobDialog(BackgroundJobDialog):
+    """Runs ``MODULE.FUNCTION(store, paths, progress=...)`` on the chosen files or folders; the
+    core module is imported by the job itself, on the writer, not when the desk starts."""
+
+    TITLE = VERB = MODULE = FUNCTION = ""
+
+    def __init__(self, services: Any, paths: list[Path], parent: QWidget | None = None) -> None:
+        super().__init__(services, self.TITLE, parent)
+        self.paths = paths
+        self.label.setText(f"{self.VERB} " + ", ".join(p.name for p in paths))
+
+    def job(self, progress: Callable[..., None]) -> Any:
+        run = getattr(importlib.import_module(self.MODULE), self.FUNCTION)
+        return run(self.services.store, self.paths, progress=progress)
+
+
+class ImportDialog(_PathsJobDialog):
     """Runs ``bagel_studio.core.importers.import_paths`` on the chosen files or folders."""
 
-    def __init__(self, services: Any, paths: list[Path], parent: QWidget | None = None) -> None:
-        super().__init__(services, "Import", parent)
-        self.paths = paths
-        self.label.setText("Importing " + ", ".join(p.name for p in paths))
-
-    def job(self, progress: Callable[..., None]) -> Any:
-        module = importlib.import_module("bagel_studio.core.importers")
-        return module.import_paths(self.services.store, self.paths, progress=progress)
+    TITLE, VERB = "Import", "Importing"
+    MODULE, FUNCTION = "bagel_studio.core.importers", "import_paths"
 
 
-class MergeDialog(BackgroundJobDialog):
+class MergeDialog(_PathsJobDialog):
     """Brings other curators' project files in with ``bagel_studio.core.merge.merge_projects``."""
 
-    def __init__(self, services: Any, paths: list[Path], parent: QWidget | None = None) -> None:
-        super().__init__(services, "Merge curators' files", parent)
-        self.paths = paths
-        self.label.setText("Merging " + ", ".join(p.name for p in paths))
-
-    def job(self, progress: Callable[..., None]) -> Any:
-        module = importlib.import_module("bagel_studio.core.merge")
-        return module.merge_projects(self.services.store, self.paths, progress=progress)
+    TITLE, VERB = "Merge curators' files", "Merging"
+    MODULE, FUNCTION = "bagel_studio.core.merge", "merge_projects"
