@@ -18,14 +18,10 @@ from typing import Any
 
 from bagel_studio.core.model import Decision, Item, ItemContent, Review, Status
 from bagel_studio.core.store import Store
+from bagel_studio.core.store.rows import _ITEM_COLUMNS  # in the order _item unpacks them
 
 _STATUS = {s.value: s for s in Status}
 _DECISION = {d.value: d for d in Decision}
-
-_ITEM_COLUMNS = (
-    "id, domain, question, options, answer_index, dimension, level, original, status, source,"
-    " supporting_evidence, rationale, globi_ref, recording_id, text_key, source_file, source_line"
-)
 
 
 class _Contents:
