@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QApplication, QInputDialog, QLineEdit, QMessageBox
 from bagel_studio.core.prefs import Preferences, config_dir
 from bagel_studio.core.store import ProjectLockedError, SchemaTooNewError, Store, StoreError
 from bagel_studio.ui.main_window import MainWindow
-from bagel_studio.ui.plain import plain_message
+from bagel_studio.ui.plain import plain_message, plain_question
 from bagel_studio.ui.services import Services
 from bagel_studio.ui.start_screen import StartScreen
 
@@ -127,14 +127,11 @@ class DeskApp:
                 return Store.open(path, read_only=True)
             return Store.open(path, create=create, owner=self.prefs.curator)
         except ProjectLockedError as exc:
-            answer = plain_message(
+            if plain_question(
                 parent,
-                QMessageBox.Icon.Question,
                 "Project in use",
                 f"{exc}\n\nOpen it read-only? You can look at everything but not decide or edit.",
-                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-            )
-            if answer == QMessageBox.StandardButton.Yes:
+            ):
                 return self._open_store(path, create=False, read_only=True)
         except (StoreError, SchemaTooNewError, OSError) as exc:
             plain_message(parent, QMessageBox.Icon.Critical, "Cannot open project", str(exc))

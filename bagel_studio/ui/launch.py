@@ -65,22 +65,15 @@ def _build_demo() -> Path | None:
 
 
 def _open_path(desk: object, path: Path) -> bool:
-    from PySide6.QtWidgets import QMessageBox
-
     from bagel_studio.ui.app import DeskApp
-    from bagel_studio.ui.plain import plain_message
+    from bagel_studio.ui.plain import plain_question
 
     assert isinstance(desk, DeskApp)
     if path.exists():
         return desk.open(path, create=False)
-    answer = plain_message(
-        None,
-        QMessageBox.Icon.Question,
-        "Create project?",
-        f"{path} does not exist.\n\nCreate a new, empty project there?",
-        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-    )
-    if answer != QMessageBox.StandardButton.Yes:
+    if not plain_question(
+        None, "Create project?", f"{path} does not exist.\n\nCreate a new, empty project there?"
+    ):
         return False
     return desk.open(path, create=True)
 

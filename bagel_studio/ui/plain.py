@@ -53,3 +53,15 @@ def plain_message(
     box = QMessageBox(icon, title, text, buttons, parent)
     box.setTextFormat(Qt.TextFormat.PlainText)
     return QMessageBox.StandardButton(box.exec())
+
+
+def plain_question(parent: QWidget | None, title: str, text: str) -> bool:
+    """A Yes/No question shown literally (it quotes paths and errors); True for Yes."""
+    answer = plain_message(
+        parent,
+        QMessageBox.Icon.Question,
+        title,
+        text,
+        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+    )
+    return answer == QMessageBox.StandardButton.Yes
