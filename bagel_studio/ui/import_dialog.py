@@ -90,22 +90,24 @@ class BackgroundJobDialog(QDialog):
 
     def _finished(self, result: Any) -> None:
         self.result_value = result
-        self.completed = True
-        self.bar.setRange(0, 1)
-        self.bar.setValue(1)
-        self.label.setText("Done.")
-        self.summary.setPlainText("\n".join(self.summary_lines(result)))
-        self.summary.show()
-        self.buttons.setEnabled(True)
+        self._end(1, "Done.", "\n".join(self.summary_lines(result)))
         self.finished_import.emit(result)
 
     def _failed(self, error: BaseException) -> None:
         self.error = error
+        self._end(
+            0,
+            "Failed; nothing after the last committed file was written.",
+            f"{type(error).__name__}: {error}",
+        )
+
+    def _end(self, bar_value: int, label: str, summary: str) -> None:
+        """Show the outcome (a full or empty bar, a line, the summary) and let the dialog close."""
         self.completed = True
         self.bar.setRange(0, 1)
-        self.bar.setValue(0)
-        self.label.setText("Failed; nothing after the last committed file was written.")
-        self.summary.setPlainText(f"{type(error).__name__}: {error}")
+        self.bar.setValue(bar_value)
+        self.label.setText(label)
+        self.summary.setPlainText(summary)
         self.summary.show()
         self.buttons.setEnabled(True)
 
