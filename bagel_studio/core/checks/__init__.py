@@ -9,9 +9,10 @@ always safe.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
+from bagel_studio.core.bulk import paused_gc
 from bagel_studio.core.checks import evidence, globi, review, structural, text, xenocanto
 from bagel_studio.core.checks.context import CheckContext
 from bagel_studio.core.checks.evidence import evidence_flags
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
 Progress = Callable[[int, int], None]
 
 BULK_THRESHOLD = 50  # from this many items on, read every GloBI record once instead of querying
+BATCH = 2000  # items read, checked and written at a time by check_all
 
 
 def _acoustic_descriptions() -> dict[str, str]:
@@ -92,13 +94,6 @@ def recheck_item(store: Store, item_id: str) -> list[Flag]:
     return flags
 
 
-def _items(store: Store, item_ids: list[str] | None) -> list[Item]:
-    """The items to check: a handful one by one (a missing id is an error), many in one query."""
-    if item_ids is not None and len(item_ids) < BULK_THRESHOLD:
-        return [store.get_item(i) for i in item_ids]
-    return store.get_items(item_ids)
-
-
 def check_all(
     store: Store,
     item_ids: Iterable[str] | None = None,
@@ -109,16 +104,28 @@ def check_all(
     """Recompute and store the flags of the given items (all when None); return the flag count.
 
     The GloBI records are read once into a taxon index shared by every item (or, for a handful
-    of items, looked up per item), texts and recordings are read once each. ``audio=False``
-    leaves out the acoustic checks (which may need the recordings measured).
+    of items, looked up per item), texts and recordings are read once each. The items are read,
+    checked and their flags written a batch at a time, in one transaction: memory holds one
+    batch whatever the size of the project, and the flags change all at once or not at all.
+    ``audio=False`` leaves out the acoustic checks (which may need the recordings measured).
     """
-    items = _items(store, list(item_ids) if item_ids is not None else None)
-    bulk = len(items) >= BULK_THRESHOLD
-    ctx = CheckContext.bulk(store) if bulk else CheckContext.single(store)
-    flags_by_item: dict[str, Sequence[Flag]] = {}
-    for done, item in enumerate(items, start=1):
-        flags_by_item[item.id] = run_checks(ctx, item, audio=audio)
-        if progress is not None and (done % 500 == 0 or done == len(items)):
-            progress(done, len(items))
-    store.replace_all_flags(flags_by_item)
-    return sum(len(f) for f in flags_by_item.values())
+    ids = list(dict.fromkeys(item_ids)) if item_ids is not None else None
+    if ids is not None and len(ids) < BULK_THRESHOLD:  # a handful: a missing id is an error
+        ctx = CheckContext.single(store)
+        flags_by_item = {i: run_checks(ctx, store.get_item(i), audio=audio) for i in ids}
+        store.replace_all_flags(flags_by_item)
+        if progress is not None and ids:
+            progress(len(ids), len(ids))
+        return sum(len(f) for f in flags_by_item.values())
+    total = store.item_count() if ids is None else len(ids)
+    ctx = CheckContext.bulk(store)
+    done = flagged = 0
+    with store.transaction(), paused_gc():
+        for batch in store.item_batches(ids, BATCH):
+            flags_by_item = {item.id: run_checks(ctx, item, audio=audio) for item in batch}
+            store.replace_all_flags(flags_by_item)
+            done += len(batch)
+            flagged += sum(len(f) for f in flags_by_item.values())
+            if progress is not None:
+                progress(done, max(total, done))
+    return flagged

@@ -5,8 +5,16 @@ from __future__ import annotations
 
 import re
 from difflib import SequenceMatcher
+from functools import lru_cache
 
-from bagel_studio.core.checks.words import content_stems, normalized_phrase
+from rapidfuzz.distance import Indel
+
+from bagel_studio.core.checks.words import (
+    content_stems,
+    normalized_phrase,
+    stems_of_words,
+    words,
+)
 from bagel_studio.core.domains import LETTERS, XENO_CANTO
 from bagel_studio.core.model import Flag, Item, Severity
 from bagel_studio.core.taxonomy import parse_name
@@ -38,6 +46,30 @@ _HIDDEN_RE = re.compile(
     rf"\bthe (?:present|current) study\b|\bthe authors\b|\bspectrograms?\b|\bsonograms?\b",
     re.IGNORECASE,
 )
+
+
+def _alternatives(pattern: str) -> set[str]:
+    """The words an alternation of words such as ``passages?|data set`` can match."""
+    found: set[str] = set()
+    for alternative in pattern.split("|"):
+        for word in alternative.split():
+            found |= {word[:-2], word[:-1]} if word.endswith("s?") else {word}
+    return found
+
+
+# Every match of _HIDDEN_RE holds one of these words (the nouns above, the verbs before "above"
+# or "earlier", "according", "study"/"paper", "authors"), and every match of _XC_HIDDEN_RE one
+# of the second set; _may_hide_context skips the patterns for stems that hold none of them.
+_HIDDEN_WORDS = frozenset(
+    _alternatives(_HIDDEN_NOUNS)
+    | {"mentioned", "described", "stated", "shown", "given", "listed", "cited", "according"}
+    | {"study", "paper", "authors", "spectrogram", "spectrograms", "sonogram", "sonograms"}
+)
+_XC_HIDDEN_WORDS = frozenset(
+    _alternatives("recordings?|recorded|clips?|audio|files?|tracks?|sound|call|song")
+    | {"vocalization", "vocalisation"}
+)
+_LETTER_RUNS = re.compile(r"[a-z]+")
 _XC_HIDDEN_RE = re.compile(
     r"\b(?:recordings?|recorded (?:clip|sound|audio)|clips?|audio|files?|tracks?|"
     r"this (?:sound|call|song|vocali[sz]ation))\b",
@@ -46,7 +78,7 @@ _XC_HIDDEN_RE = re.compile(
 
 
 def text_flags(item: Item) -> list[Flag]:
-    options = [_Option(o) for o in item.content.options]
+    options = [_option(o) for o in item.content.options]
     flags = [
         _duplicate_options(item, options),
         _gold_in_stem(item, options),
@@ -60,23 +92,25 @@ def _letter(index: int) -> str:
 
 
 class _Option:
-    """What the text checks compare of one option, computed once per option (its normalised
-    phrase only when asked: most pairs of options differ in a cheaper test first)."""
+    """What the text checks compare of one option, computed once per distinct option text (the
+    same options recur across many items: species, interaction types, frequency bands)."""
+
+    __slots__ = ("empty", "folded", "is_name", "numbers", "phrase", "stems", "text")
 
     def __init__(self, text: str) -> None:
+        found = words(text)
         self.text = text
         self.empty = not text.strip()
         self.folded = " ".join(text.split()).casefold()
-        self.stems = sorted(content_stems(text))
+        self.stems = sorted(stems_of_words(found))
         self.is_name = parse_name(text) is not None
         self.numbers = _NUMBER.findall(text)
-        self._phrase: str | None = None
+        self.phrase = " ".join(found).lower()  # normalized_phrase(text), from the same words
 
-    @property
-    def phrase(self) -> str:
-        if self._phrase is None:
-            self._phrase = normalized_phrase(self.text)
-        return self._phrase
+
+@lru_cache(maxsize=65536)
+def _option(text: str) -> _Option:
+    return _Option(text)
 
 
 _NUMBER = re.compile(r"\d+")
@@ -99,13 +133,15 @@ def _near_same(a: _Option, b: _Option) -> bool:
     norm_a, norm_b = a.phrase, b.phrase
     if min(len(norm_a), len(norm_b)) < 12:
         return False
-    matcher = SequenceMatcher(None, norm_a, norm_b)
-    # The quick ratios are upper bounds of ratio(): most pairs are settled by them.
-    return (
-        matcher.real_quick_ratio() >= SIMILAR
-        and matcher.quick_ratio() >= SIMILAR
-        and matcher.ratio() >= SIMILAR
-    )
+    # The rule is difflib's ratio (the flags must not change). Its matching blocks are a common
+    # subsequence, so rapidfuzz's Indel similarity (the longest common subsequence, in C) is an
+    # upper bound of it: only the rare pairs that bound does not rule out pay for difflib.
+    if not Indel.normalized_similarity(norm_a, norm_b, score_cutoff=SIMILAR - _MARGIN):
+        return False
+    return SequenceMatcher(None, norm_a, norm_b).ratio() >= SIMILAR
+
+
+_MARGIN = 1e-9  # float rounding of the bound must never rule out a pair difflib would keep
 
 
 def _duplicate_options(item: Item, prepared: list[_Option]) -> Flag | None:
@@ -135,7 +171,7 @@ def _gold_in_stem(item: Item, options: list[_Option]) -> Flag | None:
     if f" {gold_phrase} " in f" {normalized_phrase(content.question)} ":
         how = "verbatim"
     else:
-        gold_stems = set(content_stems(gold))
+        gold_stems = set(options[content.answer_index or 0].stems)
         if len(gold_stems) < 2 or not gold_stems <= set(content_stems(content.question)):
             return None
         how = "all its content words"
@@ -152,8 +188,23 @@ def _gold_in_stem(item: Item, options: list[_Option]) -> Flag | None:
     )
 
 
+def _may_hide_context(question: str, domain: str) -> bool:
+    """False when no pattern of the hidden-context check can match: none of the words every
+    match contains occurs in the stem. Decided on the stem's runs of letters, which for ASCII text
+    are exactly the words the patterns' word boundaries delimit (other text always goes on to the
+    patterns: case folding beyond ASCII is the regex engine's business)."""
+    if not question.isascii():
+        return True
+    present = _LETTER_RUNS.findall(question.lower())
+    if not _HIDDEN_WORDS.isdisjoint(present):
+        return True
+    return domain == XENO_CANTO and not _XC_HIDDEN_WORDS.isdisjoint(present)
+
+
 def _hidden_context(item: Item) -> Flag | None:
     question = item.content.question
+    if not _may_hide_context(question, item.domain):
+        return None
     found = [m.group(0) for m in _HIDDEN_RE.finditer(question)]
     if item.domain == XENO_CANTO:
         found += [m.group(0) for m in _XC_HIDDEN_RE.finditer(question)]

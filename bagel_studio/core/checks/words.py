@@ -74,14 +74,32 @@ def words(text: str) -> list[str]:
     return WORD_RE.findall(text)
 
 
+_WORD_STEMS: dict[str, str] = {}  # word as written -> its stem, or "" for a stop word
+_WORD_STEMS_LIMIT = 200_000
+
+
 @lru_cache(maxsize=65536)
 def content_stems(text: str) -> tuple[str, ...]:
     """The stems of the content words of ``text``, in order, without repeats."""
+    return stems_of_words(WORD_RE.findall(text))
+
+
+def stems_of_words(found: list[str]) -> tuple[str, ...]:
+    """``content_stems`` of a text whose ``words`` are ``found``.
+
+    Each distinct word is looked up once in a table of words already seen (a stop word maps to
+    ""), so a word costs one dictionary lookup however many options and stems it occurs in.
+    """
     seen: dict[str, None] = {}
-    for word in words(text):
-        if word.lower() in STOP_WORDS:
-            continue
-        seen.setdefault(stem(word), None)
+    known = _WORD_STEMS
+    for word in found:
+        stemmed = known.get(word)
+        if stemmed is None:
+            stemmed = "" if word.lower() in STOP_WORDS else stem(word)
+            if len(known) < _WORD_STEMS_LIMIT:
+                known[word] = stemmed
+        if stemmed:
+            seen[stemmed] = None
     return tuple(seen)
 
 

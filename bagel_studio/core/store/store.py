@@ -259,6 +259,28 @@ class Store(ReviewsMixin, EvidenceMixin):
         cursor = self.db.execute(sql + " ORDER BY seq", params)
         return [_item_from_values(row) for row in cursor.fetchall()]
 
+    def item_batches(
+        self, item_ids: Sequence[str] | None = None, size: int = 2000
+    ) -> Iterator[list[Item]]:
+        """The items of ``item_ids`` that exist (all when None), ``size`` at a time: bulk work
+        over every item (checks, exports) holds one batch in memory, not the project. Each batch
+        is read by its own query, so the caller may write between batches."""
+        if item_ids is not None:
+            unique = list(dict.fromkeys(item_ids))
+            for start in range(0, len(unique), size):
+                yield self.get_items(unique[start : start + size])
+            return
+        last = -1
+        while True:
+            rows = self.db.execute(
+                f"SELECT seq, {_ITEM_COLUMNS} FROM items WHERE seq > ? ORDER BY seq LIMIT ?",
+                [last, size],
+            ).fetchall()
+            if not rows:
+                return
+            last = rows[-1][0]
+            yield [_item_from_values(row[1:]) for row in rows]
+
     def item_count(self, queue: QueueFilter | None = None) -> int:
         where, params = (queue or QueueFilter()).where()
         return int(
@@ -317,9 +339,28 @@ class Store(ReviewsMixin, EvidenceMixin):
             self._write_flags(conn, item_id, flags)
 
     def replace_all_flags(self, flags_by_item: Mapping[str, Sequence[Flag]]) -> None:
+        """Replace the flags of many items in one transaction: one delete, one insert of every
+        flag and one update of the items' flag summary, however many items."""
+        if not flags_by_item:
+            return
         with self.transaction() as conn:
-            for item_id, flags in flags_by_item.items():
-                self._write_flags(conn, item_id, flags)
+            conn.execute(
+                "DELETE FROM flags WHERE item_id IN (SELECT value FROM json_each(?))",
+                [json.dumps(list(flags_by_item))],
+            )
+            conn.executemany(
+                "INSERT OR REPLACE INTO flags (item_id, check_id, severity, message, details)"
+                " VALUES (?,?,?,?,?)",
+                [
+                    (item_id, f.check, f.severity.value, f.message, _dumps(f.details))
+                    for item_id, flags in flags_by_item.items()
+                    for f in flags
+                ],
+            )
+            conn.executemany(
+                "UPDATE items SET flag_severity = ?, flag_checks = ? WHERE id = ?",
+                [(*_flag_summary(flags), item_id) for item_id, flags in flags_by_item.items()],
+            )
 
     @staticmethod
     def _write_flags(conn: sqlite3.Connection, item_id: str, flags: Sequence[Flag]) -> None:
@@ -329,11 +370,9 @@ class Store(ReviewsMixin, EvidenceMixin):
             " VALUES (?,?,?,?,?)",
             [(item_id, f.check, f.severity.value, f.message, _dumps(f.details)) for f in flags],
         )
-        severity = min((SEVERITY_RANK[f.severity] for f in flags), default=NO_FLAG)
-        checks = "," + "".join(f"{f.check}," for f in flags)
         conn.execute(
             "UPDATE items SET flag_severity = ?, flag_checks = ? WHERE id = ?",
-            [severity, checks, item_id],
+            [*_flag_summary(flags), item_id],
         )
 
     def flags(self, item_id: str) -> list[Flag]:
@@ -364,6 +403,12 @@ class Store(ReviewsMixin, EvidenceMixin):
 
     def blocking_flags(self, item_id: str) -> list[Flag]:
         return [f for f in self.flags(item_id) if f.severity is Severity.BLOCKING]
+
+
+def _flag_summary(flags: Sequence[Flag]) -> tuple[int, str]:
+    """The items columns the queue filters on: the most severe flag's rank, the check ids."""
+    severity = min((SEVERITY_RANK[f.severity] for f in flags), default=NO_FLAG)
+    return severity, "," + "".join(f"{f.check}," for f in flags)
 
 
 def _foreign_database(conn: sqlite3.Connection) -> bool:

@@ -1,0 +1,154 @@
+"""The text checks' fast paths decide exactly what the slow rules decide.
+
+The near-duplicate rule is difflib's ratio; rapidfuzz's Indel similarity only rules pairs out, so
+it must never be below difflib's ratio. The hidden-context patterns are skipped for stems that
+hold none of their words, so every stem the patterns match must pass that word test.
+"""
+
+from __future__ import annotations
+
+import random
+from difflib import SequenceMatcher
+
+from rapidfuzz.distance import Indel
+
+from bagel_studio.core.checks import text
+from bagel_studio.core.checks.text import (
+    _HIDDEN_RE,
+    _XC_HIDDEN_RE,
+    SIMILAR,
+    _may_hide_context,
+    _near_same,
+    _Option,
+)
+from bagel_studio.core.domains import WIKIPEDIA, XENO_CANTO
+
+WORDS = [
+    "dawn",
+    "chorus",
+    "song",
+    "call",
+    "frequency",
+    "host",
+    "parasite",
+    "flower",
+    "visit",
+    "nest",
+    "range",
+    "prey",
+    "seed",
+]
+
+
+def _mutated(rng: random.Random, phrase: str) -> str:
+    """``phrase`` with a few characters inserted, dropped or changed."""
+    chars = list(phrase)
+    for _ in range(rng.randint(0, 4)):
+        at = rng.randrange(len(chars) + 1)
+        kind = rng.choice(("insert", "drop", "change"))
+        if kind == "insert" or at == len(chars):
+            chars.insert(at, rng.choice("abcdeilnorst "))
+        elif kind == "drop":
+            del chars[at]
+        else:
+            chars[at] = rng.choice("abcdeilnorst ")
+    return "".join(chars)
+
+
+def _pairs(count: int) -> list[tuple[str, str]]:
+    rng = random.Random(11)
+    pairs = []
+    for _ in range(count):
+        first = " ".join(rng.choice(WORDS) for _ in range(rng.randint(2, 7)))
+        second = _mutated(rng, first) if rng.random() < 0.8 else " ".join(rng.sample(WORDS, 4))
+        pairs.append((first, second))
+    return pairs
+
+
+def _near_same_by_difflib_alone(a: _Option, b: _Option) -> bool:
+    """The rule as it was written before rapidfuzz: difflib's ratio on every open pair."""
+    if a.folded == b.folded:
+        return False
+    if a.stems and a.stems == b.stems:
+        return True
+    if (a.is_name and b.is_name) or a.numbers != b.numbers:
+        return False
+    if min(len(a.phrase), len(b.phrase)) < 12:
+        return False
+    return SequenceMatcher(None, a.phrase, b.phrase).ratio() >= SIMILAR
+
+
+def test_indel_similarity_is_never_below_difflibs_ratio() -> None:
+    for first, second in _pairs(3000):
+        ratio = SequenceMatcher(None, first, second).ratio()
+        assert Indel.normalized_similarity(first, second) >= ratio - 1e-12, (first, second)
+
+
+def test_near_same_decides_as_difflib_alone() -> None:
+    pairs = _pairs(3000)
+    decided = [_near_same(_Option(a), _Option(b)) for a, b in pairs]
+    assert decided == [_near_same_by_difflib_alone(_Option(a), _Option(b)) for a, b in pairs]
+    assert 50 < sum(decided) < len(pairs) - 50  # both verdicts are well represented
+
+
+def _hidden_phrases(rng: random.Random) -> list[str]:
+    """Stems built around every kind of phrase the hidden-context patterns look for."""
+    determiners = [
+        "the",
+        "this",
+        "that",
+        "these",
+        "those",
+        "above",
+        "given",
+        "provided",
+        "following",
+        "accompanying",
+    ]
+    adjectives = ["", "above ", "given ", "same ", "original ", "cited "]
+    nouns = sorted(text._alternatives(text._HIDDEN_NOUNS))
+    phrases = [f"{rng.choice(determiners)} {rng.choice(adjectives)}{noun}" for noun in nouns]
+    phrases += [
+        f"{verb} {where}"
+        for verb in ("mentioned", "shown", "cited")
+        for where in ("above", "earlier", "below", "here")
+    ]
+    phrases += [
+        "according to the text",
+        "this study",
+        "this paper",
+        "the present study",
+        "the authors",
+        "spectrograms",
+        "sonogram",
+        "recorded sound",
+        "the clips",
+        "this vocalisation",
+        "tracks",
+        "audio",
+        "this call",
+    ]
+    return phrases
+
+
+def test_every_stem_the_patterns_match_passes_the_word_test() -> None:
+    rng = random.Random(5)
+    matched = 0
+    for phrase in _hidden_phrases(rng) * 20:
+        case = rng.choice((str.lower, str.upper, str.title, str.capitalize))
+        before = rng.choice(("", "What, in ", "(", "Per '", "How does 3 "))
+        after = rng.choice(("", "?", ", said", "'s value?", ")."))
+        stem = before + case(phrase) + after
+        for domain in (WIKIPEDIA, XENO_CANTO):
+            hits = _HIDDEN_RE.search(stem) or (domain == XENO_CANTO and _XC_HIDDEN_RE.search(stem))
+            if hits:
+                matched += 1
+                assert _may_hide_context(stem, domain), (stem, domain)
+    assert matched > 500
+
+
+def test_stems_without_those_words_skip_the_patterns() -> None:
+    assert not _may_hide_context("Which bird sings the dawn chorus in wetland forests?", WIKIPEDIA)
+    assert _may_hide_context("Which call is heard in this recording?", XENO_CANTO)
+    assert not _may_hide_context("Which call is heard at dawn?", WIKIPEDIA)
+    assert _may_hide_context("Qu'indique l'étude citée?", WIKIPEDIA)  # not ASCII: the patterns run
