@@ -1,4 +1,4 @@
-"""A second writer waits for the lock (``--wait SECONDS``) before giving up with the owner's name."""
+"""A second writer waits for the lock (``--wait SECONDS``), then gives up naming the owner."""
 
 from __future__ import annotations
 

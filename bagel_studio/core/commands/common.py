@@ -11,7 +11,6 @@ from typing import Any
 from bagel_studio.core.cli import UsageError
 from bagel_studio.core.store import ProjectLockedError, SchemaTooNewError, Store, StoreError
 
-
 DEFAULT_WAIT = 5.0  # seconds a writing command waits for another writer to close the project
 
 

@@ -25,7 +25,6 @@ from pathlib import Path
 
 from bagel_studio.core.export.plan import ExportError
 
-
 MARKER = ".bagel-studio-export"  # inside a temporary release folder: who is writing it
 
 

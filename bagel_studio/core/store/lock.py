@@ -20,7 +20,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO
 
-
 POLL_SECONDS = 0.1
 
 

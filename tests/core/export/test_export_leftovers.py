@@ -17,10 +17,23 @@ from bagel_studio.core.export.atomic import MARKER
 from tests.core.export.test_export_command import ROOT, _big_project
 
 
-def _interrupt_when_writing(project: Path, out: Path, how: signal.Signals) -> subprocess.Popen[bytes]:
+def _interrupt_when_writing(
+    project: Path, out: Path, how: signal.Signals
+) -> subprocess.Popen[bytes]:
     """Start an export in a process and send it ``how`` once its temporary folder is marked."""
-    command = [sys.executable, "-m", "bagel_studio", "export", str(project), str(out), "--seed", "5"]
-    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    command = [
+        sys.executable,
+        "-m",
+        "bagel_studio",
+        "export",
+        str(project),
+        str(out),
+        "--seed",
+        "5",
+    ]
+    process = subprocess.Popen(
+        command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     marked: list[Path] = []
     while process.poll() is None and not marked:
         marked = list(out.parent.glob(f"{out.name}.tmp-{process.pid}-*/{MARKER}"))
