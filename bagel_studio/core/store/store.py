@@ -40,7 +40,7 @@ from bagel_studio.core.store.rows import (
     _new_item_row,
     _unique_by_id,
 )
-from bagel_studio.core.store.schema import apply_migrations
+from bagel_studio.core.store.migrate import apply_migrations
 
 Clock = Callable[[], str]
 
