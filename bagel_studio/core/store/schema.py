@@ -19,6 +19,7 @@ import sqlite_utils
 Migration = Callable[[sqlite_utils.Database], None]
 MIGRATIONS: list[tuple[str, Migration]] = []
 
+
 def migration(func: Migration) -> Migration:
     """Register ``func`` as the next migration, under its function name."""
     name = func.__name__
@@ -232,5 +233,3 @@ def m002_globi_taxon_nocase_indexes(db: sqlite_utils.Database) -> None:
             f"CREATE INDEX IF NOT EXISTS idx_globi_records_{column}_nocase"
             f" ON globi_records ({column} COLLATE NOCASE)"
         )
-
-
