@@ -28,6 +28,7 @@ from bagel_studio.core.model import (
 from bagel_studio.core.store.errors import StoreError
 from bagel_studio.core.store.evidence import EvidenceMixin
 from bagel_studio.core.store.lock import WriterLock
+from bagel_studio.core.store.migrate import apply_migrations
 from bagel_studio.core.store.queue import NO_FLAG, QueueFilter
 from bagel_studio.core.store.reviews import ReviewsMixin
 from bagel_studio.core.store.rows import (
@@ -40,7 +41,6 @@ from bagel_studio.core.store.rows import (
     _new_item_row,
     _unique_by_id,
 )
-from bagel_studio.core.store.schema import apply_migrations
 
 Clock = Callable[[], str]
 
