@@ -42,11 +42,44 @@ MIX = (
         },
     ),
 )
-WORDS = (
-    "species habitat forage nest predator prey song call frequency duration host parasite flower "
-    "visit tree forest wetland migration range diet insect seed fruit fish mammal bird reptile "
-    "amphibian colony territory breeding juvenile adult season dawn chorus"
-).split()
+WORDS = [
+    "species",
+    "habitat",
+    "forage",
+    "nest",
+    "predator",
+    "prey",
+    "song",
+    "call",
+    "frequency",
+    "duration",
+    "host",
+    "parasite",
+    "flower",
+    "visit",
+    "tree",
+    "forest",
+    "wetland",
+    "migration",
+    "range",
+    "diet",
+    "insect",
+    "seed",
+    "fruit",
+    "fish",
+    "mammal",
+    "bird",
+    "reptile",
+    "amphibian",
+    "colony",
+    "territory",
+    "breeding",
+    "juvenile",
+    "adult",
+    "season",
+    "dawn",
+    "chorus",
+]
 LEVELS = ["easy"] * 7 + ["medium", "medium", "hard"]
 
 
@@ -57,6 +90,16 @@ def text(rnd: random.Random, length: int) -> str:
     return " ".join(out)[:length]
 
 
+def _cell(at: float, cells: list[tuple[str, str, int]]) -> tuple[str, str]:
+    """The (domain, dimension) whose share of the mix holds ``at``: the last one when none does."""
+    acc = 0
+    for domain, dim, n in cells:
+        acc += n
+        if at <= acc:
+            return domain, dim
+    return cells[-1][0], cells[-1][1]
+
+
 def write(count: int, out: Path, seed: int = 0) -> Path:
     """Write ``count`` items to ``out`` (one JSON object per line) and return ``out``."""
     rnd = random.Random(seed)
@@ -64,11 +107,7 @@ def write(count: int, out: Path, seed: int = 0) -> Path:
     total = sum(n for *_, n in cells)
     with out.open("w", encoding="utf-8") as handle:
         for i in range(count):
-            r, acc = rnd.random() * total, 0
-            for domain, dim, n in cells:
-                acc += n
-                if r <= acc:
-                    break
+            domain, dim = _cell(rnd.random() * total, cells)
             options = [text(rnd, rnd.randint(20, 52)) for _ in range(4)]
             gold = 1 if rnd.random() < 0.6 else rnd.randrange(4)
             item = {
