@@ -16,14 +16,25 @@ from bagel_studio.core.importers.textio import decode_line, split_lines
 
 LineProgress = Callable[[int], None]
 PROGRESS_EVERY = 2000
+CHUNK_ITEMS = 5000  # items of a JSON Lines file written at a time
 
 
-def read_items(data: bytes, display: str, advance: LineProgress | None = None) -> ItemBatch:
-    """Every item, generator rejection and reject in ``data`` (the bytes of one item file)."""
+def read_items(
+    data: bytes,
+    display: str,
+    advance: LineProgress | None = None,
+    write: Callable[[ItemBatch], None] | None = None,
+) -> ItemBatch:
+    """Every item, generator rejection and reject in ``data`` (the bytes of one item file).
+
+    With ``write``, JSON Lines are handed to it every ``CHUNK_ITEMS`` items (it writes them, and
+    the batch forgets them, see ``ItemBatch.hand_over``), so a file of any length takes bounded
+    memory; the batch returned holds what came after the last hand-over.
+    """
     batch = ItemBatch(display)
     kind, document = classify_json(data)
     if kind == "items-lines":
-        _read_lines(data, batch, advance)
+        _read_lines(data, batch, advance, write)
     elif kind == "items-array":
         _read_array(data, document, batch)
     elif kind == "items-object":
@@ -47,7 +58,12 @@ def read_items(data: bytes, display: str, advance: LineProgress | None = None) -
     return batch
 
 
-def _read_lines(data: bytes, batch: ItemBatch, advance: LineProgress | None) -> None:
+def _read_lines(
+    data: bytes,
+    batch: ItemBatch,
+    advance: LineProgress | None,
+    write: Callable[[ItemBatch], None] | None,
+) -> None:
     consumed = 0
     for number, line in enumerate(split_lines(data), start=1):
         consumed += len(line) + 1
@@ -73,6 +89,9 @@ def _read_lines(data: bytes, batch: ItemBatch, advance: LineProgress | None) -> 
             batch.reject(number, "invalid JSON: nested too deeply", decode_line(line))
             continue
         batch.add_record(record, number, line)
+        if write is not None and len(batch.items) >= CHUNK_ITEMS:
+            write(batch)
+            batch.hand_over()
 
 
 def _read_array(data: bytes, document: list[Any], batch: ItemBatch) -> None:

@@ -7,6 +7,7 @@ cannot be an item. Nothing here touches the store; the runner writes a batch in 
 
 from __future__ import annotations
 
+import hashlib
 import os
 from dataclasses import dataclass
 from functools import lru_cache
@@ -66,6 +67,21 @@ class ItemBatch:
         self.generator_rejections: list[GeneratorRejection] = []
         self.globi_records: list[dict[str, Any]] = []
         self.texts: list[dict[str, Any]] = []
+        self.duplicates = 0
+        # Items already handed over to be written: id -> (content, domain, line), the content
+        # as its canonical JSON's digest, so that a file streams in bounded memory.
+        self._handed_over: dict[str, tuple[bytes, str, int | None]] = {}
+
+    def hand_over(self) -> None:
+        """Forget what was collected so far (the caller has written it) but its items' ids,
+        so that a later line repeating one is still a duplicate, or a conflicting one."""
+        for item_id, item in self.items.items():
+            self._handed_over[item_id] = (_digest(item.content), item.domain, item.source_line)
+        self.items = {}
+        self.rejects = []
+        self.generator_rejections = []
+        self.globi_records = []
+        self.texts = []
         self.duplicates = 0
 
     def reject(self, line: int, reason: str, raw: str | bytes = "") -> None:
@@ -127,15 +143,21 @@ class ItemBatch:
 
     def _add_item(self, item: NewItem, line: int, raw: str | bytes) -> None:
         earlier = self.items.get(item.id)
-        if earlier is None:
+        if earlier is not None:
+            same = earlier.content == item.content and earlier.domain == item.domain
+            first_line = earlier.source_line
+        elif item.id in self._handed_over:
+            digest, domain, first_line = self._handed_over[item.id]
+            same = digest == _digest(item.content) and domain == item.domain
+        else:
             self.items[item.id] = item
-        elif earlier.content == item.content and earlier.domain == item.domain:
+            return
+        if same:
             self.duplicates += 1
         else:
             self.reject(
                 line,
-                f"duplicate id {item.id!r} (first on line {earlier.source_line}) with different"
-                " content",
+                f"duplicate id {item.id!r} (first on line {first_line}) with different content",
                 raw,
             )
 
@@ -155,6 +177,10 @@ class ItemBatch:
                 source_file=self.file,
             )
             self.texts.append(text)
+
+
+def _digest(content: ItemContent) -> bytes:
+    return hashlib.blake2b(content.canonical_json().encode("utf-8"), digest_size=16).digest()
 
 
 def _given_id(record: dict[str, Any]) -> str | None:

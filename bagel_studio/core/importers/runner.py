@@ -26,6 +26,7 @@ from bagel_studio.core.checks import check_all
 from bagel_studio.core.checks.structural import structural_flags
 from bagel_studio.core.domains import GLOBI
 from bagel_studio.core.importers import globi, item_files, texts, xenocanto
+from bagel_studio.core.importers.items import ItemBatch
 from bagel_studio.core.importers.report import ImportReport
 from bagel_studio.core.importers.sniff import (
     HEAD_BYTES,
@@ -199,8 +200,23 @@ def _reject(run: _Run, import_id: int, rejects: list[Reject]) -> int:
 def _import_items(
     run: _Run, plan: _Planned, data: bytes, import_id: int, advance: Callable[[int], None]
 ) -> dict[str, Any]:
+    summary: Counter[str] = Counter()
+
+    def write(batch: ItemBatch) -> None:
+        summary.update(_write_items(run, batch, import_id))
+
+    write(item_files.read_items(data, plan.input.display, advance, write))
+    return {
+        "items_added": summary["items_added"],
+        "already_present": summary["already_present"],
+        "rejects": summary["rejects"],
+        "generator_rejections": summary["generator_rejections"],
+    }
+
+
+def _write_items(run: _Run, batch: ItemBatch, import_id: int) -> dict[str, int]:
+    """Write what ``batch`` holds (a whole file, or the part read since the last hand-over)."""
     store, report = run.store, run.report
-    batch = item_files.read_items(data, plan.input.display, advance)
     if batch.globi_records:
         run.globi_added += store.add_globi_records(batch.globi_records, import_id)
     if batch.texts:
