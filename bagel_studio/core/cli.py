@@ -24,6 +24,7 @@ COMMANDS = (
     "audio",
     "merge",
     "agreement",
+    "evaluate",
 )
 APP_COMMANDS_HELP = (
     "  open PROJECT     open the desk on a project (the default with no arguments)\n"
@@ -44,7 +45,7 @@ class UsageError(Exception):
 
 
 def _module(name: str) -> CommandModule:
-    module_name = "importing" if name == "import" else name
+    module_name = "importing" if name == "import" else name.replace("-", "_")
     module: CommandModule = importlib.import_module(f"bagel_studio.core.commands.{module_name}")
     return module
 
