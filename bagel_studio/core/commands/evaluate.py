@@ -20,7 +20,7 @@ from bagel_studio.core.commands.llm_common import (
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "evaluate",
-        help="ask a model every item with the paper's closed-book prompt and store its answers",
+        help="ask a model every item with the paper's closed-book prompt; store answers",
         description="Ask a model (any OpenAI-compatible endpoint) every item with the paper's "
         "evaluation prompt (temperature 0, seed 0) and store each answer as it arrives: the "
         "option order shown, the raw reply, the letter (strict, lenient or invalid), the option "

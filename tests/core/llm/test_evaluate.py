@@ -66,7 +66,8 @@ def test_a_finished_run_asks_nothing_again(llm_project: Path, scripted: Scripted
 def test_lenient_and_invalid_replies_are_kept(
     llm_project: Path, scripted: ScriptedServer, persona: str, parse: str, status: int
 ) -> None:
-    assert cli("evaluate", str(llm_project), "--model", persona, "--base-url", scripted.url) == status
+    url = scripted.url
+    assert cli("evaluate", str(llm_project), "--model", persona, "--base-url", url) == status
     stored = answers(llm_project, persona)
     assert {a["parse"] for a in stored} == {parse}
     if parse == "invalid":
