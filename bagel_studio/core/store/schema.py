@@ -305,4 +305,3 @@ def m_llm_tables(db: sqlite_utils.Database) -> None:
         pk="id",
     )
     db.table("llm_regenerations").create_index(["regenerated_from"])
-
