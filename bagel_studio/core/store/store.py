@@ -25,6 +25,7 @@ from bagel_studio.core.model import (
     Item,
     Severity,
 )
+from bagel_studio.core.store.decisions import DecisionsMixin
 from bagel_studio.core.store.errors import StoreError
 from bagel_studio.core.store.evidence import EvidenceMixin
 from bagel_studio.core.store.lock import WriterLock
@@ -49,7 +50,7 @@ def utc_now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
-class Store(ReviewsMixin, EvidenceMixin):
+class Store(ReviewsMixin, DecisionsMixin, EvidenceMixin):
     """A project file, open for reading and (unless ``read_only``) writing."""
 
     def __init__(
