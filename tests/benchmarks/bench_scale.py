@@ -1,0 +1,221 @@
+"""Benchmark of issue 11 (speed at scale): import, check, decide and export of N items through
+the command line, as a curator runs them, against their floors and targets.
+
+Run: .venv/bin/python tests/benchmarks/bench_scale.py N [--repeat 3] [--items FILE]
+The items come from ``bagel_scale.py N`` (the paper's domain x dimension mix) unless FILE is
+given. Every figure is the median of REPEAT runs on a fresh copy of the project, printed as wall
+time, CPU time (user + system: what an idle machine would take, the machine being shared) and
+peak RSS of the command's process, beside the baseline measured before issue 11 and the target.
+The load average is printed before and after.
+
+Rows: import (the whole command, with every check; its loading part from the report against the
+raw floor, json.loads + executemany of the same rows), check, decide of every id through
+``--ids-from``, export against a plain JSONL write of the released rows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from tests.benchmarks.bagel_scale import write  # noqa: E402
+
+BASELINES = {  # issue 11, one run each on this machine before the work
+    11_852: {"import": "7.4 s", "check": "7.0 s", "export": "2.7 s", "decide": "~2 min"},
+    200_000: {
+        "import": "115 s, 787 MB",
+        "check": "~120 s, 739 MB",
+        "export": "37.7 s, 1.16 GB",
+        "decide": "33 min",
+    },
+}
+RSS_TARGET_MB = 400
+
+
+@dataclass
+class Run:
+    wall: float
+    cpu: float
+    rss_mb: float
+    stdout: str
+    status: int = 0
+
+
+def command(args: list[str], stdin: Path | None = None) -> Run:
+    """Run ``bagel-studio ARGS`` in a fresh interpreter; its wall, CPU time and peak RSS."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as out, open(stdin or os.devnull) as feed:
+        start = time.perf_counter()
+        process = subprocess.Popen(
+            [sys.executable, "-m", "bagel_studio", *args],
+            env=env,
+            stdin=feed,
+            stdout=out,
+            stderr=subprocess.DEVNULL,
+        )
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.perf_counter() - start
+        process.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        text = out.read()
+    cpu = usage.ru_utime + usage.ru_stime
+    return Run(wall, cpu, usage.ru_maxrss / 1024, text, process.returncode)
+
+
+def load() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+def raw_floor(items: Path, folder: Path) -> float:
+    """json.loads of every line and one executemany of the same rows: the least an import does."""
+    db = folder / "floor.db"
+    db.unlink(missing_ok=True)
+    start = time.perf_counter()
+    rows = []
+    with items.open(encoding="utf-8") as handle:
+        for line in handle:
+            d = json.loads(line)
+            rows.append(
+                (
+                    d["id"],
+                    d["domain"],
+                    d["dimension"],
+                    d["level"],
+                    d["question"],
+                    json.dumps(d["options"]),
+                    d["answer"],
+                )
+            )
+    conn = sqlite3.connect(db)
+    conn.execute(
+        "CREATE TABLE items (id TEXT PRIMARY KEY, domain TEXT, dimension TEXT, level TEXT,"
+        " question TEXT, options TEXT, answer TEXT)"
+    )
+    with conn:
+        conn.executemany("INSERT INTO items VALUES (?,?,?,?,?,?,?)", rows)
+    conn.close()
+    return time.perf_counter() - start
+
+
+def jsonl_floor(project: Path, out: Path) -> float:
+    """Read the accepted items and write them as JSONL rows: the least an export does."""
+    start = time.perf_counter()
+    conn = sqlite3.connect(f"file:{project}?mode=ro", uri=True)
+    with out.open("w", encoding="utf-8") as handle:
+        for row in conn.execute(
+            "SELECT id, domain, dimension, level, question, options, answer_index FROM items"
+            " WHERE status IN ('accepted', 'revised') ORDER BY seq"
+        ):
+            item = dict(zip(("id", "domain", "dimension", "level", "question"), row, strict=False))
+            item["options"] = json.loads(row[5])
+            item["answer_index"] = row[6]
+            handle.write(json.dumps(item, ensure_ascii=False) + "\n")
+    conn.close()
+    return time.perf_counter() - start
+
+
+def median_run(runs: list[Run]) -> Run:
+    ordered = sorted(runs, key=lambda r: r.wall)
+    middle = ordered[len(ordered) // 2]
+    return Run(
+        middle.wall,
+        statistics.median(r.cpu for r in runs),
+        max(r.rss_mb for r in runs),
+        middle.stdout,
+        max(r.status for r in runs),
+    )
+
+
+def line(name: str, run: Run, baseline: str, target: str) -> None:
+    print(
+        f"{name:<8} wall {run.wall:7.2f} s  cpu {run.cpu:7.2f} s  rss {run.rss_mb:6.0f} MB"
+        f"   baseline {baseline:<16} target {target}"
+        + (f"  (exit status {run.status})" if run.status else "")
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("count", type=int, help="number of items")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--items", type=Path, help="an item file instead of bagel_scale's")
+    args = parser.parse_args()
+    baseline = BASELINES.get(args.count, {})
+    print(f"{args.count:,} items, median of {args.repeat}; load average {load()}")
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        items = args.items or write(args.count, folder / "items.jsonl")
+        floor = statistics.median(raw_floor(items, folder) for _ in range(args.repeat))
+        imports, loading = [], []
+        for n in range(args.repeat):
+            project = folder / f"import{n}.bagel"
+            imports.append(command(["import", str(project), str(items), "--json"]))
+            loading.append(json.loads(imports[-1].stdout)["timings"]["import"])
+        project = folder / "import0.bagel"
+        imported = median_run(imports)
+        load_s = statistics.median(loading)
+        print(f"raw floor (json.loads + executemany) {floor:.2f} s")
+        line("import", imported, baseline.get("import", "?"), f"< {RSS_TARGET_MB} MB")
+        print(
+            f"         loading {load_s:.2f} s = {load_s / floor:.1f}x the raw floor"
+            f" (target <= 3x); the rest of the wall time is start-up and the checks"
+        )
+        checks = []
+        for _ in range(args.repeat):
+            copy = folder / "check.bagel"
+            shutil.copy(project, copy)
+            checks.append(command(["check", str(copy)]))
+        target = "< 1.5 s" if args.count <= 11_852 else "< 25 s"
+        line("check", median_run(checks), baseline.get("check", "?"), target)
+        ids = folder / "ids.txt"
+        ids.write_text(
+            "".join(
+                f"{r[0]}\n"
+                for r in sqlite3.connect(project).execute("SELECT id FROM items ORDER BY seq")
+            ),
+            encoding="utf-8",
+        )
+        decides = []
+        for n in range(args.repeat):
+            copy = folder / f"decide{n}.bagel"
+            shutil.copy(project, copy)
+            decides.append(
+                command(
+                    ["decide", str(copy), "--ids-from", "-", "--curator", "bench", "--accept"], ids
+                )
+            )
+        line("decide", median_run(decides), baseline.get("decide", "?"), "< 20 s, all or nothing")
+        decided = folder / "decide0.bagel"
+        plain = statistics.median(
+            jsonl_floor(decided, folder / f"plain{n}.jsonl") for n in range(args.repeat)
+        )
+        exports = [
+            command(["export", str(decided), str(folder / f"release{n}"), "--seed", "1"])
+            for n in range(args.repeat)
+        ]
+        exported = median_run(exports)
+        print(f"plain JSONL write of the released rows {plain:.2f} s")
+        line(
+            "export",
+            exported,
+            baseline.get("export", "?"),
+            f"<= 5x plain ({exported.wall / plain:.1f}x now), < {RSS_TARGET_MB} MB",
+        )
+    print(f"load average after: {load()}")
+
+
+if __name__ == "__main__":
+    main()
