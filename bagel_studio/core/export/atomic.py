@@ -21,6 +21,7 @@ import re
 import shutil
 import sys
 import tempfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from bagel_studio.core.export.plan import ExportError
@@ -76,6 +77,28 @@ class ReleaseFolder:
             handle.flush()
             os.fsync(handle.fileno())
         self.hashes[relative] = {"sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data)}
+
+    @contextlib.contextmanager
+    def stream(self, relative: str) -> Iterator[Callable[[str], None]]:
+        """Write one file piece by piece: yields ``write(text)``; on leaving, the file is made
+        durable and its SHA-256 and size are remembered, as ``write`` does for a whole file."""
+        target = self.path / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        digest = hashlib.sha256()
+        size = 0
+        with open(target, "wb", buffering=1 << 20) as handle:
+
+            def write(text: str) -> None:
+                nonlocal size
+                data = text.encode("utf-8")
+                digest.update(data)
+                size += len(data)
+                handle.write(data)
+
+            yield write
+            handle.flush()
+            os.fsync(handle.fileno())
+        self.hashes[relative] = {"sha256": digest.hexdigest(), "bytes": size}
 
     def commit(self) -> Path:
         """Put the folder in place of OUTDIR (replacing an existing one) and return OUTDIR."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass
 from json.encoder import encode_basestring
 from typing import Any
@@ -61,12 +62,41 @@ def collect(store: Store) -> Collected:
     """Everything the plan reads, as of one moment if the caller holds a read transaction."""
     contents = _Contents()
     items = _items(store, contents)
-    return Collected(items, _decisions(store, contents), _blocking(store), _licences(store))
+    return Collected(items, _decisions(store, contents), blocking(store), licences(store))
 
 
 def _items(store: Store, contents: _Contents) -> list[Item]:
     rows = store.db.execute(f"SELECT {_ITEM_COLUMNS} FROM items ORDER BY seq").fetchall()
     return [_item(row, contents) for row in rows]
+
+
+def collect_batches(store: Store, size: int = 2000) -> Iterator[tuple[list[Item], Decisions]]:
+    """The items in queue order, ``size`` at a time, each batch with its items' decisions: what
+    ``collect`` reads, in memory bounded by the batch (the blocking flags and licences, small,
+    come from ``blocking`` and ``licences``)."""
+    last = -1
+    while True:
+        rows = store.db.execute(
+            f"SELECT seq, {_ITEM_COLUMNS} FROM items WHERE seq > ? ORDER BY seq LIMIT ?",
+            [last, size],
+        ).fetchall()
+        if not rows:
+            return
+        last = rows[-1][0]
+        contents = _Contents()
+        items = [_item(row[1:], contents) for row in rows]
+        yield items, _decisions(store, contents, [item.id for item in items])
+
+
+def collect_items(store: Store, item_ids: list[str]) -> tuple[dict[str, Item], Decisions]:
+    """The items of ``item_ids`` (by id) and their decisions, read as ``collect`` reads them."""
+    contents = _Contents()
+    rows = store.db.execute(
+        f"SELECT {_ITEM_COLUMNS} FROM items WHERE id IN (SELECT value FROM json_each(?))",
+        [json.dumps(item_ids)],
+    ).fetchall()
+    items = {item.id: item for item in (_item(row, contents) for row in rows)}
+    return items, _decisions(store, contents, item_ids)
 
 
 def _item(row: Any, contents: _Contents) -> Item:
@@ -121,11 +151,16 @@ def _options(text: str) -> tuple[str, ...]:
     return tuple(str(v) for v in values)
 
 
-def _decisions(store: Store, contents: _Contents) -> Decisions:
+def _decisions(store: Store, contents: _Contents, item_ids: list[str] | None = None) -> Decisions:
+    """The reviews and adjudications of every item, or of ``item_ids`` only."""
+    where, params = "", []
+    if item_ids is not None:
+        where, params = " WHERE item_id IN (SELECT value FROM json_each(?))", [json.dumps(item_ids)]
     reviews: dict[str, list[Review]] = defaultdict(list)
     rows = store.db.execute(
         "SELECT item_id, curator, decision, reason, note, content, blind_answer, decided_at,"
-        " origin FROM reviews ORDER BY item_id, curator"
+        f" origin FROM reviews{where} ORDER BY item_id, curator",
+        params,
     )
     for item_id, curator, decision, reason, note, content, blind, decided_at, origin in rows:
         reviews[item_id].append(
@@ -144,8 +179,9 @@ def _decisions(store: Store, contents: _Contents) -> Decisions:
     adjudications: dict[str, dict[str, Any]] = {}
     keys = ("adjudicator", "decision", "reason", "note", "content", "decided_at")
     rows = store.db.execute(
-        "SELECT item_id, adjudicator, decision, reason, note, content, decided_at"
-        " FROM adjudications"
+        f"SELECT item_id, adjudicator, decision, reason, note, content, decided_at"
+        f" FROM adjudications{where}",
+        params,
     )
     for item_id, *values in rows:
         data = dict(zip(keys, values, strict=True))
@@ -154,7 +190,7 @@ def _decisions(store: Store, contents: _Contents) -> Decisions:
     return Decisions({k: tuple(v) for k, v in reviews.items()}, adjudications)
 
 
-def _blocking(store: Store) -> dict[str, list[str]]:
+def blocking(store: Store) -> dict[str, list[str]]:
     rows = store.db.execute(
         "SELECT f.item_id, f.message FROM flags f JOIN items i ON i.id = f.item_id"
         " WHERE f.severity = 'blocking' ORDER BY i.seq, f.check_id"
@@ -165,6 +201,6 @@ def _blocking(store: Store) -> dict[str, list[str]]:
     return dict(result)
 
 
-def _licences(store: Store) -> dict[str, str]:
+def licences(store: Store) -> dict[str, str]:
     rows = store.db.execute("SELECT id, licence FROM recordings WHERE licence IS NOT NULL")
     return {str(r[0]).casefold(): str(r[1]) for r in rows if str(r[1]).strip()}

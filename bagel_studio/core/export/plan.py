@@ -11,11 +11,11 @@ import hashlib
 import json
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any
+from typing import Any, overload
 
 from bagel_studio.core.checks.structural import structural_flags
 from bagel_studio.core.domains import DOMAINS
@@ -27,7 +27,9 @@ from bagel_studio.core.export.balance import (
     permutation,
     position_counts,
 )
-from bagel_studio.core.export.collect import Decisions, collect
+from bagel_studio.core.export.collect import Decisions, collect_batches, collect_items
+from bagel_studio.core.export.collect import blocking as collected_blocking
+from bagel_studio.core.export.collect import licences as collected_licences
 from bagel_studio.core.export.fixed import fixed_positions
 from bagel_studio.core.model import Decision, Item, ItemContent, Review, Status
 from bagel_studio.core.store import Store
@@ -103,10 +105,80 @@ class DomainBalance:
         return max(self.movable_after) - min(self.movable_after) if self.movable else 0
 
 
+@dataclass(frozen=True, slots=True)
+class _Slot:
+    """What the plan keeps of a released item: enough to deal, count and find it again."""
+
+    item_id: str
+    domain: str
+    dimension: str | None
+    gold: int
+    fixed: frozenset[int]
+    licence: str | None
+    digest: bytes  # of the released content, to tell that the project has not changed since
+    movable: bool = False
+    order: tuple[int, ...] = ()
+
+
+class ReleasedItems(Sequence[ReleasedItem]):
+    """The released items in release order, read from the project a batch at a time whenever
+    they are gone through: a plan of 200,000 items holds a few small values per item, not the
+    items (writing the release streams them into its files)."""
+
+    BATCH = 2000
+
+    def __init__(self, store: Store, slots: Sequence[_Slot]) -> None:
+        self.store = store
+        self.slots = tuple(slots)
+
+    def __len__(self) -> int:
+        return len(self.slots)
+
+    @overload
+    def __getitem__(self, index: int) -> ReleasedItem: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[ReleasedItem]: ...
+
+    def __getitem__(self, index: int | slice) -> ReleasedItem | Sequence[ReleasedItem]:
+        if isinstance(index, slice):
+            return tuple(self._read(self.slots[index]))
+        return self._read([self.slots[index]])[0]
+
+    def __iter__(self) -> Iterator[ReleasedItem]:
+        for start in range(0, len(self.slots), self.BATCH):
+            yield from self._read(self.slots[start : start + self.BATCH])
+
+    def _read(self, slots: Sequence[_Slot]) -> list[ReleasedItem]:
+        items, decisions = collect_items(self.store, [s.item_id for s in slots])
+        released = []
+        for slot in slots:
+            item = items.get(slot.item_id)
+            content = _final_content(decisions, slot.item_id) if item else None
+            if item is None or content is None or _digest(content) != slot.digest:
+                raise ExportError(
+                    f"the project changed since this export was planned ({slot.item_id});"
+                    " plan it again"
+                )
+            released.append(
+                ReleasedItem(
+                    item=item,
+                    content=content,
+                    fixed=slot.fixed,
+                    movable=slot.movable,
+                    order=slot.order,
+                    reviews=decisions.reviews.get(item.id, ()),
+                    adjudication=decisions.adjudications.get(item.id),
+                    recording_licence=slot.licence,
+                )
+            )
+        return released
+
+
 @dataclass(frozen=True)
 class ExportPlan:
     seed: int
-    items: tuple[ReleasedItem, ...]  # release order: domain, then natural id order
+    items: ReleasedItems  # release order: domain, then natural id order
     blocked: tuple[BlockedItem, ...]
     left_out: dict[str, dict[str, int]]  # status -> domain -> count
     outcomes: dict[str, dict[str, int]]  # domain -> status -> count, every item of the project
@@ -123,16 +195,13 @@ class ExportPlan:
     def content_hash(self) -> str:
         """SHA-256 of the released items' approved content before shuffling (so independent of
         the seed): two projects with the same hash release the same items."""
-        lines = [
-            # json.dumps({"id", "domain", "content", "recording"}, sort_keys=True), built directly
-            f'{{"content": {r.content.canonical_json()}, "domain": {_SORTED(r.item.domain)}, '
-            f'"id": {_SORTED(r.item.id)}, "recording": {_SORTED(recording_id(r.item))}}}\n'
-            for r in self.items
-        ]
-        return hashlib.sha256("".join(lines).encode("utf-8")).hexdigest()
+        digest = hashlib.sha256()
+        for released in self.items:
+            digest.update(content_hash_line(released).encode("utf-8"))
+        return digest.hexdigest()
 
     def released_by_domain(self) -> dict[str, int]:
-        counts = Counter(r.item.domain for r in self.items)
+        counts = Counter(s.domain for s in self.items.slots)
         return {d: counts[d] for d in self.domains}
 
     def left_out_totals(self) -> dict[str, int]:
@@ -141,9 +210,23 @@ class ExportPlan:
     def dimension_counts(self) -> dict[str, dict[str, int]]:
         """domain -> dimension -> released items (the paper's Table 2)."""
         table: dict[str, Counter[str]] = defaultdict(Counter)
-        for r in self.items:
-            table[r.item.domain][r.content.dimension or "(none)"] += 1
+        for slot in self.items.slots:
+            table[slot.domain][slot.dimension or "(none)"] += 1
         return {d: dict(sorted(table[d].items())) for d in self.domains}
+
+
+def content_hash_line(released: ReleasedItem) -> str:
+    """One released item's line of the content hash: ``json.dumps({"content", "domain", "id",
+    "recording"}, sort_keys=True)``, built directly."""
+    return (
+        f'{{"content": {released.content.canonical_json()}, '
+        f'"domain": {_SORTED(released.item.domain)}, "id": {_SORTED(released.item.id)}, '
+        f'"recording": {_SORTED(recording_id(released.item))}}}\n'
+    )
+
+
+def _digest(content: ItemContent) -> bytes:
+    return hashlib.blake2b(content.canonical_json().encode("utf-8"), digest_size=16).digest()
 
 
 def domain_order(domains: Iterable[str]) -> list[str]:
@@ -211,27 +294,27 @@ def plan_export(store: Store, seed: int, progress: Progress | None = None) -> Ex
 
 
 def _plan(store: Store, seed: int, progress: Progress | None) -> ExportPlan:
-    collected = collect(store)
-    items = collected.items
-    total = len(items)
+    total = store.item_count()
     outcomes: dict[str, Counter[str]] = defaultdict(Counter)
     left_out: dict[str, Counter[str]] = defaultdict(Counter)
     reject_reasons: dict[str, Counter[str]] = defaultdict(Counter)
     blocked: list[BlockedItem] = []
-    kept: list[tuple[Item, ItemContent, str | None]] = []
-    licences = collected.licences
+    kept: list[_Slot] = []
+    licences = collected_licences(store)
     unknown: set[str] = set()
-    blocking = collected.blocking
-    decisions = collected.decisions
-    for done, item in enumerate(items, start=1):
-        outcomes[item.domain][item.status.value] += 1
-        if item.status is Status.REJECTED:
-            reject_reasons[item.domain].update(_reject_reasons(decisions, item.id))
-        if item.status in RELEASED_STATUSES:
-            content = _final_content(decisions, item.id)
-            if content is None:
-                left_out[UNRESOLVED][item.domain] += 1
-            else:
+    blocking = collected_blocking(store)
+    done = 0
+    for items, decisions in collect_batches(store):
+        for item in items:
+            done += 1
+            outcomes[item.domain][item.status.value] += 1
+            if item.status is Status.REJECTED:
+                reject_reasons[item.domain].update(_reject_reasons(decisions, item.id))
+            if item.status in RELEASED_STATUSES:
+                content = _final_content(decisions, item.id)
+                if content is None:
+                    left_out[UNRESOLVED][item.domain] += 1
+                    continue
                 recording = recording_id(item)
                 licence = licences.get(recording.casefold()) if recording else None
                 if recording and licence is None:
@@ -242,16 +325,16 @@ def _plan(store: Store, seed: int, progress: Progress | None) -> ExportPlan:
                 if reasons:
                     blocked.append(BlockedItem(item.id, item.domain, reasons))
                 else:
-                    kept.append((item, content, licence))
-        else:
-            left_out[item.status.value][item.domain] += 1
-        if progress is not None and (done % 500 == 0 or done == total):
-            progress(done, total)
-    released, balance = _shuffle(decisions, seed, kept)
+                    kept.append(_kept(item, content, licence))
+            else:
+                left_out[item.status.value][item.domain] += 1
+            if progress is not None and (done % 500 == 0 or done == total):
+                progress(done, max(total, done))
+    released, balance = _shuffle(seed, kept)
     domains = domain_order([*outcomes, *balance])
     return ExportPlan(
         seed=seed,
-        items=released,
+        items=ReleasedItems(store, released),
         blocked=tuple(sorted(blocked, key=lambda b: natural_key(b.item_id))),
         left_out={s: dict(sorted(c.items())) for s, c in sorted(left_out.items())},
         outcomes={d: dict(sorted(outcomes[d].items())) for d in domains if outcomes[d]},
@@ -259,10 +342,20 @@ def _plan(store: Store, seed: int, progress: Progress | None) -> ExportPlan:
             d: dict(sorted(reject_reasons[d].items())) for d in domains if reject_reasons[d]
         },
         balance={d: balance.get(d, _empty_balance()) for d in domains},
-        licences=dict(
-            sorted(Counter(r.recording_licence for r in released if r.recording_licence).items())
-        ),
+        licences=dict(sorted(Counter(s.licence for s in released if s.licence).items())),
         unknown_licence=tuple(sorted(unknown, key=natural_key)),
+    )
+
+
+def _kept(item: Item, content: ItemContent, licence: str | None) -> _Slot:
+    return _Slot(
+        item.id,
+        item.domain,
+        content.dimension,
+        _gold(content),
+        fixed_positions(content.options),
+        licence,
+        _digest(content),
     )
 
 
@@ -303,51 +396,38 @@ def _empty_balance() -> DomainBalance:
     return DomainBalance(zero, zero, zero, 0, 0)
 
 
-def _shuffle(
-    decisions: Decisions, seed: int, kept: list[tuple[Item, ItemContent, str | None]]
-) -> tuple[tuple[ReleasedItem, ...], dict[str, DomainBalance]]:
+def _shuffle(seed: int, kept: list[_Slot]) -> tuple[list[_Slot], dict[str, DomainBalance]]:
     """Deal the gold positions of each domain and permute every item's options accordingly."""
-    by_domain: dict[str, list[tuple[Item, ItemContent, str | None]]] = defaultdict(list)
-    for entry in kept:
-        by_domain[entry[0].domain].append(entry)
-    released: list[ReleasedItem] = []
+    by_domain: dict[str, list[_Slot]] = defaultdict(list)
+    for slot in kept:
+        by_domain[slot.domain].append(slot)
+    released: list[_Slot] = []
     balance: dict[str, DomainBalance] = {}
     for domain in domain_order(by_domain):
-        entries = sorted(by_domain[domain], key=lambda e: natural_key(e[0].id))
-        fixed = {e[0].id: fixed_positions(e[1].options) for e in entries}
+        entries = sorted(by_domain[domain], key=lambda e: natural_key(e.item_id))
         movable = []
-        for item, content, _ in entries:
-            allowed = allowed_positions(_gold(content), fixed[item.id])
+        for slot in entries:
+            allowed = allowed_positions(slot.gold, slot.fixed)
             if len(allowed) >= 2:
-                movable.append(Movable(item.id, allowed))
+                movable.append(Movable(slot.item_id, allowed))
         targets = deal_targets(seed, domain, movable)
         group = []
-        for item, content, licence in entries:
-            gold = _gold(content)
-            order = permutation(
-                seed, domain, item.id, gold, targets.get(item.id, gold), fixed[item.id]
-            )
-            group.append(
-                ReleasedItem(
-                    item=item,
-                    content=content,
-                    fixed=fixed[item.id],
-                    movable=item.id in targets,
-                    order=order,
-                    reviews=decisions.reviews.get(item.id, ()),
-                    adjudication=decisions.adjudications.get(item.id),
-                    recording_licence=licence,
-                )
-            )
+        for slot in entries:
+            target = targets.get(slot.item_id, slot.gold)
+            order = permutation(seed, domain, slot.item_id, slot.gold, target, slot.fixed)
+            group.append(replace(slot, movable=slot.item_id in targets, order=order))
         released.extend(group)
+        after = [s.order.index(s.gold) for s in group]
         balance[domain] = DomainBalance(
-            before=tuple(position_counts([_gold(r.content) for r in group])),
-            after=tuple(position_counts([r.answer_index for r in group])),
-            movable_after=tuple(position_counts([r.answer_index for r in group if r.movable])),
+            before=tuple(position_counts([s.gold for s in group])),
+            after=tuple(position_counts(after)),
+            movable_after=tuple(
+                position_counts([a for s, a in zip(group, after, strict=True) if s.movable])
+            ),
             movable=len(movable),
             immovable=len(group) - len(movable),
         )
-    return tuple(released), balance
+    return released, balance
 
 
 def _gold(content: ItemContent) -> int:

@@ -9,8 +9,10 @@ killed process leaves OUTDIR as it was.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,15 +26,13 @@ from bagel_studio.core.export.plan import (
     BlockedItem,
     ExportError,
     ExportPlan,
+    content_hash_line,
     gc_paused,
     plan_export,
+    snapshot,
 )
 from bagel_studio.core.export.report import report_files
-from bagel_studio.core.export.rows import (
-    dumps_document,
-    item_lines,
-    provenance_jsonl,
-)
+from bagel_studio.core.export.rows import dumps_document, item_line, provenance_line
 from bagel_studio.core.store import Store
 
 Progress = Callable[[int, int], None]
@@ -113,16 +113,20 @@ def write_release(
     progress: Progress | None = None,
     project: Path | None = None,
 ) -> ExportResult:
-    """Write an already computed plan (the desk plans once for the preview, then writes)."""
+    """Write an already computed plan (the desk plans once for the preview, then writes).
+
+    The released items stream from the project into the data and provenance files a batch at a
+    time; the content hash is taken on the way, so the report, card and manifest that follow
+    have it without a second pass."""
     if plan.blocked:
         raise ExportBlockedError(plan.blocked)
     check_out_dir(out_dir, force, project)
-    steps = _steps(plan)
     folder = ReleaseFolder(out_dir)
     try:
-        with gc_paused():
-            _write_steps(folder, steps, progress)
-        manifest = build_manifest(plan, folder.hashes)
+        with gc_paused(), snapshot(plan.items.store):
+            content_hash = _write_items(folder, plan, progress)
+            _write_steps(folder, _steps(plan, content_hash), progress)
+        manifest = build_manifest(plan, folder.hashes, content_hash)
         folder.write(layout.MANIFEST, dumps_document(manifest))
         final = folder.commit()
     except BaseException:
@@ -133,31 +137,53 @@ def write_release(
     return ExportResult(final, plan, manifest)
 
 
+def _write_items(folder: ReleaseFolder, plan: ExportPlan, progress: Progress | None) -> str:
+    """Write the data files and the provenance in one pass over the released items (in release
+    order: by domain, so each domain's file is written in one go); return the content hash."""
+    content_hash = hashlib.sha256()
+    total = len(plan.items)
+    with ExitStack() as files:
+        write_all = files.enter_context(folder.stream(layout.ALL_ITEMS))
+        write_provenance = files.enter_context(folder.stream(layout.PROVENANCE))
+        domain_files: ExitStack | None = None
+        current: str | None = None
+        write_domain: Callable[[str], None] | None = None
+        for done, released in enumerate(plan.items, start=1):
+            domain = released.item.domain
+            if domain != current:
+                if domain_files is not None:
+                    domain_files.close()
+                domain_files = files.enter_context(ExitStack())
+                write_domain = domain_files.enter_context(folder.stream(layout.domain_file(domain)))
+                current = domain
+            line = item_line(released)
+            write_all(line)
+            assert write_domain is not None
+            write_domain(line)
+            write_provenance(provenance_line(released))
+            content_hash.update(content_hash_line(released).encode("utf-8"))
+            if progress is not None and (done % 2000 == 0 or done == total):
+                share = (PROGRESS_TOTAL - PLAN_SHARE) // 2
+                progress(PLAN_SHARE + share * done // max(total, 1), PROGRESS_TOTAL)
+    for domain in plan.domains:  # a domain with nothing released still gets its (empty) file
+        if layout.domain_file(domain) not in folder.hashes:
+            folder.write(layout.domain_file(domain), b"")
+    return content_hash.hexdigest()
+
+
 def _write_steps(folder: ReleaseFolder, steps: list[Step], progress: Progress | None) -> None:
+    base = PLAN_SHARE + (PROGRESS_TOTAL - PLAN_SHARE) // 2
     for index, (_, produce) in enumerate(steps, start=1):
         for relative, data in produce().items():
             folder.write(relative, data)
         if progress is not None:
-            share = PROGRESS_TOTAL - PLAN_SHARE
-            progress(PLAN_SHARE + share * index // (len(steps) + 1), PROGRESS_TOTAL)
+            share = PROGRESS_TOTAL - base
+            progress(base + share * index // (len(steps) + 1), PROGRESS_TOTAL)
 
 
-def _steps(plan: ExportPlan) -> list[Step]:
-    """What is written, in order: data, provenance, report, card (the manifest comes last)."""
-    content_hash = plan.content_hash
-
-    def data() -> dict[str, bytes]:
-        lines = item_lines(plan.items)
-        files = {layout.ALL_ITEMS: "".join(lines).encode("utf-8")}
-        for domain in plan.domains:
-            files[layout.domain_file(domain)] = "".join(
-                [line for r, line in zip(plan.items, lines, strict=True) if r.item.domain == domain]
-            ).encode("utf-8")
-        return files
-
+def _steps(plan: ExportPlan, content_hash: str) -> list[Step]:
+    """What is written after the items: report, card (the manifest comes last)."""
     return [
-        ("data", data),
-        ("provenance", lambda: {layout.PROVENANCE: provenance_jsonl(plan.items)}),
         ("report", lambda: report_files(plan, content_hash)),
         (
             "card",
@@ -166,7 +192,9 @@ def _steps(plan: ExportPlan) -> list[Step]:
     ]
 
 
-def build_manifest(plan: ExportPlan, files: dict[str, dict[str, int | str]]) -> dict[str, Any]:
+def build_manifest(
+    plan: ExportPlan, files: dict[str, dict[str, int | str]], content_hash: str | None = None
+) -> dict[str, Any]:
     """The manifest: everything needed to reproduce and verify the release (not itself listed)."""
     released = plan.released_by_domain()
     return {
@@ -175,7 +203,7 @@ def build_manifest(plan: ExportPlan, files: dict[str, dict[str, int | str]]) -> 
         "tool": "bagel-studio",
         "tool_version": __version__,
         "seed": plan.seed,
-        "content_sha256": plan.content_hash,
+        "content_sha256": content_hash or plan.content_hash,
         "counts": {
             "released": {"total": len(plan.items), "by_domain": released},
             "by_dimension": plan.dimension_counts(),

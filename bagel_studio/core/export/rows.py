@@ -77,7 +77,11 @@ def items_jsonl(items: Iterable[ReleasedItem]) -> bytes:
 
 def item_lines(items: Iterable[ReleasedItem]) -> list[str]:
     """Each item's JSONL line; the data files share them (every item is in two files)."""
-    return [_IN_ORDER(item_row(r)) + "\n" for r in items]
+    return [item_line(r) for r in items]
+
+
+def item_line(released: ReleasedItem) -> str:
+    return _IN_ORDER(item_row(released)) + "\n"
 
 
 def provenance_row(released: ReleasedItem) -> dict[str, Any]:
