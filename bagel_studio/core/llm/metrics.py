@@ -22,7 +22,7 @@ from bagel_studio.core.store import llm as sql
 EASY, MEDIUM, HARD = LEVELS
 
 
-def _domains(found: Iterable[str]) -> list[str]:
+def domain_order(found: Iterable[str]) -> list[str]:
     found = set(found)
     return [d for d in DOMAINS if d in found] + sorted(found - set(DOMAINS))
 
@@ -48,7 +48,7 @@ def _ratio(part: int, whole: int) -> float | None:
 
 def model_summary(answers: list[dict[str, Any]]) -> dict[str, Any]:
     """One model's ``stats --json`` entry: answered, invalid, accuracy and letters per domain."""
-    domains = _domains(a["domain"] for a in answers)
+    domains = domain_order(a["domain"] for a in answers)
     totals: Counter[str] = Counter(a["domain"] for a in answers)
     correct: Counter[str] = Counter(a["domain"] for a in answers if a["correct"])
     letters = {d: dict.fromkeys(LETTERS, 0) for d in domains}
@@ -73,7 +73,7 @@ def dimension_accuracy(answers: list[dict[str, Any]]) -> dict[str, dict[str, tup
         cell[0] += bool(answer["correct"])
         cell[1] += 1
     return {
-        d: {dim: (c[0], c[1]) for dim, c in sorted(result[d].items())} for d in _domains(result)
+        d: {dim: (c[0], c[1]) for dim, c in sorted(result[d].items())} for d in domain_order(result)
     }
 
 
@@ -92,7 +92,7 @@ def levels_stats(store: Store) -> dict[str, dict[str, int]]:
         per_domain = counts.setdefault(domain, dict.fromkeys(LEVELS, 0))
         if level in per_domain:
             per_domain[level] += count
-    return {d: counts[d] for d in _domains(counts)}
+    return {d: counts[d] for d in domain_order(counts)}
 
 
 def reference_levels(
@@ -120,7 +120,7 @@ def level_table(levels: dict[str, str], domains: dict[str, str]) -> dict[str, di
     counts: dict[str, dict[str, int]] = {}
     for item_id, level in levels.items():
         counts.setdefault(domains[item_id], dict.fromkeys(LEVELS, 0))[level] += 1
-    return {d: counts[d] for d in _domains(counts)}
+    return {d: counts[d] for d in domain_order(counts)}
 
 
 def format_level_table(table: dict[str, dict[str, int]]) -> list[str]:
