@@ -13,6 +13,7 @@ from typing import Any
 
 from bagel_studio.core.domains import LETTERS, LEVELS
 from bagel_studio.core.llm.metrics import (
+    domain_order,
     answers_by_profile,
     dimension_accuracy,
     model_summary,
