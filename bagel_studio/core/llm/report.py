@@ -13,9 +13,9 @@ from typing import Any
 
 from bagel_studio.core.domains import LETTERS, LEVELS
 from bagel_studio.core.llm.metrics import (
-    domain_order,
     answers_by_profile,
     dimension_accuracy,
+    domain_order,
     model_summary,
 )
 from bagel_studio.core.llm.project import load_profiles
