@@ -79,8 +79,10 @@ class Store(ReviewsMixin, EvidenceMixin):
         read_only: bool = False,
         owner: str = "",
         clock: Clock = utc_now,
+        wait: float = 0.0,
     ) -> Store:
-        """Open (and, if allowed, create) a project; raise ProjectLockedError if taken."""
+        """Open (and, if allowed, create) a project; raise ProjectLockedError if another
+        writer still holds it after ``wait`` seconds."""
         path = Path(path)
         if read_only:
             if not path.exists():
@@ -105,7 +107,7 @@ class Store(ReviewsMixin, EvidenceMixin):
         if path.exists() and not _looks_like_sqlite(path):
             raise StoreError(f"{path}: not a BAGEL Studio project (not an SQLite file)")
         path.parent.mkdir(parents=True, exist_ok=True)
-        lock = WriterLock(path, owner)
+        lock = WriterLock(path, owner, wait)
         writer: sqlite3.Connection | None = None
         try:
             writer = conn = sqlite3.connect(
