@@ -8,6 +8,7 @@ command line call these, never the store's write methods. Qt-free.
 * ``merge_in`` another curator's project file (``operations.merge``)
 * ``store_measurement`` of a clip (``operations.audio``)
 * ``record_export`` of a written release (``operations.export``)
+* model results of ``core.llm`` (``operations.llm``)
 """
 
 from bagel_studio.core.operations.audio import store_measurement
