@@ -96,6 +96,6 @@ def refresh_model_flags(store: Store, item_ids: Sequence[str]) -> int:
         for item in store.get_items(list(item_ids)):
             has_flag = MODELS_REJECT_GOLD in rows[item.id]["flag_checks"]
             if bool(model_flags(ctx, item)) != has_flag:
-                store._recheck(item.id)
+                recheck_item(store, item.id)
                 changed += 1
     return changed

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from bagel_studio.core import operations
 from bagel_studio.core.cli import run
 from bagel_studio.core.store import Store
 from tests.core.llm.conftest import ITEMS
@@ -26,7 +27,7 @@ def test_levels_table_apply_undo_and_curator_edits_win(
     # always-A is right on wiki:1, globi:1 and xc:2 (gold A): easy there, medium elsewhere.
     with Store.open(llm_project) as store:
         item = store.get_item("xc:2")
-        store.edit("xc:2", "ann", item.content.with_changes(level="hard"))
+        operations.edit(store, "xc:2", "ann", item.content.with_changes(level="hard"))
     capsys.readouterr()
     status = run(["levels", str(llm_project), "--models", "gold", "always-A", "--apply", "--json"])
     assert status == 0
@@ -40,7 +41,7 @@ def test_levels_table_apply_undo_and_curator_edits_win(
         assert store.get_item("xc:2").content.level == "hard"  # the curator's
         history = store.history("wiki:1")
         assert history[-1].curator == "model-levels" and history[-1].after["level"] == "easy"
-        assert store.undo("model-levels") is not None
+        assert operations.undo(store, "model-levels") is not None
     assert run(["stats", str(llm_project), "--json"]) == 0
     stats = json.loads(capsys.readouterr().out)
     assert sum(sum(v.values()) for v in stats["levels"].values()) == 5  # one undone
@@ -78,7 +79,7 @@ def test_models_reject_gold_flag(llm_project: Path, scripted: ScriptedServer) ->
         # Fixing the key the models agree on clears the flag (answers to old content no longer
         # count).
         item = store.get_item("wiki:1")
-        store.edit("wiki:1", "ann", item.content.with_changes(answer_index=3))
+        operations.edit(store, "wiki:1", "ann", item.content.with_changes(answer_index=3))
         assert "models-reject-gold" not in {f.check for f in store.flags("wiki:1")}
     assert evaluate(llm_project, scripted, "gold") == 0
     with Store.open(llm_project, read_only=True) as store:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from bagel_studio.core import operations
 from bagel_studio.core.cli import run
+from bagel_studio.core.model import Decision
 from bagel_studio.core.store import Store
 from tests.core.llm.conftest import ITEMS
 from tests.support.llm_server import ScriptedServer
@@ -21,7 +23,7 @@ def test_report_has_the_model_tables_and_the_manifest_names_the_models(
     assert run(["levels", str(llm_project), "--models", "gold", "always-A", "--apply"]) == 0
     with Store.open(llm_project) as store:
         for item_id, *_ in ITEMS:
-            store.decide(item_id, "ann", "accept")
+            operations.decide(store, item_id, "ann", Decision.ACCEPT)
     out = tmp_path / "release"
     assert run(["export", str(llm_project), str(out), "--seed", "3"]) == 0
     report = (out / "report" / "report.md").read_text()
@@ -47,7 +49,7 @@ def test_report_has_the_model_tables_and_the_manifest_names_the_models(
 def test_release_without_models_has_no_model_section(llm_project: Path, tmp_path: Path) -> None:
     with Store.open(llm_project) as store:
         for item_id, *_ in ITEMS:
-            store.decide(item_id, "ann", "accept")
+            operations.decide(store, item_id, "ann", Decision.ACCEPT)
     out = tmp_path / "release"
     assert run(["export", str(llm_project), str(out), "--seed", "3"]) == 0
     assert "## Models" not in (out / "report" / "report.md").read_text()
