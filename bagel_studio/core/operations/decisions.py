@@ -14,9 +14,8 @@ from dataclasses import dataclass
 
 from bagel_studio.core.checks import check_all
 from bagel_studio.core.model import Decision, Review
+from bagel_studio.core.operations.reviews import KEEPS, require_curator
 from bagel_studio.core.store import Store, StoreError
-
-KEEPS = (Decision.ACCEPT, Decision.REVISE)
 
 
 @dataclass(frozen=True)
@@ -45,9 +44,7 @@ def decide_many(
     """Record ``curator``'s ``decision`` on every item of ``item_ids``, in one transaction, and
     return the reviews written (in the order of ``item_ids``); raise DecisionRefused, having
     written nothing, when some item cannot take it."""
-    name = (curator or "").strip()
-    if not name:
-        raise StoreError("a curator name is needed to record decisions")
+    name = require_curator(curator)
     if decision is Decision.REJECT and not reason:
         raise StoreError("a rejection needs a reason")
     with store.transaction():

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bagel_studio.core import operations
 from bagel_studio.core.checks import check_all
 from bagel_studio.core.cli import run
 from bagel_studio.core.model import Decision, ItemContent
@@ -38,10 +39,11 @@ def _project(path: Path) -> Store:
     items.append(NewItem(id="g0", domain="GloBI", content=ItemContent("G?", ("a", "b"), 0, "Diet")))
     store.add_items(items, None)
     check_all(store)
-    store.decide("w1", "ana", Decision.UNCERTAIN, note="later")
-    store.edit("w2", "ana", ItemContent("Qw2, rewritten?", ("a", "b", "c", "d"), 1, "Diet", "easy"))
-    store.decide("w3", "bob", Decision.REJECT, reason="trivial")
-    store.adjudicate("w4", "chief", Decision.REJECT, reason="trivial")
+    operations.decide(store, "w1", "ana", Decision.UNCERTAIN, note="later")
+    edited = ItemContent("Qw2, rewritten?", ("a", "b", "c", "d"), 1, "Diet", "easy")
+    operations.edit(store, "w2", "ana", edited)
+    operations.decide(store, "w3", "bob", Decision.REJECT, reason="trivial")
+    operations.adjudicate(store, "w4", "chief", Decision.REJECT, reason="trivial")
     return store
 
 
@@ -61,7 +63,7 @@ def test_many_at_once_write_what_one_by_one_writes(tmp_path: Path) -> None:
     ids = [*IDS, "w1"]  # an id twice: its second decision replaces the first
     with _project(tmp_path / "one.bagel") as one:
         for item_id in ids:
-            one.decide(item_id, "ana", Decision.ACCEPT)
+            operations.decide(one, item_id, "ana", Decision.ACCEPT)
         expected = _tables(one)
     with _project(tmp_path / "many.bagel") as many:
         reviews = decide_many(many, ids, "ana", Decision.ACCEPT)
