@@ -18,6 +18,7 @@ from bagel_studio.core.checks import (
     globi,
     hidden,
     models,
+    processes,
     review,
     structural,
     text,
@@ -115,6 +116,7 @@ def check_all(
     progress: Progress | None = None,
     *,
     audio: bool = True,
+    workers: int = 1,
 ) -> int:
     """Recompute and store the flags of the given items (all when None); return the flag count.
 
@@ -123,6 +125,8 @@ def check_all(
     checked and their flags written a batch at a time, in one transaction: memory holds one
     batch whatever the size of the project, and the flags change all at once or not at all.
     ``audio=False`` leaves out the acoustic checks (which may need the recordings measured).
+    ``workers`` > 1 checks a large project on that many processes (see ``checks.processes``;
+    only for a process that runs no other threads, such as the command line).
     """
     ids = list(dict.fromkeys(item_ids)) if item_ids is not None else None
     if ids is not None and len(ids) < BULK_THRESHOLD:  # a handful: a missing id is an error
@@ -133,6 +137,8 @@ def check_all(
             progress(len(ids), len(ids))
         return sum(len(f) for f in flags_by_item.values())
     total = store.item_count() if ids is None else len(ids)
+    if processes.can_fork(store, total, workers):
+        return _check_in_processes(store, ids, progress, audio, workers)
     ctx = CheckContext.bulk(store)
     done = flagged = 0
     with store.transaction(), paused_gc():
@@ -143,4 +149,23 @@ def check_all(
             flagged += sum(len(f) for f in flags_by_item.values())
             if progress is not None:
                 progress(done, max(total, done))
+    return flagged
+
+
+def _check_in_processes(
+    store: Store, ids: list[str] | None, progress: Progress | None, audio: bool, workers: int
+) -> int:
+    if ids is None:
+        ids = store.item_ids()
+    results = processes.checked_in_processes(store, ids, workers, audio)
+    flags_by_item = next(results, None)  # the workers fork here, before the write transaction
+    done = flagged = 0
+    with store.transaction(), paused_gc():
+        while flags_by_item is not None:
+            store.replace_all_flags(flags_by_item)
+            done += len(flags_by_item)
+            flagged += sum(len(f) for f in flags_by_item.values())
+            if progress is not None:
+                progress(done, max(len(ids), done))
+            flags_by_item = next(results, None)
     return flagged

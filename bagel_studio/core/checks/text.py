@@ -10,8 +10,6 @@ from functools import lru_cache
 from rapidfuzz.distance import Indel
 
 from bagel_studio.core.checks.words import (
-    content_stems,
-    normalized_phrase,
     stems_of_words,
     words,
 )
@@ -168,11 +166,12 @@ def _gold_in_stem(item: Item, options: list[_Option]) -> Flag | None:
     gold_phrase = options[content.answer_index or 0].phrase
     if not gold_phrase:
         return None
-    if f" {gold_phrase} " in f" {normalized_phrase(content.question)} ":
+    question = words(content.question)  # normalized_phrase and content_stems from one pass
+    if f" {gold_phrase} " in f" {' '.join(question).lower()} ":
         how = "verbatim"
     else:
         gold_stems = set(options[content.answer_index or 0].stems)
-        if len(gold_stems) < 2 or not gold_stems <= set(content_stems(content.question)):
+        if len(gold_stems) < 2 or not gold_stems <= set(stems_of_words(question)):
             return None
         how = "all its content words"
     # A phrase every option shares (the species named in each) gives nothing away.

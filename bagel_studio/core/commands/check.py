@@ -14,7 +14,12 @@ from typing import Any
 
 from bagel_studio.core.checks import CHECKS, check_all
 from bagel_studio.core.cli import UsageError
-from bagel_studio.core.commands.common import add_wait_argument, open_project, print_json
+from bagel_studio.core.commands.common import (
+    add_wait_argument,
+    add_workers_argument,
+    open_project,
+    print_json,
+)
 from bagel_studio.core.domains import DOMAINS, normalize_domain
 from bagel_studio.core.model import Flag, Severity
 from bagel_studio.core.store import QueueFilter, Store
@@ -59,6 +64,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="do not measure recordings first, and leave the acoustic checks out",
     )
     add_wait_argument(parser)
+    add_workers_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -75,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         if not args.no_audio:
             _measure_recordings(store)
         ids = store.item_ids(QueueFilter(domain=domain)) if domain else None
-        check_all(store, ids, audio=not args.no_audio)
+        check_all(store, ids, audio=not args.no_audio, workers=max(args.workers, 1))
         in_scope = set(ids) if ids is not None else None
         listed = [
             (item_id, flag)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -49,3 +50,15 @@ def open_project(
 def print_json(data: Any) -> None:
     json.dump(data, sys.stdout, ensure_ascii=False, indent=2, sort_keys=False)
     sys.stdout.write("\n")
+
+
+def add_workers_argument(parser: argparse.ArgumentParser) -> None:
+    """``--workers N``: processes for the checks of a large project (default: every CPU)."""
+    parser.add_argument(
+        "--workers",
+        type=int,
+        metavar="N",
+        default=os.cpu_count() or 1,
+        help="processes that run the checks of a large project (default: one per CPU, "
+        f"{os.cpu_count() or 1} here)",
+    )

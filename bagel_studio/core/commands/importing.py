@@ -11,7 +11,12 @@ import sys
 from pathlib import Path
 
 from bagel_studio.core.cli import UsageError
-from bagel_studio.core.commands.common import add_wait_argument, open_project, print_json
+from bagel_studio.core.commands.common import (
+    add_wait_argument,
+    add_workers_argument,
+    open_project,
+    print_json,
+)
 
 REJECT_LISTING = 50
 
@@ -33,6 +38,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("paths", metavar="PATH", nargs="+", help="input files or folders")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     add_wait_argument(parser)
+    add_workers_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -43,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{missing[0]}: no such file or folder")
     store = open_project(args.project, create=True, wait=args.wait)
     try:
-        report = import_paths(store, args.paths)
+        report = import_paths(store, args.paths, workers=max(args.workers, 1))
         totals = (store.item_count(), store.reject_count())
     finally:
         store.close()

@@ -71,6 +71,7 @@ def import_paths(
     progress: Progress | None = None,
     *,
     full_checks: bool = True,
+    workers: int = 1,
 ) -> ImportReport:
     """Import files and folders (walked) into ``store``; evidence first, then items.
 
@@ -111,12 +112,17 @@ def import_paths(
     report.check_item_ids = report.new_item_ids + _linked_items(run)
     report.timings["import"] = time.perf_counter() - started
     if full_checks:
-        run_full_checks(store, report)
+        run_full_checks(store, report, workers=workers)
     return report
 
 
 def run_full_checks(
-    store: Store, report: ImportReport, progress: Progress | None = None, *, audio: bool = True
+    store: Store,
+    report: ImportReport,
+    progress: Progress | None = None,
+    *,
+    audio: bool = True,
+    workers: int = 1,
 ) -> int:
     """Every check on the items an import left to check (``report.check_item_ids``); stores
     their flags, records the time taken in ``report.timings["checks"]`` and returns the number
@@ -124,7 +130,7 @@ def run_full_checks(
     started = time.perf_counter()
     count = 0
     if report.check_item_ids:
-        count = check_all(store, report.check_item_ids, progress, audio=audio)
+        count = check_all(store, report.check_item_ids, progress, audio=audio, workers=workers)
     report.timings["checks"] = time.perf_counter() - started
     return count
 
