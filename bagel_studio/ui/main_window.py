@@ -175,7 +175,6 @@ class MainWindow(QMainWindow):
     def after_import(self) -> None:
         """New items arrived: re-read the queue, the filter choices and this curator's to-do."""
         self.queue.filters.refresh_choices()
-        self.controller.reload_todo()
         self.queue_model.reload()
         if self.controller.item is None:
             self.controller.show_first()
@@ -196,7 +195,6 @@ class MainWindow(QMainWindow):
 
     def curator_changed(self) -> None:
         self.queue.filters.refresh_choices()
-        self.controller.reload_todo()
         self.controller.refresh_current()
         self.update_title()
         self.update_progress()

@@ -161,6 +161,7 @@ class QueuePanel(QWidget):
         self.filters = FilterBar(store, curator, self)
         self.progress = ProgressStrip(self)
         self.table = QTableView(self)
+        self._selecting = False  # select_item is moving the selection: not the curator
         self._setup_table()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -195,15 +196,18 @@ class QueuePanel(QWidget):
         self.table.clearSelection()
 
     def _row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if self._selecting:
+            return
         item_id = self.model.item_id(current.row())
         if item_id is not None:
             self.item_selected.emit(item_id)
 
     def select_item(self, item_id: str) -> None:
-        """Highlight ``item_id`` in the table without emitting ``item_selected``."""
-        row = self.model.row_of(item_id)
+        """Highlight ``item_id`` in the table without emitting ``item_selected``. The selection
+        model's signals stay on, so the view repaints only the two rows that changed."""
+        row = self.model.row_of(item_id) if item_id else -1
         selection = self.table.selectionModel()
-        selection.blockSignals(True)
+        self._selecting = True
         if row < 0:
             selection.clearSelection()
             selection.setCurrentIndex(QModelIndex(), QItemSelectionModel.SelectionFlag.Clear)
@@ -215,5 +219,4 @@ class QueuePanel(QWidget):
             )
             selection.setCurrentIndex(index, flags)
             self.table.scrollTo(index, QAbstractItemView.ScrollHint.EnsureVisible)
-        selection.blockSignals(False)
-        self.table.viewport().update()
+        self._selecting = False

@@ -52,10 +52,17 @@ class QueueFilter:
             params.extend([pattern, pattern, pattern])
         return (" AND ".join(clauses) or "1"), params
 
-    def order(self) -> str:
+    def order_terms(self) -> tuple[str, ...]:
+        """The queue order as ascending SQL expressions (the last, ``seq``, is unique), so that
+        "the items after this one" is one row-value comparison (``(terms) > (its terms)``)."""
         if self.ambiguity_first:
             return (
-                "ORDER BY (items.domain != 'GloBI'), items.flag_severity, "
-                "length(items.flag_checks) DESC, items.seq"
+                "(items.domain != 'GloBI')",
+                "items.flag_severity",
+                "-length(items.flag_checks)",
+                "items.seq",
             )
-        return "ORDER BY items.seq"
+        return ("items.seq",)
+
+    def order(self) -> str:
+        return "ORDER BY " + ", ".join(self.order_terms())

@@ -28,6 +28,7 @@ from bagel_studio.core.model import (
 from bagel_studio.core.store.errors import StoreError
 from bagel_studio.core.store.evidence import EvidenceMixin
 from bagel_studio.core.store.lock import WriterLock
+from bagel_studio.core.store.paging import QueuePagingMixin
 from bagel_studio.core.store.queue import NO_FLAG, QueueFilter
 from bagel_studio.core.store.reviews import ReviewsMixin
 from bagel_studio.core.store.rows import (
@@ -49,7 +50,7 @@ def utc_now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
-class Store(ReviewsMixin, EvidenceMixin):
+class Store(ReviewsMixin, EvidenceMixin, QueuePagingMixin):
     """A project file, open for reading and (unless ``read_only``) writing."""
 
     def __init__(
