@@ -42,7 +42,7 @@ MIX = [
         },
     ),
 ]
-WORDS = (
+WORDS = (  # noqa: SIM905 (a vocabulary reads better as one string)
     "species habitat forage nest predator prey song call frequency duration host parasite flower "
     "visit tree forest wetland migration range diet insect seed fruit fish mammal bird reptile "
     "amphibian colony territory breeding juvenile adult season dawn chorus"
@@ -56,6 +56,15 @@ def _text(rnd: random.Random, length: int) -> str:
     return " ".join(out)[:length]
 
 
+def _cell(cells: list[tuple[str, str, int]], pick: float) -> tuple[str, str]:
+    acc = 0
+    for domain, dimension, n in cells:
+        acc += n
+        if pick <= acc:
+            return domain, dimension
+    return cells[-1][0], cells[-1][1]
+
+
 def write_scale_items(count: int, out: Path, seed: int = 0) -> Path:
     """Write ``count`` items to ``out`` (JSON Lines) and return ``out``."""
     rnd = random.Random(seed)
@@ -63,11 +72,7 @@ def write_scale_items(count: int, out: Path, seed: int = 0) -> Path:
     total = sum(n for *_, n in cells)
     with open(out, "w", encoding="utf-8") as handle:
         for number in range(count):
-            pick, acc = rnd.random() * total, 0
-            for domain, dimension, n in cells:
-                acc += n
-                if pick <= acc:
-                    break
+            domain, dimension = _cell(cells, rnd.random() * total)
             options = [_text(rnd, rnd.randint(20, 52)) for _ in range(4)]
             gold = 1 if rnd.random() < 0.6 else rnd.randrange(4)
             item = {
