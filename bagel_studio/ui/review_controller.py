@@ -179,7 +179,8 @@ class ReviewController(QObject):
 
     def next_unreviewed(self, after: str) -> str | None:
         """The next item in the queue after ``after`` this curator has not reviewed (wrapping)."""
-        return self.store.queue_next(self._todo_filter(), after)
+        following: str | None = self.store.queue_next(self._todo_filter(), after)
+        return following
 
     # -- decisions -----------------------------------------------------------------------------
 

@@ -41,6 +41,16 @@ class QueuePagingMixin:
     """Reads of the queue that cost the same at 1,000 items as at 200,000."""
 
     db: sqlite_utils.Database
+    _word_index: bool | None = None
+
+    def queue_where(self, queue: QueueFilter) -> tuple[str, list[Any]]:
+        """``queue.where()`` for this project (with or without its full-text index)."""
+        if self._word_index is None:
+            found = self.db.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'items_fts'"
+            ).fetchone()
+            self._word_index = found is not None
+        return queue.where(word_index=self._word_index)
 
     def queue_page(
         self, queue: QueueFilter, offset: int, limit: int, after: Key | None = None
@@ -49,7 +59,7 @@ class QueuePagingMixin:
 
         ``after`` (the key of row ``offset - 1``) starts the page there instead of counting
         ``offset`` rows from the top."""
-        where, params = queue.where()
+        where, params = self.queue_where(queue)
         terms = queue.order_terms()
         sql = f"SELECT {', '.join('items.' + c for c in QUEUE_COLUMNS)}, {', '.join(terms)}"
         if after is not None:
@@ -76,7 +86,7 @@ class QueuePagingMixin:
 
     def queue_rank(self, queue: QueueFilter, item_id: str) -> int:
         """The row of ``item_id`` in the queue, or -1 when it does not match the filter."""
-        where, params = queue.where()
+        where, params = self.queue_where(queue)
         found = self.db.execute(
             f"SELECT {', '.join(queue.order_terms())} FROM items WHERE id = ? AND ({where})",
             [item_id, *params],
@@ -92,7 +102,7 @@ class QueuePagingMixin:
     ) -> str | None:
         """The first item of the queue after ``after_id`` (from the top when None or unknown),
         wrapping round to the top when ``wrap``; never ``after_id`` itself."""
-        where, params = queue.where()
+        where, params = self.queue_where(queue)
         key = self.queue_key(queue, after_id) if after_id else None
         head = f"SELECT items.id FROM items WHERE ({where})"
         if key is not None:
@@ -106,3 +116,11 @@ class QueuePagingMixin:
             f"{head} AND items.id != ? {queue.order()} LIMIT 1", [*params, after_id or ""]
         ).fetchone()
         return None if row is None else str(row[0])
+
+    def domains_in_queue_order(self) -> list[str]:
+        """The project's domains in the order the queue meets them (by their first item)."""
+        firsts = []
+        for (domain,) in self.db.execute("SELECT DISTINCT domain FROM items").fetchall():
+            row = self.db.execute("SELECT min(seq) FROM items WHERE domain = ?", [domain])
+            firsts.append((row.fetchone()[0], domain))
+        return [domain for _seq, domain in sorted(firsts)]

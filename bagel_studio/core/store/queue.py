@@ -2,10 +2,23 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
 NO_FLAG = 9  # flag_severity of an item without flags (sorts after every severity)
+WORD = re.compile(r"\w+\*?")
+
+
+def word_query(text: str) -> str | None:
+    """An FTS5 query for the words of ``text``: every word must occur, each as a whole word
+    (``bat*`` also finds words that begin with "bat"); None when ``text`` has no word. Words are
+    quoted, so nothing the curator types is read as FTS5 syntax."""
+    terms = []
+    for word in WORD.findall(text):
+        prefix = word.endswith("*")
+        terms.append(f'"{word.rstrip("*")}"' + ("*" if prefix else ""))
+    return " ".join(terms) or None
 
 
 @dataclass(frozen=True)
@@ -20,9 +33,13 @@ class QueueFilter:
     curator: str | None = None  # items this curator has reviewed
     unreviewed_by: str | None = None  # items this curator has not reviewed yet
     search: str | None = None
+    search_inside_words: bool = False  # search matches any part of a word, not whole words
     ambiguity_first: bool = False
 
-    def where(self) -> tuple[str, list[Any]]:
+    def where(self, word_index: bool = True) -> tuple[str, list[Any]]:
+        """SQL conditions on ``items`` and their parameters. ``word_index``: the project has
+        the full-text index of ``m_items_word_search`` (a file opened read-only before that
+        migration has not), else whole-word search falls back to matching inside words."""
         clauses: list[str] = []
         params: list[Any] = []
         for column in ("domain", "dimension", "level", "status"):
@@ -46,7 +63,14 @@ class QueueFilter:
                 "AND r.curator = ? AND r.decision != 'skip')"
             )
             params.append(self.unreviewed_by)
-        if self.search:
+        words = word_query(self.search) if self.search else None
+        if self.search and words and word_index and not self.search_inside_words:
+            clauses.append(
+                "(items.rowid IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ?)"
+                " OR items.id = ?)"
+            )
+            params.extend([words, self.search.strip()])
+        elif self.search:
             pattern = f"%{self.search}%"
             clauses.append("(items.question LIKE ? OR items.options LIKE ? OR items.id LIKE ?)")
             params.extend([pattern, pattern, pattern])

@@ -221,6 +221,44 @@ def m002_globi_taxon_nocase_indexes(db: sqlite_utils.Database) -> None:
         )
 
 
+@migration
+def m_items_word_search(db: sqlite_utils.Database) -> None:
+    """A full-text index of each item's id, stem and options (SQLite FTS5), so that the queue's
+    search matches whole words ("bat" finds bats, not Vombatidae) through an index instead of
+    reading every stem. It is an external-content index over ``items``, kept in step by triggers
+    on insert, delete and on updates of those three columns (import, edit, undo, merge), so no
+    write path has to remember it; flag and status updates do not touch it."""
+    db.execute(
+        "CREATE VIRTUAL TABLE items_fts USING fts5(id, question, options, content='items',"
+        " content_rowid='rowid', tokenize='unicode61 remove_diacritics 2')"
+    )
+    columns = "rowid, id, question, options"
+    new = "new.rowid, new.id, new.question, new.options"
+    old = "'delete', old.rowid, old.id, old.question, old.options"
+    db.execute(
+        "CREATE TRIGGER items_fts_insert AFTER INSERT ON items BEGIN"
+        f" INSERT INTO items_fts({columns}) VALUES ({new}); END"
+    )
+    db.execute(
+        "CREATE TRIGGER items_fts_delete AFTER DELETE ON items BEGIN"
+        f" INSERT INTO items_fts(items_fts, {columns}) VALUES ({old}); END"
+    )
+    db.execute(
+        "CREATE TRIGGER items_fts_update AFTER UPDATE OF id, question, options ON items BEGIN"
+        f" INSERT INTO items_fts(items_fts, {columns}) VALUES ({old});"
+        f" INSERT INTO items_fts({columns}) VALUES ({new}); END"
+    )
+    db.execute("INSERT INTO items_fts(items_fts) VALUES ('rebuild')")
+
+
+@migration
+def m_items_domain_seq_index(db: sqlite_utils.Database) -> None:
+    """Items by domain in queue order: a domain's queue pages (``WHERE domain = ? ORDER BY seq
+    LIMIT n``) and its count read only the rows they show, and the domain filter lists domains in
+    the order the queue meets them without reading every item."""
+    db.execute("CREATE INDEX IF NOT EXISTS idx_items_domain_seq ON items (domain, seq)")
+
+
 def apply_migrations(db: sqlite_utils.Database) -> int:
     """Bring ``db`` up to the newest schema; return the schema version it ends at."""
     version = int(db.execute("PRAGMA user_version").fetchone()[0])

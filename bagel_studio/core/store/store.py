@@ -261,14 +261,14 @@ class Store(ReviewsMixin, EvidenceMixin, QueuePagingMixin):
         return [_item_from_values(row) for row in cursor.fetchall()]
 
     def item_count(self, queue: QueueFilter | None = None) -> int:
-        where, params = (queue or QueueFilter()).where()
+        where, params = self.queue_where(queue or QueueFilter())
         return int(
             self.db.execute(f"SELECT count(*) FROM items WHERE {where}", params).fetchone()[0]
         )
 
     def item_ids(self, queue: QueueFilter | None = None) -> list[str]:
         queue = queue or QueueFilter()
-        where, params = queue.where()
+        where, params = self.queue_where(queue)
         sql = f"SELECT id FROM items WHERE {where} {queue.order()}"
         return [row[0] for row in self.db.execute(sql, params)]
 
@@ -299,7 +299,7 @@ class Store(ReviewsMixin, EvidenceMixin, QueuePagingMixin):
 
     def iter_items(self, queue: QueueFilter | None = None) -> Iterator[Item]:
         queue = queue or QueueFilter()
-        where, params = queue.where()
+        where, params = self.queue_where(queue)
         cursor = self.db.execute(f"SELECT * FROM items WHERE {where} {queue.order()}", params)
         columns = [c[0] for c in cursor.description]
         for row in cursor.fetchall():
