@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 NO_FLAG = 9  # flag_severity of an item without flags (sorts after every severity)
@@ -36,10 +36,12 @@ class QueueFilter:
     search_inside_words: bool = False  # search matches any part of a word, not whole words
     ambiguity_first: bool = False
 
-    def where(self, word_index: bool = True) -> tuple[str, list[Any]]:
+    def where(self, word_index: bool = True, joined: bool = False) -> tuple[str, list[Any]]:
         """SQL conditions on ``items`` and their parameters. ``word_index``: the project has
         the full-text index of ``m_items_word_search`` (a file opened read-only before that
-        migration has not), else whole-word search falls back to matching inside words."""
+        migration has not), else whole-word search falls back to matching inside words.
+        ``joined``: the query reads ``items_fts`` joined to ``items`` (see ``words``), so the
+        search is that table's MATCH."""
         clauses: list[str] = []
         params: list[Any] = []
         for column in ("domain", "dimension", "level", "status"):
@@ -63,18 +65,33 @@ class QueueFilter:
                 "AND r.curator = ? AND r.decision != 'skip')"
             )
             params.append(self.unreviewed_by)
-        words = word_query(self.search) if self.search else None
-        if self.search and words and word_index and not self.search_inside_words:
-            clauses.append(
-                "(items.rowid IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ?)"
-                " OR items.id = ?)"
-            )
-            params.extend([words, self.search.strip()])
+        words = self.words(word_index)
+        if words and joined:
+            clauses.append("items_fts MATCH ?")
+            params.append(words)
+        elif words:
+            clauses.append("items.seq IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ?)")
+            params.append(words)
         elif self.search:
             pattern = f"%{self.search}%"
             clauses.append("(items.question LIKE ? OR items.options LIKE ? OR items.id LIKE ?)")
             params.extend([pattern, pattern, pattern])
         return (" AND ".join(clauses) or "1"), params
+
+    def words(self, word_index: bool = True) -> str | None:
+        """The FTS5 query of a whole-word search (None for no search, a search inside words,
+        a search without any word, or a project without the word index)."""
+        if not self.search or self.search_inside_words or not word_index:
+            return None
+        return word_query(self.search)
+
+    def words_only(self) -> str | None:
+        """The FTS5 query when the filter is a whole-word search and nothing else (its count is
+        then read from the index alone), else None."""
+        if not self.search or self.search_inside_words:
+            return None
+        rest = replace(self, search=None)
+        return word_query(self.search) if rest == QueueFilter() else None
 
     def order_terms(self) -> tuple[str, ...]:
         """The queue order as ascending SQL expressions (the last, ``seq``, is unique), so that

@@ -261,16 +261,10 @@ class Store(ReviewsMixin, EvidenceMixin, QueuePagingMixin):
         return [_item_from_values(row) for row in cursor.fetchall()]
 
     def item_count(self, queue: QueueFilter | None = None) -> int:
-        where, params = self.queue_where(queue or QueueFilter())
-        return int(
-            self.db.execute(f"SELECT count(*) FROM items WHERE {where}", params).fetchone()[0]
-        )
+        return self.queue_count(queue or QueueFilter())
 
     def item_ids(self, queue: QueueFilter | None = None) -> list[str]:
-        queue = queue or QueueFilter()
-        where, params = self.queue_where(queue)
-        sql = f"SELECT id FROM items WHERE {where} {queue.order()}"
-        return [row[0] for row in self.db.execute(sql, params)]
+        return self.queue_ids(queue or QueueFilter())
 
     def queue_rows(self, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
         """The columns the queue table shows, for the given items."""
@@ -298,9 +292,10 @@ class Store(ReviewsMixin, EvidenceMixin, QueuePagingMixin):
         return _item_from_row(dict(zip(columns, row, strict=True)))
 
     def iter_items(self, queue: QueueFilter | None = None) -> Iterator[Item]:
-        queue = queue or QueueFilter()
-        where, params = self.queue_where(queue)
-        cursor = self.db.execute(f"SELECT * FROM items WHERE {where} {queue.order()}", params)
+        q = self.queue_sql(queue or QueueFilter())
+        cursor = self.db.execute(
+            f"SELECT items.* FROM {q.source} WHERE {q.where} {q.order}", q.params
+        )
         columns = [c[0] for c in cursor.description]
         for row in cursor.fetchall():
             yield _item_from_row(dict(zip(columns, row, strict=True)))
