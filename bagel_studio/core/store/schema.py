@@ -273,8 +273,11 @@ def m_items_queue_indexes(db: sqlite_utils.Database) -> None:
     (``WHERE domain = ? ORDER BY seq LIMIT n``) read only the rows they show, and the domain
     filter lists domains in the order the queue meets them. And one narrow index holding every
     column the filters compare, so that counting a filter's items reads that index, never the
-    wide item rows."""
+    wide item rows. And the items of a recording, re-checked when its clip is measured."""
     db.execute("CREATE INDEX IF NOT EXISTS idx_items_domain_seq ON items (domain, seq)")
+    db.execute(
+        "CREATE INDEX IF NOT EXISTS idx_items_recording ON items (recording_id COLLATE NOCASE)"
+    )
     db.execute(
         "CREATE INDEX IF NOT EXISTS idx_items_queue_filters ON items"
         " (domain, status, level, dimension, flag_severity, flag_checks)"

@@ -105,13 +105,20 @@ def store_measurement(
     audio: DecodedAudio,
     measurement: Measurement,
     item_id: str | None,
-) -> None:
-    """Writer side: cache the measurement as ``measurement_for`` would, then re-check the item
-    on screen so its acoustic flags (mismatch, too short, too quiet) appear in the desk."""
+) -> list[str]:
+    """Writer side: cache the measurement as ``measurement_for`` would, then re-check the items
+    of the recording (the one on screen and its siblings: they share the clip) so that their
+    acoustic flags (mismatch, too short, too quiet) appear in the desk; returns their ids."""
     result = measurement.to_json()
     result["audio_sha256"] = audio.sha256
     store_result(store, [cache_key(recording), audio.sha256], result)
-    if item_id is not None and not store.read_only:
-        from bagel_studio.core.checks import recheck_item
+    if store.read_only:
+        return []
+    from bagel_studio.core.checks import recheck_item
 
-        recheck_item(store, item_id)
+    item_ids = store.items_with_recording(str(recording["id"]))
+    if item_id is not None and item_id not in item_ids:
+        item_ids.append(item_id)
+    for each in item_ids:
+        recheck_item(store, each)
+    return item_ids

@@ -263,9 +263,11 @@ class ListeningPanel(QWidget):
         assert recording is not None
         generation = self._generation
 
-        def stored(_: object) -> None:
-            if not self._closed and item_id is not None:
-                self.flags_changed.emit(item_id)
+        def stored(rechecked: list[str]) -> None:
+            if self._closed:
+                return
+            for each in sorted(rechecked, key=lambda i: i != item_id):  # the one on screen first
+                self.flags_changed.emit(each)
 
         def measured(measurement: Any) -> None:
             store = self.services.store
