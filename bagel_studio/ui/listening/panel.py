@@ -28,7 +28,8 @@ from PySide6.QtWidgets import (
 from bagel_studio.core.audio import AudioError, Player, load_settings, parse_claim, save_settings
 from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.model import Item, ItemContent
-from bagel_studio.ui.listening.loader import ClipLoader, LoadedClip, measure_clip, store_measurement
+from bagel_studio.core.operations import store_measurement
+from bagel_studio.ui.listening.loader import ClipLoader, LoadedClip, measure_clip
 from bagel_studio.ui.listening.measurement_view import MeasurementView
 from bagel_studio.ui.listening.overlays import OptionClaim
 from bagel_studio.ui.listening.settings_bar import SettingsBar
@@ -263,16 +264,18 @@ class ListeningPanel(QWidget):
         assert recording is not None
         generation = self._generation
 
-        def stored(rechecked: list[str]) -> None:
-            if self._closed:
+        def stored(_flags: object) -> None:
+            if self._closed or item_id is None:
                 return
-            for each in sorted(rechecked, key=lambda i: i != item_id):  # the one on screen first
-                self.flags_changed.emit(each)
+            self.flags_changed.emit(item_id)
+            shown = self.item  # moved on to another item of the same clip: it was re-checked too
+            if shown is not None and shown.id != item_id and shown.recording_id == recording["id"]:
+                self.flags_changed.emit(shown.id)
 
         def measured(measurement: Any) -> None:
-            store = self.services.store
+            store, sha = self.services.store, clip.audio.sha256
             self.services.writer.submit(
-                lambda: store_measurement(store, recording, clip.audio, measurement, item_id),
+                lambda: store_measurement(store, recording, sha, measurement, item_id),
                 stored, self._report_error,
             )  # fmt: skip
             self._current(generation, self._show_measurement)(measurement)
