@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from bagel_studio.core import operations
 from bagel_studio.core.model import Decision, ItemContent
 from bagel_studio.core.store import NewItem, QueueFilter, Store
 from bagel_studio.core.store.queue import word_query
@@ -56,12 +57,16 @@ def test_the_word_index_follows_edits_undo_and_reopening(tmp_path: Path) -> None
     with Store.open(path) as store:
         store.add_items([BAT, WOMBAT], None)
         edited = store.get_item("w:wombat").content
-        store.edit("w:wombat", "ana", edited.__class__(**{**edited.__dict__, "question": "A bat?"}))
+        operations.edit(
+            store, "w:wombat", "ana", edited.__class__(**{**edited.__dict__, "question": "A bat?"})
+        )
         assert ids(store, search="bat") == ["w:bat", "w:wombat"]
         assert ids(store, search="wombats") == []
-        store.decide("w:bat", "ana", Decision.ACCEPT)  # a status change leaves the index alone
-        store.undo("ana")
-        store.undo("ana")  # the edit
+        operations.decide(
+            store, "w:bat", "ana", Decision.ACCEPT
+        )  # a status change leaves the index alone
+        operations.undo(store, "ana")
+        operations.undo(store, "ana")  # the edit
         assert ids(store, search="bat") == ["w:bat"]
         assert ids(store, search="wombats") == ["w:wombat"]
     conn = sqlite3.connect(path)  # the index is consistent with its content table
@@ -118,10 +123,10 @@ def test_count_page_rank_and_next_in_sql(tmp_path: Path) -> None:
         assert store.queue_next(globi, "i0401") == "i0402"  # from where it sits in the order
         assert store.queue_next(globi, None) == "i0000"
         for n in (0, 2):
-            store.decide(f"i000{n}", "ana", Decision.ACCEPT)
+            operations.decide(store, f"i000{n}", "ana", Decision.ACCEPT)
         todo = QueueFilter(domain="GloBI", unreviewed_by="ana")
         assert store.queue_next(todo, None) == "i0004"
-        store.decide("i0004", "ana", Decision.SKIP)  # skipped items are still to do
+        operations.decide(store, "i0004", "ana", Decision.SKIP)  # skipped items are still to do
         assert store.queue_next(todo, "i0000") == "i0004"
 
 
