@@ -1,9 +1,9 @@
-"""Write a BAGEL-sized flat item file for timing: the paper's domain x dimension mix (Table 2),
-stems of ~180 characters and options of 20-52 (the Xeno-canto-like options short and alike, as
-real ones are), ids ``<domain>:scale:<n>``.
+"""Writes a BAGEL-shaped flat item file of any size, for timing at scale.
 
-Run: .venv/bin/python tests/benchmarks/bagel_scale.py N OUT.jsonl [SEED]
-The same N and SEED give the same file; the benchmarks of issue 11 take their items from it.
+The paper's domain and dimension mix (Table 2), ~180-character stems, options of 20-52 characters
+drawn from a small vocabulary (so, like Xeno-canto's, they are short and alike), mostly easy.
+
+usage: python tests/benchmarks/bagel_scale.py N OUT.jsonl [SEED]
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import random
 import sys
 from pathlib import Path
 
-MIX = (
+MIX = [
     (
         "Wikipedia",
         {
@@ -41,81 +41,46 @@ MIX = (
             "Modulation pattern": 419,
         },
     ),
-)
-WORDS = [
-    "species",
-    "habitat",
-    "forage",
-    "nest",
-    "predator",
-    "prey",
-    "song",
-    "call",
-    "frequency",
-    "duration",
-    "host",
-    "parasite",
-    "flower",
-    "visit",
-    "tree",
-    "forest",
-    "wetland",
-    "migration",
-    "range",
-    "diet",
-    "insect",
-    "seed",
-    "fruit",
-    "fish",
-    "mammal",
-    "bird",
-    "reptile",
-    "amphibian",
-    "colony",
-    "territory",
-    "breeding",
-    "juvenile",
-    "adult",
-    "season",
-    "dawn",
-    "chorus",
 ]
-LEVELS = ["easy"] * 7 + ["medium", "medium", "hard"]
+WORDS = (  # noqa: SIM905 (a vocabulary reads better as one string)
+    "species habitat forage nest predator prey song call frequency duration host parasite flower "
+    "visit tree forest wetland migration range diet insect seed fruit fish mammal bird reptile "
+    "amphibian colony territory breeding juvenile adult season dawn chorus"
+).split()
 
 
-def text(rnd: random.Random, length: int) -> str:
+def _text(rnd: random.Random, length: int) -> str:
     out: list[str] = []
     while len(" ".join(out)) < length:
         out.append(rnd.choice(WORDS))
     return " ".join(out)[:length]
 
 
-def _cell(at: float, cells: list[tuple[str, str, int]]) -> tuple[str, str]:
-    """The (domain, dimension) whose share of the mix holds ``at``: the last one when none does."""
+def _cell(cells: list[tuple[str, str, int]], pick: float) -> tuple[str, str]:
     acc = 0
-    for domain, dim, n in cells:
+    for domain, dimension, n in cells:
         acc += n
-        if at <= acc:
-            return domain, dim
+        if pick <= acc:
+            return domain, dimension
     return cells[-1][0], cells[-1][1]
 
 
-def write(count: int, out: Path, seed: int = 0) -> Path:
-    """Write ``count`` items to ``out`` (one JSON object per line) and return ``out``."""
+def write_scale_items(count: int, out: Path, seed: int = 0) -> Path:
+    """Write ``count`` items to ``out`` (JSON Lines) and return ``out``."""
     rnd = random.Random(seed)
     cells = [(domain, dim, n) for domain, dims in MIX for dim, n in dims.items()]
     total = sum(n for *_, n in cells)
-    with out.open("w", encoding="utf-8") as handle:
-        for i in range(count):
-            domain, dim = _cell(rnd.random() * total, cells)
-            options = [text(rnd, rnd.randint(20, 52)) for _ in range(4)]
+    with open(out, "w", encoding="utf-8") as handle:
+        for number in range(count):
+            domain, dimension = _cell(cells, rnd.random() * total)
+            options = [_text(rnd, rnd.randint(20, 52)) for _ in range(4)]
             gold = 1 if rnd.random() < 0.6 else rnd.randrange(4)
             item = {
-                "id": f"{domain.lower()}:scale:{i}",
+                "id": f"{domain.lower()}:scale:{number}",
                 "domain": domain,
-                "dimension": dim,
-                "level": rnd.choice(LEVELS),
-                "question": text(rnd, rnd.randint(120, 240)) + "?",
+                "dimension": dimension,
+                "level": rnd.choice(["easy"] * 7 + ["medium", "medium", "hard"]),
+                "question": _text(rnd, rnd.randint(120, 240)) + "?",
                 "options": options,
                 "answer": "ABCD"[gold],
             }
@@ -123,10 +88,7 @@ def write(count: int, out: Path, seed: int = 0) -> Path:
     return out
 
 
-def main() -> None:
-    count, out = int(sys.argv[1]), Path(sys.argv[2])
-    write(count, out, int(sys.argv[3]) if len(sys.argv) > 3 else 0)
-
-
 if __name__ == "__main__":
-    main()
+    write_scale_items(
+        int(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) > 3 else 0
+    )

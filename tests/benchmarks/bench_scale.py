@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from tests.benchmarks.bagel_scale import write  # noqa: E402
+from tests.benchmarks.bagel_scale import write_scale_items  # noqa: E402
 
 BASELINES = {  # issue 11, one run each on this machine before the work
     11_852: {"import": "7.4 s", "check": "7.0 s", "export": "2.7 s", "decide": "~2 min"},
@@ -157,7 +157,7 @@ def main() -> None:
     print(f"{args.count:,} items, median of {args.repeat}; load average {load()}")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        items = args.items or write(args.count, folder / "items.jsonl")
+        items = args.items or write_scale_items(args.count, folder / "items.jsonl")
         floor = statistics.median(raw_floor(items, folder) for _ in range(args.repeat))
         imports, loading = [], []
         for n in range(args.repeat):
