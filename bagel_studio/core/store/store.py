@@ -52,11 +52,7 @@ def utc_now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
-<<<<<<< HEAD
-class Store(ReviewsMixin, DecisionsMixin, EvidenceMixin):
-=======
-class Store(ReviewsMixin, EvidenceMixin, QueuePagingMixin):
->>>>>>> main
+class Store(ReviewsMixin, DecisionsMixin, EvidenceMixin, QueuePagingMixin):
     """A project file, open for reading and (unless ``read_only``) writing."""
 
     def __init__(
