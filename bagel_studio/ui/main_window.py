@@ -27,6 +27,7 @@ from bagel_studio.ui.review_controller import ReviewController
 from bagel_studio.ui.shortcuts import SHORTCUTS, ReviewMachine, State
 
 SEEK_SECONDS = 1.0
+LONG_SEEK_SECONDS = 5.0  # with Shift
 OpenProject = Callable[[Path, bool], object]
 
 
@@ -109,6 +110,8 @@ class MainWindow(QMainWindow):
         m.on("play", lambda: self._listen("toggle_play"))
         m.on("seek_back", lambda: self._listen("seek_relative", -SEEK_SECONDS))
         m.on("seek_forward", lambda: self._listen("seek_relative", SEEK_SECONDS))
+        m.on("seek_back_long", lambda: self._listen("seek_relative", -LONG_SEEK_SECONDS))
+        m.on("seek_forward_long", lambda: self._listen("seek_relative", LONG_SEEK_SECONDS))
         m.on("search", self.focus_search)
         m.on("filter", lambda: self.queue.filters.domain.setFocus())
         return shortcuts

@@ -51,13 +51,19 @@ def run(args: argparse.Namespace) -> int:
 
 def _block_lines(block: AgreementBlock, title: str) -> list[str]:
     lines = [
-        f"{title}: {block.items_rated} items rated by {len(block.curators)} curators"
+        f"{title}: {_count(block.items_rated, 'item')} rated by "
+        f"{_count(len(block.curators), 'curator')}"
         f" ({', '.join(block.curators) or 'none'})",
         f"  Fleiss' kappa {_fmt(block.fleiss_kappa)} over {block.fleiss_items} items rated by all",
     ]
     for pair in block.pairs:
         lines.append(f"  Cohen's kappa {pair.a} / {pair.b}: {_fmt(pair.kappa)} over {pair.n} items")
     return lines
+
+
+def _count(n: int, noun: str) -> str:
+    """'1 curator', '2 curators'."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _fmt(value: float | None) -> str:

@@ -58,7 +58,9 @@ def run(args: argparse.Namespace) -> int:
                 )
             except StoreError as exc:
                 failures += 1
-                sys.stderr.write(f"{item_id}: {exc}\n")
+                message = str(exc)  # some messages name the item already: say it once
+                prefix = "" if message.startswith(item_id) else f"{item_id}: "
+                sys.stderr.write(f"{prefix}{message}\n")
                 continue
             sys.stdout.write(f"{item_id}: {review.decision.value} by {review.curator}\n")
     return 1 if failures else 0
