@@ -87,11 +87,24 @@ class TextEvidence(QWidget):
         layout.addWidget(self.heading)
         layout.addWidget(self.editor, 1)
         self.spans: list[Span] = []
+        self.highlighted = False
 
-    def show_text(self, heading: str, text: str, spans: list[Span]) -> None:
+    def show_text(
+        self, heading: str, text: str, spans: list[Span], *, highlight: bool = True
+    ) -> None:
+        """Show ``text``; with ``highlight`` the supporting spans are marked and scrolled to
+        (blind mode passes False: the sentence that supports the gold would give it away)."""
         self.heading.setText(heading)
         self.editor.setPlainText(text)
         self.spans = spans
+        self.highlighted = False
+        if highlight:
+            self.show_highlights()
+
+    def show_highlights(self) -> None:
+        """Mark the supporting spans and scroll the first into view."""
+        spans = self.spans
+        self.highlighted = True
         fmt = QTextCharFormat()
         fmt.setBackground(HIGHLIGHT)
         selections = []
@@ -113,6 +126,9 @@ class TextEvidence(QWidget):
             QTimer.singleShot(0, self.editor, self.editor.centerCursor)
 
     def highlighted_text(self) -> list[str]:
+        """The text of the spans marked on screen (none while blind mode hides them)."""
+        if not self.highlighted:
+            return []
         text = self.editor.toPlainText()
         return [text[s:e] for s, e in self.spans]
 
@@ -139,6 +155,8 @@ class EvidencePanel(QTabWidget):
         self.addTab(_scrolling(self.globi), "GloBI record")
         self.addTab(self._recording_tab(), "Recording")
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.item: Item | None = None
+        self.key_revealed = True
 
     def _recording_tab(self) -> QWidget:
         tab = QWidget(self)
@@ -153,7 +171,25 @@ class EvidencePanel(QTabWidget):
             layout.addWidget(QLabel("Listening is not available in this build.", tab))
         return tab
 
-    def show_item(self, item: Item | None) -> None:
+    def set_key_revealed(self, revealed: bool) -> None:
+        """Blind mode: everything here that points at the gold (the highlighted supporting
+        sentences, the generator's evidence and rationale, the gold band over the spectrogram)
+        stays hidden until the curator has answered, then appears without reloading anything."""
+        was = self.key_revealed
+        self.key_revealed = revealed
+        if self.listening is not None:
+            self.listening.set_key_revealed(revealed)
+        if revealed and not was and self.item is not None:
+            self.text.show_highlights()
+            self._show_globi(self.item)
+
+    def show_item(self, item: Item | None, *, key_revealed: bool = True) -> None:
+        """Show ``item``'s evidence; ``key_revealed`` False (blind mode) hides what points at the
+        gold until ``set_key_revealed(True)``."""
+        self.item = item
+        self.key_revealed = key_revealed
+        if self.listening is not None:
+            self.listening.set_key_revealed(key_revealed)
         if item is None:
             self.text.show_text("", "", [])
             self.globi.set_fields("", [])
@@ -184,7 +220,8 @@ class EvidencePanel(QTabWidget):
             body = str(record.get("text") or "")
         else:
             heading, body = "Source text (inline)", str(inline)
-        self.text.show_text(heading, body, support_ranges(body, item))
+        spans = support_ranges(body, item)
+        self.text.show_text(heading, body, spans, highlight=self.key_revealed)
         return True
 
     def _show_globi(self, item: Item) -> bool:
@@ -196,6 +233,8 @@ class EvidencePanel(QTabWidget):
             ("Generator's evidence", "\n".join(f"“{span}”" for span in item.supporting_evidence)),
             ("Generator's rationale", item.rationale),
         ]
+        if not self.key_revealed:  # the generator's spans and rationale argue for the gold
+            generator = [("Generator's evidence", "shown once you have answered (blind mode)")]
         self.globi.set_fields(f"GloBI record {record['ref']}", globi_fields(record) + generator)
         return True
 
