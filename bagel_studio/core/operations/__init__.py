@@ -1,0 +1,1 @@
+"""Operations: one function per user action, one transaction each, returning what changed."""
