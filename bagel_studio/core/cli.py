@@ -13,7 +13,9 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import signal
 import sys
+import threading
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -61,6 +63,21 @@ class CommandModule(Protocol):
 
 class UsageError(Exception):
     """Bad arguments or unreadable input: exit status 2."""
+
+
+class Terminated(BaseException):
+    """SIGTERM arrived: unwinds like Ctrl+C, so open transactions roll back and an export's
+    temporary folder is removed, then the command exits with 143 (128 + SIGTERM)."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise Terminated
+
+
+def _on_sigterm() -> None:
+    """Turn SIGTERM into ``Terminated`` (only the main thread may set handlers)."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _terminate)
 
 
 def command_module(name: str) -> CommandModule:
@@ -116,8 +133,12 @@ def run(argv: list[str]) -> int:
     if getattr(args, "unavailable", None):
         print(f"bagel-studio: {args.unavailable}", file=sys.stderr)
         return 2
+    _on_sigterm()
     try:
         return int(command_module(args.command).run(args))
+    except Terminated:
+        print("terminated", file=sys.stderr)
+        return 143
     except UsageError as exc:
         print(f"bagel-studio {args.command}: {exc}", file=sys.stderr)
         return 2

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from bagel_studio.core.cli import UsageError
-from bagel_studio.core.commands.common import open_project
+from bagel_studio.core.commands.common import add_wait_argument, open_project
 from bagel_studio.core.model import REJECT_REASONS, Decision, Review
 from bagel_studio.core.operations.desk import EditsError, load_edits, revise
 from bagel_studio.core.store import StoreError
@@ -44,6 +44,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     group.add_argument("--skip", action="store_true", help="skip the items for now")
     group.add_argument("--uncertain", action="store_true", help="mark the items uncertain")
     parser.add_argument("--note", default=None, help="a note kept with the decision")
+    add_wait_argument(parser)
 
 
 def _edits(text: str) -> dict[str, Any]:
@@ -75,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     decision = _decision(args)
     edits = _edits(args.revise) if args.revise is not None else None
     failures = 0
-    with open_project(args.project, owner=args.curator) as store:
+    with open_project(args.project, owner=args.curator, wait=args.wait) as store:
         for item_id in args.item_ids:
             try:
                 review: Review

@@ -1,7 +1,13 @@
-"""The project schema, created and changed only through these numbered migrations.
+"""The project schema, created and changed only through these named migrations.
 
-Each migration runs once, inside one transaction, and ``PRAGMA user_version`` records how far a
-project file has come. A file newer than this program is refused rather than misread.
+A migration is a function decorated with ``@migration``; its name (the function's name) is what a
+project file records, with the time it was applied, in the ``schema_migrations`` table. Each runs
+once, inside one transaction. New migrations are appended at the END of this file, each with a
+unique descriptive name (``m_llm_profiles``): a project that lacks a named migration gets it,
+whichever order branches added them in. A file that records a migration this program does not know
+was written by a newer BAGEL Studio and is refused rather than misread.
+
+``migrate.apply_migrations`` applies them (and explains how files from before names are read).
 """
 
 from __future__ import annotations
@@ -11,12 +17,20 @@ from collections.abc import Callable
 import sqlite_utils
 
 Migration = Callable[[sqlite_utils.Database], None]
-MIGRATIONS: list[Migration] = []
+MIGRATIONS: list[tuple[str, Migration]] = []
 
 
 def migration(func: Migration) -> Migration:
-    MIGRATIONS.append(func)
+    """Register ``func`` as the next migration, under its function name."""
+    name = func.__name__
+    if any(name == known for known, _ in MIGRATIONS):
+        raise ValueError(f"two migrations are named {name!r}: give each a unique name")
+    MIGRATIONS.append((name, func))
     return func
+
+
+def migration_names() -> list[str]:
+    return [name for name, _ in MIGRATIONS]
 
 
 class SchemaTooNewError(RuntimeError):
@@ -219,23 +233,3 @@ def m002_globi_taxon_nocase_indexes(db: sqlite_utils.Database) -> None:
             f"CREATE INDEX IF NOT EXISTS idx_globi_records_{column}_nocase"
             f" ON globi_records ({column} COLLATE NOCASE)"
         )
-
-
-def apply_migrations(db: sqlite_utils.Database) -> int:
-    """Bring ``db`` up to the newest schema; return the schema version it ends at."""
-    version = int(db.execute("PRAGMA user_version").fetchone()[0])
-    if version > len(MIGRATIONS):
-        raise SchemaTooNewError(
-            f"this project was written by a newer BAGEL Studio (schema {version}, "
-            f"this program knows {len(MIGRATIONS)}); update BAGEL Studio to open it"
-        )
-    for number, step in enumerate(MIGRATIONS[version:], start=version + 1):
-        db.conn.execute("BEGIN IMMEDIATE")
-        try:
-            step(db)
-            db.conn.execute(f"PRAGMA user_version = {number}")
-        except BaseException:
-            db.conn.rollback()
-            raise
-        db.conn.commit()
-    return len(MIGRATIONS)
