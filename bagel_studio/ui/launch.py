@@ -148,9 +148,8 @@ def _build_demo(*, rebuild: bool = False) -> Path | None:
 
 def _open_path(desk: object, path: Path) -> bool:
     from bagel_studio.ui.app import DeskApp
-    from bagel_studio.ui.plain import plain_question
-
     from bagel_studio.ui.headless import is_headless
+    from bagel_studio.ui.plain import plain_question
 
     assert isinstance(desk, DeskApp)
     if path.exists():
