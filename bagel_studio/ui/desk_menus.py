@@ -17,6 +17,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QLineEdit, QMenu, QMessageBox, QWidget
 
 from bagel_studio.ui.import_dialog import ImportDialog, MergeDialog
+from bagel_studio.ui.import_picker import choose_import_paths
 from bagel_studio.ui.plain import plain_message
 from bagel_studio.ui.secondary import DEFAULT_SIZE, add_close_keys, make_secondary
 from bagel_studio.ui.shortcuts_help import ShortcutsHelp
@@ -249,17 +250,3 @@ class DeskMenus:
     def close_panels(self) -> None:
         for panel in self.panels.values():
             panel.close()
-
-
-def choose_import_paths(parent: QWidget) -> list[Path]:
-    """Files, or (if none chosen) a folder: imports accept both."""
-    names, _ = QFileDialog.getOpenFileNames(
-        parent,
-        "Import items and evidence (cancel to choose a folder)",
-        "",
-        "Items and evidence (*.jsonl *.json *.tsv *.csv *.txt);;All files (*)",
-    )
-    if names:
-        return [Path(n) for n in names]
-    folder = QFileDialog.getExistingDirectory(parent, "Import a folder")
-    return [Path(folder)] if folder else []
