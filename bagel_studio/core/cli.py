@@ -46,6 +46,9 @@ COMMANDS: dict[str, Command] = {
     ),
     "merge": Command("merge", "merge other curators' project files into a project"),
     "agreement": Command("agreement", "inter-curator agreement (Cohen's and Fleiss' kappa)"),
+    "evaluate": Command(
+        "evaluate", "ask a model every item with the paper's closed-book prompt; store answers"
+    ),
 }
 APP_COMMANDS_HELP = (
     "  open PROJECT     open the desk on a project (the default with no arguments)\n"

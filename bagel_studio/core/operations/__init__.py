@@ -1,1 +1,1 @@
-"""Operations: one function per user action, one transaction each, returning what changed."""
+"""Every write to a project: one function per user action, one transaction each."""
