@@ -65,6 +65,13 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("play", ("Space",), "Play / pause the recording", SHOWING, "Listen"),
     Shortcut("seek_back", ("Left",), "Seek back 1 s", SHOWING, "Listen"),
     Shortcut("seek_forward", ("Right",), "Seek forward 1 s", SHOWING, "Listen"),
+    Shortcut(
+        "listen_wide",
+        ("L",),
+        "Listening layout: the recording takes the queue's width (again: back)",
+        SHOWING | {S.EMPTY},
+        "Listen",
+    ),
     Shortcut("seek_back_long", ("Shift+Left",), "Seek back 5 s", SHOWING, "Listen"),
     Shortcut("seek_forward_long", ("Shift+Right",), "Seek forward 5 s", SHOWING, "Listen"),
     Shortcut("search", ("/",), "Search the queue", IDLE, "Queue"),

@@ -156,7 +156,9 @@ class Player:
         try:
             info = sd.query_devices(self._device, kind="output")
         except Exception as exc:
-            raise PlayerUnavailable(f"no audio output device: {exc}") from None
+            from bagel_studio.core.audio.sound_server import explain_no_device
+
+            raise PlayerUnavailable(explain_no_device(str(exc))) from None
         max_channels = int(info.get("max_output_channels", 0))
         if max_channels < 1:
             raise PlayerUnavailable("no audio output device: the device has no outputs")

@@ -119,11 +119,11 @@ def _low_latency_null_sink(env: Mapping[str, str]) -> None:
         _pactl(env, "set-default-sink", NULL_SINK)
 
 
-def explain_no_device(portaudio_error: str, server: SoundServer) -> str:
+def explain_no_device(portaudio_error: str, server: SoundServer | None = None) -> str:
     """PortAudio's error ("Error querying device -1") put in words, with the sound server's
-    state."""
+    state when it was looked for."""
     if "-1" in portaudio_error or "querying device" in portaudio_error.lower():
-        what = "no audio output device was found (no sound card, and no sound server to play to)"
+        what = "neither a sound card nor a sound server to play to was found"
     else:
         what = portaudio_error
-    return f"no audio output device: {what}; {server.message}"
+    return f"no audio output device: {what}" + (f"; {server.message}" if server else "")

@@ -344,8 +344,14 @@ class ListeningPanel(QWidget):
             self.status_message.emit(f"Playback unavailable: {reason}")
 
     def _on_device_checked(self, result: tuple[bool, str]) -> None:
+        """The worker looked for an output (and may have started a sound server): a clip loaded
+        before without one gets its stream now; without one, the reason says what to do."""
         ok, reason = result
-        if not self._closed and not ok and not self.controller.loaded:
+        if self._closed:
+            return
+        if ok and self.controller.loaded and self.controller.reason and self.clip is not None:
+            self.controller.load(self.clip.audio)
+        elif not ok and (not self.controller.loaded or self.controller.reason):
             self.controller.set_unavailable(reason)
 
     def _apply_loop(self) -> None:

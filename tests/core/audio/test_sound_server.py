@@ -100,7 +100,7 @@ def test_portaudio_error_is_put_in_words() -> None:
     server = SoundServer(False, False, "starting a sound server is switched off")
     text = explain_no_device("Error querying device -1", server)
     assert "-1" not in text
-    assert text.startswith("no audio output device: no audio output device was found")
+    assert text.startswith("no audio output device: neither a sound card nor a sound server")
     assert text.endswith("starting a sound server is switched off")
 
 
