@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from bagel_studio.core import operations
 from bagel_studio.core.cli import run
 from bagel_studio.core.commands.audio import report
 from bagel_studio.core.model import Decision
@@ -40,7 +41,7 @@ def test_decide_names_a_blocked_item_once(
 def test_agreement_says_one_curator(project_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     make_project(project_path)
     with Store.open(project_path) as store:
-        store.decide("w1", "ana", Decision.ACCEPT)
+        operations.decide(store, "w1", "ana", Decision.ACCEPT)
     assert run(["agreement", str(project_path)]) == 0
     out = capsys.readouterr().out
     assert "1 item rated by 1 curator (ana)" in out

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from bagel_studio.core import operations
 from bagel_studio.core.cli import UsageError
 from bagel_studio.core.commands.common import add_wait_argument, open_project
 from bagel_studio.core.model import REJECT_REASONS, Decision, Review
@@ -83,8 +84,8 @@ def run(args: argparse.Namespace) -> int:
                 if edits is not None:
                     review = revise(store, item_id, args.curator, edits, note=args.note)
                 else:
-                    review = store.decide(
-                        item_id, args.curator, decision, reason=args.reject, note=args.note
+                    review = operations.decide(
+                        store, item_id, args.curator, decision, reason=args.reject, note=args.note
                     )
             except (StoreError, EditsError) as exc:
                 failures += 1

@@ -16,6 +16,7 @@ from typing import Any
 
 from bagel_studio.core.domains import LETTERS, LEVELS, normalize_dimension
 from bagel_studio.core.model import Decision, Item, ItemContent, Review
+from bagel_studio.core.operations import reviews
 from bagel_studio.core.store import Store
 
 EDIT_FIELDS = ("question", "options", "answer", "dimension", "level")
@@ -109,5 +110,5 @@ def revise(
     if content == item.content:
         raise EditsError("the edits change nothing: use --accept to accept the item as it is")
     with store.transaction():
-        store.edit(item_id, curator, content)
-        return store.decide(item_id, curator, Decision.ACCEPT, note=note)  # recorded as revised
+        reviews.edit(store, item_id, curator, content)
+        return reviews.decide(store, item_id, curator, Decision.ACCEPT, note=note)  # as revised
