@@ -79,7 +79,7 @@ class MainWindow(QMainWindow):
     # -- building ------------------------------------------------------------------------------
 
     def _build_layout(self) -> None:
-        centre = QWidget(self)
+        self.centre = centre = QWidget(self)
         column = QVBoxLayout(centre)
         column.setContentsMargins(0, 0, 0, 0)
         column.addWidget(self.item_view, 1)
@@ -228,7 +228,7 @@ class MainWindow(QMainWindow):
         if wide:
             self._normal_sizes = self.splitter.sizes()
             total = sum(self._normal_sizes)
-            centre = self.splitter.widget(1).minimumWidth()
+            centre = self.centre.minimumWidth()
             self.queue.hide()
             self.splitter.setSizes([0, centre, max(0, total - centre)])
             if self.controller.item is not None and self.controller.item.recording_id:
