@@ -151,12 +151,12 @@ class ProgressStrip(QWidget):
 # column -> (share of the table's width, least width in pixels); the question gets the rest
 # (at least a fifth of the width)
 COLUMN_SHARES = {
-    "id": (0.21, 40),
-    "domain": (0.11, 36),
-    "dimension": (0.16, 36),
-    "level": (0.08, 36),
+    "id": (0.20, 40),
+    "domain": (0.13, 36),
+    "dimension": (0.15, 36),
+    "level": (0.09, 36),
     "status": (0.12, 36),
-    "flags": (0.12, 36),
+    "flags": (0.11, 36),
 }
 LEAST_SECTION = 36
 

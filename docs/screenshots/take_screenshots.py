@@ -6,7 +6,8 @@ Run under a virtual screen from the repository root:
 
 Writes desk-WxH.png (a flagged Wikipedia item) and listening-WxH.png (a Xeno-canto item with its
 spectrogram), plus listening-wide-WxH.png (the recording given the full width, key L), at
-1280x800, 1600x1000 and 1920x1080, from the showcase and listening projects the tests build.
+1280x800, 1600x1000 and 1920x1080, from the showcase project the tests build, with a private
+PulseAudio null sink running (as in the tests) so that the player is ready.
 """
 
 from __future__ import annotations
@@ -74,4 +75,7 @@ def main(out: Path) -> None:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1] if len(sys.argv) > 1 else "screenshots"))
+    from tests.support.pulse import running_null_sink  # a private sound server: the player works
+
+    with running_null_sink():
+        main(Path(sys.argv[1] if len(sys.argv) > 1 else "screenshots"))
