@@ -4,25 +4,29 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
+from typing import Any
 
 from bagel_studio.core.cli import UsageError
 from bagel_studio.core.commands.common import add_wait_argument, open_project
-from bagel_studio.core.model import REJECT_REASONS, Decision
+from bagel_studio.core.model import REJECT_REASONS, Decision, Review
 from bagel_studio.core.operations.decisions import DecisionRefused, decide_many
+from bagel_studio.core.operations.desk import EditsError, load_edits, revise
 from bagel_studio.core.store import StoreError
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "decide",
-        help="record decisions on items (accept, reject, skip, uncertain)",
+        help="record decisions on items (accept, revise, reject, skip, uncertain)",
         description="Record a curator's decision on one or more items, with their history "
-        "entries, as the desk does, in one transaction: all are recorded or, when some item "
-        "cannot take the decision (it does not exist, or an accept meets a blocking flag), none "
-        "is and every such item is listed.",
+        "entries, as the desk does. Accept, reject, skip and uncertain run in one transaction: "
+        "all are recorded or, when some item cannot take the decision (it does not exist, or an "
+        "accept meets a blocking flag), none is and every such item is listed. --revise edits "
+        "and accepts each item in its own transaction.",
         epilog="Reject reasons: " + ", ".join(REJECT_REASONS) + "\n"
-        "exit status: 0 recorded, 1 some item cannot take the decision (nothing recorded), "
-        "2 usage error",
+        "exit status: 0 recorded, 1 some item cannot take the decision (with --accept, --reject, "
+        "--skip, --uncertain: nothing recorded), 2 usage error",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("project", metavar="PROJECT", help="the project file (.bagel)")
@@ -36,6 +40,14 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     group = parser.add_mutually_exclusive_group(required=True)
     group.add_argument("--accept", action="store_true", help="accept the items")
     group.add_argument(
+        "--revise",
+        metavar="EDITS",
+        help="edit, then accept as revised (one transaction per item): EDITS is a JSON object "
+        "with any of question, options (four texts), answer (letter A-D, index 0-3 or the "
+        "option's text), dimension, level; or @FILE to read that JSON from a file. Example: "
+        '--revise \'{"question": "Which ...?", "answer": "B"}\'',
+    )
+    group.add_argument(
         "--reject",
         metavar="REASON",
         choices=sorted(REJECT_REASONS),
@@ -47,8 +59,21 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     add_wait_argument(parser)
 
 
+def _edits(text: str) -> dict[str, Any]:
+    """The --revise edits from the argument, or from the file it names with '@'."""
+    if text.startswith("@"):
+        try:
+            text = Path(text[1:]).read_text(encoding="utf-8-sig")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UsageError(f"cannot read the edits from {text[1:]}: {exc}") from None
+    try:
+        return load_edits(text)
+    except EditsError as exc:
+        raise UsageError(f"--revise: {exc}") from None
+
+
 def _decision(args: argparse.Namespace) -> Decision:
-    if args.accept:
+    if args.accept or args.revise is not None:
         return Decision.ACCEPT
     if args.reject:
         return Decision.REJECT
@@ -64,6 +89,8 @@ def run(args: argparse.Namespace) -> int:
     if not item_ids:
         raise UsageError("no item ids: give ITEM_ID... or --ids-from FILE")
     decision = _decision(args)
+    if args.revise is not None:
+        return _revise_each(args, item_ids, _edits(args.revise))
     with open_project(args.project, owner=args.curator, wait=args.wait) as store:
         try:
             reviews = decide_many(
@@ -77,6 +104,23 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(str(exc)) from exc
     sys.stdout.write("".join(f"{r.item_id}: {r.decision.value} by {r.curator}\n" for r in reviews))
     return 0
+
+
+def _revise_each(args: argparse.Namespace, item_ids: list[str], edits: dict[str, Any]) -> int:
+    """--revise: each item edited and accepted in its own transaction (as the desk saves)."""
+    failures = 0
+    with open_project(args.project, owner=args.curator, wait=args.wait) as store:
+        for item_id in item_ids:
+            try:
+                review: Review = revise(store, item_id, args.curator, edits, note=args.note)
+            except (StoreError, EditsError) as exc:
+                failures += 1
+                message = str(exc)  # some messages name the item already: say it once
+                prefix = "" if message.startswith(item_id) else f"{item_id}: "
+                sys.stderr.write(f"{prefix}{message}\n")
+                continue
+            sys.stdout.write(f"{item_id}: {review.decision.value} by {review.curator}\n")
+    return 1 if failures else 0
 
 
 def _ids_from(name: str) -> list[str]:

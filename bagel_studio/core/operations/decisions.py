@@ -20,6 +20,8 @@ from bagel_studio.core.store import Store, StoreError
 
 @dataclass(frozen=True)
 class Refusal:
+    """An item that cannot take the decision, and why (the reason does not repeat the id)."""
+
     item_id: str
     reason: str
 
@@ -54,18 +56,13 @@ def decide_many(
         for item_id in item_ids:
             target = targets.get(item_id)
             if target is None:
-                refusals.append(Refusal(item_id, f"no item {item_id!r} in this project"))
+                refusals.append(Refusal(item_id, "no such item in this project"))
                 continue
             chosen = decision
             if decision in KEEPS:
                 if target.blocking:
-                    refusals.append(
-                        Refusal(
-                            item_id,
-                            f"{item_id} cannot be accepted until fixed: "
-                            + "; ".join(target.blocking),
-                        )
-                    )
+                    reason = "cannot be accepted until fixed: " + "; ".join(target.blocking)
+                    refusals.append(Refusal(item_id, reason))
                     continue
                 chosen = Decision.REVISE if target.revised else Decision.ACCEPT
             reviews.append(

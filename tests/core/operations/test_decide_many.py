@@ -115,7 +115,7 @@ def test_ids_from_a_file_and_from_standard_input(
     monkeypatch.setattr(sys, "stdin", io.StringIO("w7\ng0\n"))
     assert run(["decide", str(project), "--ids-from", "-", "--curator", "ana", "--accept"]) == 1
     err = capsys.readouterr().err
-    assert "g0: g0 cannot be accepted until fixed" in err and "none recorded" in err
+    assert "g0: cannot be accepted until fixed" in err and "none recorded" in err
     with Store.open(project, read_only=True) as store:
         assert store.review("w7", "ana") is None  # refused with g0: nothing recorded
         assert store.review("w6", "ana") is not None
