@@ -24,6 +24,7 @@ COMMANDS = (
     "audio",
     "merge",
     "agreement",
+    "audit",
 )
 APP_COMMANDS_HELP = (
     "  open PROJECT     open the desk on a project (the default with no arguments)\n"

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from bagel_studio.core.checks import evidence, globi, review, structural, text, xenocanto
+from bagel_studio.core.checks import audit, evidence, globi, review, structural, text, xenocanto
 from bagel_studio.core.checks.context import CheckContext
 from bagel_studio.core.checks.evidence import evidence_flags
 from bagel_studio.core.checks.globi import globi_flags
@@ -51,6 +51,7 @@ CHECKS: dict[str, str] = {
     **xenocanto.DESCRIPTIONS,
     **review.DESCRIPTIONS,
     **_acoustic_descriptions(),
+    **audit.DESCRIPTIONS,
 }
 
 

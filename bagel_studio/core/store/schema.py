@@ -221,6 +221,13 @@ def m002_globi_taxon_nocase_indexes(db: sqlite_utils.Database) -> None:
         )
 
 
+@migration
+def m_flag_origin(db: sqlite_utils.Database) -> None:
+    """Where a flag comes from: NULL for an item's own checks, "audit" for the flags the
+    project-wide audit sets (near-duplicates, leaks), which re-running an item's checks keeps."""
+    db.execute("ALTER TABLE flags ADD COLUMN origin TEXT")
+
+
 def apply_migrations(db: sqlite_utils.Database) -> int:
     """Bring ``db`` up to the newest schema; return the schema version it ends at."""
     version = int(db.execute("PRAGMA user_version").fetchone()[0])

@@ -1,0 +1,1 @@
+"""Operations: every write a user action makes, one function and one transaction each."""
