@@ -1,8 +1,11 @@
 """The command line: the same core the desk uses, from a terminal.
 
-Each subcommand lives in ``bagel_studio.core.commands.<name>`` with ``add_parser(subparsers)``
-and ``run(args) -> int``. Exit status: 0 success, 1 when some input was rejected or a check failed,
-2 for usage errors and unreadable files.
+Every subcommand is one row of ``COMMANDS`` (name -> module under ``bagel_studio.core.commands``
+and the one-line help that ``bagel-studio --help`` shows). A module has ``add_parser(subparsers)``
+and ``run(args) -> int`` and is imported only when its command runs (or asks for its ``--help``), so
+starting any command costs only that command's imports. To add a command, append a row here; a
+test checks that the row's help is the help the module registers. Exit status: 0 success, 1 when
+some input was rejected or a check failed, 2 for usage errors and unreadable files.
 """
 
 from __future__ import annotations
@@ -10,22 +13,44 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import signal
 import sys
+import threading
+from dataclasses import dataclass
 from typing import Protocol
 
 from bagel_studio import __version__
 
-COMMANDS = (
-    "import",
-    "stats",
-    "check",
-    "decide",
-    "export",
-    "audio",
-    "merge",
-    "agreement",
-    "audit",
-)
+
+@dataclass(frozen=True)
+class Command:
+    """One subcommand: the module that implements it and its one-line help."""
+
+    module: str
+    help: str
+
+
+COMMANDS: dict[str, Command] = {
+    "import": Command("importing", "import items and evidence (format detected from content)"),
+    "stats": Command(
+        "stats", "counts per domain, dimension, status and level; rejects; gold positions"
+    ),
+    "check": Command("check", "recompute the automatic flags and list them"),
+    "decide": Command("decide", "record decisions on items (accept, reject, skip, uncertain)"),
+    "export": Command("export", "write the adjudicated release (shuffled, balanced, reproducible)"),
+    "audio": Command(
+        "audio",
+        "decode an audio file and print its measurements (clarity, band, call durations)",
+    ),
+    "merge": Command("merge", "merge other curators' project files into a project"),
+    "agreement": Command("agreement", "inter-curator agreement (Cohen's and Fleiss' kappa)"),
+    "evaluate": Command(
+        "evaluate", "ask a model every item with the paper's closed-book prompt; store answers"
+    ),
+    "audit": Command(
+        "audit", "find shortcuts: heuristic baselines, near-duplicates, cross-item leaks"
+    ),
+}
 APP_COMMANDS_HELP = (
     "  open PROJECT     open the desk on a project (the default with no arguments)\n"
     "  demo             build the bundled demo project and open it in the desk\n"
@@ -44,13 +69,33 @@ class UsageError(Exception):
     """Bad arguments or unreadable input: exit status 2."""
 
 
-def _module(name: str) -> CommandModule:
-    module_name = "importing" if name == "import" else name
-    module: CommandModule = importlib.import_module(f"bagel_studio.core.commands.{module_name}")
+class Terminated(BaseException):
+    """SIGTERM arrived: unwinds like Ctrl+C, so open transactions roll back and an export's
+    temporary folder is removed, then the command exits with 143 (128 + SIGTERM)."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise Terminated
+
+
+def _on_sigterm() -> None:
+    """Turn SIGTERM into ``Terminated`` (only the main thread may set handlers)."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _terminate)
+
+
+def command_module(name: str) -> CommandModule:
+    """Import the module of subcommand ``name`` (raises ImportError when it cannot load)."""
+    module: CommandModule = importlib.import_module(
+        f"bagel_studio.core.commands.{COMMANDS[name].module}"
+    )
     return module
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(load: str | tuple[str, ...] | None = None) -> argparse.ArgumentParser:
+    """The parser of ``bagel-studio``, with the full parser of the commands named in ``load``
+    (``"*"`` for all of them) and only the name and help of the others."""
+    loaded = tuple(COMMANDS) if load == "*" else (load,) if isinstance(load, str) else load or ()
     parser = argparse.ArgumentParser(
         prog="bagel-studio",
         description="Curate the BAGEL benchmark: import, check, review, adjudicate, export.",
@@ -59,9 +104,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"bagel-studio {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
+    for name, command in COMMANDS.items():
+        if name not in loaded:
+            subparsers.add_parser(name, help=command.help)
+            continue
         try:
-            module = _module(name)
+            module = command_module(name)
         except ImportError as exc:  # one broken command must not take the others down
             broken = subparsers.add_parser(name, help=f"(unavailable: {exc})")
             broken.set_defaults(unavailable=f"{name} is unavailable: {exc}")
@@ -70,8 +118,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _command_named(argv: list[str]) -> str | None:
+    """The subcommand argv names: its first word that is not an option (the top-level parser
+    takes no option with a value)."""
+    first = next((arg for arg in argv if not arg.startswith("-")), None)
+    return first if first in COMMANDS else None
+
+
 def run(argv: list[str]) -> int:
-    parser = build_parser()
+    parser = build_parser(_command_named(argv))
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse exits 2 on usage errors and 0 after --help
@@ -82,8 +137,12 @@ def run(argv: list[str]) -> int:
     if getattr(args, "unavailable", None):
         print(f"bagel-studio: {args.unavailable}", file=sys.stderr)
         return 2
+    _on_sigterm()
     try:
-        return int(_module(args.command).run(args))
+        return int(command_module(args.command).run(args))
+    except Terminated:
+        print("terminated", file=sys.stderr)
+        return 143
     except UsageError as exc:
         print(f"bagel-studio {args.command}: {exc}", file=sys.stderr)
         return 2

@@ -22,7 +22,7 @@ from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.model import Flag, HistoryEntry, Item, Review, Severity
 from bagel_studio.ui.history_view import HistoryList
 from bagel_studio.ui.item_editor import ItemEditor
-from bagel_studio.ui.plain import plain_label
+from bagel_studio.ui.plain import plain_label, shown
 
 SEVERITY_STYLE = {
     Severity.BLOCKING: "background:#ffebee; border-left:4px solid #c62828;",
@@ -119,7 +119,7 @@ class ItemView(QWidget):
             self.history.show_entries([])
             return
         self.meta.setText(_meta_text(item, mine))
-        self.stem.setText(item.content.question)
+        self.stem.setText(shown(item.content.question))
         self._render_options()
         self._show_flags(flags)
         self.history.show_entries(history)
@@ -145,7 +145,7 @@ class ItemView(QWidget):
             if self.blind_answer == index:
                 marks.append("your answer")
             suffix = f"   [{', '.join(marks)}]" if marks else ""
-            label.setText(f"{LETTERS[index]}   {content.options[index]}{suffix}")
+            label.setText(f"{LETTERS[index]}   {shown(content.options[index])}{suffix}")
             style = GOLD_STYLE if is_gold else OPTION_STYLE
             if self.blind_answer == index and not is_gold:
                 style = PICK_STYLE

@@ -11,6 +11,8 @@ import html
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
 
+from bagel_studio.core.checks.hidden import reveal_hidden
+
 
 def plain_label(
     text: str = "",
@@ -33,6 +35,12 @@ def plain_label(
         font.setBold(True)
         label.setFont(font)
     return label
+
+
+def shown(text: str) -> str:
+    """Item text as the desk displays it: invisible and reordering characters (bidi overrides,
+    zero-width spaces) written out as ``⟨U+202E⟩`` so that nothing hides or reorders the text."""
+    return reveal_hidden(text)
 
 
 def plain_tooltip(text: str) -> str:

@@ -15,7 +15,7 @@ from PySide6.QtGui import QBrush, QColor
 
 from bagel_studio.core.checks import CHECKS
 from bagel_studio.core.store import QueueFilter, Store
-from bagel_studio.ui.plain import plain_tooltip
+from bagel_studio.ui.plain import plain_tooltip, shown
 
 PAGE_SIZE = 200
 MAX_PAGES = 16
@@ -154,7 +154,7 @@ def _display(record: dict[str, Any], key: str) -> str:
         severity = SEVERITY_NAMES.get(record["flag_severity"], "")
         return f"{len(checks)} {severity}"
     if key == "question":
-        return " ".join(str(record["question"] or "").split())
+        return " ".join(shown(str(record["question"] or "")).split())
     value = record.get(key)
     return "" if value is None else str(value)
 
@@ -163,7 +163,7 @@ def _tooltip(record: dict[str, Any], key: str) -> str | None:
     if key == "flags" and record["flag_checks"]:
         return plain_tooltip("\n".join(f"{c}: {CHECKS.get(c, '')}" for c in record["flag_checks"]))
     if key == "question":
-        return plain_tooltip(str(record["question"] or ""))
+        return plain_tooltip(shown(str(record["question"] or "")))
     return None
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
@@ -9,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bagel_studio.core.cli import COMMANDS, run
+from bagel_studio.core.cli import COMMANDS, build_parser, run
 from bagel_studio.core.model import ItemContent
 from bagel_studio.core.store import NewItem, Store
 
@@ -27,6 +28,47 @@ def test_top_level_help_lists_commands(capsys: pytest.CaptureFixture[str]) -> No
     out = capsys.readouterr().out
     for command in COMMANDS:
         assert command in out
+
+
+def _subcommand_parsers(parser: argparse.ArgumentParser) -> dict[str, str]:
+    """{command name: its one-line help} as the parser's subcommand action holds them."""
+    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return {choice.dest: str(choice.help) for choice in action._choices_actions}
+
+
+def test_the_table_help_is_the_help_each_module_registers() -> None:
+    """``bagel-studio --help`` shows the table's line without importing the module: it must be
+    the line the module itself registers, so the two never drift apart."""
+    lazy = _subcommand_parsers(build_parser())
+    loaded = _subcommand_parsers(build_parser("*"))
+    assert lazy == {name: command.help for name, command in COMMANDS.items()}
+    assert loaded == lazy
+
+
+def _modules_after(argv: list[str]) -> set[str]:
+    """The modules a fresh interpreter has imported after ``bagel-studio ARGV``."""
+    code = (
+        "import sys; from bagel_studio.core.cli import run; run(sys.argv[1:]);"
+        "print(' '.join(sys.modules), file=sys.stderr)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, *argv], capture_output=True, text=True, check=True
+    )
+    return set(done.stderr.strip().splitlines()[-1].split())
+
+
+def _commands_imported(argv: list[str]) -> list[str]:
+    prefix = "bagel_studio.core.commands."
+    return sorted(
+        m for m in _modules_after(argv) if m.startswith(prefix) and m != prefix + "common"
+    )
+
+
+def test_help_imports_no_command_and_a_command_imports_only_itself() -> None:
+    assert _commands_imported(["--help"]) == []
+    assert _commands_imported(["--version"]) == []
+    assert _commands_imported(["stats", "--help"]) == ["bagel_studio.core.commands.stats"]
+    assert "bagel_studio.core.checks" not in _modules_after(["stats", "--help"])
 
 
 def test_unknown_command_and_missing_project_are_usage_errors(

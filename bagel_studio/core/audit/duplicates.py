@@ -52,10 +52,10 @@ class _Clusters:
         return sorted((m for m in members.values() if len(m) > 1), key=lambda m: m[0])
 
 
-def word_sets(items: Sequence[AuditItem]) -> list[frozenset[str]]:
+def word_sets(items: Sequence[AuditItem]) -> list[frozenset[int]]:
     """The distinctive content words of each item's stem and gold answer."""
     raw = [item.question_words | item.gold_words for item in items]
-    frequency: Counter[str] = Counter()
+    frequency: Counter[int] = Counter()
     for words in raw:
         frequency.update(words)
     limit = max(COMMON_MIN, int(COMMON_SHARE * len(items)))
@@ -65,13 +65,12 @@ def word_sets(items: Sequence[AuditItem]) -> list[frozenset[str]]:
     return [words - common for words in raw]
 
 
-def _similar_pairs(sets: Sequence[frozenset[str]]) -> Iterable[tuple[int, int]]:
+def _similar_pairs(sets: Sequence[frozenset[int]]) -> Iterable[tuple[int, int]]:
     """Pairs of positions whose word sets have a Jaccard index of at least SIMILAR."""
     eligible = [i for i, words in enumerate(sets) if len(words) >= MIN_WORDS]
-    vocabulary = {w: n for n, w in enumerate(set().union(*(sets[i] for i in eligible)))}
-    number = vocabulary.__getitem__
-    token_sets = [list(map(number, sets[i])) for i in eligible]
-    signature = minhash.signatures(token_sets, len(vocabulary))
+    token_sets = [sets[i] for i in eligible]
+    vocabulary = 1 + max((max(words) for words in token_sets), default=-1)
+    signature = minhash.signatures(token_sets, vocabulary)
     seen: set[tuple[int, int]] = set()
     for a, b in minhash.candidate_pairs(signature):
         i, j = eligible[a], eligible[b]
@@ -91,7 +90,7 @@ def _grouped_pairs(items: Sequence[AuditItem]) -> Iterable[tuple[int, int]]:
     for i, item in enumerate(items):
         if item.recording_id:
             groups["recording", item.recording_id.casefold(), item.dimension].append(i)
-        gold = " ".join(sorted(item.gold_words))
+        gold = " ".join(map(str, sorted(item.gold_words)))
         if not gold:
             continue
         for about in _fact_subjects(item):

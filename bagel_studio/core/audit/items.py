@@ -46,15 +46,15 @@ class AuditItem:
         return self.options[self.answer_index]
 
     @cached_property
-    def question_words(self) -> frozenset[str]:
+    def question_words(self) -> frozenset[int]:
         return content_words(self.question)
 
     @cached_property
-    def option_words(self) -> tuple[frozenset[str], ...]:
+    def option_words(self) -> tuple[frozenset[int], ...]:
         return tuple(content_words(o) for o in self.options)
 
     @property
-    def gold_words(self) -> frozenset[str]:
+    def gold_words(self) -> frozenset[int]:
         return self.option_words[self.answer_index]
 
 

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bagel_studio.core.audit.items import AuditItem
-from bagel_studio.core.checks.words import STOP_WORDS, normalized_phrase
+from bagel_studio.core.audit.words import phrase
 
 MAX_WORDS = 8  # gold phrases longer than this are not looked for (stems restate facts briefly)
 _GENERIC = frozenset(
@@ -46,14 +46,14 @@ class Leak:
 
 
 def _gold_phrase(item: AuditItem) -> str | None:
-    """The gold answer as a phrase to look for, or None when it says too little to leak."""
-    phrase = normalized_phrase(item.gold)
-    words = phrase.split()
-    if not words or len(words) > MAX_WORDS or phrase in _GENERIC or len(phrase) < 3:
+    """The gold answer as a phrase to look for, or None when it says too little to leak (no
+    content word, too short, too long, or a generic answer)."""
+    if not item.gold_words:
         return None
-    if not item.gold_words or all(w in STOP_WORDS for w in words):
+    gold = phrase(item.gold)
+    if len(gold) < 3 or gold in _GENERIC or gold.count(" ") >= MAX_WORDS:
         return None
-    return phrase
+    return gold
 
 
 def _ngrams(words: Sequence[str], lengths: set[int]) -> set[str]:
@@ -70,13 +70,13 @@ def find_leaks(items: Sequence[AuditItem]) -> list[Leak]:
     lengths: set[int] = set()
     phrases: list[str | None] = []
     for i, item in enumerate(items):
-        phrase = _gold_phrase(item)
-        phrases.append(phrase)
-        if phrase is None:
+        gold = _gold_phrase(item)
+        phrases.append(gold)
+        if gold is None:
             continue
-        lengths.add(len(phrase.split()))
+        lengths.add(gold.count(" ") + 1)
         for subject in item.subjects:
-            golds[subject][phrase].append(i)
+            golds[subject][gold].append(i)
     leaks: list[Leak] = []
     for a, item in enumerate(items):
         indexes = [golds[s] for s in item.subjects if s in golds]
@@ -84,23 +84,23 @@ def find_leaks(items: Sequence[AuditItem]) -> list[Leak]:
         indexes = [x for x in indexes if len(x) > 1 or phrases[a] not in x]
         if not indexes:
             continue
-        words = normalized_phrase(item.question).split()
+        words = phrase(item.question).split()
         padded = f" {' '.join(words)} "
         grams: set[str] | None = None
         leaked: dict[int, None] = {}
         for index in indexes:
             if len(index) <= 2 * len(words):  # few golds: look for each in the stem
-                found = [p for p in index if f" {p} " in padded]
+                found = [g for g in index if f" {g} " in padded]
             else:  # many: look each n-gram of the stem up
                 grams = grams if grams is not None else _ngrams(words, lengths)
                 found = list(grams.intersection(index))
-            for phrase in found:
-                for b in index[phrase]:
+            for gold in found:
+                for b in index[gold]:
                     if b != a:
                         leaked[b] = None
         for b in sorted(leaked):
             other = items[b]
-            if f" {phrases[b]} " in f" {normalized_phrase(other.question)} ":
+            if f" {phrases[b]} " in f" {phrase(other.question)} ":
                 continue  # B gives its own answer away already
             leaks.append(Leak(item.id, other.id, other.gold.strip()))
     return leaks

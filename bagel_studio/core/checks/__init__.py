@@ -12,11 +12,21 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from bagel_studio.core.checks import audit, evidence, globi, review, structural, text, xenocanto
+from bagel_studio.core.checks import (
+    audit,
+    evidence,
+    globi,
+    hidden,
+    review,
+    structural,
+    text,
+    xenocanto,
+)
 from bagel_studio.core.checks.context import CheckContext
 from bagel_studio.core.checks.evidence import evidence_flags
 from bagel_studio.core.checks.globi import globi_flags
 from bagel_studio.core.checks.globi_item import read_globi_item
+from bagel_studio.core.checks.hidden import hidden_flags
 from bagel_studio.core.checks.review import blind_flags
 from bagel_studio.core.checks.structural import structural_flags
 from bagel_studio.core.checks.text import text_flags
@@ -50,6 +60,7 @@ CHECKS: dict[str, str] = {
     **globi.DESCRIPTIONS,
     **xenocanto.DESCRIPTIONS,
     **review.DESCRIPTIONS,
+    **hidden.DESCRIPTIONS,
     **_acoustic_descriptions(),
     **audit.DESCRIPTIONS,
 }
@@ -68,6 +79,7 @@ def run_checks(ctx: CheckContext, item: Item, *, audio: bool = True) -> list[Fla
     """Every flag of ``item`` with the lookups of ``ctx`` (one flag per check id)."""
     flags = structural_flags(item.domain, item.content)
     flags += text_flags(item)
+    flags += hidden_flags(item)
     flags += evidence_flags(ctx, item)
     flags += blind_flags(ctx, item)
     if item.domain == GLOBI:

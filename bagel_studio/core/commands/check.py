@@ -14,7 +14,7 @@ from typing import Any
 
 from bagel_studio.core.checks import CHECKS, check_all
 from bagel_studio.core.cli import UsageError
-from bagel_studio.core.commands.common import open_project, print_json
+from bagel_studio.core.commands.common import add_wait_argument, open_project, print_json
 from bagel_studio.core.domains import DOMAINS, normalize_domain
 from bagel_studio.core.model import Flag, Severity
 from bagel_studio.core.store import QueueFilter, Store
@@ -58,6 +58,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         action="store_true",
         help="do not measure recordings first, and leave the acoustic checks out",
     )
+    add_wait_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -70,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     unknown = sorted(wanted - set(CHECKS))
     if unknown:
         raise UsageError(f"unknown check id {', '.join(unknown)} (see bagel-studio check --help)")
-    with open_project(args.project) as store:
+    with open_project(args.project, wait=args.wait) as store:
         if not args.no_audio:
             _measure_recordings(store)
         ids = store.item_ids(QueueFilter(domain=domain)) if domain else None

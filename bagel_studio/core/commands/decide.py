@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from bagel_studio.core.cli import UsageError
-from bagel_studio.core.commands.common import open_project
+from bagel_studio.core.commands.common import add_wait_argument, open_project
 from bagel_studio.core.model import REJECT_REASONS, Decision
 from bagel_studio.core.store import StoreError
 
@@ -33,6 +33,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     group.add_argument("--skip", action="store_true", help="skip the items for now")
     group.add_argument("--uncertain", action="store_true", help="mark the items uncertain")
     parser.add_argument("--note", default=None, help="a note kept with the decision")
+    add_wait_argument(parser)
 
 
 def _decision(args: argparse.Namespace) -> Decision:
@@ -50,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--curator must name someone")
     decision = _decision(args)
     failures = 0
-    with open_project(args.project, owner=args.curator) as store:
+    with open_project(args.project, owner=args.curator, wait=args.wait) as store:
         for item_id in args.item_ids:
             try:
                 review = store.decide(

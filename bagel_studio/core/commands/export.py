@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from bagel_studio.core.cli import UsageError
-from bagel_studio.core.commands.common import open_project, print_json
+from bagel_studio.core.commands.common import add_wait_argument, open_project, print_json
 from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.export import (
     ExportBlockedError,
@@ -48,6 +48,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "--force", action="store_true", help="replace OUTDIR if it exists and is not empty"
     )
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    add_wait_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -70,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.out_dir}: {exc.strerror or exc}") from exc
     finally:
         store.close()
-    recorded = _record(Path(args.project), result)
+    recorded = _record(Path(args.project), result, args.wait)
     if args.json:
         print_json(summary_json(result, recorded))
     else:
@@ -78,10 +79,10 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _record(project: Path, result: ExportResult) -> str | None:
+def _record(project: Path, result: ExportResult, wait: float) -> str | None:
     """Note the export in the project; return why not when it could not be done."""
     try:
-        with Store.open(project, create=False, owner="bagel-studio export") as store:
+        with Store.open(project, create=False, owner="bagel-studio export", wait=wait) as store:
             record_export(store, result)
     except ProjectLockedError:
         return "the project is open for writing elsewhere"

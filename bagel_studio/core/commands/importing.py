@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from bagel_studio.core.cli import UsageError
-from bagel_studio.core.commands.common import open_project, print_json
+from bagel_studio.core.commands.common import add_wait_argument, open_project, print_json
 
 REJECT_LISTING = 50
 
@@ -32,6 +32,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("project", metavar="PROJECT", help="project file (created if missing)")
     parser.add_argument("paths", metavar="PATH", nargs="+", help="input files or folders")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    add_wait_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -40,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     missing = [p for p in args.paths if not Path(p).exists()]
     if missing:
         raise UsageError(f"{missing[0]}: no such file or folder")
-    store = open_project(args.project, create=True)
+    store = open_project(args.project, create=True, wait=args.wait)
     try:
         report = import_paths(store, args.paths)
         totals = (store.item_count(), store.reject_count())

@@ -11,7 +11,7 @@ import argparse
 import sys
 
 from bagel_studio.core.cli import UsageError
-from bagel_studio.core.commands.common import open_project, print_json
+from bagel_studio.core.commands.common import add_wait_argument, open_project, print_json
 from bagel_studio.core.merge import MergeError, merge_projects
 
 
@@ -28,10 +28,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("project", metavar="PROJECT", help="the project to merge into")
     parser.add_argument("others", metavar="OTHER.bagel", nargs="+", help="files to merge in")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    add_wait_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    store = open_project(args.project)
+    store = open_project(args.project, wait=args.wait)
     try:
         report = merge_projects(store, args.others)
     except MergeError as exc:

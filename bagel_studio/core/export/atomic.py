@@ -2,7 +2,11 @@
 
 Files go into a sibling temporary folder ``OUTDIR.tmp-PID-XXXX``, each one fsynced, and the folder
 is renamed into place only when complete, so a killed export never leaves a partial OUTDIR: at
-worst a temporary folder, named as such and removed by the next export once its process is gone.
+worst a temporary folder, named as such and marked inside (``MARKER``: the writer's process id and
+start time), which the next export into the same parent folder removes once that process is gone
+(a process id reused by another program does not keep it alive). The release folder gets the
+permissions of any new folder (``0o777`` less the umask), not the private ``0o700`` of a
+temporary one.
 Replacing an existing release (``force``) renames the old one to ``OUTDIR.old-PID-XXXX`` first,
 renames the new one in, then deletes the old one.
 """
@@ -11,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -19,6 +24,8 @@ import tempfile
 from pathlib import Path
 
 from bagel_studio.core.export.plan import ExportError
+
+MARKER = ".bagel-studio-export"  # inside a temporary release folder: who is writing it
 
 
 class OutDirExistsError(ExportError):
@@ -51,6 +58,13 @@ class ReleaseFolder:
         remove_stale(self.out_dir)
         prefix = f"{self.out_dir.name}.tmp-{os.getpid()}-"
         self.path = Path(tempfile.mkdtemp(prefix=prefix, dir=self.out_dir.parent))
+        try:
+            self.path.chmod(0o777 & ~_umask())
+            owner = {"pid": os.getpid(), "started": _start_time(os.getpid())}
+            (self.path / MARKER).write_text(json.dumps(owner), encoding="utf-8")
+        except BaseException:
+            self.discard()
+            raise
         self.hashes: dict[str, dict[str, int | str]] = {}
 
     def write(self, relative: str, data: bytes) -> None:
@@ -65,6 +79,7 @@ class ReleaseFolder:
 
     def commit(self) -> Path:
         """Put the folder in place of OUTDIR (replacing an existing one) and return OUTDIR."""
+        (self.path / MARKER).unlink(missing_ok=True)
         for folder in sorted({p.parent for p in self.path.rglob("*")} | {self.path}):
             _fsync_dir(folder)
         old: Path | None = None
@@ -93,26 +108,66 @@ _LEFTOVER = re.compile(r"\.(tmp|old)-(\d+)-[^/]*")
 
 
 def remove_stale(out_dir: Path) -> list[Path]:
-    """Delete temporary folders that exports of OUTDIR left behind when they were killed.
+    """Delete temporary folders that killed exports left beside OUTDIR.
 
-    Only folders whose process is gone are touched; an old release (``.old-``) is deleted only
-    when OUTDIR itself exists, since otherwise it may be the only copy.
+    Only folders whose process is gone are touched: those named for OUTDIR, and any other
+    export's temporary folder in the same parent that carries the ``MARKER``. An old release
+    (``.old-``) is deleted only when OUTDIR itself exists, since otherwise it may be the only copy.
     """
     removed: list[Path] = []
     parent = out_dir.parent
     if not parent.is_dir():
         return removed
     for entry in parent.iterdir():
-        if not entry.name.startswith(out_dir.name + "."):
+        ours = entry.name.startswith(out_dir.name + ".")
+        match = _LEFTOVER.search(entry.name[len(out_dir.name) :] if ours else entry.name)
+        if match is None or not entry.is_dir() or (ours and match.start() != 0):
             continue
-        match = _LEFTOVER.fullmatch(entry.name[len(out_dir.name) :])
-        if match is None or not entry.is_dir() or _alive(int(match[2])):
-            continue
-        if match[1] == "old" and not out_dir.exists():
+        if match[1] == "old":
+            if not ours or not out_dir.exists() or _alive(int(match[2])):
+                continue
+        elif not _abandoned(entry, int(match[2]), named_for_out_dir=ours):
             continue
         shutil.rmtree(entry, ignore_errors=True)
         removed.append(entry)
     return removed
+
+
+def _abandoned(folder: Path, pid: int, *, named_for_out_dir: bool) -> bool:
+    """True when the export writing ``folder`` is gone (its marker tells which process it was)."""
+    try:
+        owner = json.loads((folder / MARKER).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        # unmarked: killed before it wrote the marker, or not an export's folder at all
+        return named_for_out_dir and not _alive(pid)
+    if not isinstance(owner, dict) or owner.get("pid") != pid:
+        return False
+    if not _alive(pid):
+        return True
+    started = owner.get("started")
+    return started is not None and pid != os.getpid() and _start_time(pid) != started
+
+
+def _start_time(pid: int) -> int | None:
+    """When process ``pid`` started (clock ticks since boot), to tell a reused id apart."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="ascii", errors="replace")
+        return int(stat.rsplit(")", 1)[1].split()[19])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _umask() -> int:
+    """The process's umask: from /proc where it is shown, else by setting and restoring it."""
+    try:
+        for line in Path("/proc/self/status").read_text(encoding="ascii").splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def _alive(pid: int) -> bool:

@@ -117,8 +117,8 @@ def write_release(
     if plan.blocked:
         raise ExportBlockedError(plan.blocked)
     check_out_dir(out_dir, force, project)
-    folder = ReleaseFolder(out_dir)
     steps = _steps(plan)
+    folder = ReleaseFolder(out_dir)
     try:
         with gc_paused():
             _write_steps(folder, steps, progress)

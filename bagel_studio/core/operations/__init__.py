@@ -1,1 +1,1 @@
-"""Operations: every write a user action makes, one function and one transaction each."""
+"""Every write to a project: one function per user action, one transaction each."""

@@ -4,6 +4,9 @@ The lock is an advisory ``flock`` on a sidecar file (``NAME.bagel.lock``) rather
 database itself: SQLite's own POSIX locks are dropped when any descriptor of the database is closed
 in the process, so sharing the file would be fragile. The operating system releases the lock when
 the holder dies, even by SIGKILL, so a crash never leaves a project locked.
+
+A writer that finds the lock taken may wait for it (``wait`` seconds, polled), so that scripts
+running one after another need not retry by hand.
 """
 
 from __future__ import annotations
@@ -12,9 +15,12 @@ import json
 import os
 import socket
 import sys
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO
+
+POLL_SECONDS = 0.1
 
 
 class ProjectLockedError(RuntimeError):
@@ -46,16 +52,21 @@ def _try_lock(handle: IO[str]) -> bool:
 class WriterLock:
     """Holds the writer lock of one project until ``release``."""
 
-    def __init__(self, project: Path, owner: str) -> None:
+    def __init__(self, project: Path, owner: str, wait: float = 0.0) -> None:
         self.path = lock_path(project)
         self._handle: IO[str] | None = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115
-        if not _try_lock(self._handle):
+        deadline = time.monotonic() + max(wait, 0.0)
+        while not _try_lock(self._handle):
+            if time.monotonic() < deadline:
+                time.sleep(min(POLL_SECONDS, max(deadline - time.monotonic(), 0.0)))
+                continue
             self._handle.seek(0)
             holder = self._describe(self._handle.read())
             self._handle.close()
             self._handle = None
+            waited = f" (waited {wait:g} s)" if wait > 0 else ""
             raise ProjectLockedError(
-                f"{project.name} is already open for writing by {holder}. "
+                f"{project.name} is already open for writing by {holder}{waited}. "
                 "Close it there first, or open it read-only."
             )
         info = {

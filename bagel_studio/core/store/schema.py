@@ -1,7 +1,13 @@
-"""The project schema, created and changed only through these numbered migrations.
+"""The project schema, created and changed only through these named migrations.
 
-Each migration runs once, inside one transaction, and ``PRAGMA user_version`` records how far a
-project file has come. A file newer than this program is refused rather than misread.
+A migration is a function decorated with ``@migration``; its name (the function's name) is what a
+project file records, with the time it was applied, in the ``schema_migrations`` table. Each runs
+once, inside one transaction. New migrations are appended at the END of this file, each with a
+unique descriptive name (``m_llm_profiles``): a project that lacks a named migration gets it,
+whichever order branches added them in. A file that records a migration this program does not know
+was written by a newer BAGEL Studio and is refused rather than misread.
+
+``migrate.apply_migrations`` applies them (and explains how files from before names are read).
 """
 
 from __future__ import annotations
@@ -11,12 +17,20 @@ from collections.abc import Callable
 import sqlite_utils
 
 Migration = Callable[[sqlite_utils.Database], None]
-MIGRATIONS: list[Migration] = []
+MIGRATIONS: list[tuple[str, Migration]] = []
 
 
 def migration(func: Migration) -> Migration:
-    MIGRATIONS.append(func)
+    """Register ``func`` as the next migration, under its function name."""
+    name = func.__name__
+    if any(name == known for known, _ in MIGRATIONS):
+        raise ValueError(f"two migrations are named {name!r}: give each a unique name")
+    MIGRATIONS.append((name, func))
     return func
+
+
+def migration_names() -> list[str]:
+    return [name for name, _ in MIGRATIONS]
 
 
 class SchemaTooNewError(RuntimeError):
@@ -222,27 +236,79 @@ def m002_globi_taxon_nocase_indexes(db: sqlite_utils.Database) -> None:
 
 
 @migration
+def m_llm_tables(db: sqlite_utils.Database) -> None:
+    """Model profiles, stored model answers (one per profile settings, prompt, item content and
+    option order), judge verdicts and the link from a regenerated item to the one it replaces."""
+    db.table("llm_profiles").create(
+        {"label": str, "profile": str, "created_at": str, "updated_at": str}, pk="label"
+    )
+    db.table("llm_answers").create(
+        {
+            "id": int,
+            "profile": str,
+            "settings_hash": str,
+            "prompt_hash": str,
+            "item_id": str,
+            "content_hash": str,
+            "option_order": str,
+            "shown_seed": int,
+            "model": str,
+            "raw_reply": str,
+            "parse": str,
+            "letter": str,
+            "option_index": int,
+            "correct": int,
+            "error": str,
+            "latency_ms": float,
+            "prompt_tokens": int,
+            "completion_tokens": int,
+            "attempts": int,
+            "origin": str,
+            "answered_at": str,
+        },
+        pk="id",
+    )
+    db.execute(
+        "CREATE UNIQUE INDEX idx_llm_answers_key ON llm_answers"
+        " (profile, settings_hash, prompt_hash, item_id, content_hash, option_order)"
+    )
+    db.table("llm_answers").create_index(["item_id"])
+    db.table("llm_verdicts").create(
+        {
+            "id": int,
+            "item_id": str,
+            "profile": str,
+            "model": str,
+            "content_hash": str,
+            "verdict": str,
+            "key_index": int,
+            "reason": str,
+            "raw_reply": str,
+            "error": str,
+            "asked_at": str,
+        },
+        pk="id",
+    )
+    db.table("llm_verdicts").create_index(["item_id"])
+    db.table("llm_regenerations").create(
+        {
+            "id": int,
+            "item_id": str,
+            "regenerated_from": str,
+            "profile": str,
+            "model": str,
+            "outcome": str,
+            "reason": str,
+            "raw_reply": str,
+            "created_at": str,
+        },
+        pk="id",
+    )
+    db.table("llm_regenerations").create_index(["regenerated_from"])
+
+
+@migration
 def m_flag_origin(db: sqlite_utils.Database) -> None:
     """Where a flag comes from: NULL for an item's own checks, "audit" for the flags the
     project-wide audit sets (near-duplicates, leaks), which re-running an item's checks keeps."""
     db.execute("ALTER TABLE flags ADD COLUMN origin TEXT")
-
-
-def apply_migrations(db: sqlite_utils.Database) -> int:
-    """Bring ``db`` up to the newest schema; return the schema version it ends at."""
-    version = int(db.execute("PRAGMA user_version").fetchone()[0])
-    if version > len(MIGRATIONS):
-        raise SchemaTooNewError(
-            f"this project was written by a newer BAGEL Studio (schema {version}, "
-            f"this program knows {len(MIGRATIONS)}); update BAGEL Studio to open it"
-        )
-    for number, step in enumerate(MIGRATIONS[version:], start=version + 1):
-        db.conn.execute("BEGIN IMMEDIATE")
-        try:
-            step(db)
-            db.conn.execute(f"PRAGMA user_version = {number}")
-        except BaseException:
-            db.conn.rollback()
-            raise
-        db.conn.commit()
-    return len(MIGRATIONS)

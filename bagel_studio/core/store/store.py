@@ -28,6 +28,7 @@ from bagel_studio.core.model import (
 from bagel_studio.core.store.errors import StoreError
 from bagel_studio.core.store.evidence import EvidenceMixin
 from bagel_studio.core.store.lock import WriterLock
+from bagel_studio.core.store.migrate import apply_migrations
 from bagel_studio.core.store.queue import NO_FLAG, QueueFilter
 from bagel_studio.core.store.reviews import ReviewsMixin
 from bagel_studio.core.store.rows import (
@@ -40,7 +41,6 @@ from bagel_studio.core.store.rows import (
     _new_item_row,
     _unique_by_id,
 )
-from bagel_studio.core.store.schema import apply_migrations
 
 Clock = Callable[[], str]
 
@@ -78,8 +78,10 @@ class Store(ReviewsMixin, EvidenceMixin):
         read_only: bool = False,
         owner: str = "",
         clock: Clock = utc_now,
+        wait: float = 0.0,
     ) -> Store:
-        """Open (and, if allowed, create) a project; raise ProjectLockedError if taken."""
+        """Open (and, if allowed, create) a project; raise ProjectLockedError if another
+        writer still holds it after ``wait`` seconds."""
         path = Path(path)
         if read_only:
             if not path.exists():
@@ -104,7 +106,7 @@ class Store(ReviewsMixin, EvidenceMixin):
         if path.exists() and not _looks_like_sqlite(path):
             raise StoreError(f"{path}: not a BAGEL Studio project (not an SQLite file)")
         path.parent.mkdir(parents=True, exist_ok=True)
-        lock = WriterLock(path, owner)
+        lock = WriterLock(path, owner, wait)
         writer: sqlite3.Connection | None = None
         try:
             writer = conn = sqlite3.connect(

@@ -73,7 +73,8 @@ def test_export_while_the_desk_holds_the_project(
     paper_project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with Store.open(paper_project, owner="desk"):
-        assert run(["export", str(paper_project), str(tmp_path / "r"), "--seed", "1"]) == 0
+        out = str(tmp_path / "r")
+        assert run(["export", str(paper_project), out, "--seed", "1", "--wait", "0"]) == 0
     assert "Not recorded in the project" in capsys.readouterr().out
     assert (tmp_path / "r" / "data" / "all.jsonl").is_file()
     assert _exports(paper_project) == []

@@ -1,0 +1,161 @@
+"""Named migrations: a project from the release that numbered them migrates without loss."""
+
+from __future__ import annotations
+
+import gzip
+import shutil
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlite_utils
+
+from bagel_studio.core.store import SchemaTooNewError, Store
+from bagel_studio.core.store.migrate import BEFORE_NAMES, applied_migrations, apply_migrations
+from bagel_studio.core.store.schema import MIGRATIONS, migration, migration_names
+
+KEPT = Path(__file__).parent / "data" / "project_v2.bagel.gz"
+V2_NAMES = ["m001_initial", "m002_globi_taxon_nocase_indexes"]
+
+
+def unpack(tmp_path: Path) -> Path:
+    target = tmp_path / "project_v2.bagel"
+    with gzip.open(KEPT, "rb") as source, target.open("wb") as out:
+        shutil.copyfileobj(source, out)
+    return target
+
+
+def snapshot(path: Path) -> dict[str, tuple[list[str], list[tuple[Any, ...]]]]:
+    """Every table's columns and rows (in rowid order), read with plain sqlite3."""
+    conn = sqlite3.connect(path)
+    try:
+        tables = [
+            r[0]
+            for r in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'"
+                " AND name NOT LIKE 'sqlite_%' ORDER BY name"
+            )
+        ]
+        result = {}
+        for table in tables:
+            columns = [r[1] for r in conn.execute(f"PRAGMA table_info({table})")]
+            rows = conn.execute(f"SELECT * FROM {table} ORDER BY rowid").fetchall()
+            result[table] = (columns, rows)
+        return result
+    finally:
+        conn.close()
+
+
+def test_kept_file_is_a_positional_schema_2_project_with_rows_in_every_table(
+    tmp_path: Path,
+) -> None:
+    path = unpack(tmp_path)
+    before = snapshot(path)
+    assert "schema_migrations" not in before
+    assert {table: len(rows) for table, (_, rows) in before.items() if not rows} == {}
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
+    conn.close()
+
+
+def test_positional_file_migrates_without_loss_and_records_names(tmp_path: Path) -> None:
+    path = unpack(tmp_path)
+    before = snapshot(path)
+    with Store.open(path, owner="test") as store:
+        applied = applied_migrations(store.db)
+        assert list(applied) == migration_names()
+        assert [applied[name] for name in V2_NAMES] == [BEFORE_NAMES, BEFORE_NAMES]
+        for name in migration_names()[len(V2_NAMES) :]:
+            assert applied[name].startswith("20")  # an ISO time, when it was applied here
+        # What the program reads back is what was written.
+        item = store.get_item("wikipedia:koala:4")
+        assert item.content.question.endswith("(edited)")
+        assert item.is_revised
+        assert store.adjudication("wikipedia:koala:0") is not None
+        assert {r.curator for r in store.reviews("wikipedia:koala:0")} == {"alice", "bob"}
+    after = snapshot(path)
+    for table, (columns, rows) in before.items():
+        new_columns, new_rows = after[table]
+        assert new_columns[: len(columns)] == columns, table
+        assert [row[: len(columns)] for row in new_rows] == rows, table
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+    conn.close()
+
+
+def test_migrating_twice_changes_nothing(tmp_path: Path) -> None:
+    path = unpack(tmp_path)
+    Store.open(path, owner="test").close()
+    first = snapshot(path)
+    Store.open(path, owner="test").close()
+    assert snapshot(path) == first
+
+
+def test_new_project_records_every_migration_with_its_time(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "new.bagel") as store:
+        applied = applied_migrations(store.db)
+    assert list(applied) == migration_names()
+    assert all(at.startswith("20") for at in applied.values())
+
+
+def test_a_migration_this_program_does_not_know_is_refused_and_the_file_kept(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "newer.bagel"
+    Store.open(path).close()
+    conn = sqlite3.connect(path)
+    conn.execute(
+        "INSERT INTO schema_migrations (name, applied_at) VALUES ('m_from_the_future', 'x')"
+    )
+    conn.commit()
+    conn.close()
+    before = snapshot(path)
+    with pytest.raises(SchemaTooNewError, match="m_from_the_future"):
+        Store.open(path)
+    assert snapshot(path) == before
+
+
+def test_a_missing_named_migration_is_applied_whatever_its_position(tmp_path: Path) -> None:
+    """A file that has a later migration but lacks an earlier one (branches that added theirs in
+    another order) gets the one it lacks, recorded by name."""
+    path = tmp_path / "branch.bagel"
+    Store.open(path).close()
+    conn = sqlite3.connect(path)
+    conn.execute("DELETE FROM schema_migrations WHERE name = 'm002_globi_taxon_nocase_indexes'")
+    conn.execute("DROP INDEX idx_globi_records_source_taxon_nocase")
+    conn.commit()
+    conn.close()
+    with Store.open(path) as store:
+        assert set(applied_migrations(store.db)) == set(migration_names())
+        indexes = {r[1] for r in store.db.execute("PRAGMA index_list(globi_records)")}
+    assert "idx_globi_records_source_taxon_nocase" in indexes
+
+
+def test_a_failing_migration_leaves_the_file_as_it_was(tmp_path: Path) -> None:
+    path = tmp_path / "p.bagel"
+    Store.open(path).close()
+    before = snapshot(path)
+
+    def m_test_broken(db: sqlite_utils.Database) -> None:
+        db.conn.execute("CREATE TABLE half_done (x)")
+        raise RuntimeError("disk trouble")
+
+    MIGRATIONS.append(("m_test_broken", m_test_broken))
+    try:
+        db = sqlite_utils.Database(sqlite3.connect(path, isolation_level=None))
+        with pytest.raises(RuntimeError, match="disk trouble"):
+            apply_migrations(db)
+        db.conn.close()
+    finally:
+        MIGRATIONS.remove(("m_test_broken", m_test_broken))
+    assert snapshot(path) == before
+
+
+def test_two_migrations_with_one_name_are_refused() -> None:
+    def m001_initial(db: sqlite_utils.Database) -> None:
+        pass
+
+    with pytest.raises(ValueError, match="m001_initial"):
+        migration(m001_initial)
+    assert migration_names().count("m001_initial") == 1
