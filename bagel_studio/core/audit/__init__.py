@@ -4,8 +4,9 @@ goes out.
 ``run_audit(store)`` reads every item not rejected (final content) and returns an
 ``AuditReport``: heuristic baselines per domain and dimension with their artifacts, clusters of
 near-duplicate items and cross-item leaks. ``audit_flags(report)`` turns the clusters and leaks
-into flags (``near-duplicate``, ``leaks-answer-of``); ``operations.audit`` stores them. Nothing
-here needs a model; the options-only baseline lives with the LLM evaluation.
+into flags (``near-duplicate``, ``leaks-answer-of``, ``answerable-without-stem``);
+``operations.audit`` stores them. Nothing here calls a model: the options-only baseline reads the
+answers ``bagel-studio evaluate --options-only`` stored (``options_only``).
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from bagel_studio.core.audit.baselines import (
 from bagel_studio.core.audit.duplicates import near_duplicates
 from bagel_studio.core.audit.items import load_items
 from bagel_studio.core.audit.leaks import Leak, find_leaks
-from bagel_studio.core.checks.audit import LEAKS_ANSWER_OF, NEAR_DUPLICATE
+from bagel_studio.core.audit.options_only import OptionsOnly, options_only_baseline
+from bagel_studio.core.checks.audit import ANSWERABLE_WITHOUT_STEM, LEAKS_ANSWER_OF, NEAR_DUPLICATE
 from bagel_studio.core.model import Flag, Severity
 from bagel_studio.core.store import Store
 
@@ -40,7 +42,7 @@ class AuditReport:
     artifacts: list[Artifact]
     duplicates: list[list[str]]
     leaks: list[Leak]
-    answerable_without_stem: list[str] = field(default_factory=list)
+    options_only: OptionsOnly = field(default_factory=OptionsOnly)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -59,6 +61,7 @@ class AuditReport:
             "artifacts": [a.to_json() | {"finding": a.sentence()} for a in self.artifacts],
             "duplicates": self.duplicates,
             "leaks": [leak.to_json() for leak in self.leaks],
+            "options_only": self.options_only.to_json(),
         }
 
 
@@ -73,13 +76,27 @@ def run_audit(store: Store, progress: Progress | None = None) -> AuditReport:
     duplicates = near_duplicates(items)
     say("leaks")
     leaks = find_leaks(items)
-    return AuditReport(len(items), table, table.artifacts(), duplicates, leaks)
+    say("options-only answers")
+    options_only = options_only_baseline(store, items)
+    return AuditReport(len(items), table, table.artifacts(), duplicates, leaks, options_only)
 
 
 def audit_flags(report: AuditReport) -> dict[str, list[Flag]]:
     """The audit's flags by item id: ``near-duplicate`` on every member of a cluster,
-    ``leaks-answer-of`` on every leaking item."""
+    ``leaks-answer-of`` on every leaking item, ``answerable-without-stem`` on every item all
+    reference models answered from the options alone."""
     flags: dict[str, list[Flag]] = {}
+    models = list(report.options_only.models)
+    for item_id in report.options_only.answerable:
+        flags.setdefault(item_id, []).append(
+            Flag(
+                ANSWERABLE_WITHOUT_STEM,
+                Severity.WARNING,
+                f"Every reference model ({', '.join(models)}) picked the gold from the options"
+                " alone, without the question",
+                {"models": models},
+            )
+        )
     for cluster in report.duplicates:
         for item_id in cluster:
             others = [i for i in cluster if i != item_id]

@@ -14,7 +14,7 @@ from functools import cached_property
 
 from bagel_studio.core.audit.words import content_words
 from bagel_studio.core.export.collect import collect
-from bagel_studio.core.model import Item, Status
+from bagel_studio.core.model import Item, ItemContent, Status
 from bagel_studio.core.store import Store
 from bagel_studio.core.store.rows import released_content
 
@@ -40,6 +40,7 @@ class AuditItem:
     answer_index: int
     recording_id: str | None
     subjects: frozenset[str]  # keys of the species, record, recording or text it is about
+    content: ItemContent  # the final content the fields above come from
 
     @property
     def gold(self) -> str:
@@ -86,6 +87,7 @@ def load_items(store: Store) -> list[AuditItem]:
                 index,
                 item.recording_id,
                 subjects(item, content.question),
+                content,
             )
         )
     return result

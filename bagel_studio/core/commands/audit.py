@@ -2,7 +2,8 @@
 
 Prints the heuristic baselines per domain, the artifacts among them in words, the clusters of
 near-duplicate items and the cross-item leaks, and sets the ``near-duplicate`` and
-``leaks-answer-of`` flags on the items concerned (replacing those of the previous audit).
+``leaks-answer-of`` flags (and ``answerable-without-stem`` from stored options-only answers) on the
+items concerned, replacing those of the previous audit.
 """
 
 from __future__ import annotations
@@ -26,12 +27,17 @@ DESCRIPTION = (
     "artifact. Near-duplicate items (MinHash LSH over content words, "
     "the same fact asked twice about one species or source, one recording asked twice) and "
     "cross-item leaks (a stem stating another item's gold about the same subject) are listed "
-    "and flagged near-duplicate / leaks-answer-of."
+    "and flagged near-duplicate / leaks-answer-of. The options-only baseline reads the answers "
+    "stored by `bagel-studio evaluate PROJECT --model M --options-only` (the paper's prompt "
+    "without the question): accuracy per model and domain beside the full prompt's; items "
+    "every such model answers from the options alone are flagged answerable-without-stem."
 )
 EPILOG = (
     "--json prints {items, baselines: {name: {domain: {accuracy, n, p_value}}},"
     " baselines_by_dimension, artifacts: [{baseline, domain, dimension, accuracy, n, p_value,"
-    " p_adjusted, finding}], duplicates: [[ids]], leaks: [{item_id, leaked_item_id}]}.\n"
+    " p_adjusted, finding}], duplicates: [[ids]], leaks: [{item_id, leaked_item_id}],"
+    " options_only: {models: {profile: {domain: {accuracy, n, p_value, full_accuracy,"
+    " full_n}}}, answerable_without_stem: [ids]}}.\n"
     "exit status: 0 (findings are not errors), 2 on usage errors"
 )
 
@@ -48,7 +54,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument(
         "--no-flags",
         action="store_true",
-        help="only report; do not set the near-duplicate and leaks-answer-of flags",
+        help="only report; do not set the audit's flags",
     )
 
 
@@ -83,6 +89,7 @@ def report_lines(report: AuditReport) -> list[str]:
     else:
         lines.append("Artifacts (p < 0.01, Holm-adjusted): none")
     lines.append("")
+    lines.extend(_options_only_lines(report))
     lines.append(f"Near-duplicate clusters: {len(report.duplicates)}")
     lines.extend(f"  {' = '.join(cluster)}" for cluster in report.duplicates)
     lines.append("")
@@ -91,6 +98,30 @@ def report_lines(report: AuditReport) -> list[str]:
         f"  {leak.item_id} states the answer of {leak.leaked_item_id}: {leak.answer!r}"
         for leak in report.leaks
     )
+    return lines
+
+
+def _options_only_lines(report: AuditReport) -> list[str]:
+    models = report.options_only.models
+    if not models:
+        return [
+            "Options-only baseline: no answers yet (bagel-studio evaluate PROJECT --model M"
+            " --options-only)",
+            "",
+        ]
+    lines = ["Options-only baseline (accuracy without the question; full prompt beside it):"]
+    for label, domains in models.items():
+        cells = []
+        for domain, score in domains.items():
+            full = "n/a" if score.full is None else f"{score.full.accuracy:.1%}"
+            cells.append(
+                f"{domain} {score.options_only.accuracy:.1%} (n = {score.options_only.n:,},"
+                f" {format_p(score.options_only.p_value)}; full {full})"
+            )
+        lines.append(f"  {label}: " + "; ".join(cells))
+    answerable = report.options_only.answerable
+    lines.append(f"  answerable without the stem by every model: {len(answerable):,} items")
+    lines.append("")
     return lines
 
 
