@@ -173,7 +173,7 @@ def answer_row(
         prompt_tokens=reply.prompt_tokens,
         completion_tokens=reply.completion_tokens,
         attempts=reply.attempts,
-        origin=origin,
+        origin=sql.OPTIONS_ONLY if question.options_only else origin,
         answered_at=at,
     )
 
@@ -211,6 +211,7 @@ def evaluate(
     finally:
         if own_client:
             client.close()
+        ops.refresh_model_flags(store, [q.item_id for q in todo])
     summary.cancelled = cancel.is_set()
     return summary
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from scipy.stats import binomtest
 
+from bagel_studio.core import operations
 from bagel_studio.core.audit import audit_flags, run_audit
 from bagel_studio.core.audit.baselines import binomial_p, format_p
 from bagel_studio.core.checks import CHECKS, check_all
@@ -98,7 +99,8 @@ def test_audit_flags_survive_rechecks_and_go_when_fixed(planted: Path, tmp_path:
         assert first in store.item_ids(QueueFilter(check=NEAR_DUPLICATE))
         # A curator rewrites one of the pair; the next audit takes both flags away.
         item = store.get_item(second)
-        store.edit(
+        operations.edit(
+            store,
             second,
             "ana",
             item.content.with_changes(
@@ -110,7 +112,7 @@ def test_audit_flags_survive_rechecks_and_go_when_fixed(planted: Path, tmp_path:
         assert NEAR_DUPLICATE not in {f.check for f in store.flags(first)}
         assert first not in store.item_ids(QueueFilter(check=NEAR_DUPLICATE))
         # A rejected item is out of the release and out of the audit.
-        store.decide(LEAKED_ID, "ana", Decision.REJECT, reason="answer-leaked")
+        operations.decide(store, LEAKED_ID, "ana", Decision.REJECT, reason="answer-leaked")
         report = run_audit(store)
         assert report.leaks == []
 

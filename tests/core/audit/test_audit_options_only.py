@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from bagel_studio.core import operations
 from bagel_studio.core.cli import run
 from bagel_studio.core.importers import import_paths
 from bagel_studio.core.llm.templates import evaluation_template, options_only_template
@@ -88,6 +89,9 @@ def test_options_only_accuracy_beside_the_full_prompt_and_the_flag(
         flag = next(f for f in store.flags(PARTICIPANT[0]) if f.check == "answerable-without-stem")
         assert flag.details == {"models": ["shortcut-a", "shortcut-b"]}
         assert not [f for f in store.flags(CLEAN[0]) if f.check == "answerable-without-stem"]
+        # Options-only answers are not closed-book answers: shortcut-b, asked only without the
+        # question, is no second model agreeing on a wrong key.
+        assert "models-reject-gold" not in store.flag_counts()
 
     assert run(["audit", str(project)]) == 0
     out = capsys.readouterr().out
@@ -102,7 +106,7 @@ def test_an_edited_item_loses_its_stale_answers(project: Path, server: ScriptedS
         item = store.get_item(PARTICIPANT[0])
         options = list(item.content.options)
         options[(item.content.answer_index or 0) - 1] += " and a much longer distractor text"
-        store.edit(PARTICIPANT[0], "ana", item.content.with_changes(options=options))
+        operations.edit(store, PARTICIPANT[0], "ana", item.content.with_changes(options=options))
     assert run(["audit", str(project), "--json"]) == 0
     with Store.open(project, read_only=True) as store:
         assert "answerable-without-stem" not in {f.check for f in store.flags(PARTICIPANT[0])}
