@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from bagel_studio.core.bulk import paused_gc
 from bagel_studio.core.checks import (
+    audit,
     evidence,
     globi,
     hidden,
@@ -67,6 +68,7 @@ CHECKS: dict[str, str] = {
     **models.DESCRIPTIONS,
     **hidden.DESCRIPTIONS,
     **_acoustic_descriptions(),
+    **audit.DESCRIPTIONS,
 }
 
 

@@ -10,6 +10,8 @@ command line call these, never the store's write methods. Qt-free.
 * ``record_export`` of a written release (``operations.export``)
 * model results of ``core.llm`` (``operations.llm``)
 * ``decide_many``: one decision on many items, all or nothing (``operations.decisions``)
+* the audit's flags, ``store_audit_flags`` (``operations.audit``; not imported here: it loads the
+  audit's numpy and rapidfuzz code)
 """
 
 from bagel_studio.core.operations.audio import store_measurement

@@ -369,14 +369,17 @@ class Store(ReviewsMixin, DecisionsMixin, EvidenceMixin, QueuePagingMixin):
             self._write_flags(conn, item_id, flags)
 
     def replace_all_flags(self, flags_by_item: Mapping[str, Sequence[Flag]]) -> None:
-        """Replace the flags of many items in one transaction: one delete, one insert of every
-        flag and one update of the items' flag summary, however many items."""
+        """Replace the flags of many items in one transaction (flags with an origin, the
+        audit's, stay): one delete, one insert of every flag and one update of the items' flag
+        summaries, however many items."""
         if not flags_by_item:
             return
+        ids = json.dumps(list(flags_by_item))
         with self.transaction() as conn:
             conn.execute(
-                "DELETE FROM flags WHERE item_id IN (SELECT value FROM json_each(?))",
-                [json.dumps(list(flags_by_item))],
+                "DELETE FROM flags WHERE origin IS NULL"
+                " AND item_id IN (SELECT value FROM json_each(?))",
+                [ids],
             )
             conn.executemany(
                 "INSERT OR REPLACE INTO flags (item_id, check_id, severity, message, details)"
@@ -387,23 +390,83 @@ class Store(ReviewsMixin, DecisionsMixin, EvidenceMixin, QueuePagingMixin):
                     for f in flags
                 ],
             )
+            kept: dict[str, list[tuple[str, Severity]]] = {}
+            for item_id, check, severity in conn.execute(
+                "SELECT item_id, check_id, severity FROM flags WHERE origin IS NOT NULL"
+                " AND item_id IN (SELECT value FROM json_each(?))",
+                [ids],
+            ):
+                kept.setdefault(item_id, []).append((check, Severity(severity)))
             conn.executemany(
                 "UPDATE items SET flag_severity = ?, flag_checks = ? WHERE id = ?",
-                [(*_flag_summary(flags), item_id) for item_id, flags in flags_by_item.items()],
+                [
+                    (
+                        *_flag_summary(
+                            [(f.check, f.severity) for f in flags] + kept.get(item_id, [])
+                        ),
+                        item_id,
+                    )
+                    for item_id, flags in flags_by_item.items()
+                ],
             )
 
     @staticmethod
     def _write_flags(conn: sqlite3.Connection, item_id: str, flags: Sequence[Flag]) -> None:
-        conn.execute("DELETE FROM flags WHERE item_id = ?", [item_id])
+        """Replace an item's own flags; flags with an origin (the audit's) stay."""
+        conn.execute("DELETE FROM flags WHERE item_id = ? AND origin IS NULL", [item_id])
         conn.executemany(
             "INSERT OR REPLACE INTO flags (item_id, check_id, severity, message, details)"
             " VALUES (?,?,?,?,?)",
             [(item_id, f.check, f.severity.value, f.message, _dumps(f.details)) for f in flags],
         )
+        kept = conn.execute(
+            "SELECT check_id, severity FROM flags WHERE item_id = ? AND origin IS NOT NULL",
+            [item_id],
+        ).fetchall()
+        Store._write_flag_summary(
+            conn, item_id, [(f.check, f.severity) for f in flags] + _summary_pairs(kept)
+        )
+
+    @staticmethod
+    def _write_flag_summary(
+        conn: sqlite3.Connection, item_id: str, flags: Sequence[tuple[str, Severity]]
+    ) -> None:
+        """The queue's copy of an item's flags: its worst severity and its check ids."""
         conn.execute(
             "UPDATE items SET flag_severity = ?, flag_checks = ? WHERE id = ?",
             [*_flag_summary(flags), item_id],
         )
+
+    def replace_origin_flags(
+        self, origin: str, flags_by_item: Mapping[str, Sequence[Flag]]
+    ) -> set[str]:
+        """Replace every flag of ``origin`` (the audit's) with ``flags_by_item``, in one
+        transaction; return the ids of the items whose flags changed (had some, or get some)."""
+        with self.transaction() as conn:
+            before = {
+                row[0]
+                for row in conn.execute("SELECT item_id FROM flags WHERE origin = ?", [origin])
+            }
+            conn.execute("DELETE FROM flags WHERE origin = ?", [origin])
+            present = self.present_item_ids(list(flags_by_item))
+            conn.executemany(
+                "INSERT OR REPLACE INTO flags (item_id, check_id, severity, message, details,"
+                " origin) VALUES (?,?,?,?,?,?)",
+                [
+                    (item_id, f.check, f.severity.value, f.message, _dumps(f.details), origin)
+                    for item_id, flags in flags_by_item.items()
+                    if item_id in present
+                    for f in flags
+                ],
+            )
+            changed = before | present
+            for item_id in changed:
+                rows = conn.execute(
+                    "SELECT check_id, severity FROM flags WHERE item_id = ? ORDER BY check_id",
+                    [item_id],
+                ).fetchall()
+                self._write_flag_summary(conn, item_id, _summary_pairs(rows))
+        return changed
 
     def flags(self, item_id: str) -> list[Flag]:
         rows = self.db.execute(
@@ -429,10 +492,14 @@ class Store(ReviewsMixin, DecisionsMixin, EvidenceMixin, QueuePagingMixin):
         return [f for f in self.flags(item_id) if f.severity is Severity.BLOCKING]
 
 
-def _flag_summary(flags: Sequence[Flag]) -> tuple[int, str]:
+def _flag_summary(flags: Sequence[tuple[str, Severity]]) -> tuple[int, str]:
     """The items columns the queue filters on: the most severe flag's rank, the check ids."""
-    severity = min((SEVERITY_RANK[f.severity] for f in flags), default=NO_FLAG)
-    return severity, "," + "".join(f"{f.check}," for f in flags)
+    severity = min((SEVERITY_RANK[s] for _, s in flags), default=NO_FLAG)
+    return severity, "," + "".join(f"{c}," for c, _ in flags)
+
+
+def _summary_pairs(rows: Iterable[tuple[str, str]]) -> list[tuple[str, Severity]]:
+    return [(check, Severity(severity)) for check, severity in rows]
 
 
 def _foreign_database(conn: sqlite3.Connection) -> bool:
