@@ -28,6 +28,7 @@ PANELS = {
     "ambiguity": ("bagel_studio.ui.ambiguity", "AmbiguityPanel", "Ambiguity queue"),
     "adjudication": ("bagel_studio.ui.adjudication", "AdjudicationPanel", "Adjudication"),
     "agreement": ("bagel_studio.ui.agreement_view", "AgreementView", "Agreement"),
+    "models": ("bagel_studio.ui.models_panel", "ModelsPanel", "Models"),
 }
 
 
@@ -180,6 +181,8 @@ class DeskMenus:
             panel.setWindowTitle(f"BAGEL Studio — {title}")
             self.panels[name] = panel
             self._wire(panel)
+            if hasattr(panel, "current_item"):  # the Models panel acts on the desk's item
+                panel.current_item = self.window.current_item_id
         else:  # the project changed since it was opened (decisions, merges, adjudications)
             refresh = getattr(panel, "refresh", None)
             if callable(refresh):
@@ -195,6 +198,7 @@ class DeskMenus:
             ("adjudicated", window.item_changed_elsewhere),
             ("merged", lambda _report: window.after_import()),
             ("open_item", window.open_from_elsewhere),
+            ("models_changed", lambda: window.after_import()),
         ):
             signal = getattr(panel, signal_name, None)
             if signal is not None:
