@@ -140,10 +140,7 @@ Ratings = dict[str, dict[str, str]]  # item id -> curator -> category
 def agreement_report(store: Store, domain: str | None = None) -> AgreementReport:
     """Agreement over the whole project (or one domain), with a block per domain."""
     by_domain: dict[str, Ratings] = {}
-    for item_id, item_domain, curator, decision in store.db.execute(
-        "SELECT r.item_id, i.domain, r.curator, r.decision FROM reviews r"
-        " JOIN items i ON i.id = r.item_id WHERE r.decision != 'skip' ORDER BY i.seq, r.curator"
-    ):
+    for item_id, item_domain, curator, decision in store.verdict_rows():
         if decision in CATEGORY_OF and (domain is None or item_domain == domain):
             by_domain.setdefault(item_domain, {}).setdefault(item_id, {})[curator] = CATEGORY_OF[
                 decision

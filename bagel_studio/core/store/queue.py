@@ -7,6 +7,19 @@ from typing import Any
 
 NO_FLAG = 9  # flag_severity of an item without flags (sorts after every severity)
 
+# The columns of a queue row (``Store.queue_rows``), declared once: the desk's queue shows these
+# (``flag_severity`` and ``flag_checks`` as its Flags column).
+QUEUE_COLUMNS = (
+    "id",
+    "domain",
+    "dimension",
+    "level",
+    "status",
+    "question",
+    "flag_severity",
+    "flag_checks",
+)
+
 
 @dataclass(frozen=True)
 class QueueFilter:
