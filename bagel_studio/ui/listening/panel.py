@@ -264,9 +264,10 @@ class ListeningPanel(QWidget):
         assert recording is not None
         generation = self._generation
 
-        def stored(_: object) -> None:
-            if not self._closed and item_id is not None:
-                self.flags_changed.emit(item_id)
+        def stored(rechecked: dict[str, Any]) -> None:
+            if not self._closed:  # every item of the clip was re-checked
+                for checked in rechecked:
+                    self.flags_changed.emit(checked)
 
         def measured(measurement: Any) -> None:
             store, sha = self.services.store, clip.audio.sha256

@@ -141,7 +141,7 @@ def test_adjudicate_returns_the_decision_recorded(project: Store) -> None:
     project.close()
 
 
-def test_store_measurement_caches_and_rechecks_the_item_in_one_transaction(
+def test_store_measurement_caches_and_rechecks_the_clips_items_in_one_transaction(
     tmp_path: Path,
 ) -> None:
     clip = sig.write(tmp_path, "XC7.wav", sig.pips(7000, 0.1, 0.3, 6.0, 44100), 44100)
@@ -152,23 +152,27 @@ def test_store_measurement_caches_and_rechecks_the_item_in_one_transaction(
     question = ItemContent(
         "What is the song's dominant frequency range?", options, 1, "Dominant frequency range"
     )
+    right = question.with_changes(answer_index=2)  # the measured band, ~6-8 kHz
     store.add_items(
-        [NewItem(id="xc:1", domain="Xeno-canto", content=question, recording_id="XC7")], None
+        [
+            NewItem(id="xc:1", domain="Xeno-canto", content=question, recording_id="XC7"),
+            NewItem(id="xc:2", domain="Xeno-canto", content=right, recording_id="XC7"),
+        ],
+        None,
     )
     check_all(store)
     assert "acoustic-mismatch" not in {f.check for f in store.flags("xc:1")}
     audio = decode(clip)
-    flags = operations.store_measurement(store, recording, audio.sha256, measure(audio), "xc:1")
-    assert flags is not None and "acoustic-mismatch" in {f.check for f in flags}
+    rechecked = operations.store_measurement(store, recording, audio.sha256, measure(audio))
+    assert set(rechecked) == {"xc:1", "xc:2"}  # every item of the recording
+    assert "acoustic-mismatch" in {f.check for f in rechecked["xc:1"]}
+    assert "acoustic-mismatch" not in {f.check for f in rechecked["xc:2"]}
     assert "acoustic-mismatch" in {f.check for f in store.flags("xc:1")}
     assert cached_result(store, recording) is not None
     store.close()
     with Store.open(tmp_path / "p.bagel", read_only=True) as reader:
         assert reader.measurement_json(audio.sha256, ANALYSIS_VERSION) is not None
-        assert (
-            operations.store_measurement(reader, recording, audio.sha256, measure(audio), "xc:1")
-            is None
-        )
+        assert operations.store_measurement(reader, recording, audio.sha256, measure(audio)) == {}
 
 
 def test_the_store_imports_neither_checks_nor_audio() -> None:
