@@ -47,6 +47,9 @@ COMMANDS: dict[str, Command] = {
     "evaluate": Command(
         "evaluate", "ask a model every item with the paper's closed-book prompt; store answers"
     ),
+    "levels": Command(
+        "levels", "reference levels from two models (easy/medium/hard, the paper's Table 3)"
+    ),
 }
 APP_COMMANDS_HELP = (
     "  open PROJECT     open the desk on a project (the default with no arguments)\n"

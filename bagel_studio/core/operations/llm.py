@@ -89,3 +89,23 @@ def record_regeneration(
         if rejection is not None:
             store.add_generator_rejections([rejection], None)
         sql.write_regeneration(conn, record)
+
+
+def refresh_model_flags(store: Store, item_ids: Sequence[str]) -> int:
+    """Re-check the items among ``item_ids`` whose ``models-reject-gold`` flag new answers raise
+    or clear (one transaction); return how many changed."""
+    from bagel_studio.core.checks.context import CheckContext
+    from bagel_studio.core.checks.models import MODELS_REJECT_GOLD, model_flags
+
+    if not item_ids:
+        return 0
+    changed = 0
+    with store.transaction():
+        ctx = CheckContext.single(store)
+        rows = store.queue_rows(list(item_ids))
+        for item in store.get_items(list(item_ids)):
+            has_flag = MODELS_REJECT_GOLD in rows[item.id]["flag_checks"]
+            if bool(model_flags(ctx, item)) != has_flag:
+                recheck_item(store, item.id)
+                changed += 1
+    return changed
