@@ -1,4 +1,4 @@
-"""Storing a clip's measurement: the cache entry and the re-check of the items it belongs to."""
+"""Storing a clip's measurement: the cache entry and the re-check of the item it belongs to."""
 
 from __future__ import annotations
 
@@ -16,19 +16,20 @@ def store_measurement(
     recording: dict[str, Any],
     audio_sha256: str,
     measurement: Measurement,
-    item_id: str | None = None,
-) -> dict[str, list[Flag]]:
+    item_id: str | None,
+) -> list[Flag] | None:
     """Cache ``measurement`` of ``recording`` (under its cache key and the decoded audio's
-    SHA-256, as ``measurement_for`` would) and re-check every item of the recording (and
-    ``item_id``, the one on screen) so their acoustic flags (mismatch, too short, too quiet)
-    follow, in one transaction; return the flags of each item re-checked (``item_id`` first).
-    A project open read-only is left unchanged (nothing re-checked)."""
+    SHA-256, as ``measurement_for`` would) and re-check ``item_id`` and the other items of the
+    recording (they share the clip) so their acoustic flags (mismatch, too short, too quiet)
+    follow, in one transaction; return ``item_id``'s flags, or None when no item was given. A
+    project open read-only is left unchanged."""
     if store.read_only:
-        return {}
+        return None
     result = measurement.to_json()
     result["audio_sha256"] = audio_sha256
     with store.transaction():
         store_result(store, [cache_key(recording), audio_sha256], result)
-        ids = [] if item_id is None else [item_id]  # the one on screen first
-        ids += [i for i in store.linked_item_ids(None, [str(recording["id"])], []) if i != item_id]
-        return {i: recheck_item(store, i) for i in ids}
+        for sibling in store.items_with_recording(str(recording["id"])):
+            if sibling != item_id:
+                recheck_item(store, sibling)
+        return recheck_item(store, item_id) if item_id is not None else None
