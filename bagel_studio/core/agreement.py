@@ -165,18 +165,9 @@ def agreement_report(
         raise ValueError(f"unknown category scheme {scheme!r}: choose from {', '.join(SCHEMES)}")
     categories, category_of = SCHEMES[scheme]
     by_domain: dict[str, Ratings] = {}
-<<<<<<< HEAD
     for item_id, item_domain, curator, decision in store.verdict_rows():
-        if decision in CATEGORY_OF and (domain is None or item_domain == domain):
-            by_domain.setdefault(item_domain, {}).setdefault(item_id, {})[curator] = CATEGORY_OF[
-=======
-    for item_id, item_domain, curator, decision in store.db.execute(
-        "SELECT r.item_id, i.domain, r.curator, r.decision FROM reviews r"
-        " JOIN items i ON i.id = r.item_id WHERE r.decision != 'skip' ORDER BY i.seq, r.curator"
-    ):
         if decision in category_of and (domain is None or item_domain == domain):
             by_domain.setdefault(item_domain, {}).setdefault(item_id, {})[curator] = category_of[
->>>>>>> main
                 decision
             ]
     blocks = {

@@ -10,14 +10,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from bagel_studio.core.domains import LETTERS
-<<<<<<< HEAD
-=======
-from bagel_studio.core.export.plan import ExportPlan, ReleasedItem
->>>>>>> main
 from bagel_studio.core.model import REJECT_REASONS, Status
 
 if TYPE_CHECKING:  # for annotations only: the plan imports nothing of these at run time
-    from bagel_studio.core.export.plan import ExportPlan
+    from bagel_studio.core.export.plan import ExportPlan, ReleasedItem
 
 STATUS_ORDER = [s.value for s in Status] + ["unresolved"]
 
