@@ -6,7 +6,6 @@ from PySide6.QtCore import QSize
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QPlainTextEdit, QVBoxLayout, QWidget
 
 from bagel_studio.ui.secondary import useful_size
-
 from bagel_studio.ui.shortcuts import SHORTCUTS
 
 
