@@ -64,6 +64,9 @@ COMMANDS: dict[str, Command] = {
     "batch-import": Command(
         "batch_import", "read a Batch API output file and store its answers as evaluate would"
     ),
+    "audit": Command(
+        "audit", "find shortcuts: heuristic baselines, near-duplicates, cross-item leaks"
+    ),
 }
 APP_COMMANDS_HELP = (
     "  open PROJECT     open the desk on a project (the default with no arguments)\n"
