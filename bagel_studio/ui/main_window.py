@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
@@ -25,6 +24,7 @@ from bagel_studio.ui.item_view import ItemView
 from bagel_studio.ui.queue_model import QueueModel
 from bagel_studio.ui.queue_panel import QueuePanel
 from bagel_studio.ui.review_controller import ReviewController
+from bagel_studio.ui.services import Services
 from bagel_studio.ui.shortcuts import SHORTCUTS, ReviewMachine, State
 
 SEEK_SECONDS = 1.0
@@ -38,7 +38,7 @@ class MainWindow(QMainWindow):
 
     def __init__(
         self,
-        services: Any,
+        services: Services,
         *,
         read_only: bool = False,
         open_project: OpenProject | None = None,

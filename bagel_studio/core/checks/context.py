@@ -7,12 +7,10 @@ what that item names.
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
 from bagel_studio.core.checks.records import IndexedRecords, QueriedRecords, Records
 from bagel_studio.core.store import llm as llm_sql
-from bagel_studio.core.store.evidence import RECORDING_COLUMNS
 
 if TYPE_CHECKING:
     from bagel_studio.core.store import Store
@@ -78,22 +76,11 @@ class CheckContext:
 
 
 def _blind_answers(store: Store, item_id: str | None) -> dict[str, list[tuple[str, int]]]:
-    sql = "SELECT item_id, curator, blind_answer FROM reviews WHERE blind_answer IS NOT NULL"
-    params: list[str] = []
-    if item_id is not None:
-        sql += " AND item_id = ?"
-        params.append(item_id)
-    result: dict[str, list[tuple[str, int]]] = {}
-    for found, curator, answer in store.db.execute(sql + " ORDER BY curator", params):
-        result.setdefault(str(found), []).append((str(curator), int(answer)))
-    return result
+    return store.blind_answers(item_id)
 
 
 def _all_recordings(store: Store) -> dict[str, dict[str, Any]]:
     result: dict[str, dict[str, Any]] = {}
-    cursor = store.db.execute(f"SELECT {','.join(RECORDING_COLUMNS)} FROM recordings")
-    for row in cursor.fetchall():
-        data = dict(zip(RECORDING_COLUMNS, row, strict=True))
-        data["metadata"] = json.loads(data["metadata"] or "{}")
+    for data in store.recording_rows():
         result[str(data["id"]).upper()] = data
     return result

@@ -6,10 +6,9 @@ Each function is one transaction: it commits everything it writes, or nothing.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from bagel_studio.core.checks import recheck_item
-from bagel_studio.core.llm.profiles import Profile
 from bagel_studio.core.model import Flag
 from bagel_studio.core.operations.reviews import edit
 from bagel_studio.core.store import Store
@@ -17,6 +16,17 @@ from bagel_studio.core.store import llm as sql
 from bagel_studio.core.store.evidence import GeneratorRejection
 from bagel_studio.core.store.llm import AnswerRow
 from bagel_studio.core.store.rows import NewItem
+
+
+class Profile(Protocol):
+    """What is stored of an LLM profile (``core.llm.profiles.Profile``; the operations layer sits
+    below the LLM features and does not import them)."""
+
+    @property
+    def label(self) -> str: ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
 
 LEVELS_CURATOR = "model-levels"  # the name the history gives to levels applied from models
 
