@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
@@ -254,15 +255,52 @@ class ReviewsMixin:
             self._refresh_status(conn, item_id)
         return "added"
 
-    def adjudication_rows(self) -> list[tuple[str, dict[str, Any]]]:
-        """Every adjudication as (item id, row), ``content`` as stored JSON text (what
-        ``import_adjudication`` takes), by item id."""
+    def adjudication_rows(
+        self, item_ids: Sequence[str] | None = None
+    ) -> list[tuple[str, dict[str, Any]]]:
+        """Every adjudication (or those of ``item_ids``) as (item id, row), ``content`` as stored
+        JSON text (what ``import_adjudication`` takes), by item id."""
+        where, params = _among(item_ids)
         rows = self.db.execute(
             "SELECT item_id, adjudicator, decision, reason, note, content, decided_at"
-            " FROM adjudications ORDER BY item_id"
+            f" FROM adjudications{where} ORDER BY item_id",
+            params,
         ).fetchall()
         keys = ("adjudicator", "decision", "reason", "note", "content", "decided_at")
         return [(r[0], dict(zip(keys, r[1:], strict=True))) for r in rows]
+
+    def blind_answers(self, item_id: str | None = None) -> dict[str, list[tuple[str, int]]]:
+        """Item id -> (curator, option index) of every blind answer, by curator: of one item,
+        or of all items when None."""
+        sql = "SELECT item_id, curator, blind_answer FROM reviews WHERE blind_answer IS NOT NULL"
+        params: list[str] = []
+        if item_id is not None:
+            sql += " AND item_id = ?"
+            params.append(item_id)
+        result: dict[str, list[tuple[str, int]]] = {}
+        for found, curator, answer in self.db.execute(sql + " ORDER BY curator", params):
+            result.setdefault(str(found), []).append((str(curator), int(answer)))
+        return result
+
+    def verdict_rows(self) -> list[tuple[str, str, str, str]]:
+        """(item id, domain, curator, decision) of every decision that is not a skip, in queue
+        order then by curator (what agreement is computed from)."""
+        return self.db.execute(
+            "SELECT r.item_id, i.domain, r.curator, r.decision FROM reviews r"
+            " JOIN items i ON i.id = r.item_id WHERE r.decision != 'skip'"
+            " ORDER BY i.seq, r.curator"
+        ).fetchall()
+
+    def review_rows(self, item_ids: Sequence[str] | None = None) -> list[tuple[Any, ...]]:
+        """Every review (or those of ``item_ids``) as a raw row (item_id, curator, decision,
+        reason, note, content JSON, blind_answer, decided_at, origin), by item and curator: the
+        export's bulk read."""
+        where, params = _among(item_ids)
+        return self.db.execute(
+            "SELECT item_id, curator, decision, reason, note, content, blind_answer, decided_at,"
+            f" origin FROM reviews{where} ORDER BY item_id, curator",
+            params,
+        ).fetchall()
 
     def merged_before(self, sha256: str) -> bool:
         """Whether a file with this SHA-256 was merged into the project before."""
@@ -434,3 +472,10 @@ class ReviewsMixin:
             ).fetchall()
             status = derive_status([(Decision(r[0]), r[1]) for r in rows])
         conn.execute("UPDATE items SET status = ? WHERE id = ?", [status.value, item_id])
+
+
+def _among(item_ids: Sequence[str] | None) -> tuple[str, list[str]]:
+    """A WHERE clause limiting a query to ``item_ids`` (none when None), and its parameter."""
+    if item_ids is None:
+        return "", []
+    return " WHERE item_id IN (SELECT value FROM json_each(?))", [json.dumps(list(item_ids))]
