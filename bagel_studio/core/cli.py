@@ -50,6 +50,9 @@ COMMANDS: dict[str, Command] = {
     "levels": Command(
         "levels", "reference levels from two models (easy/medium/hard, the paper's Table 3)"
     ),
+    "analyze": Command(
+        "analyze", "measure every recording of a project on all cores or a Dask cluster"
+    ),
 }
 APP_COMMANDS_HELP = (
     "  open PROJECT     open the desk on a project (the default with no arguments)\n"
