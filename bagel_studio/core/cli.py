@@ -36,7 +36,9 @@ COMMANDS: dict[str, Command] = {
         "stats", "counts per domain, dimension, status and level; rejects; gold positions"
     ),
     "check": Command("check", "recompute the automatic flags and list them"),
-    "decide": Command("decide", "record decisions on items (accept, reject, skip, uncertain)"),
+    "decide": Command(
+        "decide", "record decisions on items (accept, revise, reject, skip, uncertain)"
+    ),
     "export": Command("export", "write the adjudicated release (shuffled, balanced, reproducible)"),
     "audio": Command(
         "audio",
