@@ -64,6 +64,9 @@ COMMANDS: dict[str, Command] = {
     "batch-import": Command(
         "batch_import", "read a Batch API output file and store its answers as evaluate would"
     ),
+    "audit": Command(
+        "audit", "find shortcuts: heuristic baselines, near-duplicates, cross-item leaks"
+    ),
     "analyze": Command(
         "analyze", "measure every recording of a project on all cores or a Dask cluster"
     ),

@@ -16,6 +16,7 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QLineEdit, QMenu, QMessageBox, QWidget
 
+from bagel_studio.core.store import QueueFilter
 from bagel_studio.ui.import_dialog import ImportDialog, MergeDialog
 from bagel_studio.ui.import_picker import choose_import_paths
 from bagel_studio.ui.plain import plain_message
@@ -30,6 +31,7 @@ PANELS = {
     "ambiguity": ("bagel_studio.ui.ambiguity", "AmbiguityPanel", "Ambiguity queue"),
     "adjudication": ("bagel_studio.ui.adjudication", "AdjudicationPanel", "Adjudication"),
     "agreement": ("bagel_studio.ui.agreement_view", "AgreementView", "Agreement"),
+    "audit": ("bagel_studio.ui.audit_panel", "AuditPanel", "Audit"),
 }
 
 PANEL_SIZES = {  # what each panel needs to show its content unclipped (shrunk to the screen)
@@ -205,10 +207,32 @@ class DeskMenus:
             ("adjudicated", window.item_changed_elsewhere),
             ("merged", lambda _report: window.after_import()),
             ("open_item", window.open_from_elsewhere),
+            ("show_filter", self.show_filter),
+            ("audited", lambda _change: window.after_import()),
         ):
             signal = getattr(panel, signal_name, None)
             if signal is not None:
                 signal.connect(slot)
+
+    def show_filter(self, queue_filter: QueueFilter) -> None:
+        """Another window (the audit) asks the desk's queue to show some items: the filter bar
+        shows the same choice, every other filter is cleared."""
+        bar = self.window.queue.filters
+        wanted = {
+            bar.domain: queue_filter.domain,
+            bar.dimension: queue_filter.dimension,
+            bar.flag: queue_filter.check,
+        }
+        for combo in (bar.domain, bar.dimension, bar.level, bar.status, bar.flag, bar.reviewer):
+            value = wanted.get(combo)
+            combo.blockSignals(True)
+            combo.setCurrentIndex(max(combo.findData(value), 0) if value else 0)
+            combo.blockSignals(False)
+        bar.search.blockSignals(True)
+        bar.search.clear()
+        bar.search.blockSignals(False)
+        bar.emit_filter()
+        self._return_keys()
 
     def toggle_blind(self) -> None:
         prefs = self.window.services.prefs

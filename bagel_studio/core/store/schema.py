@@ -354,3 +354,10 @@ def m_items_queue_indexes(db: sqlite_utils.Database) -> None:
         "CREATE INDEX IF NOT EXISTS idx_items_queue_filters ON items"
         " (domain, status, level, dimension, flag_severity, flag_checks)"
     )
+
+
+@migration
+def m_flag_origin(db: sqlite_utils.Database) -> None:
+    """Where a flag comes from: NULL for an item's own checks, "audit" for the flags the
+    project-wide audit sets (near-duplicates, leaks), which re-running an item's checks keeps."""
+    db.execute("ALTER TABLE flags ADD COLUMN origin TEXT")
