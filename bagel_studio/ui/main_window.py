@@ -15,6 +15,7 @@ from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QVBoxLayout, QWidget
 
+from bagel_studio.core.llm.desk import model_choice_lines
 from bagel_studio.core.store import QueueFilter
 from bagel_studio.ui.decision_bar import DecisionBar
 from bagel_studio.ui.desk_menus import DeskMenus
@@ -55,6 +56,7 @@ class MainWindow(QMainWindow):
         self.queue_model = QueueModel(self.store)
         self.queue = QueuePanel(self.queue_model, self.store, services.prefs.curator, self)
         self.item_view = ItemView(self)
+        self.item_view.model_lines = lambda item: model_choice_lines(self.store, item)
         self.evidence = EvidencePanel(services, self)
         self.decision_bar = DecisionBar(self.machine, self)
         self.controller = ReviewController(

@@ -26,10 +26,12 @@ class CheckContext:
         self._recordings: dict[str, dict[str, Any]] | None = None
         self._blind: dict[str, list[tuple[str, int]]] | None = None
         self._models: dict[str, list[tuple[str, int | None, str]]] | None = None
+        self._verdicts: dict[str, dict[str, Any]] | None = None
         if preload_recordings:
             self._recordings = _all_recordings(store)
             self._blind = _blind_answers(store, None)
             self._models = llm_sql.model_choices(store, None)
+            self._verdicts = llm_sql.latest_verdicts(store)
 
     @classmethod
     def bulk(cls, store: Store) -> CheckContext:
@@ -65,6 +67,12 @@ class CheckContext:
         if self._models is not None:
             return self._models.get(item_id, [])
         return llm_sql.model_choices(self.store, item_id).get(item_id, [])
+
+    def judge_verdict(self, item_id: str) -> dict[str, Any] | None:
+        """The newest readable second opinion on the item, if any."""
+        if self._verdicts is not None:
+            return self._verdicts.get(item_id)
+        return llm_sql.latest_verdicts(self.store, item_id).get(item_id)
 
 
 def _blind_answers(store: Store, item_id: str | None) -> dict[str, list[tuple[str, int]]]:
