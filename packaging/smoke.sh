@@ -105,6 +105,20 @@ on_screen "$work/open.png" "$exe" open "$demo_project" >"$work/open.log" 2>&1 \
 check nonblank "$work/open.png" 1280 800 || fail "the desk's screenshot is blank"
 if [ -n "${SMOKE_KEEP_SCREENSHOT:-}" ]; then cp "$work/open.png" "$SMOKE_KEEP_SCREENSHOT"; fi
 
+echo "smoke: desktop entry"
+env -i PATH=/usr/bin:/bin HOME="$work/home" XDG_DATA_HOME="$work/share" \
+  "$app/install-desktop-entry.sh" >/dev/null || fail "install-desktop-entry.sh failed"
+entry="$work/share/applications/io.github.bagelstudio.BagelStudio.desktop"
+grep -qx "Exec=\"$exe\" open %f" "$entry" || fail "the installed entry does not start $exe"
+[ -f "$work/share/icons/hicolor/256x256/apps/io.github.bagelstudio.BagelStudio.png" ] \
+  || fail "the icon was not installed"
+if command -v desktop-file-validate >/dev/null; then desktop-file-validate "$entry"; fi
+if command -v appstreamcli >/dev/null; then
+  appstreamcli validate --no-net "$app/share/metainfo/io.github.bagelstudio.BagelStudio.metainfo.xml" \
+    >/dev/null || fail "the AppStream metainfo does not validate"
+fi
+echo "  installed into a fresh XDG_DATA_HOME; Exec runs the unpacked executable"
+
 size_dir="$(du -sh "$app" | cut -f1)"
 size_tar="$(du -h "$tarball" | cut -f1)"
 awk -v ns="$(cat "$work/open.png.ns")" 'BEGIN { printf "smoke: cold start to the first item %.2f s (start to exit after the window grab, minus the hook'"'"'s 0.6 s settle)\n", ns / 1e9 - 0.6 }'
