@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The two entry points of the README:
 #   bash packaging/bagel.sh demo   set everything up, then open the desk on the demo project
-#   bash packaging/bagel.sh test   set everything up, then run lint, types and the whole test suite
+#   bash packaging/bagel.sh test   set everything up, then run lint, types, import layers and the whole test suite
 # Anything after "demo" is passed to bagel-studio; anything after "test" to pytest.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -15,7 +15,8 @@ case "$mode" in
   demo)
     if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ] && [ "${QT_QPA_PLATFORM:-}" != "offscreen" ]; then
       echo "bagel: no display found; starting the desk on a virtual screen (Xvfb)."
-      echo "bagel: run this from a desktop session (or ssh -X) to see the window."
+      echo "bagel: the desk prints how to see it (VNC, screenshots); Ctrl+C quits."
+      export BAGEL_STUDIO_HEADLESS=1
       exec xvfb-run -a -s "-screen 0 1600x1000x24" .venv/bin/bagel-studio demo "$@"
     fi
     exec .venv/bin/bagel-studio demo "$@"
@@ -26,6 +27,8 @@ case "$mode" in
     .venv/bin/ruff format --check bagel_studio tests
     echo "== mypy"
     .venv/bin/mypy
+    echo "== import layers"
+    .venv/bin/lint-imports
     echo "== pytest"
     status=0
     QT_QPA_PLATFORM=offscreen .venv/bin/python -m pytest -p no:cacheprovider "$@" || status=$?

@@ -36,7 +36,9 @@ COMMANDS: dict[str, Command] = {
         "stats", "counts per domain, dimension, status and level; rejects; gold positions"
     ),
     "check": Command("check", "recompute the automatic flags and list them"),
-    "decide": Command("decide", "record decisions on items (accept, reject, skip, uncertain)"),
+    "decide": Command(
+        "decide", "record decisions on items (accept, revise, reject, skip, uncertain)"
+    ),
     "export": Command("export", "write the adjudicated release (shuffled, balanced, reproducible)"),
     "audio": Command(
         "audio",
@@ -46,6 +48,24 @@ COMMANDS: dict[str, Command] = {
     "agreement": Command("agreement", "inter-curator agreement (Cohen's and Fleiss' kappa)"),
     "evaluate": Command(
         "evaluate", "ask a model every item with the paper's closed-book prompt; store answers"
+    ),
+    "levels": Command(
+        "levels", "reference levels from two models (easy/medium/hard, the paper's Table 3)"
+    ),
+    "judge": Command(
+        "judge", "a model's second opinion on items (a JSON verdict with its reason; never decides)"
+    ),
+    "regenerate": Command(
+        "regenerate", "regenerate items from their evidence with the paper's generation prompts"
+    ),
+    "batch-export": Command(
+        "batch_export", "write the evaluation as an OpenAI Batch API input file (for a cluster)"
+    ),
+    "batch-import": Command(
+        "batch_import", "read a Batch API output file and store its answers as evaluate would"
+    ),
+    "audit": Command(
+        "audit", "find shortcuts: heuristic baselines, near-duplicates, cross-item leaks"
     ),
 }
 APP_COMMANDS_HELP = (

@@ -16,9 +16,7 @@ def _domain_order(domains: set[str]) -> list[str]:
 
 def project_stats(store: Store) -> dict[str, Any]:
     """Counts per domain x dimension, status and level; rejects; gold positions per domain."""
-    rows = store.db.execute(
-        "SELECT domain, dimension, level, status, answer_index FROM items"
-    ).fetchall()
+    rows = store.item_stat_rows()
     by_domain = Counter(r[0] for r in rows)
     domains = _domain_order(set(by_domain))
     by_dimension: dict[str, dict[str, int]] = {d: {} for d in domains}
@@ -50,7 +48,15 @@ def project_stats(store: Store) -> dict[str, Any]:
             "recordings": len(store.recordings()),
         },
         "curators": store.curators(),
+        **_model_stats(store),
     }
+
+
+def _model_stats(store: Store) -> dict[str, Any]:
+    """``models`` (per profile: answered, invalid, accuracy, letters) and ``levels``."""
+    from bagel_studio.core.llm.metrics import levels_stats, models_stats  # lazy
+
+    return {"models": models_stats(store), "levels": levels_stats(store)}
 
 
 def format_stats(stats: dict[str, Any]) -> list[str]:
@@ -68,7 +74,7 @@ def format_stats(stats: dict[str, Any]) -> list[str]:
     lines.append("Status:  " + ", ".join(f"{k} {v}" for k, v in stats["by_status"].items()))
     lines.append("Level:   " + ", ".join(f"{k} {v}" for k, v in stats["by_level"].items()))
     lines.append("")
-    lines.append("Gold positions:        A      B      C      D")
+    lines.append(f"  {'Gold positions':<18}" + "".join(f"{letter:>7}" for letter in LETTERS))
     for domain, counts in stats["gold_positions"].items():
         cells = "".join(f"{counts[letter]:7d}" for letter in LETTERS)
         lines.append(f"  {domain:<18}{cells}")
@@ -80,6 +86,12 @@ def format_stats(stats: dict[str, Any]) -> list[str]:
     if stats["flags"]:
         lines.append("")
         lines.append("Flags: " + ", ".join(f"{k} {v}" for k, v in stats["flags"].items()))
+    for label, model in stats.get("models", {}).items():
+        accuracy = model["accuracy"].get("overall")
+        lines.append(
+            f"Model {label}: {model['answered']} answered, {model['invalid']} invalid, "
+            f"accuracy {'-' if accuracy is None else f'{accuracy:.1%}'}"
+        )
     evidence = stats["evidence"]
     lines.append("")
     lines.append(

@@ -7,6 +7,8 @@ not, the curator's blind answer), it does not decide.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QFrame,
@@ -32,6 +34,9 @@ SEVERITY_STYLE = {
 OPTION_STYLE = "padding:6px; border:1px solid #cfcfcf; border-radius:4px;"
 GOLD_STYLE = "padding:6px; border:2px solid #2e7d32; border-radius:4px; background:#e8f5e9;"
 PICK_STYLE = "padding:6px; border:2px dashed #1565c0; border-radius:4px;"
+MODELS_STYLE = "padding:4px; color:#37474f; background:#eceff1;"
+BLIND_FLAG = "details shown once you have answered (blind mode)"
+BLIND_HISTORY = "The history is shown once you have answered (blind mode)."
 BANNER_STYLE = {
     "error": "background:#ffebee; color:#b71c1c; padding:6px; border:1px solid #c62828;",
     "info": "background:#e3f2fd; color:#0d47a1; padding:6px; border:1px solid #1565c0;",
@@ -54,12 +59,21 @@ class ItemView(QWidget):
         font.setPointSizeF(font.pointSizeF() * 1.3)
         self.stem.setFont(font)
         self.options = [plain_label("", self) for _ in LETTERS]
+        # Which option each model chose: shown beside the options once the gold is visible
+        # (blind mode hides it until the curator has answered). The window sets the source.
+        self.model_lines: Callable[[Item], list[str]] | None = None
+        self._model_text = ""
+        self.models = plain_label("", self)
+        self.models.setStyleSheet(MODELS_STYLE)
+        self.models.hide()
         self.editor = ItemEditor(self)
         self.editor.hide()
         self.flags_box = QWidget(self)
         self._flags_layout = QVBoxLayout(self.flags_box)
         self._flags_layout.setContentsMargins(0, 0, 0, 0)
         self.flag_labels: list[QLabel] = []
+        self._flags: list[Flag] = []
+        self._history: list[HistoryEntry] = []
         self.history = HistoryList(self)
         self._layout()
 
@@ -71,6 +85,7 @@ class ItemView(QWidget):
         column.addWidget(self.stem)
         for label in self.options:
             column.addWidget(label)
+        column.addWidget(self.models)
         column.addWidget(self.editor)
         column.addWidget(_heading("Flags", top))
         column.addWidget(self.flags_box)
@@ -108,6 +123,7 @@ class ItemView(QWidget):
         self.item = item
         self.gold_visible = gold_visible
         self.blind_answer = blind_answer
+        self._flags, self._history = flags, history
         self.end_edit()
         self.hide_banner()
         if item is None:
@@ -115,20 +131,33 @@ class ItemView(QWidget):
             self.stem.setText("No item to show: the queue is empty for this filter.")
             for label in self.options:
                 label.hide()
+            self.models.hide()
             self._show_flags([])
             self.history.show_entries([])
             return
         self.meta.setText(_meta_text(item, mine))
         self.stem.setText(shown(item.content.question))
+        lines = self.model_lines(item) if self.model_lines is not None else []
+        self._model_text = "Models: " + "   ·   ".join(lines) if lines else ""
         self._render_options()
         self._show_flags(flags)
-        self.history.show_entries(history)
+        self._show_history()
 
     def reveal(self, blind_answer: int | None) -> None:
-        """Blind mode: show the gold after the curator has answered."""
+        """Blind mode: show the gold, the flags' details and the history once the curator has
+        answered."""
         self.gold_visible = True
         self.blind_answer = blind_answer
         self._render_options()
+        self._show_flags(self._flags)
+        self._show_history()
+
+    def _show_history(self) -> None:
+        """The history names gold changes and other curators' verdicts: hidden while blind."""
+        if self.gold_visible:
+            self.history.show_entries(self._history)
+        else:
+            self.history.show_message(BLIND_HISTORY)
 
     def _render_options(self) -> None:
         assert self.item is not None
@@ -150,11 +179,15 @@ class ItemView(QWidget):
             if self.blind_answer == index and not is_gold:
                 style = PICK_STYLE
             label.setStyleSheet(style)
+        visible = bool(self._model_text) and self.gold_visible
+        self.models.setText(shown(self._model_text) if visible else "")
+        self.models.setVisible(visible)
         if not self.gold_visible:
             self.show_banner("Blind mode: answer with 1-4 to reveal the gold.", "info")
 
     def show_flags(self, flags: list[Flag]) -> None:
         """Replace the flags shown (after a background re-check of the item on screen)."""
+        self._flags = flags
         self._show_flags(flags)
 
     def _show_flags(self, flags: list[Flag]) -> None:
@@ -165,7 +198,8 @@ class ItemView(QWidget):
         if not flags:
             flags_text = [("No flags.", "")]
         else:
-            flags_text = [(_flag_text(f), SEVERITY_STYLE[f.severity]) for f in flags]
+            text_of = _flag_text if self.gold_visible else _blind_flag_text
+            flags_text = [(text_of(f), SEVERITY_STYLE[f.severity]) for f in flags]
         for text, style in flags_text:
             label = plain_label(text, self.flags_box)
             if style:
@@ -189,6 +223,7 @@ class ItemView(QWidget):
         self.stem.hide()
         for label in self.options:
             label.hide()
+        self.models.hide()
         self.editor.load(self.item)
         self.editor.show()
         self.editor.stem.setFocus()
@@ -226,6 +261,12 @@ def _meta_text(item: Item, mine: Review | None) -> str:
     if item.is_revised:
         parts.append("edited")
     return "   ·   ".join(parts)
+
+
+def _blind_flag_text(flag: Flag) -> str:
+    """Blind mode: which check fired and how bad it is, not its message (messages name the
+    options and the gold, e.g. which distractor the text supports)."""
+    return f"{flag.severity.value.upper()}  {flag.check}: {BLIND_FLAG}"
 
 
 def _flag_text(flag: Flag) -> str:

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
-from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QVBoxLayout, QWidget
 
+from bagel_studio.core.llm.desk import model_choice_lines
 from bagel_studio.core.store import QueueFilter
 from bagel_studio.ui.decision_bar import DecisionBar
 from bagel_studio.ui.desk_menus import DeskMenus
@@ -24,9 +24,12 @@ from bagel_studio.ui.item_view import ItemView
 from bagel_studio.ui.queue_model import QueueModel
 from bagel_studio.ui.queue_panel import QueuePanel
 from bagel_studio.ui.review_controller import ReviewController
+from bagel_studio.ui.services import Services
 from bagel_studio.ui.shortcuts import SHORTCUTS, ReviewMachine, State
 
 SEEK_SECONDS = 1.0
+LONG_SEEK_SECONDS = 5.0  # with Shift
+RECORDING_TAB = 2
 OpenProject = Callable[[Path, bool], object]
 
 
@@ -35,7 +38,7 @@ class MainWindow(QMainWindow):
 
     def __init__(
         self,
-        services: Any,
+        services: Services,
         *,
         read_only: bool = False,
         open_project: OpenProject | None = None,
@@ -48,9 +51,12 @@ class MainWindow(QMainWindow):
         self.open_project = open_project
         self._settings = settings
         self.machine = ReviewMachine()
+        self.listening_wide = False
+        self._normal_sizes: list[int] = []
         self.queue_model = QueueModel(self.store)
         self.queue = QueuePanel(self.queue_model, self.store, services.prefs.curator, self)
         self.item_view = ItemView(self)
+        self.item_view.model_lines = lambda item: model_choice_lines(self.store, item)
         self.evidence = EvidencePanel(services, self)
         self.decision_bar = DecisionBar(self.machine, self)
         self.controller = ReviewController(
@@ -63,6 +69,7 @@ class MainWindow(QMainWindow):
             read_only=self.read_only,
         )
         self.state_label = QLabel(self)
+        self._progress: tuple[int, int, int] | None = None  # reviewed, total, mine
         self._build_layout()
         self.shortcuts = self._bind_shortcuts()
         self.menus = DeskMenus(self)
@@ -75,7 +82,7 @@ class MainWindow(QMainWindow):
     # -- building ------------------------------------------------------------------------------
 
     def _build_layout(self) -> None:
-        centre = QWidget(self)
+        self.centre = centre = QWidget(self)
         column = QVBoxLayout(centre)
         column.setContentsMargins(0, 0, 0, 0)
         column.addWidget(self.item_view, 1)
@@ -109,6 +116,9 @@ class MainWindow(QMainWindow):
         m.on("play", lambda: self._listen("toggle_play"))
         m.on("seek_back", lambda: self._listen("seek_relative", -SEEK_SECONDS))
         m.on("seek_forward", lambda: self._listen("seek_relative", SEEK_SECONDS))
+        m.on("seek_back_long", lambda: self._listen("seek_relative", -LONG_SEEK_SECONDS))
+        m.on("seek_forward_long", lambda: self._listen("seek_relative", LONG_SEEK_SECONDS))
+        m.on("listen_wide", self.toggle_listening_wide)
         m.on("search", self.focus_search)
         m.on("filter", lambda: self.queue.filters.domain.setFocus())
         return shortcuts
@@ -118,7 +128,7 @@ class MainWindow(QMainWindow):
         self.evidence.status_message.connect(self.show_status)
         self.evidence.flags_changed.connect(self.controller.flags_changed)
         self.controller.write_finished.connect(self.update_progress)
-        self.queue_model.modelReset.connect(self.update_progress)
+        self.queue_model.modelReset.connect(self.show_progress)
         self.machine.state_changed.connect(self._state_changed)
         self._state_changed(self.machine.state.value)
 
@@ -159,13 +169,22 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(message, 6000)
 
     def update_progress(self) -> None:
+        """Re-count what has been reviewed (after a write, an import, a change of curator)."""
         reviewed, total = self.store.progress()
         mine = (
             self.store.progress(self.services.prefs.curator)[0]
             if self.services.prefs.curator
             else 0
         )
-        self.queue.progress.show_progress(reviewed, total, mine, self.queue_model.rowCount())
+        self._progress = (reviewed, total, mine)
+        self.show_progress()
+
+    def show_progress(self) -> None:
+        """The counts with the queue's length: a filter change counts only its own items."""
+        if self._progress is None:
+            self.update_progress()
+            return
+        self.queue.progress.show_progress(*self._progress, self.queue_model.rowCount())
 
     def update_title(self) -> None:
         suffix = " (read-only)" if self.read_only else ""
@@ -175,7 +194,6 @@ class MainWindow(QMainWindow):
     def after_import(self) -> None:
         """New items arrived: re-read the queue, the filter choices and this curator's to-do."""
         self.queue.filters.refresh_choices()
-        self.controller.reload_todo()
         self.queue_model.reload()
         if self.controller.item is None:
             self.controller.show_first()
@@ -196,10 +214,39 @@ class MainWindow(QMainWindow):
 
     def curator_changed(self) -> None:
         self.queue.filters.refresh_choices()
-        self.controller.reload_todo()
         self.controller.refresh_current()
         self.update_title()
         self.update_progress()
+
+    # -- the listening layout ------------------------------------------------------------------
+
+    def toggle_listening_wide(self) -> None:
+        """L: hide the queue and keep the item at its narrowest, so the recording (spectrogram,
+        transport, measurements side by side) gets the rest of the window; L again restores the
+        columns as they were. The choice is remembered with the window's geometry."""
+        self.set_listening_wide(not self.listening_wide)
+        self.show_status(
+            "Listening layout: L gives the queue back"
+            if self.listening_wide
+            else "Queue, item and evidence side by side"
+        )
+
+    def set_listening_wide(self, wide: bool) -> None:
+        if wide == self.listening_wide:
+            return
+        self.listening_wide = wide
+        if wide:
+            self._normal_sizes = self.splitter.sizes()
+            total = sum(self._normal_sizes)
+            centre = self.centre.minimumWidth()
+            self.queue.hide()
+            self.splitter.setSizes([0, centre, max(0, total - centre)])
+            if self.controller.item is not None and self.controller.item.recording_id:
+                self.evidence.setCurrentIndex(RECORDING_TAB)
+        else:
+            self.queue.show()
+            if self._normal_sizes:
+                self.splitter.setSizes(self._normal_sizes)
 
     # -- geometry ------------------------------------------------------------------------------
 
@@ -214,11 +261,17 @@ class MainWindow(QMainWindow):
         splitter = settings.value("desk/splitter")
         if isinstance(splitter, QByteArray):
             self.splitter.restoreState(splitter)
+        if str(settings.value("desk/listening_wide", "false")).lower() == "true":
+            # once shown: the columns' sizes to come back to are only real after the layout
+            QTimer.singleShot(0, lambda: self.set_listening_wide(True))
 
     def closeEvent(self, event: QCloseEvent) -> None:
         settings = self._qsettings()
+        wide = self.listening_wide
+        self.set_listening_wide(False)  # the columns are saved as they are without it
         settings.setValue("desk/geometry", self.saveGeometry())
         settings.setValue("desk/splitter", self.splitter.saveState())
+        settings.setValue("desk/listening_wide", "true" if wide else "false")
         settings.sync()
         panel = self.evidence.listening
         if panel is not None:

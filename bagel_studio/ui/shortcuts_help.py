@@ -2,21 +2,26 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import QSize
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QPlainTextEdit, QVBoxLayout, QWidget
 
+from bagel_studio.ui.secondary import useful_size
 from bagel_studio.ui.shortcuts import SHORTCUTS
 
 
 def shortcut_lines() -> list[str]:
-    """One line per action, grouped: 'A            Accept'."""
-    lines: list[str] = []
-    group = None
+    """One line per action, each group once (in the order groups first appear in the table), the
+    keys in a column wide enough for the longest so that keys and descriptions never run together:
+    'A                       Accept'."""
+    groups: dict[str, list[tuple[str, str]]] = {}
     for shortcut in SHORTCUTS:
-        if shortcut.group != group:
-            group = shortcut.group
-            lines.extend(["", group.upper()] if lines else [group.upper()])
         keys = " / ".join(shortcut.keys)
-        lines.append(f"  {keys:<24}{shortcut.label}")
+        groups.setdefault(shortcut.group, []).append((keys, shortcut.label))
+    width = max(len(keys) for rows in groups.values() for keys, _label in rows) + 3
+    lines: list[str] = []
+    for group, rows in groups.items():
+        lines.extend(["", group.upper()] if lines else [group.upper()])
+        lines.extend(f"  {keys:<{width}}{label}" for keys, label in rows)
     return lines
 
 
@@ -30,7 +35,13 @@ class ShortcutsHelp(QDialog):
         font = self.text.font()
         font.setFamily("monospace")
         self.text.setFont(font)
-        self.text.setPlainText("\n".join(shortcut_lines()))
+        lines = shortcut_lines()
+        self.text.setPlainText("\n".join(lines))
+        self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        metrics = self.text.fontMetrics()  # wide enough for the longest line, no sideways scroll
+        widest = max(metrics.horizontalAdvance(line) for line in lines)
+        tall = metrics.lineSpacing() * (len(lines) + 2)
+        self.resize(useful_size(QSize(max(520, widest + 60), max(560, tall + 80)), parent))
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)

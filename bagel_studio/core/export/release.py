@@ -200,7 +200,17 @@ def build_manifest(plan: ExportPlan, files: dict[str, dict[str, int | str]]) -> 
         "recording_licences": plan.licences,
         "recordings_without_licence": list(plan.unknown_licence),
         "files": dict(sorted(files.items())),
+        **_models_manifest(plan),
     }
+
+
+def _models_manifest(plan: ExportPlan) -> dict[str, Any]:
+    """``llm``: the evaluated models, their settings and the evaluation prompt's hash."""
+    if not plan.models:
+        return {}
+    from bagel_studio.core.llm.report import manifest_entry
+
+    return {"llm": manifest_entry(plan.models)}
 
 
 def record_export(store: Store, result: ExportResult) -> int:

@@ -38,6 +38,9 @@ ANSWER_COLUMNS = (
     "answered_at",
 )
 _KEY = "profile, settings_hash, prompt_hash, item_id, content_hash, option_order"
+# The origin of answers to the prompt without its question (the audit's options-only baseline):
+# they are not closed-book answers, so the readers of models' choices leave them out.
+OPTIONS_ONLY = "options-only"
 
 
 @dataclass(frozen=True)
@@ -144,8 +147,8 @@ def latest_answers(
 def answers_for_item(store: Store, item_id: str) -> list[dict[str, Any]]:
     cursor = store.db.execute(
         "SELECT * FROM llm_answers WHERE id IN (SELECT max(id) FROM llm_answers"
-        " WHERE item_id = ? GROUP BY profile, settings_hash) ORDER BY profile",
-        [item_id],
+        " WHERE item_id = ? AND origin != ? GROUP BY profile, settings_hash) ORDER BY profile",
+        [item_id, OPTIONS_ONLY],
     )
     columns = [c[0] for c in cursor.description]
     return [dict(zip(columns, row, strict=True)) for row in cursor]
@@ -185,11 +188,13 @@ def verdicts_for_item(store: Store, item_id: str) -> list[dict[str, Any]]:
     return [dict(zip(columns, row, strict=True)) for row in cursor]
 
 
-def latest_verdicts(store: Store) -> dict[str, dict[str, Any]]:
-    """The newest successful verdict per item."""
+def latest_verdicts(store: Store, item_id: str | None = None) -> dict[str, dict[str, Any]]:
+    """The newest successful verdict per item (of one item, or all)."""
+    only = " AND item_id = ?" if item_id is not None else ""
     cursor = store.db.execute(
         "SELECT * FROM llm_verdicts WHERE id IN (SELECT max(id) FROM llm_verdicts"
-        " WHERE error IS NULL GROUP BY item_id)"
+        f" WHERE error IS NULL{only} GROUP BY item_id)",
+        [item_id] if item_id is not None else [],
     )
     columns = [c[0] for c in cursor.description]
     return {row[1]: dict(zip(columns, row, strict=True)) for row in cursor}
@@ -223,3 +228,47 @@ def level_edits_by_others(store: Store, item_ids: Sequence[str], tool: str) -> s
         [tool, json.dumps(list(item_ids))],
     )
     return {r[0] for r in cursor}
+
+
+def model_choices(
+    store: Store, item_id: str | None
+) -> dict[str, list[tuple[str, int | None, str]]]:
+    """Per item, (profile label, chosen option index, content hash) of each profile's newest
+    non-failed answer (all items when ``item_id`` is None)."""
+    sql = (
+        "SELECT item_id, profile, option_index, content_hash FROM llm_answers WHERE id IN"
+        " (SELECT max(id) FROM llm_answers WHERE parse != 'failed' AND origin != ?"
+        + (" AND item_id = ?" if item_id is not None else "")
+        + " GROUP BY item_id, profile) ORDER BY profile"
+    )
+    result: dict[str, list[tuple[str, int | None, str]]] = {}
+    params = [OPTIONS_ONLY] + ([item_id] if item_id is not None else [])
+    for found, label, index, content_hash in store.db.execute(sql, params):
+        result.setdefault(str(found), []).append((str(label), index, str(content_hash)))
+    return result
+
+
+def has_answers(store: Store) -> bool:
+    return bool(store.db.execute("SELECT EXISTS (SELECT 1 FROM llm_answers)").fetchone()[0])
+
+
+def level_counts(store: Store) -> list[tuple[str, str | None, int]]:
+    """(domain, level, items) over the project."""
+    rows = store.db.execute("SELECT domain, level, count(*) FROM items GROUP BY domain, level")
+    return [(r[0], r[1], int(r[2])) for r in rows]
+
+
+def flag_messages(
+    store: Store, item_ids: Sequence[str], checks: Sequence[str]
+) -> dict[str, set[tuple[str, str]]]:
+    """{item id: {(check, message)}} of the given checks' stored flags on the given items."""
+    cursor = store.db.execute(
+        "SELECT item_id, check_id, message FROM flags"
+        " WHERE item_id IN (SELECT value FROM json_each(?))"
+        " AND check_id IN (SELECT value FROM json_each(?))",
+        [json.dumps(list(item_ids)), json.dumps(list(checks))],
+    )
+    result: dict[str, set[tuple[str, str]]] = {}
+    for item_id, check, message in cursor:
+        result.setdefault(str(item_id), set()).add((str(check), str(message)))
+    return result

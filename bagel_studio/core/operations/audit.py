@@ -1,0 +1,28 @@
+"""The audit's one write: its flags, replacing the previous audit's, in one transaction."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from bagel_studio.core.checks.audit import ORIGIN
+from bagel_studio.core.model import Flag
+from bagel_studio.core.store import Store
+
+
+@dataclass(frozen=True)
+class AuditChange:
+    """What storing an audit changed: the items whose flags changed, and how many flags it
+    set."""
+
+    item_ids: frozenset[str]
+    flags: int
+
+
+def store_audit_flags(store: Store, flags: Mapping[str, Sequence[Flag]]) -> AuditChange:
+    """Set an audit's flags (``core.audit.audit_flags(report)``: ``near-duplicate``,
+    ``leaks-answer-of``...) on their items, removing those of the previous audit (an item fixed
+    since then loses its flag). The operations layer sits below the audit and does not import
+    it."""
+    changed = store.replace_origin_flags(ORIGIN, flags)
+    return AuditChange(frozenset(changed), sum(len(f) for f in flags.values()))
