@@ -6,7 +6,7 @@ command line call these, never the store's write methods. Qt-free.
 
 * ``decide``, ``edit``, ``edit_and_accept``, ``undo``, ``adjudicate`` (``operations.reviews``)
 * ``merge_in`` another curator's project file (``operations.merge``)
-* ``store_measurement`` of a clip (``operations.audio``)
+* ``store_measurement`` of a clip, ``analyze_recordings`` of every clip (``operations.audio``)
 * ``record_export`` of a written release (``operations.export``)
 * model results of ``core.llm`` (``operations.llm``)
 * ``decide_many``: one decision on many items, all or nothing (``operations.decisions``)
@@ -14,7 +14,11 @@ command line call these, never the store's write methods. Qt-free.
   audit's numpy and rapidfuzz code)
 """
 
-from bagel_studio.core.operations.audio import store_measurement
+from bagel_studio.core.operations.audio import (
+    AnalysisReport,
+    analyze_recordings,
+    store_measurement,
+)
 from bagel_studio.core.operations.decisions import DecisionRefused, decide_many
 from bagel_studio.core.operations.export import record_export
 from bagel_studio.core.operations.merge import FileMerge, merge_in
@@ -28,9 +32,11 @@ from bagel_studio.core.operations.reviews import (
 )
 
 __all__ = [
+    "AnalysisReport",
     "DecisionRefused",
     "FileMerge",
     "adjudicate",
+    "analyze_recordings",
     "decide",
     "decide_many",
     "edit",
