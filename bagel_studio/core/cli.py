@@ -45,6 +45,9 @@ COMMANDS: dict[str, Command] = {
     ),
     "merge": Command("merge", "merge other curators' project files into a project"),
     "agreement": Command("agreement", "inter-curator agreement (Cohen's and Fleiss' kappa)"),
+    "verify": Command(
+        "verify", "check a release against its manifest: file hashes, item copies, shuffles"
+    ),
 }
 APP_COMMANDS_HELP = (
     "  open PROJECT     open the desk on a project (the default with no arguments)\n"

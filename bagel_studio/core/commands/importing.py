@@ -33,6 +33,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("paths", metavar="PATH", nargs="+", help="input files or folders")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     add_wait_argument(parser)
+    parser.add_argument(
+        "--no-verify",
+        action="store_true",
+        help="import a release folder even when it differs from its manifest (see verify)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -43,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{missing[0]}: no such file or folder")
     store = open_project(args.project, create=True, wait=args.wait)
     try:
-        report = import_paths(store, args.paths)
+        report = import_paths(store, args.paths, verify=not args.no_verify)
         totals = (store.item_count(), store.reject_count())
     finally:
         store.close()

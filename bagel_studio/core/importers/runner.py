@@ -70,6 +70,7 @@ def import_paths(
     progress: Progress | None = None,
     *,
     full_checks: bool = True,
+    verify: bool = True,
 ) -> ImportReport:
     """Import files and folders (walked) into ``store``; evidence first, then items.
 
@@ -88,7 +89,8 @@ def import_paths(
     for name in collected.unnamable:
         report.unreadable.append(name)
         report.notes.append(f"{name}: the file name is not valid UTF-8; rename the file")
-    plans = _plan(collected.inputs, report)
+    inputs = _verified(collected.inputs, report) if verify else collected.inputs
+    plans = _plan(inputs, report)
     run = _Run(
         store, report, xenocanto.AudioIndex(p.input.path for p in plans if p.kind == "audio")
     )
@@ -112,6 +114,44 @@ def import_paths(
     if full_checks:
         run_full_checks(store, report)
     return report
+
+
+VERIFY_LISTING = 20
+
+
+def _verified(inputs: list[Input], report: ImportReport) -> list[Input]:
+    """The inputs, less those inside a BAGEL Studio release that fails ``verify``: a tampered
+    release is refused whole (with what differs) rather than taken as gold."""
+    from bagel_studio.core.export.verify import release_root, verify_release
+
+    roots: dict[Path, Path | None] = {}
+    refused: dict[Path, bool] = {}
+    kept: list[Input] = []
+    for item in inputs:
+        folder = item.path.parent
+        if folder not in roots:
+            roots[folder] = release_root(folder)
+        root = roots[folder]
+        if root is None:
+            kept.append(item)
+            continue
+        if root not in refused:
+            result = verify_release(root)
+            refused[root] = not result.intact
+            if not result.intact:
+                report.unreadable.append(str(root))
+                report.notes.append(
+                    f"{root}: a release that fails verification ({len(result.problems)}"
+                    " difference(s) from its manifest); not imported. Import it anyway with"
+                    " --no-verify."
+                )
+                report.notes.extend(f"  {p}" for p in result.problems[:VERIFY_LISTING])
+                if len(result.problems) > VERIFY_LISTING:
+                    more = len(result.problems) - VERIFY_LISTING
+                    report.notes.append(f"  ... and {more} more (bagel-studio verify {root})")
+        if not refused[root]:
+            kept.append(item)
+    return kept
 
 
 def run_full_checks(
