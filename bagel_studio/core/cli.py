@@ -45,6 +45,9 @@ COMMANDS: dict[str, Command] = {
     ),
     "merge": Command("merge", "merge other curators' project files into a project"),
     "agreement": Command("agreement", "inter-curator agreement (Cohen's and Fleiss' kappa)"),
+    "evaluate": Command(
+        "evaluate", "ask a model every item with the paper's closed-book prompt; store answers"
+    ),
     "verify": Command(
         "verify", "check a release against its manifest: file hashes, item copies, shuffles"
     ),

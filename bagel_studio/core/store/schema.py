@@ -233,3 +233,75 @@ def m002_globi_taxon_nocase_indexes(db: sqlite_utils.Database) -> None:
             f"CREATE INDEX IF NOT EXISTS idx_globi_records_{column}_nocase"
             f" ON globi_records ({column} COLLATE NOCASE)"
         )
+
+
+@migration
+def m_llm_tables(db: sqlite_utils.Database) -> None:
+    """Model profiles, stored model answers (one per profile settings, prompt, item content and
+    option order), judge verdicts and the link from a regenerated item to the one it replaces."""
+    db.table("llm_profiles").create(
+        {"label": str, "profile": str, "created_at": str, "updated_at": str}, pk="label"
+    )
+    db.table("llm_answers").create(
+        {
+            "id": int,
+            "profile": str,
+            "settings_hash": str,
+            "prompt_hash": str,
+            "item_id": str,
+            "content_hash": str,
+            "option_order": str,
+            "shown_seed": int,
+            "model": str,
+            "raw_reply": str,
+            "parse": str,
+            "letter": str,
+            "option_index": int,
+            "correct": int,
+            "error": str,
+            "latency_ms": float,
+            "prompt_tokens": int,
+            "completion_tokens": int,
+            "attempts": int,
+            "origin": str,
+            "answered_at": str,
+        },
+        pk="id",
+    )
+    db.execute(
+        "CREATE UNIQUE INDEX idx_llm_answers_key ON llm_answers"
+        " (profile, settings_hash, prompt_hash, item_id, content_hash, option_order)"
+    )
+    db.table("llm_answers").create_index(["item_id"])
+    db.table("llm_verdicts").create(
+        {
+            "id": int,
+            "item_id": str,
+            "profile": str,
+            "model": str,
+            "content_hash": str,
+            "verdict": str,
+            "key_index": int,
+            "reason": str,
+            "raw_reply": str,
+            "error": str,
+            "asked_at": str,
+        },
+        pk="id",
+    )
+    db.table("llm_verdicts").create_index(["item_id"])
+    db.table("llm_regenerations").create(
+        {
+            "id": int,
+            "item_id": str,
+            "regenerated_from": str,
+            "profile": str,
+            "model": str,
+            "outcome": str,
+            "reason": str,
+            "raw_reply": str,
+            "created_at": str,
+        },
+        pk="id",
+    )
+    db.table("llm_regenerations").create_index(["regenerated_from"])

@@ -1,0 +1,94 @@
+"""``bagel-studio evaluate``: the paper's closed-book evaluation of every item by one model."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+
+from bagel_studio.core.cli import UsageError
+from bagel_studio.core.commands.common import open_project, print_json
+from bagel_studio.core.commands.llm_common import (
+    add_profile_options,
+    profile_from_args,
+    retry_policy,
+    terminal_progress,
+)
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "evaluate",
+        help="ask a model every item with the paper's closed-book prompt; store answers",
+        description="Ask a model (any OpenAI-compatible endpoint) every item with the paper's "
+        "evaluation prompt (temperature 0, seed 0) and store each answer as it arrives: the "
+        "option order shown, the raw reply, the letter (strict, lenient or invalid), the option "
+        "it points to, correct or not, latency and tokens. Answers already stored for the same "
+        "profile, prompt, item content and option order are not asked again, so a run that was "
+        "interrupted resumes. Exit status: 0 all answered, 1 some failed or invalid, 2 usage "
+        "error or endpoint that cannot be reached (nothing written).",
+    )
+    parser.add_argument("project", metavar="PROJECT", help="the project file (.bagel)")
+    add_profile_options(parser, model_help="a stored profile's label, or a model id")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        metavar="N",
+        help="show the options in the order the release with this seed will have",
+    )
+    parser.add_argument("--items", nargs="+", metavar="ITEM_ID", help="only these items")
+    parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    from bagel_studio.core.llm.client import EndpointError, LLMClient
+    from bagel_studio.core.llm.evaluate import evaluate, questions
+    from bagel_studio.core.operations.llm import save_profile
+
+    with open_project(args.project, owner="bagel-studio evaluate") as store:
+        profile, changed = profile_from_args(store, args)
+        wanted = questions(store, args.items, args.seed)
+        if args.items:
+            missing = sorted(set(args.items) - {q.item_id for q in wanted})
+            if missing:
+                raise UsageError("no such item (or not four options): " + ", ".join(missing))
+        client = LLMClient(profile, retry_policy(args))
+        try:
+            client.check()
+        except EndpointError as exc:
+            client.close()
+            raise UsageError(str(exc)) from exc
+        if changed:
+            save_profile(store, profile)
+        cancel = threading.Event()
+        previous = signal.signal(signal.SIGINT, lambda *_: cancel.set())
+        try:
+            summary = evaluate(
+                store,
+                profile,
+                wanted,
+                client=client,
+                progress=terminal_progress(profile.label),
+                cancel=cancel,
+            )
+        finally:
+            signal.signal(signal.SIGINT, previous)
+            client.close()
+    result = summary.to_json()
+    if args.json:
+        print_json(result)
+    else:
+        print(
+            f"{profile.label} ({profile.model}): {result['items']} items, "
+            f"{result['already_answered']} answered before, {result['asked']} asked now: "
+            f"{result['strict']} strict, {result['lenient']} lenient, {result['invalid']} "
+            f"invalid, {result['failed']} failed; accuracy {result['accuracy']}"
+        )
+        for error in summary.errors:
+            print(f"  failed: {error}", file=sys.stderr)
+        if summary.cancelled:
+            print("cancelled: run the same command again to resume", file=sys.stderr)
+    if summary.cancelled:
+        return 1
+    return 1 if summary.failed or summary.invalid else 0

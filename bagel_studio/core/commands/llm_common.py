@@ -1,0 +1,92 @@
+"""Options and helpers shared by the LLM subcommands (evaluate, judge, regenerate, batch-*)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+
+from bagel_studio.core.cli import UsageError
+from bagel_studio.core.llm.client import RetryPolicy
+from bagel_studio.core.llm.profiles import Profile, ProfileError
+from bagel_studio.core.store import Store
+
+
+def add_profile_options(parser: argparse.ArgumentParser, *, model_help: str) -> None:
+    parser.add_argument("--model", required=True, metavar="MODEL", help=model_help)
+    parser.add_argument(
+        "--base-url",
+        metavar="URL",
+        help="an OpenAI-compatible endpoint (OpenAI, vLLM, llama.cpp's server, Ollama); with it, "
+        "--model is the model id and a profile is made (or updated) on the fly",
+    )
+    parser.add_argument(
+        "--api-key-env",
+        metavar="VAR",
+        help="the environment variable that holds the API key (default OPENAI_API_KEY); the key "
+        "itself is never stored",
+    )
+    parser.add_argument("--label", help="the profile's label (default: the model id)")
+    parser.add_argument(
+        "--api-style",
+        choices=("chat", "completions"),
+        help="chat completions (default) or plain completions for base models",
+    )
+    parser.add_argument(
+        "--grammar",
+        action="store_true",
+        default=None,
+        help="constrain the reply to one letter with llama.cpp's grammar",
+    )
+    parser.add_argument("--max-tokens", type=int, metavar="N", help="tokens per reply")
+    parser.add_argument("--timeout", type=float, metavar="S", help="seconds per request")
+    parser.add_argument("--concurrency", type=int, metavar="N", help="requests at a time")
+    parser.add_argument(
+        "--retries",
+        type=int,
+        default=4,
+        metavar="N",
+        help="retries of a request after 429, 5xx, a timeout or a dropped connection (default 4)",
+    )
+
+
+def retry_policy(args: argparse.Namespace) -> RetryPolicy:
+    if args.retries < 0:
+        raise UsageError("--retries must be 0 or more")
+    return RetryPolicy(retries=args.retries)
+
+
+def profile_from_args(store: Store, args: argparse.Namespace) -> tuple[Profile, bool]:
+    from bagel_studio.core.llm.project import resolve_profile
+
+    try:
+        return resolve_profile(
+            store,
+            args.model,
+            base_url=args.base_url,
+            api_key_env=args.api_key_env,
+            label=args.label,
+            api_style=args.api_style,
+            grammar=args.grammar,
+            max_tokens=args.max_tokens,
+            timeout=args.timeout,
+            concurrency=args.concurrency,
+        )
+    except ProfileError as exc:
+        raise UsageError(str(exc)) from exc
+
+
+def terminal_progress(label: str) -> Callable[[int, int], None]:
+    """A progress bar on stderr when it is a terminal, else nothing."""
+    if not sys.stderr.isatty():
+        return lambda done, total: None
+
+    def show(done: int, total: int) -> None:
+        width = 30
+        filled = width * done // max(total, 1)
+        sys.stderr.write(f"\r{label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+        if done >= total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+    return show

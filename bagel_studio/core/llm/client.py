@@ -1,0 +1,178 @@
+"""One request to an OpenAI-compatible endpoint, with retries, backoff and a per-request timeout.
+
+``openai`` is imported when the first client is made, never at start-up. The client's own retries
+are off: this module retries 429 and 5xx replies, timeouts and dropped connections itself, waiting
+as long as the server's ``Retry-After`` asks (capped), else with exponential backoff, so that every
+attempt is counted and a cancel is honoured while waiting. Errors are returned, never raised, except
+for an endpoint that cannot be used at all (``EndpointError``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+import time
+from dataclasses import dataclass
+from email.utils import parsedate_to_datetime
+from typing import Any
+
+from bagel_studio.core.llm.profiles import CHAT, Profile, redact
+
+Messages = list[dict[str, str]]
+
+
+class EndpointError(RuntimeError):
+    """The endpoint cannot be reached or refuses the key: nothing can be asked."""
+
+
+@dataclass(frozen=True)
+class Reply:
+    text: str | None
+    error: str | None = None
+    latency_ms: float | None = None
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    attempts: int = 1
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    retries: int = 4
+    backoff: float = 0.5  # seconds before the first retry, doubled each time
+    max_wait: float = 30.0
+
+
+def _openai() -> Any:
+    return importlib.import_module("openai")
+
+
+def _retry_after(exc: Any) -> float | None:
+    response = getattr(exc, "response", None)
+    if response is None:
+        return None
+    value = response.headers.get("retry-after")
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        return max(0.0, parsedate_to_datetime(value).timestamp() - time.time())
+    except (TypeError, ValueError):
+        return None
+
+
+class LLMClient:
+    """Requests to one profile's endpoint; thread-safe (one HTTP connection pool)."""
+
+    def __init__(self, profile: Profile, policy: RetryPolicy | None = None) -> None:
+        openai = _openai()
+        self.profile = profile
+        self.policy = policy or RetryPolicy()
+        self._openai = openai
+        self._client = openai.OpenAI(
+            base_url=profile.base_url,
+            api_key=profile.api_key() or "no-key",
+            timeout=profile.timeout,
+            max_retries=0,
+        )
+
+    def close(self) -> None:
+        self._client.close()
+
+    def check(self) -> None:
+        """Raise EndpointError when the endpoint is unreachable or rejects the key."""
+        openai = self._openai
+        try:
+            self._client.models.list()
+        except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
+            raise EndpointError(
+                f"{self.profile.base_url} refused the key from ${self.profile.api_key_env} "
+                f"({self.profile.key_state()}): {self._message(exc)}"
+            ) from exc
+        except openai.APIConnectionError as exc:
+            raise EndpointError(
+                f"cannot reach {self.profile.base_url}: {self._message(exc)}"
+            ) from exc
+        except openai.APIError:
+            pass  # a server without /models (or a failing one) is found out per request
+
+    def _message(self, exc: BaseException) -> str:
+        cause = exc.__cause__ or exc.__context__
+        text = str(exc)
+        if cause is not None and isinstance(exc, self._openai.APIConnectionError):
+            text = f"{text} ({type(cause).__name__}: {cause})"
+        return redact(" ".join(text.split())[:500], self.profile)
+
+    def ask(
+        self,
+        prompt: str | Messages,
+        *,
+        max_tokens: int | None = None,
+        letter_grammar: bool = True,
+        cancel: threading.Event | None = None,
+    ) -> Reply:
+        """Send one prompt (a string, or chat messages); retry what may succeed on retry."""
+        openai = self._openai
+        policy = self.policy
+        attempts = 0
+        while True:
+            attempts += 1
+            started = time.perf_counter()
+            try:
+                text, usage = self._send(prompt, max_tokens, letter_grammar)
+            except (
+                openai.RateLimitError,
+                openai.InternalServerError,
+                openai.APIConnectionError,
+            ) as exc:
+                error = self._message(exc)
+                wait = _retry_after(exc)
+            except openai.APIStatusError as exc:
+                if exc.status_code < 500:
+                    return Reply(None, error=self._message(exc), attempts=attempts)
+                error, wait = self._message(exc), _retry_after(exc)
+            except Exception as exc:  # a malformed reply: the client could not read it
+                return Reply(None, error=self._message(exc), attempts=attempts)
+            else:
+                latency = (time.perf_counter() - started) * 1000
+                return Reply(text, None, latency, usage[0], usage[1], attempts)
+            if attempts > policy.retries or (cancel is not None and cancel.is_set()):
+                return Reply(None, error=error, attempts=attempts)
+            delay = policy.backoff * 2 ** (attempts - 1) if wait is None else wait
+            delay = min(delay, policy.max_wait)
+            if cancel is not None:
+                if cancel.wait(delay):
+                    return Reply(None, error=error, attempts=attempts)
+            else:
+                time.sleep(delay)
+
+    def _send(
+        self, prompt: str | Messages, max_tokens: int | None, letter_grammar: bool
+    ) -> tuple[str, tuple[int | None, int | None]]:
+        profile = self.profile
+        options: dict[str, Any] = {
+            "model": profile.model,
+            "max_tokens": max_tokens or profile.max_tokens,
+            "temperature": profile.temperature,
+            "seed": profile.seed,
+        }
+        extra = profile.extra_body() if letter_grammar else None
+        if extra:
+            options["extra_body"] = extra
+        if isinstance(prompt, list) or profile.api_style == CHAT:
+            messages = prompt if isinstance(prompt, list) else [{"role": "user", "content": prompt}]
+            response = self._client.chat.completions.create(messages=messages, **options)
+            text = response.choices[0].message.content if response.choices else None
+        else:
+            response = self._client.completions.create(prompt=prompt, **options)
+            text = response.choices[0].text if response.choices else None
+        usage = getattr(response, "usage", None)
+        tokens = (
+            getattr(usage, "prompt_tokens", None),
+            getattr(usage, "completion_tokens", None),
+        )
+        if not isinstance(response.choices, list):
+            raise ValueError("the reply has no choices")
+        return text or "", tokens

@@ -1,0 +1,221 @@
+"""Closed-book evaluation: the paper's prompt for every item, answers committed as they arrive.
+
+Requests run on a thread pool (``profile.concurrency`` at a time); the calling thread is the only
+one that touches the project: it commits the answers that have arrived in one transaction each
+time it wakes (so none waits behind a slow one), reports progress and honours a cancel. An answer
+already stored for the same profile settings, prompt, item content and option order is never asked
+again, which is what makes a run resumable after a crash or a cancel.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+from typing import Any
+
+from bagel_studio.core.domains import LETTERS
+from bagel_studio.core.llm.client import LLMClient, Reply, RetryPolicy
+from bagel_studio.core.llm.parse import FAILED, INVALID, parse_letter
+from bagel_studio.core.llm.profiles import Profile
+from bagel_studio.core.llm.templates import evaluation_prompt, evaluation_prompt_hash
+from bagel_studio.core.model import ItemContent
+from bagel_studio.core.operations import llm as ops
+from bagel_studio.core.store import Store
+from bagel_studio.core.store import llm as sql
+from bagel_studio.core.store.llm import AnswerRow
+
+Progress = Callable[[int, int], None]
+IDENTITY = (0, 1, 2, 3)
+
+
+@dataclass(frozen=True)
+class Question:
+    """One item as a model will see it."""
+
+    item_id: str
+    content: ItemContent
+    order: tuple[int, ...]  # shown option i is content.options[order[i]]
+    shown_seed: int | None = None
+
+    @property
+    def order_key(self) -> str:
+        return json.dumps(list(self.order))
+
+    @property
+    def content_hash(self) -> str:
+        return self.content.content_hash()
+
+    def prompt(self) -> str:
+        shown = [self.content.options[i] for i in self.order]
+        return evaluation_prompt(self.content.question, shown)
+
+
+@dataclass
+class EvaluationSummary:
+    profile: str
+    total: int = 0
+    already: int = 0  # answered before this run: not asked again
+    asked: int = 0
+    parses: Counter[str] = field(default_factory=Counter)
+    correct: int = 0
+    cancelled: bool = False
+    errors: list[str] = field(default_factory=list)  # the first few, for the message
+
+    @property
+    def failed(self) -> int:
+        return self.parses[FAILED]
+
+    @property
+    def invalid(self) -> int:
+        return self.parses[INVALID]
+
+    def to_json(self) -> dict[str, Any]:
+        answered = self.asked - self.failed
+        return {
+            "profile": self.profile,
+            "items": self.total,
+            "already_answered": self.already,
+            "asked": self.asked,
+            "answered": answered,
+            "strict": self.parses["strict"],
+            "lenient": self.parses["lenient"],
+            "invalid": self.invalid,
+            "failed": self.failed,
+            "correct": self.correct,
+            "accuracy": round(self.correct / answered, 4) if answered else None,
+            "cancelled": self.cancelled,
+            "errors": self.errors,
+        }
+
+
+def questions(
+    store: Store, item_ids: Iterable[str] | None = None, seed: int | None = None
+) -> list[Question]:
+    """Every item (or those of ``item_ids``) in the project's order, or with ``seed`` as the
+    release with that seed will show it (released content, shuffled options); items the release
+    leaves out keep the project's order."""
+    items = store.get_items(None if item_ids is None else list(item_ids))
+    released: dict[str, tuple[ItemContent, tuple[int, ...]]] = {}
+    if seed is not None:
+        from bagel_studio.core.export import plan_export  # lazy: the export is heavy
+
+        plan = plan_export(store, seed)
+        released = {r.item.id: (r.content, tuple(r.order)) for r in plan.items}
+    result = []
+    for item in items:
+        if len(item.content.options) != len(LETTERS):
+            continue  # the prompt has four option lines: such an item is blocked anyway
+        content, order = released.get(item.id, (item.content, IDENTITY))
+        result.append(Question(item.id, content, order, seed))
+    return result
+
+
+def pending(store: Store, profile: Profile, wanted: list[Question]) -> list[Question]:
+    """The questions not yet answered by ``profile`` (same settings, prompt, content, order)."""
+    done = sql.answered_keys(
+        store, profile.label, profile.settings_hash(), evaluation_prompt_hash()
+    )
+    return [q for q in wanted if (q.item_id, q.content_hash, q.order_key) not in done]
+
+
+def answer_row(
+    profile: Profile, question: Question, reply: Reply, at: str, origin: str = "evaluate"
+) -> AnswerRow:
+    """What is stored for one reply: the order shown, the raw reply, the parse, the letter, the
+    option it points to and whether that is the gold."""
+    if reply.error is not None:
+        parse, letter, index, correct = FAILED, None, None, None
+    else:
+        parsed = parse_letter(reply.text)
+        parse, letter = parsed.parse, parsed.letter
+        index = question.order[LETTERS.index(letter)] if letter else None
+        correct = index is not None and index == question.content.answer_index
+    return AnswerRow(
+        profile=profile.label,
+        settings_hash=profile.settings_hash(),
+        prompt_hash=evaluation_prompt_hash(),
+        item_id=question.item_id,
+        content_hash=question.content_hash,
+        option_order=question.order_key,
+        shown_seed=question.shown_seed,
+        model=profile.model,
+        raw_reply=reply.text,
+        parse=parse,
+        letter=letter,
+        option_index=index,
+        correct=correct,
+        error=reply.error,
+        latency_ms=reply.latency_ms,
+        prompt_tokens=reply.prompt_tokens,
+        completion_tokens=reply.completion_tokens,
+        attempts=reply.attempts,
+        origin=origin,
+        answered_at=at,
+    )
+
+
+def evaluate(
+    store: Store,
+    profile: Profile,
+    wanted: list[Question],
+    *,
+    client: LLMClient | None = None,
+    policy: RetryPolicy | None = None,
+    progress: Progress | None = None,
+    cancel: threading.Event | None = None,
+) -> EvaluationSummary:
+    """Ask ``profile`` every question not answered yet; commit each answer as it arrives."""
+    todo = pending(store, profile, wanted)
+    summary = EvaluationSummary(profile.label, total=len(wanted), already=len(wanted) - len(todo))
+    if not todo:
+        return summary
+    own_client = client is None
+    client = client or LLMClient(profile, policy)
+    cancel = cancel or threading.Event()
+    try:
+        for batch in _replies(client, todo, profile.concurrency, cancel):
+            rows = [answer_row(profile, q, reply, store.clock()) for q, reply in batch]
+            ops.record_answers(store, rows)
+            for row in rows:
+                summary.asked += 1
+                summary.parses[row.parse] += 1
+                summary.correct += bool(row.correct)
+                if row.error and len(summary.errors) < 5:
+                    summary.errors.append(f"{row.item_id}: {row.error}")
+            if progress is not None:
+                progress(summary.already + summary.asked, summary.total)
+    finally:
+        if own_client:
+            client.close()
+    summary.cancelled = cancel.is_set()
+    return summary
+
+
+def _replies(
+    client: LLMClient, todo: list[Question], concurrency: int, cancel: threading.Event
+) -> Iterator[list[tuple[Question, Reply]]]:
+    """Batches of (question, reply) as they complete, at most ``concurrency`` requests in flight
+    (plus as many queued); after a cancel, what is in flight still arrives, nothing new starts."""
+    queue = iter(todo)
+    running: dict[Future[Reply], Question] = {}
+    with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="llm") as pool:
+
+        def submit(count: int) -> None:
+            for question in queue:
+                running[pool.submit(client.ask, question.prompt(), cancel=cancel)] = question
+                count -= 1
+                if count <= 0:
+                    return
+
+        submit(concurrency * 2)
+        while running:
+            done, _ = wait(running, timeout=0.5, return_when=FIRST_COMPLETED)
+            batch = [(running.pop(f), f.result()) for f in done]
+            if not cancel.is_set():
+                submit(len(batch))
+            if batch:
+                yield batch

@@ -1,0 +1,78 @@
+"""The LLM features' writes: profiles, answers, levels, judge verdicts, regenerated items.
+
+Each function is one transaction: it commits everything it writes, or nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bagel_studio.core.llm.profiles import Profile
+from bagel_studio.core.model import Flag
+from bagel_studio.core.store import Store
+from bagel_studio.core.store import llm as sql
+from bagel_studio.core.store.evidence import GeneratorRejection
+from bagel_studio.core.store.llm import AnswerRow
+from bagel_studio.core.store.rows import NewItem
+
+LEVELS_CURATOR = "model-levels"  # the name the history gives to levels applied from models
+
+
+def save_profile(store: Store, profile: Profile) -> None:
+    """Store (or replace) a profile under its label. The key itself is never part of it."""
+    with store.transaction() as conn:
+        sql.write_profile(conn, profile.label, profile.to_json(), store.clock())
+
+
+def remove_profile(store: Store, label: str) -> None:
+    with store.transaction() as conn:
+        sql.delete_profile(conn, label)
+
+
+def record_answers(store: Store, answers: Sequence[AnswerRow]) -> None:
+    """Commit a batch of answers (those that arrived since the last commit)."""
+    if answers:
+        with store.transaction() as conn:
+            sql.write_answers(conn, answers)
+
+
+def apply_levels(store: Store, levels: Mapping[str, str]) -> dict[str, int]:
+    """Set each item's level as an edit by ``model-levels`` (in its history, undoable with
+    ``store.undo("model-levels")``); an item whose level a curator edited keeps theirs."""
+    counts = {"changed": 0, "unchanged": 0, "curator_level_kept": 0}
+    with store.transaction():
+        kept = sql.level_edits_by_others(store, list(levels), LEVELS_CURATOR)
+        for item in store.get_items(list(levels)):
+            if item.id in kept:
+                counts["curator_level_kept"] += 1
+                continue
+            content = item.content.with_changes(level=levels[item.id])
+            if store.edit(item.id, LEVELS_CURATOR, content):
+                counts["changed"] += 1
+            else:
+                counts["unchanged"] += 1
+    return counts
+
+
+def record_verdict(store: Store, verdict: dict[str, Any]) -> int:
+    with store.transaction() as conn:
+        return sql.write_verdict(conn, verdict)
+
+
+def record_regeneration(
+    store: Store,
+    record: dict[str, Any],
+    item: NewItem | None,
+    flags: Sequence[Flag] = (),
+    rejection: GeneratorRejection | None = None,
+) -> None:
+    """Store a regenerated item (unreviewed, with its structural flags, then fully checked) linked
+    to the item it replaces, or the generator's rejection with its reason."""
+    with store.transaction() as conn:
+        if item is not None:
+            store.add_items([item], None, {item.id: flags})
+            store._recheck(item.id)
+        if rejection is not None:
+            store.add_generator_rejections([rejection], None)
+        sql.write_regeneration(conn, record)

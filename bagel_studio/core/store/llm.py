@@ -1,0 +1,225 @@
+"""The SQL of the LLM tables: profiles, answers, judge verdicts, regenerations.
+
+Writers take the connection of the caller's transaction (``bagel_studio.core.operations.llm``
+opens it); readers take the store.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bagel_studio.core.store.store import Store
+
+ANSWER_COLUMNS = (
+    "profile",
+    "settings_hash",
+    "prompt_hash",
+    "item_id",
+    "content_hash",
+    "option_order",
+    "shown_seed",
+    "model",
+    "raw_reply",
+    "parse",
+    "letter",
+    "option_index",
+    "correct",
+    "error",
+    "latency_ms",
+    "prompt_tokens",
+    "completion_tokens",
+    "attempts",
+    "origin",
+    "answered_at",
+)
+_KEY = "profile, settings_hash, prompt_hash, item_id, content_hash, option_order"
+
+
+@dataclass(frozen=True)
+class AnswerRow:
+    """One model's answer to one item as shown (``option_order``: shown i = options[order[i]])."""
+
+    profile: str
+    settings_hash: str
+    prompt_hash: str
+    item_id: str
+    content_hash: str
+    option_order: str
+    shown_seed: int | None
+    model: str
+    raw_reply: str | None
+    parse: str
+    letter: str | None
+    option_index: int | None
+    correct: bool | None
+    error: str | None
+    latency_ms: float | None
+    prompt_tokens: int | None
+    completion_tokens: int | None
+    attempts: int
+    origin: str
+    answered_at: str
+
+    def values(self) -> tuple[Any, ...]:
+        return tuple(
+            int(v) if isinstance(v, bool) else v
+            for v in (getattr(self, name) for name in ANSWER_COLUMNS)
+        )
+
+
+# -- profiles ---------------------------------------------------------------------------------
+
+
+def write_profile(conn: sqlite3.Connection, label: str, profile: dict[str, Any], at: str) -> None:
+    conn.execute(
+        "INSERT INTO llm_profiles (label, profile, created_at, updated_at) VALUES (?, ?, ?, ?)"
+        " ON CONFLICT(label) DO UPDATE SET profile = excluded.profile,"
+        " updated_at = excluded.updated_at",
+        [label, json.dumps(profile, sort_keys=True), at, at],
+    )
+
+
+def delete_profile(conn: sqlite3.Connection, label: str) -> None:
+    conn.execute("DELETE FROM llm_profiles WHERE label = ?", [label])
+
+
+def profile_rows(store: Store) -> list[tuple[str, dict[str, Any]]]:
+    rows = store.db.execute("SELECT label, profile FROM llm_profiles ORDER BY created_at, label")
+    return [(r[0], json.loads(r[1])) for r in rows.fetchall()]
+
+
+# -- answers ----------------------------------------------------------------------------------
+
+
+def write_answers(conn: sqlite3.Connection, answers: Sequence[AnswerRow]) -> None:
+    """Insert answers; an answer with the same key replaces a failed one, never a real one."""
+    columns = ", ".join(ANSWER_COLUMNS)
+    marks = ", ".join("?" * len(ANSWER_COLUMNS))
+    updates = ", ".join(f"{c} = excluded.{c}" for c in ANSWER_COLUMNS)
+    conn.executemany(
+        f"INSERT INTO llm_answers ({columns}) VALUES ({marks}) ON CONFLICT({_KEY})"
+        f" DO UPDATE SET {updates} WHERE llm_answers.parse = 'failed'",
+        [a.values() for a in answers],
+    )
+
+
+def answered_keys(
+    store: Store, profile: str, settings_hash: str, prompt_hash: str
+) -> set[tuple[str, str, str]]:
+    """(item id, content hash, option order) of every stored, non-failed answer of a profile."""
+    rows = store.db.execute(
+        "SELECT item_id, content_hash, option_order FROM llm_answers WHERE profile = ?"
+        " AND settings_hash = ? AND prompt_hash = ? AND parse != 'failed'",
+        [profile, settings_hash, prompt_hash],
+    )
+    return {(r[0], r[1], r[2]) for r in rows}
+
+
+def latest_answers(
+    store: Store, profiles: Iterable[tuple[str, str]], prompt_hash: str
+) -> list[dict[str, Any]]:
+    """Per (profile, settings hash) given, the newest non-failed answer per item, with the
+    item's domain and dimension."""
+    result: list[dict[str, Any]] = []
+    for label, settings_hash in profiles:
+        cursor = store.db.execute(
+            "SELECT a.profile, a.item_id, i.domain, i.dimension, a.letter, a.option_index,"
+            " a.correct, a.parse, a.model, a.content_hash, a.option_order, a.answered_at"
+            " FROM llm_answers a JOIN items i ON i.id = a.item_id"
+            " WHERE a.id IN (SELECT max(id) FROM llm_answers WHERE profile = ?"
+            " AND settings_hash = ? AND prompt_hash = ? AND parse != 'failed' GROUP BY item_id)"
+            " ORDER BY i.seq",
+            [label, settings_hash, prompt_hash],
+        )
+        columns = [c[0] for c in cursor.description]
+        result += [dict(zip(columns, row, strict=True)) for row in cursor]
+    return result
+
+
+def answers_for_item(store: Store, item_id: str) -> list[dict[str, Any]]:
+    cursor = store.db.execute(
+        "SELECT * FROM llm_answers WHERE id IN (SELECT max(id) FROM llm_answers"
+        " WHERE item_id = ? GROUP BY profile, settings_hash) ORDER BY profile",
+        [item_id],
+    )
+    columns = [c[0] for c in cursor.description]
+    return [dict(zip(columns, row, strict=True)) for row in cursor]
+
+
+def answer_count(store: Store, profile: str | None = None) -> int:
+    sql, params = "SELECT count(*) FROM llm_answers", []
+    if profile is not None:
+        sql += " WHERE profile = ?"
+        params.append(profile)
+    return int(store.db.execute(sql, params).fetchone()[0])
+
+
+def all_answers(store: Store, profile: str) -> list[dict[str, Any]]:
+    cursor = store.db.execute("SELECT * FROM llm_answers WHERE profile = ? ORDER BY id", [profile])
+    columns = [c[0] for c in cursor.description]
+    return [dict(zip(columns, row, strict=True)) for row in cursor]
+
+
+# -- verdicts and regenerations -----------------------------------------------------------------
+
+
+def write_verdict(conn: sqlite3.Connection, verdict: dict[str, Any]) -> int:
+    columns = ", ".join(verdict)
+    marks = ", ".join("?" * len(verdict))
+    cursor = conn.execute(
+        f"INSERT INTO llm_verdicts ({columns}) VALUES ({marks})", list(verdict.values())
+    )
+    return int(cursor.lastrowid or 0)
+
+
+def verdicts_for_item(store: Store, item_id: str) -> list[dict[str, Any]]:
+    cursor = store.db.execute(
+        "SELECT * FROM llm_verdicts WHERE item_id = ? ORDER BY id DESC", [item_id]
+    )
+    columns = [c[0] for c in cursor.description]
+    return [dict(zip(columns, row, strict=True)) for row in cursor]
+
+
+def latest_verdicts(store: Store) -> dict[str, dict[str, Any]]:
+    """The newest successful verdict per item."""
+    cursor = store.db.execute(
+        "SELECT * FROM llm_verdicts WHERE id IN (SELECT max(id) FROM llm_verdicts"
+        " WHERE error IS NULL GROUP BY item_id)"
+    )
+    columns = [c[0] for c in cursor.description]
+    return {row[1]: dict(zip(columns, row, strict=True)) for row in cursor}
+
+
+def write_regeneration(conn: sqlite3.Connection, record: dict[str, Any]) -> None:
+    columns = ", ".join(record)
+    marks = ", ".join("?" * len(record))
+    conn.execute(
+        f"INSERT INTO llm_regenerations ({columns}) VALUES ({marks})", list(record.values())
+    )
+
+
+def regenerations(store: Store, item_id: str | None = None) -> list[dict[str, Any]]:
+    sql, params = "SELECT * FROM llm_regenerations", []
+    if item_id is not None:
+        sql += " WHERE regenerated_from = ? OR item_id = ?"
+        params += [item_id, item_id]
+    cursor = store.db.execute(sql + " ORDER BY id", params)
+    columns = [c[0] for c in cursor.description]
+    return [dict(zip(columns, row, strict=True)) for row in cursor]
+
+
+def level_edits_by_others(store: Store, item_ids: Sequence[str], tool: str) -> set[str]:
+    """Items whose level a curator (not ``tool``) changed by an edit: their level wins."""
+    cursor = store.db.execute(
+        "SELECT DISTINCT item_id FROM history WHERE action = 'edit' AND curator != ?"
+        " AND coalesce(json_extract(before, '$.level'), '')"
+        " != coalesce(json_extract(after, '$.level'), '')"
+        " AND item_id IN (SELECT value FROM json_each(?))",
+        [tool, json.dumps(list(item_ids))],
+    )
+    return {r[0] for r in cursor}

@@ -1,0 +1,300 @@
+"""A scripted OpenAI-compatible server for the tests and the benchmark (127.0.0.1, port 0).
+
+The model id of a request picks a deterministic persona:
+``gold`` answers the gold letter, ``always-A`` (-B, -C, -D) one letter, ``random-SEED`` a letter
+drawn from the seed and the question, ``verbose`` "The answer is X." with the gold letter,
+``same-wrong`` the same wrong option whatever the order (alphabetically first non-gold text),
+``empty`` nothing, ``rambling`` text without a letter. A ``+delay=S`` suffix adds think time.
+Judge prompts get a JSON verdict, generation prompts a JSON item (``reject`` persona: a rejection).
+
+Faults are scripted (``fail_next``): 429 with Retry-After, 500, a reply slower than the client's
+timeout, malformed JSON, empty content, and a 500 whose body echoes the Authorization header.
+Every request is counted, per path and per (model, question).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import sys
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+LETTERS = "ABCD"
+_OPTION = re.compile(r"^([ABCD])\. (.*)$", re.MULTILINE)
+_QUESTION = re.compile(r"^Question: (.*)$", re.MULTILINE)
+
+
+@dataclass
+class Fault:
+    kind: str  # 429, 500, slow, malformed, empty, echo-auth
+    times: int
+    retry_after: str | None = None
+    question: str | None = None  # only requests whose question contains this text
+    seconds: float = 0.0
+
+
+class ScriptedServer:
+    """Serve in a background thread: ``with ScriptedServer(gold) as server: server.url``."""
+
+    def __init__(self, gold: dict[str, str] | None = None) -> None:
+        self.gold = gold or {}  # question text -> gold option text
+        self.requests: Counter[str] = Counter()  # per path
+        self.asked: Counter[tuple[str, str]] = Counter()  # per (model, question)
+        self.authorizations: list[str] = []
+        self.bodies: list[dict[str, Any]] = []
+        self.keep_bodies = True
+        self._faults: list[Fault] = []
+        self._lock = threading.Lock()
+        handler = type("Handler", (_Handler,), {"scripted": self})
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.httpd.daemon_threads = True
+        self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+
+    def start(self) -> ScriptedServer:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    def __enter__(self) -> ScriptedServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def fail_next(
+        self,
+        kind: str,
+        times: int = 1,
+        *,
+        retry_after: str | None = None,
+        question: str | None = None,
+        seconds: float = 0.0,
+    ) -> None:
+        with self._lock:
+            self._faults.append(Fault(kind, times, retry_after, question, seconds))
+
+    def total(self) -> int:
+        return sum(self.requests.values())
+
+    def take_fault(self, question: str) -> Fault | None:
+        with self._lock:
+            for fault in self._faults:
+                if fault.times > 0 and (fault.question is None or fault.question in question):
+                    fault.times -= 1
+                    return fault
+        return None
+
+    # -- personas ------------------------------------------------------------------------------
+
+    def reply(self, model: str, prompt: str) -> str:
+        persona, _, options = model.partition("+")
+        delay = re.search(r"delay=([0-9.]+)", options)
+        if delay:
+            time.sleep(float(delay.group(1)))
+        if "Keyed answer:" in prompt:
+            return self._judge(persona, prompt)
+        if "multiple-choice closed-book benchmark question" not in prompt:
+            return self._generate(persona, prompt)
+        question, shown = parse_prompt(prompt)
+        gold_text = self.gold.get(question)
+        gold = LETTERS[shown.index(gold_text)] if gold_text in shown else "A"
+        if persona == "gold":
+            return gold
+        if persona.startswith("always-"):
+            return persona[-1]
+        if persona.startswith("random-"):
+            return random.Random(f"{persona}:{question}").choice(LETTERS)
+        if persona == "verbose":
+            return f"The answer is {gold}."
+        if persona == "same-wrong":
+            wrong = sorted(t for t in shown if t != gold_text)[0]
+            return LETTERS[shown.index(wrong)]
+        if persona == "empty":
+            return ""
+        return "I would rather not say which one is right."
+
+    def _judge(self, persona: str, prompt: str) -> str:
+        gold = re.search(r"^Keyed answer: ([ABCD])", prompt, re.MULTILINE)
+        key = gold.group(1) if gold else "A"
+        if persona == "gold":
+            return json.dumps({"verdict": "ok", "key": key, "reason": "The evidence states it."})
+        if persona == "rambling":
+            return "This item looks fine to me."
+        other = LETTERS[(LETTERS.index(key) + 1) % 4]
+        return "Here is my verdict:\n" + json.dumps(
+            {"verdict": "wrong_gold", "key": other, "reason": "The evidence names another."}
+        )
+
+    def _generate(self, persona: str, prompt: str) -> str:
+        if persona == "reject":
+            return json.dumps({"usable": "false", "rejection_reason": "too_sparse"})
+        if persona == "rambling":
+            return "I cannot write a question about this."
+        if "Wikipedia article" in prompt:
+            item = {
+                "dimension": "Diet",
+                "question": "What does this species mainly feed on?",
+                "options": ["Insects", "Seeds", "Fish", "Nectar"],
+                "answer": "Insects",
+            }
+            return json.dumps({"questions": [item]})
+        if "bioacoustics" in prompt:
+            return json.dumps(
+                {
+                    "question": "What is the typical dominant frequency range of its song?",
+                    "options": {"A": "1-2 kHz", "B": "3-5 kHz", "C": "8-10 kHz", "D": "12-14 kHz"},
+                    "answer": "B",
+                }
+            )
+        dimension = (
+            "Result Interpretation" if "bioRxiv" in prompt else "Masked participant identification"
+        )
+        return json.dumps(
+            {
+                "usable": "true",
+                "dimension": dimension,
+                "question": "Which taxon best fills the missing partner of this interaction?",
+                "options": {
+                    "A": "Apis mellifera",
+                    "B": "Bombus terrestris",
+                    "C": "Vespa crabro",
+                    "D": "Musca domestica",
+                },
+                "correct_answer": "B",
+                "supporting_evidence": ["Bombus terrestris visits flowers of Trifolium"],
+                "rationale": "The record links the plant to Bombus terrestris.",
+            }
+        )
+
+
+def parse_prompt(prompt: str) -> tuple[str, list[str]]:
+    question = _QUESTION.search(prompt)
+    return (question.group(1) if question else "", [m.group(2) for m in _OPTION.finditer(prompt)])
+
+
+class _Handler(BaseHTTPRequestHandler):
+    scripted: ScriptedServer
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:  # quiet
+        return
+
+    def _send(self, status: int, body: bytes, headers: dict[str, str] | None = None) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.end_headers()
+        try:
+            self.wfile.write(body)
+        except (BrokenPipeError, ConnectionResetError):  # the client gave up (a timeout test)
+            self.close_connection = True
+
+    def _json(self, status: int, data: Any, headers: dict[str, str] | None = None) -> None:
+        self._send(status, json.dumps(data).encode("utf-8"), headers)
+
+    def do_GET(self) -> None:
+        server = self.scripted
+        with server._lock:
+            server.requests[self.path] += 1
+        if self.path.rstrip("/").endswith("/models"):
+            self._json(200, {"object": "list", "data": [{"id": "scripted", "object": "model"}]})
+        else:
+            self._json(404, {"error": {"message": "not found"}})
+
+    def do_POST(self) -> None:
+        server = self.scripted
+        length = int(self.headers.get("Content-Length") or 0)
+        body = json.loads(self.rfile.read(length) or b"{}")
+        chat = self.path.endswith("/chat/completions")
+        if chat:
+            prompt = "\n\n".join(str(m.get("content", "")) for m in body.get("messages", []))
+        else:
+            prompt = str(body.get("prompt", ""))
+        model = str(body.get("model", ""))
+        question, _ = parse_prompt(prompt)
+        with server._lock:
+            server.requests[self.path] += 1
+            server.asked[(model, question)] += 1
+            server.authorizations.append(self.headers.get("Authorization", ""))
+            if server.keep_bodies:
+                server.bodies.append(body)
+        if not (chat or self.path.endswith("/completions")):
+            self._json(404, {"error": {"message": f"no route {self.path}"}})
+            return
+        fault = server.take_fault(question)
+        if fault is not None and self._fault(fault):
+            return
+        text = "" if fault is not None and fault.kind == "empty" else server.reply(model, prompt)
+        usage = {"prompt_tokens": len(prompt.split()), "completion_tokens": len(text.split())}
+        usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
+        if chat:
+            content = None if fault is not None and fault.kind == "empty" else text
+            choice: dict[str, Any] = {
+                "index": 0,
+                "message": {"role": "assistant", "content": content},
+                "finish_reason": "stop",
+            }
+            kind = "chat.completion"
+        else:
+            choice = {"index": 0, "text": text, "finish_reason": "stop", "logprobs": None}
+            kind = "text_completion"
+        self._json(
+            200,
+            {
+                "id": "cmpl-scripted",
+                "object": kind,
+                "created": 0,
+                "model": model,
+                "choices": [choice],
+                "usage": usage,
+            },
+        )
+
+    def _fault(self, fault: Fault) -> bool:
+        """Answer with the fault; False for faults that only change the reply."""
+        if fault.kind == "429":
+            headers = {"Retry-After": fault.retry_after} if fault.retry_after else {}
+            self._json(429, {"error": {"message": "rate limited", "type": "rate_limit"}}, headers)
+        elif fault.kind == "500":
+            self._json(500, {"error": {"message": "internal error"}})
+        elif fault.kind == "echo-auth":
+            message = f"bad request from {self.headers.get('Authorization', '')}"
+            self._json(500, {"error": {"message": message}})
+        elif fault.kind == "malformed":
+            self._send(200, b'{"id": "cmpl-broken", "choices": [')
+        elif fault.kind == "slow":
+            time.sleep(fault.seconds)
+            return False
+        else:
+            return False
+        return True
+
+
+def main() -> None:
+    """Serve until killed, printing the base URL (for the benchmark's separate process)."""
+    server = ScriptedServer()
+    server.keep_bodies = False
+    if len(sys.argv) > 1:
+        server.gold = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
+    print(server.url, flush=True)
+    server.httpd.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
