@@ -94,7 +94,8 @@ def verify_release(folder: str | Path) -> Verification:
     if not isinstance(manifest, dict) or manifest.get("format") != layout.FORMAT_NAME:
         result.add(layout.MANIFEST, "is not a BAGEL Studio release manifest")
         return result
-    files = manifest.get("files") if isinstance(manifest.get("files"), dict) else {}
+    listed = manifest.get("files")
+    files: dict[str, Any] = listed if isinstance(listed, dict) else {}
     _check_files(root, files, result)
     items = _read_items(root, layout.ALL_ITEMS, result)
     if items is not None:
@@ -138,11 +139,12 @@ def _check_files(root: Path, files: dict[str, Any], result: Verification) -> Non
 
 def _lines(path: Path) -> Iterator[tuple[int, str]]:
     with open(path, encoding="utf-8", errors="replace", newline="") as handle:
-        for number, line in enumerate(handle, start=1):
-            yield number, line
+        yield from enumerate(handle, start=1)
 
 
-def _read_items(root: Path, relative: str, result: Verification) -> dict[str, tuple[int, str]] | None:
+def _read_items(
+    root: Path, relative: str, result: Verification
+) -> dict[str, tuple[int, str]] | None:
     """{id: (line number, line)} of an item file; problems for lines that are no release item."""
     path = root / relative
     if not path.is_file():
@@ -167,7 +169,7 @@ def _read_items(root: Path, relative: str, result: Verification) -> dict[str, tu
 def _item(relative: str, number: int, line: str, result: Verification) -> dict[str, Any] | None:
     try:
         row = json.loads(line)
-    except ValueError as exc:
+    except json.JSONDecodeError as exc:
         result.add(relative, f"not valid JSON ({exc.msg})", line=number)
         return None
     if not isinstance(row, dict) or "id" not in row:
@@ -286,6 +288,4 @@ def _check_counts(
     released = manifest.get("counts", {}).get("released", {})
     total = released.get("total") if isinstance(released, dict) else None
     if isinstance(total, int) and total != len(items):
-        result.add(
-            layout.ALL_ITEMS, f"holds {len(items):,} items, the manifest says {total:,}"
-        )
+        result.add(layout.ALL_ITEMS, f"holds {len(items):,} items, the manifest says {total:,}")
