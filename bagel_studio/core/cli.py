@@ -48,6 +48,9 @@ COMMANDS: dict[str, Command] = {
     "evaluate": Command(
         "evaluate", "ask a model every item with the paper's closed-book prompt; store answers"
     ),
+    "levels": Command(
+        "levels", "reference levels from two models (easy/medium/hard, the paper's Table 3)"
+    ),
     "verify": Command(
         "verify", "check a release against its manifest: file hashes, item copies, shuffles"
     ),

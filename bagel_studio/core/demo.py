@@ -5,8 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bagel_studio.core.prefs import data_dir
-
-RESOURCES = Path(__file__).resolve().parents[2] / "resources"
+from bagel_studio.core.resources import RESOURCES
 
 
 def demo_sources(resources: Path = RESOURCES) -> list[Path]:

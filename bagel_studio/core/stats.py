@@ -50,7 +50,15 @@ def project_stats(store: Store) -> dict[str, Any]:
             "recordings": len(store.recordings()),
         },
         "curators": store.curators(),
+        **_model_stats(store),
     }
+
+
+def _model_stats(store: Store) -> dict[str, Any]:
+    """``models`` (per profile: answered, invalid, accuracy, letters) and ``levels``."""
+    from bagel_studio.core.llm.metrics import levels_stats, models_stats  # lazy
+
+    return {"models": models_stats(store), "levels": levels_stats(store)}
 
 
 def format_stats(stats: dict[str, Any]) -> list[str]:
@@ -80,6 +88,12 @@ def format_stats(stats: dict[str, Any]) -> list[str]:
     if stats["flags"]:
         lines.append("")
         lines.append("Flags: " + ", ".join(f"{k} {v}" for k, v in stats["flags"].items()))
+    for label, model in stats.get("models", {}).items():
+        accuracy = model["accuracy"].get("overall")
+        lines.append(
+            f"Model {label}: {model['answered']} answered, {model['invalid']} invalid, "
+            f"accuracy {'-' if accuracy is None else f'{accuracy:.1%}'}"
+        )
     evidence = stats["evidence"]
     lines.append("")
     lines.append(

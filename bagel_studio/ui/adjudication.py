@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from bagel_studio.core import operations
 from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.merge import MergeReport, merge_projects
 from bagel_studio.core.model import REJECT_REASONS, Decision, Item, ItemContent, Review
@@ -310,7 +311,9 @@ class AdjudicationPanel(QWidget):
         following = ids[ids.index(item_id) + 1] if ids.index(item_id) + 1 < len(ids) else None
 
         def write() -> None:
-            store.adjudicate(item_id, adjudicator, decision, content, reason=reason, note=note)
+            operations.adjudicate(
+                store, item_id, adjudicator, decision, content, reason=reason, note=note
+            )
 
         def done(_: object) -> None:
             self.writing = False

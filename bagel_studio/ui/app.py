@@ -13,9 +13,11 @@ import time
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QEventLoop, QSettings, QThread
+from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QInputDialog, QLineEdit, QMessageBox, QWidget
 
 from bagel_studio.core.prefs import Preferences, config_dir
+from bagel_studio.core.resources import APP_ID, icon_path
 from bagel_studio.core.store import ProjectLockedError, SchemaTooNewError, Store, StoreError
 from bagel_studio.ui.main_window import MainWindow
 from bagel_studio.ui.plain import plain_message, plain_question
@@ -32,7 +34,16 @@ def make_qapp() -> QApplication:
     app = QApplication(sys.argv[:1])
     app.setApplicationName("BAGEL Studio")
     app.setOrganizationName("bagel-studio")
+    show_identity(app)
     return app
+
+
+def show_identity(app: QApplication) -> None:
+    """The icon on every window, and the desktop entry's name so that Wayland and taskbars match
+    the windows to the installed entry (and its icon)."""
+    app.setDesktopFileName(APP_ID)
+    if icon_path().is_file():
+        app.setWindowIcon(QIcon(str(icon_path())))
 
 
 def desk_settings() -> QSettings:

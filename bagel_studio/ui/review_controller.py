@@ -14,6 +14,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
+from bagel_studio.core import operations
 from bagel_studio.core.model import Decision, HistoryEntry, Item, ItemContent
 from bagel_studio.core.store import BlockedError, QueueFilter, StoreError
 from bagel_studio.ui.decision_bar import RejectDialog
@@ -212,8 +213,8 @@ class ReviewController(QObject):
         curator, blind = self.curator, self.pending_blind
 
         def write() -> Any:
-            return self.store.decide(
-                item.id, curator, decision, reason=reason, note=note, blind_answer=blind
+            return operations.decide(
+                self.store, item.id, curator, decision, reason=reason, note=note, blind_answer=blind
             )
 
         self._write(write, lambda _review: self._after_decision(item.id, decision))
@@ -270,14 +271,15 @@ class ReviewController(QObject):
         curator, blind = self.curator, self.pending_blind
 
         def write() -> Any:
-            self.store.edit(item.id, curator, content)
-            return self.store.decide(item.id, curator, Decision.ACCEPT, blind_answer=blind)
+            return operations.edit_and_accept(
+                self.store, item.id, curator, content, blind_answer=blind
+            )
 
         self._write(write, lambda review: self._after_decision(item.id, review.decision))
 
     def undo(self) -> None:
         curator = self.curator
-        self._write(lambda: self.store.undo(curator), self._after_undo)
+        self._write(lambda: operations.undo(self.store, curator), self._after_undo)
 
     def _after_undo(self, entry: HistoryEntry | None) -> None:
         if entry is None:

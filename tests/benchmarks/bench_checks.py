@@ -20,6 +20,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from bagel_studio.core import operations  # noqa: E402
 from bagel_studio.core.checks import check_all, recheck_item  # noqa: E402
 from bagel_studio.core.domains import DIMENSIONS, PAPER_DOMAIN_COUNTS  # noqa: E402
 from bagel_studio.core.model import ItemContent  # noqa: E402
@@ -211,7 +212,9 @@ def main() -> None:
             item_id = f"globi:{n}"
             content = store.get_item(item_id).content
             start = time.perf_counter()
-            store.edit(item_id, "bench", content.with_changes(question=content.question + " "))
+            operations.edit(
+                store, item_id, "bench", content.with_changes(question=content.question + " ")
+            )
             times.append((time.perf_counter() - start) * 1000)
         start = time.perf_counter()
         recheck_item(store, "wikipedia:3")

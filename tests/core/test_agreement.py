@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from bagel_studio.core import operations
 from bagel_studio.core.agreement import (
     BlindMismatch,
     agreement_report,
@@ -112,10 +113,12 @@ def decide(store: Store, item_id: str, curator: str, what: str) -> None:
         return
     if what == "revise":
         content = store.get_item(item_id).content
-        store.edit(item_id, curator, content.with_changes(question=content.question + " (edited)"))
+        operations.edit(
+            store, item_id, curator, content.with_changes(question=content.question + " (edited)")
+        )
         what = "accept"
     reason = "trivial" if what == "reject" else None
-    store.decide(item_id, curator, Decision(what), reason=reason)
+    operations.decide(store, item_id, curator, Decision(what), reason=reason)
 
 
 def test_agreement_of_three_curators_per_domain(three_curators: Path) -> None:
@@ -181,7 +184,7 @@ def test_agreement_command_text_and_errors(
 def test_a_single_curator_has_no_kappa(tmp_path: Path) -> None:
     with Store.open(tmp_path / "solo.bagel") as store:
         store.add_items([_item(0), _item(1)], None)
-        store.decide("wikipedia:0", "alice", Decision.ACCEPT)
+        operations.decide(store, "wikipedia:0", "alice", Decision.ACCEPT)
         report = agreement_report(store)
     assert report.overall.pairs == ()
     assert report.overall.fleiss_kappa is None
@@ -191,10 +194,12 @@ def test_a_single_curator_has_no_kappa(tmp_path: Path) -> None:
 def test_blind_answers_that_miss_the_gold(tmp_path: Path) -> None:
     with Store.open(tmp_path / "blind.bagel") as store:
         store.add_items([_item(0), _item(1), _item(2)], None)  # gold is B everywhere
-        store.decide("wikipedia:0", "alice", Decision.ACCEPT, blind_answer=1)
-        store.decide("wikipedia:1", "alice", Decision.REJECT, reason="ambiguous", blind_answer=3)
-        store.decide("wikipedia:1", "bob", Decision.ACCEPT, blind_answer=0)
-        store.decide("wikipedia:2", "bob", Decision.ACCEPT)
+        operations.decide(store, "wikipedia:0", "alice", Decision.ACCEPT, blind_answer=1)
+        operations.decide(
+            store, "wikipedia:1", "alice", Decision.REJECT, reason="ambiguous", blind_answer=3
+        )
+        operations.decide(store, "wikipedia:1", "bob", Decision.ACCEPT, blind_answer=0)
+        operations.decide(store, "wikipedia:2", "bob", Decision.ACCEPT)
         assert blind_mismatches(store) == [
             BlindMismatch("wikipedia:1", "alice", "D", "B"),
             BlindMismatch("wikipedia:1", "bob", "A", "B"),

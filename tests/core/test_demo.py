@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from bagel_studio.core import operations
 from bagel_studio.core.checks.structural import DESCRIPTIONS as STRUCTURAL
 from bagel_studio.core.demo import RESOURCES, build_demo_project, demo_sources
 from bagel_studio.core.domains import DOMAINS
@@ -40,7 +41,7 @@ def test_demo_project_has_what_a_curator_needs(tmp_path: Path) -> None:
 def test_building_twice_keeps_the_curators_work(tmp_path: Path) -> None:
     path = build_demo_project(tmp_path / "demo.bagel")
     with Store.open(path) as store:
-        store.decide(store.item_ids()[0], "ana", Decision.ACCEPT)
+        operations.decide(store, store.item_ids()[0], "ana", Decision.ACCEPT)
     assert build_demo_project(path) == path
     with Store.open(path, read_only=True) as store:
         assert len(store.all_reviews()) == 1

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from bagel_studio.core import operations
 from bagel_studio.core.cli import run
 from bagel_studio.core.merge import MergeError, merge_history, merge_projects
 from bagel_studio.core.model import Decision, ItemContent, Status
@@ -56,41 +57,45 @@ def edited(store: Store, item_id: str, curator: str, option: int, text: str) -> 
     content = store.get_item(item_id).content
     options = list(content.options)
     options[option] = text
-    assert store.edit(item_id, curator, content.with_changes(options=options))
+    assert operations.edit(store, item_id, curator, content.with_changes(options=options))
 
 
 def decide_as_alice(store: Store) -> None:
-    store.decide(W[0], "alice", Decision.ACCEPT)
-    store.decide(W[1], "alice", Decision.ACCEPT)
+    operations.decide(store, W[0], "alice", Decision.ACCEPT)
+    operations.decide(store, W[1], "alice", Decision.ACCEPT)
     edited(store, W[2], "alice", 0, "Carnivorous predation of fish")
-    store.decide(W[2], "alice", Decision.ACCEPT)
-    store.decide(W[3], "alice", Decision.REJECT, reason="trivial")
-    store.decide(W[4], "alice", Decision.ACCEPT, blind_answer=2)  # blind answer C, gold B
-    store.decide(W[5], "alice", Decision.UNCERTAIN, note="check the legs")
+    operations.decide(store, W[2], "alice", Decision.ACCEPT)
+    operations.decide(store, W[3], "alice", Decision.REJECT, reason="trivial")
+    operations.decide(
+        store, W[4], "alice", Decision.ACCEPT, blind_answer=2
+    )  # blind answer C, gold B
+    operations.decide(store, W[5], "alice", Decision.UNCERTAIN, note="check the legs")
     edited(store, W[6], "alice", 2, "Salt pans")
-    store.decide(W[6], "alice", Decision.ACCEPT)
-    store.decide(G, "alice", Decision.ACCEPT)
+    operations.decide(store, W[6], "alice", Decision.ACCEPT)
+    operations.decide(store, G, "alice", Decision.ACCEPT)
 
 
 def decide_as_bob(store: Store) -> None:
-    store.decide(W[0], "bob", Decision.ACCEPT)
-    store.decide(W[1], "bob", Decision.ACCEPT)
-    store.decide(W[2], "bob", Decision.ACCEPT)
-    store.decide(W[3], "bob", Decision.REJECT, reason="ambiguous")
-    store.decide(W[4], "bob", Decision.SKIP)
-    store.decide(W[5], "bob", Decision.ACCEPT, blind_answer=1)
+    operations.decide(store, W[0], "bob", Decision.ACCEPT)
+    operations.decide(store, W[1], "bob", Decision.ACCEPT)
+    operations.decide(store, W[2], "bob", Decision.ACCEPT)
+    operations.decide(store, W[3], "bob", Decision.REJECT, reason="ambiguous")
+    operations.decide(store, W[4], "bob", Decision.SKIP)
+    operations.decide(store, W[5], "bob", Decision.ACCEPT, blind_answer=1)
     edited(store, W[6], "bob", 2, "Salt pans")
-    store.decide(W[6], "bob", Decision.ACCEPT)
-    store.decide(G, "bob", Decision.REJECT, reason="several-answers")
+    operations.decide(store, W[6], "bob", Decision.ACCEPT)
+    operations.decide(store, G, "bob", Decision.REJECT, reason="several-answers")
 
 
 def decide_as_carol(store: Store) -> None:
-    store.decide(W[0], "carol", Decision.ACCEPT)
-    store.decide(W[1], "carol", Decision.REJECT, reason="ambiguous", note="two answers fit")
-    store.decide(W[2], "carol", Decision.ACCEPT)
-    store.decide(W[3], "carol", Decision.REJECT, reason="trivial")
-    store.decide(W[4], "carol", Decision.ACCEPT)
-    store.decide(G, "carol", Decision.ACCEPT)
+    operations.decide(store, W[0], "carol", Decision.ACCEPT)
+    operations.decide(
+        store, W[1], "carol", Decision.REJECT, reason="ambiguous", note="two answers fit"
+    )
+    operations.decide(store, W[2], "carol", Decision.ACCEPT)
+    operations.decide(store, W[3], "carol", Decision.REJECT, reason="trivial")
+    operations.decide(store, W[4], "carol", Decision.ACCEPT)
+    operations.decide(store, G, "carol", Decision.ACCEPT)
 
 
 # Curators disagree on W1 (decision), W2 (alice's edited gold content), W5 (uncertain vs accept)
@@ -188,9 +193,13 @@ def test_adjudication_settles_disputes_and_is_what_is_released(
 ) -> None:
     with merged_three(curator_files) as store:
         alice_version = {r.curator: r for r in store.reviews(W[2])}["alice"].content
-        store.adjudicate(W[1], "dana", Decision.REJECT, reason="ambiguous", note="carol is right")
-        store.adjudicate(W[2], "dana", Decision.ACCEPT, alice_version, reason="alice's version")
-        store.adjudicate(W[5], "dana", Decision.ACCEPT, reason="legs are yellow")
+        operations.adjudicate(
+            store, W[1], "dana", Decision.REJECT, reason="ambiguous", note="carol is right"
+        )
+        operations.adjudicate(
+            store, W[2], "dana", Decision.ACCEPT, alice_version, reason="alice's version"
+        )
+        operations.adjudicate(store, W[5], "dana", Decision.ACCEPT, reason="legs are yellow")
         assert set(store.item_ids(QueueFilter(status="disputed"))) == {G}
         assert store.get_item(W[1]).status is Status.REJECTED
         assert store.final_content(W[1]) is None
@@ -203,7 +212,7 @@ def test_adjudication_settles_disputes_and_is_what_is_released(
 
 def test_adjudications_travel_with_the_file(curator_files: dict[str, Path], tmp_path: Path) -> None:
     with merged_three(curator_files) as store:
-        store.adjudicate(W[1], "dana", Decision.REJECT, reason="ambiguous")
+        operations.adjudicate(store, W[1], "dana", Decision.REJECT, reason="ambiguous")
         decided_at = store.adjudication(W[1])["decided_at"]
     erin = tmp_path / "erin.bagel"
     shutil.copy(curator_files["alice"], erin)
@@ -222,7 +231,7 @@ def test_the_same_curator_in_two_files_keeps_the_newer_and_loses_nothing(
     laptop = tmp_path / "alice-laptop.bagel"
     shutil.copy(curator_files["alice"], laptop)
     with open_with_clock(laptop, 20) as store:  # later: alice changes her mind on W0
-        store.decide(W[0], "alice", Decision.REJECT, reason="factually-wrong")
+        operations.decide(store, W[0], "alice", Decision.REJECT, reason="factually-wrong")
     older_copy = tmp_path / "alice-older.bagel"
     shutil.copy(curator_files["alice"], older_copy)
 
@@ -252,8 +261,8 @@ def test_same_id_other_content_is_a_conflict_not_a_merge(
         store.add_items(
             [NewItem(W[0], "Wikipedia", changed), NewItem("w:new", "Wikipedia", changed)], None
         )
-        store.decide(W[0], "frank", Decision.REJECT, reason="trivial")
-        store.decide("w:new", "frank", Decision.ACCEPT)
+        operations.decide(store, W[0], "frank", Decision.REJECT, reason="trivial")
+        operations.decide(store, "w:new", "frank", Decision.ACCEPT)
     with Store.open(curator_files["alice"]) as store:
         report = merge_projects(store, [stranger])
         assert not report.complete
@@ -314,10 +323,12 @@ def test_three_curators_merged_adjudicated_and_exported(
 
     with merged_three(curator_files) as store:
         alice_version = {r.curator: r for r in store.reviews(W[2])}["alice"].content
-        store.adjudicate(W[1], "dana", Decision.REJECT, reason="ambiguous")
-        store.adjudicate(W[2], "dana", Decision.ACCEPT, alice_version, reason="alice's version")
-        store.adjudicate(W[5], "dana", Decision.ACCEPT, note="legs are yellow")
-        store.adjudicate(G, "dana", Decision.REJECT, reason="several-answers")
+        operations.adjudicate(store, W[1], "dana", Decision.REJECT, reason="ambiguous")
+        operations.adjudicate(
+            store, W[2], "dana", Decision.ACCEPT, alice_version, reason="alice's version"
+        )
+        operations.adjudicate(store, W[5], "dana", Decision.ACCEPT, note="legs are yellow")
+        operations.adjudicate(store, G, "dana", Decision.REJECT, reason="several-answers")
         assert store.item_ids(QueueFilter(status="disputed")) == []
         result = export_release(store, tmp_path / "release", seed=7)
     rows = read_jsonl(result.out_dir / "data" / "all.jsonl")

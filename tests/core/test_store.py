@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bagel_studio.core import operations
 from bagel_studio.core.model import Decision, ItemContent, Status
 from bagel_studio.core.store import (
     BlockedError,
@@ -59,7 +60,9 @@ def test_reopening_keeps_items_and_adding_twice_changes_nothing(project_path: Pa
 def test_decision_is_committed_with_its_history(project_path: Path) -> None:
     with Store.open(project_path) as store:
         add(store, "a")
-        store.decide("a", "alice", Decision.REJECT, reason="ambiguous", note="two hosts fit")
+        operations.decide(
+            store, "a", "alice", Decision.REJECT, reason="ambiguous", note="two hosts fit"
+        )
         # Read through an independent connection while the store is still open.
         other = sqlite3.connect(project_path)
         row = other.execute("SELECT decision, reason, note FROM reviews").fetchone()
@@ -76,17 +79,17 @@ def test_edit_then_accept_is_a_revision_and_undo_walks_back(project_path: Path) 
     with Store.open(project_path) as store:
         add(store, "a")
         edited = store.get_item("a").content.with_changes(question="Which fish hosts it?")
-        assert store.edit("a", "alice", edited)
-        review = store.decide("a", "alice", Decision.ACCEPT)
+        assert operations.edit(store, "a", "alice", edited)
+        review = operations.decide(store, "a", "alice", Decision.ACCEPT)
         assert review.decision is Decision.REVISE
         assert store.get_item("a").status is Status.REVISED
-        undone = store.undo("alice")
+        undone = operations.undo(store, "alice")
         assert undone is not None and undone.action == "decide"
         assert store.get_item("a").status is Status.UNREVIEWED
-        undone = store.undo("alice")
+        undone = operations.undo(store, "alice")
         assert undone is not None and undone.action == "edit"
         assert store.get_item("a").content.question == "Q a?"
-        assert store.undo("alice") is None
+        assert operations.undo(store, "alice") is None
         actions = [(h.action, h.undone) for h in store.history("a")]
         assert actions == [("edit", True), ("decide", True), ("undo", False), ("undo", False)]
 
@@ -100,29 +103,29 @@ def test_blocking_flag_prevents_acceptance_until_fixed() -> None:
     check_all(store)
     assert [f.check for f in store.blocking_flags("x")] == ["gold-invalid"]
     with pytest.raises(BlockedError, match="gold answer"):
-        store.decide("x", "alice", Decision.ACCEPT)
-    store.decide("x", "alice", Decision.REJECT, reason="factually-wrong")
-    store.edit("x", "alice", broken.with_changes(answer_index=1))
+        operations.decide(store, "x", "alice", Decision.ACCEPT)
+    operations.decide(store, "x", "alice", Decision.REJECT, reason="factually-wrong")
+    operations.edit(store, "x", "alice", broken.with_changes(answer_index=1))
     assert store.blocking_flags("x") == []
-    assert store.decide("x", "alice", Decision.ACCEPT).decision is Decision.REVISE
+    assert operations.decide(store, "x", "alice", Decision.ACCEPT).decision is Decision.REVISE
 
 
 def test_reject_needs_a_reason_and_curator_a_name() -> None:
     store = Store.memory()
     add(store, "a")
     with pytest.raises(StoreError, match="reason"):
-        store.decide("a", "alice", Decision.REJECT)
+        operations.decide(store, "a", "alice", Decision.REJECT)
     with pytest.raises(StoreError, match="curator"):
-        store.decide("a", "  ", Decision.ACCEPT)
+        operations.decide(store, "a", "  ", Decision.ACCEPT)
     with pytest.raises(StoreError, match="no item"):
-        store.decide("missing", "alice", Decision.ACCEPT)
+        operations.decide(store, "missing", "alice", Decision.ACCEPT)
 
 
 def test_queue_filter_and_search() -> None:
     store = Store.memory()
     add(store, "g1", "g2")
     add(store, "w1", domain="Wikipedia")
-    store.decide("g1", "alice", Decision.ACCEPT)
+    operations.decide(store, "g1", "alice", Decision.ACCEPT)
     assert store.item_count(QueueFilter(domain="GloBI")) == 2
     assert store.item_ids(QueueFilter(status="unreviewed")) == ["g2", "w1"]
     assert store.item_ids(QueueFilter(search="Q w")) == ["w1"]
@@ -145,11 +148,11 @@ def test_status_of_several_curators() -> None:
 def test_adjudication_overrides_and_is_released() -> None:
     store = Store.memory()
     add(store, "a")
-    store.decide("a", "alice", Decision.ACCEPT)
-    store.decide("a", "bob", Decision.REJECT, reason="ambiguous")
+    operations.decide(store, "a", "alice", Decision.ACCEPT)
+    operations.decide(store, "a", "bob", Decision.REJECT, reason="ambiguous")
     assert store.get_item("a").status is Status.DISPUTED
     assert store.final_content("a") is None
-    store.adjudicate("a", "carol", Decision.ACCEPT, reason="the record supports it")
+    operations.adjudicate(store, "a", "carol", Decision.ACCEPT, reason="the record supports it")
     assert store.get_item("a").status is Status.ACCEPTED
     assert store.final_content("a") == store.get_item("a").content
 
@@ -175,7 +178,7 @@ def test_second_writer_gets_a_clear_message_and_reader_still_works(project_path:
         with Store.open(project_path, read_only=True) as reader:
             assert reader.item_ids() == ["a"]
             with pytest.raises(StoreError, match="read-only"):
-                reader.decide("a", "bob", Decision.ACCEPT)
+                operations.decide(reader, "a", "bob", Decision.ACCEPT)
     with Store.open(project_path) as store:  # released on close
         assert store.item_count() == 1
 

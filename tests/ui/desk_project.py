@@ -10,6 +10,7 @@ import csv
 import json
 from pathlib import Path
 
+from bagel_studio.core import operations
 from bagel_studio.core.checks import check_all
 from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.model import Decision, ItemContent
@@ -276,11 +277,16 @@ def build_showcase_project(path: Path, data_dir: Path) -> str:
         add_evidence(store, data_dir)
         store.add_items([showcase, *evidence_items(), *paper_items(data_dir)], None)
         check_all(store)
-        store.edit(
-            SHOWCASE_ID, "ana", store.get_item(SHOWCASE_ID).content.with_changes(level="medium")
+        operations.edit(
+            store,
+            SHOWCASE_ID,
+            "ana",
+            store.get_item(SHOWCASE_ID).content.with_changes(level="medium"),
         )
-        store.undo("ana")
-        store.decide(KOALA_ID, "ana", Decision.ACCEPT)
-        store.decide("globi:pallisentis:0", "ana", Decision.REJECT, reason="taxonomic-granularity")
-        store.decide(KOALA_ID, "ben", Decision.ACCEPT)
+        operations.undo(store, "ana")
+        operations.decide(store, KOALA_ID, "ana", Decision.ACCEPT)
+        operations.decide(
+            store, "globi:pallisentis:0", "ana", Decision.REJECT, reason="taxonomic-granularity"
+        )
+        operations.decide(store, KOALA_ID, "ben", Decision.ACCEPT)
     return SHOWCASE_ID

@@ -12,6 +12,7 @@ import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
+from bagel_studio.core import operations
 from bagel_studio.core.model import Decision, ItemContent, Status
 from bagel_studio.core.prefs import Preferences
 from bagel_studio.core.store import NewItem, QueueFilter, Store
@@ -39,27 +40,32 @@ def paper_items(data_dir: Path) -> list[NewItem]:
 
 
 def alice(store: Store) -> None:
-    store.decide(W[0], "alice", Decision.ACCEPT)
-    store.decide(W[1], "alice", Decision.ACCEPT)
+    operations.decide(store, W[0], "alice", Decision.ACCEPT)
+    operations.decide(store, W[1], "alice", Decision.ACCEPT)
     content = store.get_item(W[2]).content
-    store.edit(
-        W[2], "alice", content.with_changes(options=("Preying on fish", *content.options[1:]))
+    operations.edit(
+        store,
+        W[2],
+        "alice",
+        content.with_changes(options=("Preying on fish", *content.options[1:])),
     )
-    store.decide(W[2], "alice", Decision.ACCEPT)
-    store.decide(W[3], "alice", Decision.UNCERTAIN, note="not sure the call is a peep")
-    store.decide(G, "alice", Decision.ACCEPT)
+    operations.decide(store, W[2], "alice", Decision.ACCEPT)
+    operations.decide(store, W[3], "alice", Decision.UNCERTAIN, note="not sure the call is a peep")
+    operations.decide(store, G, "alice", Decision.ACCEPT)
 
 
 def bob(store: Store) -> None:
     for item_id in (W[0], W[1], W[2], W[3]):
-        store.decide(item_id, "bob", Decision.ACCEPT)
-    store.decide(G, "bob", Decision.REJECT, reason="several-answers", note="raccoon fits too")
+        operations.decide(store, item_id, "bob", Decision.ACCEPT)
+    operations.decide(
+        store, G, "bob", Decision.REJECT, reason="several-answers", note="raccoon fits too"
+    )
 
 
 def carol(store: Store) -> None:
-    store.decide(W[0], "carol", Decision.ACCEPT)
-    store.decide(W[1], "carol", Decision.REJECT, reason="ambiguous")
-    store.decide(W[2], "carol", Decision.ACCEPT)
+    operations.decide(store, W[0], "carol", Decision.ACCEPT)
+    operations.decide(store, W[1], "carol", Decision.REJECT, reason="ambiguous")
+    operations.decide(store, W[2], "carol", Decision.ACCEPT)
 
 
 @pytest.fixture

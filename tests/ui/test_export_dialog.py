@@ -10,6 +10,7 @@ import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
+from bagel_studio.core import operations
 from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.model import Decision, Flag, ItemContent, Severity
 from bagel_studio.core.prefs import Preferences
@@ -41,9 +42,9 @@ def services(project_path: Path, data_dir: Path) -> Iterator[Services]:
     ids = store.item_ids()
     with store.transaction():
         for item_id in ids[:-2]:
-            store.decide(item_id, "ada", Decision.ACCEPT)
+            operations.decide(store, item_id, "ada", Decision.ACCEPT)
         for item_id in ids[-2:]:
-            store.decide(item_id, "ada", Decision.REJECT, reason="acoustic-mismatch")
+            operations.decide(store, item_id, "ada", Decision.REJECT, reason="acoustic-mismatch")
     services = Services(store=store, prefs=Preferences(curator="ada"))
     yield services
     services.close()

@@ -57,13 +57,10 @@ def cache_key(recording: dict[str, Any]) -> str:
 
 def cached_result(store: Store, recording: dict[str, Any]) -> Measurement | str | None:
     """The cached Measurement, the cached error message, or None when not measured yet."""
-    row = store.db.execute(
-        "SELECT result FROM audio_measurements WHERE audio_sha256 = ? AND version = ?",
-        [cache_key(recording), ANALYSIS_VERSION],
-    ).fetchone()
-    if row is None:
+    text = store.measurement_json(cache_key(recording), ANALYSIS_VERSION)
+    if text is None:
         return None
-    data = json.loads(row[0])
+    data = json.loads(text)
     if "error" in data:
         return str(data["error"])
     return Measurement.from_json(data)
@@ -87,13 +84,7 @@ def store_result(store: Store, keys: list[str], result: dict[str, Any]) -> None:
     """Cache ``result`` under each key (a project open read-only is left unchanged)."""
     if store.read_only:
         return
-    payload = json.dumps(result, sort_keys=True)
-    with store.transaction() as conn:
-        conn.executemany(
-            "INSERT OR REPLACE INTO audio_measurements (audio_sha256, version, result,"
-            " computed_at) VALUES (?, ?, ?, ?)",
-            [(key, ANALYSIS_VERSION, payload, store.clock()) for key in dict.fromkeys(keys)],
-        )
+    store.put_measurement(keys, ANALYSIS_VERSION, json.dumps(result, sort_keys=True))
 
 
 def measurement_for(store: Store, recording_id: str, compute: bool = True) -> Measurement | None:

@@ -16,6 +16,7 @@ from bagel_studio.core.checks import (
     evidence,
     globi,
     hidden,
+    models,
     review,
     structural,
     text,
@@ -26,6 +27,7 @@ from bagel_studio.core.checks.evidence import evidence_flags
 from bagel_studio.core.checks.globi import globi_flags
 from bagel_studio.core.checks.globi_item import read_globi_item
 from bagel_studio.core.checks.hidden import hidden_flags
+from bagel_studio.core.checks.models import model_flags
 from bagel_studio.core.checks.review import blind_flags
 from bagel_studio.core.checks.structural import structural_flags
 from bagel_studio.core.checks.text import text_flags
@@ -59,6 +61,7 @@ CHECKS: dict[str, str] = {
     **globi.DESCRIPTIONS,
     **xenocanto.DESCRIPTIONS,
     **review.DESCRIPTIONS,
+    **models.DESCRIPTIONS,
     **hidden.DESCRIPTIONS,
     **_acoustic_descriptions(),
 }
@@ -80,6 +83,7 @@ def run_checks(ctx: CheckContext, item: Item, *, audio: bool = True) -> list[Fla
     flags += hidden_flags(item)
     flags += evidence_flags(ctx, item)
     flags += blind_flags(ctx, item)
+    flags += model_flags(ctx, item)
     if item.domain == GLOBI:
         flags += globi_flags(read_globi_item(ctx, item))
     elif item.domain == XENO_CANTO:

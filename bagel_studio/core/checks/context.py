@@ -11,6 +11,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from bagel_studio.core.checks.records import IndexedRecords, QueriedRecords, Records
+from bagel_studio.core.store import llm as llm_sql
 from bagel_studio.core.store.evidence import RECORDING_COLUMNS
 
 if TYPE_CHECKING:
@@ -26,9 +27,11 @@ class CheckContext:
         self._texts: dict[str, dict[str, Any] | None] = {}
         self._recordings: dict[str, dict[str, Any]] | None = None
         self._blind: dict[str, list[tuple[str, int]]] | None = None
+        self._models: dict[str, list[tuple[str, int | None, str]]] | None = None
         if preload_recordings:
             self._recordings = _all_recordings(store)
             self._blind = _blind_answers(store, None)
+            self._models = llm_sql.model_choices(store, None)
 
     @classmethod
     def bulk(cls, store: Store) -> CheckContext:
@@ -58,6 +61,12 @@ class CheckContext:
         if self._blind is not None:
             return self._blind.get(item_id, [])
         return _blind_answers(self.store, item_id).get(item_id, [])
+
+    def model_choices(self, item_id: str) -> list[tuple[str, int | None, str]]:
+        """(profile label, option index, content hash) of each model's newest answer."""
+        if self._models is not None:
+            return self._models.get(item_id, [])
+        return llm_sql.model_choices(self.store, item_id).get(item_id, [])
 
 
 def _blind_answers(store: Store, item_id: str | None) -> dict[str, list[tuple[str, int]]]:

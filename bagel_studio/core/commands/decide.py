@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from bagel_studio.core import operations
 from bagel_studio.core.cli import UsageError
 from bagel_studio.core.commands.common import add_wait_argument, open_project
 from bagel_studio.core.model import REJECT_REASONS, Decision
@@ -54,8 +55,8 @@ def run(args: argparse.Namespace) -> int:
     with open_project(args.project, owner=args.curator, wait=args.wait) as store:
         for item_id in args.item_ids:
             try:
-                review = store.decide(
-                    item_id, args.curator, decision, reason=args.reject, note=args.note
+                review = operations.decide(
+                    store, item_id, args.curator, decision, reason=args.reject, note=args.note
                 )
             except StoreError as exc:
                 failures += 1

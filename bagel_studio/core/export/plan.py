@@ -13,7 +13,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
@@ -114,6 +114,7 @@ class ExportPlan:
     balance: dict[str, DomainBalance]
     licences: dict[str, int] = field(default_factory=dict)  # licence -> released items using it
     unknown_licence: tuple[str, ...] = ()  # recordings referenced without a known licence
+    models: dict[str, Any] = field(default_factory=dict)  # the models' tables (llm.report)
 
     @property
     def domains(self) -> list[str]:
@@ -207,7 +208,15 @@ def gc_paused() -> Iterator[None]:
 def plan_export(store: Store, seed: int, progress: Progress | None = None) -> ExportPlan:
     """Decide what a release with ``seed`` contains (reads the project, writes nothing)."""
     with snapshot(store), gc_paused():
-        return _plan(store, seed, progress)
+        plan = _plan(store, seed, progress)
+        return replace(plan, models=_model_report(store, plan))
+
+
+def _model_report(store: Store, plan: ExportPlan) -> dict[str, Any]:
+    """The models' tables over the released items (empty when no model was evaluated)."""
+    from bagel_studio.core.llm.report import model_report  # lazy: only releases need it
+
+    return model_report(store, [(r.item.id, r.item.domain, r.content.level) for r in plan.items])
 
 
 def _plan(store: Store, seed: int, progress: Progress | None) -> ExportPlan:

@@ -9,7 +9,6 @@ killed process leaves OUTDIR as it was.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -201,25 +200,26 @@ def build_manifest(plan: ExportPlan, files: dict[str, dict[str, int | str]]) -> 
         "recording_licences": plan.licences,
         "recordings_without_licence": list(plan.unknown_licence),
         "files": dict(sorted(files.items())),
+        **_models_manifest(plan),
     }
+
+
+def _models_manifest(plan: ExportPlan) -> dict[str, Any]:
+    """``llm``: the evaluated models, their settings and the evaluation prompt's hash."""
+    if not plan.models:
+        return {}
+    from bagel_studio.core.llm.report import manifest_entry
+
+    return {"llm": manifest_entry(plan.models)}
 
 
 def record_export(store: Store, result: ExportResult) -> int:
     """Note the export in the project's ``exports`` table (needs the project open for writing)."""
-    with store.transaction() as conn:
-        cursor = conn.execute(
-            "INSERT INTO exports (out_dir, seed, exported_at, manifest) VALUES (?,?,?,?)",
-            [
-                str(result.out_dir),
-                result.seed,
-                store.clock(),
-                json.dumps(result.manifest, ensure_ascii=False, sort_keys=True),
-            ],
-        )
-        return int(cursor.lastrowid or 0)
+    from bagel_studio.core.operations import record_export as record
+
+    return record(store, str(result.out_dir), result.seed, result.manifest)
 
 
 def last_export_seed(store: Store) -> int | None:
     """The seed of the project's newest recorded export, to offer it again."""
-    row = store.db.execute("SELECT seed FROM exports ORDER BY id DESC LIMIT 1").fetchone()
-    return int(row[0]) if row and row[0] is not None else None
+    return store.last_export_seed()

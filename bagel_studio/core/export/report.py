@@ -58,7 +58,16 @@ Left out of the release:
 
 {reject_table(plan)}
 ![Reject reasons](reject_reasons.png)
-{"" if not blocked else chr(10) + "## Blocked items" + chr(10) * 2 + blocked}"""
+{"" if not blocked else chr(10) + "## Blocked items" + chr(10) * 2 + blocked}{_models(plan)}"""
+
+
+def _models(plan: ExportPlan) -> str:
+    """The models' section (Tables 3, 4, 5-7 and 11), when models were evaluated."""
+    if not plan.models:
+        return ""
+    from bagel_studio.core.llm.report import report_tables
+
+    return "\n" + report_tables(plan.models)
 
 
 def report_files(plan: ExportPlan, content_hash: str) -> dict[str, bytes]:
@@ -66,4 +75,9 @@ def report_files(plan: ExportPlan, content_hash: str) -> dict[str, bytes]:
     files = {layout.REPORT: report_markdown(plan, content_hash).encode("utf-8")}
     for name, png in render_plots(plan).items():
         files[f"{layout.REPORT_DIR}/{name}"] = png
+    if plan.models:
+        from bagel_studio.core.llm.report import report_plots
+
+        for name, png in report_plots(plan.models).items():
+            files[f"{layout.REPORT_DIR}/{name}"] = png
     return files

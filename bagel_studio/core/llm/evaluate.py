@@ -191,6 +191,7 @@ def evaluate(
     finally:
         if own_client:
             client.close()
+        ops.refresh_model_flags(store, [q.item_id for q in todo])
     summary.cancelled = cancel.is_set()
     return summary
 

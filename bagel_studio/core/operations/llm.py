@@ -8,8 +8,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bagel_studio.core.checks import recheck_item
 from bagel_studio.core.llm.profiles import Profile
 from bagel_studio.core.model import Flag
+from bagel_studio.core.operations.reviews import edit
 from bagel_studio.core.store import Store
 from bagel_studio.core.store import llm as sql
 from bagel_studio.core.store.evidence import GeneratorRejection
@@ -39,7 +41,8 @@ def record_answers(store: Store, answers: Sequence[AnswerRow]) -> None:
 
 def apply_levels(store: Store, levels: Mapping[str, str]) -> dict[str, int]:
     """Set each item's level as an edit by ``model-levels`` (in its history, undoable with
-    ``store.undo("model-levels")``); an item whose level a curator edited keeps theirs."""
+    ``operations.undo(store, "model-levels")``); an item whose level a curator edited keeps
+    theirs."""
     counts = {"changed": 0, "unchanged": 0, "curator_level_kept": 0}
     with store.transaction():
         kept = sql.level_edits_by_others(store, list(levels), LEVELS_CURATOR)
@@ -48,7 +51,7 @@ def apply_levels(store: Store, levels: Mapping[str, str]) -> dict[str, int]:
                 counts["curator_level_kept"] += 1
                 continue
             content = item.content.with_changes(level=levels[item.id])
-            if store.edit(item.id, LEVELS_CURATOR, content):
+            if edit(store, item.id, LEVELS_CURATOR, content):
                 counts["changed"] += 1
             else:
                 counts["unchanged"] += 1
@@ -72,7 +75,27 @@ def record_regeneration(
     with store.transaction() as conn:
         if item is not None:
             store.add_items([item], None, {item.id: flags})
-            store._recheck(item.id)
+            recheck_item(store, item.id)
         if rejection is not None:
             store.add_generator_rejections([rejection], None)
         sql.write_regeneration(conn, record)
+
+
+def refresh_model_flags(store: Store, item_ids: Sequence[str]) -> int:
+    """Re-check the items among ``item_ids`` whose ``models-reject-gold`` flag new answers raise
+    or clear (one transaction); return how many changed."""
+    from bagel_studio.core.checks.context import CheckContext
+    from bagel_studio.core.checks.models import MODELS_REJECT_GOLD, model_flags
+
+    if not item_ids:
+        return 0
+    changed = 0
+    with store.transaction():
+        ctx = CheckContext.single(store)
+        rows = store.queue_rows(list(item_ids))
+        for item in store.get_items(list(item_ids)):
+            has_flag = MODELS_REJECT_GOLD in rows[item.id]["flag_checks"]
+            if bool(model_flags(ctx, item)) != has_flag:
+                recheck_item(store, item.id)
+                changed += 1
+    return changed

@@ -351,3 +351,22 @@ class EvidenceMixin:
     def recordings(self) -> list[dict[str, Any]]:
         ids = [r[0] for r in self.db.execute("SELECT id FROM recordings ORDER BY id")]
         return [r for r in (self.recording(i) for i in ids) if r is not None]
+
+    # -- audio measurements (the cache of ``core.audio.project``) ------------------------------
+
+    def measurement_json(self, key: str, version: str) -> str | None:
+        """The cached measurement (JSON text) of the audio ``key`` at analysis ``version``."""
+        row = self.db.execute(
+            "SELECT result FROM audio_measurements WHERE audio_sha256 = ? AND version = ?",
+            [key, version],
+        ).fetchone()
+        return None if row is None else str(row[0])
+
+    def put_measurement(self, keys: Sequence[str], version: str, payload: str) -> None:
+        """Cache a measurement (JSON text) under each key, replacing an older one."""
+        with self.transaction() as conn:
+            conn.executemany(
+                "INSERT OR REPLACE INTO audio_measurements (audio_sha256, version, result,"
+                " computed_at) VALUES (?, ?, ?, ?)",
+                [(key, version, payload, self.clock()) for key in dict.fromkeys(keys)],
+            )

@@ -223,3 +223,32 @@ def level_edits_by_others(store: Store, item_ids: Sequence[str], tool: str) -> s
         [tool, json.dumps(list(item_ids))],
     )
     return {r[0] for r in cursor}
+
+
+def model_choices(
+    store: Store, item_id: str | None
+) -> dict[str, list[tuple[str, int | None, str]]]:
+    """Per item, (profile label, chosen option index, content hash) of each profile's newest
+    non-failed answer (all items when ``item_id`` is None)."""
+    sql = (
+        "SELECT item_id, profile, option_index, content_hash FROM llm_answers WHERE id IN"
+        " (SELECT max(id) FROM llm_answers WHERE parse != 'failed'"
+        + (" AND item_id = ?" if item_id is not None else "")
+        + " GROUP BY item_id, profile) ORDER BY profile"
+    )
+    result: dict[str, list[tuple[str, int | None, str]]] = {}
+    for found, label, index, content_hash in store.db.execute(
+        sql, [item_id] if item_id is not None else []
+    ):
+        result.setdefault(str(found), []).append((str(label), index, str(content_hash)))
+    return result
+
+
+def has_answers(store: Store) -> bool:
+    return bool(store.db.execute("SELECT EXISTS (SELECT 1 FROM llm_answers)").fetchone()[0])
+
+
+def level_counts(store: Store) -> list[tuple[str, str | None, int]]:
+    """(domain, level, items) over the project."""
+    rows = store.db.execute("SELECT domain, level, count(*) FROM items GROUP BY domain, level")
+    return [(r[0], r[1], int(r[2])) for r in rows]

@@ -1,7 +1,8 @@
 """Decisions, edits, undo, adjudication and their append-only history: a mixin of ``Store``.
 
-Each method is one transaction: the review or content change, its history entry (curator, time,
-before, after) and the item's refreshed status and flags commit together or not at all.
+Each method writes one change with its history entry (curator, time, before, after) and the item's
+refreshed status, inside the caller's transaction (or its own): the rules of a curator's action and
+the checks it re-runs live in ``bagel_studio.core.operations``, which calls these.
 """
 
 from __future__ import annotations
@@ -16,13 +17,12 @@ import sqlite_utils
 from bagel_studio.core.model import (
     DECISION_STATUS,
     Decision,
-    Flag,
     HistoryEntry,
     Item,
     ItemContent,
     Review,
 )
-from bagel_studio.core.store.errors import BlockedError, StoreError
+from bagel_studio.core.store.errors import StoreError
 from bagel_studio.core.store.rows import (
     _dumps,
     _history_from_row,
@@ -48,81 +48,41 @@ class ReviewsMixin:
     def get_item(self, item_id: str) -> Item:
         raise NotImplementedError
 
-    def blocking_flags(self, item_id: str) -> list[Flag]:
-        raise NotImplementedError
-
     def item_count(self) -> int:
         raise NotImplementedError
 
-    def _recheck(self, item_id: str) -> None:
-        raise NotImplementedError
-
     # -- decisions, edits and their history ----------------------------------------------------
+    #
+    # Write primitives: each joins the caller's transaction (``core.operations`` opens one per
+    # curator action, applies the rules, and re-runs the checks of what it touched).
 
-    def decide(
-        self,
-        item_id: str,
-        curator: str,
-        decision: Decision,
-        *,
-        reason: str | None = None,
-        note: str | None = None,
-        blind_answer: int | None = None,
-    ) -> Review:
-        """Record ``curator``'s decision on an item, durably, with its history entry.
-
-        Accepting an item whose content was edited records it as accepted with revision.
-        Accepting an item with a blocking flag is refused.
-        """
-        curator = _require_curator(curator)
-        item = self.get_item(item_id)
-        if decision in (Decision.ACCEPT, Decision.REVISE):
-            blocking = self.blocking_flags(item_id)
-            if blocking:
-                raise BlockedError(
-                    f"{item_id} cannot be accepted until fixed: "
-                    + "; ".join(f.message for f in blocking)
-                )
-            decision = Decision.REVISE if item.is_revised else Decision.ACCEPT
-        if decision is Decision.REJECT and not reason:
-            raise StoreError("a rejection needs a reason")
-        review = Review(
-            item_id=item_id,
-            curator=curator,
-            decision=decision,
-            reason=reason,
-            note=note or None,
-            content=item.content,
-            blind_answer=blind_answer,
-            decided_at=self.clock(),
-            origin="local",
-        )
+    def record_decision(self, review: Review) -> Review | None:
+        """Write ``review`` as its curator's current decision, with its history entry and the
+        item's new status; return the curator's previous review of the item, if any."""
         with self.transaction() as conn:
-            before = self._review_json(item_id, curator)
+            before = self.review(review.item_id, review.curator)
             self._write_review(conn, review)
-            self._append_history(conn, item_id, curator, "decide", before, _review_to_json(review))
-            self._refresh_status(conn, item_id)
-            if blind_answer is not None or (before or {}).get("blind_answer") is not None:
-                self._recheck(item_id)  # a blind answer can raise or clear a flag
-        return review
-
-    def edit(self, item_id: str, curator: str, content: ItemContent) -> bool:
-        """Change an item's current content; return False when nothing changed."""
-        curator = _require_curator(curator)
-        item = self.get_item(item_id)
-        if content == item.content:
-            return False
-        with self.transaction() as conn:
-            self._write_content(conn, item_id, content)
             self._append_history(
-                conn, item_id, curator, "edit", item.content.to_json(), content.to_json()
+                conn,
+                review.item_id,
+                review.curator,
+                "decide",
+                _review_to_json(before) if before else None,
+                _review_to_json(review),
             )
-            self._recheck(item_id)
-        return True
+            self._refresh_status(conn, review.item_id)
+        return before
 
-    def undo(self, curator: str) -> HistoryEntry | None:
-        """Take back ``curator``'s newest decision or edit not yet undone; None if none is left."""
-        curator = _require_curator(curator)
+    def record_edit(
+        self, item_id: str, curator: str, before: ItemContent, after: ItemContent
+    ) -> None:
+        """Write an item's new current content, with its history entry."""
+        with self.transaction() as conn:
+            self._write_content(conn, item_id, after)
+            self._append_history(conn, item_id, curator, "edit", before.to_json(), after.to_json())
+
+    def last_undoable(self, curator: str) -> HistoryEntry | None:
+        """``curator``'s newest local decision or edit not yet undone, or None."""
         row = self.db.execute(
             "SELECT id FROM history h WHERE curator = ? AND action IN ('decide', 'edit')"
             " AND origin = 'local'"
@@ -130,12 +90,17 @@ class ReviewsMixin:
             " ORDER BY id DESC LIMIT 1",
             [curator],
         ).fetchone()
-        if row is None:
-            return None
-        entry = self.history_entry(int(row[0]))
+        return None if row is None else self.history_entry(int(row[0]))
+
+    def record_undo(self, entry: HistoryEntry) -> dict[str, Any] | None:
+        """Put back what ``entry`` (a decision or an edit) replaced, with an ``undo`` history
+        entry and the item's new status; return what was current before (review or content)."""
+        curator = entry.curator
         with self.transaction() as conn:
+            current: dict[str, Any] | None
             if entry.action == "decide":
-                current = self._review_json(entry.item_id, curator)
+                review = self.review(entry.item_id, curator)
+                current = _review_to_json(review) if review else None
                 if entry.before is None:
                     conn.execute(
                         "DELETE FROM reviews WHERE item_id = ? AND curator = ?",
@@ -144,34 +109,27 @@ class ReviewsMixin:
                 else:
                     self._write_review(conn, _review_from_json(entry.before))
                 self._refresh_status(conn, entry.item_id)
-                if any((r or {}).get("blind_answer") is not None for r in (current, entry.before)):
-                    self._recheck(entry.item_id)
             else:
                 current = self.get_item(entry.item_id).content.to_json()
                 assert entry.before is not None
                 self._write_content(conn, entry.item_id, ItemContent.from_json(entry.before))
-                self._recheck(entry.item_id)
             self._append_history(
                 conn, entry.item_id, curator, "undo", current, entry.before, undoes=entry.id
             )
-        return entry
+        return current
 
-    def adjudicate(
+    def record_adjudication(
         self,
         item_id: str,
         adjudicator: str,
         decision: Decision,
-        content: ItemContent | None = None,
+        content: ItemContent,
         *,
         reason: str | None = None,
         note: str | None = None,
     ) -> None:
-        """Record the adjudicator's final decision, which overrides the curators' ones."""
-        adjudicator = _require_curator(adjudicator)
-        item = self.get_item(item_id)
-        content = content or item.content
-        if decision in (Decision.ACCEPT, Decision.REVISE):
-            decision = Decision.REVISE if content != item.original else Decision.ACCEPT
+        """Write the adjudicator's final decision (replacing an earlier one), with its history
+        entry and the item's new status."""
         with self.transaction() as conn:
             before_row = conn.execute(
                 "SELECT adjudicator, decision, reason, note, content FROM adjudications"
@@ -295,6 +253,39 @@ class ReviewsMixin:
             )
             self._refresh_status(conn, item_id)
         return "added"
+
+    def adjudication_rows(self) -> list[tuple[str, dict[str, Any]]]:
+        """Every adjudication as (item id, row), ``content`` as stored JSON text (what
+        ``import_adjudication`` takes), by item id."""
+        rows = self.db.execute(
+            "SELECT item_id, adjudicator, decision, reason, note, content, decided_at"
+            " FROM adjudications ORDER BY item_id"
+        ).fetchall()
+        keys = ("adjudicator", "decision", "reason", "note", "content", "decided_at")
+        return [(r[0], dict(zip(keys, r[1:], strict=True))) for r in rows]
+
+    def merged_before(self, sha256: str) -> bool:
+        """Whether a file with this SHA-256 was merged into the project before."""
+        row = self.db.execute("SELECT 1 FROM merges WHERE sha256 = ? LIMIT 1", [sha256])
+        return row.fetchone() is not None
+
+    def record_merge(self, path: str, sha256: str, summary: dict[str, Any]) -> None:
+        """Note a merged file in the ``merges`` table."""
+        with self.transaction() as conn:
+            conn.execute(
+                "INSERT INTO merges (path, sha256, merged_at, summary) VALUES (?,?,?,?)",
+                [path, sha256, self.clock(), json.dumps(summary, sort_keys=True)],
+            )
+
+    def merges(self) -> list[dict[str, Any]]:
+        """Every merge recorded in the project, oldest first."""
+        rows = self.db.execute(
+            "SELECT path, sha256, merged_at, summary FROM merges ORDER BY id"
+        ).fetchall()
+        return [
+            {"path": r[0], "sha256": r[1], "merged_at": r[2], "summary": json.loads(r[3] or "{}")}
+            for r in rows
+        ]
 
     def review(self, item_id: str, curator: str) -> Review | None:
         """``curator``'s current decision on an item, or None."""
@@ -442,10 +433,3 @@ class ReviewsMixin:
             ).fetchall()
             status = derive_status([(Decision(r[0]), r[1]) for r in rows])
         conn.execute("UPDATE items SET status = ? WHERE id = ?", [status.value, item_id])
-
-
-def _require_curator(curator: str) -> str:
-    name = (curator or "").strip()
-    if not name:
-        raise StoreError("a curator name is needed to record decisions")
-    return name

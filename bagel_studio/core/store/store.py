@@ -23,6 +23,7 @@ from bagel_studio.core.model import (
     SEVERITY_RANK,
     Flag,
     Item,
+    ItemContent,
     Severity,
 )
 from bagel_studio.core.store.errors import StoreError
@@ -190,6 +191,27 @@ class Store(ReviewsMixin, EvidenceMixin):
                 [key, _dumps(value)],
             )
 
+    # -- releases written from the project ------------------------------------------------------
+
+    def record_export(self, out_dir: str, seed: int, manifest: Mapping[str, Any]) -> int:
+        """Note a written release in the ``exports`` table; return its id."""
+        with self.transaction() as conn:
+            cursor = conn.execute(
+                "INSERT INTO exports (out_dir, seed, exported_at, manifest) VALUES (?,?,?,?)",
+                [
+                    out_dir,
+                    seed,
+                    self.clock(),
+                    json.dumps(manifest, ensure_ascii=False, sort_keys=True),
+                ],
+            )
+            return int(cursor.lastrowid or 0)
+
+    def last_export_seed(self) -> int | None:
+        """The seed of the newest recorded export, or None."""
+        row = self.db.execute("SELECT seed FROM exports ORDER BY id DESC LIMIT 1").fetchone()
+        return int(row[0]) if row and row[0] is not None else None
+
     # -- items ---------------------------------------------------------------------------------
 
     def add_items(
@@ -237,6 +259,15 @@ class Store(ReviewsMixin, EvidenceMixin):
                 flag_rows,
             )
         return len(rows), given - len(rows)
+
+    def original_hashes(self) -> list[tuple[str, str]]:
+        """(id, hash of the content as imported) of every item, in queue order: what merging
+        matches items by."""
+        rows = self.db.execute("SELECT id, original_hash, original FROM items ORDER BY seq")
+        return [
+            (item_id, digest or ItemContent.from_json(json.loads(original)).content_hash())
+            for item_id, digest, original in rows
+        ]
 
     def present_item_ids(self, ids: Sequence[str]) -> set[str]:
         """Which of ``ids`` are already items (one query, however many ids; none at all for a
@@ -357,12 +388,6 @@ class Store(ReviewsMixin, EvidenceMixin):
             "SELECT check_id, count(*) FROM flags GROUP BY check_id ORDER BY check_id"
         ).fetchall()
         return {r[0]: int(r[1]) for r in rows}
-
-    def _recheck(self, item_id: str) -> None:
-        """Re-run the checks of an item whose content changed (inside the caller's transaction)."""
-        from bagel_studio.core.checks import recheck_item  # lazy: checks import the store
-
-        recheck_item(self, item_id)
 
     def blocking_flags(self, item_id: str) -> list[Flag]:
         return [f for f in self.flags(item_id) if f.severity is Severity.BLOCKING]

@@ -7,8 +7,9 @@ several items (its frequency, duration, modulation and harmonicity questions) an
 between them: the second item of a recording must come up at once.
 
 Measurements are written to the project's cache through the single writer executor, never from a
-worker: ``measure_clip`` (worker) computes, ``store_measurement`` (writer) stores and re-checks
-the item, so a long analysis never holds the database while a decision waits to be committed.
+worker: ``measure_clip`` (worker) computes, ``core.operations.store_measurement`` (writer) stores
+it and re-checks the item, so a long analysis never holds the database while a decision waits to
+be committed.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from bagel_studio.core.audio import (
     measure,
     resolve_audio_path,
 )
-from bagel_studio.core.audio.project import cache_key, cached_result, store_result
+from bagel_studio.core.audio.project import cached_result
 from bagel_studio.core.store import Store
 
 DECODED_CLIPS = 6
@@ -97,21 +98,3 @@ def measure_clip(audio: DecodedAudio) -> Measurement:
         return measure(audio)
     except (ValueError, FloatingPointError, MemoryError) as exc:
         raise AudioError(f"{audio.name}: could not be analysed ({exc})") from None
-
-
-def store_measurement(
-    store: Store,
-    recording: dict[str, Any],
-    audio: DecodedAudio,
-    measurement: Measurement,
-    item_id: str | None,
-) -> None:
-    """Writer side: cache the measurement as ``measurement_for`` would, then re-check the item
-    on screen so its acoustic flags (mismatch, too short, too quiet) appear in the desk."""
-    result = measurement.to_json()
-    result["audio_sha256"] = audio.sha256
-    store_result(store, [cache_key(recording), audio.sha256], result)
-    if item_id is not None and not store.read_only:
-        from bagel_studio.core.checks import recheck_item
-
-        recheck_item(store, item_id)

@@ -28,7 +28,8 @@ from PySide6.QtWidgets import (
 from bagel_studio.core.audio import AudioError, Player, load_settings, parse_claim, save_settings
 from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.model import Item, ItemContent
-from bagel_studio.ui.listening.loader import ClipLoader, LoadedClip, measure_clip, store_measurement
+from bagel_studio.core.operations import store_measurement
+from bagel_studio.ui.listening.loader import ClipLoader, LoadedClip, measure_clip
 from bagel_studio.ui.listening.measurement_view import MeasurementView
 from bagel_studio.ui.listening.overlays import OptionClaim
 from bagel_studio.ui.listening.settings_bar import SettingsBar
@@ -268,9 +269,9 @@ class ListeningPanel(QWidget):
                 self.flags_changed.emit(item_id)
 
         def measured(measurement: Any) -> None:
-            store = self.services.store
+            store, sha = self.services.store, clip.audio.sha256
             self.services.writer.submit(
-                lambda: store_measurement(store, recording, clip.audio, measurement, item_id),
+                lambda: store_measurement(store, recording, sha, measurement, item_id),
                 stored, self._report_error,
             )  # fmt: skip
             self._current(generation, self._show_measurement)(measurement)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bagel_studio.core import operations
 from bagel_studio.core.checks import CHECKS, check_all
 from bagel_studio.core.model import Decision, ItemContent
 from bagel_studio.core.store import NewItem, Store
@@ -26,14 +27,14 @@ def project(path: Path) -> Store:
 def test_wrong_blind_answer_is_flagged_and_undo_clears_it(project_path: Path) -> None:
     assert "blind-answer-wrong" in CHECKS
     with project(project_path) as store:
-        store.decide("k", "ana", Decision.ACCEPT, blind_answer=0)
+        operations.decide(store, "k", "ana", Decision.ACCEPT, blind_answer=0)
         assert store.flags("k") == []
-        store.decide("k", "ben", Decision.UNCERTAIN, blind_answer=2)
+        operations.decide(store, "k", "ben", Decision.UNCERTAIN, blind_answer=2)
         [flag] = store.flags("k")
         assert flag.check == "blind-answer-wrong"
         assert "ben chose C" in flag.message and "gold is A" in flag.message
         assert flag.details["curators"] == ["ben"]
-        store.undo("ben")
+        operations.undo(store, "ben")
         assert store.flags("k") == []
 
 
@@ -48,7 +49,7 @@ def test_check_all_sees_blind_answers_in_bulk(project_path: Path) -> None:
             for n in range(60)
         ]
         store.add_items(many, None)
-        store.decide("x7", "ana", Decision.ACCEPT, blind_answer=3)
+        operations.decide(store, "x7", "ana", Decision.ACCEPT, blind_answer=3)
         check_all(store)  # 61 items: the bulk path
         assert [f.check for f in store.flags("x7")] == ["blind-answer-wrong"]
         assert store.flags("x8") == []

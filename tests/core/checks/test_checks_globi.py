@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from checks_support import checked, flags_by_check, globi_table_records, new_item, record
 
+from bagel_studio.core import operations
 from bagel_studio.core.checks import check_all, check_item
 from bagel_studio.core.model import Severity
 from bagel_studio.core.store import Store
@@ -358,7 +359,8 @@ def test_editing_an_item_rechecks_it(ash: Store) -> None:
     )
     assert "subspecies-collision" in checked(ash, item)["globi:deer:1"]
     content = ash.get_item("globi:deer:1").content
-    ash.edit(
+    operations.edit(
+        ash,
         "globi:deer:1",
         "ana",
         content.with_changes(
@@ -366,5 +368,5 @@ def test_editing_an_item_rechecks_it(ash: Store) -> None:
         ),
     )
     assert "subspecies-collision" not in flags_by_check(ash, "globi:deer:1")
-    ash.undo("ana")
+    operations.undo(ash, "ana")
     assert "subspecies-collision" in flags_by_check(ash, "globi:deer:1")

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from bagel_studio.core import operations
 from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.model import Decision, ItemContent
 from bagel_studio.core.store import NewItem, Store
@@ -59,7 +60,7 @@ def decide_all(
     """One curator's decision on many items, in one transaction (fast for big projects)."""
     with store.transaction():
         for item_id in ids:
-            store.decide(item_id, curator, decision, reason=reason)
+            operations.decide(store, item_id, curator, decision, reason=reason)
 
 
 def synthetic_items(

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bagel_studio.core import operations
 from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.export import (
     ExportBlockedError,
@@ -72,11 +73,11 @@ def test_left_out_items_are_absent_and_counted(
     ids = store.item_ids()
     rejected, skipped, uncertain, disputed, unreviewed = ids[0], ids[1], ids[2], ids[3], ids[4]
     decide_all(store, ids[5:])
-    store.decide(rejected, "ada", Decision.REJECT, reason="several-answers")
-    store.decide(skipped, "ada", Decision.SKIP)
-    store.decide(uncertain, "ada", Decision.UNCERTAIN)
-    store.decide(disputed, "ada", Decision.ACCEPT)
-    store.decide(disputed, "bob", Decision.REJECT, reason="ambiguous")
+    operations.decide(store, rejected, "ada", Decision.REJECT, reason="several-answers")
+    operations.decide(store, skipped, "ada", Decision.SKIP)
+    operations.decide(store, uncertain, "ada", Decision.UNCERTAIN)
+    operations.decide(store, disputed, "ada", Decision.ACCEPT)
+    operations.decide(store, disputed, "bob", Decision.REJECT, reason="ambiguous")
 
     result = export_release(store, tmp_path / "out", seed=1)
 
@@ -111,14 +112,16 @@ def test_edits_and_adjudicated_content_are_released(paper_store: Store, tmp_path
         question="Which cognitive ability of the kea is documented in problem-solving studies?",
         options=(*item.content.options[:3], "They can navigate by the stars"),
     )
-    paper_store.edit(item_id, "ada", edited)
-    paper_store.decide(item_id, "ada", Decision.ACCEPT)
+    operations.edit(paper_store, item_id, "ada", edited)
+    operations.decide(paper_store, item_id, "ada", Decision.ACCEPT)
     adjudicated_id = "globi:pallisentis:0"
     adjudicated = paper_store.get_item(adjudicated_id).content.with_changes(
         options=("Anabantidae", "Channa striata", "Heteropneustes fossilis", "Clarias batrachus")
     )
-    paper_store.decide(adjudicated_id, "bob", Decision.REJECT, reason="taxonomic-granularity")
-    paper_store.adjudicate(adjudicated_id, "cy", Decision.ACCEPT, adjudicated)
+    operations.decide(
+        paper_store, adjudicated_id, "bob", Decision.REJECT, reason="taxonomic-granularity"
+    )
+    operations.adjudicate(paper_store, adjudicated_id, "cy", Decision.ACCEPT, adjudicated)
 
     export_release(paper_store, tmp_path / "out", seed=3)
 
@@ -255,7 +258,7 @@ def test_adjudicated_content_that_breaks_the_structure_blocks(
     broken = paper_store.get_item("wikipedia:kea:0").content.with_changes(
         options=("Puzzles", "Puzzles", "Songs", "Stars")
     )
-    paper_store.adjudicate("wikipedia:kea:0", "cy", Decision.ACCEPT, broken)
+    operations.adjudicate(paper_store, "wikipedia:kea:0", "cy", Decision.ACCEPT, broken)
     with pytest.raises(ExportBlockedError) as caught:
         export_release(paper_store, tmp_path / "out", seed=1)
     assert "are the same" in str(caught.value)
@@ -278,7 +281,7 @@ def test_recording_under_a_no_derivatives_licence_blocks(
         export_release(store, tmp_path / "out", seed=1)
     assert [b.item_id for b in caught.value.blocked] == ["xeno-canto:western-corella:0"]
     assert "XC464184" in str(caught.value)
-    store.decide("xeno-canto:western-corella:0", "ada", Decision.REJECT, reason="other")
+    operations.decide(store, "xeno-canto:western-corella:0", "ada", Decision.REJECT, reason="other")
     result = export_release(store, tmp_path / "out", seed=1)
     assert result.released == 16
 
@@ -306,13 +309,15 @@ def test_plan_uses_the_stores_final_content(make_project: MakeProject, data_dir:
     ids = store.item_ids()
     decide_all(store, ids[:10])
     decide_all(store, ids[:6], curator="bob")
-    store.decide(ids[6], "bob", Decision.SKIP)
-    store.decide(ids[7], "bob", Decision.REJECT, reason="trivial")
+    operations.decide(store, ids[6], "bob", Decision.SKIP)
+    operations.decide(store, ids[7], "bob", Decision.REJECT, reason="trivial")
     changed = store.get_item(ids[8]).content.with_changes(question="Reworded stem?")
-    store.edit(ids[8], "bob", changed)
-    store.decide(ids[8], "bob", Decision.ACCEPT)  # same decision, other content: disputed
-    store.adjudicate(ids[9], "cy", Decision.REJECT, reason="ambiguous")
-    store.adjudicate(ids[10], "cy", Decision.ACCEPT)
+    operations.edit(store, ids[8], "bob", changed)
+    operations.decide(
+        store, ids[8], "bob", Decision.ACCEPT
+    )  # same decision, other content: disputed
+    operations.adjudicate(store, ids[9], "cy", Decision.REJECT, reason="ambiguous")
+    operations.adjudicate(store, ids[10], "cy", Decision.ACCEPT)
     plan = plan_export(store, seed=1)
     released = {r.item.id: r.content for r in plan.items}
     for item_id in ids:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bagel_studio.core import operations
 from bagel_studio.core.export import export_release
 from bagel_studio.core.importers import import_paths
 from bagel_studio.core.model import Decision
@@ -15,9 +16,9 @@ def test_import_of_a_release_recreates_its_items(paper_store: Store, tmp_path: P
     edited = paper_store.get_item("wikipedia:kea:0").content.with_changes(
         question="Which cognitive ability of the kea is shown in problem-solving studies?"
     )
-    paper_store.edit("wikipedia:kea:0", "ada", edited)
-    paper_store.decide("wikipedia:kea:0", "ada", Decision.ACCEPT)
-    paper_store.decide("globi:2:0", "ada", Decision.REJECT, reason="several-answers")
+    operations.edit(paper_store, "wikipedia:kea:0", "ada", edited)
+    operations.decide(paper_store, "wikipedia:kea:0", "ada", Decision.ACCEPT)
+    operations.decide(paper_store, "globi:2:0", "ada", Decision.REJECT, reason="several-answers")
     export_release(paper_store, tmp_path / "release", seed=31)
     released = {r["id"]: r for r in read_jsonl(tmp_path / "release" / "data" / "all.jsonl")}
 

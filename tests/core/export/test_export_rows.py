@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from bagel_studio.core import operations
 from bagel_studio.core.export import plan_export
 from bagel_studio.core.export.collect import collect
 from bagel_studio.core.export.plan import _final_content
@@ -35,13 +36,13 @@ def _varied_project(make_project: MakeProject, data_dir: Path) -> Store:
     edited = store.get_item(ids[1]).content.with_changes(
         question='Quotes "here", a tab\there, ünïcödé and \u2028 too?'
     )
-    store.edit(ids[1], "ada", edited)
-    store.decide(ids[1], "ada", Decision.REVISE, note="fixed\nthe stem")
-    store.decide(ids[2], "bob", Decision.ACCEPT)
-    store.decide(ids[3], "bob", Decision.REJECT, reason="ambiguous")
+    operations.edit(store, ids[1], "ada", edited)
+    operations.decide(store, ids[1], "ada", Decision.REVISE, note="fixed\nthe stem")
+    operations.decide(store, ids[2], "bob", Decision.ACCEPT)
+    operations.decide(store, ids[3], "bob", Decision.REJECT, reason="ambiguous")
     options = store.get_item(ids[3]).content.options
     adjudicated = store.get_item(ids[3]).content.with_changes(options=options[::-1])
-    store.adjudicate(ids[3], "carol", Decision.REVISE, content=adjudicated)
+    operations.adjudicate(store, ids[3], "carol", Decision.REVISE, content=adjudicated)
     return store
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from bagel_studio.core import operations
 from bagel_studio.core.checks.structural import (
     DIMENSION_INVALID,
     GOLD_INVALID,
@@ -127,7 +128,7 @@ def test_structurally_wrong_items_import_blocked(store: Store, tmp_path: Path) -
     assert blocking(store, "w:gold-type") == {GOLD_INVALID}
     assert blocking(store, "w:no-gold") == {GOLD_INVALID}
     with pytest.raises(BlockedError):
-        store.decide("w:gold", "ana", Decision.ACCEPT)
+        operations.decide(store, "w:gold", "ana", Decision.ACCEPT)
 
 
 def test_wikipedia_envelope_with_one_bad_question(store: Store, tmp_path: Path) -> None:

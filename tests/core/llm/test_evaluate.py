@@ -8,12 +8,14 @@ from pathlib import Path
 
 import pytest
 
+from bagel_studio.core import operations
 from bagel_studio.core.cli import run
 from bagel_studio.core.export import plan_export
 from bagel_studio.core.llm.client import LLMClient, RetryPolicy
 from bagel_studio.core.llm.evaluate import evaluate, questions
 from bagel_studio.core.llm.profiles import Profile
 from bagel_studio.core.llm.templates import evaluation_prompt
+from bagel_studio.core.model import Decision
 from bagel_studio.core.store import Store
 from bagel_studio.core.store import llm as sql
 from tests.core.llm.conftest import ITEMS
@@ -150,7 +152,7 @@ def test_completions_style_and_grammar_reach_the_server(
 def test_seed_shows_the_release_order(llm_project: Path, scripted: ScriptedServer) -> None:
     with Store.open(llm_project) as store:
         for item_id, *_ in ITEMS:
-            store.decide(item_id, "ann", "accept")
+            operations.decide(store, item_id, "ann", Decision.ACCEPT)
         plan = {r.item.id: list(r.order) for r in plan_export(store, 7).items}
     assert cli("evaluate", str(llm_project), "--model", "gold", "--base-url", scripted.url,
                "--seed", "7") == 0  # fmt: skip

@@ -1,0 +1,62 @@
+"""``bagel-studio levels``: the paper's reference levels from two models' answers (its Table 3)."""
+
+from __future__ import annotations
+
+import argparse
+
+from bagel_studio.core.cli import UsageError
+from bagel_studio.core.commands.common import open_project, print_json
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "levels",
+        help="reference levels from two models (easy/medium/hard, the paper's Table 3)",
+        description="Grade every item as the BAGEL authors did: easy if both models answered it "
+        "correctly, medium if one did, hard if neither (from the answers `evaluate` stored). "
+        "Prints the counts per domain with percentages; with --apply, sets each item's level "
+        "(an edit by 'model-levels' in its history, undoable; a level a curator edited is kept). "
+        "Exit status: 0, 1 when some items lack an answer of either model, 2 usage error.",
+    )
+    parser.add_argument("project", metavar="PROJECT", help="the project file (.bagel)")
+    parser.add_argument(
+        "--models",
+        nargs=2,
+        required=True,
+        metavar=("LABEL_A", "LABEL_B"),
+        help="the two profiles' labels",
+    )
+    parser.add_argument("--apply", action="store_true", help="set the items' levels")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    from bagel_studio.core.llm.metrics import format_level_table, level_table, reference_levels
+    from bagel_studio.core.llm.project import find_profile
+    from bagel_studio.core.operations.llm import apply_levels
+
+    with open_project(args.project, read_only=not args.apply, owner="bagel-studio levels") as store:
+        profiles = []
+        for label in args.models:
+            profile = find_profile(store, label)
+            if profile is None:
+                raise UsageError(f"no model profile {label!r} in this project (run evaluate)")
+            profiles.append(profile)
+        levels, domains, missing = reference_levels(store, profiles[0], profiles[1])
+        if not levels:
+            raise UsageError("no item has an answer from both models: run evaluate first")
+        table = level_table(levels, domains)
+        applied = apply_levels(store, levels) if args.apply else None
+    if args.json:
+        print_json({"levels": table, "missing": len(missing), "applied": applied})
+    else:
+        print(f"Reference levels from {args.models[0]} and {args.models[1]}:")
+        print("\n".join(format_level_table(table)))
+        if missing:
+            print(f"{len(missing)} items lack an answer of either model and have no level")
+        if applied is not None:
+            print(
+                f"applied: {applied['changed']} levels set, {applied['unchanged']} already so, "
+                f"{applied['curator_level_kept']} kept as a curator edited them"
+            )
+    return 1 if missing else 0

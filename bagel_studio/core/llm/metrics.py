@@ -1,0 +1,139 @@
+"""What the stored answers say: accuracy per domain and dimension, emitted letters (position bias),
+and the paper's reference levels from two models' agreement (its Table 3).
+
+Each profile's newest answer per item under its current settings and the paper's prompt counts;
+an invalid reply counts as answered and wrong, a failed request as not answered.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from typing import Any
+
+from bagel_studio.core.domains import DOMAINS, LETTERS, LEVELS
+from bagel_studio.core.llm.parse import INVALID
+from bagel_studio.core.llm.profiles import Profile
+from bagel_studio.core.llm.project import load_profiles
+from bagel_studio.core.llm.templates import evaluation_prompt_hash
+from bagel_studio.core.store import Store
+from bagel_studio.core.store import llm as sql
+
+EASY, MEDIUM, HARD = LEVELS
+
+
+def domain_order(found: Iterable[str]) -> list[str]:
+    found = set(found)
+    return [d for d in DOMAINS if d in found] + sorted(found - set(DOMAINS))
+
+
+def answers_by_profile(
+    store: Store, profiles: list[Profile] | None = None, item_ids: set[str] | None = None
+) -> dict[str, list[dict[str, Any]]]:
+    """{label: newest answers per item} for the given (default: every stored) profile."""
+    profiles = load_profiles(store) if profiles is None else profiles
+    rows = sql.latest_answers(
+        store, [(p.label, p.settings_hash()) for p in profiles], evaluation_prompt_hash()
+    )
+    result: dict[str, list[dict[str, Any]]] = {p.label: [] for p in profiles}
+    for row in rows:
+        if item_ids is None or row["item_id"] in item_ids:
+            result[row["profile"]].append(row)
+    return result
+
+
+def _ratio(part: int, whole: int) -> float | None:
+    return round(part / whole, 4) if whole else None
+
+
+def model_summary(answers: list[dict[str, Any]]) -> dict[str, Any]:
+    """One model's ``stats --json`` entry: answered, invalid, accuracy and letters per domain."""
+    domains = domain_order(a["domain"] for a in answers)
+    totals: Counter[str] = Counter(a["domain"] for a in answers)
+    correct: Counter[str] = Counter(a["domain"] for a in answers if a["correct"])
+    letters = {d: dict.fromkeys(LETTERS, 0) for d in domains}
+    for answer in answers:
+        if answer["letter"] in LETTERS:
+            letters[answer["domain"]][answer["letter"]] += 1
+    accuracy: dict[str, float | None] = {d: _ratio(correct[d], totals[d]) for d in domains}
+    accuracy["overall"] = _ratio(sum(correct.values()), len(answers))
+    return {
+        "answered": len(answers),
+        "invalid": sum(a["parse"] == INVALID for a in answers),
+        "accuracy": accuracy,
+        "letters": letters,
+    }
+
+
+def dimension_accuracy(answers: list[dict[str, Any]]) -> dict[str, dict[str, tuple[int, int]]]:
+    """{domain: {dimension: (correct, answered)}} (the paper's Tables 5-7)."""
+    result: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
+    for answer in answers:
+        cell = result[answer["domain"]][answer["dimension"] or "(none)"]
+        cell[0] += bool(answer["correct"])
+        cell[1] += 1
+    return {
+        d: {dim: (c[0], c[1]) for dim, c in sorted(result[d].items())} for d in domain_order(result)
+    }
+
+
+def models_stats(store: Store, item_ids: set[str] | None = None) -> dict[str, Any]:
+    """``stats --json`` ``models``: {label: summary} for every stored profile."""
+    return {
+        label: model_summary(answers)
+        for label, answers in answers_by_profile(store, item_ids=item_ids).items()
+    }
+
+
+def levels_stats(store: Store) -> dict[str, dict[str, int]]:
+    """``stats --json`` ``levels``: the items' stored levels per domain."""
+    counts: dict[str, dict[str, int]] = {}
+    for domain, level, count in sql.level_counts(store):
+        per_domain = counts.setdefault(domain, dict.fromkeys(LEVELS, 0))
+        if level in per_domain:
+            per_domain[level] += count
+    return {d: counts[d] for d in domain_order(counts)}
+
+
+def reference_levels(
+    store: Store, first: Profile, second: Profile
+) -> tuple[dict[str, str], dict[str, str], list[str]]:
+    """The paper's levels: easy if both models answer correctly, medium if one does, hard if
+    neither. Returns ({item id: level}, {item id: domain}, ids missing an answer of either)."""
+    by_label = answers_by_profile(store, [first, second])
+    a = {row["item_id"]: row for row in by_label[first.label]}
+    b = {row["item_id"]: row for row in by_label[second.label]}
+    levels: dict[str, str] = {}
+    domains: dict[str, str] = {}
+    missing: list[str] = []
+    for item_id in store.item_ids():
+        if item_id not in a or item_id not in b:
+            missing.append(item_id)
+            continue
+        right = bool(a[item_id]["correct"]) + bool(b[item_id]["correct"])
+        levels[item_id] = (HARD, MEDIUM, EASY)[right]
+        domains[item_id] = a[item_id]["domain"]
+    return levels, domains, missing
+
+
+def level_table(levels: dict[str, str], domains: dict[str, str]) -> dict[str, dict[str, int]]:
+    counts: dict[str, dict[str, int]] = {}
+    for item_id, level in levels.items():
+        counts.setdefault(domains[item_id], dict.fromkeys(LEVELS, 0))[level] += 1
+    return {d: counts[d] for d in domain_order(counts)}
+
+
+def format_level_table(table: dict[str, dict[str, int]]) -> list[str]:
+    """The paper's Table 3 as text: counts and percentages per domain, and the total."""
+    lines = [f"{'Domain':<14}{'easy':>16}{'medium':>16}{'hard':>16}{'items':>8}"]
+    total = dict.fromkeys(LEVELS, 0)
+    for domain, counts in [*table.items(), ("All", total)]:
+        if domain != "All":
+            for level in LEVELS:
+                total[level] += counts[level]
+        n = sum(counts.values())
+        cells = "".join(
+            f"{counts[level]:>8} {100 * counts[level] / n if n else 0:5.1f}%" for level in LEVELS
+        )
+        lines.append(f"{domain:<14}{cells}{n:>8}")
+    return lines

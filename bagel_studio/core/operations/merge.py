@@ -1,0 +1,143 @@
+"""Merging in another curator's project file: one transaction per file.
+
+The rules are those of ``bagel_studio.core.merge`` (its docstring): items matched by id and
+original content, the newer of a curator's two decisions current and the older kept in the
+history, adjudications brought in only where there is none. ``merge_in`` writes every review and
+adjudication of one file, records the file in ``merges`` and re-runs the checks of the items whose
+decisions changed (a wrong blind answer), all in one transaction.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from bagel_studio.core.checks import check_all
+from bagel_studio.core.model import Review
+from bagel_studio.core.store import Store
+
+
+@dataclass
+class FileMerge:
+    """What merging one other project file did."""
+
+    path: str
+    name: str
+    sha256: str
+    already_merged: bool = False
+    items_matched: int = 0
+    reviews_added: int = 0  # a curator's decision on an item this project had none of theirs on
+    reviews_updated: int = 0  # theirs was newer; ours went to the history
+    reviews_unchanged: int = 0  # the same decision was already here
+    reviews_older: int = 0  # ours was newer; theirs went to the history
+    adjudications_added: int = 0
+    adjudications_kept: int = 0  # both files adjudicated the item differently; ours is kept
+    conflicts: list[dict[str, str]] = field(default_factory=list)  # same id, other content
+    unknown_items: list[str] = field(default_factory=list)  # not in this project
+    curators: list[str] = field(default_factory=list)
+
+    @property
+    def changed(self) -> int:
+        return self.reviews_added + self.reviews_updated + self.adjudications_added
+
+    def summary(self) -> dict[str, Any]:
+        data = asdict(self)
+        data.pop("path")
+        data.pop("name")
+        data.pop("sha256")
+        return data
+
+
+def file_sha256(path: Path) -> str:
+    """The sha256 of a project file, including a write-ahead log not yet checkpointed."""
+    digest = hashlib.sha256()
+    for part in (path, path.with_name(path.name + "-wal")):
+        if part.exists():
+            with open(part, "rb") as handle:
+                while block := handle.read(1 << 20):
+                    digest.update(block)
+    return digest.hexdigest()
+
+
+def merge_in(store: Store, other: Store) -> FileMerge:
+    """Merge one open project (read-only) into ``store``; see the module docstring for the rules."""
+    sha = file_sha256(other.path)
+    result = FileMerge(path=str(other.path), name=other.path.name, sha256=sha)
+    if store.merged_before(sha):
+        result.already_merged = True
+        return result
+    matched = _match_items(store, other, result)
+    result.items_matched = len(matched)
+    touched: set[str] = set()
+    with store.transaction():
+        curators: set[str] = set()
+        for review in other.all_reviews():
+            if review.item_id in matched:
+                curators.add(review.curator)
+                if _merge_review(store, review, result):
+                    touched.add(review.item_id)
+        for item_id, adjudication in other.adjudication_rows():
+            if item_id in matched:
+                _merge_adjudication(store, item_id, adjudication, result)
+        result.curators = sorted(curators)
+        store.record_merge(result.path, sha, result.summary())
+        if touched:  # flags that read the reviews (a wrong blind answer) follow the decisions
+            check_all(store, sorted(touched))
+    return result
+
+
+def _match_items(store: Store, other: Store, result: FileMerge) -> set[str]:
+    """Ids of the other file's items that are the same items here (same id, same original)."""
+    ours = dict(store.original_hashes())
+    matched: set[str] = set()
+    for item_id, their_hash in other.original_hashes():
+        if item_id not in ours:
+            result.unknown_items.append(item_id)
+        elif ours[item_id] != their_hash:
+            result.conflicts.append(
+                {
+                    "item_id": item_id,
+                    "reason": "same id, different original content; its decisions were not merged",
+                }
+            )
+        else:
+            matched.add(item_id)
+    return matched
+
+
+def _merge_review(store: Store, review: Review, result: FileMerge) -> bool:
+    """Merge one review; True when the curator's current decision changed here."""
+    source = Path(result.path).name
+    if review.origin == "local":  # say where it came from; keep the origin of a relayed review
+        review = replace(review, origin=source)
+    ours = store.review(review.item_id, review.curator)
+    if store.import_review(review, source=source):
+        if ours is None:
+            result.reviews_added += 1
+        else:
+            result.reviews_updated += 1
+        return True
+    if ours is None or _same_decision(ours, review):
+        result.reviews_unchanged += 1
+        return False
+    result.reviews_older += 1
+    store.import_older_review(review, ours, source=source)
+    return False
+
+
+def _same_decision(a: Review, b: Review) -> bool:
+    """The same review, whichever file it was last written in."""
+    return replace(a, origin="") == replace(b, origin="")
+
+
+def _merge_adjudication(
+    store: Store, item_id: str, theirs: dict[str, Any], result: FileMerge
+) -> None:
+    """Bring in an adjudication for an item that has none here, keeping its time and author."""
+    outcome = store.import_adjudication(item_id, theirs, source=Path(result.path).name)
+    if outcome == "added":
+        result.adjudications_added += 1
+    elif outcome == "kept":
+        result.adjudications_kept += 1

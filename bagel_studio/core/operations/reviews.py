@@ -1,0 +1,138 @@
+"""A curator's actions on items: decide, edit, edit and accept, undo, adjudicate.
+
+Each is one function and one transaction: it applies the rule of the action (a blocking flag
+refuses an accept, an accepted edit is a revision, a rejection needs a reason), writes through the
+store's primitives, re-runs the checks of what it touched inside the same transaction, and returns
+what changed. A refused action raises before anything is committed: the project is as it was.
+"""
+
+from __future__ import annotations
+
+from bagel_studio.core.checks import recheck_item
+from bagel_studio.core.model import Decision, HistoryEntry, ItemContent, Review
+from bagel_studio.core.store import BlockedError, Store, StoreError
+
+KEEPS = (Decision.ACCEPT, Decision.REVISE)
+
+
+def require_curator(curator: str) -> str:
+    """The curator's name without surrounding blanks; a StoreError when there is none."""
+    name = (curator or "").strip()
+    if not name:
+        raise StoreError("a curator name is needed to record decisions")
+    return name
+
+
+def decide(
+    store: Store,
+    item_id: str,
+    curator: str,
+    decision: Decision,
+    *,
+    reason: str | None = None,
+    note: str | None = None,
+    blind_answer: int | None = None,
+) -> Review:
+    """Record ``curator``'s decision on an item, durably, with its history entry; return it.
+
+    Accepting an item whose content was edited records it as accepted with revision. Accepting
+    an item with a blocking flag is refused (BlockedError), as is a rejection without a reason.
+    A blind answer (given, or replaced) re-runs the item's checks (``blind-answer-wrong``).
+    """
+    curator = require_curator(curator)
+    with store.transaction():
+        item = store.get_item(item_id)
+        if decision in KEEPS:
+            blocking = store.blocking_flags(item_id)
+            if blocking:
+                raise BlockedError(
+                    f"{item_id} cannot be accepted until fixed: "
+                    + "; ".join(f.message for f in blocking)
+                )
+            decision = Decision.REVISE if item.is_revised else Decision.ACCEPT
+        if decision is Decision.REJECT and not reason:
+            raise StoreError("a rejection needs a reason")
+        review = Review(
+            item_id=item_id,
+            curator=curator,
+            decision=decision,
+            reason=reason,
+            note=note or None,
+            content=item.content,
+            blind_answer=blind_answer,
+            decided_at=store.clock(),
+            origin="local",
+        )
+        before = store.record_decision(review)
+        if blind_answer is not None or (before is not None and before.blind_answer is not None):
+            recheck_item(store, item_id)
+    return review
+
+
+def edit(store: Store, item_id: str, curator: str, content: ItemContent) -> bool:
+    """Change an item's current content and re-check it; False when nothing changed."""
+    curator = require_curator(curator)
+    with store.transaction():
+        item = store.get_item(item_id)
+        if content == item.content:
+            return False
+        store.record_edit(item_id, curator, item.content, content)
+        recheck_item(store, item_id)
+    return True
+
+
+def edit_and_accept(
+    store: Store,
+    item_id: str,
+    curator: str,
+    content: ItemContent,
+    *,
+    blind_answer: int | None = None,
+) -> Review:
+    """The desk's save-and-accept: the edit and the accept commit together or not at all.
+
+    When the edited item still has a blocking flag the accept is refused (BlockedError) and the
+    edit is rolled back with it: the project is exactly as before.
+    """
+    with store.transaction():
+        edit(store, item_id, curator, content)
+        return decide(store, item_id, curator, Decision.ACCEPT, blind_answer=blind_answer)
+
+
+def undo(store: Store, curator: str) -> HistoryEntry | None:
+    """Take back ``curator``'s newest decision or edit not yet undone; return the entry undone,
+    or None when nothing is left to undo."""
+    curator = require_curator(curator)
+    with store.transaction():
+        entry = store.last_undoable(curator)
+        if entry is None:
+            return None
+        current = store.record_undo(entry)
+        blind = any(
+            (review or {}).get("blind_answer") is not None for review in (current, entry.before)
+        )
+        if entry.action == "edit" or blind:
+            recheck_item(store, entry.item_id)
+    return entry
+
+
+def adjudicate(
+    store: Store,
+    item_id: str,
+    adjudicator: str,
+    decision: Decision,
+    content: ItemContent | None = None,
+    *,
+    reason: str | None = None,
+    note: str | None = None,
+) -> Decision:
+    """Record the adjudicator's final decision, which overrides the curators' ones; return the
+    decision recorded (an accept of content other than the imported one is a revision)."""
+    adjudicator = require_curator(adjudicator)
+    with store.transaction():
+        item = store.get_item(item_id)
+        content = content or item.content
+        if decision in KEEPS:
+            decision = Decision.REVISE if content != item.original else Decision.ACCEPT
+        store.record_adjudication(item_id, adjudicator, decision, content, reason=reason, note=note)
+    return decision
