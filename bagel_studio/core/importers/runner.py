@@ -109,7 +109,15 @@ def import_paths(
         if progress is not None:
             progress(done, total)
     report.evidence["audio_files"] = len(run.attached)
-    report.check_item_ids = report.new_item_ids + _linked_items(run)
+    due = report.new_item_ids + _linked_items(run)
+    due_set = set(due)
+    leftover = [i for i in store.pending_check_ids() if i not in due_set]
+    if leftover:
+        report.notes.append(
+            f"Checking {len(leftover):,} items an interrupted import left unchecked"
+            " (their checks had not finished)."
+        )
+    report.check_item_ids = due + leftover
     report.timings["import"] = time.perf_counter() - started
     if full_checks:
         run_full_checks(store, report)
@@ -222,7 +230,11 @@ def _import_file(run: _Run, plan: _Planned, advance: Callable[[int], None]) -> N
         import_id = store.record_import(str(plan.input.path), display, sha, plan.kind)
         run.import_ids.append(import_id)
         handler = _HANDLERS.get(plan.kind, _import_unusable)
+        before = _Evidence(run.globi_added, set(run.recording_ids), set(run.text_keys))
         summary = handler(run, plan, data, import_id, advance)
+        # committed with the file: the items whose checks this file made due (its new items are
+        # marked by the handler), so a kill before the checks finish leaves them recorded
+        store.mark_checks_pending(_linked(store, before.since(run), exclude=set()))
         store.finish_import(import_id, {"format": plan.kind, **summary})
 
 
@@ -254,6 +266,7 @@ def _import_items(
     }
     store.add_items(new_items, import_id, flags)
     new_ids = [item.id for item in new_items]
+    store.mark_checks_pending(new_ids)
     added = Counter(item.domain for item in new_items)
     parsed = Counter(item.domain for item in batch.items.values())
     for domain, count in parsed.items():
@@ -411,24 +424,46 @@ def _text_keys(text: dict[str, Any]) -> list[str]:
     return [k.lower() for k in keys]
 
 
+@dataclass
+class _Evidence:
+    """Evidence that arrived: GloBI records (how many), recording ids, text keys."""
+
+    globi_added: int
+    recording_ids: set[str]
+    text_keys: set[str]
+
+    def since(self, run: _Run) -> _Evidence:
+        """What ``run`` brought in after this snapshot."""
+        return _Evidence(
+            run.globi_added - self.globi_added,
+            run.recording_ids - self.recording_ids,
+            run.text_keys - self.text_keys,
+        )
+
+
 def _linked_items(run: _Run) -> list[str]:
-    """Items imported earlier whose evidence arrived in this run: their checks are due again.
+    """Items imported earlier whose evidence arrived in this run: their checks are due again."""
+    evidence = _Evidence(run.globi_added, run.recording_ids, run.text_keys)
+    return _linked(run.store, evidence, exclude=set(run.report.new_item_ids))
+
+
+def _linked(store: Store, evidence: _Evidence, exclude: set[str]) -> list[str]:
+    """Items whose checks read ``evidence``.
 
     New GloBI records can change any GloBI item's flags (other records linking the same taxa),
     so all of those are included; recordings and texts affect only the items naming them.
     """
-    if not (run.globi_added or run.recording_ids or run.text_keys):
+    if not (evidence.globi_added or evidence.recording_ids or evidence.text_keys):
         return []  # no evidence came in: nothing earlier can have changed
-    new = set(run.report.new_item_ids)
     query = (
         "SELECT id FROM items WHERE (? AND domain = ?)"
         " OR recording_id IN (SELECT value FROM json_each(?))"
         " OR lower(text_key) IN (SELECT value FROM json_each(?))"
     )
     params = [
-        int(run.globi_added > 0),
+        int(evidence.globi_added > 0),
         GLOBI,
-        json.dumps(sorted(run.recording_ids)),
-        json.dumps(sorted(run.text_keys)),
+        json.dumps(sorted(evidence.recording_ids)),
+        json.dumps(sorted(evidence.text_keys)),
     ]
-    return [row[0] for row in run.store.db.execute(query, params) if row[0] not in new]
+    return [row[0] for row in store.db.execute(query, params) if row[0] not in exclude]

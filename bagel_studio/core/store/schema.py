@@ -305,3 +305,14 @@ def m_llm_tables(db: sqlite_utils.Database) -> None:
         pk="id",
     )
     db.table("llm_regenerations").create_index(["regenerated_from"])
+
+
+@migration
+def m_pending_checks(db: sqlite_utils.Database) -> None:
+    """Items whose checks are due: written with the items (or the evidence that changes their
+    flags) in the import's transaction, removed with the flags that the checks write. Rows left
+    behind by an interrupted import are finished by the next import, ``check`` or desk open."""
+    db.execute(
+        "CREATE TABLE pending_checks (item_id TEXT PRIMARY KEY"
+        " REFERENCES items(id) ON DELETE CASCADE)"
+    )
