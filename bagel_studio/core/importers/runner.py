@@ -33,9 +33,10 @@ from bagel_studio.core.importers.sniff import (
     Input,
     classify_json,
     collect,
+    line_limit,
     sniff,
 )
-from bagel_studio.core.importers.textio import decode
+from bagel_studio.core.importers.textio import decode, to_utf8
 from bagel_studio.core.store import Reject, Store
 
 Progress = Callable[[int, int], None]
@@ -71,14 +72,33 @@ def import_paths(
     *,
     full_checks: bool = True,
     verify: bool = True,
+    max_line_bytes: int | None = None,
 ) -> ImportReport:
     """Import files and folders (walked) into ``store``; evidence first, then items.
 
     ``progress(done, total)`` is called from this thread with bytes of input processed. Items
     come in with their structural flags; with ``full_checks`` the other checks then run on
     ``report.check_item_ids`` (see ``run_full_checks``). ``report.timings`` says how long the
-    import and the checks took.
+    import and the checks took. A release folder is verified first and refused when it differs
+    from its manifest, unless ``verify=False``; a line longer than ``max_line_bytes`` (default
+    ``sniff.MAX_LINE_BYTES``) is a reject.
     """
+    token = line_limit.set(max_line_bytes) if max_line_bytes else None
+    try:
+        return _import_paths(store, paths, progress, full_checks=full_checks, verify=verify)
+    finally:
+        if token is not None:
+            line_limit.reset(token)
+
+
+def _import_paths(
+    store: Store,
+    paths: Sequence[str | Path],
+    progress: Progress | None,
+    *,
+    full_checks: bool,
+    verify: bool,
+) -> ImportReport:
     started = time.perf_counter()
     report = ImportReport()
     collected = collect(list(paths))
@@ -86,6 +106,12 @@ def import_paths(
     for name in collected.missing:
         report.unreadable.append(name)
         report.notes.append(f"{name}: no such file or folder")
+    for name in collected.special:
+        report.unreadable.append(name)
+        report.notes.append(
+            f"{name}: not a regular file (a device, FIFO or socket); only regular files and"
+            " folders are read"
+        )
     for name in collected.unnamable:
         report.unreadable.append(name)
         report.notes.append(f"{name}: the file name is not valid UTF-8; rename the file")
@@ -206,7 +232,7 @@ def _plan(inputs: list[Input], report: ImportReport) -> list[_Planned]:
 
 def _json_kind(path: Path, head: bytes, size: int) -> str:
     """Evidence or items: settled by the first line, or by the whole document when needed."""
-    data = head if size <= len(head) else path.read_bytes()
+    data = to_utf8(head if size <= len(head) else path.read_bytes())
     kind, _ = classify_json(data)
     if kind == "other-object":
         return "other"
@@ -226,6 +252,7 @@ def _import_file(run: _Run, plan: _Planned, advance: Callable[[int], None]) -> N
         report.skipped_files.append(display)
         return
     report.files.append(display)
+    data = to_utf8(data)  # UTF-16/32 with a byte order mark: read as the UTF-8 it says
     with store.transaction():
         import_id = store.record_import(str(plan.input.path), display, sha, plan.kind)
         run.import_ids.append(import_id)
