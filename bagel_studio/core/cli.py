@@ -51,6 +51,18 @@ COMMANDS: dict[str, Command] = {
     "levels": Command(
         "levels", "reference levels from two models (easy/medium/hard, the paper's Table 3)"
     ),
+    "judge": Command(
+        "judge", "a model's second opinion on items (a JSON verdict with its reason; never decides)"
+    ),
+    "regenerate": Command(
+        "regenerate", "regenerate items from their evidence with the paper's generation prompts"
+    ),
+    "batch-export": Command(
+        "batch_export", "write the evaluation as an OpenAI Batch API input file (for a cluster)"
+    ),
+    "batch-import": Command(
+        "batch_import", "read a Batch API output file and store its answers as evaluate would"
+    ),
     "verify": Command(
         "verify", "check a release against its manifest: file hashes, item copies, shuffles"
     ),

@@ -63,6 +63,7 @@ class MainWindow(QMainWindow):
             read_only=self.read_only,
         )
         self.state_label = QLabel(self)
+        self._progress: tuple[int, int, int] | None = None  # reviewed, total, mine
         self._build_layout()
         self.shortcuts = self._bind_shortcuts()
         self.menus = DeskMenus(self)
@@ -120,7 +121,7 @@ class MainWindow(QMainWindow):
         self.evidence.status_message.connect(self.show_status)
         self.evidence.flags_changed.connect(self.controller.flags_changed)
         self.controller.write_finished.connect(self.update_progress)
-        self.queue_model.modelReset.connect(self.update_progress)
+        self.queue_model.modelReset.connect(self.show_progress)
         self.machine.state_changed.connect(self._state_changed)
         self._state_changed(self.machine.state.value)
 
@@ -161,13 +162,22 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(message, 6000)
 
     def update_progress(self) -> None:
+        """Re-count what has been reviewed (after a write, an import, a change of curator)."""
         reviewed, total = self.store.progress()
         mine = (
             self.store.progress(self.services.prefs.curator)[0]
             if self.services.prefs.curator
             else 0
         )
-        self.queue.progress.show_progress(reviewed, total, mine, self.queue_model.rowCount())
+        self._progress = (reviewed, total, mine)
+        self.show_progress()
+
+    def show_progress(self) -> None:
+        """The counts with the queue's length: a filter change counts only its own items."""
+        if self._progress is None:
+            self.update_progress()
+            return
+        self.queue.progress.show_progress(*self._progress, self.queue_model.rowCount())
 
     def update_title(self) -> None:
         suffix = " (read-only)" if self.read_only else ""
@@ -177,7 +187,6 @@ class MainWindow(QMainWindow):
     def after_import(self) -> None:
         """New items arrived: re-read the queue, the filter choices and this curator's to-do."""
         self.queue.filters.refresh_choices()
-        self.controller.reload_todo()
         self.queue_model.reload()
         if self.controller.item is None:
             self.controller.show_first()
@@ -217,7 +226,6 @@ class MainWindow(QMainWindow):
 
     def curator_changed(self) -> None:
         self.queue.filters.refresh_choices()
-        self.controller.reload_todo()
         self.controller.refresh_current()
         self.update_title()
         self.update_progress()

@@ -1,8 +1,10 @@
-"""The queue's table model: the ordered ids of the current filter, rows fetched in pages.
+"""The queue's table model: a count and pages of rows, read from SQLite as they are painted.
 
-At 12,000 items a list of widgets (or of full rows) would make every filter change slow; the model
-holds only the id list (``store.item_ids``) and asks ``store.queue_rows`` for a page of rows the
-first time a row of that page is painted, keeping a few pages in a small LRU cache.
+At 200,000 items even a list of ids makes a filter change slow (reading them all, then an id-to-row
+map over them): the model holds only the filter and its count (``store.item_count``), and asks
+``store.queue_page`` for a page of rows the first time a row of that page is painted, keeping a few
+pages in a small LRU cache. The page after a cached one is read from that page's last key, so
+walking down the queue never re-scans what it passed; where an item sits is ``store.queue_rank``.
 """
 
 from __future__ import annotations
@@ -44,6 +46,14 @@ STATUS_COLOURS = {
 Index = QModelIndex | QPersistentModelIndex
 
 
+class _Page:
+    """One page of the queue: its records in order and where each id sits."""
+
+    def __init__(self, first_row: int, records: list[dict[str, Any]]) -> None:
+        self.records = records
+        self.rows = {record["id"]: first_row + n for n, record in enumerate(records)}
+
+
 class QueueModel(QAbstractTableModel):
     """A read-only table over ``store`` for one ``QueueFilter``."""
 
@@ -51,9 +61,8 @@ class QueueModel(QAbstractTableModel):
         super().__init__()
         self._store = store
         self._filter = queue_filter or QueueFilter()
-        self._ids: list[str] = store.item_ids(self._filter)
-        self._rows: dict[str, int] = {}
-        self._pages: OrderedDict[int, dict[str, dict[str, Any]]] = OrderedDict()
+        self._count = store.item_count(self._filter)
+        self._pages: OrderedDict[int, _Page] = OrderedDict()
         self.pages_loaded = 0  # how many pages were fetched from SQLite (for tests and benchmarks)
 
     # -- what the desk asks --------------------------------------------------------------------
@@ -63,11 +72,10 @@ class QueueModel(QAbstractTableModel):
         return self._filter
 
     def set_filter(self, queue_filter: QueueFilter) -> None:
-        """Show the items matching ``queue_filter``; only their ids are read now."""
+        """Show the items matching ``queue_filter``; only their count is read now."""
         self.beginResetModel()
         self._filter = queue_filter
-        self._ids = self._store.item_ids(queue_filter)
-        self._rows = {}
+        self._count = self._store.item_count(queue_filter)
         self._pages.clear()
         self.endResetModel()
 
@@ -75,32 +83,64 @@ class QueueModel(QAbstractTableModel):
         self.set_filter(self._filter)
 
     def ids(self) -> list[str]:
-        return self._ids
+        """Every id of the queue, in order: reads them all (tests and small queues only)."""
+        return self._store.item_ids(self._filter)
 
     def item_id(self, row: int) -> str | None:
-        return self._ids[row] if 0 <= row < len(self._ids) else None
+        record = self._record(row)
+        return None if record is None else str(record["id"])
 
     def row_of(self, item_id: str) -> int:
-        """The row of ``item_id`` in the current filter, or -1."""
-        if len(self._rows) != len(self._ids):
-            self._rows = {item_id: row for row, item_id in enumerate(self._ids)}
-        return self._rows.get(item_id, -1)
+        """The row of ``item_id`` in the current filter, or -1 (a cached page answers at once;
+        otherwise one count in SQLite)."""
+        row = self._cached_row(item_id)
+        if row is not None:
+            return row
+        return self._store.queue_rank(self._filter, item_id) if item_id else -1
 
     def refresh_item(self, item_id: str) -> None:
-        """Re-read one item's row after a decision or edit (its page is dropped and refetched)."""
-        row = self.row_of(item_id)
-        if row < 0:
-            return
-        self._pages.pop(row // PAGE_SIZE, None)
-        self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
+        """Re-read one item's row after a decision or edit. Its page is refetched; if the change
+        took it out of the filter (or brought it in), that one row goes (or comes), so the rest
+        of the table and the selection stay as they are."""
+        shown = self._cached_row(item_id)
+        now = self._store.queue_rank(self._filter, item_id)
+        count = self._store.item_count(self._filter)
+        if shown is None and count == self._count:
+            shown = now
+        if shown is not None and shown == now and count == self._count:
+            self._pages.pop(shown // PAGE_SIZE, None)
+            self.dataChanged.emit(self.index(shown, 0), self.index(shown, len(COLUMNS) - 1))
+        elif shown is not None and now < 0 and count == self._count - 1:
+            self.beginRemoveRows(QModelIndex(), shown, shown)
+            self._drop_pages_from(shown)
+            self._count = count
+            self.endRemoveRows()
+        elif shown is None and now >= 0 and count == self._count + 1:
+            self.beginInsertRows(QModelIndex(), now, now)
+            self._drop_pages_from(now)
+            self._count = count
+            self.endInsertRows()
+        elif shown is not None or now >= 0 or count != self._count:
+            self.reload()
 
     def cached_pages(self) -> int:
         return len(self._pages)
 
+    def _cached_row(self, item_id: str) -> int | None:
+        for page in self._pages.values():
+            row = page.rows.get(item_id)
+            if row is not None:
+                return row
+        return None
+
+    def _drop_pages_from(self, row: int) -> None:
+        for number in [n for n in self._pages if n >= row // PAGE_SIZE]:
+            del self._pages[number]
+
     # -- Qt model interface --------------------------------------------------------------------
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._ids)
+        return 0 if parent.isValid() else self._count
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(COLUMNS)
@@ -130,20 +170,26 @@ class QueueModel(QAbstractTableModel):
         return None
 
     def _record(self, row: int) -> dict[str, Any] | None:
-        if not 0 <= row < len(self._ids):
+        if not 0 <= row < self._count:
             return None
-        page_number = row // PAGE_SIZE
-        page = self._pages.get(page_number)
+        number, offset = divmod(row, PAGE_SIZE)
+        page = self._pages.get(number)
         if page is None:
-            start = page_number * PAGE_SIZE
-            page = self._store.queue_rows(self._ids[start : start + PAGE_SIZE])
-            self.pages_loaded += 1
-            self._pages[page_number] = page
-            while len(self._pages) > MAX_PAGES:
-                self._pages.popitem(last=False)
+            page = self._load(number)
         else:
-            self._pages.move_to_end(page_number)
-        return page.get(self._ids[row])
+            self._pages.move_to_end(number)
+        return page.records[offset] if offset < len(page.records) else None
+
+    def _load(self, number: int) -> _Page:
+        previous = self._pages.get(number - 1)
+        after = previous.records[-1]["key"] if previous and previous.records else None
+        records = self._store.queue_page(self._filter, number * PAGE_SIZE, PAGE_SIZE, after)
+        page = _Page(number * PAGE_SIZE, records)
+        self.pages_loaded += 1
+        self._pages[number] = page
+        while len(self._pages) > MAX_PAGES:
+            self._pages.popitem(last=False)
+        return page
 
 
 def _display(record: dict[str, Any], key: str) -> str:

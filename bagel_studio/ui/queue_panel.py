@@ -6,9 +6,11 @@ The panel is handed its ``QueueModel`` (it never builds its own) and turns the f
 
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, QTimer, Signal
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QComboBox,
     QGridLayout,
     QHeaderView,
@@ -48,11 +50,19 @@ class FilterBar(QWidget):
         self.flag = self._combo("Flag")
         self.reviewer = self._combo("Curator")
         self.search = QLineEdit(self)
-        self.search.setPlaceholderText("Search stem, options, id   [/]")
+        self.search.setPlaceholderText("Search stem, options, id   [/]   Esc clears")
         self.search.setClearButtonEnabled(True)
+        self.search.installEventFilter(_EscapeClears(self.search))
+        self.whole_words = QCheckBox("Whole words", self)
+        self.whole_words.setChecked(True)
+        self.whole_words.setToolTip(
+            "On: 'bat' finds the word bat, not Vombatidae ('bat*' finds words starting with bat)."
+            "\nOff: the search text may be any part of a word."
+        )
+        self.whole_words.toggled.connect(lambda _on: self.emit_filter())
         self._debounce = QTimer(self, singleShot=True, interval=SEARCH_DEBOUNCE_MS)
         self._debounce.timeout.connect(self.emit_filter)
-        self.search.textChanged.connect(lambda _text: self._debounce.start())
+        self.search.textChanged.connect(self._search_changed)
         self.search.returnPressed.connect(self.emit_filter)
         self._layout()
         self.refresh_choices()
@@ -82,11 +92,13 @@ class FilterBar(QWidget):
             row, column = divmod(index, 3)
             grid.addWidget(QLabel(name, self), row * 2, column)
             grid.addWidget(combo, row * 2 + 1, column)
-        grid.addWidget(self.search, 4, 0, 1, 3)
+        grid.addWidget(self.search, 4, 0, 1, 2)
+        grid.addWidget(self.whole_words, 4, 2)
 
     def refresh_choices(self) -> None:
         """Fill the combos from the project (dimensions and curators change with imports)."""
-        domains = sorted(set(DOMAINS) | set(self._store.distinct_values("domain")))
+        present = self._store.domains_in_queue_order()
+        domains = present + [d for d in DOMAINS if d not in present]
         levels = list(LEVELS) + [
             lv for lv in self._store.distinct_values("level") if lv not in LEVELS
         ]
@@ -119,11 +131,41 @@ class FilterBar(QWidget):
             check=self.flag.currentData(),
             curator=self.reviewer.currentData(),
             search=self.search.text().strip() or None,
+            search_inside_words=not self.whole_words.isChecked(),
         )
+
+    def _search_changed(self, text: str) -> None:
+        """Typing waits for a pause; emptying the field (Esc, its clear button) acts at once."""
+        if text:
+            self._debounce.start()
+        else:
+            self.emit_filter()
 
     def emit_filter(self) -> None:
         self._debounce.stop()
         self.changed.emit(self.current_filter())
+
+
+class _EscapeClears(QObject):
+    """Esc in the search field empties it (the queue then shows everything again); an empty
+    field lets Esc through to the desk."""
+
+    def __init__(self, field: QLineEdit) -> None:
+        super().__init__(field)
+        self.field = field
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        kind = event.type()
+        if kind not in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress):
+            return False
+        assert isinstance(event, QKeyEvent)
+        if event.key() != Qt.Key.Key_Escape or not self.field.text():
+            return False
+        if kind == QEvent.Type.ShortcutOverride:
+            event.accept()  # the field gets the key press, not the desk's Esc shortcut
+            return True
+        self.field.clear()
+        return True
 
 
 class ProgressStrip(QWidget):
@@ -161,6 +203,7 @@ class QueuePanel(QWidget):
         self.filters = FilterBar(store, curator, self)
         self.progress = ProgressStrip(self)
         self.table = QTableView(self)
+        self._selecting = False  # select_item is moving the selection: not the curator
         self._setup_table()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -195,15 +238,18 @@ class QueuePanel(QWidget):
         self.table.clearSelection()
 
     def _row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if self._selecting:
+            return
         item_id = self.model.item_id(current.row())
         if item_id is not None:
             self.item_selected.emit(item_id)
 
     def select_item(self, item_id: str) -> None:
-        """Highlight ``item_id`` in the table without emitting ``item_selected``."""
-        row = self.model.row_of(item_id)
+        """Highlight ``item_id`` in the table without emitting ``item_selected``. The selection
+        model's signals stay on, so the view repaints only the two rows that changed."""
+        row = self.model.row_of(item_id) if item_id else -1
         selection = self.table.selectionModel()
-        selection.blockSignals(True)
+        self._selecting = True
         if row < 0:
             selection.clearSelection()
             selection.setCurrentIndex(QModelIndex(), QItemSelectionModel.SelectionFlag.Clear)
@@ -215,5 +261,4 @@ class QueuePanel(QWidget):
             )
             selection.setCurrentIndex(index, flags)
             self.table.scrollTo(index, QAbstractItemView.ScrollHint.EnsureVisible)
-        selection.blockSignals(False)
-        self.table.viewport().update()
+        self._selecting = False

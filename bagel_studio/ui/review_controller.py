@@ -9,6 +9,7 @@ curator has not reviewed, so the desk never moves on before the decision is on d
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -54,8 +55,6 @@ class ReviewController(QObject):
         self.item: Item | None = None
         self.pending_blind: int | None = None
         self.reject_dialog: RejectDialog | None = None
-        self._todo: set[str] = set()
-        self.reload_todo()
         self._register()
         queue.item_selected.connect(self._selected_in_queue)
         model.modelReset.connect(self._after_filter)
@@ -81,17 +80,15 @@ class ReviewController(QObject):
 
     # -- showing items -------------------------------------------------------------------------
 
-    def reload_todo(self) -> None:
-        """The items this curator still has to review (skipped ones included)."""
-        if self.curator:
-            self._todo = set(self.store.item_ids(QueueFilter(unreviewed_by=self.curator)))
-        else:
-            self._todo = set(self.store.item_ids())
+    def _todo_filter(self) -> QueueFilter:
+        """The current queue narrowed to what this curator still has to review (skipped ones
+        included); with no curator, the whole queue."""
+        return replace(self.model.queue_filter, unreviewed_by=self.curator or None)
 
     def show_first(self) -> None:
-        ids = self.model.ids()
-        first = next((i for i in ids if i in self._todo), ids[0] if ids else None)
-        self.show_item(first)
+        """The first item of the queue this curator has not reviewed, else the first item."""
+        first = self.store.queue_next(self._todo_filter(), None, wrap=False)
+        self.show_item(first or self.model.item_id(0))
 
     def show_item(self, item_id: str | None) -> None:
         """Put ``item_id`` (or nothing) on screen, with its flags, history and evidence."""
@@ -173,22 +170,18 @@ class ReviewController(QObject):
             self.show_first()
 
     def step(self, delta: int) -> None:
-        ids = self.model.ids()
-        if not ids:
+        count = self.model.rowCount()
+        if not count:
             self.show_item(None)
             return
         row = self.model.row_of(self.item.id) if self.item else -1
-        row = min(max(row + delta, 0), len(ids) - 1) if row >= 0 else 0
-        self.show_item(ids[row])
+        row = min(max(row + delta, 0), count - 1) if row >= 0 else 0
+        self.show_item(self.model.item_id(row))
 
     def next_unreviewed(self, after: str) -> str | None:
         """The next item in the queue after ``after`` this curator has not reviewed (wrapping)."""
-        ids = self.model.ids()
-        start = self.model.row_of(after) + 1
-        for item_id in [*ids[start:], *ids[:start]]:
-            if item_id in self._todo and item_id != after:
-                return item_id
-        return None
+        following: str | None = self.store.queue_next(self._todo_filter(), after)
+        return following
 
     # -- decisions -----------------------------------------------------------------------------
 
@@ -221,8 +214,6 @@ class ReviewController(QObject):
 
     def _after_decision(self, item_id: str, decision: Decision) -> None:
         self.model.refresh_item(item_id)
-        if decision is not Decision.SKIP:
-            self._todo.discard(item_id)
         following = self.next_unreviewed(item_id)
         if following is None:
             self.show_item(item_id)
@@ -288,9 +279,6 @@ class ReviewController(QObject):
             self.item_view.show_banner("Nothing left to undo.", "info")
             return
         self.model.refresh_item(entry.item_id)
-        mine = [r for r in self.store.reviews(entry.item_id) if r.curator == self.curator]
-        if not mine or mine[0].decision is Decision.SKIP:
-            self._todo.add(entry.item_id)
         self.show_item(entry.item_id)
         self.status_message.emit(f"Undid {entry.action} on {entry.item_id}")
 

@@ -128,7 +128,8 @@ def test_queue_filter_and_search() -> None:
     operations.decide(store, "g1", "alice", Decision.ACCEPT)
     assert store.item_count(QueueFilter(domain="GloBI")) == 2
     assert store.item_ids(QueueFilter(status="unreviewed")) == ["g2", "w1"]
-    assert store.item_ids(QueueFilter(search="Q w")) == ["w1"]
+    assert store.item_ids(QueueFilter(search="Q w1")) == ["w1"]  # whole words
+    assert store.item_ids(QueueFilter(search="Q w", search_inside_words=True)) == ["w1"]
     assert store.item_ids(QueueFilter(unreviewed_by="alice")) == ["g2", "w1"]
     assert store.item_ids(QueueFilter(curator="alice")) == ["g1"]
     rows = store.queue_rows(["g1"])

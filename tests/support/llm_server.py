@@ -144,6 +144,8 @@ class ScriptedServer:
             return json.dumps({"usable": "false", "rejection_reason": "too_sparse"})
         if persona == "rambling":
             return "I cannot write a question about this."
+        if persona != "generator":
+            return "{}"
         if "Wikipedia article" in prompt:
             item = {
                 "dimension": "Diet",

@@ -6,7 +6,8 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 
-from bagel_studio.core.store import QueueFilter, Store
+from bagel_studio.core.model import ItemContent
+from bagel_studio.core.store import NewItem, QueueFilter, Store
 from bagel_studio.ui.queue_model import COLUMNS, MAX_PAGES, PAGE_SIZE, QueueModel
 from tests.ui.desk_harness import close_desk, open_desk
 from tests.ui.desk_project import BROKEN_ID, GLOBI_ID, KOALA_ID, build_project, synthetic_items
@@ -103,4 +104,86 @@ def test_clicking_a_row_shows_that_item(qtbot, tmp_path: Path, data_dir: Path) -
     qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     assert window.current_item_id() == ids[5]
     assert window.item_view.meta.text().startswith(ids[5])
+    close_desk(window)
+
+
+def test_search_matches_whole_words_and_esc_clears_it(qtbot, tmp_path: Path) -> None:
+    path = tmp_path / "words.bagel"
+    with Store.open(path) as store:
+        store.add_items(
+            [
+                NewItem(
+                    "w:wombat", "Wikipedia", _content("Which family holds wombats?", "Vombatidae")
+                ),
+                NewItem(
+                    "x:bat",
+                    "Xeno-canto",
+                    _content("At what frequency does this bat call?", "40 kHz"),
+                ),
+                NewItem("g:bat", "GloBI", _content("Which moth does the bat eat?", "Noctuidae")),
+            ],
+            None,
+        )
+    window = open_desk(qtbot, path)
+    filters, model = window.queue.filters, window.queue_model
+    domains = [filters.domain.itemData(n) for n in range(1, filters.domain.count())]
+    assert domains[:3] == ["Wikipedia", "Xeno-canto", "GloBI"]  # the queue's order
+    assert filters.whole_words.isChecked()
+
+    qtbot.keyClick(window, Qt.Key.Key_Slash)
+    with qtbot.waitSignal(model.modelReset, timeout=5_000):
+        qtbot.keyClicks(filters.search, "bat")
+    assert model.ids() == ["x:bat", "g:bat"]  # not Vombatidae
+    with qtbot.waitSignal(model.modelReset, timeout=5_000):
+        filters.whole_words.setChecked(False)
+    assert model.ids() == ["w:wombat", "x:bat", "g:bat"]
+
+    shown = window.current_item_id()
+    with qtbot.waitSignal(model.modelReset, timeout=5_000):
+        qtbot.keyClick(filters.search, Qt.Key.Key_Escape)
+    assert filters.search.text() == ""
+    assert model.rowCount() == 3
+    assert window.current_item_id() == shown  # the item on screen stays, selected in the queue
+    assert window.queue.table.currentIndex().row() == model.row_of(shown)
+    close_desk(window)
+
+
+def _content(question: str, gold: str) -> ItemContent:
+    return ItemContent(
+        question, (gold, "other one", "other two", "other three"), 0, "Behavior", "easy"
+    )
+
+
+def test_stepping_and_deciding_through_pages_keeps_the_selection(qtbot, tmp_path: Path) -> None:
+    path = tmp_path / "pages.bagel"
+    with Store.open(path) as store:
+        store.add_items(synthetic_items(3 * PAGE_SIZE), None)
+    window = open_desk(qtbot, path, curator="ana")
+    model, table = window.queue_model, window.queue.table
+    window.set_filter(QueueFilter(status="unreviewed"))
+    window.show_item(f"synthetic:{PAGE_SIZE - 2:05d}")
+    for _ in range(3):  # across the page boundary, by key
+        qtbot.keyClick(window, Qt.Key.Key_J)
+    assert window.current_item_id() == f"synthetic:{PAGE_SIZE + 1:05d}"
+    assert table.currentIndex().row() == PAGE_SIZE + 1
+    assert model.cached_pages() <= MAX_PAGES
+
+    with qtbot.waitSignal(window.controller.write_finished, timeout=10_000):
+        qtbot.keyClick(window, Qt.Key.Key_A)  # accepted: it leaves the unreviewed queue
+    assert model.rowCount() == 3 * PAGE_SIZE - 1
+    assert window.current_item_id() == f"synthetic:{PAGE_SIZE + 2:05d}"
+    assert table.currentIndex().row() == PAGE_SIZE + 1  # the next item moved up into its row
+    assert model.item_id(PAGE_SIZE) == f"synthetic:{PAGE_SIZE:05d}"
+
+    with qtbot.waitSignal(window.controller.write_finished, timeout=10_000):
+        qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # undo
+    assert model.rowCount() == 3 * PAGE_SIZE  # back in the queue, in its place
+    assert window.current_item_id() == f"synthetic:{PAGE_SIZE + 1:05d}"
+    assert table.currentIndex().row() == PAGE_SIZE + 1
+
+    window.set_filter(QueueFilter(domain="GloBI"))  # it matches: it stays on screen, selected
+    assert window.current_item_id() == f"synthetic:{PAGE_SIZE + 1:05d}"
+    assert table.currentIndex().row() == (PAGE_SIZE + 1) // 4
+    window.set_filter(QueueFilter(domain="Wikipedia"))  # it does not: the first to review
+    assert window.current_item_id() == "synthetic:00000"
     close_desk(window)

@@ -7,8 +7,9 @@ import sys
 from collections.abc import Callable
 
 from bagel_studio.core.cli import UsageError
-from bagel_studio.core.llm.client import RetryPolicy
+from bagel_studio.core.llm.client import LLMClient, RetryPolicy
 from bagel_studio.core.llm.profiles import Profile, ProfileError
+from bagel_studio.core.model import Item
 from bagel_studio.core.store import Store
 
 
@@ -90,3 +91,27 @@ def terminal_progress(label: str) -> Callable[[int, int], None]:
         sys.stderr.flush()
 
     return show
+
+
+def connected_client(profile: Profile, args: argparse.Namespace) -> LLMClient:
+    """A client whose endpoint answered; an unreachable endpoint is a usage error (exit 2)."""
+    from bagel_studio.core.llm.client import EndpointError, LLMClient
+
+    client = LLMClient(profile, retry_policy(args))
+    try:
+        client.check()
+    except EndpointError as exc:
+        client.close()
+        raise UsageError(str(exc)) from exc
+    return client
+
+
+def stored_items(store: Store, item_ids: list[str] | None) -> list[Item]:
+    """The items named (all when none are), with a usage error for ids not in the project."""
+    if not item_ids:
+        return store.get_items()
+    items = store.get_items(item_ids)
+    missing = sorted(set(item_ids) - {item.id for item in items})
+    if missing:
+        raise UsageError("no such item: " + ", ".join(missing))
+    return items

@@ -348,6 +348,14 @@ class EvidenceMixin:
         data["metadata"] = json.loads(data["metadata"] or "{}")
         return data
 
+    def items_with_recording(self, recording_id: str) -> list[str]:
+        """The ids of the items about one recording (its frequency, duration... questions)."""
+        rows = self.db.execute(
+            "SELECT id FROM items WHERE recording_id = ? COLLATE NOCASE ORDER BY seq",
+            [recording_id],
+        )
+        return [str(row[0]) for row in rows]
+
     def recordings(self) -> list[dict[str, Any]]:
         ids = [r[0] for r in self.db.execute("SELECT id FROM recordings ORDER BY id")]
         return [r for r in (self.recording(i) for i in ids) if r is not None]

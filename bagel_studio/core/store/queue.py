@@ -2,10 +2,23 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from typing import Any
 
 NO_FLAG = 9  # flag_severity of an item without flags (sorts after every severity)
+WORD = re.compile(r"\w+\*?")
+
+
+def word_query(text: str) -> str | None:
+    """An FTS5 query for the words of ``text``: every word must occur, each as a whole word
+    (``bat*`` also finds words that begin with "bat"); None when ``text`` has no word. Words are
+    quoted, so nothing the curator types is read as FTS5 syntax."""
+    terms = []
+    for word in WORD.findall(text):
+        prefix = word.endswith("*")
+        terms.append(f'"{word.rstrip("*")}"' + ("*" if prefix else ""))
+    return " ".join(terms) or None
 
 
 @dataclass(frozen=True)
@@ -20,9 +33,15 @@ class QueueFilter:
     curator: str | None = None  # items this curator has reviewed
     unreviewed_by: str | None = None  # items this curator has not reviewed yet
     search: str | None = None
+    search_inside_words: bool = False  # search matches any part of a word, not whole words
     ambiguity_first: bool = False
 
-    def where(self) -> tuple[str, list[Any]]:
+    def where(self, word_index: bool = True, joined: bool = False) -> tuple[str, list[Any]]:
+        """SQL conditions on ``items`` and their parameters. ``word_index``: the project has
+        the full-text index of ``m_items_word_search`` (a file opened read-only before that
+        migration has not), else whole-word search falls back to matching inside words.
+        ``joined``: the query reads ``items_fts`` joined to ``items`` (see ``words``), so the
+        search is that table's MATCH."""
         clauses: list[str] = []
         params: list[Any] = []
         for column in ("domain", "dimension", "level", "status"):
@@ -46,16 +65,45 @@ class QueueFilter:
                 "AND r.curator = ? AND r.decision != 'skip')"
             )
             params.append(self.unreviewed_by)
-        if self.search:
+        words = self.words(word_index)
+        if words and joined:
+            clauses.append("items_fts MATCH ?")
+            params.append(words)
+        elif words:
+            clauses.append("items.seq IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ?)")
+            params.append(words)
+        elif self.search:
             pattern = f"%{self.search}%"
             clauses.append("(items.question LIKE ? OR items.options LIKE ? OR items.id LIKE ?)")
             params.extend([pattern, pattern, pattern])
         return (" AND ".join(clauses) or "1"), params
 
-    def order(self) -> str:
+    def words(self, word_index: bool = True) -> str | None:
+        """The FTS5 query of a whole-word search (None for no search, a search inside words,
+        a search without any word, or a project without the word index)."""
+        if not self.search or self.search_inside_words or not word_index:
+            return None
+        return word_query(self.search)
+
+    def words_only(self) -> str | None:
+        """The FTS5 query when the filter is a whole-word search and nothing else (its count is
+        then read from the index alone), else None."""
+        if not self.search or self.search_inside_words:
+            return None
+        rest = replace(self, search=None)
+        return word_query(self.search) if rest == QueueFilter() else None
+
+    def order_terms(self) -> tuple[str, ...]:
+        """The queue order as ascending SQL expressions (the last, ``seq``, is unique), so that
+        "the items after this one" is one row-value comparison (``(terms) > (its terms)``)."""
         if self.ambiguity_first:
             return (
-                "ORDER BY (items.domain != 'GloBI'), items.flag_severity, "
-                "length(items.flag_checks) DESC, items.seq"
+                "(items.domain != 'GloBI')",
+                "items.flag_severity",
+                "-length(items.flag_checks)",
+                "items.seq",
             )
-        return "ORDER BY items.seq"
+        return ("items.seq",)
+
+    def order(self) -> str:
+        return "ORDER BY " + ", ".join(self.order_terms())

@@ -349,9 +349,10 @@ class ReviewsMixin:
                 "SELECT count(*) FROM reviews WHERE curator = ? AND decision != 'skip'", [curator]
             ).fetchone()[0]
         else:
-            reviewed = self.db.execute(
-                "SELECT count(*) FROM items WHERE status NOT IN ('unreviewed', 'skipped')"
+            to_do = self.db.execute(  # the status index answers IN, not NOT IN
+                "SELECT count(*) FROM items WHERE status IN ('unreviewed', 'skipped')"
             ).fetchone()[0]
+            reviewed = total - int(to_do)
         return int(reviewed), total
 
     # -- internals -----------------------------------------------------------------------------

@@ -308,6 +308,55 @@ def m_llm_tables(db: sqlite_utils.Database) -> None:
 
 
 @migration
+def m_items_word_search(db: sqlite_utils.Database) -> None:
+    """A full-text index of each item's id, stem and options (SQLite FTS5), so that the queue's
+    search matches whole words ("bat" finds bats, not Vombatidae) through an index instead of
+    reading every stem. It is an external-content index over ``items``, kept in step by triggers
+    on insert, delete and on updates of those three columns (import, edit, undo, merge), so no
+    write path has to remember it; flag and status updates do not touch it. Its rowid is the
+    item's ``seq`` (unique, never changed), so the index lists matches in queue order: a page
+    of a search, or where an item sits among the matches, is read from the index alone."""
+    db.execute(
+        "CREATE VIRTUAL TABLE items_fts USING fts5(id, question, options, content='items',"
+        " content_rowid='seq', tokenize='unicode61 remove_diacritics 2')"
+    )
+    columns = "rowid, id, question, options"
+    new = "new.seq, new.id, new.question, new.options"
+    old = "'delete', old.seq, old.id, old.question, old.options"
+    db.execute(
+        "CREATE TRIGGER items_fts_insert AFTER INSERT ON items BEGIN"
+        f" INSERT INTO items_fts({columns}) VALUES ({new}); END"
+    )
+    db.execute(
+        "CREATE TRIGGER items_fts_delete AFTER DELETE ON items BEGIN"
+        f" INSERT INTO items_fts(items_fts, {columns}) VALUES ({old}); END"
+    )
+    db.execute(
+        "CREATE TRIGGER items_fts_update AFTER UPDATE OF id, question, options ON items BEGIN"
+        f" INSERT INTO items_fts(items_fts, {columns}) VALUES ({old});"
+        f" INSERT INTO items_fts({columns}) VALUES ({new}); END"
+    )
+    db.execute("INSERT INTO items_fts(items_fts) VALUES ('rebuild')")
+
+
+@migration
+def m_items_queue_indexes(db: sqlite_utils.Database) -> None:
+    """Indexes for the queue at 200,000 items. Items by domain in queue order: a domain's pages
+    (``WHERE domain = ? ORDER BY seq LIMIT n``) read only the rows they show, and the domain
+    filter lists domains in the order the queue meets them. And one narrow index holding every
+    column the filters compare, so that counting a filter's items reads that index, never the
+    wide item rows. And the items of a recording, re-checked when its clip is measured."""
+    db.execute("CREATE INDEX IF NOT EXISTS idx_items_domain_seq ON items (domain, seq)")
+    db.execute(
+        "CREATE INDEX IF NOT EXISTS idx_items_recording ON items (recording_id COLLATE NOCASE)"
+    )
+    db.execute(
+        "CREATE INDEX IF NOT EXISTS idx_items_queue_filters ON items"
+        " (domain, status, level, dimension, flag_severity, flag_checks)"
+    )
+
+
+@migration
 def m_pending_checks(db: sqlite_utils.Database) -> None:
     """Items whose checks are due: written with the items (or the evidence that changes their
     flags) in the import's transaction, removed with the flags that the checks write. Rows left

@@ -30,6 +30,7 @@ from bagel_studio.core.store.errors import StoreError
 from bagel_studio.core.store.evidence import EvidenceMixin
 from bagel_studio.core.store.lock import WriterLock
 from bagel_studio.core.store.migrate import apply_migrations
+from bagel_studio.core.store.paging import QueuePagingMixin
 from bagel_studio.core.store.queue import NO_FLAG, QueueFilter
 from bagel_studio.core.store.reviews import ReviewsMixin
 from bagel_studio.core.store.rows import (
@@ -50,7 +51,7 @@ def utc_now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
-class Store(ReviewsMixin, EvidenceMixin):
+class Store(ReviewsMixin, EvidenceMixin, QueuePagingMixin):
     """A project file, open for reading and (unless ``read_only``) writing."""
 
     def __init__(
@@ -293,16 +294,10 @@ class Store(ReviewsMixin, EvidenceMixin):
         return [_item_from_values(row) for row in cursor.fetchall()]
 
     def item_count(self, queue: QueueFilter | None = None) -> int:
-        where, params = (queue or QueueFilter()).where()
-        return int(
-            self.db.execute(f"SELECT count(*) FROM items WHERE {where}", params).fetchone()[0]
-        )
+        return self.queue_count(queue or QueueFilter())
 
     def item_ids(self, queue: QueueFilter | None = None) -> list[str]:
-        queue = queue or QueueFilter()
-        where, params = queue.where()
-        sql = f"SELECT id FROM items WHERE {where} {queue.order()}"
-        return [row[0] for row in self.db.execute(sql, params)]
+        return self.queue_ids(queue or QueueFilter())
 
     def queue_rows(self, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
         """The columns the queue table shows, for the given items."""
@@ -330,9 +325,10 @@ class Store(ReviewsMixin, EvidenceMixin):
         return _item_from_row(dict(zip(columns, row, strict=True)))
 
     def iter_items(self, queue: QueueFilter | None = None) -> Iterator[Item]:
-        queue = queue or QueueFilter()
-        where, params = queue.where()
-        cursor = self.db.execute(f"SELECT * FROM items WHERE {where} {queue.order()}", params)
+        q = self.queue_sql(queue or QueueFilter())
+        cursor = self.db.execute(
+            f"SELECT items.* FROM {q.source} WHERE {q.where} {q.order}", q.params
+        )
         columns = [c[0] for c in cursor.description]
         for row in cursor.fetchall():
             yield _item_from_row(dict(zip(columns, row, strict=True)))

@@ -264,9 +264,13 @@ class ListeningPanel(QWidget):
         assert recording is not None
         generation = self._generation
 
-        def stored(_: object) -> None:
-            if not self._closed and item_id is not None:
-                self.flags_changed.emit(item_id)
+        def stored(_flags: object) -> None:
+            if self._closed or item_id is None:
+                return
+            self.flags_changed.emit(item_id)
+            shown = self.item  # moved on to another item of the same clip: it was re-checked too
+            if shown is not None and shown.id != item_id and shown.recording_id == recording["id"]:
+                self.flags_changed.emit(shown.id)
 
         def measured(measurement: Any) -> None:
             store, sha = self.services.store, clip.audio.sha256

@@ -27,14 +27,15 @@ def unpack(tmp_path: Path) -> Path:
 
 
 def snapshot(path: Path) -> dict[str, tuple[list[str], list[tuple[Any, ...]]]]:
-    """Every table's columns and rows (in rowid order), read with plain sqlite3."""
+    """Every table's columns and rows (in rowid order), read with plain sqlite3; not the word
+    index (``items_fts`` and its shadow tables), which is derived from ``items``."""
     conn = sqlite3.connect(path)
     try:
         tables = [
             r[0]
             for r in conn.execute(
                 "SELECT name FROM sqlite_master WHERE type = 'table'"
-                " AND name NOT LIKE 'sqlite_%' ORDER BY name"
+                " AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'items_fts%' ORDER BY name"
             )
         ]
         result = {}

@@ -1,0 +1,53 @@
+"""``bagel-studio batch-export``: the evaluation as an OpenAI Batch API input file."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+from bagel_studio.core.cli import UsageError
+from bagel_studio.core.commands.common import open_project
+from bagel_studio.core.commands.llm_common import add_profile_options, profile_from_args
+
+HELP = "write the evaluation as an OpenAI Batch API input file (for a cluster)"
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "batch-export",
+        help=HELP,
+        description="Write one request per item the model has not answered yet (custom_id, "
+        "method, url, body with the paper's prompt, temperature 0, seed 0), to run with the "
+        "OpenAI Batch API or `vllm run-batch`; `batch-import` reads the results back. "
+        "Exit status: 0, 2 usage error or unwritable file.",
+    )
+    parser.add_argument("project", metavar="PROJECT", help="the project file (.bagel)")
+    parser.add_argument("out", metavar="OUT.jsonl", help="the batch input file to write")
+    add_profile_options(parser, model_help="a stored profile's label, or a model id")
+    parser.add_argument(
+        "--seed", type=int, metavar="N", help="options in the order of the release with this seed"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from bagel_studio.core.llm.batch import write_batch
+    from bagel_studio.core.llm.evaluate import questions
+    from bagel_studio.core.operations.llm import save_profile
+
+    out = Path(args.out)
+    with open_project(args.project, owner="bagel-studio batch-export") as store:
+        profile, changed = profile_from_args(store, args)
+        if changed:
+            save_profile(store, profile)
+        wanted = questions(store, seed=args.seed)
+        partial = out.with_name(out.name + ".partial")
+        try:
+            with partial.open("w", encoding="utf-8") as handle:
+                count = write_batch(store, profile, wanted, handle)
+            os.replace(partial, out)
+        except OSError as exc:
+            partial.unlink(missing_ok=True)
+            raise UsageError(f"{out}: {exc.strerror or exc}") from exc
+    print(f"{count} requests for {profile.label} ({profile.model}) written to {out}")
+    return 0

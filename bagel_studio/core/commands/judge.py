@@ -1,0 +1,59 @@
+"""``bagel-studio judge``: a model's second opinion on items, stored as a suggestion."""
+
+from __future__ import annotations
+
+import argparse
+
+from bagel_studio.core.commands.common import open_project, print_json
+from bagel_studio.core.commands.llm_common import (
+    add_profile_options,
+    connected_client,
+    profile_from_args,
+    stored_items,
+    terminal_progress,
+)
+
+HELP = "a model's second opinion on items (a JSON verdict with its reason; never decides)"
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "judge",
+        help=HELP,
+        description="Give a model each item with its evidence and ask for a JSON verdict: ok, "
+        "ambiguous, wrong_gold, not_self_contained or unsupported, with the option it would key "
+        "and a one-sentence reason. Verdicts are stored with the model and the time and shown "
+        "in the desk as suggestions; they never decide. Exit status: 0 every item judged, 1 "
+        "some replies failed or could not be read, 2 usage error or unreachable endpoint.",
+    )
+    parser.add_argument("project", metavar="PROJECT", help="the project file (.bagel)")
+    parser.add_argument("items", nargs="*", metavar="ITEM_ID", help="items to judge (all if none)")
+    add_profile_options(parser, model_help="a stored profile's label, or a model id")
+    parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    from bagel_studio.core.llm.judge import judge
+    from bagel_studio.core.operations.llm import save_profile
+
+    with open_project(args.project, owner="bagel-studio judge") as store:
+        profile, changed = profile_from_args(store, args)
+        items = stored_items(store, args.items)
+        client = connected_client(profile, args)
+        if changed:
+            save_profile(store, profile)
+        try:
+            summary = judge(
+                store, profile, items, client=client, progress=terminal_progress(profile.label)
+            )
+        finally:
+            client.close()
+    if args.json:
+        print_json(summary.to_json())
+    else:
+        verdicts = ", ".join(f"{k} {v}" for k, v in sorted(summary.verdicts.items()))
+        print(f"{profile.label}: {summary.asked} judged ({verdicts or 'none'}), "
+              f"{summary.failed} unreadable or failed")  # fmt: skip
+        for item_id in summary.disagree:
+            print(f"  disagrees: {item_id}")
+    return 1 if summary.failed else 0

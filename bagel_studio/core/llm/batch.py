@@ -1,0 +1,179 @@
+"""Beyond one machine: the evaluation as an OpenAI Batch API input file, and its results read back.
+
+``batch-export`` writes one request per question not answered yet (``custom_id``, ``method``,
+``url``, ``body``), which the OpenAI Batch API or ``vllm run-batch`` runs; ``batch-import`` joins
+the output lines on ``custom_id`` and stores each answer exactly as ``evaluate`` would have (a
+line with an error is stored as a failed answer with its error, so a later run asks it again).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from bagel_studio.core.llm.client import Reply
+from bagel_studio.core.llm.evaluate import Question, answer_row, pending, questions
+from bagel_studio.core.llm.profiles import CHAT, Profile
+from bagel_studio.core.operations import llm as ops
+from bagel_studio.core.store import Store
+
+SEPARATOR = "::"
+COMMIT_EVERY = 500
+
+
+class BatchError(ValueError):
+    """A results file that cannot be read at all."""
+
+
+def custom_id(question: Question) -> str:
+    order = "".join(str(i) for i in question.order)
+    seed = "" if question.shown_seed is None else str(question.shown_seed)
+    return SEPARATOR.join([question.item_id, question.content_hash, order, seed])
+
+
+def parse_custom_id(value: str) -> tuple[str, str, str, int | None]:
+    """(item id, content hash, order key, seed); raises ValueError for a foreign id."""
+    item_id, content_hash, order, seed = value.rsplit(SEPARATOR, 3)
+    if sorted(order) != ["0", "1", "2", "3"]:
+        raise ValueError(value)
+    return item_id, content_hash, json.dumps([int(c) for c in order]), int(seed) if seed else None
+
+
+def request_line(profile: Profile, question: Question) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "model": profile.model,
+        "max_tokens": profile.max_tokens,
+        "temperature": profile.temperature,
+        "seed": profile.seed,
+    }
+    if profile.api_style == CHAT:
+        url = "/v1/chat/completions"
+        body["messages"] = [{"role": "user", "content": question.prompt()}]
+    else:
+        url = "/v1/completions"
+        body["prompt"] = question.prompt()
+    body.update(profile.extra_body() or {})
+    return {"custom_id": custom_id(question), "method": "POST", "url": url, "body": body}
+
+
+def write_batch(store: Store, profile: Profile, wanted: list[Question], out: IO[str]) -> int:
+    """Write a request per question ``profile`` has not answered yet; return how many."""
+    todo = pending(store, profile, wanted)
+    for question in todo:
+        out.write(json.dumps(request_line(profile, question), ensure_ascii=False) + "\n")
+    return len(todo)
+
+
+@dataclass
+class BatchImport:
+    lines: int = 0
+    stored: int = 0
+    parses: Counter[str] = field(default_factory=Counter)
+    unmatched: list[str] = field(default_factory=list)  # custom ids of no current question
+    bad_lines: list[str] = field(default_factory=list)  # "line N: reason"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "lines": self.lines,
+            "stored": self.stored,
+            "parses": dict(self.parses),
+            "unmatched": self.unmatched,
+            "bad_lines": self.bad_lines,
+        }
+
+
+def _body_reply(line: dict[str, Any]) -> Reply:
+    """A Reply from one output line (OpenAI's ``response.body`` or a bare response object)."""
+    error = line.get("error")
+    response = line.get("response") or {}
+    if error:
+        message = error.get("message") if isinstance(error, dict) else str(error)
+        return Reply(None, error=f"batch error: {message}")
+    status = response.get("status_code", 200)
+    body = response.get("body", response) if isinstance(response, dict) else {}
+    if status != 200:
+        detail = body.get("error", {}) if isinstance(body, dict) else {}
+        message = detail.get("message") if isinstance(detail, dict) else detail
+        return Reply(None, error=f"batch error: HTTP {status} {message or ''}".strip())
+    choices = body.get("choices") if isinstance(body, dict) else None
+    if not choices:
+        return Reply(None, error="batch error: the response has no choices")
+    choice = choices[0]
+    message = choice.get("message")
+    text = message.get("content") if isinstance(message, dict) else choice.get("text")
+    usage = body.get("usage") or {}
+    return Reply(
+        text or "",
+        None,
+        None,
+        usage.get("prompt_tokens"),
+        usage.get("completion_tokens"),
+        1,
+    )
+
+
+def _lines(source: Iterable[str]) -> Iterator[tuple[int, dict[str, Any] | str]]:
+    for number, raw in enumerate(source, start=1):
+        if not raw.strip():
+            continue
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            yield number, f"not JSON ({exc.msg})"
+            continue
+        if not isinstance(value, dict) or not isinstance(value.get("custom_id"), str):
+            yield number, "no custom_id"
+            continue
+        yield number, value
+
+
+def import_results(store: Store, profile: Profile, path: Path) -> BatchImport:
+    """Store the answers of a Batch API output file for ``profile``."""
+    result = BatchImport()
+    known: dict[tuple[str, str, str], Question] = {}
+    seeds_loaded: set[int | None] = set()
+    batch = []
+    try:
+        handle = path.open(encoding="utf-8-sig", errors="replace")
+    except OSError as exc:
+        raise BatchError(f"{path}: {exc.strerror or exc}") from exc
+    asked: list[str] = []
+    with handle:
+        for number, line in _lines(handle):
+            result.lines += 1
+            if isinstance(line, str):
+                result.bad_lines.append(f"line {number}: {line}")
+                continue
+            try:
+                item_id, content_hash, order, seed = parse_custom_id(line["custom_id"])
+            except ValueError:
+                result.unmatched.append(line["custom_id"])
+                continue
+            if seed not in seeds_loaded:
+                known.update(
+                    {
+                        (q.item_id, q.content_hash, q.order_key): q
+                        for q in questions(store, seed=seed)
+                    }
+                )
+                seeds_loaded.add(seed)
+            question = known.get((item_id, content_hash, order))
+            if question is None:
+                result.unmatched.append(line["custom_id"])
+                continue
+            row = answer_row(profile, question, _body_reply(line), store.clock(), origin="batch")
+            batch.append(row)
+            asked.append(item_id)
+            result.parses[row.parse] += 1
+            if len(batch) >= COMMIT_EVERY:
+                ops.record_answers(store, batch)
+                result.stored += len(batch)
+                batch = []
+    ops.record_answers(store, batch)
+    result.stored += len(batch)
+    ops.refresh_model_flags(store, asked)
+    return result

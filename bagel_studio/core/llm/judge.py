@@ -1,0 +1,117 @@
+"""A second opinion: a model reads an item with its evidence and returns a JSON verdict.
+
+The verdict (``ok``, ``ambiguous``, ``wrong_gold``, ``not_self_contained``, ``unsupported``), the
+option the model would key and its one-sentence reason are stored with the model and the time,
+and shown as a suggestion: a verdict never decides anything.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bagel_studio.core.domains import LETTERS
+from bagel_studio.core.llm.client import LLMClient, Reply
+from bagel_studio.core.llm.evidence import evidence_text
+from bagel_studio.core.llm.jobs import ask_all
+from bagel_studio.core.llm.profiles import Profile
+from bagel_studio.core.llm.replies import json_object
+from bagel_studio.core.llm.templates import judge_prompt
+from bagel_studio.core.model import Item
+from bagel_studio.core.operations import llm as ops
+from bagel_studio.core.store import Store
+
+VERDICTS = ("ok", "ambiguous", "wrong_gold", "not_self_contained", "unsupported")
+JUDGE_MAX_TOKENS = 300
+
+
+@dataclass
+class JudgeSummary:
+    asked: int = 0
+    verdicts: Counter[str] = field(default_factory=Counter)
+    failed: int = 0
+    disagree: list[str] = field(default_factory=list)  # item ids whose verdict is not ok
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "asked": self.asked,
+            "verdicts": dict(self.verdicts),
+            "failed": self.failed,
+            "disagree": self.disagree,
+        }
+
+
+def prompt_for(store: Store, item: Item) -> str:
+    content = item.content
+    gold = content.answer_letter or "none"
+    return judge_prompt(content.question, content.options, gold, evidence_text(store, item))
+
+
+def read_verdict(reply: Reply) -> tuple[str | None, int | None, str | None, str | None]:
+    """(verdict, key index, reason, error) from a reply."""
+    if reply.error is not None:
+        return None, None, None, reply.error
+    data = json_object(reply.text)
+    if data is None:
+        return None, None, None, "the reply holds no JSON object"
+    verdict = str(data.get("verdict", "")).strip().lower()
+    if verdict not in VERDICTS:
+        return None, None, None, f"unknown verdict {verdict!r}"
+    key = str(data.get("key", "")).strip().upper()[:1]
+    reason = " ".join(str(data.get("reason", "")).split()) or None
+    return verdict, LETTERS.index(key) if key in LETTERS else None, reason, None
+
+
+def judge(
+    store: Store,
+    profile: Profile,
+    items: Sequence[Item],
+    *,
+    client: LLMClient,
+    progress: Callable[[int, int], None] | None = None,
+    cancel: threading.Event | None = None,
+) -> JudgeSummary:
+    """Ask for a verdict on each item and store each as it arrives."""
+    cancel = cancel or threading.Event()
+    by_id = {item.id: item for item in items}
+    jobs = [(item.id, prompt_for(store, item)) for item in items]
+    summary = JudgeSummary()
+    replies = ask_all(client, jobs, concurrency=profile.concurrency,
+                      max_tokens=JUDGE_MAX_TOKENS, cancel=cancel)  # fmt: skip
+    for item_id, reply in replies:
+        item = by_id[item_id]
+        verdict, key, reason, error = read_verdict(reply)
+        ops.record_verdict(
+            store,
+            {
+                "item_id": item_id,
+                "profile": profile.label,
+                "model": profile.model,
+                "content_hash": item.content.content_hash(),
+                "verdict": verdict,
+                "key_index": key,
+                "reason": reason,
+                "raw_reply": reply.text,
+                "error": error,
+                "asked_at": store.clock(),
+            },
+        )
+        summary.asked += 1
+        if verdict is None:
+            summary.failed += 1
+        else:
+            summary.verdicts[verdict] += 1
+            if verdict != "ok" or (key is not None and key != item.content.answer_index):
+                summary.disagree.append(item_id)
+        if progress is not None:
+            progress(summary.asked, len(jobs))
+    return summary
+
+
+def disagrees(verdict: dict[str, Any], gold: int | None) -> bool:
+    """True when a stored verdict is not ``ok`` or keys another option than the gold."""
+    key = verdict.get("key_index")
+    return verdict.get("verdict") != "ok" or (key is not None and key != gold)

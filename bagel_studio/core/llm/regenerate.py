@@ -1,0 +1,150 @@
+"""Regeneration: a rejected item's evidence through the paper's generation prompt for its domain.
+
+The reply is read with the importer's own reader of generator outputs (the prompt's JSON schema,
+``usable: "false"`` as a generator rejection), the new item gets its structural flags and then
+every check, and it is stored unreviewed with a link to the item it replaces
+(``llm_regenerations.regenerated_from``). It keeps the old item's evidence links.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bagel_studio.core.llm.client import LLMClient, Messages, Reply
+from bagel_studio.core.llm.evidence import generation_values
+from bagel_studio.core.llm.jobs import ask_all
+from bagel_studio.core.llm.profiles import CHAT, Profile
+from bagel_studio.core.llm.replies import json_object
+from bagel_studio.core.llm.templates import generation_messages
+from bagel_studio.core.model import Item
+from bagel_studio.core.operations import llm as ops
+from bagel_studio.core.store import Store
+from bagel_studio.core.store import llm as sql
+from bagel_studio.core.store.evidence import GeneratorRejection
+from bagel_studio.core.store.rows import NewItem
+
+GENERATION_MAX_TOKENS = 1500
+CREATED, REJECTED, INVALID, FAILED, NO_EVIDENCE = (
+    "created",
+    "generator-rejection",
+    "invalid",
+    "failed",
+    "no-evidence",
+)
+
+
+@dataclass
+class RegenerationSummary:
+    outcomes: dict[str, str] = field(default_factory=dict)  # old item id -> outcome
+    created: dict[str, str] = field(default_factory=dict)  # old item id -> new item id
+    reasons: dict[str, str] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"outcomes": self.outcomes, "created": self.created, "reasons": self.reasons}
+
+
+def _as_prompt(messages: Messages, profile: Profile) -> str | Messages:
+    """Chat messages as they are, or one text with the paper's role labels for a base model."""
+    if profile.api_style == CHAT:
+        return messages
+    text = "\n\n".join(f"{m['role'].capitalize()}: {m['content']}" for m in messages)
+    return text + "\n\nAssistant:"
+
+
+def new_item_id(store: Store, item: Item) -> str:
+    count = len([r for r in sql.regenerations(store, item.id) if r["regenerated_from"] == item.id])
+    return f"{item.id}~regen{count + 1}"
+
+
+def read_generation(
+    item: Item, new_id: str, reply: Reply
+) -> tuple[str, NewItem | None, GeneratorRejection | None, str | None]:
+    """(outcome, new item, rejection, reason) from the generator's reply."""
+    from bagel_studio.core.importers.items import ItemBatch  # lazy: the importers are large
+
+    if reply.error is not None:
+        return FAILED, None, None, reply.error
+    output = json_object(reply.text)
+    if output is None:
+        return INVALID, None, None, "the reply holds no JSON object"
+    batch = ItemBatch("regenerate")
+    record = {"id": new_id, "domain": item.domain, "source": item.source, "output": output}
+    batch.add_record(record, 1, json.dumps(record, ensure_ascii=False))
+    if batch.generator_rejections:
+        rejection = batch.generator_rejections[0]
+        return REJECTED, None, rejection, rejection.reason
+    if batch.rejects and not batch.items:
+        return INVALID, None, None, batch.rejects[0].reason
+    candidates = list(batch.items.values())
+    if not candidates:
+        return INVALID, None, None, "the reply holds no item"
+    same = [c for c in candidates if c.content.dimension == item.content.dimension]
+    chosen = (same or candidates)[0]
+    chosen = dataclasses.replace(
+        chosen,
+        id=new_id,
+        globi_ref=item.globi_ref,
+        recording_id=item.recording_id,
+        text_key=item.text_key,
+        source_file="regenerate",
+        source_line=None,
+    )
+    return CREATED, chosen, None, None
+
+
+def regenerate(
+    store: Store,
+    profile: Profile,
+    items: Sequence[Item],
+    *,
+    client: LLMClient,
+    progress: Callable[[int, int], None] | None = None,
+    cancel: threading.Event | None = None,
+) -> RegenerationSummary:
+    """Regenerate each item from its evidence; store each result as it arrives."""
+    from bagel_studio.core.checks.structural import structural_flags
+
+    cancel = cancel or threading.Event()
+    summary = RegenerationSummary()
+    jobs: list[tuple[str, str | Messages]] = []
+    by_id = {item.id: item for item in items}
+    for item in items:
+        values = generation_values(store, item)
+        if values is None:
+            summary.outcomes[item.id] = NO_EVIDENCE
+            summary.reasons[item.id] = "the item's evidence is not loaded in this project"
+            continue
+        jobs.append((item.id, _as_prompt(generation_messages(item.domain, values), profile)))
+    replies = ask_all(client, jobs, concurrency=profile.concurrency,
+                      max_tokens=GENERATION_MAX_TOKENS, cancel=cancel)  # fmt: skip
+    for done, (item_id, reply) in enumerate(replies, start=1):
+        item = by_id[item_id]
+        new_id = new_item_id(store, item)
+        outcome, new_item, rejection, reason = read_generation(item, new_id, reply)
+        if rejection is not None:
+            rejection = dataclasses.replace(rejection, key=new_id, file="regenerate", line=0)
+        flags = structural_flags(new_item.domain, new_item.content) if new_item else []
+        record = {
+            "item_id": new_item.id if new_item else None,
+            "regenerated_from": item.id,
+            "profile": profile.label,
+            "model": profile.model,
+            "outcome": outcome,
+            "reason": reason,
+            "raw_reply": reply.text,
+            "created_at": store.clock(),
+        }
+        ops.record_regeneration(store, record, new_item, flags, rejection)
+        summary.outcomes[item_id] = outcome
+        if new_item is not None:
+            summary.created[item_id] = new_item.id
+        if reason:
+            summary.reasons[item_id] = reason
+        if progress is not None:
+            progress(done, len(jobs))
+    return summary
