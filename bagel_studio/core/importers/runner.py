@@ -59,6 +59,7 @@ class _Run:
     audio: xenocanto.AudioIndex
     hashes: dict[Path, str] = field(default_factory=dict)
     attached: set[Path] = field(default_factory=set)
+    attached_by: dict[Path, int] = field(default_factory=dict)  # audio -> the import naming it
     recording_ids: set[str] = field(default_factory=set)
     text_keys: set[str] = field(default_factory=set)
     import_ids: list[int] = field(default_factory=list)
@@ -135,6 +136,7 @@ def _import_paths(
         if progress is not None:
             progress(done, total)
     report.evidence["audio_files"] = len(run.attached)
+    _probe_audio(run)
     due = report.new_item_ids + _linked_items(run)
     due_set = set(due)
     leftover = [i for i in store.pending_check_ids() if i not in due_set]
@@ -151,6 +153,26 @@ def _import_paths(
 
 
 VERIFY_LISTING = 20
+
+
+def _probe_audio(run: _Run) -> None:
+    """Decode every audio file this run attached, as ``bagel-studio audio`` would: one that
+    cannot be read is a reject of its own, and its decode error is cached as the clip's
+    measurement, so the items that use it get the ``audio-unreadable`` flag from their checks."""
+    if not run.attached_by:
+        return
+    from bagel_studio.core.audio.decode import AudioError, decode
+    from bagel_studio.core.audio.project import store_result
+
+    for path, import_id in sorted(run.attached_by.items()):
+        try:
+            decode(path)
+        except AudioError as exc:
+            reason = f"unreadable audio: {exc}; its items are flagged audio-unreadable"
+            with run.store.transaction():
+                _reject(run, import_id, [Reject(path.name, 1, reason)])
+                if path in run.hashes:
+                    store_result(run.store, [run.hashes[path]], {"error": str(exc)})
 
 
 def _verified(inputs: list[Input], report: ImportReport) -> list[Input]:
@@ -379,6 +401,7 @@ def _import_xc_metadata(
         run.recording_ids.add(recording["id"])
         if recording["audio_path"]:
             run.attached.add(Path(recording["audio_path"]))
+            run.attached_by[Path(recording["audio_path"])] = import_id
     rejected = _reject(run, import_id, rejects)
     return {"recordings": len(recordings), "rejects": rejected, "source": encoding}
 
@@ -407,6 +430,7 @@ def _import_audio(
     run.report.evidence["recordings"] += run.store.upsert_recordings([recording], import_id)
     run.recording_ids.add(recording["id"])
     run.attached.add(path)
+    run.attached_by[path] = import_id
     return {"audio": 1, "recording": recording["id"]}
 
 

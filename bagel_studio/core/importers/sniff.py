@@ -154,7 +154,7 @@ def sniff(head: bytes, suffix: str) -> str:
     first_line = re.split(r"\r\n|\r|\n", text, maxsplit=1)[0]
     if is_globi_header(first_line):
         return "globi"
-    if is_xc_csv_header(first_line):
+    if is_xc_csv_header(first_line, text[len(first_line) : len(first_line) + 8192]):
         return "xc-csv"
     if "\t" in first_line or suffix.lower() in (".csv", ".tsv", ".tab"):
         return "table"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -171,3 +172,82 @@ def test_memory_stays_bounded_for_a_huge_line(tmp_path: Path) -> None:
     status, peak_kb = result.stdout.strip().splitlines()[-1].split()
     assert status == "1"
     assert int(peak_kb) < 450_000, f"peak {int(peak_kb) / 1000:.0f} MB"
+
+
+CLIPS = ("XC536501.mp3", "XC236243.mp3")
+
+
+def _clips(folder: Path, data_dir: Path, names: tuple[str, ...] = CLIPS) -> list[str]:
+    folder.mkdir(exist_ok=True)
+    for name in names:
+        shutil.copy(data_dir / "xeno_canto" / name, folder / name)
+    return list(names)
+
+
+@pytest.mark.parametrize(
+    ("header", "rows"),
+    [
+        (
+            "xc_id,Genus,Species,English name,License,File Name",
+            [
+                "536501,Melozone,crissalis,California Towhee,by-nc-sa,XC536501.mp3",
+                "236243,Zonotrichia,leucophrys,White-crowned Sparrow,by-nc-sa,XC236243.mp3",
+            ],
+        ),
+        (  # no id column: the ids live inside the file names and URLs, as builders export them
+            "genus\tspecies\tcommon_name\tlicense\turl\tfilename",
+            [
+                "Melozone\tcrissalis\tCalifornia Towhee\tby-nc-sa\thttps://xeno-canto.org/536501"
+                "\tXC536501.mp3",
+                "Zonotrichia\tleucophrys\tWhite-crowned Sparrow\tby-nc-sa"
+                "\thttps://xeno-canto.org/236243\tXC236243.mp3",
+            ],
+        ),
+    ],
+)
+def test_xeno_canto_metadata_is_recognised_by_its_content(
+    store: Store, tmp_path: Path, data_dir: Path, header: str, rows: list[str]
+) -> None:
+    folder = tmp_path / "xc"
+    _clips(folder, data_dir)
+    (folder / "metadata.csv").write_text("\n".join([header, *rows]) + "\n", encoding="utf-8")
+    report = import_paths(store, [folder])
+    assert report.exit_status == 0, [str(r) for r in report.rejects] + report.notes
+    towhee = store.recording("XC536501")
+    assert towhee is not None and towhee["scientific_name"] == "Melozone crissalis"
+    assert towhee["common_name"] == "California Towhee"
+    assert str(towhee["audio_path"]).endswith("XC536501.mp3")
+    assert store.recording("XC236243") is not None
+
+
+def test_truncated_audio_is_reported_at_import_and_flags_its_items(
+    store: Store, tmp_path: Path, data_dir: Path
+) -> None:
+    import numpy as np
+    import soundfile as sf
+
+    folder = tmp_path / "xc"
+    _clips(folder, data_dir, ("XC536501.mp3",))
+    rate = 22050
+    tone = (0.5 * np.sin(2 * np.pi * 3000 * np.arange(6 * rate) / rate)).astype("float32")
+    sf.write(str(folder / "XC999001.wav"), tone, rate)
+    whole = (folder / "XC999001.wav").read_bytes()
+    (folder / "XC999001.wav").write_bytes(whole[: len(whole) // 3])  # a download cut short
+    items = [
+        good(
+            f"xc:{rec}",
+            domain="Xeno-canto",
+            dimension="Dominant frequency range",
+            question="What is the dominant frequency range of this bird's song?",
+            options=["1-2 kHz", "2-4 kHz", "4-8 kHz", "8-12 kHz"],
+            recording=rec,
+        )
+        for rec in ("XC999001", "XC536501")
+    ]
+    (folder / "items.jsonl").write_text(jsonl(*items), encoding="utf-8")
+    report = import_paths(store, [folder])
+    assert report.exit_status == 1
+    (reject,) = store.rejects()
+    assert reject.file == "XC999001.wav" and "truncated or corrupt WAV" in reject.reason
+    assert "audio-unreadable" in {f.check for f in store.flags("xc:XC999001")}
+    assert "audio-unreadable" not in {f.check for f in store.flags("xc:XC536501")}
