@@ -61,3 +61,16 @@ def test_a_steady_line_alone_is_still_measured(tmp_path: Path) -> None:
     """Nothing comes and goes: the line is all there is, and that is what is reported."""
     m = _measure(tmp_path, "hum.wav", _line(23_900.0, 6.0, 48_000, 0.5), 48_000)
     assert m.peak_freq_hz == pytest.approx(23_900, abs=60)
+
+
+def test_an_item_stating_the_real_band_is_not_flagged(tmp_path: Path) -> None:
+    """The whine at the top of the band must not make the true gold look wrong."""
+    from bagel_studio.core.audio.claims import mismatch
+
+    rate = 48_000
+    samples = sig.pips(4000, 0.1, 0.3, 6.0, rate) + _line(23_990.0, 6.0, rate, 0.6)
+    m = _measure(tmp_path, "bird.wav", samples, rate)
+    options = ("~1-2 kHz", "~3-5 kHz", "~8-12 kHz", "~21-24 kHz")
+    assert mismatch(options, 1, m) is None
+    wrong = mismatch(options, 3, m)
+    assert wrong is not None and wrong.details["fitting_options"] == ["B"]
