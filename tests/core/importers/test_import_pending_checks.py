@@ -19,7 +19,7 @@ from bagel_studio.core.importers import import_paths
 from bagel_studio.core.store import Store
 
 ROOT = Path(__file__).resolve().parents[3]
-ITEMS = 30_000
+ITEMS = 12_000  # BAGEL's size
 
 
 def _items_file(path: Path, count: int = ITEMS) -> Path:
