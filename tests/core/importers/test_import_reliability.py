@@ -17,6 +17,8 @@ import pytest
 from bagel_studio.core.importers import import_paths
 from bagel_studio.core.store import Store
 
+ROOT = Path(__file__).resolve().parents[3]
+
 
 @pytest.fixture
 def store(project_path: Path) -> Iterator[Store]:
@@ -106,6 +108,7 @@ def test_import_of_dev_zero_is_refused_at_once(tmp_path: Path) -> None:
     project = tmp_path / "p.bagel"
     result = subprocess.run(
         [sys.executable, "-m", "bagel_studio", "import", str(project), "/dev/zero"],
+        cwd=ROOT,  # this checkout's bagel_studio, whatever PYTHONPATH says
         capture_output=True,
         text=True,
         timeout=60,
@@ -143,6 +146,7 @@ def test_the_line_limit_is_configurable(tmp_path: Path) -> None:
             str(path),
             "--max-line-mb=2",
         ],
+        cwd=ROOT,  # this checkout's bagel_studio, whatever PYTHONPATH says
         capture_output=True,
         text=True,
         timeout=120,
@@ -165,6 +169,7 @@ def test_memory_stays_bounded_for_a_huge_line(tmp_path: Path) -> None:
     )
     result = subprocess.run(
         [sys.executable, "-c", code, str(tmp_path / "p.bagel"), str(path)],
+        cwd=ROOT,  # this checkout's bagel_studio, whatever PYTHONPATH says
         capture_output=True,
         text=True,
         timeout=300,
