@@ -15,7 +15,8 @@ case "$mode" in
   demo)
     if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ] && [ "${QT_QPA_PLATFORM:-}" != "offscreen" ]; then
       echo "bagel: no display found; starting the desk on a virtual screen (Xvfb)."
-      echo "bagel: run this from a desktop session (or ssh -X) to see the window."
+      echo "bagel: the desk prints how to see it (VNC, screenshots); Ctrl+C quits."
+      export BAGEL_STUDIO_HEADLESS=1
       exec xvfb-run -a -s "-screen 0 1600x1000x24" .venv/bin/bagel-studio demo "$@"
     fi
     exec .venv/bin/bagel-studio demo "$@"

@@ -14,6 +14,9 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("BAGEL_STUDIO_CONFIG_DIR", "")  # set per test by isolated_config
+# The desk would start a PulseAudio for the user when it finds no output device: not from the
+# tests (they start private servers; tests/core/audio/test_sound_server.py passes its own env).
+os.environ.setdefault("BAGEL_STUDIO_NO_SOUND_SERVER", "1")
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "resources" / "data"

@@ -1,8 +1,13 @@
 """How much the curators agree: Cohen's kappa per pair, Fleiss' kappa over all of them.
 
-Ratings are the curators' own decisions, mapped to three categories: ``keep`` (accept, or accept
-with revision), ``reject`` and ``uncertain``. Skips are not ratings, and the adjudicator's decision
-is not a curator's rating.
+Ratings are the curators' own decisions, mapped to categories by one of two schemes:
+
+* ``keep`` (the default): ``keep`` (accept, or accept with revision), ``reject`` and ``uncertain``;
+  accept and revise count as the same category.
+* ``verdicts``: WoW-Bench's three verdicts, ``accept`` (as is), ``revise`` (accept with revision)
+  and ``discard`` (reject); an ``uncertain`` is no verdict and is left out, like a skip.
+
+Skips are not ratings, and the adjudicator's decision is not a curator's rating.
 
 Items with missing ratings: Cohen's kappa for a pair uses the items both curators rated. Fleiss'
 kappa needs the same number of ratings per item, so it uses only the items rated by every curator
@@ -31,6 +36,20 @@ CATEGORY_OF: dict[str, str] = {
     Decision.REVISE.value: "keep",
     Decision.REJECT.value: "reject",
     Decision.UNCERTAIN.value: "uncertain",
+}
+VERDICTS: tuple[str, ...] = ("accept", "revise", "discard")
+VERDICT_OF: dict[str, str] = {
+    Decision.ACCEPT.value: "accept",
+    Decision.REVISE.value: "revise",
+    Decision.REJECT.value: "discard",
+}
+SCHEMES: dict[str, tuple[tuple[str, ...], dict[str, str]]] = {
+    "keep": (CATEGORIES, CATEGORY_OF),
+    "verdicts": (VERDICTS, VERDICT_OF),
+}
+SCHEME_TITLES = {
+    "keep": "keep (accept or revise) / reject / uncertain",
+    "verdicts": "accept / revise / discard (WoW-Bench's three verdicts)",
 }
 
 
@@ -137,26 +156,36 @@ class AgreementReport:
 Ratings = dict[str, dict[str, str]]  # item id -> curator -> category
 
 
-def agreement_report(store: Store, domain: str | None = None) -> AgreementReport:
-    """Agreement over the whole project (or one domain), with a block per domain."""
+def agreement_report(
+    store: Store, domain: str | None = None, scheme: str = "keep"
+) -> AgreementReport:
+    """Agreement over the whole project (or one domain), with a block per domain, the decisions
+    mapped to categories by ``scheme`` (``SCHEMES``)."""
+    if scheme not in SCHEMES:
+        raise ValueError(f"unknown category scheme {scheme!r}: choose from {', '.join(SCHEMES)}")
+    categories, category_of = SCHEMES[scheme]
     by_domain: dict[str, Ratings] = {}
     for item_id, item_domain, curator, decision in store.db.execute(
         "SELECT r.item_id, i.domain, r.curator, r.decision FROM reviews r"
         " JOIN items i ON i.id = r.item_id WHERE r.decision != 'skip' ORDER BY i.seq, r.curator"
     ):
-        if decision in CATEGORY_OF and (domain is None or item_domain == domain):
-            by_domain.setdefault(item_domain, {}).setdefault(item_id, {})[curator] = CATEGORY_OF[
+        if decision in category_of and (domain is None or item_domain == domain):
+            by_domain.setdefault(item_domain, {}).setdefault(item_id, {})[curator] = category_of[
                 decision
             ]
-    blocks = {d: agreement_block(d, ratings) for d, ratings in sorted(by_domain.items())}
+    blocks = {
+        d: agreement_block(d, ratings, categories) for d, ratings in sorted(by_domain.items())
+    }
     everything: Ratings = {}
     for ratings in by_domain.values():
         everything.update(ratings)
-    overall = agreement_block(domain or "all", everything)
+    overall = agreement_block(domain or "all", everything, categories)
     return AgreementReport(overall=overall, domains=blocks)
 
 
-def agreement_block(scope: str, ratings: Ratings) -> AgreementBlock:
+def agreement_block(
+    scope: str, ratings: Ratings, categories: tuple[str, ...] = CATEGORIES
+) -> AgreementBlock:
     """Cohen's kappa per pair and Fleiss' kappa over ``ratings`` (item -> curator -> category)."""
     curators = tuple(sorted({c for per_item in ratings.values() for c in per_item}))
     pairs = []
@@ -165,7 +194,7 @@ def agreement_block(scope: str, ratings: Ratings) -> AgreementBlock:
         observed = sum(1 for x, y in both if x == y) / len(both) if both else None
         pairs.append(PairAgreement(a, b, len(both), cohen_kappa(both), observed))
     complete = [r for r in ratings.values() if len(curators) >= 2 and len(r) == len(curators)]
-    matrix = [[sum(1 for v in r.values() if v == c) for c in CATEGORIES] for r in complete]
+    matrix = [[sum(1 for v in r.values() if v == c) for c in categories] for r in complete]
     kappa = fleiss_kappa(matrix) if matrix else None
     observed = _mean_pairwise_agreement(matrix)
     counts = Counter(v for r in ratings.values() for v in r.values())
@@ -177,7 +206,7 @@ def agreement_block(scope: str, ratings: Ratings) -> AgreementBlock:
         fleiss_kappa=kappa,
         observed=observed,
         pairs=tuple(pairs),
-        category_counts={c: counts.get(c, 0) for c in CATEGORIES},
+        category_counts={c: counts.get(c, 0) for c in categories},
     )
 
 

@@ -37,7 +37,9 @@ COMMANDS: dict[str, Command] = {
         "stats", "counts per domain, dimension, status and level; rejects; gold positions"
     ),
     "check": Command("check", "recompute the automatic flags and list them"),
-    "decide": Command("decide", "record decisions on items (accept, reject, skip, uncertain)"),
+    "decide": Command(
+        "decide", "record decisions on items (accept, revise, reject, skip, uncertain)"
+    ),
     "export": Command("export", "write the adjudicated release (shuffled, balanced, reproducible)"),
     "audio": Command(
         "audio",
@@ -62,6 +64,9 @@ COMMANDS: dict[str, Command] = {
     ),
     "batch-import": Command(
         "batch_import", "read a Batch API output file and store its answers as evaluate would"
+    ),
+    "audit": Command(
+        "audit", "find shortcuts: heuristic baselines, near-duplicates, cross-item leaks"
     ),
     "verify": Command(
         "verify", "check a release against its manifest: file hashes, item copies, shuffles"

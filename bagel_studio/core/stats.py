@@ -76,7 +76,7 @@ def format_stats(stats: dict[str, Any]) -> list[str]:
     lines.append("Status:  " + ", ".join(f"{k} {v}" for k, v in stats["by_status"].items()))
     lines.append("Level:   " + ", ".join(f"{k} {v}" for k, v in stats["by_level"].items()))
     lines.append("")
-    lines.append("Gold positions:        A      B      C      D")
+    lines.append(f"  {'Gold positions':<18}" + "".join(f"{letter:>7}" for letter in LETTERS))
     for domain, counts in stats["gold_positions"].items():
         cells = "".join(f"{counts[letter]:7d}" for letter in LETTERS)
         lines.append(f"  {domain:<18}{cells}")

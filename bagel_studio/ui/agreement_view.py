@@ -6,6 +6,7 @@ items says little, so the counts sit beside it). Computed by ``core.agreement``;
 from __future__ import annotations
 
 from PySide6.QtWidgets import (
+    QComboBox,
     QHBoxLayout,
     QPushButton,
     QTableWidget,
@@ -14,7 +15,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from bagel_studio.core.agreement import AgreementBlock, AgreementReport, agreement_report
+from bagel_studio.core.agreement import (
+    SCHEME_TITLES,
+    AgreementBlock,
+    AgreementReport,
+    agreement_report,
+)
 from bagel_studio.ui.plain import plain_label
 from bagel_studio.ui.services import Services
 
@@ -74,10 +80,16 @@ class AgreementView(QWidget):
         self.summary = plain_label()
         self.fleiss = _table(FLEISS_COLUMNS)
         self.cohen = _table(COHEN_COLUMNS)
+        self.scheme = QComboBox()  # today's keep/reject/uncertain, or WoW-Bench's three verdicts
+        for scheme, title in SCHEME_TITLES.items():
+            self.scheme.addItem(title, scheme)
+        self.scheme.currentIndexChanged.connect(lambda _index: self.refresh())
         refresh = QPushButton("Refresh")
         refresh.clicked.connect(self.refresh)
         top = QHBoxLayout()
         top.addWidget(self.summary, 1)
+        top.addWidget(plain_label("Categories:", wrap=False, selectable=False))
+        top.addWidget(self.scheme)
         top.addWidget(refresh)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
@@ -87,15 +99,17 @@ class AgreementView(QWidget):
         layout.addWidget(self.cohen, 2)
         layout.addWidget(
             plain_label(
-                "Categories: keep (accept or revise), reject, uncertain. Skips are not ratings; "
-                "the adjudicator's decisions are not counted."
+                "Categories: keep (accept or revise), reject, uncertain; or WoW-Bench's three "
+                "verdicts accept, revise (accepted with revision), discard, where uncertain is no "
+                "verdict. Skips are not ratings; the adjudicator's decisions are not counted."
             )
         )
         self.refresh()
 
     def refresh(self) -> None:
         """Recompute from the project (a single query; fast enough on the main thread)."""
-        self.report = report = agreement_report(self.services.store)
+        scheme = str(self.scheme.currentData() or "keep")
+        self.report = report = agreement_report(self.services.store, scheme=scheme)
         blocks: list[tuple[str, AgreementBlock]] = [("Overall", report.overall)]
         blocks += list(report.domains.items())
         _fill(self.fleiss, [self._fleiss_row(name, block) for name, block in blocks])

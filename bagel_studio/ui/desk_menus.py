@@ -12,12 +12,15 @@ import importlib.util
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QLineEdit, QMenu, QMessageBox, QWidget
 
+from bagel_studio.core.store import QueueFilter
 from bagel_studio.ui.import_dialog import ImportDialog, MergeDialog
+from bagel_studio.ui.import_picker import choose_import_paths
 from bagel_studio.ui.plain import plain_message
+from bagel_studio.ui.secondary import DEFAULT_SIZE, add_close_keys, make_secondary
 from bagel_studio.ui.shortcuts_help import ShortcutsHelp
 
 if TYPE_CHECKING:
@@ -28,6 +31,13 @@ PANELS = {
     "ambiguity": ("bagel_studio.ui.ambiguity", "AmbiguityPanel", "Ambiguity queue"),
     "adjudication": ("bagel_studio.ui.adjudication", "AdjudicationPanel", "Adjudication"),
     "agreement": ("bagel_studio.ui.agreement_view", "AgreementView", "Agreement"),
+    "audit": ("bagel_studio.ui.audit_panel", "AuditPanel", "Audit"),
+}
+
+PANEL_SIZES = {  # what each panel needs to show its content unclipped (shrunk to the screen)
+    "ambiguity": QSize(1200, 780),
+    "adjudication": QSize(1200, 780),
+    "agreement": QSize(960, 640),
 }
 
 
@@ -166,6 +176,7 @@ class DeskMenus:
     def export_dialog(self) -> None:
         module = importlib.import_module("bagel_studio.ui.export_dialog")
         dialog = module.ExportDialog(self.window.services, self.window)
+        add_close_keys(dialog)
         self.panels["export"] = dialog
         dialog.show()
 
@@ -179,6 +190,7 @@ class DeskMenus:
             panel = getattr(module, class_name)(self.window.services)
             panel.setWindowTitle(f"BAGEL Studio — {title}")
             self.panels[name] = panel
+            make_secondary(panel, PANEL_SIZES.get(name, DEFAULT_SIZE))
             self._wire(panel)
         else:  # the project changed since it was opened (decisions, merges, adjudications)
             refresh = getattr(panel, "refresh", None)
@@ -195,10 +207,32 @@ class DeskMenus:
             ("adjudicated", window.item_changed_elsewhere),
             ("merged", lambda _report: window.after_import()),
             ("open_item", window.open_from_elsewhere),
+            ("show_filter", self.show_filter),
+            ("audited", lambda _change: window.after_import()),
         ):
             signal = getattr(panel, signal_name, None)
             if signal is not None:
                 signal.connect(slot)
+
+    def show_filter(self, queue_filter: QueueFilter) -> None:
+        """Another window (the audit) asks the desk's queue to show some items: the filter bar
+        shows the same choice, every other filter is cleared."""
+        bar = self.window.queue.filters
+        wanted = {
+            bar.domain: queue_filter.domain,
+            bar.dimension: queue_filter.dimension,
+            bar.flag: queue_filter.check,
+        }
+        for combo in (bar.domain, bar.dimension, bar.level, bar.status, bar.flag, bar.reviewer):
+            value = wanted.get(combo)
+            combo.blockSignals(True)
+            combo.setCurrentIndex(max(combo.findData(value), 0) if value else 0)
+            combo.blockSignals(False)
+        bar.search.blockSignals(True)
+        bar.search.clear()
+        bar.search.blockSignals(False)
+        bar.emit_filter()
+        self._return_keys()
 
     def toggle_blind(self) -> None:
         prefs = self.window.services.prefs
@@ -224,6 +258,7 @@ class DeskMenus:
 
     def show_help(self) -> None:
         help_window = ShortcutsHelp(self.window)
+        add_close_keys(help_window)
         self.panels["help"] = help_window
         help_window.finished.connect(lambda _result: self._return_keys())
         help_window.open()
@@ -239,17 +274,3 @@ class DeskMenus:
     def close_panels(self) -> None:
         for panel in self.panels.values():
             panel.close()
-
-
-def choose_import_paths(parent: QWidget) -> list[Path]:
-    """Files, or (if none chosen) a folder: imports accept both."""
-    names, _ = QFileDialog.getOpenFileNames(
-        parent,
-        "Import items and evidence (cancel to choose a folder)",
-        "",
-        "Items and evidence (*.jsonl *.json *.tsv *.csv *.txt);;All files (*)",
-    )
-    if names:
-        return [Path(n) for n in names]
-    folder = QFileDialog.getExistingDirectory(parent, "Import a folder")
-    return [Path(folder)] if folder else []

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from bagel_studio.core.domains import BIORXIV, GLOBI, WIKIPEDIA, XENO_CANTO
 from bagel_studio.core.model import Item
 from bagel_studio.core.store import Store
+from bagel_studio.ui.ambiguity import RecordCard, record_cards
 from bagel_studio.ui.evidence_spans import Span, support_ranges
 from bagel_studio.ui.plain import plain_label
 
@@ -36,6 +37,7 @@ log = logging.getLogger(__name__)
 HIGHLIGHT = QColor("#fff59d")
 RECORDING_CARD_HEIGHT = 190
 NONE_TEXT = "No evidence of this kind is linked to this item."
+NO_SOURCE_RECORD = "No GloBI record is linked as this item's source; its flags name these rows:"
 
 
 class Card(QWidget):
@@ -72,6 +74,36 @@ class Card(QWidget):
         return "\n".join(f"{k}: {v}" for k, v in self.values.items())
 
 
+class CitedRecords(QWidget):
+    """The GloBI rows an item's flags name (another host, a containing taxon...), one card each,
+    with which options they back and which checks cite them."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._layout = QVBoxLayout(self)
+        self._layout.setContentsMargins(0, 0, 0, 0)
+        self.cards: list[Card] = []
+
+    def show_cards(self, cited: list[RecordCard]) -> None:
+        for card in self.cards:
+            self._layout.removeWidget(card)
+            card.deleteLater()
+        self.cards = []
+        for entry in cited:
+            card = Card(self)
+            checks = ", ".join(entry.checks)
+            title = f"{entry.role} · named by {checks} · GloBI record {entry.ref}"
+            if entry.record is None:
+                card.set_fields(title, [("Record", "not in this project (import its table)")])
+            else:
+                card.set_fields(title, globi_fields(entry.record))
+            self._layout.addWidget(card)
+            self.cards.append(card)
+
+    def titles(self) -> list[str]:
+        return [card.title.text() for card in self.cards]
+
+
 class TextEvidence(QWidget):
     """A Wikipedia or bioRxiv text with the supporting spans highlighted."""
 
@@ -87,11 +119,24 @@ class TextEvidence(QWidget):
         layout.addWidget(self.heading)
         layout.addWidget(self.editor, 1)
         self.spans: list[Span] = []
+        self.highlighted = False
 
-    def show_text(self, heading: str, text: str, spans: list[Span]) -> None:
+    def show_text(
+        self, heading: str, text: str, spans: list[Span], *, highlight: bool = True
+    ) -> None:
+        """Show ``text``; with ``highlight`` the supporting spans are marked and scrolled to
+        (blind mode passes False: the sentence that supports the gold would give it away)."""
         self.heading.setText(heading)
         self.editor.setPlainText(text)
         self.spans = spans
+        self.highlighted = False
+        if highlight:
+            self.show_highlights()
+
+    def show_highlights(self) -> None:
+        """Mark the supporting spans and scroll the first into view."""
+        spans = self.spans
+        self.highlighted = True
         fmt = QTextCharFormat()
         fmt.setBackground(HIGHLIGHT)
         selections = []
@@ -113,6 +158,9 @@ class TextEvidence(QWidget):
             QTimer.singleShot(0, self.editor, self.editor.centerCursor)
 
     def highlighted_text(self) -> list[str]:
+        """The text of the spans marked on screen (none while blind mode hides them)."""
+        if not self.highlighted:
+            return []
         text = self.editor.toPlainText()
         return [text[s:e] for s, e in self.spans]
 
@@ -128,6 +176,7 @@ class EvidencePanel(QTabWidget):
         self._store: Store = services.store
         self.text = TextEvidence(self)
         self.globi = Card(self)
+        self.cited = CitedRecords(self)  # the GloBI rows the item's flags name
         self.recording = Card(self)
         self.listening = _make_listening_panel(services)
         if self.listening is not None:
@@ -136,9 +185,20 @@ class EvidencePanel(QTabWidget):
                 if signal is not None:
                     signal.connect(getattr(self, name))
         self.addTab(self.text, "Text")
-        self.addTab(_scrolling(self.globi), "GloBI record")
+        self.addTab(self._globi_tab(), "GloBI record")
         self.addTab(self._recording_tab(), "Recording")
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.item: Item | None = None
+        self.key_revealed = True
+
+    def _globi_tab(self) -> QWidget:
+        column = QWidget(self)
+        layout = QVBoxLayout(column)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.globi)
+        layout.addWidget(self.cited)
+        layout.addStretch(1)
+        return _scrolling(column)
 
     def _recording_tab(self) -> QWidget:
         tab = QWidget(self)
@@ -153,10 +213,29 @@ class EvidencePanel(QTabWidget):
             layout.addWidget(QLabel("Listening is not available in this build.", tab))
         return tab
 
-    def show_item(self, item: Item | None) -> None:
+    def set_key_revealed(self, revealed: bool) -> None:
+        """Blind mode: everything here that points at the gold (the highlighted supporting
+        sentences, the generator's evidence and rationale, the gold band over the spectrogram)
+        stays hidden until the curator has answered, then appears without reloading anything."""
+        was = self.key_revealed
+        self.key_revealed = revealed
+        if self.listening is not None:
+            self.listening.set_key_revealed(revealed)
+        if revealed and not was and self.item is not None:
+            self.text.show_highlights()
+            self._show_globi(self.item)
+
+    def show_item(self, item: Item | None, *, key_revealed: bool = True) -> None:
+        """Show ``item``'s evidence; ``key_revealed`` False (blind mode) hides what points at the
+        gold until ``set_key_revealed(True)``."""
+        self.item = item
+        self.key_revealed = key_revealed
+        if self.listening is not None:
+            self.listening.set_key_revealed(key_revealed)
         if item is None:
             self.text.show_text("", "", [])
             self.globi.set_fields("", [])
+            self.cited.show_cards([])
             self.recording.set_fields("", [])
             if self.listening is not None:
                 self.listening.clear()
@@ -184,18 +263,27 @@ class EvidencePanel(QTabWidget):
             body = str(record.get("text") or "")
         else:
             heading, body = "Source text (inline)", str(inline)
-        self.text.show_text(heading, body, support_ranges(body, item))
+        spans = support_ranges(body, item)
+        self.text.show_text(heading, body, spans, highlight=self.key_revealed)
         return True
 
     def _show_globi(self, item: Item) -> bool:
         record = self._store.globi_record(item.globi_ref) if item.globi_ref else None
+        cited = [
+            card
+            for card in record_cards(self._store, item, self._store.flags(item.id))
+            if card.ref != item.globi_ref
+        ]
+        self.cited.show_cards(cited)
         if record is None:
-            self.globi.set_fields(NONE_TEXT, [])
-            return False
+            self.globi.set_fields(NO_SOURCE_RECORD if cited else NONE_TEXT, [])
+            return bool(cited)
         generator = [
             ("Generator's evidence", "\n".join(f"“{span}”" for span in item.supporting_evidence)),
             ("Generator's rationale", item.rationale),
         ]
+        if not self.key_revealed:  # the generator's spans and rationale argue for the gold
+            generator = [("Generator's evidence", "shown once you have answered (blind mode)")]
         self.globi.set_fields(f"GloBI record {record['ref']}", globi_fields(record) + generator)
         return True
 

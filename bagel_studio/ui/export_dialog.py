@@ -104,7 +104,9 @@ class ExportDialog(QDialog):
         self.replace_box = QCheckBox("Replace the folder if it is not empty", self)
         form = QFormLayout()
         form.addRow("&Seed:", self.seed_box)
-        form.addRow("&Folder:", folder)
+        folder_label = QLabel("&Folder:", self)
+        folder_label.setBuddy(self.out_edit)  # a layout row label is not a buddy: '&' would show
+        form.addRow(folder_label, folder)
         form.addRow("", self.replace_box)
 
         self.preview_label = plain_label("Planning…", self, selectable=False)  # quotes errors

@@ -118,5 +118,10 @@ class HistoryList(QListWidget):
                 row.setForeground(QBrush(QColor("#888888")))
             self.addItem(row)
 
+    def show_message(self, text: str) -> None:
+        """One line instead of the entries (blind mode hides them until the answer)."""
+        self.clear()
+        self.addItem(text)
+
     def texts(self) -> list[str]:
         return [self.item(i).text() for i in range(self.count())]

@@ -32,6 +32,8 @@ SEVERITY_STYLE = {
 OPTION_STYLE = "padding:6px; border:1px solid #cfcfcf; border-radius:4px;"
 GOLD_STYLE = "padding:6px; border:2px solid #2e7d32; border-radius:4px; background:#e8f5e9;"
 PICK_STYLE = "padding:6px; border:2px dashed #1565c0; border-radius:4px;"
+BLIND_FLAG = "details shown once you have answered (blind mode)"
+BLIND_HISTORY = "The history is shown once you have answered (blind mode)."
 BANNER_STYLE = {
     "error": "background:#ffebee; color:#b71c1c; padding:6px; border:1px solid #c62828;",
     "info": "background:#e3f2fd; color:#0d47a1; padding:6px; border:1px solid #1565c0;",
@@ -60,6 +62,8 @@ class ItemView(QWidget):
         self._flags_layout = QVBoxLayout(self.flags_box)
         self._flags_layout.setContentsMargins(0, 0, 0, 0)
         self.flag_labels: list[QLabel] = []
+        self._flags: list[Flag] = []
+        self._history: list[HistoryEntry] = []
         self.history = HistoryList(self)
         self._layout()
 
@@ -108,6 +112,7 @@ class ItemView(QWidget):
         self.item = item
         self.gold_visible = gold_visible
         self.blind_answer = blind_answer
+        self._flags, self._history = flags, history
         self.end_edit()
         self.hide_banner()
         if item is None:
@@ -122,13 +127,23 @@ class ItemView(QWidget):
         self.stem.setText(shown(item.content.question))
         self._render_options()
         self._show_flags(flags)
-        self.history.show_entries(history)
+        self._show_history()
 
     def reveal(self, blind_answer: int | None) -> None:
-        """Blind mode: show the gold after the curator has answered."""
+        """Blind mode: show the gold, the flags' details and the history once the curator has
+        answered."""
         self.gold_visible = True
         self.blind_answer = blind_answer
         self._render_options()
+        self._show_flags(self._flags)
+        self._show_history()
+
+    def _show_history(self) -> None:
+        """The history names gold changes and other curators' verdicts: hidden while blind."""
+        if self.gold_visible:
+            self.history.show_entries(self._history)
+        else:
+            self.history.show_message(BLIND_HISTORY)
 
     def _render_options(self) -> None:
         assert self.item is not None
@@ -155,6 +170,7 @@ class ItemView(QWidget):
 
     def show_flags(self, flags: list[Flag]) -> None:
         """Replace the flags shown (after a background re-check of the item on screen)."""
+        self._flags = flags
         self._show_flags(flags)
 
     def _show_flags(self, flags: list[Flag]) -> None:
@@ -165,7 +181,8 @@ class ItemView(QWidget):
         if not flags:
             flags_text = [("No flags.", "")]
         else:
-            flags_text = [(_flag_text(f), SEVERITY_STYLE[f.severity]) for f in flags]
+            text_of = _flag_text if self.gold_visible else _blind_flag_text
+            flags_text = [(text_of(f), SEVERITY_STYLE[f.severity]) for f in flags]
         for text, style in flags_text:
             label = plain_label(text, self.flags_box)
             if style:
@@ -226,6 +243,12 @@ def _meta_text(item: Item, mine: Review | None) -> str:
     if item.is_revised:
         parts.append("edited")
     return "   ·   ".join(parts)
+
+
+def _blind_flag_text(flag: Flag) -> str:
+    """Blind mode: which check fired and how bad it is, not its message (messages name the
+    options and the gold, e.g. which distractor the text supports)."""
+    return f"{flag.severity.value.upper()}  {flag.check}: {BLIND_FLAG}"
 
 
 def _flag_text(flag: Flag) -> str:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QVBoxLayout, QWidget
 
@@ -27,6 +27,8 @@ from bagel_studio.ui.review_controller import ReviewController
 from bagel_studio.ui.shortcuts import SHORTCUTS, ReviewMachine, State
 
 SEEK_SECONDS = 1.0
+LONG_SEEK_SECONDS = 5.0  # with Shift
+RECORDING_TAB = 2
 OpenProject = Callable[[Path, bool], object]
 
 
@@ -48,6 +50,8 @@ class MainWindow(QMainWindow):
         self.open_project = open_project
         self._settings = settings
         self.machine = ReviewMachine()
+        self.listening_wide = False
+        self._normal_sizes: list[int] = []
         self.queue_model = QueueModel(self.store)
         self.queue = QueuePanel(self.queue_model, self.store, services.prefs.curator, self)
         self.item_view = ItemView(self)
@@ -78,7 +82,7 @@ class MainWindow(QMainWindow):
     # -- building ------------------------------------------------------------------------------
 
     def _build_layout(self) -> None:
-        centre = QWidget(self)
+        self.centre = centre = QWidget(self)
         column = QVBoxLayout(centre)
         column.setContentsMargins(0, 0, 0, 0)
         column.addWidget(self.item_view, 1)
@@ -112,6 +116,9 @@ class MainWindow(QMainWindow):
         m.on("play", lambda: self._listen("toggle_play"))
         m.on("seek_back", lambda: self._listen("seek_relative", -SEEK_SECONDS))
         m.on("seek_forward", lambda: self._listen("seek_relative", SEEK_SECONDS))
+        m.on("seek_back_long", lambda: self._listen("seek_relative", -LONG_SEEK_SECONDS))
+        m.on("seek_forward_long", lambda: self._listen("seek_relative", LONG_SEEK_SECONDS))
+        m.on("listen_wide", self.toggle_listening_wide)
         m.on("search", self.focus_search)
         m.on("filter", lambda: self.queue.filters.domain.setFocus())
         return shortcuts
@@ -230,6 +237,36 @@ class MainWindow(QMainWindow):
         self.update_title()
         self.update_progress()
 
+    # -- the listening layout ------------------------------------------------------------------
+
+    def toggle_listening_wide(self) -> None:
+        """L: hide the queue and keep the item at its narrowest, so the recording (spectrogram,
+        transport, measurements side by side) gets the rest of the window; L again restores the
+        columns as they were. The choice is remembered with the window's geometry."""
+        self.set_listening_wide(not self.listening_wide)
+        self.show_status(
+            "Listening layout: L gives the queue back"
+            if self.listening_wide
+            else "Queue, item and evidence side by side"
+        )
+
+    def set_listening_wide(self, wide: bool) -> None:
+        if wide == self.listening_wide:
+            return
+        self.listening_wide = wide
+        if wide:
+            self._normal_sizes = self.splitter.sizes()
+            total = sum(self._normal_sizes)
+            centre = self.centre.minimumWidth()
+            self.queue.hide()
+            self.splitter.setSizes([0, centre, max(0, total - centre)])
+            if self.controller.item is not None and self.controller.item.recording_id:
+                self.evidence.setCurrentIndex(RECORDING_TAB)
+        else:
+            self.queue.show()
+            if self._normal_sizes:
+                self.splitter.setSizes(self._normal_sizes)
+
     # -- geometry ------------------------------------------------------------------------------
 
     def _qsettings(self) -> QSettings:
@@ -243,11 +280,17 @@ class MainWindow(QMainWindow):
         splitter = settings.value("desk/splitter")
         if isinstance(splitter, QByteArray):
             self.splitter.restoreState(splitter)
+        if str(settings.value("desk/listening_wide", "false")).lower() == "true":
+            # once shown: the columns' sizes to come back to are only real after the layout
+            QTimer.singleShot(0, lambda: self.set_listening_wide(True))
 
     def closeEvent(self, event: QCloseEvent) -> None:
         settings = self._qsettings()
+        wide = self.listening_wide
+        self.set_listening_wide(False)  # the columns are saved as they are without it
         settings.setValue("desk/geometry", self.saveGeometry())
         settings.setValue("desk/splitter", self.splitter.saveState())
+        settings.setValue("desk/listening_wide", "true" if wide else "false")
         settings.sync()
         panel = self.evidence.listening
         if panel is not None:

@@ -197,8 +197,10 @@ def _display(record: dict[str, Any], key: str) -> str:
         checks = record["flag_checks"]
         if not checks:
             return ""
+        # Only the worst severity is stored with the row: name it, and count the others apart
+        # ("blocking +1", not "2 blocking" for one blocking flag and one warning).
         severity = SEVERITY_NAMES.get(record["flag_severity"], "")
-        return f"{len(checks)} {severity}"
+        return severity if len(checks) == 1 else f"{severity} +{len(checks) - 1}"
     if key == "question":
         return " ".join(shown(str(record["question"] or "")).split())
     value = record.get(key)

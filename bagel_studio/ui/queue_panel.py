@@ -190,6 +190,19 @@ class ProgressStrip(QWidget):
         self.bar.setValue(reviewed)
 
 
+# column -> (share of the table's width, least width in pixels); the question gets the rest
+# (at least a fifth of the width)
+COLUMN_SHARES = {
+    "id": (0.20, 40),
+    "domain": (0.13, 36),
+    "dimension": (0.15, 36),
+    "level": (0.09, 36),
+    "status": (0.12, 36),
+    "flags": (0.11, 36),
+}
+LEAST_SECTION = 36
+
+
 class QueuePanel(QWidget):
     """Filter bar, progress and the table over ``model``; emits the id the curator selects."""
 
@@ -225,13 +238,33 @@ class QueuePanel(QWidget):
         table.verticalHeader().setDefaultSectionSize(22)
         table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         header = table.horizontalHeader()
-        header.setStretchLastSection(True)
-        widths = {"id": 140, "domain": 72, "dimension": 110, "level": 52, "status": 72, "flags": 72}
-        for column, (key, _title) in enumerate(COLUMNS):
-            if key in widths:
-                table.setColumnWidth(column, widths[key])
+        header.setMinimumSectionSize(LEAST_SECTION)
+        # Every column fits the panel (long texts are elided, the tooltip has them whole): no
+        # sideways scrolling to reach the flags and the question.
+        table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        table.setTextElideMode(Qt.TextElideMode.ElideRight)
+        table.viewport().installEventFilter(self)  # re-share the width whenever it changes
+        self.fit_columns()
         table.selectionModel().currentRowChanged.connect(self._row_changed)
         self.model.modelReset.connect(self._reconnect_selection)
+
+    def fit_columns(self) -> None:
+        """Share the table's width out by ``COLUMN_SHARES`` (the question takes what is left)."""
+        width = self.table.viewport().width()
+        used = 0
+        for column, (key, _title) in enumerate(COLUMNS):
+            if key in COLUMN_SHARES:
+                share, least = COLUMN_SHARES[key]
+                self.table.setColumnWidth(column, max(least, int(width * share)))
+                used += self.table.columnWidth(column)
+        # The question (last) takes exactly the rest: a stretched last section keeps a minimum
+        # of its own and pushed the table a pixel too wide at 1280x800.
+        self.table.setColumnWidth(len(COLUMNS) - 1, max(LEAST_SECTION, width - used))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.table.viewport() and event.type() == QEvent.Type.Resize:
+            self.fit_columns()
+        return False
 
     def _reconnect_selection(self) -> None:
         # A model reset keeps the selection model; nothing to rewire, but the current row is gone.

@@ -30,6 +30,11 @@ class ReviewController(QObject):
     """Connects the shortcut machine to the store, the queue, the item and the evidence."""
 
     status_message = Signal(str)
+    # Blind mode: False while the curator must answer before seeing anything that points at the
+    # key (gold, highlights, flag messages, history, model answers); True once answered or when
+    # blind mode is off. Views that show such things (the Models panel) consult ``key_revealed``
+    # and follow this signal.
+    key_revealed_changed = Signal(bool)
     item_shown = Signal(str)  # after an item is on screen (tests, benchmarks, testing hook)
     write_finished = Signal()
 
@@ -54,6 +59,7 @@ class ReviewController(QObject):
         self.read_only = read_only
         self.item: Item | None = None
         self.pending_blind: int | None = None
+        self.key_revealed = True
         self.reject_dialog: RejectDialog | None = None
         self._register()
         queue.item_selected.connect(self._selected_in_queue)
@@ -97,6 +103,7 @@ class ReviewController(QObject):
         if self.item is None:
             self.item_view.show_item(None, [], [], None)
             self.evidence.show_item(None)
+            self._set_key_revealed(True)
             self.queue.select_item("")
             self.machine.set_state(State.READ_ONLY if self.read_only else State.EMPTY)
             return
@@ -112,7 +119,8 @@ class ReviewController(QObject):
             gold_visible=not blind,
             blind_answer=mine.blind_answer if mine else None,
         )
-        self.evidence.show_item(self.item)
+        self.evidence.show_item(self.item, key_revealed=not blind)
+        self._set_key_revealed(not blind)
         self.queue.select_item(self.item.id)
         if self.read_only:
             self.machine.set_state(State.READ_ONLY)
@@ -195,7 +203,15 @@ class ReviewController(QObject):
         self.pending_blind = index
         self.item_view.hide_banner()
         self.item_view.reveal(index)
+        self.evidence.set_key_revealed(True)
+        self._set_key_revealed(True)
         self.machine.set_state(State.REVIEW)
+
+    def _set_key_revealed(self, revealed: bool) -> None:
+        changed = revealed != self.key_revealed
+        self.key_revealed = revealed
+        if changed:
+            self.key_revealed_changed.emit(revealed)
 
     def decide(
         self, decision: Decision, reason: str | None = None, note: str | None = None

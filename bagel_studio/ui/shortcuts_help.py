@@ -8,15 +8,18 @@ from bagel_studio.ui.shortcuts import SHORTCUTS
 
 
 def shortcut_lines() -> list[str]:
-    """One line per action, grouped: 'A            Accept'."""
-    lines: list[str] = []
-    group = None
+    """One line per action, each group once (in the order groups first appear in the table), the
+    keys in a column wide enough for the longest so that keys and descriptions never run together:
+    'A                       Accept'."""
+    groups: dict[str, list[tuple[str, str]]] = {}
     for shortcut in SHORTCUTS:
-        if shortcut.group != group:
-            group = shortcut.group
-            lines.extend(["", group.upper()] if lines else [group.upper()])
         keys = " / ".join(shortcut.keys)
-        lines.append(f"  {keys:<24}{shortcut.label}")
+        groups.setdefault(shortcut.group, []).append((keys, shortcut.label))
+    width = max(len(keys) for rows in groups.values() for keys, _label in rows) + 3
+    lines: list[str] = []
+    for group, rows in groups.items():
+        lines.extend(["", group.upper()] if lines else [group.upper()])
+        lines.extend(f"  {keys:<{width}}{label}" for keys, label in rows)
     return lines
 
 

@@ -204,3 +204,37 @@ def test_blind_answers_that_miss_the_gold(tmp_path: Path) -> None:
             BlindMismatch("wikipedia:1", "alice", "D", "B"),
             BlindMismatch("wikipedia:1", "bob", "A", "B"),
         ]
+
+
+def test_three_verdicts_tell_accept_from_revise(three_curators: Path) -> None:
+    """WoW-Bench's accept / revise / discard: alice's revision of W2 now disagrees with bob's
+    accept, and alice's uncertain on W5 is no verdict."""
+    with Store.open(three_curators, read_only=True) as store:
+        report = agreement_report(store, scheme="verdicts")
+        with pytest.raises(ValueError, match="unknown category scheme"):
+            agreement_report(store, scheme="colours")
+    wiki = report.domains["Wikipedia"]
+    pairs = {(p.a, p.b): p for p in wiki.pairs}
+    # alice/bob on W0,1,2,3,6: agree on 4 of 5; alice accept 3 revise 1 discard 1, bob accept 4
+    # discard 1 -> p_e = 13/25, kappa = (0.8 - 0.52) / 0.48 = 7/12 (0.6 with accept = revise)
+    assert pairs["alice", "bob"].n == 5
+    assert pairs["alice", "bob"].kappa == pytest.approx(7 / 12)
+    # Fleiss over W0..W3: P-bar = 2/3, P-bar_e = (49 + 1 + 16) / 144 -> kappa 5/13
+    assert wiki.fleiss_items == 4
+    assert wiki.fleiss_kappa == pytest.approx(5 / 13)
+    assert report.overall.category_counts == {"accept": 14, "revise": 1, "discard": 5}
+
+
+def test_agreement_command_prints_both_category_schemes(
+    three_curators: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(["agreement", str(three_curators)]) == 0
+    out = capsys.readouterr().out
+    keep, verdicts = out.split("Categories: accept / revise / discard")
+    assert "Cohen's kappa alice / bob: 0.600 over 6 items" in keep
+    assert "Cohen's kappa alice / bob: 0.583 over 5 items" in verdicts
+    assert run(["agreement", str(three_curators), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["domains"]["Wikipedia"]["fleiss_kappa"] == 0.625
+    assert data["verdicts"]["domains"]["Wikipedia"]["fleiss_kappa"] == round(5 / 13, 4)
+    assert data["verdicts"]["categories"] == {"accept": 14, "revise": 1, "discard": 5}

@@ -4,6 +4,7 @@ The model id of a request picks a deterministic persona:
 ``gold`` answers the gold letter, ``always-A`` (-B, -C, -D) one letter, ``random-SEED`` a letter
 drawn from the seed and the question, ``verbose`` "The answer is X." with the gold letter,
 ``same-wrong`` the same wrong option whatever the order (alphabetically first non-gold text),
+``longest`` the longest option (a shortcut that needs no question),
 ``empty`` nothing, ``rambling`` text without a letter. A ``+delay=S`` suffix adds think time.
 Judge prompts get a JSON verdict, generation prompts a JSON item (``reject`` persona: a rejection).
 
@@ -118,6 +119,8 @@ class ScriptedServer:
             return persona[-1]
         if persona.startswith("random-"):
             return random.Random(f"{persona}:{question}").choice(LETTERS)
+        if persona == "longest":  # an options-only shortcut: the longest option
+            return LETTERS[max(range(len(shown)), key=lambda i: (len(shown[i]), -i))]
         if persona == "verbose":
             return f"The answer is {gold}."
         if persona == "same-wrong":

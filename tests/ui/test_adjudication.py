@@ -13,6 +13,7 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from bagel_studio.core import operations
+from bagel_studio.core.agreement import agreement_report
 from bagel_studio.core.model import Decision, ItemContent, Status
 from bagel_studio.core.prefs import Preferences
 from bagel_studio.core.store import NewItem, QueueFilter, Store
@@ -217,3 +218,22 @@ def test_agreement_view_shows_kappa_overall_and_per_domain(
         qtbot.keyClick(panel.queue, Qt.Key.Key_3)
     view.refresh()
     assert table_texts(view.fleiss)[0] == fleiss[0]
+
+
+def test_agreement_view_switches_to_the_three_verdicts(
+    qtbot: QtBot, services: Services, files: dict[str, Path]
+) -> None:
+    merged_panel(qtbot, services, files)
+    view = AgreementView(services)
+    qtbot.addWidget(view)
+    keep = table_texts(view.fleiss)
+    view.scheme.setCurrentIndex(view.scheme.findData("verdicts"))
+    verdicts = agreement_report(services.store, scheme="verdicts").overall
+    assert view.report is not None and view.report.overall == verdicts
+    assert set(verdicts.category_counts) == {"accept", "revise", "discard"}
+    first = table_texts(view.fleiss)[0]
+    assert first[0] == "Overall" and first[3] == str(verdicts.fleiss_items)
+    kappa = verdicts.fleiss_kappa
+    assert first[4] == ("n/a" if kappa is None else f"{kappa:.3f}")
+    view.scheme.setCurrentIndex(view.scheme.findData("keep"))
+    assert table_texts(view.fleiss) == keep

@@ -23,7 +23,9 @@ def test_help_and_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
     assert launch(["--help"]) == 0
     assert "bagel-studio open PROJECT" in capsys.readouterr().out
     assert launch(["open"]) == 2
-    assert "exactly one project path" in capsys.readouterr().err
+    assert "PROJECT" in capsys.readouterr().err
+    assert launch(["open", "a.bagel", "b.bagel"]) == 2
+    assert "unrecognized arguments: b.bagel" in capsys.readouterr().err
 
 
 def test_app_opens_creates_and_remembers(qtbot, tmp_path: Path, isolated_config: Path) -> None:

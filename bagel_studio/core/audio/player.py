@@ -44,6 +44,17 @@ def _sounddevice() -> Any:
     return sounddevice
 
 
+def _default_output(sd: Any) -> tuple[bool, str]:
+    """(True, the default output's name) or (False, PortAudio's reason)."""
+    try:
+        info = sd.query_devices(kind="output")
+    except Exception as exc:  # sounddevice raises PortAudioError or ValueError here
+        return False, str(exc)
+    if int(info.get("max_output_channels", 0)) < 1:
+        return False, "the default device has no outputs"
+    return True, str(info.get("name", "default"))
+
+
 @dataclass(frozen=True)
 class _Clock:
     frame: int  # buffer frame written first in the last block
@@ -97,17 +108,27 @@ class Player:
 
     @staticmethod
     def available() -> tuple[bool, str]:
-        """(True, device name) or (False, "no audio output device: <why>")."""
+        """(True, device name) or (False, "no audio output device: <why>, <what to do>").
+
+        Without an output device, a sound server is looked for and, where allowed, started for
+        this user (``sound_server.ensure_sound_server``); then PortAudio looks again."""
         try:
             sd = _sounddevice()
-            info = sd.query_devices(kind="output")
         except PlayerUnavailable as exc:
             return False, str(exc)
-        except Exception as exc:  # sounddevice raises PortAudioError or ValueError here
-            return False, f"no audio output device: {exc}"
-        if int(info.get("max_output_channels", 0)) < 1:
-            return False, "no audio output device: the default device has no outputs"
-        return True, str(info.get("name", "default"))
+        found, text = _default_output(sd)
+        if found:
+            return True, text
+        from bagel_studio.core.audio.sound_server import ensure_sound_server, explain_no_device
+
+        server = ensure_sound_server()
+        if server.started:
+            sd._terminate()  # PortAudio lists devices once: look again now that a server runs
+            sd._initialize()
+            found, name = _default_output(sd)
+            if found:
+                return True, name
+        return False, explain_no_device(text, server)
 
     # -- loading --------------------------------------------------------------------------------
 
@@ -135,7 +156,9 @@ class Player:
         try:
             info = sd.query_devices(self._device, kind="output")
         except Exception as exc:
-            raise PlayerUnavailable(f"no audio output device: {exc}") from None
+            from bagel_studio.core.audio.sound_server import explain_no_device
+
+            raise PlayerUnavailable(explain_no_device(str(exc))) from None
         max_channels = int(info.get("max_output_channels", 0))
         if max_channels < 1:
             raise PlayerUnavailable("no audio output device: the device has no outputs")

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from bagel_studio.core.checks import (
+    audit,
     evidence,
     globi,
     hidden,
@@ -64,6 +65,7 @@ CHECKS: dict[str, str] = {
     **models.DESCRIPTIONS,
     **hidden.DESCRIPTIONS,
     **_acoustic_descriptions(),
+    **audit.DESCRIPTIONS,
 }
 
 

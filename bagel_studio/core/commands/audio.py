@@ -88,7 +88,7 @@ def format_report(data: dict[str, Any]) -> list[str]:
         f"peak        {data['peak']:.3f}{'  (' + ', '.join(flags) + ')' if flags else ''}",
         f"clarity     {data['clarity']:.2f}  (SNR {data['snr_db']:.1f} dB, harmonic "
         f"{data['harmonic_ratio']:.2f}, flatness {data['spectral_flatness']:.2f}, clipping "
-        f"-{data['clipping_penalty']:.2f}; analysed at {data['analysis_rate']} Hz)",
+        f"{_penalty(data['clipping_penalty'])}; analysed at {data['analysis_rate']} Hz)",
         f"dominant    {low / 1000:.2f}-{high / 1000:.2f} kHz, peak "
         f"{data['peak_freq_hz'] / 1000:.2f} kHz",
     ]
@@ -102,6 +102,11 @@ def format_report(data: dict[str, Any]) -> list[str]:
     lines.append(f"harmonicity {data['harmonicity']:.2f}  (0 broadband, 1 tonal)")
     lines.append(f"modulation  {data['modulation'] or 'unclear'}")
     return lines
+
+
+def _penalty(value: float) -> str:
+    """A penalty subtracted from the clarity score: '-0.12', or 'none' (never '-0.00')."""
+    return f"-{value:.2f}" if round(value, 2) > 0 else "none"
 
 
 def run(args: argparse.Namespace) -> int:

@@ -38,6 +38,12 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="show the options in the order the release with this seed will have",
     )
     parser.add_argument("--items", nargs="+", metavar="ITEM_ID", help="only these items")
+    parser.add_argument(
+        "--options-only",
+        action="store_true",
+        help="the paper's prompt with the question removed: what the model picks from the "
+        "options alone (the audit's options-only baseline; stored apart from full answers)",
+    )
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
 
 
@@ -48,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
 
     with open_project(args.project, owner="bagel-studio evaluate") as store:
         profile, changed = profile_from_args(store, args)
-        wanted = questions(store, args.items, args.seed)
+        wanted = questions(store, args.items, args.seed, options_only=args.options_only)
         if args.items:
             missing = sorted(set(args.items) - {q.item_id for q in wanted})
             if missing:

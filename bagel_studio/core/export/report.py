@@ -13,6 +13,7 @@ from bagel_studio.core.export.plots import render_plots
 from bagel_studio.core.export.tables import (
     dimension_table,
     left_out_table,
+    length_table,
     movable_table,
     outcome_table,
     position_table,
@@ -32,6 +33,11 @@ Seed {plan.seed}; {len(plan.items)} items released; content hash `{content_hash}
 {dimension_table(plan)}
 ![Released items per domain and dimension](counts.png)
 
+## Stem and option lengths
+
+Mean lengths of the released items' stems and options (words are separated by whitespace):
+
+{length_table(plan)}
 ## Gold positions
 
 Before shuffling (the curated order):

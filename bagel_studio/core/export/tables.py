@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bagel_studio.core.domains import LETTERS
-from bagel_studio.core.export.plan import ExportPlan
+from bagel_studio.core.export.plan import ExportPlan, ReleasedItem
 from bagel_studio.core.model import REJECT_REASONS, Status
 
 STATUS_ORDER = [s.value for s in Status] + ["unresolved"]
@@ -38,14 +38,63 @@ def percent(part: int, whole: int) -> str:
 
 
 def dimension_table(plan: ExportPlan) -> str:
-    """Released items per domain and dimension, with domain subtotals (the paper's Table 2)."""
+    """Released items per domain and dimension with each dimension's share of its domain, and
+    domain subtotals with the domain's share of the release (the paper's Table 2)."""
     rows: list[list[object]] = []
+    total = len(plan.items)
     for domain, dims in plan.dimension_counts().items():
+        in_domain = sum(dims.values())
         for dimension, count in dims.items():
-            rows.append([domain, dimension, count])
-        rows.append([f"**{domain}**", "**all**", f"**{sum(dims.values())}**"])
-    rows.append(["**Total**", "", f"**{len(plan.items)}**"])
-    return markdown_table(["Domain", "Dimension", "Items"], rows, align_right_from=2)
+            rows.append([domain, dimension, count, percent(count, in_domain)])
+        rows.append(
+            [f"**{domain}**", "**all**", f"**{in_domain}**", f"**{percent(in_domain, total)}**"]
+        )
+    rows.append(["**Total**", "", f"**{total}**", "**100.0%**" if total else "-"])
+    header = ["Domain", "Dimension", "Items", "Share in domain"]
+    return markdown_table(header, rows, align_right_from=2)
+
+
+def words(text: str) -> int:
+    """Whitespace-separated words: the length unit of the lengths table."""
+    return len(text.split())
+
+
+def length_table(plan: ExportPlan) -> str:
+    """Mean stem and option lengths per domain and overall, in words and in characters."""
+    by_domain: dict[str, list[ReleasedItem]] = {d: [] for d in plan.domains}
+    for released in plan.items:
+        by_domain.setdefault(released.item.domain, []).append(released)
+    rows: list[list[object]] = [
+        [domain, *_mean_lengths(items)] for domain, items in by_domain.items() if items
+    ]
+    rows.append(["**All**", *(f"**{cell}**" for cell in _mean_lengths(list(plan.items)))])
+    header = [
+        "Domain",
+        "Items",
+        "Stem (words)",
+        "Option (words)",
+        "Stem (characters)",
+        "Option (characters)",
+    ]
+    return markdown_table(header, rows)
+
+
+def _mean_lengths(items: Sequence[ReleasedItem]) -> list[str]:
+    if not items:
+        return ["0", "-", "-", "-", "-"]
+    stems = [r.content.question for r in items]
+    options = [o for r in items for o in r.content.options]
+
+    def mean(values: list[int]) -> str:
+        return f"{sum(values) / len(values):.1f}" if values else "-"
+
+    return [
+        str(len(items)),
+        mean([words(s) for s in stems]),
+        mean([words(o) for o in options]),
+        mean([len(s) for s in stems]),
+        mean([len(o) for o in options]),
+    ]
 
 
 def position_table(plan: ExportPlan, which: str) -> str:

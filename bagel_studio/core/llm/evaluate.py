@@ -21,7 +21,12 @@ from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.llm.client import LLMClient, Reply, RetryPolicy
 from bagel_studio.core.llm.parse import FAILED, INVALID, parse_letter
 from bagel_studio.core.llm.profiles import Profile
-from bagel_studio.core.llm.templates import evaluation_prompt, evaluation_prompt_hash
+from bagel_studio.core.llm.templates import (
+    evaluation_prompt,
+    evaluation_prompt_hash,
+    options_only_prompt,
+    options_only_prompt_hash,
+)
 from bagel_studio.core.model import ItemContent
 from bagel_studio.core.operations import llm as ops
 from bagel_studio.core.store import Store
@@ -40,6 +45,7 @@ class Question:
     content: ItemContent
     order: tuple[int, ...]  # shown option i is content.options[order[i]]
     shown_seed: int | None = None
+    options_only: bool = False  # the prompt without its question (the audit's baseline)
 
     @property
     def order_key(self) -> str:
@@ -51,7 +57,13 @@ class Question:
 
     def prompt(self) -> str:
         shown = [self.content.options[i] for i in self.order]
+        if self.options_only:
+            return options_only_prompt(shown)
         return evaluation_prompt(self.content.question, shown)
+
+    @property
+    def prompt_hash(self) -> str:
+        return options_only_prompt_hash() if self.options_only else evaluation_prompt_hash()
 
 
 @dataclass
@@ -93,11 +105,15 @@ class EvaluationSummary:
 
 
 def questions(
-    store: Store, item_ids: Iterable[str] | None = None, seed: int | None = None
+    store: Store,
+    item_ids: Iterable[str] | None = None,
+    seed: int | None = None,
+    *,
+    options_only: bool = False,
 ) -> list[Question]:
     """Every item (or those of ``item_ids``) in the project's order, or with ``seed`` as the
     release with that seed will show it (released content, shuffled options); items the release
-    leaves out keep the project's order."""
+    leaves out keep the project's order. ``options_only``: ask without the question."""
     items = store.get_items(None if item_ids is None else list(item_ids))
     released: dict[str, tuple[ItemContent, tuple[int, ...]]] = {}
     if seed is not None:
@@ -110,16 +126,20 @@ def questions(
         if len(item.content.options) != len(LETTERS):
             continue  # the prompt has four option lines: such an item is blocked anyway
         content, order = released.get(item.id, (item.content, IDENTITY))
-        result.append(Question(item.id, content, order, seed))
+        result.append(Question(item.id, content, order, seed, options_only))
     return result
 
 
 def pending(store: Store, profile: Profile, wanted: list[Question]) -> list[Question]:
     """The questions not yet answered by ``profile`` (same settings, prompt, content, order)."""
-    done = sql.answered_keys(
-        store, profile.label, profile.settings_hash(), evaluation_prompt_hash()
-    )
-    return [q for q in wanted if (q.item_id, q.content_hash, q.order_key) not in done]
+    done: dict[str, set[tuple[str, str, str]]] = {}
+    for prompt_hash in {q.prompt_hash for q in wanted}:
+        done[prompt_hash] = sql.answered_keys(
+            store, profile.label, profile.settings_hash(), prompt_hash
+        )
+    return [
+        q for q in wanted if (q.item_id, q.content_hash, q.order_key) not in done[q.prompt_hash]
+    ]
 
 
 def answer_row(
@@ -137,7 +157,7 @@ def answer_row(
     return AnswerRow(
         profile=profile.label,
         settings_hash=profile.settings_hash(),
-        prompt_hash=evaluation_prompt_hash(),
+        prompt_hash=question.prompt_hash,
         item_id=question.item_id,
         content_hash=question.content_hash,
         option_order=question.order_key,
@@ -153,7 +173,7 @@ def answer_row(
         prompt_tokens=reply.prompt_tokens,
         completion_tokens=reply.completion_tokens,
         attempts=reply.attempts,
-        origin=origin,
+        origin=sql.OPTIONS_ONLY if question.options_only else origin,
         answered_at=at,
     )
 

@@ -66,6 +66,22 @@ def evaluation_prompt(question: str, options: Sequence[str]) -> str:
     return fill(evaluation_template(), {"question": question, **option_values(options)})
 
 
+def options_only_template() -> str:
+    """The evaluation prompt with the question removed: the paper's text without its
+    ``Question:`` line (the audit's options-only baseline asks what a model picks from the four
+    options alone)."""
+    lines = evaluation_template().split("\n")
+    return "\n".join(line for line in lines if not line.startswith("Question:"))
+
+
+def options_only_prompt(options: Sequence[str]) -> str:
+    return fill(options_only_template(), option_values(options))
+
+
+def options_only_prompt_hash() -> str:
+    return text_hash(options_only_template())
+
+
 def judge_prompt(question: str, options: Sequence[str], gold: str, evidence: str) -> str:
     values = {"question": question, "gold": gold, "evidence": evidence, **option_values(options)}
     return fill(template("judge.txt"), values)

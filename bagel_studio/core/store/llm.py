@@ -38,6 +38,9 @@ ANSWER_COLUMNS = (
     "answered_at",
 )
 _KEY = "profile, settings_hash, prompt_hash, item_id, content_hash, option_order"
+# The origin of answers to the prompt without its question (the audit's options-only baseline):
+# they are not closed-book answers, so the readers of models' choices leave them out.
+OPTIONS_ONLY = "options-only"
 
 
 @dataclass(frozen=True)
@@ -144,8 +147,8 @@ def latest_answers(
 def answers_for_item(store: Store, item_id: str) -> list[dict[str, Any]]:
     cursor = store.db.execute(
         "SELECT * FROM llm_answers WHERE id IN (SELECT max(id) FROM llm_answers"
-        " WHERE item_id = ? GROUP BY profile, settings_hash) ORDER BY profile",
-        [item_id],
+        " WHERE item_id = ? AND origin != ? GROUP BY profile, settings_hash) ORDER BY profile",
+        [item_id, OPTIONS_ONLY],
     )
     columns = [c[0] for c in cursor.description]
     return [dict(zip(columns, row, strict=True)) for row in cursor]
@@ -232,14 +235,13 @@ def model_choices(
     non-failed answer (all items when ``item_id`` is None)."""
     sql = (
         "SELECT item_id, profile, option_index, content_hash FROM llm_answers WHERE id IN"
-        " (SELECT max(id) FROM llm_answers WHERE parse != 'failed'"
+        " (SELECT max(id) FROM llm_answers WHERE parse != 'failed' AND origin != ?"
         + (" AND item_id = ?" if item_id is not None else "")
         + " GROUP BY item_id, profile) ORDER BY profile"
     )
     result: dict[str, list[tuple[str, int | None, str]]] = {}
-    for found, label, index, content_hash in store.db.execute(
-        sql, [item_id] if item_id is not None else []
-    ):
+    params = [OPTIONS_ONLY] + ([item_id] if item_id is not None else [])
+    for found, label, index, content_hash in store.db.execute(sql, params):
         result.setdefault(str(found), []).append((str(label), index, str(content_hash)))
     return result
 

@@ -377,18 +377,63 @@ class Store(ReviewsMixin, EvidenceMixin, QueuePagingMixin):
 
     @staticmethod
     def _write_flags(conn: sqlite3.Connection, item_id: str, flags: Sequence[Flag]) -> None:
-        conn.execute("DELETE FROM flags WHERE item_id = ?", [item_id])
+        """Replace an item's own flags; flags with an origin (the audit's) stay."""
+        conn.execute("DELETE FROM flags WHERE item_id = ? AND origin IS NULL", [item_id])
         conn.executemany(
             "INSERT OR REPLACE INTO flags (item_id, check_id, severity, message, details)"
             " VALUES (?,?,?,?,?)",
             [(item_id, f.check, f.severity.value, f.message, _dumps(f.details)) for f in flags],
         )
-        severity = min((SEVERITY_RANK[f.severity] for f in flags), default=NO_FLAG)
-        checks = "," + "".join(f"{f.check}," for f in flags)
+        kept = conn.execute(
+            "SELECT check_id, severity FROM flags WHERE item_id = ? AND origin IS NOT NULL",
+            [item_id],
+        ).fetchall()
+        Store._write_flag_summary(
+            conn, item_id, [(f.check, f.severity) for f in flags] + _summary_pairs(kept)
+        )
+
+    @staticmethod
+    def _write_flag_summary(
+        conn: sqlite3.Connection, item_id: str, flags: Sequence[tuple[str, Severity]]
+    ) -> None:
+        """The queue's copy of an item's flags: its worst severity and its check ids."""
+        severity = min((SEVERITY_RANK[s] for _, s in flags), default=NO_FLAG)
+        checks = "," + "".join(f"{c}," for c, _ in flags)
         conn.execute(
             "UPDATE items SET flag_severity = ?, flag_checks = ? WHERE id = ?",
             [severity, checks, item_id],
         )
+
+    def replace_origin_flags(
+        self, origin: str, flags_by_item: Mapping[str, Sequence[Flag]]
+    ) -> set[str]:
+        """Replace every flag of ``origin`` (the audit's) with ``flags_by_item``, in one
+        transaction; return the ids of the items whose flags changed (had some, or get some)."""
+        with self.transaction() as conn:
+            before = {
+                row[0]
+                for row in conn.execute("SELECT item_id FROM flags WHERE origin = ?", [origin])
+            }
+            conn.execute("DELETE FROM flags WHERE origin = ?", [origin])
+            present = self.present_item_ids(list(flags_by_item))
+            conn.executemany(
+                "INSERT OR REPLACE INTO flags (item_id, check_id, severity, message, details,"
+                " origin) VALUES (?,?,?,?,?,?)",
+                [
+                    (item_id, f.check, f.severity.value, f.message, _dumps(f.details), origin)
+                    for item_id, flags in flags_by_item.items()
+                    if item_id in present
+                    for f in flags
+                ],
+            )
+            changed = before | present
+            for item_id in changed:
+                rows = conn.execute(
+                    "SELECT check_id, severity FROM flags WHERE item_id = ? ORDER BY check_id",
+                    [item_id],
+                ).fetchall()
+                self._write_flag_summary(conn, item_id, _summary_pairs(rows))
+        return changed
 
     def flags(self, item_id: str) -> list[Flag]:
         rows = self.db.execute(
@@ -412,6 +457,10 @@ class Store(ReviewsMixin, EvidenceMixin, QueuePagingMixin):
 
     def blocking_flags(self, item_id: str) -> list[Flag]:
         return [f for f in self.flags(item_id) if f.severity is Severity.BLOCKING]
+
+
+def _summary_pairs(rows: Iterable[tuple[str, str]]) -> list[tuple[str, Severity]]:
+    return [(check, Severity(severity)) for check, severity in rows]
 
 
 def _foreign_database(conn: sqlite3.Connection) -> bool:

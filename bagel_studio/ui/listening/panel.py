@@ -11,6 +11,7 @@ the spectrogram, overlays, measuring box and measurements keep working.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -94,6 +95,8 @@ class ListeningPanel(QWidget):
         self.item: Item | None = None
         self.recording: dict[str, Any] | None = None
         self.clip: LoadedClip | None = None
+        self.key_revealed = True  # blind mode sets it False until the curator has answered
+        self._measurement: Any = None
         self._generation = 0
         self._spectrogram_request = 0
         self._closed = False
@@ -171,10 +174,26 @@ class ListeningPanel(QWidget):
 
     # -- the contract with the desk -------------------------------------------------------------
 
+    def set_key_revealed(self, revealed: bool) -> None:
+        """Blind mode: while the key is hidden the bands and verdicts do not say which option is
+        the gold (and the mismatch verdict, which names it, waits); shown again once revealed."""
+        if revealed == self.key_revealed:
+            return
+        self.key_revealed = revealed
+        if self.item is not None:
+            self.view.overlays.set_options(option_claims(self._visible_content(self.item)))
+            if self._measurement is not None:
+                self._show_measurement(self._measurement)
+
+    def _visible_content(self, item: Item) -> ItemContent:
+        if self.key_revealed:
+            return item.content
+        return dataclasses.replace(item.content, answer_index=None)
+
     def show_item(self, item: Item) -> None:
         """Show ``item``'s recording; returns at once (the work runs on the worker pool)."""
         self._reset(item)
-        self.view.overlays.set_options(option_claims(item.content))
+        self.view.overlays.set_options(option_claims(self._visible_content(item)))
         if not item.recording_id:
             self._show_notice(f"{item.id}: no Xeno-canto recording linked to this item")
             return
@@ -216,6 +235,7 @@ class ListeningPanel(QWidget):
     def _reset(self, item: Item | None) -> None:
         self._generation += 1
         self.item, self.recording, self.clip = item, None, None
+        self._measurement = None
         self.controller.unload()
         reason = self.controller.reason
         self.transport.set_enabled_playback(False, f"No playback: {reason}" if reason else "")
@@ -286,7 +306,9 @@ class ListeningPanel(QWidget):
         )  # fmt: skip
 
     def _show_measurement(self, measurement: Any) -> None:
-        self.measurements.show_measurement(measurement, self.item.content if self.item else None)
+        self._measurement = measurement
+        content = self._visible_content(self.item) if self.item else None
+        self.measurements.show_measurement(measurement, content)
         self.view.overlays.set_measured_band(tuple(measurement.dominant_band_hz))
 
     # -- settings -------------------------------------------------------------------------------
@@ -327,8 +349,14 @@ class ListeningPanel(QWidget):
             self.status_message.emit(f"Playback unavailable: {reason}")
 
     def _on_device_checked(self, result: tuple[bool, str]) -> None:
+        """The worker looked for an output (and may have started a sound server): a clip loaded
+        before without one gets its stream now; without one, the reason says what to do."""
         ok, reason = result
-        if not self._closed and not ok and not self.controller.loaded:
+        if self._closed:
+            return
+        if ok and self.controller.loaded and self.controller.reason and self.clip is not None:
+            self.controller.load(self.clip.audio)
+        elif not ok and (not self.controller.loaded or self.controller.reason):
             self.controller.set_unavailable(reason)
 
     def _apply_loop(self) -> None:

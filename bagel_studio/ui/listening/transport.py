@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -223,23 +224,55 @@ class TransportBar(QWidget):
         self.reason_label.setStyleSheet("color: #b26a00;")
         self.speed_combo.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.volume_slider.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        controls = QHBoxLayout()
-        controls.setContentsMargins(0, 0, 0, 0)
+        # Two groups: play/stop/position, and speed/volume/loop/measure. They share one row when
+        # the panel is wide enough and take two rows otherwise, so that nothing is ever squeezed
+        # under its neighbour (the time and the Measure button were cut at 1280x800).
+        self.controls = QHBoxLayout()
+        self.controls.setContentsMargins(0, 0, 0, 0)
         for widget in (self.play_button, self.stop_button, self.position_label):
-            controls.addWidget(widget)
-        controls.addSpacing(6)
-        controls.addWidget(self.speed_combo)
-        controls.addWidget(QLabel("Vol"))
-        controls.addWidget(self.volume_slider)
-        controls.addWidget(self.loop_button)
-        controls.addWidget(self.measure_button)
-        controls.addStretch(1)
-        layout = QVBoxLayout(self)  # the reason gets its own line: it can be long
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(2)
-        layout.addLayout(controls)
-        layout.addWidget(self.reason_label)
+            self.controls.addWidget(widget)
+        self.settings_group = QWidget(self)
+        group = QHBoxLayout(self.settings_group)
+        group.setContentsMargins(0, 0, 0, 0)
+        group.addWidget(self.speed_combo)
+        group.addWidget(QLabel("Vol"))
+        group.addWidget(self.volume_slider)
+        group.addWidget(self.loop_button)
+        group.addWidget(self.measure_button)
+        group.addStretch(1)
+        self.controls.addWidget(self.settings_group)
+        self.controls.addStretch(1)
+        self.one_row = True
+        self._layout = QVBoxLayout(self)  # the reason gets its own line: it can be long
+        self._layout.setContentsMargins(0, 0, 0, 0)
+        self._layout.setSpacing(2)
+        self._layout.addLayout(self.controls)
+        self._layout.addWidget(self.reason_label)
         self.reason_label.hide()
+
+    def one_row_width(self) -> int:
+        """The width the controls need on one row."""
+        first = sum(
+            w.sizeHint().width() for w in (self.play_button, self.stop_button, self.position_label)
+        )
+        spacing = max(0, self.controls.spacing()) * 4
+        return first + self.settings_group.sizeHint().width() + spacing
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._arrange(event.size().width())
+
+    def _arrange(self, width: int) -> None:
+        one_row = width >= self.one_row_width()
+        if one_row == self.one_row:
+            return
+        self.one_row = one_row
+        if one_row:
+            self._layout.removeWidget(self.settings_group)
+            self.controls.insertWidget(3, self.settings_group)
+        else:
+            self.controls.removeWidget(self.settings_group)
+            self._layout.insertWidget(1, self.settings_group)
 
     def set_playing(self, playing: bool) -> None:
         self.play_button.setText("❚❚ Pause" if playing else "▶ Play")

@@ -1,0 +1,141 @@
+"""The benchmark audit: the shortcuts a model could take through the release, found before it
+goes out.
+
+``run_audit(store)`` reads every item not rejected (final content) and returns an
+``AuditReport``: heuristic baselines per domain and dimension with their artifacts, clusters of
+near-duplicate items and cross-item leaks. ``audit_flags(report)`` turns the clusters and leaks
+into flags (``near-duplicate``, ``leaks-answer-of``, ``answerable-without-stem``);
+``operations.audit`` stores them. Nothing here calls a model: the options-only baseline reads the
+answers ``bagel-studio evaluate --options-only`` stored (``options_only``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bagel_studio.core.audit.baselines import (
+    BASELINES,
+    Artifact,
+    BaselineTable,
+    baseline_table,
+    format_p,
+)
+from bagel_studio.core.audit.duplicates import near_duplicates
+from bagel_studio.core.audit.items import load_items
+from bagel_studio.core.audit.leaks import Leak, find_leaks
+from bagel_studio.core.audit.options_only import OptionsOnly, options_only_baseline
+from bagel_studio.core.checks.audit import ANSWERABLE_WITHOUT_STEM, LEAKS_ANSWER_OF, NEAR_DUPLICATE
+from bagel_studio.core.model import Flag, Severity
+from bagel_studio.core.store import Store
+
+NAMED = 10  # ids named in a flag's message (all of them are in its details)
+
+Progress = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class AuditReport:
+    items: int  # items audited (not rejected, four options, a valid gold)
+    baselines: BaselineTable
+    artifacts: list[Artifact]
+    duplicates: list[list[str]]
+    leaks: list[Leak]
+    options_only: OptionsOnly = field(default_factory=OptionsOnly)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "items": self.items,
+            "baselines": {
+                name: {d: s.to_json() for d, s in self.baselines.by_domain[name].items()}
+                for name in BASELINES
+            },
+            "baselines_by_dimension": {
+                name: {
+                    domain: {dim: s.to_json() for dim, s in dims.items()}
+                    for domain, dims in self.baselines.by_dimension[name].items()
+                }
+                for name in BASELINES
+            },
+            "artifacts": [a.to_json() | {"finding": a.sentence()} for a in self.artifacts],
+            "duplicates": self.duplicates,
+            "leaks": [leak.to_json() for leak in self.leaks],
+            "options_only": self.options_only.to_json(),
+        }
+
+
+def run_audit(store: Store, progress: Progress | None = None) -> AuditReport:
+    """Audit the project's items as they stand (reads only)."""
+    say = progress or (lambda _stage: None)
+    say("reading items")
+    items = load_items(store)
+    say("baselines")
+    table = baseline_table(items)
+    say("near-duplicates")
+    duplicates = near_duplicates(items)
+    say("leaks")
+    leaks = find_leaks(items)
+    say("options-only answers")
+    options_only = options_only_baseline(store, items)
+    return AuditReport(len(items), table, table.artifacts(), duplicates, leaks, options_only)
+
+
+def audit_flags(report: AuditReport) -> dict[str, list[Flag]]:
+    """The audit's flags by item id: ``near-duplicate`` on every member of a cluster,
+    ``leaks-answer-of`` on every leaking item, ``answerable-without-stem`` on every item all
+    reference models answered from the options alone."""
+    flags: dict[str, list[Flag]] = {}
+    models = list(report.options_only.models)
+    for item_id in report.options_only.answerable:
+        flags.setdefault(item_id, []).append(
+            Flag(
+                ANSWERABLE_WITHOUT_STEM,
+                Severity.WARNING,
+                f"Every reference model ({', '.join(models)}) picked the gold from the options"
+                " alone, without the question",
+                {"models": models},
+            )
+        )
+    for cluster in report.duplicates:
+        for item_id in cluster:
+            others = [i for i in cluster if i != item_id]
+            flags.setdefault(item_id, []).append(
+                Flag(
+                    NEAR_DUPLICATE,
+                    Severity.WARNING,
+                    f"Says the same thing as {_names(others)}",
+                    {"items": others},
+                )
+            )
+    by_item: dict[str, list[Leak]] = {}
+    for leak in report.leaks:
+        by_item.setdefault(leak.item_id, []).append(leak)
+    for item_id, leaks in by_item.items():
+        others = [leak.leaked_item_id for leak in leaks]
+        answers = list(dict.fromkeys(leak.answer for leak in leaks))
+        flags.setdefault(item_id, []).append(
+            Flag(
+                LEAKS_ANSWER_OF,
+                Severity.WARNING,
+                f"The stem states the answer of {_names(others)}: "
+                + ", ".join(repr(a) for a in answers[:NAMED]),
+                {"items": others, "answers": answers},
+            )
+        )
+    return flags
+
+
+def _names(ids: list[str]) -> str:
+    shown = ", ".join(ids[:NAMED])
+    more = len(ids) - NAMED
+    return f"{shown} and {more} more" if more > 0 else shown
+
+
+__all__ = [
+    "Artifact",
+    "AuditReport",
+    "audit_flags",
+    "format_p",
+    "run_audit",
+]

@@ -1,0 +1,237 @@
+"""Heuristic baselines: how often a rule that never reads the question the way a person would
+still finds the gold answer.
+
+Each baseline scores the four options of an item and picks the best; ties share the credit (a
+tie of k options containing the gold counts 1/k), so a baseline with nothing to go on scores
+exactly chance. Accuracy is compared with chance (25%) by a one-sided binomial test. The
+position baseline picks, per group, the letter most often gold; as it chooses among four letters
+after looking, its p-value is multiplied by four (Bonferroni) so that it stays a valid test.
+A score is an artifact when it beats chance at p < 0.01 after Holm's correction over all the
+scores of the audit: five baselines on four domains and fifteen dimensions are ninety-odd tests,
+and at a bare 0.01 a clean project would show about one "artifact" by chance.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from rapidfuzz.distance import Indel
+from rapidfuzz.process import cpdist
+
+from bagel_studio.core.audit.items import AuditItem
+from bagel_studio.core.domains import DIMENSIONS, DOMAINS, LETTERS
+
+CHANCE = 0.25
+ARTIFACT_P = 0.01  # beating chance at this level (Holm-adjusted) on a domain or dimension
+
+LONGEST = "longest"
+SHORTEST = "shortest"
+STEM_OVERLAP = "stem_overlap"
+CENTROID = "centroid"
+POSITION = "position"
+BASELINES = (LONGEST, SHORTEST, STEM_OVERLAP, CENTROID, POSITION)
+
+# How a finding states what each baseline picks ("... is the gold 61% of the time").
+PICKS = {
+    LONGEST: "the longest option",
+    SHORTEST: "the shortest option",
+    STEM_OVERLAP: "the option sharing most words with the stem",
+    CENTROID: "the option most like the other three",
+}
+
+
+@dataclass(frozen=True)
+class Score:
+    """A baseline on one group of items: accuracy, n and the p-value against chance."""
+
+    accuracy: float
+    n: int
+    p_value: float
+    letter: str | None = None  # the position baseline's letter
+
+    def to_json(self) -> dict[str, float | int]:
+        return {"accuracy": round(self.accuracy, 4), "n": self.n, "p_value": self.p_value}
+
+
+@dataclass(frozen=True)
+class Artifact:
+    """A baseline that beats chance (p < 0.01, Holm-adjusted) on a domain, or on one dimension
+    of it."""
+
+    baseline: str
+    domain: str
+    dimension: str | None
+    score: Score
+    p_adjusted: float = 0.0  # after Holm's correction for the number of scores tested
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "baseline": self.baseline,
+            "domain": self.domain,
+            "dimension": self.dimension,
+            "accuracy": round(self.score.accuracy, 4),
+            "n": self.score.n,
+            "p_value": self.score.p_value,
+            "p_adjusted": self.p_adjusted,
+        }
+
+    def sentence(self) -> str:
+        """The finding in words: "GloBI / Masked participant identification: the longest
+        option is the gold 61% of the time, n = 1,380, p < 1e-40"."""
+        where = self.domain if self.dimension is None else f"{self.domain} / {self.dimension}"
+        score = self.score
+        if self.baseline == POSITION:
+            what = f"the gold is in position {score.letter}"
+        else:
+            what = f"{PICKS[self.baseline]} is the gold"
+        return (
+            f"{where}: {what} {score.accuracy:.0%} of the time, n = {score.n:,},"
+            f" {format_p(score.p_value)}"
+        )
+
+
+def format_p(p: float) -> str:
+    """A p-value as a reader wants it: "p < 1e-40" for the astronomically small ones."""
+    if p < 1e-40:
+        return "p < 1e-40"
+    if p < 0.001:
+        return f"p = {p:.1e}"
+    return f"p = {p:.3f}"
+
+
+def binomial_p(successes: int, n: int, chance: float = CHANCE) -> float:
+    """One-sided p-value of ``successes`` or more out of ``n`` at ``chance``."""
+    if n == 0:
+        return 1.0
+    if successes <= 0:
+        return 1.0
+    # The binomial survival function (scipy.stats.binom.sf), from scipy.special, which imports
+    # in a fraction of scipy.stats' time.
+    from scipy.special import bdtrc
+
+    return float(min(1.0, max(0.0, bdtrc(successes - 1, n, chance))))
+
+
+# -- scoring ---------------------------------------------------------------------------------
+
+Group = tuple[str, str | None]  # (domain, dimension or None for the whole domain)
+_PAIRS = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
+
+
+def option_scores(items: Sequence[AuditItem]) -> dict[str, np.ndarray]:
+    """Each baseline's score of each option, as an (items x 4) array: the option with the
+    highest score is the baseline's pick."""
+    lengths = np.array([[len(o.strip()) for o in item.options] for item in items], dtype=float)
+    overlap = np.empty((len(items), 4), dtype=float)
+    for row, item in enumerate(items):
+        stem_words = item.question_words
+        overlap[row] = [len(stem_words.intersection(words)) for words in item.option_words]
+    folded = [[" ".join(o.split()).casefold() for o in item.options] for item in items]
+    centroid = np.zeros((len(items), 4), dtype=float)
+    for i, j in _PAIRS:  # the similarity of every pair of options, one column pair at a time
+        similarity = cpdist(
+            [f[i] for f in folded],
+            [f[j] for f in folded],
+            scorer=Indel.normalized_similarity,
+            dtype=np.float64,
+        )
+        centroid[:, i] += similarity
+        centroid[:, j] += similarity
+    return {LONGEST: lengths, SHORTEST: -lengths, STEM_OVERLAP: overlap, CENTROID: centroid}
+
+
+def credits(scores: np.ndarray, gold: np.ndarray) -> np.ndarray:
+    """Per item, the share of a random tie-break among the best-scoring options that lands on
+    the gold."""
+    winners = scores == scores.max(axis=1, keepdims=True)
+    credit: np.ndarray = winners[np.arange(len(gold)), gold] / winners.sum(axis=1)
+    return credit
+
+
+@dataclass(frozen=True)
+class BaselineTable:
+    """Every baseline's score per domain and per (domain, dimension)."""
+
+    by_domain: dict[str, dict[str, Score]]  # baseline -> domain -> score
+    by_dimension: dict[str, dict[str, dict[str, Score]]]  # baseline -> domain -> dimension
+
+    def artifacts(self) -> list[Artifact]:
+        """Every score that beats chance at p < 0.01 after Holm's correction for the number of
+        scores tested (five baselines on every domain and dimension: by chance alone about one
+        of a hundred would pass the bare threshold), domains first. A dimension that is its
+        domain's only one is not tested twice."""
+        tests: list[tuple[str, str, str | None, Score]] = []
+        for baseline in BASELINES:
+            for domain, score in self.by_domain.get(baseline, {}).items():
+                tests.append((baseline, domain, None, score))
+                dimensions = self.by_dimension.get(baseline, {}).get(domain, {})
+                if len(dimensions) > 1:
+                    tests.extend((baseline, domain, d, s) for d, s in dimensions.items())
+        adjusted = holm([score.p_value for *_, score in tests])
+        return [
+            Artifact(baseline, domain, dimension, score, p)
+            for (baseline, domain, dimension, score), p in zip(tests, adjusted, strict=True)
+            if p < ARTIFACT_P
+        ]
+
+
+def holm(p_values: Sequence[float]) -> list[float]:
+    """Holm's step-down adjusted p-values (family-wise error control), in the given order."""
+    m = len(p_values)
+    adjusted = [1.0] * m
+    running = 0.0
+    for rank, index in enumerate(sorted(range(m), key=lambda i: p_values[i])):
+        running = max(running, min(1.0, (m - rank) * p_values[index]))
+        adjusted[index] = running
+    return adjusted
+
+
+def baseline_table(items: Sequence[AuditItem]) -> BaselineTable:
+    groups: dict[Group, int] = {}
+    rows: list[list[int]] = [[], []]  # per item: its domain's group, its dimension's group
+    for item in items:
+        for level, group in enumerate(((item.domain, None), (item.domain, item.dimension))):
+            rows[level].append(groups.setdefault(group, len(groups)))
+    gold = np.array([item.answer_index for item in items], dtype=np.int64)
+    index = [np.array(r, dtype=np.int64) for r in rows]
+    counts = np.zeros(len(groups), dtype=np.int64)
+    for i in index:
+        counts += np.bincount(i, minlength=len(groups))
+    scores: dict[str, dict[Group, Score]] = {b: {} for b in BASELINES}
+    if items:
+        for name, table in option_scores(items).items():
+            credit = credits(table, gold)
+            sums = np.zeros(len(groups))
+            for i in index:
+                sums += np.bincount(i, weights=credit, minlength=len(groups))
+            for group, g in groups.items():
+                n, hits = int(counts[g]), float(sums[g])
+                scores[name][group] = Score(hits / n, n, binomial_p(round(hits), n))
+        flat = np.zeros(4 * len(groups), dtype=np.int64)
+        for i in index:
+            flat += np.bincount(i * 4 + gold, minlength=4 * len(groups))
+        letters = flat.reshape(-1, 4)  # group -> how often each letter is gold
+        for group, g in groups.items():
+            n, letter = int(counts[g]), int(np.argmax(letters[g]))
+            top = int(letters[g][letter])
+            p = min(1.0, 4 * binomial_p(top, n))
+            scores[POSITION][group] = Score(top / n, n, p, LETTERS[letter])
+    by_domain: dict[str, dict[str, Score]] = {b: {} for b in BASELINES}
+    by_dimension: dict[str, dict[str, dict[str, Score]]] = {b: {} for b in BASELINES}
+    for name, found in scores.items():
+        for (domain, dimension), score in sorted(found.items(), key=_group_order):
+            if dimension is None:
+                by_domain[name][domain] = score
+            else:
+                by_dimension[name].setdefault(domain, {})[dimension] = score
+    return BaselineTable(by_domain, by_dimension)
+
+
+def _group_order(entry: tuple[Group, Score]) -> tuple[int, str, int, str]:
+    (domain, dimension), _ = entry
+    rank = DOMAINS.index(domain) if domain in DOMAINS else len(DOMAINS)
+    labels = DIMENSIONS.get(domain, ())
+    order = labels.index(dimension) if dimension in labels else len(labels)
+    return rank, domain, order, dimension or ""

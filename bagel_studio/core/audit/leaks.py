@@ -1,0 +1,106 @@
+"""Cross-item leaks: one item's stem states another item's gold answer about the same thing.
+
+A closed-book benchmark must not answer itself: if item A's stem says "the red fox (family
+Canidae) ..." and item B, about the same species, asks for its family, a model that has seen A
+answers B. Item A *leaks the answer of* B when both are about the same subject (text, GloBI
+record, recording or species, see ``items.subjects``), B's gold answer appears word for word in
+A's stem, and B's own stem does not already contain it (that is ``gold-in-stem``).
+
+Per subject, the gold phrases of its items are indexed. Each stem is searched for the gold phrases
+of its subjects' other items, or, where a subject has more golds than the stem has words, its
+word n-grams are looked up in that index instead: the work per stem is bounded by its own length,
+so it grows with the items, never with their pairs.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bagel_studio.core.audit.items import AuditItem
+from bagel_studio.core.audit.words import phrase
+
+MAX_WORDS = 8  # gold phrases longer than this are not looked for (stems restate facts briefly)
+_GENERIC = frozenset(
+    {
+        "none of the above",
+        "all of the above",
+        "both",
+        "neither",
+        "unknown",
+        "not enough information",
+        "cannot be determined",
+    }
+)
+
+
+@dataclass(frozen=True)
+class Leak:
+    item_id: str  # the item whose stem gives the answer away
+    leaked_item_id: str  # the item whose gold answer it states
+    answer: str  # that gold answer, as the leaked item words it
+
+    def to_json(self) -> dict[str, str]:
+        return {"item_id": self.item_id, "leaked_item_id": self.leaked_item_id}
+
+
+def _gold_phrase(item: AuditItem) -> str | None:
+    """The gold answer as a phrase to look for, or None when it says too little to leak (no
+    content word, too short, too long, or a generic answer)."""
+    if not item.gold_words:
+        return None
+    gold = phrase(item.gold)
+    if len(gold) < 3 or gold in _GENERIC or gold.count(" ") >= MAX_WORDS:
+        return None
+    return gold
+
+
+def _ngrams(words: Sequence[str], lengths: set[int]) -> set[str]:
+    found: set[str] = set()
+    for n in lengths:
+        for start in range(len(words) - n + 1):
+            found.add(" ".join(words[start : start + n]))
+    return found
+
+
+def find_leaks(items: Sequence[AuditItem]) -> list[Leak]:
+    """Every (leaking, leaked) pair, leaking items in queue order."""
+    golds: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+    lengths: set[int] = set()
+    phrases: list[str | None] = []
+    for i, item in enumerate(items):
+        gold = _gold_phrase(item)
+        phrases.append(gold)
+        if gold is None:
+            continue
+        lengths.add(gold.count(" ") + 1)
+        for subject in item.subjects:
+            golds[subject][gold].append(i)
+    leaks: list[Leak] = []
+    for a, item in enumerate(items):
+        indexes = [golds[s] for s in item.subjects if s in golds]
+        # Only subjects where some other item has a gold to give away.
+        indexes = [x for x in indexes if len(x) > 1 or phrases[a] not in x]
+        if not indexes:
+            continue
+        words = phrase(item.question).split()
+        padded = f" {' '.join(words)} "
+        grams: set[str] | None = None
+        leaked: dict[int, None] = {}
+        for index in indexes:
+            if len(index) <= 2 * len(words):  # few golds: look for each in the stem
+                found = [g for g in index if f" {g} " in padded]
+            else:  # many: look each n-gram of the stem up
+                grams = grams if grams is not None else _ngrams(words, lengths)
+                found = list(grams.intersection(index))
+            for gold in found:
+                for b in index[gold]:
+                    if b != a:
+                        leaked[b] = None
+        for b in sorted(leaked):
+            other = items[b]
+            if f" {phrases[b]} " in f" {phrase(other.question)} ":
+                continue  # B gives its own answer away already
+            leaks.append(Leak(item.id, other.id, other.gold.strip()))
+    return leaks

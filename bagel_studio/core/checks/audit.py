@@ -1,0 +1,27 @@
+"""The audit's flags: found over the whole project by ``bagel-studio audit`` (``core.audit``),
+not by an item's own checks.
+
+An item's checks look at that item and its evidence; these look across items (two items saying
+the same thing, one item's stem answering another) or come from model runs (options-only). The
+store keeps them when an item's own checks are re-run, until the next audit replaces them.
+"""
+
+from __future__ import annotations
+
+NEAR_DUPLICATE = "near-duplicate"
+LEAKS_ANSWER_OF = "leaks-answer-of"
+ANSWERABLE_WITHOUT_STEM = "answerable-without-stem"
+
+DESCRIPTIONS = {
+    NEAR_DUPLICATE: "Another item says the same thing (its stem and gold share most content "
+    "words, it asks the same fact about the same species or source, or the same recording "
+    "twice): keep one. Found by the audit; the others are named.",
+    LEAKS_ANSWER_OF: "The stem states the gold answer of another item about the same species, "
+    "record or recording, so one item answers the other. Found by the audit; the other item "
+    "is named.",
+    ANSWERABLE_WITHOUT_STEM: "Every reference model picked the gold from the options alone "
+    "(the question removed): the options give the answer away. Found by the audit.",
+}
+AUDIT_CHECKS = frozenset(DESCRIPTIONS)
+# The flags' origin in the store: kept by ``Store.replace_flags``, replaced by the next audit.
+ORIGIN = "audit"

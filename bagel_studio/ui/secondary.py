@@ -1,0 +1,48 @@
+"""Secondary windows (ambiguity, adjudication, agreement, export, help) open at a size their
+content fits and close from the keyboard: Esc and Ctrl+W, like any other desktop window.
+
+A top-level QWidget opened by ``show()`` takes the size of its layout's hint (316x280 for the
+ambiguity queue, its content clipped) and ignores Esc; ``make_secondary`` gives it a size that is a
+share of the screen it opens on (never larger than the screen) and the two closing keys.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtWidgets import QWidget
+
+CLOSE_KEYS = ("Escape", "Ctrl+W")
+DEFAULT_SIZE = QSize(1100, 720)
+SCREEN_SHARE = 0.9  # a secondary window never covers more than this share of the screen
+
+
+def useful_size(wanted: QSize, widget: QWidget | None = None) -> QSize:
+    """``wanted``, shrunk to fit the screen (the widget's, or the primary one)."""
+    screen = widget.screen() if widget is not None else QGuiApplication.primaryScreen()
+    if screen is None:
+        return wanted
+    room = screen.availableGeometry().size()
+    return QSize(
+        min(wanted.width(), int(room.width() * SCREEN_SHARE)),
+        min(wanted.height(), int(room.height() * SCREEN_SHARE)),
+    )
+
+
+def add_close_keys(window: QWidget) -> list[QShortcut]:
+    """Esc and Ctrl+W close ``window`` (a dialog's own Esc handling is kept: it closes too)."""
+    shortcuts = []
+    for key in CLOSE_KEYS:
+        shortcut = QShortcut(QKeySequence(key), window)
+        shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
+        shortcut.activated.connect(window.close)
+        shortcuts.append(shortcut)
+    return shortcuts
+
+
+def make_secondary(window: QWidget, wanted: QSize = DEFAULT_SIZE) -> None:
+    """Size ``window`` usefully (at least its layout's hint) and let the keyboard close it."""
+    hint = window.sizeHint()
+    size = QSize(max(wanted.width(), hint.width()), max(wanted.height(), hint.height()))
+    window.resize(useful_size(size, window))
+    add_close_keys(window)

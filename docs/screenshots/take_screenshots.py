@@ -1,0 +1,81 @@
+"""Takes the desk's screenshots for the README and for checking the layout by eye.
+
+Run under a virtual screen from the repository root:
+
+    xvfb-run -a -s "-screen 0 1920x1080x24" python docs/screenshots/take_screenshots.py OUT_DIR
+
+Writes desk-WxH.png (a flagged Wikipedia item) and listening-WxH.png (a Xeno-canto item with its
+spectrogram), plus listening-wide-WxH.png (the recording given the full width, key L), at
+1280x800, 1600x1000 and 1920x1080, from the showcase project the tests build, with a private
+PulseAudio null sink running (as in the tests) so that the player is ready.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from bagel_studio.core.prefs import Preferences  # noqa: E402
+from bagel_studio.core.store import Store  # noqa: E402
+from bagel_studio.ui.app import drain, make_qapp  # noqa: E402
+from bagel_studio.ui.main_window import MainWindow  # noqa: E402
+from bagel_studio.ui.services import Services  # noqa: E402
+from tests.ui.desk_project import XC_ID, build_showcase_project  # noqa: E402
+
+SIZES = ((1280, 800), (1600, 1000), (1920, 1080))
+DATA = ROOT / "resources" / "data"
+
+
+def settle(app: QApplication, window: MainWindow, ms: int = 1500) -> None:
+    services = window.services
+    for _ in range(ms // 20):
+        app.processEvents()
+        QApplication.instance().thread().msleep(20)  # type: ignore[union-attr]
+        if not (services.workers.pending or services.writer.pending) and _ > 20:
+            break
+    for _ in range(20):
+        app.processEvents()
+        QApplication.instance().thread().msleep(20)  # type: ignore[union-attr]
+
+
+def main(out: Path) -> None:
+    app = make_qapp()
+    out.mkdir(parents=True, exist_ok=True)
+    folder = Path(tempfile.mkdtemp(prefix="bagel-shots-"))
+    project = folder / "showcase.bagel"
+    showcase = build_showcase_project(project, DATA)
+    for width, height in SIZES:
+        store = Store.open(project, owner="ana")
+        services = Services(store=store, prefs=Preferences(curator="ana"))
+        settings = QSettings(str(folder / f"desk-{width}.ini"), QSettings.Format.IniFormat)
+        window = MainWindow(services, settings=settings)
+        window.resize(width, height)
+        window.show()
+        window.show_item(showcase)
+        settle(app, window)
+        window.grab().save(str(out / f"desk-{width}x{height}.png"))
+        window.show_item(XC_ID)
+        settle(app, window, 6000)
+        window.grab().save(str(out / f"listening-{width}x{height}.png"))
+        wide = getattr(window, "toggle_listening_wide", None)
+        if callable(wide):
+            wide()
+            settle(app, window, 1000)
+            window.grab().save(str(out / f"listening-wide-{width}x{height}.png"))
+        window.close()
+        drain(services)
+        services.close()
+
+
+if __name__ == "__main__":
+    from tests.support.pulse import running_null_sink  # a private sound server: the player works
+
+    with running_null_sink():
+        main(Path(sys.argv[1] if len(sys.argv) > 1 else "screenshots"))

@@ -1,0 +1,173 @@
+"""Benchmark of issue 10's audit: baselines, near-duplicates and leaks over N items, and storing
+its flags (target: 200,000 items in under 60 s; baseline: datasketch's MinHash/MinHashLSH objects
+alone took about 60 s for the near-duplicate search at 200,000 items here).
+
+Run: .venv/bin/python tests/benchmarks/bench_audit.py [N] [--kind scale|species]
+  --kind scale    items as the project's scale tool writes them (``bagel_scale.py``: the paper's
+                  domain x dimension mix, ~180-character stems and ~36-character options drawn
+                  from a 36-word vocabulary, gold in B six times in ten)
+  --kind species  (default) the same mix over a made-up vocabulary of 20,000 words and 20,000
+                  species named in the stems, with 1% of the items asked twice in other words
+                  and one leak per 500 items: the duplicate and leak searches have real work
+The project is built once through ``Store.add_items``; the audit is timed three times (median).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from bagel_studio.core.audit import run_audit  # noqa: E402
+from bagel_studio.core.model import ItemContent  # noqa: E402
+from bagel_studio.core.operations.audit import store_audit_flags  # noqa: E402
+from bagel_studio.core.store import NewItem, Store  # noqa: E402
+
+TARGET_S = 60.0
+BASELINE_S = 60.0  # datasketch objects, near-duplicate search only (see the module docstring)
+MIX = [
+    (
+        "Wikipedia",
+        {
+            "Behavior": 353,
+            "Diet": 296,
+            "Geographic Distribution": 281,
+            "Taxonomy": 268,
+            "Communication": 234,
+            "Habitat": 234,
+            "Morphology": 233,
+            "Cognition": 28,
+        },
+    ),
+    (
+        "GloBI",
+        {"Masked interaction type inference": 2120, "Masked participant identification": 1380},
+    ),
+    ("bioRxiv", {"Result Interpretation": 2183}),
+    (
+        "Xeno-canto",
+        {
+            "Dominant frequency range": 2747,
+            "Call / syllable duration": 649,
+            "Harmonic structure / tonality vs. broadband": 427,
+            "Modulation pattern": 419,
+        },
+    ),
+]
+SCALE_WORDS = (  # noqa: SIM905
+    "species habitat forage nest predator prey song call frequency duration host parasite flower "
+    "visit tree forest wetland migration range diet insect seed fruit fish mammal bird reptile "
+    "amphibian colony territory breeding juvenile adult season dawn chorus"
+).split()
+SYLLABLES = ("ka", "lo", "mi", "ne", "ru", "sa", "ti", "vo", "ze", "pu", "gra", "bel", "dor", "fin")
+
+
+def _cells() -> tuple[list[tuple[str, str, int]], int]:
+    cells = [(d, dim, c) for d, dims in MIX for dim, c in dims.items()]
+    return cells, sum(c for *_, c in cells)
+
+
+def _pick(rng: random.Random, cells: list[tuple[str, str, int]], total: int) -> tuple[str, str]:
+    r, acc = rng.random() * total, 0
+    for domain, dimension, count in cells:
+        acc += count
+        if r <= acc:
+            return domain, dimension
+    return cells[-1][0], cells[-1][1]
+
+
+def _text(rng: random.Random, words: list[str], length: int) -> str:
+    out: list[str] = []
+    while len(" ".join(out)) < length:
+        out.append(rng.choice(words))
+    return " ".join(out)[:length]
+
+
+def scale_items(n: int, seed: int = 0) -> list[NewItem]:
+    """The scale tool's items (its generator, as the project's own tool writes them)."""
+    rng = random.Random(seed)
+    cells, total = _cells()
+    items = []
+    for i in range(n):
+        domain, dimension = _pick(rng, cells, total)
+        options = tuple(_text(rng, SCALE_WORDS, rng.randint(20, 52)) for _ in range(4))
+        gold = 1 if rng.random() < 0.6 else rng.randrange(4)
+        question = _text(rng, SCALE_WORDS, rng.randint(120, 240)) + "?"
+        content = ItemContent(question, options, gold, dimension, "easy")
+        items.append(NewItem(f"{domain.lower()}:scale:{i}", domain, content))
+    return items
+
+
+def species_items(n: int, seed: int = 0) -> list[NewItem]:
+    rng = random.Random(seed)
+    cells, total = _cells()
+    vocabulary = list(
+        {"".join(rng.choice(SYLLABLES) for _ in range(rng.randint(2, 4))) for _ in range(30_000)}
+    )[:20_000]
+    species = [
+        f"{rng.choice(vocabulary).capitalize()} {rng.choice(vocabulary)}" for _ in range(20_000)
+    ]
+    items: list[NewItem] = []
+    for i in range(n):
+        domain, dimension = _pick(rng, cells, total)
+        name = rng.choice(species)
+        options = tuple(_text(rng, vocabulary, rng.randint(20, 52)) for _ in range(4))
+        gold = rng.randrange(4)
+        question = f"What does {name} {_text(rng, vocabulary, rng.randint(100, 200))}?"
+        if i % 100 == 99 and items:  # asked again in other words
+            before = items[-1].content
+            words = before.question.rstrip("?").split()
+            question = " ".join(words[2:] + words[:2]) + "?"
+            options, gold = before.options[::-1], 3 - (before.answer_index or 0)
+        elif i % 500 == 250 and items:  # states the previous item's answer
+            before = items[-1].content
+            subject = before.question.split()[2:4]
+            question = f"Given that {' '.join(subject)} {before.answer_text}, {question}"
+        content = ItemContent(question, options, gold, dimension, "easy")
+        items.append(NewItem(f"{domain.lower()}:{i}", domain, content))
+    return items
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("n", nargs="?", type=int, default=200_000)
+    parser.add_argument("--kind", choices=("scale", "species"), default="species")
+    args = parser.parse_args()
+    make = scale_items if args.kind == "scale" else species_items
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "bench.bagel"
+        started = time.perf_counter()
+        with Store.open(path) as store:
+            store.add_items(make(args.n), None)
+        print(f"built {args.n:,} {args.kind} items in {time.perf_counter() - started:.1f} s")
+        times = []
+        for _ in range(3):
+            with Store.open(path) as store:
+                started = time.perf_counter()
+                report = run_audit(store)
+                change = store_audit_flags(store, report)
+                times.append(time.perf_counter() - started)
+        median = statistics.median(times)
+        print(
+            f"audit of {report.items:,} items: median {median:.1f} s of "
+            f"{', '.join(f'{t:.1f}' for t in times)} (target < {TARGET_S:.0f} s, baseline "
+            f"~{BASELINE_S:.0f} s for datasketch objects' duplicate search alone)"
+        )
+        print(
+            f"  {len(report.artifacts)} artifacts, {len(report.duplicates):,} duplicate clusters,"
+            f" {len(report.leaks):,} leaks, {change.flags:,} flags on {len(change.item_ids):,}"
+            " items"
+        )
+        print("  load average: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,90 @@
+"""Blind mode hides everything that points at the key until the curator has answered: the gold,
+the highlighted supporting sentence, the generator's evidence, flag messages that name options,
+the history, the gold band over the spectrogram; answering reveals all of it at once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+
+from bagel_studio.ui.item_view import BLIND_FLAG, BLIND_HISTORY
+from bagel_studio.ui.shortcuts import State
+from tests.ui.desk_harness import close_desk, open_desk
+from tests.ui.desk_project import GLOBI_ID, KOALA_ID, XC_ID, build_project
+
+PALLISENTIS_ID = "globi:pallisentis:0"  # its stem-taxon-in-options flag names option D
+
+
+def test_blind_text_item_hides_highlights_and_history_until_answered(
+    qtbot, tmp_path: Path, data_dir: Path
+) -> None:
+    path = tmp_path / "blind.bagel"
+    build_project(path, data_dir)
+    window = open_desk(qtbot, path, blind=True)
+    assert window.current_item_id() == KOALA_ID and window.machine.state is State.BLIND
+    text = window.evidence.text
+    assert window.controller.key_revealed is False
+    assert text.spans and text.highlighted_text() == []  # found, but not shown
+    assert text.editor.extraSelections() == []
+    assert window.item_view.history.texts() == [BLIND_HISTORY]
+
+    with qtbot.waitSignal(window.controller.key_revealed_changed) as revealed:
+        qtbot.keyClick(window, Qt.Key.Key_1)
+    assert revealed.args == [True] and window.controller.key_revealed
+    assert any("ucalypt" in h for h in text.highlighted_text())
+    assert len(text.editor.extraSelections()) == len(text.spans)
+    assert window.item_view.history.texts() != [BLIND_HISTORY]
+    close_desk(window)
+
+
+def test_blind_flags_name_their_check_but_not_the_options(qtbot, tmp_path, data_dir) -> None:
+    path = tmp_path / "flags.bagel"
+    build_project(path, data_dir)
+    window = open_desk(qtbot, path, blind=True)
+    window.show_item(PALLISENTIS_ID)
+    assert window.machine.state is State.BLIND
+    options = window.store.get_item(PALLISENTIS_ID).content.options
+    flags = window.item_view.flag_texts()
+    assert any("stem-taxon-in-options" in f for f in flags)
+    assert all(BLIND_FLAG in f for f in flags)
+    assert not any(option in f for f in flags for option in options)
+
+    qtbot.keyClick(window, Qt.Key.Key_2)
+    flags = window.item_view.flag_texts()
+    assert any("Pallisentis nagpurensis" in f for f in flags)  # the message, now shown
+    assert not any(BLIND_FLAG in f for f in flags)
+    close_desk(window)
+
+
+def test_blind_globi_card_and_spectrogram_hide_the_key(qtbot, tmp_path, data_dir) -> None:
+    path = tmp_path / "cards.bagel"
+    build_project(path, data_dir)
+    window = open_desk(qtbot, path, blind=True)
+    window.show_item(GLOBI_ID)
+    card = window.evidence.globi.values
+    assert "Generator's rationale" not in card
+    assert "blind mode" in card["Generator's evidence"]
+    qtbot.keyClick(window, Qt.Key.Key_1)
+    card = window.evidence.globi.values
+    assert "blind mode" not in card.get("Generator's evidence", "")
+
+    window.show_item(XC_ID)
+    panel = window.evidence.listening
+    assert panel is not None and window.machine.state is State.BLIND
+    qtbot.waitUntil(lambda: panel.clip is not None, timeout=30_000)
+    labels = panel.view.overlays.band_labels()
+    assert len(labels) == 4 and not any("gold" in label for label in labels)
+    qtbot.keyClick(window, Qt.Key.Key_4)
+    labels = panel.view.overlays.band_labels()
+    assert [label for label in labels if "gold" in label] == ["B  ~3-5 kHz  ★ gold"]
+    close_desk(window)
+
+
+def test_blind_mode_off_shows_everything_at_once(qtbot, tmp_path, data_dir) -> None:
+    path = tmp_path / "open.bagel"
+    build_project(path, data_dir)
+    window = open_desk(qtbot, path, blind=False)
+    assert window.machine.state is State.REVIEW and window.controller.key_revealed
+    assert window.evidence.text.highlighted_text()
+    close_desk(window)

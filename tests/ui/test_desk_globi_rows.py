@@ -1,0 +1,59 @@
+"""The desk's GloBI tab shows the rows an item's flags name, with or without a source record of
+its own, instead of saying that no evidence is linked."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QSettings
+
+from bagel_studio.core.model import Flag, ItemContent, Severity
+from bagel_studio.core.prefs import Preferences
+from bagel_studio.core.store import NewItem, Store
+from bagel_studio.ui.evidence_view import NO_SOURCE_RECORD, NONE_TEXT
+from bagel_studio.ui.main_window import MainWindow
+from bagel_studio.ui.services import Services
+from tests.ui.test_ambiguity import HOSTS, TABLE, add_items, globi_rows
+
+NO_SOURCE = "globi:no-source"
+
+
+def test_globi_tab_lists_the_rows_flags_name(qtbot, project_path: Path, data_dir: Path) -> None:
+    store = Store.open(project_path)
+    store.add_globi_records(globi_rows(data_dir), None)
+    add_items(store)
+    dim = "Masked participant identification"
+    question = "Which coral is Leptoconchus inpleuractis a parasite of?"
+    store.add_items([NewItem(NO_SOURCE, "GloBI", ItemContent(question, HOSTS, 0, dim))], None)
+    cited = {"records": [f"{TABLE}:9", f"{TABLE}:10", "missing.tsv:4"], "options": ["B", "D"]}
+    flag = Flag("also-documented", Severity.WARNING, "B and D are recorded too", cited)
+    store.replace_flags(NO_SOURCE, [flag])
+    services = Services(store=store, prefs=Preferences(curator="ana"))
+    settings = QSettings(str(project_path.parent / "desk.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(services, settings=settings)
+    qtbot.addWidget(window)
+    evidence = window.evidence
+
+    window.show_item(NO_SOURCE)
+    assert evidence.currentIndex() == 1  # the GloBI tab, not the empty text tab
+    assert evidence.globi.title.text() == NO_SOURCE_RECORD
+    titles = evidence.cited.titles()
+    assert len(titles) == 3
+    assert all("named by also-documented" in t for t in titles)
+    assert f"GloBI record {TABLE}:9" in titles[0] and "Fungia (Pleuractis) moluccensis" in titles[0]
+    nine = evidence.cited.cards[0].values
+    rows = {r["ref"]: r for r in globi_rows(data_dir)}
+    assert nine["Source taxon"] == rows[f"{TABLE}:9"]["source_taxon"]
+    assert nine["Target taxon"] == rows[f"{TABLE}:9"]["target_taxon"]
+    assert "not in this project" in evidence.cited.cards[2].values["Record"]
+
+    window.show_item("globi:record-key")  # its own record, then the two rows its flag names
+    assert evidence.globi.title.text() == f"GloBI record {TABLE}:8"
+    assert [t.rsplit(" ", 1)[-1] for t in evidence.cited.titles()] == [f"{TABLE}:9", f"{TABLE}:10"]
+
+    window.show_item("globi:clean")  # nothing cited: no extra cards
+    assert evidence.cited.titles() == []
+    window.show_item("wikipedia:flagged")
+    assert evidence.globi.title.text() == NONE_TEXT and evidence.cited.titles() == []
+    window.close()
+    services.close()

@@ -1,0 +1,89 @@
+"""The listening layout has room: at 1280x800 the transport's controls are whole and apart, the
+queue's columns fit without sideways scrolling, and L gives the recording the queue's width
+(remembered with the window)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtWidgets import QWidget
+
+from tests.ui.desk_harness import close_desk, open_desk
+from tests.ui.desk_project import XC_ID, build_project
+
+
+def _rect(widget: QWidget, ancestor: QWidget) -> QRect:
+    return QRect(widget.mapTo(ancestor, widget.rect().topLeft()), widget.size())
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1600, 1000), (1920, 1080)])
+def test_transport_and_queue_fit(qtbot, tmp_path: Path, data_dir: Path, size) -> None:
+    path = tmp_path / "layout.bagel"
+    build_project(path, data_dir)
+    window = open_desk(qtbot, path)
+    window.resize(*size)
+    window.show_item(XC_ID)
+    panel = window.evidence.listening
+    assert panel is not None
+    qtbot.waitUntil(lambda: panel.clip is not None, timeout=30_000)
+    qtbot.wait(50)
+    transport = panel.transport
+    controls = [
+        transport.play_button,
+        transport.stop_button,
+        transport.position_label,
+        transport.speed_combo,
+        transport.volume_slider,
+        transport.loop_button,
+        transport.measure_button,
+    ]
+    rects = [_rect(w, transport) for w in controls]
+    for widget, rect in zip(controls, rects, strict=True):
+        assert widget.isVisible()
+        assert rect.width() >= widget.minimumSizeHint().width(), widget  # not squeezed
+        assert transport.rect().contains(rect), widget
+    for i, a in enumerate(rects):
+        for b in rects[i + 1 :]:
+            assert not a.intersects(b)
+    label = transport.position_label
+    assert label.width() >= label.fontMetrics().horizontalAdvance(label.text())
+
+    table = window.queue.table
+    assert table.horizontalScrollBar().maximum() == 0  # no sideways scrolling
+    widths = [table.columnWidth(c) for c in range(table.model().columnCount())]
+    assert sum(widths) <= table.viewport().width() + 1
+    assert widths[-1] >= 60  # the question column keeps some room
+    close_desk(window)
+
+
+def test_l_gives_the_recording_the_queue_width_and_is_remembered(
+    qtbot, tmp_path: Path, data_dir: Path
+) -> None:
+    path = tmp_path / "wide.bagel"
+    build_project(path, data_dir)
+    window = open_desk(qtbot, path)
+    window.resize(1280, 800)
+    window.show_item(XC_ID)
+    qtbot.wait(50)
+    before = window.splitter.sizes()
+    qtbot.keyClick(window, Qt.Key.Key_L)
+    assert window.listening_wide and not window.queue.isVisible()
+    assert window.evidence.currentIndex() == 2  # the recording
+    wide = window.splitter.sizes()
+    assert wide[2] > before[2] + before[0] * 0.8  # the evidence took the queue's width
+    assert wide[1] == window.splitter.widget(1).minimumWidth()
+    qtbot.keyClick(window, Qt.Key.Key_J)  # the review keys keep working
+    qtbot.keyClick(window, Qt.Key.Key_L)
+    assert not window.listening_wide and window.queue.isVisible()
+    assert window.splitter.sizes() == before
+    qtbot.keyClick(window, Qt.Key.Key_L)
+    close_desk(window)  # closed in the listening layout
+
+    again = open_desk(qtbot, path)
+    assert again.listening_wide and not again.queue.isVisible()
+    qtbot.keyClick(again, Qt.Key.Key_L)
+    assert again.queue.isVisible()
+    assert again.splitter.sizes()[0] >= again.queue.minimumWidth()  # the queue has its room
+    close_desk(again)
