@@ -25,10 +25,11 @@ ROOT = Path(__file__).resolve().parents[2]
 MEMORY_BASELINE_MB, MEMORY_TARGET_MB = 865, 450
 VERIFY_TARGET_S = 2.0
 PEAK = (
-    "import resource, sys\n"
+    "import re, sys\n"
     "from bagel_studio.core.cli import run\n"
     "run(sys.argv[1:])\n"
-    "sys.stderr.write(f'PEAK {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}\\n')\n"
+    "peak = re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read()).group(1)\n"
+    "sys.stderr.write(f'PEAK {peak}\\n')\n"
 )
 
 
