@@ -68,6 +68,9 @@ COMMANDS: dict[str, Command] = {
     "audit": Command(
         "audit", "find shortcuts: heuristic baselines, near-duplicates, cross-item leaks"
     ),
+    "analyze": Command(
+        "analyze", "measure every recording of a project on all cores or a Dask cluster"
+    ),
     "verify": Command(
         "verify", "check a release against its manifest: file hashes, item copies, shuffles"
     ),
