@@ -12,12 +12,12 @@ import sys
 import textwrap
 from typing import Any
 
-from bagel_studio.core.checks import CHECKS, check_all
+from bagel_studio.core.checks import CHECKS
 from bagel_studio.core.cli import UsageError
 from bagel_studio.core.commands.common import add_wait_argument, open_project, print_json
 from bagel_studio.core.domains import DOMAINS, normalize_domain
 from bagel_studio.core.model import Flag, Severity
-from bagel_studio.core.store import QueueFilter, Store
+from bagel_studio.core.store import QueueFilter
 
 
 def _checks_epilog() -> str:
@@ -71,11 +71,13 @@ def run(args: argparse.Namespace) -> int:
     unknown = sorted(wanted - set(CHECKS))
     if unknown:
         raise UsageError(f"unknown check id {', '.join(unknown)} (see bagel-studio check --help)")
+    from bagel_studio.core.operations.project import measure_clips, recheck  # lazy: audio, numpy
+
     with open_project(args.project, wait=args.wait) as store:
         if not args.no_audio:
-            _measure_recordings(store)
+            measure_clips(store)
         ids = store.item_ids(QueueFilter(domain=domain)) if domain else None
-        check_all(store, ids, audio=not args.no_audio)
+        recheck(store, ids, audio=not args.no_audio)
         in_scope = set(ids) if ids is not None else None
         listed = [
             (item_id, flag)
@@ -100,13 +102,3 @@ def _as_json(item_id: str, flag: Flag) -> dict[str, Any]:
         "message": flag.message,
         "details": flag.details,
     }
-
-
-def _measure_recordings(store: Store) -> None:
-    """Measure recordings not measured yet, so the acoustic flags are current (when the audio
-    package provides it)."""
-    try:
-        from bagel_studio.core.audio.project import measure_recordings
-    except (ImportError, AttributeError):
-        return
-    measure_recordings(store)
