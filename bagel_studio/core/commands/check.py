@@ -71,11 +71,13 @@ def run(args: argparse.Namespace) -> int:
     unknown = sorted(wanted - set(CHECKS))
     if unknown:
         raise UsageError(f"unknown check id {', '.join(unknown)} (see bagel-studio check --help)")
-    from bagel_studio.core.operations.project import measure_clips, recheck  # lazy: audio, numpy
+    # lazy: these load the audio analysis (numpy, scipy)
+    from bagel_studio.core.operations import analyze_recordings
+    from bagel_studio.core.operations.project import recheck
 
     with open_project(args.project, wait=args.wait) as store:
         if not args.no_audio:
-            measure_clips(store)
+            analyze_recordings(store)  # the clips not measured yet (all cores when many)
         ids = store.item_ids(QueueFilter(domain=domain)) if domain else None
         recheck(store, ids, audio=not args.no_audio)
         in_scope = set(ids) if ids is not None else None

@@ -1,17 +1,15 @@
-"""Project-wide writes: re-running the checks, measuring the clips, the shared spectrogram settings.
+"""Project-wide writes: re-running the checks, the shared spectrogram settings.
 
 ``recheck`` computes every flag first, outside any transaction (a check of the whole benchmark
 takes seconds, during which the desk must still be able to write), then writes them all in one;
-``measure_clips`` commits each clip's measurement as it is computed (seconds per clip: an
-interruption keeps what was measured); ``save_spectrogram_settings`` is one setting, one
-transaction.
+``save_spectrogram_settings`` is one setting, one transaction. (Measuring every clip is
+``operations.audio.analyze_recordings``.)
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from bagel_studio.core.audio.project import measure_recordings
 from bagel_studio.core.audio.spectrogram import SpectrogramSettings, save_settings
 from bagel_studio.core.checks import check_all
 from bagel_studio.core.store import Store
@@ -30,11 +28,6 @@ def recheck(
     transaction; return how many flags they carry. ``audio=False`` leaves out the acoustic
     checks."""
     return check_all(store, item_ids, progress, audio=audio)
-
-
-def measure_clips(store: Store, progress: Progress | None = None) -> int:
-    """Measure every recording with audio and no cached measurement; return how many."""
-    return measure_recordings(store, progress)
 
 
 def save_spectrogram_settings(store: Store, settings: SpectrogramSettings) -> None:
