@@ -17,7 +17,7 @@ from bagel_studio.core.cli import UsageError
 from bagel_studio.core.commands.common import add_wait_argument, open_project, print_json
 from bagel_studio.core.domains import DOMAINS, normalize_domain
 from bagel_studio.core.model import Flag, Severity
-from bagel_studio.core.store import QueueFilter
+from bagel_studio.core.store import QueueFilter, Store
 
 
 def _checks_epilog() -> str:
@@ -79,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
         if not args.no_audio:
             analyze_recordings(store)  # the clips not measured yet (all cores when many)
         ids = store.item_ids(QueueFilter(domain=domain)) if domain else None
+        _say_pending(store, ids)
         recheck(store, ids, audio=not args.no_audio)
         in_scope = set(ids) if ids is not None else None
         listed = [
@@ -104,3 +105,16 @@ def _as_json(item_id: str, flag: Flag) -> dict[str, Any]:
         "message": flag.message,
         "details": flag.details,
     }
+
+
+def _say_pending(store: Store, ids: list[str] | None) -> None:
+    """Tell the curator when this run finishes checks an interrupted import left undone."""
+    pending = store.pending_check_ids()
+    if ids is not None:
+        in_scope = set(ids)
+        pending = [i for i in pending if i in in_scope]
+    if pending:
+        sys.stderr.write(
+            f"bagel-studio check: {len(pending):,} items awaited their checks after an"
+            " interrupted import; checking them now\n"
+        )
