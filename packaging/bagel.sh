@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The two entry points of the README:
 #   bash packaging/bagel.sh demo   set everything up, then open the desk on the demo project
-#   bash packaging/bagel.sh test   set everything up, then run lint, types and the whole test suite
+#   bash packaging/bagel.sh test   set everything up, then run lint, types, import layers and the whole test suite
 # Anything after "demo" is passed to bagel-studio; anything after "test" to pytest.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -27,6 +27,8 @@ case "$mode" in
     .venv/bin/ruff format --check bagel_studio tests
     echo "== mypy"
     .venv/bin/mypy
+    echo "== import layers"
+    .venv/bin/lint-imports
     echo "== pytest"
     status=0
     QT_QPA_PLATFORM=offscreen .venv/bin/python -m pytest -p no:cacheprovider "$@" || status=$?

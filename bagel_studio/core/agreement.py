@@ -165,10 +165,7 @@ def agreement_report(
         raise ValueError(f"unknown category scheme {scheme!r}: choose from {', '.join(SCHEMES)}")
     categories, category_of = SCHEMES[scheme]
     by_domain: dict[str, Ratings] = {}
-    for item_id, item_domain, curator, decision in store.db.execute(
-        "SELECT r.item_id, i.domain, r.curator, r.decision FROM reviews r"
-        " JOIN items i ON i.id = r.item_id WHERE r.decision != 'skip' ORDER BY i.seq, r.curator"
-    ):
+    for item_id, item_domain, curator, decision in store.verdict_rows():
         if decision in category_of and (domain is None or item_domain == domain):
             by_domain.setdefault(item_domain, {}).setdefault(item_id, {})[curator] = category_of[
                 decision

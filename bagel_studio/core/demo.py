@@ -58,7 +58,7 @@ def build_demo_project(target: Path | None = None, *, rebuild: bool = False) -> 
         # from the start rather than appearing as each recording is first opened.
         measure_recordings(store)
         check_all(store, store.item_ids(QueueFilter(domain=XENO_CANTO)))
-        store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        store.checkpoint()
     if rebuild:
         for old in (target, Path(f"{target}-wal"), Path(f"{target}-shm")):
             old.unlink(missing_ok=True)

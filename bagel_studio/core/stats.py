@@ -16,9 +16,7 @@ def _domain_order(domains: set[str]) -> list[str]:
 
 def project_stats(store: Store) -> dict[str, Any]:
     """Counts per domain x dimension, status and level; rejects; gold positions per domain."""
-    rows = store.db.execute(
-        "SELECT domain, dimension, level, status, answer_index FROM items"
-    ).fetchall()
+    rows = store.item_stat_rows()
     by_domain = Counter(r[0] for r in rows)
     domains = _domain_order(set(by_domain))
     by_dimension: dict[str, dict[str, int]] = {d: {} for d in domains}

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from bagel_studio.core.audit import AuditReport, run_audit
+from bagel_studio.core.audit import AuditReport, audit_flags, run_audit
 from bagel_studio.core.audit.baselines import BASELINES, CHANCE, PICKS, Artifact, format_p
 from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.operations.audit import AuditChange, store_audit_flags
@@ -100,7 +100,7 @@ def findings(report: AuditReport) -> list[Finding]:
 def audit_project(store: Store) -> AuditResult:
     """Run the audit and (unless read-only) store its flags: the writer thread's job."""
     report = run_audit(store)
-    change = None if store.read_only else store_audit_flags(store, report)
+    change = None if store.read_only else store_audit_flags(store, audit_flags(report))
     return AuditResult(report, change, findings(report))
 
 

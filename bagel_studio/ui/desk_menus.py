@@ -31,6 +31,7 @@ PANELS = {
     "ambiguity": ("bagel_studio.ui.ambiguity", "AmbiguityPanel", "Ambiguity queue"),
     "adjudication": ("bagel_studio.ui.adjudication", "AdjudicationPanel", "Adjudication"),
     "agreement": ("bagel_studio.ui.agreement_view", "AgreementView", "Agreement"),
+    "models": ("bagel_studio.ui.models_panel", "ModelsPanel", "Models"),
     "audit": ("bagel_studio.ui.audit_panel", "AuditPanel", "Audit"),
 }
 
@@ -38,6 +39,7 @@ PANEL_SIZES = {  # what each panel needs to show its content unclipped (shrunk t
     "ambiguity": QSize(1200, 780),
     "adjudication": QSize(1200, 780),
     "agreement": QSize(960, 640),
+    "models": QSize(1000, 760),
 }
 
 
@@ -192,6 +194,8 @@ class DeskMenus:
             self.panels[name] = panel
             make_secondary(panel, PANEL_SIZES.get(name, DEFAULT_SIZE))
             self._wire(panel)
+            if hasattr(panel, "current_item"):  # the Models panel acts on the desk's item
+                panel.current_item = self.window.current_item_id
         else:  # the project changed since it was opened (decisions, merges, adjudications)
             refresh = getattr(panel, "refresh", None)
             if callable(refresh):
@@ -207,6 +211,7 @@ class DeskMenus:
             ("adjudicated", window.item_changed_elsewhere),
             ("merged", lambda _report: window.after_import()),
             ("open_item", window.open_from_elsewhere),
+            ("models_changed", lambda: window.after_import()),
             ("show_filter", self.show_filter),
             ("audited", lambda _change: window.after_import()),
         ):

@@ -31,6 +31,7 @@ from bagel_studio.core.store import Store
 from bagel_studio.ui.ambiguity import RecordCard, record_cards
 from bagel_studio.ui.evidence_spans import Span, support_ranges
 from bagel_studio.ui.plain import plain_label
+from bagel_studio.ui.services import Services
 
 log = logging.getLogger(__name__)
 
@@ -171,7 +172,7 @@ class EvidencePanel(QTabWidget):
     status_message = Signal(str)
     flags_changed = Signal(str)  # an item re-checked after its clip was measured
 
-    def __init__(self, services: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, services: Services, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._store: Store = services.store
         self.text = TextEvidence(self)
@@ -347,7 +348,7 @@ def _scrolling(widget: QWidget) -> QScrollArea:
     return area
 
 
-def _make_listening_panel(services: Any) -> Any:
+def _make_listening_panel(services: Services) -> Any:
     """The listening panel, if that part of the app is installed (it lands separately)."""
     try:
         module = importlib.import_module("bagel_studio.ui.listening")

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from bagel_studio.ui.plain import plain_label
+from bagel_studio.ui.services import Services
 
 
 class _ProgressRelay(QObject):
@@ -36,7 +37,7 @@ class BackgroundJobDialog(QDialog):
 
     finished_import = Signal(object)  # the job's result, after it committed
 
-    def __init__(self, services: Any, title: str, parent: QWidget | None = None) -> None:
+    def __init__(self, services: Services, title: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.services = services
         self.setWindowTitle(title)
@@ -118,7 +119,9 @@ class _PathsJobDialog(BackgroundJobDialog):
 
     TITLE = VERB = MODULE = FUNCTION = ""
 
-    def __init__(self, services: Any, paths: list[Path], parent: QWidget | None = None) -> None:
+    def __init__(
+        self, services: Services, paths: list[Path], parent: QWidget | None = None
+    ) -> None:
         super().__init__(services, self.TITLE, parent)
         self.paths = paths
         self.label.setText(f"{self.VERB} " + ", ".join(p.name for p in paths))

@@ -7,6 +7,8 @@ not, the curator's blind answer), it does not decide.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QFrame,
@@ -32,6 +34,7 @@ SEVERITY_STYLE = {
 OPTION_STYLE = "padding:6px; border:1px solid #cfcfcf; border-radius:4px;"
 GOLD_STYLE = "padding:6px; border:2px solid #2e7d32; border-radius:4px; background:#e8f5e9;"
 PICK_STYLE = "padding:6px; border:2px dashed #1565c0; border-radius:4px;"
+MODELS_STYLE = "padding:4px; color:#37474f; background:#eceff1;"
 BLIND_FLAG = "details shown once you have answered (blind mode)"
 BLIND_HISTORY = "The history is shown once you have answered (blind mode)."
 BANNER_STYLE = {
@@ -56,6 +59,13 @@ class ItemView(QWidget):
         font.setPointSizeF(font.pointSizeF() * 1.3)
         self.stem.setFont(font)
         self.options = [plain_label("", self) for _ in LETTERS]
+        # Which option each model chose: shown beside the options once the gold is visible
+        # (blind mode hides it until the curator has answered). The window sets the source.
+        self.model_lines: Callable[[Item], list[str]] | None = None
+        self._model_text = ""
+        self.models = plain_label("", self)
+        self.models.setStyleSheet(MODELS_STYLE)
+        self.models.hide()
         self.editor = ItemEditor(self)
         self.editor.hide()
         self.flags_box = QWidget(self)
@@ -75,6 +85,7 @@ class ItemView(QWidget):
         column.addWidget(self.stem)
         for label in self.options:
             column.addWidget(label)
+        column.addWidget(self.models)
         column.addWidget(self.editor)
         column.addWidget(_heading("Flags", top))
         column.addWidget(self.flags_box)
@@ -120,11 +131,14 @@ class ItemView(QWidget):
             self.stem.setText("No item to show: the queue is empty for this filter.")
             for label in self.options:
                 label.hide()
+            self.models.hide()
             self._show_flags([])
             self.history.show_entries([])
             return
         self.meta.setText(_meta_text(item, mine))
         self.stem.setText(shown(item.content.question))
+        lines = self.model_lines(item) if self.model_lines is not None else []
+        self._model_text = "Models: " + "   ·   ".join(lines) if lines else ""
         self._render_options()
         self._show_flags(flags)
         self._show_history()
@@ -165,6 +179,9 @@ class ItemView(QWidget):
             if self.blind_answer == index and not is_gold:
                 style = PICK_STYLE
             label.setStyleSheet(style)
+        visible = bool(self._model_text) and self.gold_visible
+        self.models.setText(shown(self._model_text) if visible else "")
+        self.models.setVisible(visible)
         if not self.gold_visible:
             self.show_banner("Blind mode: answer with 1-4 to reveal the gold.", "info")
 
@@ -206,6 +223,7 @@ class ItemView(QWidget):
         self.stem.hide()
         for label in self.options:
             label.hide()
+        self.models.hide()
         self.editor.load(self.item)
         self.editor.show()
         self.editor.stem.setFocus()

@@ -135,12 +135,19 @@ def _prepare_headless(desk: object, given_curator: str | None) -> object:
 
 def _build_demo(*, rebuild: bool = False) -> Path | None:
     try:
-        from bagel_studio.core.demo import build_demo_project
+        from bagel_studio.core.demo import build_demo_project, default_demo_path
     except ImportError as exc:
         sys.stderr.write(f"bagel-studio demo: the demo builder is not available ({exc})\n")
         return None
+    target = default_demo_path()
+    if rebuild or not target.exists():
+        sys.stdout.write(f"bagel-studio demo: building the demo project (once) in {target}…\n")
+        sys.stdout.flush()
     try:
-        return Path(build_demo_project(rebuild=rebuild))
+        path = Path(build_demo_project(rebuild=rebuild))
+        sys.stdout.write(f"bagel-studio demo: opening {path}\n")
+        sys.stdout.flush()
+        return path
     except Exception as exc:
         sys.stderr.write(f"bagel-studio demo: could not build the demo project: {exc}\n")
         return None

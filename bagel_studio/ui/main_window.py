@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QVBoxLayout, QWidget
 
+from bagel_studio.core.llm.desk import model_choice_lines
 from bagel_studio.core.store import QueueFilter
 from bagel_studio.ui.decision_bar import DecisionBar
 from bagel_studio.ui.desk_menus import DeskMenus
@@ -24,6 +24,7 @@ from bagel_studio.ui.item_view import ItemView
 from bagel_studio.ui.queue_model import QueueModel
 from bagel_studio.ui.queue_panel import QueuePanel
 from bagel_studio.ui.review_controller import ReviewController
+from bagel_studio.ui.services import Services
 from bagel_studio.ui.shortcuts import SHORTCUTS, ReviewMachine, State
 
 SEEK_SECONDS = 1.0
@@ -37,7 +38,7 @@ class MainWindow(QMainWindow):
 
     def __init__(
         self,
-        services: Any,
+        services: Services,
         *,
         read_only: bool = False,
         open_project: OpenProject | None = None,
@@ -55,6 +56,7 @@ class MainWindow(QMainWindow):
         self.queue_model = QueueModel(self.store)
         self.queue = QueuePanel(self.queue_model, self.store, services.prefs.curator, self)
         self.item_view = ItemView(self)
+        self.item_view.model_lines = lambda item: model_choice_lines(self.store, item)
         self.evidence = EvidencePanel(services, self)
         self.decision_bar = DecisionBar(self.machine, self)
         self.controller = ReviewController(

@@ -22,6 +22,8 @@ from bagel_studio.ui.plain import plain_tooltip, shown
 PAGE_SIZE = 200
 MAX_PAGES = 16
 
+# What the table shows, from the store's queue row (``store.queue.QUEUE_COLUMNS``; "flags" is
+# drawn from its flag_severity and flag_checks).
 COLUMNS: tuple[tuple[str, str], ...] = (
     ("id", "Id"),
     ("domain", "Domain"),

@@ -23,6 +23,7 @@ from bagel_studio.ui.evidence_view import EvidencePanel
 from bagel_studio.ui.item_view import ItemView
 from bagel_studio.ui.queue_model import QueueModel
 from bagel_studio.ui.queue_panel import QueuePanel
+from bagel_studio.ui.services import Services
 from bagel_studio.ui.shortcuts import IDLE, ReviewMachine, State
 
 
@@ -40,7 +41,7 @@ class ReviewController(QObject):
 
     def __init__(
         self,
-        services: Any,
+        services: Services,
         model: QueueModel,
         queue: QueuePanel,
         item_view: ItemView,

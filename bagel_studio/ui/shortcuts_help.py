@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import QSize
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QPlainTextEdit, QVBoxLayout, QWidget
 
+from bagel_studio.ui.secondary import useful_size
 from bagel_studio.ui.shortcuts import SHORTCUTS
 
 
@@ -33,7 +35,13 @@ class ShortcutsHelp(QDialog):
         font = self.text.font()
         font.setFamily("monospace")
         self.text.setFont(font)
-        self.text.setPlainText("\n".join(shortcut_lines()))
+        lines = shortcut_lines()
+        self.text.setPlainText("\n".join(lines))
+        self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        metrics = self.text.fontMetrics()  # wide enough for the longest line, no sideways scroll
+        widest = max(metrics.horizontalAdvance(line) for line in lines)
+        tall = metrics.lineSpacing() * (len(lines) + 2)
+        self.resize(useful_size(QSize(max(520, widest + 60), max(560, tall + 80)), parent))
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)

@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from bagel_studio.core.audit import run_audit  # noqa: E402
+from bagel_studio.core.audit import audit_flags, run_audit  # noqa: E402
 from bagel_studio.core.model import ItemContent  # noqa: E402
 from bagel_studio.core.operations.audit import store_audit_flags  # noqa: E402
 from bagel_studio.core.store import NewItem, Store  # noqa: E402
@@ -153,7 +153,7 @@ def main() -> None:
             with Store.open(path) as store:
                 started, started_cpu = time.perf_counter(), time.process_time()
                 report = run_audit(store)
-                change = store_audit_flags(store, report)
+                change = store_audit_flags(store, audit_flags(report))
                 times.append(time.perf_counter() - started)
                 cpu.append(time.process_time() - started_cpu)
         print(

@@ -75,9 +75,14 @@ def test_blind_globi_card_and_spectrogram_hide_the_key(qtbot, tmp_path, data_dir
     qtbot.waitUntil(lambda: panel.clip is not None, timeout=30_000)
     labels = panel.view.overlays.band_labels()
     assert len(labels) == 4 and not any("gold" in label for label in labels)
+    measurements = panel.measurements
+    qtbot.waitUntil(lambda: bool(measurements.rows), timeout=30_000)
+    assert measurements.blind and measurements.verdicts == []
+    assert "gold" not in measurements.body.text()
     qtbot.keyClick(window, Qt.Key.Key_4)
     labels = panel.view.overlays.band_labels()
     assert [label for label in labels if "gold" in label] == ["B  ~3-5 kHz  ★ gold"]
+    assert not measurements.blind and any("(gold)" in v for v in measurements.verdicts)
     close_desk(window)
 
 

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QApplication, QLabel
 from bagel_studio.core.model import Severity
 from bagel_studio.ui.desk_menus import PANEL_SIZES
 from bagel_studio.ui.shortcuts import SHORTCUTS
-from bagel_studio.ui.shortcuts_help import shortcut_lines
+from bagel_studio.ui.shortcuts_help import ShortcutsHelp, shortcut_lines
 from tests.ui.desk_harness import close_desk, open_desk
 from tests.ui.desk_project import XC_ID, build_project
 
@@ -130,3 +130,13 @@ def test_export_dialog_shows_no_literal_ampersand(qtbot, tmp_path, data_dir) -> 
     assert len(mnemonics) >= 2 and all(label.buddy() is not None for label in mnemonics)
     dialog.close()
     close_desk(window)
+
+
+def test_help_shows_every_line_whole(qtbot) -> None:
+    help_window = ShortcutsHelp()
+    qtbot.addWidget(help_window)
+    help_window.show()
+    qtbot.waitExposed(help_window)
+    text = help_window.text
+    assert text.horizontalScrollBar().maximum() == 0  # no line runs off to the side
+    assert text.toPlainText().count("\n") + 1 == len(shortcut_lines())

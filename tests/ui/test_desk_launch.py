@@ -81,6 +81,9 @@ def test_headless_demo_says_how_to_see_it_and_never_waits_on_a_dialog(tmp_path: 
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=60)
     assert process.returncode == 0, err
+    demo = tmp_path / "config" / "data" / "demo.bagel"
+    assert f"building the demo project (once) in {demo}" in out
+    assert f"opening {demo}" in out
     assert "virtual X display :42" in out
     assert "x11vnc -display :42" in out and "localhost:5900" in out
     assert str(screen) in out

@@ -7,12 +7,10 @@ what that item names.
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
 from bagel_studio.core.checks.records import IndexedRecords, QueriedRecords, Records
 from bagel_studio.core.store import llm as llm_sql
-from bagel_studio.core.store.evidence import RECORDING_COLUMNS
 
 if TYPE_CHECKING:
     from bagel_studio.core.store import Store
@@ -28,10 +26,12 @@ class CheckContext:
         self._recordings: dict[str, dict[str, Any]] | None = None
         self._blind: dict[str, list[tuple[str, int]]] | None = None
         self._models: dict[str, list[tuple[str, int | None, str]]] | None = None
+        self._verdicts: dict[str, dict[str, Any]] | None = None
         if preload_recordings:
             self._recordings = _all_recordings(store)
             self._blind = _blind_answers(store, None)
             self._models = llm_sql.model_choices(store, None)
+            self._verdicts = llm_sql.latest_verdicts(store)
 
     @classmethod
     def bulk(cls, store: Store) -> CheckContext:
@@ -68,24 +68,19 @@ class CheckContext:
             return self._models.get(item_id, [])
         return llm_sql.model_choices(self.store, item_id).get(item_id, [])
 
+    def judge_verdict(self, item_id: str) -> dict[str, Any] | None:
+        """The newest readable second opinion on the item, if any."""
+        if self._verdicts is not None:
+            return self._verdicts.get(item_id)
+        return llm_sql.latest_verdicts(self.store, item_id).get(item_id)
+
 
 def _blind_answers(store: Store, item_id: str | None) -> dict[str, list[tuple[str, int]]]:
-    sql = "SELECT item_id, curator, blind_answer FROM reviews WHERE blind_answer IS NOT NULL"
-    params: list[str] = []
-    if item_id is not None:
-        sql += " AND item_id = ?"
-        params.append(item_id)
-    result: dict[str, list[tuple[str, int]]] = {}
-    for found, curator, answer in store.db.execute(sql + " ORDER BY curator", params):
-        result.setdefault(str(found), []).append((str(curator), int(answer)))
-    return result
+    return store.blind_answers(item_id)
 
 
 def _all_recordings(store: Store) -> dict[str, dict[str, Any]]:
     result: dict[str, dict[str, Any]] = {}
-    cursor = store.db.execute(f"SELECT {','.join(RECORDING_COLUMNS)} FROM recordings")
-    for row in cursor.fetchall():
-        data = dict(zip(RECORDING_COLUMNS, row, strict=True))
-        data["metadata"] = json.loads(data["metadata"] or "{}")
+    for data in store.recording_rows():
         result[str(data["id"]).upper()] = data
     return result

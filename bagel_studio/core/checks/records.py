@@ -127,8 +127,7 @@ class IndexedRecords:
     def __init__(self, store: Store) -> None:
         self._by_taxon: dict[str, list[GlobiLink]] = {}
         self._by_ref: dict[str, GlobiLink] = {}
-        cursor = store.db.execute(f"SELECT {_COLUMNS} FROM globi_records ORDER BY table_name, row")
-        for row in cursor.fetchall():
+        for row in store.globi_link_rows(_COLUMNS):
             link = link_from_row(row)
             self._by_ref[link.ref] = link
             self._by_taxon.setdefault(link.source_key, []).append(link)
@@ -154,24 +153,16 @@ class QueriedRecords:
         self._store = store
 
     def by_ref(self, ref: str) -> GlobiLink | None:
-        row = self._store.db.execute(
-            f"SELECT {_COLUMNS} FROM globi_records WHERE ref = ?", [ref]
-        ).fetchone()
-        return link_from_row(row) if row is not None else None
+        rows = self._store.globi_link_rows(_COLUMNS, ref=ref)
+        return link_from_row(rows[0]) if rows else None
 
     def links(self, names: Iterable[str]) -> dict[str, list[GlobiLink]]:
         wanted = {normalize_taxon(n): n for n in names}
         variants = sorted({v for n in wanted.values() for v in _spellings(n)})
         if not variants:
             return {}
-        marks = ",".join("?" * len(variants))
-        cursor = self._store.db.execute(
-            f"SELECT {_COLUMNS} FROM globi_records WHERE source_taxon IN ({marks})"
-            f" OR target_taxon IN ({marks}) ORDER BY table_name, row",
-            [*variants, *variants],
-        )
         result: dict[str, list[GlobiLink]] = {}
-        for row in cursor.fetchall():
+        for row in self._store.globi_link_rows(_COLUMNS, taxa=variants):
             link = link_from_row(row)
             for key in {link.source_key, link.target_key}:
                 if key in wanted:

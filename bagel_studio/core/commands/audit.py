@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from bagel_studio.core.audit import AuditReport, format_p, run_audit
+from bagel_studio.core.audit import AuditReport, audit_flags, format_p, run_audit
 from bagel_studio.core.audit.baselines import BASELINES, CHANCE
 from bagel_studio.core.commands.common import open_project, print_json
 from bagel_studio.core.operations.audit import store_audit_flags
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     with open_project(args.project, read_only=args.no_flags) as store:
         report = run_audit(store)
         if not args.no_flags:
-            change = store_audit_flags(store, report)
+            change = store_audit_flags(store, audit_flags(report))
     if args.json:
         print_json(report.to_json())
     else:

@@ -177,15 +177,8 @@ def snapshot(store: Store) -> Iterator[None]:
     """Read a read-only project inside one transaction, so that every query sees the same moment
     even while the desk keeps writing (WAL readers keep their snapshot). A writable store's
     connection is shared with its writer, so it is read as is."""
-    conn = store.db.conn
-    if not store.read_only or conn.in_transaction:
+    with store.read_snapshot():
         yield
-        return
-    conn.execute("BEGIN")
-    try:
-        yield
-    finally:
-        conn.rollback()
 
 
 @contextmanager

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from bagel_studio.core.domains import LETTERS
-from bagel_studio.core.export.plan import ExportPlan
 from bagel_studio.core.export.raster import BLACK, Canvas, colour, text_font, title_font
 from bagel_studio.core.export.tables import STATUS_ORDER
 from bagel_studio.core.model import REJECT_REASONS
+
+if TYPE_CHECKING:  # for annotations only: the plan imports nothing of these at run time
+    from bagel_studio.core.export.plan import ExportPlan
 
 BEFORE, AFTER = "#b0b0b0", "#1f6fb4"
 STATUS_COLOURS = {

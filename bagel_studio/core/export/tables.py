@@ -7,10 +7,13 @@ domain before and after shuffling (its Tables 9 and 10).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from bagel_studio.core.domains import LETTERS
-from bagel_studio.core.export.plan import ExportPlan, ReleasedItem
 from bagel_studio.core.model import REJECT_REASONS, Status
+
+if TYPE_CHECKING:  # for annotations only: the plan imports nothing of these at run time
+    from bagel_studio.core.export.plan import ExportPlan, ReleasedItem
 
 STATUS_ORDER = [s.value for s in Status] + ["unresolved"]
 

@@ -310,11 +310,9 @@ def _import_audio(
     run.hashes[path] = hashlib.sha256(data).hexdigest()
     recording = xenocanto.recording_for_audio(path, run.hashes)
     if recording is None:
-        row = run.store.db.execute(
-            "SELECT id FROM recordings WHERE file_name = ? COLLATE NOCASE", [path.name]
-        ).fetchone()
-        if row is not None:
-            recording = {"id": row[0], "audio_path": str(path), "audio_sha256": run.hashes[path]}
+        found = run.store.recording_id_for_file(path.name)
+        if found is not None:
+            recording = {"id": found, "audio_path": str(path), "audio_sha256": run.hashes[path]}
     if recording is None:
         if path in run.attached:  # named by a metadata row of this run
             return {"audio": 1}
@@ -380,15 +378,7 @@ def _linked_items(run: _Run) -> list[str]:
     if not (run.globi_added or run.recording_ids or run.text_keys):
         return []  # no evidence came in: nothing earlier can have changed
     new = set(run.report.new_item_ids)
-    query = (
-        "SELECT id FROM items WHERE (? AND domain = ?)"
-        " OR recording_id IN (SELECT value FROM json_each(?))"
-        " OR lower(text_key) IN (SELECT value FROM json_each(?))"
+    linked = run.store.linked_item_ids(
+        GLOBI if run.globi_added > 0 else None, sorted(run.recording_ids), sorted(run.text_keys)
     )
-    params = [
-        int(run.globi_added > 0),
-        GLOBI,
-        json.dumps(sorted(run.recording_ids)),
-        json.dumps(sorted(run.text_keys)),
-    ]
-    return [row[0] for row in run.store.db.execute(query, params) if row[0] not in new]
+    return [item_id for item_id in linked if item_id not in new]

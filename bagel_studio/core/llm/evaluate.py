@@ -9,6 +9,7 @@ again, which is what makes a run resumable after a crash or a cancel.
 
 from __future__ import annotations
 
+import functools
 import json
 import threading
 from collections import Counter
@@ -34,7 +35,12 @@ from bagel_studio.core.store import llm as sql
 from bagel_studio.core.store.llm import AnswerRow
 
 Progress = Callable[[int, int], None]
+Write = Callable[[Callable[[], Any]], Any]  # runs a write where the caller's writes run
 IDENTITY = (0, 1, 2, 3)
+
+
+def _direct(call: Callable[[], Any]) -> Any:
+    return call()
 
 
 @dataclass(frozen=True)
@@ -187,8 +193,11 @@ def evaluate(
     policy: RetryPolicy | None = None,
     progress: Progress | None = None,
     cancel: threading.Event | None = None,
+    write: Write = _direct,
 ) -> EvaluationSummary:
-    """Ask ``profile`` every question not answered yet; commit each answer as it arrives."""
+    """Ask ``profile`` every question not answered yet; commit each answer as it arrives.
+
+    ``write`` runs each commit (the desk passes its single database-writer thread)."""
     todo = pending(store, profile, wanted)
     summary = EvaluationSummary(profile.label, total=len(wanted), already=len(wanted) - len(todo))
     if not todo:
@@ -199,7 +208,7 @@ def evaluate(
     try:
         for batch in _replies(client, todo, profile.concurrency, cancel):
             rows = [answer_row(profile, q, reply, store.clock()) for q, reply in batch]
-            ops.record_answers(store, rows)
+            write(functools.partial(ops.record_answers, store, rows))
             for row in rows:
                 summary.asked += 1
                 summary.parses[row.parse] += 1
@@ -211,7 +220,7 @@ def evaluate(
     finally:
         if own_client:
             client.close()
-        ops.refresh_model_flags(store, [q.item_id for q in todo])
+        write(lambda: ops.refresh_model_flags(store, [q.item_id for q in todo]))
     summary.cancelled = cancel.is_set()
     return summary
 

@@ -7,6 +7,7 @@ and shown as a suggestion: a verdict never decides anything.
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -15,6 +16,7 @@ from typing import Any
 
 from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.llm.client import LLMClient, Reply
+from bagel_studio.core.llm.evaluate import Write, _direct
 from bagel_studio.core.llm.evidence import evidence_text
 from bagel_studio.core.llm.jobs import ask_all
 from bagel_studio.core.llm.profiles import Profile
@@ -73,6 +75,7 @@ def judge(
     client: LLMClient,
     progress: Callable[[int, int], None] | None = None,
     cancel: threading.Event | None = None,
+    write: Write = _direct,
 ) -> JudgeSummary:
     """Ask for a verdict on each item and store each as it arrives."""
     cancel = cancel or threading.Event()
@@ -84,21 +87,19 @@ def judge(
     for item_id, reply in replies:
         item = by_id[item_id]
         verdict, key, reason, error = read_verdict(reply)
-        ops.record_verdict(
-            store,
-            {
-                "item_id": item_id,
-                "profile": profile.label,
-                "model": profile.model,
-                "content_hash": item.content.content_hash(),
-                "verdict": verdict,
-                "key_index": key,
-                "reason": reason,
-                "raw_reply": reply.text,
-                "error": error,
-                "asked_at": store.clock(),
-            },
-        )
+        row = {
+            "item_id": item_id,
+            "profile": profile.label,
+            "model": profile.model,
+            "content_hash": item.content.content_hash(),
+            "verdict": verdict,
+            "key_index": key,
+            "reason": reason,
+            "raw_reply": reply.text,
+            "error": error,
+            "asked_at": store.clock(),
+        }
+        write(functools.partial(ops.record_verdict, store, row))
         summary.asked += 1
         if verdict is None:
             summary.failed += 1

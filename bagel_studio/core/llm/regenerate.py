@@ -9,6 +9,7 @@ every check, and it is stored unreviewed with a link to the item it replaces
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import threading
 from collections.abc import Callable, Sequence
@@ -16,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bagel_studio.core.llm.client import LLMClient, Messages, Reply
+from bagel_studio.core.llm.evaluate import Write, _direct
 from bagel_studio.core.llm.evidence import generation_values
 from bagel_studio.core.llm.jobs import ask_all
 from bagel_studio.core.llm.profiles import CHAT, Profile
@@ -105,6 +107,7 @@ def regenerate(
     client: LLMClient,
     progress: Callable[[int, int], None] | None = None,
     cancel: threading.Event | None = None,
+    write: Write = _direct,
 ) -> RegenerationSummary:
     """Regenerate each item from its evidence; store each result as it arrives."""
     from bagel_studio.core.checks.structural import structural_flags
@@ -139,7 +142,7 @@ def regenerate(
             "raw_reply": reply.text,
             "created_at": store.clock(),
         }
-        ops.record_regeneration(store, record, new_item, flags, rejection)
+        write(functools.partial(ops.record_regeneration, store, record, new_item, flags, rejection))
         summary.outcomes[item_id] = outcome
         if new_item is not None:
             summary.created[item_id] = new_item.id

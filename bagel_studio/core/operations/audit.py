@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from bagel_studio.core.audit import AuditReport, audit_flags
 from bagel_studio.core.checks.audit import ORIGIN
+from bagel_studio.core.model import Flag
 from bagel_studio.core.store import Store
 
 
@@ -18,9 +19,10 @@ class AuditChange:
     flags: int
 
 
-def store_audit_flags(store: Store, report: AuditReport) -> AuditChange:
-    """Set the ``near-duplicate`` and ``leaks-answer-of`` flags of ``report`` on its items,
-    removing those of the previous audit (an item fixed since then loses its flag)."""
-    flags = audit_flags(report)
+def store_audit_flags(store: Store, flags: Mapping[str, Sequence[Flag]]) -> AuditChange:
+    """Set an audit's flags (``core.audit.audit_flags(report)``: ``near-duplicate``,
+    ``leaks-answer-of``...) on their items, removing those of the previous audit (an item fixed
+    since then loses its flag). The operations layer sits below the audit and does not import
+    it."""
     changed = store.replace_origin_flags(ORIGIN, flags)
     return AuditChange(frozenset(changed), sum(len(f) for f in flags.values()))

@@ -6,10 +6,9 @@ Each function is one transaction: it commits everything it writes, or nothing.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from bagel_studio.core.checks import recheck_item
-from bagel_studio.core.llm.profiles import Profile
 from bagel_studio.core.model import Flag
 from bagel_studio.core.operations.reviews import edit
 from bagel_studio.core.store import Store
@@ -17,6 +16,17 @@ from bagel_studio.core.store import llm as sql
 from bagel_studio.core.store.evidence import GeneratorRejection
 from bagel_studio.core.store.llm import AnswerRow
 from bagel_studio.core.store.rows import NewItem
+
+
+class Profile(Protocol):
+    """What is stored of an LLM profile (``core.llm.profiles.Profile``; the operations layer sits
+    below the LLM features and does not import them)."""
+
+    @property
+    def label(self) -> str: ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
 
 LEVELS_CURATOR = "model-levels"  # the name the history gives to levels applied from models
 
@@ -59,8 +69,11 @@ def apply_levels(store: Store, levels: Mapping[str, str]) -> dict[str, int]:
 
 
 def record_verdict(store: Store, verdict: dict[str, Any]) -> int:
+    """Store a second opinion and re-check its item (``judge-disagrees``)."""
     with store.transaction() as conn:
-        return sql.write_verdict(conn, verdict)
+        verdict_id = sql.write_verdict(conn, verdict)
+        recheck_item(store, str(verdict["item_id"]))
+        return verdict_id
 
 
 def record_regeneration(
@@ -82,20 +95,21 @@ def record_regeneration(
 
 
 def refresh_model_flags(store: Store, item_ids: Sequence[str]) -> int:
-    """Re-check the items among ``item_ids`` whose ``models-reject-gold`` flag new answers raise
-    or clear (one transaction); return how many changed."""
+    """Re-check the items among ``item_ids`` whose model flags (``models-reject-gold``,
+    ``models-miss-gold``) new answers raise, change or clear (one transaction); return how
+    many changed."""
     from bagel_studio.core.checks.context import CheckContext
-    from bagel_studio.core.checks.models import MODELS_REJECT_GOLD, model_flags
+    from bagel_studio.core.checks.models import MODEL_CHECKS, model_flags
 
     if not item_ids:
         return 0
     changed = 0
     with store.transaction():
         ctx = CheckContext.single(store)
-        rows = store.queue_rows(list(item_ids))
+        stored = sql.flag_messages(store, list(item_ids), MODEL_CHECKS)
         for item in store.get_items(list(item_ids)):
-            has_flag = MODELS_REJECT_GOLD in rows[item.id]["flag_checks"]
-            if bool(model_flags(ctx, item)) != has_flag:
+            wanted = {(f.check, f.message) for f in model_flags(ctx, item)}
+            if wanted != stored.get(item.id, set()):
                 recheck_item(store, item.id)
                 changed += 1
     return changed

@@ -243,6 +243,23 @@ class EvidenceMixin:
             )
         )
 
+    def globi_link_rows(
+        self, columns: str, *, ref: str | None = None, taxa: Sequence[str] | None = None
+    ) -> list[tuple[Any, ...]]:
+        """Raw GloBI record rows (``columns``, a fixed list of the checks), in table order: all of
+        them, the one with ``ref``, or those whose source or target taxon is one of ``taxa``
+        (exact spellings, through the taxon indexes)."""
+        sql = f"SELECT {columns} FROM globi_records"
+        params: list[Any] = []
+        if ref is not None:
+            sql += " WHERE ref = ?"
+            params.append(ref)
+        elif taxa is not None:
+            marks = ",".join("?" * len(taxa))
+            sql += f" WHERE source_taxon IN ({marks}) OR target_taxon IN ({marks})"
+            params += [*taxa, *taxa]
+        return self.db.execute(sql + " ORDER BY table_name, row", params).fetchall()
+
     def iter_globi_records(self) -> Iterator[dict[str, Any]]:
         return self._globi_rows("1", [])
 
@@ -347,6 +364,28 @@ class EvidenceMixin:
         data = dict(zip(RECORDING_COLUMNS, row, strict=True))
         data["metadata"] = json.loads(data["metadata"] or "{}")
         return data
+
+    def recording_rows(self) -> list[dict[str, Any]]:
+        """Every recording (``RECORDING_COLUMNS``, metadata decoded) in one query."""
+        cursor = self.db.execute(f"SELECT {','.join(RECORDING_COLUMNS)} FROM recordings")
+        result = []
+        for row in cursor.fetchall():
+            data = dict(zip(RECORDING_COLUMNS, row, strict=True))
+            data["metadata"] = json.loads(data["metadata"] or "{}")
+            result.append(data)
+        return result
+
+    def recording_licences(self) -> dict[str, str]:
+        """Casefolded recording id -> licence, for recordings with one."""
+        rows = self.db.execute("SELECT id, licence FROM recordings WHERE licence IS NOT NULL")
+        return {str(r[0]).casefold(): str(r[1]) for r in rows if str(r[1]).strip()}
+
+    def recording_id_for_file(self, file_name: str) -> str | None:
+        """The recording whose audio file has this name (case-insensitive), if any."""
+        row = self.db.execute(
+            "SELECT id FROM recordings WHERE file_name = ? COLLATE NOCASE", [file_name]
+        ).fetchone()
+        return None if row is None else str(row[0])
 
     def items_with_recording(self, recording_id: str) -> list[str]:
         """The ids of the items about one recording (its frequency, duration... questions)."""

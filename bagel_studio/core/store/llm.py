@@ -188,11 +188,13 @@ def verdicts_for_item(store: Store, item_id: str) -> list[dict[str, Any]]:
     return [dict(zip(columns, row, strict=True)) for row in cursor]
 
 
-def latest_verdicts(store: Store) -> dict[str, dict[str, Any]]:
-    """The newest successful verdict per item."""
+def latest_verdicts(store: Store, item_id: str | None = None) -> dict[str, dict[str, Any]]:
+    """The newest successful verdict per item (of one item, or all)."""
+    only = " AND item_id = ?" if item_id is not None else ""
     cursor = store.db.execute(
         "SELECT * FROM llm_verdicts WHERE id IN (SELECT max(id) FROM llm_verdicts"
-        " WHERE error IS NULL GROUP BY item_id)"
+        f" WHERE error IS NULL{only} GROUP BY item_id)",
+        [item_id] if item_id is not None else [],
     )
     columns = [c[0] for c in cursor.description]
     return {row[1]: dict(zip(columns, row, strict=True)) for row in cursor}
@@ -254,3 +256,19 @@ def level_counts(store: Store) -> list[tuple[str, str | None, int]]:
     """(domain, level, items) over the project."""
     rows = store.db.execute("SELECT domain, level, count(*) FROM items GROUP BY domain, level")
     return [(r[0], r[1], int(r[2])) for r in rows]
+
+
+def flag_messages(
+    store: Store, item_ids: Sequence[str], checks: Sequence[str]
+) -> dict[str, set[tuple[str, str]]]:
+    """{item id: {(check, message)}} of the given checks' stored flags on the given items."""
+    cursor = store.db.execute(
+        "SELECT item_id, check_id, message FROM flags"
+        " WHERE item_id IN (SELECT value FROM json_each(?))"
+        " AND check_id IN (SELECT value FROM json_each(?))",
+        [json.dumps(list(item_ids)), json.dumps(list(checks))],
+    )
+    result: dict[str, set[tuple[str, str]]] = {}
+    for item_id, check, message in cursor:
+        result.setdefault(str(item_id), set()).add((str(check), str(message)))
+    return result

@@ -18,18 +18,8 @@ from typing import Any
 
 import sqlite_utils
 
-from bagel_studio.core.store.queue import QueueFilter
+from bagel_studio.core.store.queue import QUEUE_COLUMNS, QueueFilter
 
-QUEUE_COLUMNS = (
-    "id",
-    "domain",
-    "dimension",
-    "level",
-    "status",
-    "question",
-    "flag_severity",
-    "flag_checks",
-)
 WORD_SOURCE = "items_fts CROSS JOIN items ON items.seq = items_fts.rowid"  # the index drives
 
 Key = tuple[Any, ...]

@@ -21,6 +21,20 @@ def word_query(text: str) -> str | None:
     return " ".join(terms) or None
 
 
+# The columns of a queue row (``Store.queue_rows``, ``Store.queue_page``), declared once: the
+# desk's queue shows these (``flag_severity`` and ``flag_checks`` as its Flags column).
+QUEUE_COLUMNS = (
+    "id",
+    "domain",
+    "dimension",
+    "level",
+    "status",
+    "question",
+    "flag_severity",
+    "flag_checks",
+)
+
+
 @dataclass(frozen=True)
 class QueueFilter:
     """What the queue shows: every field narrows, None means any."""

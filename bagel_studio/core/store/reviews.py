@@ -264,6 +264,36 @@ class ReviewsMixin:
         keys = ("adjudicator", "decision", "reason", "note", "content", "decided_at")
         return [(r[0], dict(zip(keys, r[1:], strict=True))) for r in rows]
 
+    def blind_answers(self, item_id: str | None = None) -> dict[str, list[tuple[str, int]]]:
+        """Item id -> (curator, option index) of every blind answer, by curator: of one item,
+        or of all items when None."""
+        sql = "SELECT item_id, curator, blind_answer FROM reviews WHERE blind_answer IS NOT NULL"
+        params: list[str] = []
+        if item_id is not None:
+            sql += " AND item_id = ?"
+            params.append(item_id)
+        result: dict[str, list[tuple[str, int]]] = {}
+        for found, curator, answer in self.db.execute(sql + " ORDER BY curator", params):
+            result.setdefault(str(found), []).append((str(curator), int(answer)))
+        return result
+
+    def verdict_rows(self) -> list[tuple[str, str, str, str]]:
+        """(item id, domain, curator, decision) of every decision that is not a skip, in queue
+        order then by curator (what agreement is computed from)."""
+        return self.db.execute(
+            "SELECT r.item_id, i.domain, r.curator, r.decision FROM reviews r"
+            " JOIN items i ON i.id = r.item_id WHERE r.decision != 'skip'"
+            " ORDER BY i.seq, r.curator"
+        ).fetchall()
+
+    def review_rows(self) -> list[tuple[Any, ...]]:
+        """Every review as a raw row (item_id, curator, decision, reason, note, content JSON,
+        blind_answer, decided_at, origin), by item and curator: the export's bulk read."""
+        return self.db.execute(
+            "SELECT item_id, curator, decision, reason, note, content, blind_answer, decided_at,"
+            " origin FROM reviews ORDER BY item_id, curator"
+        ).fetchall()
+
     def merged_before(self, sha256: str) -> bool:
         """Whether a file with this SHA-256 was merged into the project before."""
         row = self.db.execute("SELECT 1 FROM merges WHERE sha256 = ? LIMIT 1", [sha256])

@@ -163,32 +163,6 @@ def _json_list(values: Sequence[Any]) -> str:
         return _dumps(list(values))
 
 
-def _item_from_row(row: dict[str, Any]) -> Item:
-    original = ItemContent.from_json(json.loads(row["original"]))
-    content = ItemContent(
-        question=row["question"],
-        options=tuple(json.loads(row["options"])),
-        answer_index=row["answer_index"],
-        dimension=row["dimension"],
-        level=row["level"],
-    )
-    return Item(
-        id=row["id"],
-        domain=row["domain"],
-        content=content,
-        original=original,
-        status=Status(row["status"]),
-        source=_loads(row["source"]) or {},
-        supporting_evidence=tuple(_loads(row["supporting_evidence"]) or ()),
-        rationale=row["rationale"],
-        globi_ref=row["globi_ref"],
-        recording_id=row["recording_id"],
-        text_key=row["text_key"],
-        source_file=row["source_file"],
-        source_line=row["source_line"],
-    )
-
-
 _ITEM_FIELDS = (
     "id",
     "domain",
@@ -208,25 +182,83 @@ _ITEM_FIELDS = (
     "source_file",
     "source_line",
 )
-_ITEM_COLUMNS = ", ".join(_ITEM_FIELDS)
+ITEM_COLUMNS = ", ".join(_ITEM_FIELDS)  # the columns ``item_from_values`` decodes, in order
 
 
-def _item_from_values(row: Sequence[Any]) -> Item:
-    """An item from a row of ``_ITEM_COLUMNS``: what ``_item_from_row`` builds, without a dict
-    per row and without parsing the common empty ``{}`` / ``[]`` (bulk reads of every item)."""
+class ContentCache:
+    """Content JSON decoded once per distinct text (the store writes it canonically), so that a
+    bulk read shares one ``ItemContent`` between an item's original and every review of it."""
+
+    def __init__(self) -> None:
+        self._decoded: dict[str, ItemContent] = {}
+
+    def put(self, text: str, content: ItemContent) -> ItemContent:
+        """Remember ``content`` as what ``text`` decodes to (the caller checked that it does)."""
+        return self._decoded.setdefault(text, content)
+
+    def get(self, text: str) -> ItemContent:
+        content = self._decoded.get(text)
+        if content is None:
+            content = self._decoded[text] = ItemContent.from_json(json.loads(text))
+        return content
+
+
+_STATUS = {s.value: s for s in Status}
+
+
+def item_from_values(row: Sequence[Any], contents: ContentCache | None = None) -> Item:
+    """THE decoder from an ``items`` row (``ITEM_COLUMNS``, in that order) to an ``Item``.
+
+    An item not edited since import (the common case) has its content columns equal to its
+    ``original`` JSON: one content is built from the columns and serves as both, without parsing
+    the JSON. ``contents`` shares decoded contents across a bulk read (the export's)."""
     item_id, domain, question, options, answer_index, dimension, level, original = row[:8]
     status, source, evidence, *links = row[8:]
-    content = ItemContent(question, tuple(json.loads(options)), answer_index, dimension, level)
+    contents = contents or ContentCache()
+    content = ItemContent(question, _options(options), answer_index, dimension, level)
+    if _content_json(question, options, answer_index, dimension, level) == original:
+        content = first = contents.put(original, content)
+    else:
+        first = contents.get(original)
     return Item(
         item_id,
         domain,
         content,
-        ItemContent.from_json(json.loads(original)),
-        Status(status),
+        first,
+        _STATUS[status],
         {} if source in (None, "", "{}") else json.loads(source) or {},
         () if evidence in (None, "", "[]") else tuple(json.loads(evidence) or ()),
         *links,  # rationale, globi_ref, recording_id, text_key, source_file, source_line
     )
+
+
+def _content_json(
+    question: Any, options: Any, answer_index: Any, dimension: Any, level: Any
+) -> str | None:
+    """``ItemContent.canonical_json()`` of an item's content columns (``options`` is stored as
+    JSON already), or None for values of unexpected types, which then take the slow path."""
+    if not (
+        type(question) is str
+        and type(options) is str
+        and (answer_index is None or type(answer_index) is int)
+        and (dimension is None or type(dimension) is str)
+        and (level is None or type(level) is str)
+    ):
+        return None
+    return (
+        f'{{"answer_index": {"null" if answer_index is None else answer_index}, '
+        f'"dimension": {"null" if dimension is None else encode_basestring(dimension)}, '
+        f'"level": {"null" if level is None else encode_basestring(level)}, '
+        f'"options": {options}, "question": {encode_basestring(question)}}}'
+    )
+
+
+def _options(text: str) -> tuple[str, ...]:
+    """An item's options column, as ``ItemContent.from_json`` reads a content's options."""
+    values = json.loads(text)
+    if all(type(v) is str for v in values):
+        return tuple(values)
+    return tuple(str(v) for v in values)
 
 
 def _review_to_json(review: Review) -> dict[str, Any]:

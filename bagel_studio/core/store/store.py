@@ -31,17 +31,17 @@ from bagel_studio.core.store.evidence import EvidenceMixin
 from bagel_studio.core.store.lock import WriterLock
 from bagel_studio.core.store.migrate import apply_migrations
 from bagel_studio.core.store.paging import QueuePagingMixin
-from bagel_studio.core.store.queue import NO_FLAG, QueueFilter
+from bagel_studio.core.store.queue import NO_FLAG, QUEUE_COLUMNS, QueueFilter
 from bagel_studio.core.store.reviews import ReviewsMixin
 from bagel_studio.core.store.rows import (
-    _ITEM_COLUMNS,
+    ITEM_COLUMNS,
+    ContentCache,
     NewItem,
     _dumps,
-    _item_from_row,
-    _item_from_values,
     _loads,
     _new_item_row,
     _unique_by_id,
+    item_from_values,
 )
 
 Clock = Callable[[], str]
@@ -270,6 +270,60 @@ class Store(ReviewsMixin, EvidenceMixin, QueuePagingMixin):
             for item_id, digest, original in rows
         ]
 
+    def linked_item_ids(
+        self, domain: str | None, recording_ids: Sequence[str], text_keys: Sequence[str]
+    ) -> list[str]:
+        """Items of ``domain`` (None: none), or naming one of ``recording_ids``, or whose text key
+        (lower case) is one of ``text_keys``: those whose evidence just changed."""
+        query = (
+            "SELECT id FROM items WHERE (? AND domain = ?)"
+            " OR recording_id IN (SELECT value FROM json_each(?))"
+            " OR lower(text_key) IN (SELECT value FROM json_each(?))"
+        )
+        params = [
+            int(domain is not None),
+            domain or "",
+            json.dumps(list(recording_ids)),
+            json.dumps(list(text_keys)),
+        ]
+        return [row[0] for row in self.db.execute(query, params)]
+
+    def item_stat_rows(self) -> list[tuple[str, str | None, str | None, str, int | None]]:
+        """(domain, dimension, level, status, answer_index) of every item: what stats count."""
+        return self.db.execute(
+            "SELECT domain, dimension, level, status, answer_index FROM items"
+        ).fetchall()
+
+    def blocking_messages(self) -> dict[str, list[str]]:
+        """Item id -> messages of its blocking flags (by check), items in queue order."""
+        rows = self.db.execute(
+            "SELECT f.item_id, f.message FROM flags f JOIN items i ON i.id = f.item_id"
+            " WHERE f.severity = 'blocking' ORDER BY i.seq, f.check_id"
+        )
+        result: dict[str, list[str]] = {}
+        for item_id, message in rows:
+            result.setdefault(item_id, []).append(message)
+        return result
+
+    def checkpoint(self) -> None:
+        """Fold the write-ahead log into the project file (before copying or renaming it)."""
+        self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    @contextmanager
+    def read_snapshot(self) -> Iterator[None]:
+        """Read a read-only project inside one transaction, so that every query sees the same
+        moment even while another process writes (WAL readers keep their snapshot). A writable
+        store's connection is shared with its writer, so it is read as is."""
+        conn = self.db.conn
+        if not self.read_only or conn.in_transaction:
+            yield
+            return
+        conn.execute("BEGIN")
+        try:
+            yield
+        finally:
+            conn.rollback()
+
     def present_item_ids(self, ids: Sequence[str]) -> set[str]:
         """Which of ``ids`` are already items (one query, however many ids; none at all for a
         project without items, such as the one a first import fills)."""
@@ -281,17 +335,20 @@ class Store(ReviewsMixin, EvidenceMixin, QueuePagingMixin):
         )
         return {row[0] for row in cursor}
 
-    def get_items(self, item_ids: Iterable[str] | None = None) -> list[Item]:
+    def get_items(
+        self, item_ids: Iterable[str] | None = None, *, contents: ContentCache | None = None
+    ) -> list[Item]:
         """Many items in one query, in queue order (``seq``): those of ``item_ids`` that exist,
         or all items when None. For bulk work such as ``check_all``; ``get_item`` raises for a
         missing id, this leaves it out."""
-        sql = f"SELECT {_ITEM_COLUMNS} FROM items"
+        sql = f"SELECT {ITEM_COLUMNS} FROM items"
         params: list[Any] = []
         if item_ids is not None:
             sql += " WHERE id IN (SELECT value FROM json_each(?))"
             params.append(json.dumps(list(dict.fromkeys(item_ids))))
         cursor = self.db.execute(sql + " ORDER BY seq", params)
-        return [_item_from_values(row) for row in cursor.fetchall()]
+        contents = contents or ContentCache()
+        return [item_from_values(row, contents) for row in cursor.fetchall()]
 
     def item_count(self, queue: QueueFilter | None = None) -> int:
         return self.queue_count(queue or QueueFilter())
@@ -306,32 +363,31 @@ class Store(ReviewsMixin, EvidenceMixin, QueuePagingMixin):
             chunk = list(ids[start : start + 500])
             marks = ",".join("?" * len(chunk))
             cursor = self.db.execute(
-                "SELECT id, domain, dimension, level, status, question, flag_severity, flag_checks"
-                f" FROM items WHERE id IN ({marks})",
-                chunk,
+                f"SELECT {', '.join(QUEUE_COLUMNS)} FROM items WHERE id IN ({marks})", chunk
             )
-            columns = [c[0] for c in cursor.description]
             for row in cursor:
-                record = dict(zip(columns, row, strict=True))
+                record = dict(zip(QUEUE_COLUMNS, row, strict=True))
                 record["flag_checks"] = [c for c in record["flag_checks"].split(",") if c]
                 result[record["id"]] = record
         return result
 
     def get_item(self, item_id: str) -> Item:
-        row = self.db.execute("SELECT * FROM items WHERE id = ?", [item_id]).fetchone()
+        row = self.db.execute(
+            f"SELECT {ITEM_COLUMNS} FROM items WHERE id = ?", [item_id]
+        ).fetchone()
         if row is None:
             raise StoreError(f"no item {item_id!r} in this project")
-        columns = [c[0] for c in self.db.execute("SELECT * FROM items LIMIT 0").description]
-        return _item_from_row(dict(zip(columns, row, strict=True)))
+        return item_from_values(row)
 
     def iter_items(self, queue: QueueFilter | None = None) -> Iterator[Item]:
         q = self.queue_sql(queue or QueueFilter())
+        columns = ", ".join(f"items.{c}" for c in ITEM_COLUMNS.split(", "))
         cursor = self.db.execute(
-            f"SELECT items.* FROM {q.source} WHERE {q.where} {q.order}", q.params
+            f"SELECT {columns} FROM {q.source} WHERE {q.where} {q.order}", q.params
         )
-        columns = [c[0] for c in cursor.description]
+        contents = ContentCache()
         for row in cursor.fetchall():
-            yield _item_from_row(dict(zip(columns, row, strict=True)))
+            yield item_from_values(row, contents)
 
     def distinct_values(self, column: str) -> list[str]:
         if column not in {"domain", "dimension", "level", "status"}:

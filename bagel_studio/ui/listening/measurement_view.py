@@ -19,6 +19,8 @@ from bagel_studio.core.audio.claims import claim_distance, mismatch
 from bagel_studio.core.domains import LETTERS
 from bagel_studio.ui.listening.frequency_axis import format_khz
 
+BLIND_VERDICTS = "Options vs the clip: shown once you have answered (blind mode)."
+
 
 def format_seconds(value: float | None) -> str:
     if value is None:
@@ -92,6 +94,7 @@ class MeasurementView(QWidget):
         self.warnings: list[str] = []
         self.verdicts: list[str] = []
         self.flag_text = ""
+        self.blind = False  # blind mode: the verdicts wait for the answer
         self.body = QLabel()
         self.body.setObjectName("measurementBody")
         self.body.setWordWrap(True)
@@ -112,7 +115,8 @@ class MeasurementView(QWidget):
         self.rows = measurement_rows(m)
         self.warnings = measurement_warnings(m)
         self.verdicts, self.flag_text = [], ""
-        if content is not None:
+        self.blind = content is not None and content.answer_index is None
+        if content is not None and not self.blind:
             self.verdicts = option_verdicts(content.options, content.answer_index, m)
             gold = content.answer_index
             flag = None if gold is None else mismatch(content.options, gold, m)
@@ -143,6 +147,8 @@ class MeasurementView(QWidget):
         parts.append("</table>")
         for warning in self.warnings:
             parts.append(f"<div style='color:#b26a00'>⚠ {html.escape(warning)}</div>")
+        if self.blind:  # the verdicts say which option the sound supports: after the answer
+            parts.append(f"<br><i>{html.escape(BLIND_VERDICTS)}</i>")
         if self.verdicts:
             parts.append("<br><b>Options vs the clip</b>")
             for line in self.verdicts:

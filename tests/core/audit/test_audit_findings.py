@@ -89,7 +89,7 @@ def test_audit_flags_survive_rechecks_and_go_when_fixed(planted: Path, tmp_path:
     copy.write_bytes(planted.read_bytes())
     first, _, second, _, _ = PARAPHRASES[0]
     with Store.open(copy) as store:
-        change = store_audit_flags(store, run_audit(store))
+        change = store_audit_flags(store, audit_flags(run_audit(store)))
         assert {first, second, LEAKING_ID} <= change.item_ids
         assert NEAR_DUPLICATE in {f.check for f in store.flags(first)}
         check_all(store, [first, second])  # an item's own checks keep them
@@ -108,7 +108,7 @@ def test_audit_flags_survive_rechecks_and_go_when_fixed(planted: Path, tmp_path:
             ),
         )
         assert NEAR_DUPLICATE in {f.check for f in store.flags(second)}  # until the next audit
-        store_audit_flags(store, run_audit(store))
+        store_audit_flags(store, audit_flags(run_audit(store)))
         assert NEAR_DUPLICATE not in {f.check for f in store.flags(first)}
         assert first not in store.item_ids(QueueFilter(check=NEAR_DUPLICATE))
         # A rejected item is out of the release and out of the audit.

@@ -61,6 +61,9 @@ def test_judge_stores_verdicts_as_suggestions(
         assert verdicts[0]["key_index"] == 1 and verdicts[0]["model"] == "same-wrong"
         assert verdicts[0]["reason"] and verdicts[0]["asked_at"]
         assert store.get_item("globi:9").status == "unreviewed"  # a verdict never decides
+        flag = next(f for f in store.flags("globi:9") if f.check == "judge-disagrees")
+        assert "same-wrong" in flag.message and "wrong_gold, would key B" in flag.message
+        assert "judge-disagrees" not in {f.check for f in store.flags("wiki:1")}
     assert run(["judge", str(evidence_project), "wiki:1", "--model", "rambling",
                 "--base-url", url]) == 1  # fmt: skip
     assert run(["judge", str(evidence_project), "nope", "--model", "gold"]) == 2

@@ -70,6 +70,9 @@ def test_models_reject_gold_flag(llm_project: Path, scripted: ScriptedServer) ->
     assert evaluate(llm_project, scripted, "same-wrong") == 0
     with Store.open(llm_project, read_only=True) as store:
         assert "models-reject-gold" not in store.flag_counts()  # one model is not enough
+        assert store.flag_counts()["models-miss-gold"] == len(ITEMS)
+        miss = next(f for f in store.flags("bio:1") if f.check == "models-miss-gold")
+        assert miss.message.startswith("1 of 1 models miss the gold C")
     assert run(["evaluate", str(llm_project), "--model", "same-wrong", "--label", "second",
                 "--base-url", scripted.url]) == 0  # fmt: skip
     with Store.open(llm_project) as store:
@@ -84,3 +87,11 @@ def test_models_reject_gold_flag(llm_project: Path, scripted: ScriptedServer) ->
     assert evaluate(llm_project, scripted, "gold") == 0
     with Store.open(llm_project, read_only=True) as store:
         assert "models-reject-gold" not in store.flag_counts()
+        miss = next(f for f in store.flags("bio:1") if f.check == "models-miss-gold")
+        assert miss.message.startswith("2 of 3 models miss the gold C")
+        # The queue's "models miss the gold" filter is the flag filter.
+        from bagel_studio.core.store import QueueFilter
+
+        # every item: the two same-wrong models miss everywhere (wiki:1's edited gold too)
+        assert len(store.item_ids(QueueFilter(check="models-miss-gold"))) == len(ITEMS)
+        assert store.item_ids(QueueFilter(check="models-reject-gold")) == []

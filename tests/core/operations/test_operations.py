@@ -141,7 +141,7 @@ def test_adjudicate_returns_the_decision_recorded(project: Store) -> None:
     project.close()
 
 
-def test_store_measurement_caches_and_rechecks_the_item_in_one_transaction(
+def test_store_measurement_caches_and_rechecks_the_clips_items_in_one_transaction(
     tmp_path: Path,
 ) -> None:
     clip = sig.write(tmp_path, "XC7.wav", sig.pips(7000, 0.1, 0.3, 6.0, 44100), 44100)
@@ -152,14 +152,20 @@ def test_store_measurement_caches_and_rechecks_the_item_in_one_transaction(
     question = ItemContent(
         "What is the song's dominant frequency range?", options, 1, "Dominant frequency range"
     )
+    right = question.with_changes(answer_index=2)  # the measured band, ~6-8 kHz
     store.add_items(
-        [NewItem(id="xc:1", domain="Xeno-canto", content=question, recording_id="XC7")], None
+        [
+            NewItem(id="xc:1", domain="Xeno-canto", content=question, recording_id="XC7"),
+            NewItem(id="xc:2", domain="Xeno-canto", content=right, recording_id="XC7"),
+        ],
+        None,
     )
     check_all(store)
     assert "acoustic-mismatch" not in {f.check for f in store.flags("xc:1")}
     audio = decode(clip)
-    flags = operations.store_measurement(store, recording, audio.sha256, measure(audio), "xc:1")
-    assert flags is not None and "acoustic-mismatch" in {f.check for f in flags}
+    flags = operations.store_measurement(store, recording, audio.sha256, measure(audio), "xc:2")
+    assert flags is not None and "acoustic-mismatch" not in {f.check for f in flags}
+    # The other item of the recording was re-checked too, in the same transaction.
     assert "acoustic-mismatch" in {f.check for f in store.flags("xc:1")}
     assert cached_result(store, recording) is not None
     store.close()

@@ -1,0 +1,319 @@
+"""The Models panel: model profiles, an evaluation run with progress and cancel, each model's
+accuracy and emitted letters, and a second opinion or a regeneration for the desk's item.
+
+Requests run on the panel's own worker thread (never the UI thread); every write goes to the
+desk's one database-writer executor; progress and results reach the widgets through signals.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from bagel_studio.core.domains import LETTERS
+from bagel_studio.core.llm.profiles import API_STYLES, DEFAULT_KEY_ENV, Profile, ProfileError
+from bagel_studio.core.llm.project import load_profiles
+from bagel_studio.core.model import Status
+from bagel_studio.ui.plain import plain_label
+from bagel_studio.ui.services import Executor, Services
+
+PROFILE_COLUMNS = ("Label", "Model", "Endpoint", "API", "Grammar", "Key", "Concurrency")
+RESULT_COLUMNS = ("Model", "Answered", "Invalid", "Accuracy", *LETTERS)
+
+
+class _Relay(QObject):
+    """Signals from the run's thread to the panel (queued onto the UI thread by Qt)."""
+
+    progress = Signal(int, int)
+    finished = Signal(str)
+    failed = Signal(str)
+
+
+class ModelsPanel(QWidget):
+    models_changed = Signal()  # answers, verdicts or items changed: the desk re-reads its queue
+
+    def __init__(self, services: Services, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.services = services
+        self.setWindowTitle("Models")
+        self.current_item: Callable[[], str | None] = lambda: None
+        self._runner = Executor(1, "bagel-llm")
+        self._cancel = threading.Event()
+        self._relay = _Relay()
+        self._relay.progress.connect(self._progress)
+        self._relay.finished.connect(self._finished)
+        self._relay.failed.connect(self._failed)
+        self.profiles = _table(PROFILE_COLUMNS)
+        self.results = _table(RESULT_COLUMNS)
+        self.label = QLineEdit()
+        self.base_url = QLineEdit("http://127.0.0.1:8080/v1")
+        self.model = QLineEdit()
+        self.key_env = QLineEdit(DEFAULT_KEY_ENV)
+        self.api_style = QComboBox()
+        self.api_style.addItems(list(API_STYLES))
+        self.grammar = QCheckBox("one letter (llama.cpp grammar)")
+        self.concurrency = QSpinBox()
+        self.concurrency.setRange(1, 64)
+        self.concurrency.setValue(8)
+        self.save = QPushButton("Save profile")
+        self.run_button = QPushButton("Evaluate all items")
+        self.cancel_button = QPushButton("Cancel")
+        self.judge_button = QPushButton("Second opinion on the desk's item")
+        self.regenerate_button = QPushButton("Regenerate the desk's rejected item")
+        self.bar = QProgressBar()
+        self.status = plain_label("")
+        self._layout()
+        self.save.clicked.connect(self.save_profile)
+        self.run_button.clicked.connect(self.run_evaluation)
+        self.cancel_button.clicked.connect(self.cancel)
+        self.judge_button.clicked.connect(lambda: self._item_job("judge"))
+        self.regenerate_button.clicked.connect(lambda: self._item_job("regenerate"))
+        self.cancel_button.setEnabled(False)
+        self.refresh()
+
+    def _layout(self) -> None:
+        form = QFormLayout()
+        form.addRow("Label", self.label)
+        form.addRow("Base URL", self.base_url)
+        form.addRow("Model id", self.model)
+        form.addRow("Key variable", self.key_env)
+        form.addRow("API", self.api_style)
+        form.addRow("", self.grammar)
+        form.addRow("Concurrency", self.concurrency)
+        form.addRow("", self.save)
+        buttons = QHBoxLayout()
+        for button in (self.run_button, self.cancel_button):
+            buttons.addWidget(button)
+        buttons.addWidget(self.bar, 1)
+        items = QHBoxLayout()
+        items.addWidget(self.judge_button)
+        items.addWidget(self.regenerate_button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(plain_label("Profiles (the key is read from its environment variable)"))
+        layout.addWidget(self.profiles, 2)
+        layout.addLayout(form)
+        layout.addLayout(buttons)
+        layout.addLayout(items)
+        layout.addWidget(self.status)
+        layout.addWidget(plain_label("Accuracy and emitted letters (position bias)"))
+        layout.addWidget(self.results, 2)
+
+    # -- showing -------------------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        """Re-read the profiles and the models' results from the project."""
+        from bagel_studio.core.llm.metrics import models_stats
+
+        store = self.services.store
+        profiles = load_profiles(store)
+        self.profiles.setRowCount(len(profiles))
+        for row, p in enumerate(profiles):
+            cells = [p.label, p.model, p.base_url, p.api_style, "yes" if p.grammar else "no",
+                     f"${p.api_key_env} ({p.key_state()})", str(p.concurrency)]  # fmt: skip
+            for column, text in enumerate(cells):
+                self.profiles.setItem(row, column, QTableWidgetItem(text))
+        if profiles and not self.profiles.selectedItems():
+            self.profiles.selectRow(0)
+        stats = models_stats(store)
+        self.results.setRowCount(len(stats))
+        for row, (label, s) in enumerate(stats.items()):
+            letters = {x: sum(d[x] for d in s["letters"].values()) for x in LETTERS}
+            total = sum(letters.values()) or 1
+            accuracy = s["accuracy"]["overall"]
+            cells = [label, str(s["answered"]), str(s["invalid"]),
+                     "-" if accuracy is None else f"{accuracy:.1%}",
+                     *[f"{letters[x]} ({letters[x] / total:.0%})" for x in LETTERS]]  # fmt: skip
+            for column, text in enumerate(cells):
+                self.results.setItem(row, column, QTableWidgetItem(text))
+        self.profiles.resizeColumnsToContents()
+        self.results.resizeColumnsToContents()
+
+    def selected_profile(self) -> Profile | None:
+        rows = {index.row() for index in self.profiles.selectedIndexes()}
+        if not rows:
+            return None
+        label_cell = self.profiles.item(min(rows), 0)
+        profiles = {p.label: p for p in load_profiles(self.services.store)}
+        return profiles.get(label_cell.text()) if label_cell else None
+
+    # -- actions -------------------------------------------------------------------------------
+
+    def save_profile(self) -> None:
+        from bagel_studio.core.operations.llm import save_profile
+
+        try:
+            profile = Profile(
+                label=self.label.text().strip() or self.model.text().strip(),
+                model=self.model.text().strip(),
+                base_url=self.base_url.text().strip(),
+                api_key_env=self.key_env.text().strip() or DEFAULT_KEY_ENV,
+                api_style=self.api_style.currentText(),
+                grammar=self.grammar.isChecked(),
+                concurrency=self.concurrency.value(),
+            )
+        except ProfileError as exc:
+            self.status.setText(str(exc))
+            return
+        store = self.services.store
+
+        def saved(_result: object) -> None:
+            self.refresh()
+            self.status.setText(f"Saved {profile.label}")
+
+        self.services.writer.submit(
+            lambda: save_profile(store, profile),
+            on_done=saved,
+            on_error=lambda exc: self.status.setText(f"Not saved: {exc}"),
+        )
+
+    def _write(self, call: Callable[[], Any]) -> Any:
+        """Run a write on the desk's writer thread and wait for it (called on the run thread)."""
+        return self.services.writer.submit(call).result()
+
+    def _start(self, job: Callable[[], str], what: str) -> None:
+        self._cancel = threading.Event()
+        self.run_button.setEnabled(False)
+        self.judge_button.setEnabled(False)
+        self.regenerate_button.setEnabled(False)
+        self.cancel_button.setEnabled(True)
+        self.bar.setRange(0, 0)
+        self.status.setText(what)
+
+        def run() -> None:
+            try:
+                self._relay.finished.emit(job())
+            except Exception as exc:  # shown to the curator, never a crash
+                self._relay.failed.emit(str(exc))
+
+        self._runner.submit(run)
+
+    def run_evaluation(self) -> None:
+        profile = self.selected_profile()
+        if profile is None:
+            self.status.setText("Save or select a profile first.")
+            return
+        store = self.services.store
+
+        def job() -> str:
+            from bagel_studio.core.llm.client import LLMClient
+            from bagel_studio.core.llm.evaluate import evaluate, questions
+
+            client = LLMClient(profile)
+            try:
+                client.check()
+                summary = evaluate(
+                    store, profile, questions(store), client=client,
+                    progress=self._relay.progress.emit, cancel=self._cancel, write=self._write,
+                )  # fmt: skip
+            finally:
+                client.close()
+            s = summary.to_json()
+            ending = "cancelled" if s["cancelled"] else "done"
+            return (
+                f"{profile.label}: {ending}. {s['asked']} asked ({s['already_answered']} "
+                f"answered before): {s['strict']} strict, {s['lenient']} lenient, "
+                f"{s['invalid']} invalid, {s['failed']} failed."
+            )
+
+        self._start(job, f"Evaluating with {profile.label}…")
+
+    def _item_job(self, kind: str) -> None:
+        profile = self.selected_profile()
+        item_id = self.current_item()
+        if profile is None or item_id is None:
+            self.status.setText("Select a profile and show an item in the desk first.")
+            return
+        store = self.services.store
+        item = store.get_item(item_id)
+        if kind == "regenerate" and item.status is not Status.REJECTED:
+            self.status.setText(f"{item_id} is {item.status.value}: regenerate a rejected item.")
+            return
+
+        def job() -> str:
+            from bagel_studio.core.llm.client import LLMClient
+
+            client = LLMClient(profile)
+            try:
+                client.check()
+                if kind == "judge":
+                    from bagel_studio.core.llm.judge import judge
+
+                    summary = judge(
+                        store, profile, [item], client=client, cancel=self._cancel,
+                        write=self._write,
+                    )  # fmt: skip
+                    return f"{item_id}: " + (
+                        ", ".join(summary.verdicts) or "the reply could not be read"
+                    )
+                from bagel_studio.core.llm.regenerate import regenerate
+
+                result = regenerate(
+                    store, profile, [item], client=client, cancel=self._cancel,
+                    write=self._write,
+                )  # fmt: skip
+                outcome = result.outcomes.get(item_id, "")
+                detail = result.created.get(item_id) or result.reasons.get(item_id, "")
+                return f"{item_id}: {outcome} {detail}".strip()
+            finally:
+                client.close()
+
+        self._start(job, f"Asking {profile.label} about {item_id}…")
+
+    def cancel(self) -> None:
+        self._cancel.set()
+        self.status.setText("Cancelling: answers already received are kept…")
+
+    # -- results (on the UI thread) ------------------------------------------------------------
+
+    def _progress(self, done: int, total: int) -> None:
+        self.bar.setRange(0, max(total, 1))
+        self.bar.setValue(done)
+        self.bar.setFormat(f"{done} / {total}")
+
+    def _finished(self, message: str) -> None:
+        self._end(message)
+
+    def _failed(self, message: str) -> None:
+        self._end(f"Stopped: {message}")
+
+    def _end(self, message: str) -> None:
+        self.status.setText(message)
+        self.bar.setRange(0, 1)
+        self.bar.setValue(1)
+        for button in (self.run_button, self.judge_button, self.regenerate_button):
+            button.setEnabled(True)
+        self.cancel_button.setEnabled(False)
+        self.refresh()
+        self.models_changed.emit()
+
+    def closeEvent(self, event: Any) -> None:
+        self._cancel.set()
+        self._runner.shutdown()
+        super().closeEvent(event)
+
+
+def _table(columns: tuple[str, ...]) -> QTableWidget:
+    table = QTableWidget(0, len(columns))
+    table.setHorizontalHeaderLabels(list(columns))
+    table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+    table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
+    table.setSelectionMode(QTableWidget.SelectionMode.SingleSelection)
+    table.verticalHeader().hide()
+    return table

@@ -1,0 +1,113 @@
+"""The Models panel in a real desk: a profile, an evaluation against the scripted server with
+progress and cancel, accuracy and letters, the models' choices beside the options (hidden in
+blind mode until the curator answers), and a second opinion on the desk's item."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+
+from bagel_studio.core.store import Store
+from bagel_studio.core.store import llm as sql
+from tests.core.llm.conftest import ITEMS, gold_map, new_items
+from tests.support.llm_server import ScriptedServer
+from tests.ui.desk_harness import close_desk, open_desk
+
+
+@pytest.fixture
+def scripted() -> Iterator[ScriptedServer]:
+    with ScriptedServer(gold_map()) as server:
+        yield server
+
+
+def make_project(path: Path) -> Path:
+    with Store.open(path, owner="test") as store:
+        store.add_items(new_items(), None)
+    return path
+
+
+def fill_profile(panel, url: str, model: str, label: str, qtbot) -> None:
+    panel.label.setText(label)
+    panel.base_url.setText(url)
+    panel.model.setText(model)
+    qtbot.mouseClick(panel.save, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: panel.profiles.rowCount() >= 1, timeout=5_000)
+
+
+def test_evaluate_from_the_panel_and_see_the_models_on_the_item(
+    qtbot, tmp_path: Path, scripted: ScriptedServer
+) -> None:
+    path = make_project(tmp_path / "desk.bagel")
+    window = open_desk(qtbot, path)
+    window.menus.open_panel("models")
+    panel = window.menus.panels["models"]
+    fill_profile(panel, scripted.url, "always-A", "A-bias", qtbot)
+    assert panel.profiles.item(0, 5).text().startswith("$OPENAI_API_KEY (")
+    panel.profiles.selectRow(0)
+    with qtbot.waitSignal(panel.models_changed, timeout=30_000):
+        qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
+    assert "done" in panel.status.text() and f"{len(ITEMS)} asked" in panel.status.text()
+    assert panel.bar.value() == panel.bar.maximum()
+    assert panel.results.item(0, 0).text() == "A-bias"
+    assert panel.results.item(0, 3).text() == "50.0%"
+    assert panel.results.item(0, 4).text() == f"{len(ITEMS)} (100%)"  # every answer is A
+    assert panel.run_button.isEnabled() and not panel.cancel_button.isEnabled()
+    with Store.open(path, read_only=True) as store:
+        assert sql.answer_count(store, "A-bias") == len(ITEMS)
+    # The desk's item shows which option the model chose, beside the options.
+    window.show_item("wiki:2")
+    assert window.item_view.models.isVisible()
+    assert "A-bias: A ✗ (strict)" in window.item_view.models.text()
+    # A second opinion on the desk's item is stored and shown.
+    with qtbot.waitSignal(panel.models_changed, timeout=30_000):
+        qtbot.mouseClick(panel.judge_button, Qt.MouseButton.LeftButton)
+    assert "wiki:2" in panel.status.text()
+    window.show_item("wiki:2")
+    assert "Judge A-bias" in window.item_view.models.text()
+    panel.close()
+    close_desk(window)
+
+
+def test_blind_mode_hides_the_models_until_the_curator_answers(
+    qtbot, tmp_path: Path, scripted: ScriptedServer
+) -> None:
+    from bagel_studio.core.cli import run
+
+    path = make_project(tmp_path / "blind.bagel")
+    assert run(["evaluate", str(path), "--model", "gold", "--base-url", scripted.url]) == 0
+    window = open_desk(qtbot, path, blind=True)
+    window.show_item("wiki:1")
+    assert not window.item_view.models.isVisible()
+    assert window.item_view.models.text() == ""
+    qtbot.keyClick(window, Qt.Key.Key_2)
+    qtbot.waitUntil(window.item_view.models.isVisible, timeout=5_000)
+    assert "gold: A ✓" in window.item_view.models.text()
+    close_desk(window)
+
+
+def test_cancel_keeps_what_arrived_and_regenerate_needs_a_rejected_item(
+    qtbot, tmp_path: Path, scripted: ScriptedServer
+) -> None:
+    path = make_project(tmp_path / "cancel.bagel")
+    window = open_desk(qtbot, path)
+    window.menus.open_panel("models")
+    panel = window.menus.panels["models"]
+    panel.concurrency.setValue(1)
+    fill_profile(panel, scripted.url, "gold+delay=0.3", "slow", qtbot)
+    panel.profiles.selectRow(0)
+    qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: panel.bar.maximum() > 0 and panel.bar.value() >= 1, timeout=20_000)
+    with qtbot.waitSignal(panel.models_changed, timeout=30_000):
+        qtbot.mouseClick(panel.cancel_button, Qt.MouseButton.LeftButton)
+    assert "cancelled" in panel.status.text()
+    with Store.open(path, read_only=True) as store:
+        kept = sql.answer_count(store, "slow")
+    assert 1 <= kept < len(ITEMS)
+    window.show_item("wiki:1")
+    qtbot.mouseClick(panel.regenerate_button, Qt.MouseButton.LeftButton)
+    assert "regenerate a rejected item" in panel.status.text()
+    panel.close()
+    close_desk(window)
