@@ -9,8 +9,7 @@ command line call these, never the store's write methods. Qt-free.
 * ``store_measurement`` of a clip (``operations.audio``)
 * ``record_export`` of a written release (``operations.export``)
 * model results of ``core.llm`` (``operations.llm``)
-* the audit's flags, ``store_audit_flags`` (``operations.audit``; not imported here: it loads the
-  audit's numpy and rapidfuzz code)
+* the audit's flags, ``store_audit_flags`` (``operations.audit``)
 """
 
 from bagel_studio.core.operations.audio import store_measurement
