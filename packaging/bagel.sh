@@ -36,6 +36,10 @@ case "$mode" in
       echo "bagel: pytest collected no tests; that is a failure" >&2
       exit 1
     fi
+    if [ "$status" -eq 0 ] && [ "$#" -eq 0 ]; then
+      echo "== bundle smoke test"
+      bash packaging/smoke-if-built.sh || status=$?
+    fi
     exit "$status"
     ;;
   *)
