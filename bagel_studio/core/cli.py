@@ -67,6 +67,9 @@ COMMANDS: dict[str, Command] = {
     "audit": Command(
         "audit", "find shortcuts: heuristic baselines, near-duplicates, cross-item leaks"
     ),
+    "analyze": Command(
+        "analyze", "measure every recording of a project on all cores or a Dask cluster"
+    ),
 }
 APP_COMMANDS_HELP = (
     "  open PROJECT     open the desk on a project (the default with no arguments)\n"

@@ -103,10 +103,8 @@ def _as_json(item_id: str, flag: Flag) -> dict[str, Any]:
 
 
 def _measure_recordings(store: Store) -> None:
-    """Measure recordings not measured yet, so the acoustic flags are current (when the audio
-    package provides it)."""
-    try:
-        from bagel_studio.core.audio.project import measure_recordings
-    except (ImportError, AttributeError):
-        return
-    measure_recordings(store)
+    """Measure recordings not measured yet (the engine of ``analyze``: all cores when there are
+    many), so the acoustic flags are current."""
+    from bagel_studio.core.operations import analyze_recordings
+
+    analyze_recordings(store)
