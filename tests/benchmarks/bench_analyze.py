@@ -4,7 +4,8 @@ Run: .venv/bin/python tests/benchmarks/bench_analyze.py [CLIPS] [--workers N ...
 Builds a project of CLIPS recordings (default 36) whose audio files are copies of the real
 Xeno-canto clips in resources/data/xeno_canto (nine clips of 3-60 s, so the mix of lengths is the
 real one), then runs ``analyze_recordings`` on a fresh copy of the project for each worker count
-and prints clips per minute and the time that rate gives for BAGEL's 4,242 clips (issue 11:
+and prints clips per minute, CPU seconds per clip (a figure a busy machine does not distort) and
+the times these give for BAGEL's 4,242 clips (issue 11:
 ~21 min on one core before, target < 11 min on this machine). The 4,242 figure is extrapolated
 from the measured subset, not measured.
 """
@@ -12,6 +13,7 @@ from the measured subset, not measured.
 from __future__ import annotations
 
 import argparse
+import resource
 import shutil
 import statistics
 import sys
@@ -45,17 +47,27 @@ def build(folder: Path, count: int) -> Path:
     return project
 
 
-def run_once(project: Path, workers: int) -> float:
+def cpu_seconds() -> float:
+    """CPU time of this process and of its finished children (the pool's workers)."""
+    own, children = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
+    )
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def run_once(project: Path, workers: int) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one analysis of every clip of ``project``."""
     from bagel_studio.core.operations import analyze_recordings
     from bagel_studio.core.store import Store
 
     with Store.open(project) as store:
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), cpu_seconds()
         report = analyze_recordings(store, workers=workers)
-        seconds = time.perf_counter() - start
+        seconds, cpu = time.perf_counter() - start, cpu_seconds() - cpu
     if report.unreadable or report.missing:
         raise SystemExit(f"bench: {report}")
-    return seconds
+    return seconds, cpu
 
 
 def main() -> None:
@@ -71,18 +83,25 @@ def main() -> None:
         built = build(Path(tmp) / "source", args.clips)
         print(f"{args.clips} clips, copies of the real Xeno-canto clips in resources")
         for workers in counts:
-            times = []
+            times, cpus = [], []
             for run in range(args.runs):
                 project = Path(tmp) / f"run-{workers}-{run}.bagel"
                 shutil.copy(built, project)
-                times.append(run_once(project, workers))
+                wall, cpu = run_once(project, workers)
+                times.append(wall)
+                cpus.append(cpu)
             seconds = statistics.median(times)
+            per_clip = statistics.median(cpus) / args.clips
             per_minute = args.clips / seconds * 60
             minutes = BAGEL_CLIPS / per_minute
             print(
                 f"workers {workers}: {per_minute:7.1f} clips/min (median of {args.runs}: "
                 f"{seconds:.1f} s)  -> 4,242 clips in {minutes:5.1f} min (extrapolated; baseline "
                 f"{BASELINE_MIN:g} min, target < {TARGET_MIN:g})"
+            )
+            print(
+                f"           CPU {per_clip:.3f} s per clip (workers included) -> 4,242 clips on "
+                f"{workers} idle core(s): {BAGEL_CLIPS * per_clip / workers / 60:5.1f} min"
             )
     print(f"load average: {Path('/proc/loadavg').read_text().strip()}")
 
