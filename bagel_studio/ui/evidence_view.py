@@ -226,6 +226,7 @@ class EvidencePanel(QTabWidget):
             if signal is not None:
                 signal.connect(getattr(self, name))
         self._recording_layout.replaceWidget(self._listening_slot, self.listening)
+        self._listening_slot.hide()  # deleteLater alone leaves it drawn until the main loop runs
         self._listening_slot.deleteLater()
         self.listening.set_key_revealed(self.key_revealed)
         return self.listening

@@ -203,6 +203,7 @@ def test_the_listening_panel_is_built_after_the_first_item(qtbot, tmp_path, data
     assert window.current_item_id() == KOALA_ID  # a text item: nothing needs the panel yet
     qtbot.waitUntil(lambda: window.evidence.listening is not None, timeout=30_000)
     window.show_item(XC_ID)
+    assert not window.evidence._listening_slot.isVisible()  # the placeholder made room
     panel = window.evidence.listening
     qtbot.waitUntil(lambda: panel.clip is not None, timeout=30_000)
     close_desk(window)
