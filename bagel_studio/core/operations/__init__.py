@@ -11,8 +11,7 @@ command line call these, never the store's write methods. Qt-free.
 * ``recheck``, ``save_spectrogram_settings`` (``operations.project``)
 * model results of ``core.llm`` (``operations.llm``)
 * ``decide_many``: one decision on many items, all or nothing (``operations.decisions``)
-* the audit's flags, ``store_audit_flags`` (``operations.audit``; not imported here: it loads the
-  audit's numpy and rapidfuzz code)
+* the audit's flags, ``store_audit_flags`` (``operations.audit``)
 """
 
 from bagel_studio.core.operations.audio import (
