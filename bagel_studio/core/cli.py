@@ -11,6 +11,7 @@ some input was rejected or a check failed, 2 for usage errors and unreadable fil
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import os
 import signal
@@ -66,6 +67,12 @@ COMMANDS: dict[str, Command] = {
     ),
     "audit": Command(
         "audit", "find shortcuts: heuristic baselines, near-duplicates, cross-item leaks"
+    ),
+    "analyze": Command(
+        "analyze", "measure every recording of a project on all cores or a Dask cluster"
+    ),
+    "verify": Command(
+        "verify", "check a release against its manifest: file hashes, item copies, shuffles"
     ),
 }
 APP_COMMANDS_HELP = (
@@ -171,3 +178,34 @@ def run(argv: list[str]) -> int:
         os.dup2(devnull, sys.stdout.fileno())  # so the flush at exit does not fail again
         os.close(devnull)
         return 1
+    except Exception as exc:
+        if not _storage_error(exc):
+            raise
+        print(f"bagel-studio {args.command}: {_storage_message(exc)}", file=sys.stderr)
+        return 2
+
+
+_STORAGE_ERRNOS = frozenset(
+    {errno.ENOSPC, errno.EFBIG, errno.EROFS, errno.EIO, errno.EDQUOT, errno.EACCES, errno.EPERM}
+)
+
+
+def _storage_error(exc: BaseException) -> bool:
+    """A write the machine refused (full disk, read-only file or folder, failing storage),
+    from the operating system or from SQLite; not a bug, so no traceback."""
+    if isinstance(exc, OSError):
+        return exc.errno in _STORAGE_ERRNOS
+    sqlite3 = sys.modules.get("sqlite3")
+    if sqlite3 is None:
+        return False
+    # OperationalError: disk full, I/O error, read-only; DatabaseError itself: a corrupt file
+    return isinstance(exc, sqlite3.OperationalError) or type(exc) is sqlite3.DatabaseError
+
+
+def _storage_message(exc: BaseException) -> str:
+    reason = exc.strerror or str(exc) if isinstance(exc, OSError) else str(exc)
+    where = f" ({exc.filename})" if isinstance(exc, OSError) and exc.filename else ""
+    return (
+        f"could not write{where}: {reason} (disk full, read-only or failing storage?);"
+        " the step that failed was undone, everything committed before it is kept"
+    )

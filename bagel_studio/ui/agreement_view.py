@@ -121,8 +121,10 @@ class AgreementView(QWidget):
         _fill(self.cohen, pair_rows)
         overall = report.overall
         self.summary.setText(
-            f"{len(overall.curators)} curators, {overall.items_rated} items rated;"
-            f" Fleiss' κ {_number(overall.fleiss_kappa)} over {overall.fleiss_items} items"
+            f"{_count(len(overall.curators), 'curator')}, "
+            f"{_count(overall.items_rated, 'item')} rated;"
+            f" Fleiss' κ {_number(overall.fleiss_kappa)} over "
+            f"{_count(overall.fleiss_items, 'item')}"
         )
 
     @staticmethod
@@ -145,6 +147,10 @@ def table_texts(table: QTableWidget) -> list[list[str]]:
         cells = [table.item(r, c) for c in range(table.columnCount())]
         rows.append([cell.text() if cell is not None else "" for cell in cells])
     return rows
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _percent(value: float | None) -> str:

@@ -78,6 +78,8 @@ class MainWindow(QMainWindow):
         self.update_progress()
         self.restore_geometry()
         self.controller.show_first()
+        if not self.read_only:
+            self.finish_pending_checks()
 
     # -- building ------------------------------------------------------------------------------
 
@@ -200,6 +202,25 @@ class MainWindow(QMainWindow):
         else:
             self.controller.refresh_if_idle()
         self.update_progress()
+
+    def finish_pending_checks(self) -> None:
+        """Run the checks an interrupted import left undone (on the writer), and say so."""
+        pending = self.store.pending_check_ids()
+        if not pending:
+            return
+        what = f"the checks of {len(pending):,} items an interrupted import left unchecked"
+        self.show_status(f"Finishing {what}…")
+
+        def job() -> int:
+            from bagel_studio.core.checks import check_all
+
+            return check_all(self.store, pending)
+
+        def done(_: int) -> None:
+            self.show_status(f"Finished {what}.")
+            self.after_import()
+
+        self.services.writer.submit(job, done)
 
     def item_changed_elsewhere(self, item_id: str) -> None:
         """An adjudication window settled ``item_id``: its row, the item and the progress."""

@@ -26,7 +26,10 @@ HOLD = (
 def _hold(project: Path, seconds: float) -> subprocess.Popen[str]:
     """Another process (alice) that holds the writer lock for ``seconds``."""
     process = subprocess.Popen(
-        [sys.executable, "-c", HOLD, str(project), str(seconds)], stdout=subprocess.PIPE, text=True
+        [sys.executable, "-c", HOLD, str(project), str(seconds)],
+        cwd=Path(__file__).resolve().parents[2],
+        stdout=subprocess.PIPE,
+        text=True,
     )
     assert process.stdout is not None
     assert process.stdout.readline().strip() == "holding"

@@ -194,6 +194,7 @@ def parse_prompt(prompt: str) -> tuple[str, list[str]]:
 class _Handler(BaseHTTPRequestHandler):
     scripted: ScriptedServer
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # headers and body leave at once (no 40 ms delayed-ACK wait)
 
     def log_message(self, format: str, *args: Any) -> None:  # quiet
         return
@@ -215,6 +216,9 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         server = self.scripted
+        if self.path.rstrip("/").endswith("/_stats"):  # the benchmark's request count
+            self._json(200, {"total": server.total(), "requests": dict(server.requests)})
+            return
         with server._lock:
             server.requests[self.path] += 1
         if self.path.rstrip("/").endswith("/models"):

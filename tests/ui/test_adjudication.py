@@ -237,3 +237,4 @@ def test_agreement_view_switches_to_the_three_verdicts(
     assert first[4] == ("n/a" if kappa is None else f"{kappa:.3f}")
     view.scheme.setCurrentIndex(view.scheme.findData("keep"))
     assert table_texts(view.fleiss) == keep
+    assert "1 items" not in view.summary.text() and "1 curators" not in view.summary.text()

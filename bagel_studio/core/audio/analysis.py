@@ -22,7 +22,7 @@ from bagel_studio.core.audio import dsp
 from bagel_studio.core.audio.contour import classify_modulation, peak_contours
 from bagel_studio.core.audio.decode import CLIP_LEVEL, DecodedAudio
 
-ANALYSIS_VERSION = "1"
+ANALYSIS_VERSION = "2"  # 2: steady narrow lines and the top edge of the band left out
 ANALYSIS_RATE = 16_000
 MAX_SECONDS = 30.0
 MIN_DURATION_S = 5.0
@@ -31,6 +31,12 @@ CLARITY_BAND_HZ = (500.0, 10_000.0)
 HIGH_BAND_HZ = 8_000.0  # energy mostly above this: analyse at the file's own rate
 BROADBAND_BELOW = 0.25  # harmonicity under this: noise, whose peak-frequency track means nothing
 LOWEST_HZ = 150.0  # below this lies rumble, wind and handling noise, not birds
+TOP_GUARD = 0.97  # above this share of Nyquist lie converter artefacts (energy pinned at the top)
+LINE_PROMINENCE = 10.0  # a line's median power over its neighbourhood's (10 dB)
+LINE_NEIGHBOURHOOD_HZ = 1_000.0
+LINE_BURST = 4.0  # a call rises this far (6 dB) above its bin's median; a steady line seldom does
+LINE_BURST_SHARE = 0.1
+REST_SHARE = 1e-4  # what is left without lines and top edge must hold this much (-40 dB)
 
 
 @dataclass(frozen=True)
@@ -142,8 +148,7 @@ def choose_analysis_rate(samples: np.ndarray, rate: int) -> int:
         return ANALYSIS_RATE
     power = dsp.stft_power(samples, 1024, 512)
     freqs = np.fft.rfftfreq(1024, 1.0 / rate)
-    profile = _call_profile(power, freqs)[1]
-    usable = freqs[freqs >= LOWEST_HZ]
+    usable, profile = _call_profile(power, freqs)
     total = float(profile.sum())
     above = float(profile[usable > HIGH_BAND_HZ].sum())
     return rate if total > 0 and above / total > 0.5 else ANALYSIS_RATE
@@ -224,12 +229,47 @@ def dominant_band(power: np.ndarray, freqs: np.ndarray) -> tuple[float, tuple[fl
 
 
 def _call_profile(power: np.ndarray, freqs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(freqs >= LOWEST_HZ, the spectrum the louder half of the frames adds to the quietest
-    tenth): the vocalisation without the recording's steady background."""
+    """(usable freqs, the spectrum the louder half of the frames adds to the quietest tenth):
+    the vocalisation without the recording's steady background.
+
+    Usable: from LOWEST_HZ up to TOP_GUARD of Nyquist. Steady narrow lines (a recorder's whine,
+    which near Nyquist beats with its own alias and so seems to come and go) are left out too,
+    unless they are all there is.
+    """
+    nyquist = float(freqs[-1]) if freqs.size else 0.0
     usable = freqs >= LOWEST_HZ
     p, f = power[usable].astype(np.float64), freqs[usable]
     if p.size == 0:
         return f, np.empty(0)
+    left_out = steady_lines(p, f) | (f > TOP_GUARD * nyquist)
+    if left_out.any() and not left_out.all():
+        rest = p[~left_out]
+        if rest.mean(axis=1).sum() > REST_SHARE * p.mean(axis=1).sum():
+            profile = np.zeros(f.size)
+            profile[~left_out] = _profile(rest)
+            return f, profile
+    return f, _profile(p)
+
+
+def steady_lines(power: np.ndarray, freqs: np.ndarray) -> np.ndarray:
+    """Bins (and their leakage) of steady narrow lines: a bin whose median power stands
+    LINE_PROMINENCE above its neighbourhood's and which seldom bursts above its own median."""
+    if power.shape[1] < 4 or freqs.size < 8:
+        return np.zeros(freqs.size, dtype=bool)
+    median = np.median(power, axis=1)
+    spacing = float(freqs[1] - freqs[0])
+    half = max(3, round(LINE_NEIGHBOURHOOD_HZ / spacing / 2))
+    padded = np.pad(median, half, mode="edge")
+    windows = np.lib.stride_tricks.sliding_window_view(padded, 2 * half + 1)
+    floor = np.median(windows, axis=1)
+    prominent = median > LINE_PROMINENCE * np.maximum(floor, 1e-30)
+    bursts = np.mean(power > LINE_BURST * median[:, None], axis=1)
+    core = prominent & (bursts < LINE_BURST_SHARE)
+    leakage = np.convolve(core.astype(float), np.ones(7), mode="same") > 0  # Hann main lobe
+    return np.asarray(leakage, dtype=bool)
+
+
+def _profile(p: np.ndarray) -> np.ndarray:
     energy = p.sum(axis=0)
     order = np.argsort(energy)
     tenth = max(1, energy.size // 10)
@@ -238,7 +278,7 @@ def _call_profile(power: np.ndarray, freqs: np.ndarray) -> tuple[np.ndarray, np.
     profile = np.maximum(p[:, loud].mean(axis=1) - background, 0.0) if loud.size else background
     if profile.sum() < 0.05 * p.mean(axis=1).sum():
         profile = p.mean(axis=1)
-    return f, profile
+    return np.asarray(profile)
 
 
 def _parabolic_peak(profile: np.ndarray, f: np.ndarray, k: int) -> float:

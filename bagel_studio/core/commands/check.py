@@ -75,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
         if not args.no_audio:
             _measure_recordings(store)
         ids = store.item_ids(QueueFilter(domain=domain)) if domain else None
+        _say_pending(store, ids)
         check_all(store, ids, audio=not args.no_audio)
         in_scope = set(ids) if ids is not None else None
         listed = [
@@ -103,10 +104,21 @@ def _as_json(item_id: str, flag: Flag) -> dict[str, Any]:
 
 
 def _measure_recordings(store: Store) -> None:
-    """Measure recordings not measured yet, so the acoustic flags are current (when the audio
-    package provides it)."""
-    try:
-        from bagel_studio.core.audio.project import measure_recordings
-    except (ImportError, AttributeError):
-        return
-    measure_recordings(store)
+    """Measure recordings not measured yet (the engine of ``analyze``: all cores when there are
+    many), so the acoustic flags are current."""
+    from bagel_studio.core.operations import analyze_recordings
+
+    analyze_recordings(store)
+
+
+def _say_pending(store: Store, ids: list[str] | None) -> None:
+    """Tell the curator when this run finishes checks an interrupted import left undone."""
+    pending = store.pending_check_ids()
+    if ids is not None:
+        in_scope = set(ids)
+        pending = [i for i in pending if i in in_scope]
+    if pending:
+        sys.stderr.write(
+            f"bagel-studio check: {len(pending):,} items awaited their checks after an"
+            " interrupted import; checking them now\n"
+        )

@@ -33,6 +33,18 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("paths", metavar="PATH", nargs="+", help="input files or folders")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     add_wait_argument(parser)
+    parser.add_argument(
+        "--max-line-mb",
+        metavar="MB",
+        type=float,
+        default=None,
+        help="reject lines longer than this many megabytes without parsing them (default 10)",
+    )
+    parser.add_argument(
+        "--no-verify",
+        action="store_true",
+        help="import a release folder even when it differs from its manifest (see verify)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -43,7 +55,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{missing[0]}: no such file or folder")
     store = open_project(args.project, create=True, wait=args.wait)
     try:
-        report = import_paths(store, args.paths)
+        limit = round(args.max_line_mb * 1e6) if args.max_line_mb else None
+        report = import_paths(store, args.paths, verify=not args.no_verify, max_line_bytes=limit)
         totals = (store.item_count(), store.reject_count())
     finally:
         store.close()

@@ -80,6 +80,23 @@ def raw_answer(record: dict[str, Any]) -> Any:
     return None
 
 
+def gold_index(
+    record: dict[str, Any], options: tuple[str, ...], letters: tuple[str, ...]
+) -> int | None:
+    """The gold's position from ``record``; an ``answer_index`` that names another option than
+    the answer given under another name (a letter, the text) makes the line no item."""
+    index = answer_index(raw_answer(record), options, letters)
+    given = record.get("answer_index")
+    if given is not None and any(record.get(k) is not None for k in ANSWER_KEYS[:3]):
+        other = answer_index(given, options, letters)
+        if other != index:
+            named = next(k for k in ANSWER_KEYS[:3] if record.get(k) is not None)
+            raise NotAnItem(
+                f"{named} {record[named]!r} and answer_index {given!r} name different options"
+            )
+    return index
+
+
 def answer_index(value: Any, options: tuple[str, ...], letters: tuple[str, ...]) -> int | None:
     """The 0-based position of the gold among ``options``, or None when it matches none."""
     if value is None or isinstance(value, bool):

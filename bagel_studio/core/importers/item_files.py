@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bagel_studio.core.importers.items import ItemBatch
-from bagel_studio.core.importers.sniff import MAX_LINE_BYTES, classify_json, loads
+from bagel_studio.core.importers.sniff import classify_json, line_limit, loads
 from bagel_studio.core.importers.textio import decode_line, split_lines
 
 LineProgress = Callable[[int], None]
@@ -40,7 +40,7 @@ def read_items(data: bytes, display: str, advance: LineProgress | None = None) -
         batch.reject(
             document.lineno,
             _json_error(document, len(data)),
-            data[:MAX_LINE_BYTES].decode("utf-8", "replace"),
+            data[: line_limit.get()].decode("utf-8", "replace"),
         )
     else:
         batch.reject(1, f"not an item file ({kind.replace('-json', '')} JSON)")
@@ -48,6 +48,7 @@ def read_items(data: bytes, display: str, advance: LineProgress | None = None) -
 
 
 def _read_lines(data: bytes, batch: ItemBatch, advance: LineProgress | None) -> None:
+    limit = line_limit.get()
     consumed = 0
     for number, line in enumerate(split_lines(data), start=1):
         consumed += len(line) + 1
@@ -57,12 +58,15 @@ def _read_lines(data: bytes, batch: ItemBatch, advance: LineProgress | None) -> 
             continue
         if number == 1 and line.startswith(b"\xef\xbb\xbf"):
             line = line[3:]
-        if len(line) > MAX_LINE_BYTES:
+        if len(line) > limit:
             reason = (
                 f"line is {len(line) / 1e6:.1f} MB, longer than the"
-                f" {MAX_LINE_BYTES / 1e6:.0f} MB an item may take; not parsed"
+                f" {limit / 1e6:g} MB an item may take (import --max-line-mb); not parsed"
             )
-            batch.reject(number, reason, decode_line(line))
+            batch.reject(number, reason, decode_line(line))  # the store keeps its head and size
+            continue
+        if b"\x00" in line:  # binary data in this line only: the others still import
+            batch.reject(number, "NUL byte in the line (binary data); not parsed", "")
             continue
         try:
             record = loads(line)

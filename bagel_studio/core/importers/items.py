@@ -244,7 +244,7 @@ def _build(
     content = ItemContent(
         question=question,
         options=options,
-        answer_index=fields.answer_index(fields.raw_answer(body), options, letters),
+        answer_index=fields.gold_index(body, options, letters),
         dimension=_dimension(domain, body.get("dimension"), source.get("topic")),
         level=_level(body.get("level") or record.get("level")),
     )

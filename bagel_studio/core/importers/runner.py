@@ -33,9 +33,10 @@ from bagel_studio.core.importers.sniff import (
     Input,
     classify_json,
     collect,
+    line_limit,
     sniff,
 )
-from bagel_studio.core.importers.textio import decode
+from bagel_studio.core.importers.textio import decode, to_utf8
 from bagel_studio.core.store import Reject, Store
 
 Progress = Callable[[int, int], None]
@@ -58,6 +59,7 @@ class _Run:
     audio: xenocanto.AudioIndex
     hashes: dict[Path, str] = field(default_factory=dict)
     attached: set[Path] = field(default_factory=set)
+    attached_by: dict[Path, int] = field(default_factory=dict)  # audio -> the import naming it
     recording_ids: set[str] = field(default_factory=set)
     text_keys: set[str] = field(default_factory=set)
     import_ids: list[int] = field(default_factory=list)
@@ -70,14 +72,34 @@ def import_paths(
     progress: Progress | None = None,
     *,
     full_checks: bool = True,
+    verify: bool = True,
+    max_line_bytes: int | None = None,
 ) -> ImportReport:
     """Import files and folders (walked) into ``store``; evidence first, then items.
 
     ``progress(done, total)`` is called from this thread with bytes of input processed. Items
     come in with their structural flags; with ``full_checks`` the other checks then run on
     ``report.check_item_ids`` (see ``run_full_checks``). ``report.timings`` says how long the
-    import and the checks took.
+    import and the checks took. A release folder is verified first and refused when it differs
+    from its manifest, unless ``verify=False``; a line longer than ``max_line_bytes`` (default
+    ``sniff.MAX_LINE_BYTES``) is a reject.
     """
+    token = line_limit.set(max_line_bytes) if max_line_bytes else None
+    try:
+        return _import_paths(store, paths, progress, full_checks=full_checks, verify=verify)
+    finally:
+        if token is not None:
+            line_limit.reset(token)
+
+
+def _import_paths(
+    store: Store,
+    paths: Sequence[str | Path],
+    progress: Progress | None,
+    *,
+    full_checks: bool,
+    verify: bool,
+) -> ImportReport:
     started = time.perf_counter()
     report = ImportReport()
     collected = collect(list(paths))
@@ -85,10 +107,17 @@ def import_paths(
     for name in collected.missing:
         report.unreadable.append(name)
         report.notes.append(f"{name}: no such file or folder")
+    for name in collected.special:
+        report.unreadable.append(name)
+        report.notes.append(
+            f"{name}: not a regular file (a device, FIFO or socket); only regular files and"
+            " folders are read"
+        )
     for name in collected.unnamable:
         report.unreadable.append(name)
         report.notes.append(f"{name}: the file name is not valid UTF-8; rename the file")
-    plans = _plan(collected.inputs, report)
+    inputs = _verified(collected.inputs, report) if verify else collected.inputs
+    plans = _plan(inputs, report)
     run = _Run(
         store, report, xenocanto.AudioIndex(p.input.path for p in plans if p.kind == "audio")
     )
@@ -107,11 +136,78 @@ def import_paths(
         if progress is not None:
             progress(done, total)
     report.evidence["audio_files"] = len(run.attached)
-    report.check_item_ids = report.new_item_ids + _linked_items(run)
+    _probe_audio(run)
+    due = report.new_item_ids + _linked_items(run)
+    due_set = set(due)
+    leftover = [i for i in store.pending_check_ids() if i not in due_set]
+    if leftover:
+        report.notes.append(
+            f"Checking {len(leftover):,} items an interrupted import left unchecked"
+            " (their checks had not finished)."
+        )
+    report.check_item_ids = due + leftover
     report.timings["import"] = time.perf_counter() - started
     if full_checks:
         run_full_checks(store, report)
     return report
+
+
+VERIFY_LISTING = 20
+
+
+def _probe_audio(run: _Run) -> None:
+    """Decode every audio file this run attached, as ``bagel-studio audio`` would: one that
+    cannot be read is a reject of its own, and its decode error is cached as the clip's
+    measurement, so the items that use it get the ``audio-unreadable`` flag from their checks."""
+    if not run.attached_by:
+        return
+    from bagel_studio.core.audio.decode import AudioError, decode
+    from bagel_studio.core.audio.project import store_result
+
+    for path, import_id in sorted(run.attached_by.items()):
+        try:
+            decode(path)
+        except AudioError as exc:
+            reason = f"unreadable audio: {exc}; its items are flagged audio-unreadable"
+            with run.store.transaction():
+                _reject(run, import_id, [Reject(path.name, 1, reason)])
+                if path in run.hashes:
+                    store_result(run.store, [run.hashes[path]], {"error": str(exc)})
+
+
+def _verified(inputs: list[Input], report: ImportReport) -> list[Input]:
+    """The inputs, less those inside a BAGEL Studio release that fails ``verify``: a tampered
+    release is refused whole (with what differs) rather than taken as gold."""
+    from bagel_studio.core.export.verify import release_root, verify_release
+
+    roots: dict[Path, Path | None] = {}
+    refused: dict[Path, bool] = {}
+    kept: list[Input] = []
+    for item in inputs:
+        folder = item.path.parent
+        if folder not in roots:
+            roots[folder] = release_root(folder)
+        root = roots[folder]
+        if root is None:
+            kept.append(item)
+            continue
+        if root not in refused:
+            result = verify_release(root)
+            refused[root] = not result.intact
+            if not result.intact:
+                report.unreadable.append(str(root))
+                report.notes.append(
+                    f"{root}: a release that fails verification ({len(result.problems)}"
+                    " difference(s) from its manifest); not imported. Import it anyway with"
+                    " --no-verify."
+                )
+                report.notes.extend(f"  {p}" for p in result.problems[:VERIFY_LISTING])
+                if len(result.problems) > VERIFY_LISTING:
+                    more = len(result.problems) - VERIFY_LISTING
+                    report.notes.append(f"  ... and {more} more (bagel-studio verify {root})")
+        if not refused[root]:
+            kept.append(item)
+    return kept
 
 
 def run_full_checks(
@@ -158,7 +254,7 @@ def _plan(inputs: list[Input], report: ImportReport) -> list[_Planned]:
 
 def _json_kind(path: Path, head: bytes, size: int) -> str:
     """Evidence or items: settled by the first line, or by the whole document when needed."""
-    data = head if size <= len(head) else path.read_bytes()
+    data = to_utf8(head if size <= len(head) else path.read_bytes())
     kind, _ = classify_json(data)
     if kind == "other-object":
         return "other"
@@ -178,11 +274,16 @@ def _import_file(run: _Run, plan: _Planned, advance: Callable[[int], None]) -> N
         report.skipped_files.append(display)
         return
     report.files.append(display)
+    data = to_utf8(data)  # UTF-16/32 with a byte order mark: read as the UTF-8 it says
     with store.transaction():
         import_id = store.record_import(str(plan.input.path), display, sha, plan.kind)
         run.import_ids.append(import_id)
         handler = _HANDLERS.get(plan.kind, _import_unusable)
+        before = _Evidence(run.globi_added, set(run.recording_ids), set(run.text_keys))
         summary = handler(run, plan, data, import_id, advance)
+        # committed with the file: the items whose checks this file made due (its new items are
+        # marked by the handler), so a kill before the checks finish leaves them recorded
+        store.mark_checks_pending(_linked(store, before.since(run), exclude=set()))
         store.finish_import(import_id, {"format": plan.kind, **summary})
 
 
@@ -214,6 +315,7 @@ def _import_items(
     }
     store.add_items(new_items, import_id, flags)
     new_ids = [item.id for item in new_items]
+    store.mark_checks_pending(new_ids)
     added = Counter(item.domain for item in new_items)
     parsed = Counter(item.domain for item in batch.items.values())
     for domain, count in parsed.items():
@@ -299,6 +401,7 @@ def _import_xc_metadata(
         run.recording_ids.add(recording["id"])
         if recording["audio_path"]:
             run.attached.add(Path(recording["audio_path"]))
+            run.attached_by[Path(recording["audio_path"])] = import_id
     rejected = _reject(run, import_id, rejects)
     return {"recordings": len(recordings), "rejects": rejected, "source": encoding}
 
@@ -325,6 +428,7 @@ def _import_audio(
     run.report.evidence["recordings"] += run.store.upsert_recordings([recording], import_id)
     run.recording_ids.add(recording["id"])
     run.attached.add(path)
+    run.attached_by[path] = import_id
     return {"audio": 1, "recording": recording["id"]}
 
 
@@ -369,16 +473,40 @@ def _text_keys(text: dict[str, Any]) -> list[str]:
     return [k.lower() for k in keys]
 
 
+@dataclass
+class _Evidence:
+    """Evidence that arrived: GloBI records (how many), recording ids, text keys."""
+
+    globi_added: int
+    recording_ids: set[str]
+    text_keys: set[str]
+
+    def since(self, run: _Run) -> _Evidence:
+        """What ``run`` brought in after this snapshot."""
+        return _Evidence(
+            run.globi_added - self.globi_added,
+            run.recording_ids - self.recording_ids,
+            run.text_keys - self.text_keys,
+        )
+
+
 def _linked_items(run: _Run) -> list[str]:
-    """Items imported earlier whose evidence arrived in this run: their checks are due again.
+    """Items imported earlier whose evidence arrived in this run: their checks are due again."""
+    evidence = _Evidence(run.globi_added, run.recording_ids, run.text_keys)
+    return _linked(run.store, evidence, exclude=set(run.report.new_item_ids))
+
+
+def _linked(store: Store, evidence: _Evidence, exclude: set[str]) -> list[str]:
+    """Items whose checks read ``evidence``.
 
     New GloBI records can change any GloBI item's flags (other records linking the same taxa),
     so all of those are included; recordings and texts affect only the items naming them.
     """
-    if not (run.globi_added or run.recording_ids or run.text_keys):
+    if not (evidence.globi_added or evidence.recording_ids or evidence.text_keys):
         return []  # no evidence came in: nothing earlier can have changed
-    new = set(run.report.new_item_ids)
-    linked = run.store.linked_item_ids(
-        GLOBI if run.globi_added > 0 else None, sorted(run.recording_ids), sorted(run.text_keys)
+    linked = store.linked_item_ids(
+        GLOBI if evidence.globi_added > 0 else None,
+        sorted(evidence.recording_ids),
+        sorted(evidence.text_keys),
     )
-    return [item_id for item_id in linked if item_id not in new]
+    return [item_id for item_id in linked if item_id not in exclude]

@@ -10,12 +10,13 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from bagel_studio.core.importers.globi import is_globi_header
-from bagel_studio.core.importers.textio import decode, looks_binary
+from bagel_studio.core.importers.textio import decode, looks_binary, to_utf8
 from bagel_studio.core.importers.texts import is_text_document
 from bagel_studio.core.importers.xenocanto import (
     AUDIO_SUFFIXES,
@@ -28,7 +29,10 @@ ITEM_KEYS = ("question", "stem", "options", "output", "questions")
 # A line of the provenance.jsonl a release carries beside its items (export/rows.py): not an item.
 PROVENANCE_KEYS = ("original_options", "permutation")
 HEAD_BYTES = 65536
-MAX_LINE_BYTES = 8 << 20  # no item needs more; a longer line is rejected without being parsed
+MAX_LINE_BYTES = 10_000_000  # default: no item needs more; a longer line is rejected unparsed
+# The limit in force (``import --max-line-mb``); a context variable so concurrent imports in one
+# process (tests, the desk's writer) each keep their own.
+line_limit: ContextVar[int] = ContextVar("line_limit", default=MAX_LINE_BYTES)
 WALK_SUFFIXES = frozenset(
     {".jsonl", ".ndjson", ".json", ".tsv", ".tab", ".csv", ".txt"} | AUDIO_SUFFIXES
 )
@@ -62,6 +66,7 @@ class Collected:
     missing: list[str]  # given paths that do not exist
     ignored: list[str]  # files in given folders that are not input formats
     unnamable: list[str]  # names that are not valid UTF-8, shown with replacement characters
+    special: list[str] = field(default_factory=list)  # devices, FIFOs, sockets: never read
 
 
 def printable(name: str) -> str | None:
@@ -80,6 +85,7 @@ def collect(paths: list[str | Path]) -> Collected:
     missing: list[str] = []
     ignored: list[str] = []
     unnamable: list[str] = []
+    special: list[str] = []
     seen: set[Path] = set()
 
     def add(path: Path, display: str, explicit: bool) -> None:
@@ -98,12 +104,14 @@ def collect(paths: list[str | Path]) -> Collected:
             for file in found:
                 add(file, os.path.join(str(given), str(file.relative_to(path))), False)
             ignored.extend(os.path.join(str(given), str(s.relative_to(path))) for s in skipped)
-        elif path.exists():
+        elif path.is_file():
             add(path, str(given), True)
+        elif path.exists():  # a device (/dev/zero), a FIFO or a socket: reading may never end
+            special.append(printable(str(given)) or os.fsencode(given).decode("utf-8", "replace"))
         else:
             missing.append(printable(str(given)) or os.fsencode(given).decode("utf-8", "replace"))
     ignored = [printable(name) or os.fsencode(name).decode("utf-8", "replace") for name in ignored]
-    return Collected(inputs, missing, ignored, unnamable)
+    return Collected(inputs, missing, ignored, unnamable, special)
 
 
 def _walk(folder: Path) -> tuple[list[Path], list[Path]]:
@@ -117,7 +125,13 @@ def _walk(folder: Path) -> tuple[list[Path], list[Path]]:
             path = Path(root) / name
             suffix = path.suffix.lower()
             sidecar = suffix == ".txt" and path.stem in audio_stems  # a clip's attribution note
-            if suffix not in WALK_SUFFIXES or _NOT_INPUT.search(path.stem) or sidecar:
+            regular = path.is_file()  # a FIFO or device in a folder is passed over, unread
+            if (
+                not regular
+                or suffix not in WALK_SUFFIXES
+                or _NOT_INPUT.search(path.stem)
+                or sidecar
+            ):
                 skipped.append(path)
             else:
                 found.append(path)
@@ -129,9 +143,10 @@ def sniff(head: bytes, suffix: str) -> str:
     table (a header nobody knows) or text."""
     if not head.strip():
         return "empty"
+    head = to_utf8(head, complete=False)  # UTF-16/32 text (its mark looks like MP3 frame sync)
     if is_audio(head):
         return "audio"
-    if looks_binary(head) or suffix.lower() in AUDIO_SUFFIXES:
+    if suffix.lower() in AUDIO_SUFFIXES or (looks_binary(head) and not _json_lines(head)):
         return "binary"
     text = decode(head)[0].lstrip("\ufeff")
     if text.lstrip()[:1] in ("{", "[") or suffix.lower() in (".json", ".jsonl", ".ndjson"):
@@ -139,11 +154,19 @@ def sniff(head: bytes, suffix: str) -> str:
     first_line = re.split(r"\r\n|\r|\n", text, maxsplit=1)[0]
     if is_globi_header(first_line):
         return "globi"
-    if is_xc_csv_header(first_line):
+    if is_xc_csv_header(first_line, text[len(first_line) : len(first_line) + 8192]):
         return "xc-csv"
     if "\t" in first_line or suffix.lower() in (".csv", ".tsv", ".tab"):
         return "table"
     return "text"
+
+
+def _json_lines(head: bytes) -> bool:
+    """JSON Lines whose first line is clean text: a NUL byte further down belongs to one line,
+    which is rejected on its own (see ``item_files``), not to a binary file."""
+    body = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    first = re.split(rb"\r\n|\r|\n", body, maxsplit=1)
+    return body[:1] == b"{" and len(first) == 2 and not looks_binary(first[0])
 
 
 def loads(data: bytes) -> Any:
@@ -198,21 +221,22 @@ def classify_json(data: bytes) -> tuple[str, Any]:
     dataset descriptor), ("provenance", dict): a release's provenance.jsonl, or
     ("bad-json", JSONDecodeError)."""
     first = _first_line(data)
-    if len(first) <= MAX_LINE_BYTES:
-        try:
-            head = loads(first)
-        except (ValueError, RecursionError):
-            head = None
-        if isinstance(head, dict):
-            if is_xc_json(head):
-                return "xc-json", head
-            if is_text_document(head):
-                return "text-json", head
-            if not any(k in head for k in ITEM_KEYS) and all(k in head for k in PROVENANCE_KEYS):
-                return "provenance", head
-            if not any(k in head for k in ITEM_KEYS) and data.strip() == first.strip():
-                return "other-object", head
-            return "items-lines", None
+    if len(first) > line_limit.get():  # never parsed whole: the overlong line is one reject
+        return "items-lines", None
+    try:
+        head = loads(first)
+    except (ValueError, RecursionError):
+        head = None
+    if isinstance(head, dict):
+        if is_xc_json(head):
+            return "xc-json", head
+        if is_text_document(head):
+            return "text-json", head
+        if not any(k in head for k in ITEM_KEYS) and all(k in head for k in PROVENANCE_KEYS):
+            return "provenance", head
+        if not any(k in head for k in ITEM_KEYS) and data.strip() == first.strip():
+            return "other-object", head
+        return "items-lines", None
     try:
         document = loads(data)
     except RecursionError:

@@ -7,6 +7,7 @@ summary can tell the curator which encoding was assumed.
 
 from __future__ import annotations
 
+import codecs
 import re
 
 UTF8 = "utf-8"
@@ -27,14 +28,44 @@ def decode(data: bytes) -> tuple[str, str]:
     """
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return data.decode("utf-16"), "utf-16"
+    wide = wide_encoding(data)
+    if wide is not None:
+        return to_utf8(data).decode("utf-8"), wide
     for encoding in (UTF8, CP1252):
         try:
             return data.decode(encoding), encoding
         except UnicodeDecodeError:
             continue
     return data.decode(LATIN1), LATIN1
+
+
+# Longest first: the UTF-32 LE mark begins with the UTF-16 LE one.
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+
+
+def wide_encoding(data: bytes) -> str | None:
+    """UTF-16 or UTF-32 (LE/BE) when ``data`` starts with that byte order mark, else None."""
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            return encoding
+    return None
+
+
+def to_utf8(data: bytes, *, complete: bool = True) -> bytes:
+    """``data`` re-encoded as UTF-8 when it is UTF-16/32 with a byte order mark (mark dropped),
+    else unchanged; so every reader after this sees bytes it knows. ``complete=False`` for the
+    head of a file, which may end inside a character."""
+    encoding = wide_encoding(data)
+    if encoding is None:
+        return data
+    bom = next(b for b, e in _BOMS if e == encoding)
+    decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
+    return decoder.decode(data[len(bom) :], final=complete).encode("utf-8")
 
 
 def decode_line(line: bytes) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -32,10 +33,72 @@ def is_audio(head: bytes) -> bool:
     return len(head) > 1 and head[0] == 0xFF and head[1] & 0xE0 == 0xE0
 
 
-def is_xc_csv_header(first_line: str) -> bool:
+# Header spellings that dataset builders use for the XC API's field names.
+_ALIASES = {
+    "xc-id": "id",
+    "xcid": "id",
+    "xc": "id",
+    "xc-number": "id",
+    "xc-no": "id",
+    "recording-id": "id",
+    "catalogue-number": "id",
+    "catalog-number": "id",
+    "filename": "file-name",
+    "original-file-name": "file-name",
+    "file-url": "file",
+    "audio-url": "file",
+    "download-url": "file",
+    "download": "file",
+    "audio": "file",
+    "path": "file",
+    "audio-path": "file",
+    "page": "url",
+    "link": "url",
+    "genus": "gen",
+    "species": "sp",
+    "epithet": "sp",
+    "english-name": "en",
+    "common-name": "en",
+    "licence": "lic",
+    "license": "lic",
+    "country": "cnt",
+    "location": "loc",
+    "quality": "q",
+    "sound-type": "type",
+    "vocalization-type": "type",
+}
+_WHERE_IDS_HIDE = ("file-name", "url", "file")  # an XC id inside a file name or a URL
+_XC_FIELDS = {"gen", "sp", "en", "rec", "cnt", "loc", "lic", "type", "q", "length", "ssp"}
+_XC_IN_TEXT = re.compile(r"xeno-canto\.org/\d+|(?<![A-Za-z0-9])XC\s?-?\d+", re.IGNORECASE)
+
+
+def canonical_field(name: str) -> str:
+    """A metadata column's XC API name: ``xc_id`` -> ``id``, ``File Name`` -> ``file-name``."""
+    key = re.sub(r"[\s_]+", "-", name.strip().strip('"').strip().lower())
+    return _ALIASES.get(key, key)
+
+
+_API_NAMES = {"id", "file-name", "file", "url", "also", "date", "time", *_XC_FIELDS}
+
+
+def _column(name: str) -> str:
+    """The key a CSV column's values are kept under: the XC API name when the header spells
+    one, else the header as written (the metadata keeps every column)."""
+    canonical = canonical_field(name)
+    return canonical if canonical in _API_NAMES else name.strip()
+
+
+def is_xc_csv_header(first_line: str, body: str = "") -> bool:
+    """A Xeno-canto metadata table, from its header (API field names or common spellings) and,
+    when it has no id column, from XC ids in its first rows (inside file names or URLs)."""
     for delimiter in (",", "\t", ";"):
-        cells = {c.strip().strip('"').lower() for c in first_line.split(delimiter)}
+        cells = {canonical_field(c) for c in first_line.split(delimiter)}
+        if len(cells) < 2:
+            continue
         if any(marker <= cells for marker in _XC_MARKERS):
+            return True
+        hides_ids = any(c in cells for c in _WHERE_IDS_HIDE)
+        if hides_ids and len(cells & _XC_FIELDS) >= 2 and _XC_IN_TEXT.search(body):
             return True
     return False
 
@@ -99,7 +162,7 @@ def csv_rows(
     try:
         for row in reader:
             clean: dict[str, Any] = {
-                str(k).strip(): (v or "").strip() for k, v in row.items() if k is not None
+                _column(str(k)): (v or "").strip() for k, v in row.items() if k is not None
             }
             if row.get(None):  # cells beyond the header
                 clean["extra"] = row[None]
@@ -127,14 +190,30 @@ def recording_rows(
         if not isinstance(row, dict):
             rejects.append(Reject(display, line, "recording is not an object", str(row)))
             continue
-        rec_id = recording_id(row.get("id"))
+        rec_id = recording_id(row.get("id")) or _id_inside(row)
         if rec_id is None:
             reason = f"no Xeno-canto id (id = {row.get('id')!r})"
             rejects.append(Reject(display, line, reason, repr(row)))
             continue
-        path = audio.find(_text(row.get("file-name")), rec_id)
+        path = audio.find(_text(row.get("file-name")) or _local_name(row.get("file")), rec_id)
         recordings.append(_recording(rec_id, row, path, hashes))
     return recordings, rejects
+
+
+def _local_name(value: Any) -> str | None:
+    """The file name of a local path (``audio/XC1.mp3``), not of a download URL."""
+    if not isinstance(value, str) or not value.strip() or "://" in value:
+        return None
+    return Path(value.strip().replace("\\", "/")).name
+
+
+def _id_inside(row: dict[str, Any]) -> str | None:
+    """The XC id a row without an id column carries in its file name or URL."""
+    for key in _WHERE_IDS_HIDE:
+        value = row.get(key)
+        if isinstance(value, str) and _XC_IN_TEXT.search(value):
+            return recording_id(value)
+    return None
 
 
 def recording_for_audio(path: Path, hashes: dict[Path, str]) -> dict[str, Any] | None:

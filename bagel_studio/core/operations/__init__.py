@@ -6,14 +6,18 @@ command line call these, never the store's write methods. Qt-free.
 
 * ``decide``, ``edit``, ``edit_and_accept``, ``undo``, ``adjudicate`` (``operations.reviews``)
 * ``merge_in`` another curator's project file (``operations.merge``)
-* ``store_measurement`` of a clip (``operations.audio``)
+* ``store_measurement`` of a clip, ``analyze_recordings`` of every clip (``operations.audio``)
 * ``record_export`` of a written release (``operations.export``)
 * model results of ``core.llm`` (``operations.llm``)
 * the audit's flags, ``store_audit_flags`` (``operations.audit``; not imported here: it loads the
   audit's numpy and rapidfuzz code)
 """
 
-from bagel_studio.core.operations.audio import store_measurement
+from bagel_studio.core.operations.audio import (
+    AnalysisReport,
+    analyze_recordings,
+    store_measurement,
+)
 from bagel_studio.core.operations.export import record_export
 from bagel_studio.core.operations.merge import FileMerge, merge_in
 from bagel_studio.core.operations.reviews import (
@@ -26,8 +30,10 @@ from bagel_studio.core.operations.reviews import (
 )
 
 __all__ = [
+    "AnalysisReport",
     "FileMerge",
     "adjudicate",
+    "analyze_recordings",
     "decide",
     "edit",
     "edit_and_accept",

@@ -1,14 +1,27 @@
-"""Storing a clip's measurement: the cache entry and the re-check of the item it belongs to."""
+"""Storing clip measurements: the cache entry and the re-check of the items of the recording,
+for one clip the desk measured (``store_measurement``) or for every clip of the project
+(``analyze_recordings``, on all cores or a Dask cluster through ``core.audio.batch``)."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from bagel_studio.core.audio.analysis import Measurement
-from bagel_studio.core.audio.project import cache_key, store_result
+from bagel_studio.core.audio.batch import ClipJob, measure_clips
+from bagel_studio.core.audio.project import (
+    cache_key,
+    cached_result,
+    resolve_audio_path,
+    store_result,
+)
 from bagel_studio.core.checks import recheck_item
 from bagel_studio.core.model import Flag
 from bagel_studio.core.store import Store
+
+Progress = Callable[[int, int], None]
 
 
 def store_measurement(
@@ -33,3 +46,90 @@ def store_measurement(
             if sibling != item_id:
                 recheck_item(store, sibling)
         return recheck_item(store, item_id) if item_id is not None else None
+
+
+@dataclass(frozen=True)
+class AnalysisReport:
+    """What ``analyze_recordings`` did: clips measured now, clips whose audio could not be read
+    (cached as errors), clips measured before (kept), and recordings without an audio file."""
+
+    measured: int
+    unreadable: int
+    already: int
+    missing: list[str]
+    errors: list[str]
+
+
+def clips_to_measure(store: Store) -> tuple[list[ClipJob], int, list[str]]:
+    """The recordings with audio and no cached result, how many are measured already, and the
+    ids of those whose audio file cannot be found."""
+    jobs, already, missing = [], 0, []
+    for recording in store.recordings():
+        if cached_result(store, recording) is not None:
+            already += 1
+            continue
+        path = resolve_audio_path(store, recording)
+        if path is None:
+            missing.append(str(recording["id"]))
+        else:
+            jobs.append(ClipJob(str(recording["id"]), str(path.resolve())))
+    return jobs, already, missing
+
+
+def store_clip_results(store: Store, results: Sequence[tuple[ClipJob, dict[str, Any]]]) -> int:
+    """Cache measured clips (a result or its error line, under the recording's cache key and the
+    audio's SHA-256, as ``measurement_for`` would) and re-check the items of those recordings, in
+    one transaction; return how many items were re-checked."""
+    if store.read_only or not results:
+        return 0
+    rechecked = 0
+    with store.transaction():
+        for job, result in results:
+            recording = store.recording(job.recording_id)
+            if recording is None:
+                continue
+            keys = [cache_key(recording)]
+            if "audio_sha256" in result:
+                keys.append(str(result["audio_sha256"]))
+            store_result(store, keys, result)
+            for item_id in store.items_with_recording(job.recording_id):
+                recheck_item(store, item_id)
+                rechecked += 1
+    return rechecked
+
+
+def analyze_recordings(
+    store: Store,
+    *,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    progress: Progress | None = None,
+    batch_seconds: float = 1.0,
+) -> AnalysisReport:
+    """Measure every recording of the project not measured yet (on ``workers`` processes, or on
+    the Dask cluster at ``scheduler``) and store the results as they arrive, a batch at most
+    every ``batch_seconds`` in one transaction each: an interrupted run keeps what it stored,
+    and the next run measures only the rest. ``progress(done, total)`` after each clip."""
+    jobs, already, missing = clips_to_measure(store)
+    measured = unreadable = 0
+    errors: list[str] = []
+    pending: list[tuple[ClipJob, dict[str, Any]]] = []
+    last = time.monotonic()
+    results = measure_clips(jobs, workers=workers, scheduler=scheduler)
+    try:
+        for done, (job, result) in enumerate(results, start=1):
+            pending.append((job, result))
+            if "error" in result:
+                unreadable += 1
+                errors.append(str(result["error"]))
+            else:
+                measured += 1
+            if time.monotonic() - last >= batch_seconds:
+                store_clip_results(store, pending)
+                pending, last = [], time.monotonic()
+            if progress is not None:
+                progress(done, len(jobs))
+    finally:
+        results.close()  # an interruption cancels the clips not started
+        store_clip_results(store, pending)
+    return AnalysisReport(measured, unreadable, already, missing, errors)

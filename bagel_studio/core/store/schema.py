@@ -361,3 +361,14 @@ def m_flag_origin(db: sqlite_utils.Database) -> None:
     """Where a flag comes from: NULL for an item's own checks, "audit" for the flags the
     project-wide audit sets (near-duplicates, leaks), which re-running an item's checks keeps."""
     db.execute("ALTER TABLE flags ADD COLUMN origin TEXT")
+
+
+@migration
+def m_pending_checks(db: sqlite_utils.Database) -> None:
+    """Items whose checks are due: written with the items (or the evidence that changes their
+    flags) in the import's transaction, removed with the flags that the checks write. Rows left
+    behind by an interrupted import are finished by the next import, ``check`` or desk open."""
+    db.execute(
+        "CREATE TABLE pending_checks (item_id TEXT PRIMARY KEY"
+        " REFERENCES items(id) ON DELETE CASCADE)"
+    )

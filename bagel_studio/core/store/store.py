@@ -400,11 +400,36 @@ class Store(ReviewsMixin, EvidenceMixin, QueuePagingMixin):
     def replace_flags(self, item_id: str, flags: Sequence[Flag]) -> None:
         with self.transaction() as conn:
             self._write_flags(conn, item_id, flags)
+            conn.execute("DELETE FROM pending_checks WHERE item_id = ?", [item_id])
 
     def replace_all_flags(self, flags_by_item: Mapping[str, Sequence[Flag]]) -> None:
+        """Write the flags of many items; their checks are then no longer pending."""
         with self.transaction() as conn:
             for item_id, flags in flags_by_item.items():
                 self._write_flags(conn, item_id, flags)
+            if conn.execute("SELECT 1 FROM pending_checks LIMIT 1").fetchone() is not None:
+                conn.executemany(
+                    "DELETE FROM pending_checks WHERE item_id = ?",
+                    [(item_id,) for item_id in flags_by_item],
+                )
+
+    # -- checks still due ----------------------------------------------------------------------
+
+    def mark_checks_pending(self, item_ids: Iterable[str]) -> None:
+        """Record that these items await their checks (inside the caller's transaction, so the
+        record and the items or evidence that made them due are committed together)."""
+        with self.transaction() as conn:
+            conn.executemany(
+                "INSERT OR IGNORE INTO pending_checks (item_id) VALUES (?)",
+                [(item_id,) for item_id in item_ids],
+            )
+
+    def pending_check_ids(self) -> list[str]:
+        """Items whose checks an interrupted import (or desk job) did not finish."""
+        rows = self.db.execute(
+            "SELECT p.item_id FROM pending_checks p JOIN items i ON i.id = p.item_id ORDER BY i.seq"
+        ).fetchall()
+        return [row[0] for row in rows]
 
     @staticmethod
     def _write_flags(conn: sqlite3.Connection, item_id: str, flags: Sequence[Flag]) -> None:

@@ -1,0 +1,110 @@
+"""Measuring many clips at once: on this process, on a pool of processes, or on a Dask cluster.
+
+A clip's measurement (``project.compute_result``: decode, then the paper's pipeline) is a pure
+function of its file, so it can run anywhere the package is installed and the file can be read.
+This engine only computes: it hands each result back to the caller, the one process that writes
+the project (``operations.analyze_recordings``), as soon as it is ready and in whatever order the
+clips finish. Nothing here opens the project.
+
+* ``workers=1``: one clip after another in this process (no start-up cost, for a few clips).
+* ``workers=N`` (default: every core, or this process for a few clips): a pool of N processes
+  started fresh ("spawn"), safe from a process that also runs Qt or threads.
+* ``scheduler="tcp://HOST:PORT"``: an existing ``dask.distributed`` cluster; its workers need the
+  ``bagel_studio`` package and read access to the audio files at the same paths.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Generator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bagel_studio.core.audio.project import compute_result
+
+
+@dataclass(frozen=True)
+class ClipJob:
+    """One recording to measure: its id and the audio file to read."""
+
+    recording_id: str
+    path: str
+
+
+Result = dict[str, Any]
+CONNECT_TIMEOUT = "5s"  # a scheduler that does not answer by then is reported, not waited for
+IN_PROCESS_CLIPS = 8  # up to this many clips, starting processes costs more than it saves
+
+
+class SchedulerError(RuntimeError):
+    """The Dask scheduler could not be reached or used (the message says which and why)."""
+
+
+def default_workers() -> int:
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
+
+
+def measure_clip_file(path: str) -> Result:
+    """``compute_result`` that never raises: anything unexpected becomes the clip's error line
+    (a worker must not take the whole run down for one strange file)."""
+    try:
+        return compute_result(path)
+    except Exception as exc:
+        return {"error": f"{Path(path).name}: could not be analysed ({exc})"}
+
+
+def measure_clips(
+    jobs: Sequence[ClipJob], *, workers: int | None = None, scheduler: str | None = None
+) -> Generator[tuple[ClipJob, Result], None, None]:
+    """Yield ``(job, result)`` for every job as it finishes. Closing the iterator early (an
+    interruption) cancels the clips not started yet."""
+    if not jobs:
+        return
+    if scheduler:
+        yield from _on_dask(jobs, scheduler)
+        return
+    count = workers or (1 if len(jobs) <= IN_PROCESS_CLIPS else default_workers())
+    if count <= 1 or len(jobs) == 1:
+        for job in jobs:
+            yield job, measure_clip_file(job.path)
+        return
+    yield from _on_pool(jobs, min(count, len(jobs)))
+
+
+def _on_pool(
+    jobs: Sequence[ClipJob], workers: int
+) -> Generator[tuple[ClipJob, Result], None, None]:
+    context = multiprocessing.get_context("spawn")
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+    try:
+        futures: dict[Future[Result], ClipJob] = {
+            pool.submit(measure_clip_file, job.path): job for job in jobs
+        }
+        for future in as_completed(futures):
+            yield futures[future], future.result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _on_dask(
+    jobs: Sequence[ClipJob], address: str
+) -> Generator[tuple[ClipJob, Result], None, None]:
+    try:
+        from distributed import Client
+        from distributed import as_completed as dask_completed
+    except ImportError as exc:  # pragma: no cover - dask is a declared dependency
+        raise SchedulerError(f"Dask distributed is not installed ({exc})") from exc
+    try:
+        client = Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)  # type: ignore[no-untyped-call]
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise SchedulerError(f"cannot reach the Dask scheduler at {address} ({exc})") from exc
+    try:
+        futures = client.map(measure_clip_file, [job.path for job in jobs], pure=False)
+        by_key = {future.key: job for future, job in zip(futures, jobs, strict=True)}
+        for future in dask_completed(futures, loop=client.loop):  # type: ignore[no-untyped-call]
+            yield by_key[future.key], future.result()
+    finally:
+        client.close()  # type: ignore[no-untyped-call]

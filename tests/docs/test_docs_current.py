@@ -1,0 +1,82 @@
+"""Docs that cannot drift: the README's tables follow the program's own registries.
+
+Every check id in ``CHECKS`` has a row in the README's check table (and no row names a check the
+program does not have); every subcommand of the CLI registry (``core.cli.COMMANDS``, so commands
+added later are covered) has its own ``--help`` text and a row in the README's command table.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+from pathlib import Path
+
+import pytest
+
+from bagel_studio.core.checks import CHECKS
+from bagel_studio.core.cli import COMMANDS, run
+
+ROOT = Path(__file__).resolve().parents[2]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def section(title: str) -> str:
+    """The README's text under ``## title``, up to the next ``## `` heading."""
+    match = re.search(rf"^## {re.escape(title)}\n(.*?)(?=^## |\Z)", README, re.M | re.S)
+    assert match, f"README has no '## {title}' section"
+    return match.group(1)
+
+
+def table_first_cells(text: str) -> list[str]:
+    """The first cell of every row of the Markdown tables in ``text`` (header and rule left out)."""
+    cells = []
+    for line in text.splitlines():
+        if line.startswith("|") and not re.match(r"^\|\s*-", line):
+            cells.append(line.split("|")[1].strip())
+    return cells[1:] if cells else cells
+
+
+def test_every_check_has_a_row_in_the_readme_check_table() -> None:
+    rows = [re.sub(r"`", "", c) for c in table_first_cells(section("Checks"))]
+    rows = [r for r in rows if r != "check"]
+    assert sorted(set(CHECKS) - set(rows)) == []  # checks without a row
+    assert sorted(set(rows) - set(CHECKS)) == []  # rows of checks that do not exist
+    assert len(rows) == len(set(rows))  # one row each
+
+
+def test_every_cli_command_has_a_row_in_the_readme_command_table() -> None:
+    rows = table_first_cells(section("Command line"))
+    named = {m.group(1) for r in rows if (m := re.match(r"`bagel-studio ([a-z][\w-]*)", r))}
+    assert sorted(set(COMMANDS) - named) == []
+    assert len(COMMANDS) >= 10  # the registry really was read
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_every_cli_command_explains_itself_with_help(name: str) -> None:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        status = run([name, "--help"])
+    text = out.getvalue()
+    assert status == 0
+    assert text.startswith(f"usage: bagel-studio {name}")
+    description = text.split("\n\n", 2)[1] if "\n\n" in text else ""
+    assert len(description.split()) >= 4, f"{name} --help has no description"
+    assert "unavailable" not in text
+
+
+def test_every_table_of_the_project_file_is_described_in_formats() -> None:
+    from bagel_studio.core.store import Store
+
+    formats = (ROOT / "docs" / "FORMATS.md").read_text(encoding="utf-8")
+    with Store.memory() as store:
+        tables = [
+            str(row[0])
+            for row in store.db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+            )
+        ]
+    shadow = [t for t in tables if any(t.startswith(f"{v}_") for v in tables if v != t)]
+    described = [t for t in tables if f"`{t}`" in formats]
+    assert sorted(set(tables) - set(shadow) - set(described)) == []
+    assert len(described) >= 15
