@@ -212,9 +212,9 @@ class MainWindow(QMainWindow):
         self.show_status(f"Finishing {what}…")
 
         def job() -> int:
-            from bagel_studio.core.checks import check_all
+            from bagel_studio.core.operations.project import recheck
 
-            return check_all(self.store, pending)
+            return recheck(self.store, pending)
 
         def done(_: int) -> None:
             self.show_status(f"Finished {what}.")

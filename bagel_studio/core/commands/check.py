@@ -12,7 +12,7 @@ import sys
 import textwrap
 from typing import Any
 
-from bagel_studio.core.checks import CHECKS, check_all
+from bagel_studio.core.checks import CHECKS
 from bagel_studio.core.cli import UsageError
 from bagel_studio.core.commands.common import add_wait_argument, open_project, print_json
 from bagel_studio.core.domains import DOMAINS, normalize_domain
@@ -71,12 +71,16 @@ def run(args: argparse.Namespace) -> int:
     unknown = sorted(wanted - set(CHECKS))
     if unknown:
         raise UsageError(f"unknown check id {', '.join(unknown)} (see bagel-studio check --help)")
+    # lazy: these load the audio analysis (numpy, scipy)
+    from bagel_studio.core.operations import analyze_recordings
+    from bagel_studio.core.operations.project import recheck
+
     with open_project(args.project, wait=args.wait) as store:
         if not args.no_audio:
-            _measure_recordings(store)
+            analyze_recordings(store)  # the clips not measured yet (all cores when many)
         ids = store.item_ids(QueueFilter(domain=domain)) if domain else None
         _say_pending(store, ids)
-        check_all(store, ids, audio=not args.no_audio)
+        recheck(store, ids, audio=not args.no_audio)
         in_scope = set(ids) if ids is not None else None
         listed = [
             (item_id, flag)
@@ -101,14 +105,6 @@ def _as_json(item_id: str, flag: Flag) -> dict[str, Any]:
         "message": flag.message,
         "details": flag.details,
     }
-
-
-def _measure_recordings(store: Store) -> None:
-    """Measure recordings not measured yet (the engine of ``analyze``: all cores when there are
-    many), so the acoustic flags are current."""
-    from bagel_studio.core.operations import analyze_recordings
-
-    analyze_recordings(store)
 
 
 def _say_pending(store: Store, ids: list[str] | None) -> None:

@@ -37,7 +37,7 @@ from bagel_studio.core.importers.sniff import (
     sniff,
 )
 from bagel_studio.core.importers.textio import decode, to_utf8
-from bagel_studio.core.store import Reject, Store
+from bagel_studio.core.store import NewItem, Reject, Store
 
 Progress = Callable[[int, int], None]
 SHOWN_KINDS = {"empty", "binary", "table", "bad-json"}  # rejected whole, even found in a folder
@@ -316,6 +316,7 @@ def _import_items(
     store.add_items(new_items, import_id, flags)
     new_ids = [item.id for item in new_items]
     store.mark_checks_pending(new_ids)
+    contradicting = _contradicting(store, batch.items, present, plan.input.display)
     added = Counter(item.domain for item in new_items)
     parsed = Counter(item.domain for item in batch.items.values())
     for domain, count in parsed.items():
@@ -327,7 +328,7 @@ def _import_items(
     store.add_generator_rejections(batch.generator_rejections, import_id)
     for rejection in batch.generator_rejections:
         report.add_generator_rejection(rejection.domain, rejection.reason)
-    rejected = _reject(run, import_id, batch.rejects)
+    rejected = _reject(run, import_id, batch.rejects + contradicting)
     report.new_item_ids.extend(new_ids)
     return {
         "items_added": len(new_ids),
@@ -335,6 +336,30 @@ def _import_items(
         "rejects": rejected,
         "generator_rejections": len(batch.generator_rejections),
     }
+
+
+def _contradicting(
+    store: Store, items: dict[str, NewItem], present: set[str], display: str
+) -> list[Reject]:
+    """Lines whose item id is already in the project with other content (as first imported):
+    the project keeps the first version, and the contradiction is reported, not passed over."""
+    if not present:
+        return []
+    first = {item.id: item for item in store.get_items(sorted(present))}
+    rejects = []
+    for item_id in sorted(present, key=lambda i: items[i].source_line or 0):
+        incoming, stored = items[item_id], first.get(item_id)
+        if stored is None:
+            continue
+        if stored.original == incoming.content and stored.domain == incoming.domain:
+            continue
+        where = f" ({stored.source_file}:{stored.source_line})" if stored.source_file else ""
+        reason = (
+            f"item {item_id} is already in the project with other content{where};"
+            " the project keeps that version"
+        )
+        rejects.append(Reject(display, incoming.source_line or 1, reason))
+    return rejects
 
 
 def _import_globi(

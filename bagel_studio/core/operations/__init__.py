@@ -8,6 +8,7 @@ command line call these, never the store's write methods. Qt-free.
 * ``merge_in`` another curator's project file (``operations.merge``)
 * ``store_measurement`` of a clip, ``analyze_recordings`` of every clip (``operations.audio``)
 * ``record_export`` of a written release (``operations.export``)
+* ``recheck``, ``save_spectrogram_settings`` (``operations.project``)
 * model results of ``core.llm`` (``operations.llm``)
 * the audit's flags, ``store_audit_flags`` (``operations.audit``; not imported here: it loads the
   audit's numpy and rapidfuzz code)

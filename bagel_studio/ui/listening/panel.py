@@ -26,10 +26,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from bagel_studio.core.audio import AudioError, Player, load_settings, parse_claim, save_settings
+from bagel_studio.core.audio import AudioError, Player, load_settings, parse_claim
 from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.model import Item, ItemContent
 from bagel_studio.core.operations import store_measurement
+from bagel_studio.core.operations.project import save_spectrogram_settings
 from bagel_studio.ui.listening.loader import ClipLoader, LoadedClip, measure_clip
 from bagel_studio.ui.listening.measurement_view import MeasurementView
 from bagel_studio.ui.listening.overlays import OptionClaim
@@ -319,7 +320,7 @@ class ListeningPanel(QWidget):
         store = self.services.store
         if not store.read_only:
             self.services.writer.submit(
-                lambda: save_settings(store, self.settings), None, self._report_error
+                lambda: save_spectrogram_settings(store, self.settings), None, self._report_error
             )
         clip = self.clip
         if clip is None:

@@ -257,3 +257,22 @@ def test_truncated_audio_is_reported_at_import_and_flags_its_items(
     assert reject.file == "XC999001.wav" and "truncated or corrupt WAV" in reject.reason
     assert "audio-unreadable" in {f.check for f in store.flags("xc:XC999001")}
     assert "audio-unreadable" not in {f.check for f in store.flags("xc:XC536501")}
+
+
+def test_a_file_that_contradicts_an_earlier_one_is_reported(store: Store, tmp_path: Path) -> None:
+    first = tmp_path / "all.jsonl"
+    first.write_text(jsonl(good("w:1"), good("w:2")), encoding="utf-8")
+    second = tmp_path / "wikipedia.jsonl"
+    changed = good("w:2", options=["Fish", "Leaves", "Insects", "Seeds"])
+    second.write_text(jsonl(good("w:1"), changed), encoding="utf-8")
+    import_paths(store, [first])
+    report = import_paths(store, [second])
+    assert [(r.line, r.reason) for r in report.rejects] == [
+        (
+            2,
+            f"item w:2 is already in the project with other content ({first}:2);"
+            " the project keeps that version",
+        )
+    ]
+    assert store.get_item("w:2").content.options[0] == "Leaves"
+    assert report.exit_status == 1

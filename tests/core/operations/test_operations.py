@@ -186,3 +186,20 @@ def test_the_store_imports_neither_checks_nor_audio() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_project_wide_operations_recheck_and_share_the_spectrogram_settings(
+    project: Store, project_path: Path
+) -> None:
+    from bagel_studio.core.audio import SpectrogramSettings, load_settings
+    from bagel_studio.core.operations.project import recheck, save_spectrogram_settings
+
+    project.replace_flags("broken", [])  # as if the checks had never run
+    assert project.blocking_flags("broken") == []
+    assert recheck(project, ["broken"]) >= 1
+    assert [f.check for f in project.blocking_flags("broken")] == ["gold-invalid"]
+    wanted = SpectrogramSettings(n_fft=2048, scale="mel", colormap="magma")
+    save_spectrogram_settings(project, wanted)
+    project.close()
+    with Store.open(project_path, read_only=True) as reader:
+        assert load_settings(reader) == wanted

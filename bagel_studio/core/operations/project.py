@@ -1,0 +1,35 @@
+"""Project-wide writes: re-running the checks, the shared spectrogram settings.
+
+``recheck`` computes every flag first, outside any transaction (a check of the whole benchmark
+takes seconds, during which the desk must still be able to write), then writes them all in one;
+``save_spectrogram_settings`` is one setting, one transaction. (Measuring every clip is
+``operations.audio.analyze_recordings``.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from bagel_studio.core.audio.spectrogram import SpectrogramSettings, save_settings
+from bagel_studio.core.checks import check_all
+from bagel_studio.core.store import Store
+
+Progress = Callable[[int, int], None]
+
+
+def recheck(
+    store: Store,
+    item_ids: Iterable[str] | None = None,
+    progress: Progress | None = None,
+    *,
+    audio: bool = True,
+) -> int:
+    """Recompute the flags of the given items (all when None) and store them in one
+    transaction; return how many flags they carry. ``audio=False`` leaves out the acoustic
+    checks."""
+    return check_all(store, item_ids, progress, audio=audio)
+
+
+def save_spectrogram_settings(store: Store, settings: SpectrogramSettings) -> None:
+    """Store the spectrogram settings every curator of the project sees."""
+    save_settings(store, settings)
