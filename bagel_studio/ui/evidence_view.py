@@ -179,12 +179,12 @@ class EvidencePanel(QTabWidget):
         self.globi = Card(self)
         self.cited = CitedRecords(self)  # the GloBI rows the item's flags name
         self.recording = Card(self)
-        self.listening = _make_listening_panel(services)
-        if self.listening is not None:
-            for name in ("status_message", "flags_changed"):
-                signal = getattr(self.listening, name, None)
-                if signal is not None:
-                    signal.connect(getattr(self, name))
+        self._services = services
+        # The listening panel (pyqtgraph, PortAudio) is built when the first recording is shown,
+        # or once the desk is up (``build_listening``): not before the first item appears.
+        self.listening: Any = None
+        self._listening_tried = False
+        self._listening_slot = QLabel("The listening panel starts with the first recording.")
         self.addTab(self.text, "Text")
         self.addTab(self._globi_tab(), "GloBI record")
         self.addTab(self._recording_tab(), "Recording")
@@ -208,11 +208,28 @@ class EvidencePanel(QTabWidget):
         card = _scrolling(self.recording)
         card.setMaximumHeight(RECORDING_CARD_HEIGHT)  # leave the room to the spectrogram
         layout.addWidget(card)
-        if self.listening is not None:
-            layout.addWidget(self.listening, 1)
-        else:
-            layout.addWidget(QLabel("Listening is not available in this build.", tab))
+        layout.addWidget(self._listening_slot, 1)
+        self._recording_layout = layout
         return tab
+
+    def build_listening(self) -> Any:
+        """The listening panel, built now if it was not yet (None if it cannot start)."""
+        if self._listening_tried:
+            return self.listening
+        self._listening_tried = True
+        self.listening = _make_listening_panel(self._services)
+        if self.listening is None:
+            self._listening_slot.setText("Listening is not available in this build.")
+            return None
+        for name in ("status_message", "flags_changed"):
+            signal = getattr(self.listening, name, None)
+            if signal is not None:
+                signal.connect(getattr(self, name))
+        self._recording_layout.replaceWidget(self._listening_slot, self.listening)
+        self._listening_slot.hide()  # deleteLater alone leaves it drawn until the main loop runs
+        self._listening_slot.deleteLater()
+        self.listening.set_key_revealed(self.key_revealed)
+        return self.listening
 
     def set_key_revealed(self, revealed: bool) -> None:
         """Blind mode: everything here that points at the gold (the highlighted supporting
@@ -296,7 +313,7 @@ class EvidencePanel(QTabWidget):
                 self.listening.clear()
             return False
         self.recording.set_fields(f"Xeno-canto {rec['id']}", recording_fields(rec))
-        if self.listening is not None:
+        if self.build_listening() is not None:
             try:
                 self.listening.show_item(item)
             except Exception as exc:

@@ -8,6 +8,7 @@ except while typing in a text field.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -78,10 +79,27 @@ class MainWindow(QMainWindow):
         self.update_progress()
         self.restore_geometry()
         self.controller.show_first()
+        self._prepare_listening()
         if not self.read_only:
             self.finish_pending_checks()
 
     # -- building ------------------------------------------------------------------------------
+
+    def _prepare_listening(self) -> None:
+        """Import the listening panel's modules (pyqtgraph, sounddevice: about a second) on a
+        worker while the first item is already on screen, then build the panel here, so the
+        first Xeno-canto item opens at once and the desk's start does not wait for them."""
+        if self.evidence.listening is not None:
+            return
+
+        def load() -> None:
+            importlib.import_module("bagel_studio.ui.listening")
+
+        self.services.workers.submit(
+            load,
+            lambda _: self.evidence.build_listening(),
+            lambda _e: self.evidence.build_listening(),
+        )
 
     def _build_layout(self) -> None:
         self.centre = centre = QWidget(self)

@@ -5,12 +5,20 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt
+from shiboken6 import isValid
 
 from bagel_studio.core.model import ItemContent
 from bagel_studio.core.store import NewItem, QueueFilter, Store
 from bagel_studio.ui.queue_model import COLUMNS, MAX_PAGES, PAGE_SIZE, QueueModel
 from tests.ui.desk_harness import close_desk, open_desk
-from tests.ui.desk_project import BROKEN_ID, GLOBI_ID, KOALA_ID, build_project, synthetic_items
+from tests.ui.desk_project import (
+    BROKEN_ID,
+    GLOBI_ID,
+    KOALA_ID,
+    XC_ID,
+    build_project,
+    synthetic_items,
+)
 
 ITEMS = 12_000
 
@@ -186,4 +194,18 @@ def test_stepping_and_deciding_through_pages_keeps_the_selection(qtbot, tmp_path
     assert table.currentIndex().row() == (PAGE_SIZE + 1) // 4
     window.set_filter(QueueFilter(domain="Wikipedia"))  # it does not: the first to review
     assert window.current_item_id() == "synthetic:00000"
+    close_desk(window)
+
+
+def test_the_listening_panel_is_built_after_the_first_item(qtbot, tmp_path, data_dir) -> None:
+    path = tmp_path / "later.bagel"
+    build_project(path, data_dir)
+    window = open_desk(qtbot, path)
+    assert window.current_item_id() == KOALA_ID  # a text item: nothing needs the panel yet
+    placeholder = window.evidence._listening_slot
+    qtbot.waitUntil(lambda: window.evidence.listening is not None, timeout=30_000)
+    window.show_item(XC_ID)
+    assert not isValid(placeholder) or not placeholder.isVisible()  # it made room
+    panel = window.evidence.listening
+    qtbot.waitUntil(lambda: panel.clip is not None, timeout=30_000)
     close_desk(window)
