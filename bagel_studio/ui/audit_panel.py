@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QPushButton,
     QScrollArea,
+    QSplitter,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -32,7 +33,6 @@ from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.operations.audit import AuditChange, store_audit_flags
 from bagel_studio.core.store import QueueFilter, Store, StoreError
 from bagel_studio.ui.id_queue import (
-    clear_layout,
     current_id,
     fill_queue,
     lay_out_beside_queue,
@@ -154,14 +154,16 @@ class AuditPanel(QWidget):
         self.queue = QListWidget()
         self.queue.currentItemChanged.connect(self._show_current)
         self.queue.itemActivated.connect(lambda _entry: self.open_selected())
+        self.queue.setWordWrap(True)
         self.run_button = QPushButton("Run the audit again")
         self.run_button.clicked.connect(self.refresh)
-        self.detail = QWidget()
-        self.detail_layout = QVBoxLayout(self.detail)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(self.detail)
-        lay_out_beside_queue(self, self.heading, self.queue, [self.run_button], scroll)
+        self.detail_scroll = QScrollArea()
+        self.detail_scroll.setWidgetResizable(True)
+        self._new_detail()
+        lay_out_beside_queue(self, self.heading, self.queue, [self.run_button], self.detail_scroll)
+        splitter = self.findChild(QSplitter)
+        if splitter is not None:  # findings are sentences: give the list room to show them
+            splitter.setSizes([420, 780])
         self.cards: list[_ItemCard] = []
         self.table: QTableWidget | None = None
         for key, step in (("J", 1), ("K", -1)):
@@ -234,8 +236,15 @@ class AuditPanel(QWidget):
     def show_artifact_items(self, artifact: Artifact) -> None:
         self.show_filter.emit(QueueFilter(domain=artifact.domain, dimension=artifact.dimension))
 
+    def _new_detail(self) -> None:
+        """A fresh detail widget (the scroll area deletes the previous one at once, so nothing
+        of the last finding lingers on screen)."""
+        self.detail = QWidget()
+        self.detail_layout = QVBoxLayout(self.detail)
+        self.detail_scroll.setWidget(self.detail)
+
     def _show_current(self, *_: object) -> None:
-        clear_layout(self.detail_layout)
+        self._new_detail()
         self.cards = []
         self.table = None
         finding = self.selected()
@@ -281,7 +290,7 @@ class AuditPanel(QWidget):
                     font.setBold(True)
                     cell.setFont(font)
                 table.setItem(row, column, cell)
-        table.resizeColumnsToContents()
+        _fit_height(table)
         self.table = table
         self.detail_layout.addWidget(
             plain_label(
@@ -311,6 +320,25 @@ class AuditPanel(QWidget):
         button = QPushButton("Show these items in the desk")
         button.clicked.connect(lambda: self.show_artifact_items(artifact))
         self.detail_layout.addWidget(button)
+        if self.result is None:
+            return
+        dimensions = self.result.report.baselines.by_dimension[artifact.baseline].get(
+            artifact.domain, {}
+        )
+        self.detail_layout.addWidget(
+            plain_label(f"{artifact.baseline} per dimension of {artifact.domain}:")
+        )
+        table = QTableWidget(len(dimensions), 3)
+        table.setHorizontalHeaderLabels(["accuracy", "n", "p-value"])
+        table.setVerticalHeaderLabels(list(dimensions))
+        table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        for row, score in enumerate(dimensions.values()):
+            texts = (f"{score.accuracy:.1%}", f"{score.n:,}", format_p(score.p_value))
+            for column, text in enumerate(texts):
+                table.setItem(row, column, QTableWidgetItem(text))
+        _fit_height(table)
+        self.table = table
+        self.detail_layout.addWidget(table)
 
     def _card_row(self, entries: list[tuple[str, str]]) -> None:
         row = QWidget()
@@ -326,3 +354,13 @@ class AuditPanel(QWidget):
         scroll.setWidget(row)
         scroll.setMinimumHeight(320)
         self.detail_layout.addWidget(scroll)
+
+
+def _fit_height(table: QTableWidget) -> None:
+    """Columns as wide as their text and the table as high as its rows (no empty band)."""
+    table.resizeColumnsToContents()
+    table.resizeRowsToContents()
+    rows = sum(table.rowHeight(r) for r in range(table.rowCount()))
+    table.setFixedHeight(
+        table.horizontalHeader().sizeHint().height() + rows + 2 * table.frameWidth()
+    )

@@ -11,8 +11,8 @@ answers ``bagel-studio evaluate --options-only`` stored (``options_only``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bagel_studio.core.audit.baselines import (
@@ -23,7 +23,7 @@ from bagel_studio.core.audit.baselines import (
     format_p,
 )
 from bagel_studio.core.audit.duplicates import near_duplicates
-from bagel_studio.core.audit.items import load_items
+from bagel_studio.core.audit.items import AuditItem, load_items
 from bagel_studio.core.audit.leaks import Leak, find_leaks
 from bagel_studio.core.audit.options_only import OptionsOnly, options_only_baseline
 from bagel_studio.core.checks.audit import ANSWERABLE_WITHOUT_STEM, LEAKS_ANSWER_OF, NEAR_DUPLICATE
@@ -65,20 +65,27 @@ class AuditReport:
         }
 
 
-def run_audit(store: Store, progress: Progress | None = None) -> AuditReport:
-    """Audit the project's items as they stand (reads only)."""
+def audit_items(items: Sequence[AuditItem], progress: Progress | None = None) -> AuditReport:
+    """The model-free audit of ``items`` (no project needed: the release report audits the
+    released items this way)."""
     say = progress or (lambda _stage: None)
-    say("reading items")
-    items = load_items(store)
     say("baselines")
     table = baseline_table(items)
     say("near-duplicates")
     duplicates = near_duplicates(items)
     say("leaks")
     leaks = find_leaks(items)
+    return AuditReport(len(items), table, table.artifacts(), duplicates, leaks)
+
+
+def run_audit(store: Store, progress: Progress | None = None) -> AuditReport:
+    """Audit the project's items as they stand (reads only)."""
+    say = progress or (lambda _stage: None)
+    say("reading items")
+    items = load_items(store)
+    report = audit_items(items, progress)
     say("options-only answers")
-    options_only = options_only_baseline(store, items)
-    return AuditReport(len(items), table, table.artifacts(), duplicates, leaks, options_only)
+    return replace(report, options_only=options_only_baseline(store, items))
 
 
 def audit_flags(report: AuditReport) -> dict[str, list[Flag]]:
@@ -134,8 +141,10 @@ def _names(ids: list[str]) -> str:
 
 __all__ = [
     "Artifact",
+    "AuditItem",
     "AuditReport",
     "audit_flags",
+    "audit_items",
     "format_p",
     "run_audit",
 ]

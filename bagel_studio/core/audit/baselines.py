@@ -87,9 +87,18 @@ class Artifact:
         else:
             what = f"{PICKS[self.baseline]} is the gold"
         return (
-            f"{where}: {what} {score.accuracy:.0%} of the time, n = {score.n:,},"
+            f"{where}: {what} {format_share(score.accuracy)} of the time, n = {score.n:,},"
             f" {format_p(score.p_value)}"
         )
+
+
+def format_share(share: float) -> str:
+    """A share in whole percent ("61%"), with a decimal where rounding would say 0% or 100% of
+    something that is not all or nothing ("99.5%")."""
+    whole = f"{share:.0%}"
+    if whole in ("0%", "100%") and 0 < share < 1:
+        return f"{share:.1%}"
+    return whole
 
 
 def format_p(p: float) -> str:

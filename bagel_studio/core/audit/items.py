@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from bagel_studio.core.audit.words import content_words
-from bagel_studio.core.export.collect import collect
 from bagel_studio.core.model import Item, ItemContent, Status
 from bagel_studio.core.store import Store
 from bagel_studio.core.store.rows import released_content
@@ -62,6 +61,9 @@ class AuditItem:
 def load_items(store: Store) -> list[AuditItem]:
     """Every item not rejected whose final content has four options and a valid gold, in queue
     order."""
+    # Deferred: the export's report audits the release, so the export imports the audit.
+    from bagel_studio.core.export.collect import collect
+
     collected = collect(store)
     decisions = collected.decisions
     result: list[AuditItem] = []

@@ -2,12 +2,16 @@
 
 ``report/report.md`` holds the counts per domain and dimension (the paper's Table 2), the gold
 positions per domain before and after shuffling (its Tables 9 and 10), the review outcomes and the
-reject reasons, each followed by its plot.
+reject reasons, each followed by its plot, and the benchmark audit of the released items
+(``audit_section``).
 """
 
 from __future__ import annotations
 
+from bagel_studio.core.audit import AuditReport
 from bagel_studio.core.export import layout
+from bagel_studio.core.export.audit_section import PLOT as AUDIT_PLOT
+from bagel_studio.core.export.audit_section import audit_markdown, audit_plot, release_audit
 from bagel_studio.core.export.plan import ExportPlan
 from bagel_studio.core.export.plots import render_plots
 from bagel_studio.core.export.tables import (
@@ -21,7 +25,8 @@ from bagel_studio.core.export.tables import (
 )
 
 
-def report_markdown(plan: ExportPlan, content_hash: str) -> str:
+def report_markdown(plan: ExportPlan, content_hash: str, audit: AuditReport | None = None) -> str:
+    audit = audit or release_audit(plan)
     blocked = "".join(f"- {b}\n" for b in plan.blocked)
     immovable = sum(b.immovable for b in plan.balance.values())
     return f"""# Release report
@@ -64,7 +69,10 @@ Left out of the release:
 
 {reject_table(plan)}
 ![Reject reasons](reject_reasons.png)
-{"" if not blocked else chr(10) + "## Blocked items" + chr(10) * 2 + blocked}{_models(plan)}"""
+{"" if not blocked else chr(10) + "## Blocked items" + chr(10) * 2 + blocked}{_models(plan)}
+## Benchmark audit
+
+{audit_markdown(audit)}"""
 
 
 def _models(plan: ExportPlan) -> str:
@@ -78,9 +86,11 @@ def _models(plan: ExportPlan) -> str:
 
 def report_files(plan: ExportPlan, content_hash: str) -> dict[str, bytes]:
     """{path in the release: bytes} of the report and its plots."""
-    files = {layout.REPORT: report_markdown(plan, content_hash).encode("utf-8")}
+    audit = release_audit(plan)
+    files = {layout.REPORT: report_markdown(plan, content_hash, audit).encode("utf-8")}
     for name, png in render_plots(plan).items():
         files[f"{layout.REPORT_DIR}/{name}"] = png
+    files[f"{layout.REPORT_DIR}/{AUDIT_PLOT}"] = audit_plot(audit)
     if plan.models:
         from bagel_studio.core.llm.report import report_plots
 

@@ -10,8 +10,7 @@ command line call these, never the store's write methods. Qt-free.
 * ``record_export`` of a written release (``operations.export``)
 * ``recheck``, ``save_spectrogram_settings`` (``operations.project``)
 * model results of ``core.llm`` (``operations.llm``)
-* the audit's flags, ``store_audit_flags`` (``operations.audit``; not imported here: it loads the
-  audit's numpy and rapidfuzz code)
+* the audit's flags, ``store_audit_flags`` (``operations.audit``)
 """
 
 from bagel_studio.core.operations.audio import (

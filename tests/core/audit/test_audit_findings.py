@@ -41,7 +41,7 @@ def test_planted_artifacts_are_named_with_their_numbers(planted: Path) -> None:
     assert participant.score.accuracy == pytest.approx(200 / 201)
     assert participant.sentence() == (
         "GloBI / Masked participant identification: the longest option is the gold"
-        f" {200 / 201:.0%} of the time, n = 201, p < 1e-40"
+        " 99.5% of the time, n = 201, p < 1e-40"
     )
     position = found["position", "bioRxiv", None]
     assert (position.score.letter, position.score.n, position.score.accuracy) == ("B", 100, 0.7)
