@@ -60,6 +60,11 @@ package = Path(bagel_studio.__file__).parent
 assert RESOURCES == package / "resources", (RESOURCES, package)
 print(f"build: the wheel runs from {package}")
 PY
+  # The demo, built and opened on an offscreen desk by the installed package alone.
+  mkdir -p config && printf 'curator = "build"\n' >config/preferences.toml
+  QT_QPA_PLATFORM=offscreen BAGEL_STUDIO_SCREENSHOT="$PWD/desk.png" BAGEL_STUDIO_WINDOW_SIZE=1280x800 \
+    timeout 300 "$here/$venv/bin/bagel-studio" demo >desk.log 2>&1 || { cat desk.log >&2; exit 1; }
+  "$here/$venv/bin/python" "$here/packaging/smoke_check.py" nonblank desk.png 1280 800
 )
 
 echo "== the bundle (PyInstaller)"

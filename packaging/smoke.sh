@@ -40,6 +40,16 @@ version="$(bundle --version)"
 [ "$version" = "$(ref --version)" ] || fail "bundle says '$version', the reference '$(ref --version)'"
 echo "  $version"
 
+echo "smoke: every subcommand loads (they are imported by name, which PyInstaller cannot see)"
+bundle --help >"$work/help.txt" || fail "bagel-studio --help failed"
+if grep -i "unavailable" "$work/help.txt" >&2; then fail "a subcommand is missing from the bundle"; fi
+mapfile -t commands < <(ref --help | sed -n 's/^    \([a-z][a-z-]*\) .*/\1/p; s/^    \([a-z][a-z-]*\)$/\1/p')
+[ "${#commands[@]}" -ge 8 ] || fail "could not list the subcommands (${commands[*]})"
+for command in "${commands[@]}"; do
+  bundle "$command" --help >/dev/null || fail "bagel-studio $command --help failed in the bundle"
+done
+echo "  ${#commands[@]} subcommands: ${commands[*]}"
+
 echo "smoke: the bundle's native parts (Qt, libsndfile, PortAudio, numba/LLVM, librosa)"
 bundle --bundle-check "$resources/data/xeno_canto/XC625750.mp3" | sed 's/^/  /' \
   || fail "the bundle check failed"

@@ -35,7 +35,9 @@ def median_seconds(command: list[str], env: dict[str, str], repeats: int) -> flo
 
 
 def folder_mb(folder: Path) -> float:
-    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file()) / 1e6
+    # PyInstaller links duplicate libraries as symlinks: count each file once, as du does.
+    files = (p for p in folder.rglob("*") if p.is_file() and not p.is_symlink())
+    return sum(p.lstat().st_size for p in files) / 1e6
 
 
 def main() -> None:
