@@ -9,8 +9,9 @@ peak RSS of the command's process, beside the baseline measured before issue 11 
 The load average is printed before and after.
 
 Rows: import (the whole command, with every check; its loading part from the report against the
-raw floor, json.loads + executemany of the same rows), check, decide of every id through
-``--ids-from``, export against a plain JSONL write of the released rows.
+raw floor, json.loads + executemany of the same rows), check, decide through ``--ids-from`` of
+every id without a blocking flag (one blocked id refuses them all), export against a plain JSONL
+write of the released rows.
 """
 
 from __future__ import annotations
@@ -184,7 +185,10 @@ def main() -> None:
         ids.write_text(
             "".join(
                 f"{r[0]}\n"
-                for r in sqlite3.connect(project).execute("SELECT id FROM items ORDER BY seq")
+                for r in sqlite3.connect(project).execute(
+                    "SELECT id FROM items WHERE id NOT IN"
+                    " (SELECT item_id FROM flags WHERE severity = 'blocking') ORDER BY seq"
+                )
             ),
             encoding="utf-8",
         )
