@@ -193,8 +193,9 @@ class AuditPanel(QWidget):
         self.result = result
         report = result.report
         self.heading.setText(
-            f"{report.items:,} items audited: {len(report.artifacts)} artifacts,"
-            f" {len(report.duplicates)} near-duplicate clusters, {len(report.leaks)} leaks"
+            f"{report.items:,} items audited: {_count(len(report.artifacts), 'artifact')},"
+            f" {_count(len(report.duplicates), 'near-duplicate cluster')},"
+            f" {_count(len(report.leaks), 'leak')}"
             + ("" if result.change is not None else " (read-only: no flags set)")
         )
         keep = current_id(self.queue)
@@ -364,3 +365,8 @@ def _fit_height(table: QTableWidget) -> None:
     table.setFixedHeight(
         table.horizontalHeader().sizeHint().height() + rows + 2 * table.frameWidth()
     )
+
+
+def _count(n: int, noun: str) -> str:
+    """``n`` and its noun, plural unless one ("1 leak", "2 leaks")."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
