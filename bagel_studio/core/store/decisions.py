@@ -20,10 +20,12 @@ import sqlite_utils
 
 from bagel_studio.core.model import DECISION_STATUS, Decision, ItemContent, Review
 from bagel_studio.core.store.rows import (
+    REVIEW_UPSERT,
     _dumps,
     _review_from_row,
     _review_to_json,
     derive_status,
+    review_row,
 )
 
 T = TypeVar("T")
@@ -100,11 +102,7 @@ class DecisionsMixin:
                         )
                     )
                     current[review.item_id] = review
-                conn.executemany(
-                    "INSERT OR REPLACE INTO reviews (item_id, curator, decision, reason, note,"
-                    " content, blind_answer, decided_at, origin) VALUES (?,?,?,?,?,?,?,?,?)",
-                    [_review_row(r) for r in chunk],
-                )
+                conn.executemany(REVIEW_UPSERT, [review_row(r) for r in chunk])
                 conn.executemany(
                     "INSERT INTO history (item_id, curator, at, action, before, after, undoes,"
                     " origin) VALUES (?,?,?,?,?,?,NULL,'local')",
@@ -151,20 +149,6 @@ class DecisionsMixin:
         conn.executemany(
             "UPDATE items SET status = ? WHERE id = ?", list(zip(statuses, item_ids, strict=True))
         )
-
-
-def _review_row(review: Review) -> tuple[object, ...]:
-    return (
-        review.item_id,
-        review.curator,
-        review.decision.value,
-        review.reason,
-        review.note,
-        _dumps(review.content.to_json()),
-        review.blind_answer,
-        review.decided_at,
-        review.origin,
-    )
 
 
 def _chunks(values: list[T]) -> Iterator[list[T]]:

@@ -25,6 +25,7 @@ from bagel_studio.core.model import (
 )
 from bagel_studio.core.store.errors import StoreError
 from bagel_studio.core.store.rows import (
+    REVIEW_UPSERT,
     _dumps,
     _history_from_row,
     _loads,
@@ -34,6 +35,7 @@ from bagel_studio.core.store.rows import (
     _same_review,
     derive_status,
     released_content,
+    review_row,
 )
 
 
@@ -401,21 +403,7 @@ class ReviewsMixin:
 
     @staticmethod
     def _write_review(conn: sqlite3.Connection, review: Review) -> None:
-        conn.execute(
-            "INSERT OR REPLACE INTO reviews (item_id, curator, decision, reason, note, content,"
-            " blind_answer, decided_at, origin) VALUES (?,?,?,?,?,?,?,?,?)",
-            [
-                review.item_id,
-                review.curator,
-                review.decision.value,
-                review.reason,
-                review.note,
-                _dumps(review.content.to_json()),
-                review.blind_answer,
-                review.decided_at,
-                review.origin,
-            ],
-        )
+        conn.execute(REVIEW_UPSERT, review_row(review))
 
     @staticmethod
     def _write_content(conn: sqlite3.Connection, item_id: str, content: ItemContent) -> None:

@@ -319,3 +319,24 @@ def _history_from_row(row: Sequence[Any]) -> HistoryEntry:
         after=_loads(row[6]),
         undone=bool(row[7]),
     )
+
+
+REVIEW_UPSERT = (
+    "INSERT OR REPLACE INTO reviews (item_id, curator, decision, reason, note, content,"
+    " blind_answer, decided_at, origin) VALUES (?,?,?,?,?,?,?,?,?)"
+)
+
+
+def review_row(review: Review) -> tuple[object, ...]:
+    """The values of ``REVIEW_UPSERT`` for ``review`` (one decision and the bulk decisions)."""
+    return (
+        review.item_id,
+        review.curator,
+        review.decision.value,
+        review.reason,
+        review.note,
+        _dumps(review.content.to_json()),
+        review.blind_answer,
+        review.decided_at,
+        review.origin,
+    )
