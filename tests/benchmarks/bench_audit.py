@@ -30,38 +30,10 @@ from bagel_studio.core.audit import audit_flags, run_audit  # noqa: E402
 from bagel_studio.core.model import ItemContent  # noqa: E402
 from bagel_studio.core.operations.audit import store_audit_flags  # noqa: E402
 from bagel_studio.core.store import NewItem, Store  # noqa: E402
+from tests.benchmarks.bagel_scale import MIX  # noqa: E402 (the paper's domain x dimension mix)
 
 TARGET_S = 60.0
 BASELINE_S = 60.0  # datasketch objects, near-duplicate search only (see the module docstring)
-MIX = [
-    (
-        "Wikipedia",
-        {
-            "Behavior": 353,
-            "Diet": 296,
-            "Geographic Distribution": 281,
-            "Taxonomy": 268,
-            "Communication": 234,
-            "Habitat": 234,
-            "Morphology": 233,
-            "Cognition": 28,
-        },
-    ),
-    (
-        "GloBI",
-        {"Masked interaction type inference": 2120, "Masked participant identification": 1380},
-    ),
-    ("bioRxiv", {"Result Interpretation": 2183}),
-    (
-        "Xeno-canto",
-        {
-            "Dominant frequency range": 2747,
-            "Call / syllable duration": 649,
-            "Harmonic structure / tonality vs. broadband": 427,
-            "Modulation pattern": 419,
-        },
-    ),
-]
 SCALE_WORDS = (  # noqa: SIM905
     "species habitat forage nest predator prey song call frequency duration host parasite flower "
     "visit tree forest wetland migration range diet insect seed fruit fish mammal bird reptile "
