@@ -5,13 +5,7 @@ from __future__ import annotations
 import argparse
 
 from bagel_studio.core.commands.common import open_project, print_json
-from bagel_studio.core.commands.llm_common import (
-    add_profile_options,
-    connected_client,
-    profile_from_args,
-    stored_items,
-    terminal_progress,
-)
+from bagel_studio.core.commands.llm_common import add_profile_options, ask_model, stored_items
 
 HELP = "a model's second opinion on items (a JSON verdict with its reason; never decides)"
 
@@ -34,20 +28,10 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 def run(args: argparse.Namespace) -> int:
     from bagel_studio.core.llm.judge import judge
-    from bagel_studio.core.operations.llm import save_profile
 
     with open_project(args.project, owner="bagel-studio judge") as store:
-        profile, changed = profile_from_args(store, args)
         items = stored_items(store, args.items)
-        client = connected_client(profile, args)
-        if changed:
-            save_profile(store, profile)
-        try:
-            summary = judge(
-                store, profile, items, client=client, progress=terminal_progress(profile.label)
-            )
-        finally:
-            client.close()
+        profile, summary = ask_model(store, args, items, judge)
     if args.json:
         print_json(summary.to_json())
     else:

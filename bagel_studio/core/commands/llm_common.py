@@ -5,12 +5,15 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
+from typing import Any, TypeVar
 
 from bagel_studio.core.cli import UsageError
 from bagel_studio.core.llm.client import LLMClient, RetryPolicy
 from bagel_studio.core.llm.profiles import Profile, ProfileError
 from bagel_studio.core.model import Item
 from bagel_studio.core.store import Store
+
+T = TypeVar("T")
 
 
 def add_profile_options(parser: argparse.ArgumentParser, *, model_help: str) -> None:
@@ -115,3 +118,25 @@ def stored_items(store: Store, item_ids: list[str] | None) -> list[Item]:
     if missing:
         raise UsageError("no such item: " + ", ".join(missing))
     return items
+
+
+def ask_model(
+    store: Store,
+    args: argparse.Namespace,
+    items: list[Item],
+    task: Callable[..., T],
+) -> tuple[Profile, T]:
+    """Run ``task(store, profile, items, client=..., progress=...)`` with the profile the command
+    line names: the endpoint must answer first, and a profile made or changed on the command line
+    is stored before anything is asked (judge, regenerate)."""
+    from bagel_studio.core.operations.llm import save_profile
+
+    profile, changed = profile_from_args(store, args)
+    client = connected_client(profile, args)
+    if changed:
+        save_profile(store, profile)
+    try:
+        kwargs: dict[str, Any] = {"client": client, "progress": terminal_progress(profile.label)}
+        return profile, task(store, profile, items, **kwargs)
+    finally:
+        client.close()

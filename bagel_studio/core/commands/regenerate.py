@@ -6,13 +6,7 @@ import argparse
 
 from bagel_studio.core.cli import UsageError
 from bagel_studio.core.commands.common import open_project, print_json
-from bagel_studio.core.commands.llm_common import (
-    add_profile_options,
-    connected_client,
-    profile_from_args,
-    stored_items,
-    terminal_progress,
-)
+from bagel_studio.core.commands.llm_common import add_profile_options, ask_model, stored_items
 
 HELP = "regenerate items from their evidence with the paper's generation prompts"
 
@@ -36,22 +30,12 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 def run(args: argparse.Namespace) -> int:
     from bagel_studio.core.llm.regenerate import CREATED, regenerate
-    from bagel_studio.core.operations.llm import save_profile
 
     with open_project(args.project, owner="bagel-studio regenerate") as store:
-        profile, changed = profile_from_args(store, args)
         items = stored_items(store, args.items)
         if not items:
             raise UsageError("name the items to regenerate")
-        client = connected_client(profile, args)
-        if changed:
-            save_profile(store, profile)
-        try:
-            summary = regenerate(
-                store, profile, items, client=client, progress=terminal_progress(profile.label)
-            )
-        finally:
-            client.close()
+        _, summary = ask_model(store, args, items, regenerate)
     if args.json:
         print_json(summary.to_json())
     else:
