@@ -83,7 +83,7 @@ class Measurement:
 def measure(audio: DecodedAudio) -> Measurement:
     """Run the pipeline on ``audio`` (seconds of CPU for 30 s: call it off the UI thread)."""
     rate = audio.sample_rate
-    head = audio.mono()[: int(MAX_SECONDS * rate)]
+    head = audio.mono(int(MAX_SECONDS * rate))
     analysis_rate = choose_analysis_rate(head, rate)
     y = dsp.resample(head, rate, analysis_rate)
     n_fft = dsp.analysis_fft_size(analysis_rate)

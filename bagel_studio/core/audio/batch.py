@@ -8,17 +8,22 @@ clips finish. Nothing here opens the project.
 
 * ``workers=1``: one clip after another in this process (no start-up cost, for a few clips).
 * ``workers=N`` (default: every core, or this process for a few clips): a pool of N processes
-  started fresh ("spawn"), safe from a process that also runs Qt or threads.
+  started fresh ("spawn"), safe from a process that also runs Qt or threads. Each worker imports
+  the pipeline once and measures clip after clip.
 * ``scheduler="tcp://HOST:PORT"``: an existing ``dask.distributed`` cluster; its workers need the
   ``bagel_studio`` package and read access to the audio files at the same paths.
+
+Either way at most ``IN_FLIGHT_PER_WORKER`` clips per worker are handed out ahead of time; the
+next is submitted as one finishes. Memory stays bounded whatever the number of clips, results
+arrive at an even pace, and an interruption has little queued work to cancel.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Generator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from collections.abc import Generator, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,6 +42,7 @@ class ClipJob:
 Result = dict[str, Any]
 CONNECT_TIMEOUT = "5s"  # a scheduler that does not answer by then is reported, not waited for
 IN_PROCESS_CLIPS = 8  # up to this many clips, starting processes costs more than it saves
+IN_FLIGHT_PER_WORKER = 4  # clips queued per worker: enough to keep it busy, few to cancel
 
 
 class SchedulerError(RuntimeError):
@@ -79,14 +85,26 @@ def _on_pool(
 ) -> Generator[tuple[ClipJob, Result], None, None]:
     context = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+    waiting: Iterator[ClipJob] = iter(jobs)
+    running: dict[Future[Result], ClipJob] = {}
+
+    def submit(count: int) -> None:
+        for job in _take(waiting, count):
+            running[pool.submit(measure_clip_file, job.path)] = job
+
     try:
-        futures: dict[Future[Result], ClipJob] = {
-            pool.submit(measure_clip_file, job.path): job for job in jobs
-        }
-        for future in as_completed(futures):
-            yield futures[future], future.result()
+        submit(workers * IN_FLIGHT_PER_WORKER)
+        while running:
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            submit(len(done))
+            for future in done:
+                yield running.pop(future), future.result()
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _take(jobs: Iterator[ClipJob], count: int) -> list[ClipJob]:
+    return [job for _, job in zip(range(count), jobs, strict=False)]
 
 
 def _on_dask(
@@ -101,10 +119,23 @@ def _on_dask(
         client = Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError, ValueError) as exc:
         raise SchedulerError(f"cannot reach the Dask scheduler at {address} ({exc})") from exc
+    waiting: Iterator[ClipJob] = iter(jobs)
+    running: dict[Any, ClipJob] = {}  # by the futures' keys
+
+    def submit(count: int) -> list[Any]:
+        batch = _take(waiting, count)
+        if not batch:
+            return []
+        futures = client.map(measure_clip_file, [job.path for job in batch], pure=False)
+        running.update((future.key, job) for future, job in zip(futures, batch, strict=True))
+        return list(futures)
+
     try:
-        futures = client.map(measure_clip_file, [job.path for job in jobs], pure=False)
-        by_key = {future.key: job for future, job in zip(futures, jobs, strict=True)}
-        for future in dask_completed(futures, loop=client.loop):  # type: ignore[no-untyped-call]
-            yield by_key[future.key], future.result()
+        cores = sum(client.ncores().values()) or 1  # type: ignore[no-untyped-call]
+        pending = dask_completed(submit(cores * IN_FLIGHT_PER_WORKER), loop=client.loop)  # type: ignore[no-untyped-call]
+        for future in pending:
+            for added in submit(1):
+                pending.add(added)  # type: ignore[no-untyped-call]
+            yield running.pop(future.key), future.result()
     finally:
         client.close()  # type: ignore[no-untyped-call]

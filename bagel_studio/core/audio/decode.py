@@ -4,7 +4,9 @@ Everything libsndfile reads is accepted (WAV, FLAC, OGG/Vorbis, MP3, AIFF, ...),
 rate and channel count. The file is read once: its bytes give the SHA-256 used as the cache key
 of measurements and spectrograms, and are decoded from memory. MP3 decoders overshoot full scale
 on loud recordings, so the true peak is reported before the samples are clipped to [-1, 1] for
-playback. Every way a file can fail (missing, empty, truncated, not audio) becomes an
+playback. For analysis, which reads only a clip's first seconds, ``decode(path, max_seconds)``
+keeps only those samples in memory and streams through the rest for the peak and the length.
+Every way a file can fail (missing, empty, truncated, not audio) becomes an
 ``AudioError`` with one line fit to show a curator, never a library traceback.
 """
 
@@ -36,40 +38,52 @@ class AudioError(Exception):
 class DecodedAudio:
     """A decoded file: samples ready to play, and what decoding learned about them."""
 
-    samples: np.ndarray  # float32, (frames, channels), clipped to [-1, 1]
+    samples: np.ndarray  # float32, (frames, channels), clipped to [-1, 1] (see ``decode``)
     sample_rate: int
     channels: int
-    duration_s: float
-    peak: float  # max |x| before clipping
+    duration_s: float  # the whole file's, also when ``samples`` holds only its start
+    peak: float  # max |x| before clipping, over the whole file
     clipped: bool
     path: str
     sha256: str
     format: str
 
-    def mono(self) -> np.ndarray:
-        """The channels averaged to one float32 signal (analysis works on mono)."""
+    def mono(self, frames: int | None = None) -> np.ndarray:
+        """The channels (of the first ``frames`` frames, or all) averaged to one float32 signal
+        (analysis works on mono)."""
+        samples = self.samples if frames is None else self.samples[:frames]
         if self.channels == 1:
-            return np.ascontiguousarray(self.samples[:, 0])
-        return np.asarray(self.samples.mean(axis=1, dtype=np.float32), dtype=np.float32)
+            return np.ascontiguousarray(samples[:, 0])
+        if self.channels == 2:  # the same float32 numbers as mean(axis=1), without its strides
+            return np.asarray((samples[:, 0] + samples[:, 1]) * np.float32(0.5), dtype=np.float32)
+        return np.asarray(samples.mean(axis=1, dtype=np.float32), dtype=np.float32)
 
     @property
     def name(self) -> str:
         return Path(self.path).name
 
 
-def decode(path: str | Path) -> DecodedAudio:
-    """Read and decode ``path``; raise AudioError with a one-line reason when that fails."""
+def decode(path: str | Path, max_seconds: float | None = None) -> DecodedAudio:
+    """Read and decode ``path``; raise AudioError with a one-line reason when that fails.
+
+    With ``max_seconds``, ``samples`` holds only the file's first ``max_seconds`` (what the
+    analysis reads); the rest is decoded block by block for the peak, the clipping and the
+    duration, which describe the whole file either way, so a ten-minute recording costs no more
+    memory than its first seconds.
+    """
     file = Path(path)
     name = file.name or str(path)
     data = _read_bytes(file, name)
     sha256 = hashlib.sha256(data).hexdigest()
-    samples, sample_rate, fmt = _decode_bytes(data, name, file.suffix.lower())
+    samples, sample_rate, fmt, frames, rest_peak = _decode_bytes(
+        data, name, file.suffix.lower(), max_seconds
+    )
     samples = np.nan_to_num(samples, copy=False, nan=0.0, posinf=1.0, neginf=-1.0)
-    peak = float(np.max(np.abs(samples))) if samples.size else 0.0
+    peak = max(float(np.max(np.abs(samples))) if samples.size else 0.0, rest_peak)
     clipped = peak >= CLIP_LEVEL
     if peak > 1.0:
         np.clip(samples, -1.0, 1.0, out=samples)
-    frames, channels = samples.shape
+    channels = samples.shape[1]
     return DecodedAudio(
         samples=samples,
         sample_rate=sample_rate,
@@ -97,9 +111,13 @@ def _read_bytes(file: Path, name: str) -> bytes:
     return data
 
 
-def _decode_bytes(data: bytes, name: str, suffix: str) -> tuple[np.ndarray, int, str]:
-    """Decode from memory; return (samples (frames, channels) float32, rate, format name)."""
+def _decode_bytes(
+    data: bytes, name: str, suffix: str, max_seconds: float | None = None
+) -> tuple[np.ndarray, int, str, int, float]:
+    """Decode from memory; return (samples (frames, channels) float32, rate, format name, frames
+    in the file, peak of the frames past ``max_seconds`` that ``samples`` leaves out)."""
     kind = _kind(suffix)
+    rest_frames, rest_peak = 0, 0.0
     try:
         with sf.SoundFile(io.BytesIO(data)) as handle:
             fmt = str(handle.format)
@@ -110,13 +128,17 @@ def _decode_bytes(data: bytes, name: str, suffix: str) -> tuple[np.ndarray, int,
                     f"{name}: unsupported sample rate {rate} Hz "
                     f"(up to {MAX_SAMPLE_RATE // 1000} kHz is supported)"
                 )
-            samples = handle.read(dtype="float32", always_2d=True)
+            if max_seconds is None:
+                samples = handle.read(dtype="float32", always_2d=True)
+            else:
+                samples = handle.read(int(max_seconds * rate), dtype="float32", always_2d=True)
+                rest_frames, rest_peak = _scan_rest(handle, rate)
             declared = max(declared, _declared_by_data_chunk(str(handle.extra_info), declared))
     except AudioError:
         raise
     except (sf.LibsndfileError, RuntimeError, ValueError, TypeError, MemoryError) as exc:
         raise AudioError(f"{name}: {_corrupt(kind)} ({_libsndfile_reason(exc)})") from None
-    frames = samples.shape[0]
+    frames = samples.shape[0] + rest_frames
     if frames == 0:
         raise AudioError(f"{name}: {kind} file holds no audio (0 frames)")
     slack = _MP3_SLACK_FRAMES + declared // 100 if fmt == "MP3" else 0
@@ -125,7 +147,18 @@ def _decode_bytes(data: bytes, name: str, suffix: str) -> tuple[np.ndarray, int,
             f"{name}: {_corrupt(kind)} (decoded {frames / rate:.2f} s of the "
             f"{declared / rate:.2f} s its header announces)"
         )
-    return np.ascontiguousarray(samples), rate, fmt
+    return np.ascontiguousarray(samples), rate, fmt, frames, rest_peak
+
+
+def _scan_rest(handle: sf.SoundFile, rate: int) -> tuple[int, float]:
+    """(frames, peak) of what is left to read in ``handle``, ten seconds at a time."""
+    frames, peak = 0, 0.0
+    for block in handle.blocks(blocksize=10 * rate, dtype="float32", always_2d=True):
+        if block.size:
+            np.nan_to_num(block, copy=False, nan=0.0, posinf=1.0, neginf=-1.0)
+            peak = max(peak, float(np.max(np.abs(block))))
+        frames += block.shape[0]
+    return frames, peak
 
 
 def _declared_by_data_chunk(info: str, frames: int) -> int:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bagel_studio.core.audio.analysis import ANALYSIS_VERSION, Measurement, measure
+from bagel_studio.core.audio.analysis import ANALYSIS_VERSION, MAX_SECONDS, Measurement, measure
 from bagel_studio.core.audio.decode import AudioError, decode
 
 if TYPE_CHECKING:
@@ -69,7 +69,7 @@ def cached_result(store: Store, recording: dict[str, Any]) -> Measurement | str 
 def compute_result(path: str | Path) -> dict[str, Any]:
     """Decode and measure ``path``: the measurement's JSON, or {"error": one line} (no store)."""
     try:
-        audio = decode(path)
+        audio = decode(path, MAX_SECONDS)  # the analysis reads the first MAX_SECONDS
     except AudioError as exc:
         return {"error": str(exc)}
     try:

@@ -130,3 +130,31 @@ def test_header_only_wav_has_no_audio(tmp_path: Path) -> None:
 def test_folder_is_not_audio(tmp_path: Path) -> None:
     with pytest.raises(AudioError, match="is a folder"):
         decode(tmp_path)
+
+
+def test_decoding_only_the_start_keeps_the_whole_files_facts(
+    data_dir: Path, tmp_path: Path
+) -> None:
+    """``decode(path, max_seconds)`` (what the analysis reads) holds only the start in memory but
+    reports the whole file's duration, peak and clipping, and the same samples and mono mix."""
+    for clip in ("XC132865", "XC625750"):  # 48 kHz mono, 44.1 kHz stereo
+        path = data_dir / "xeno_canto" / f"{clip}.mp3"
+        whole, start = decode(path), decode(path, 1.5)
+        head = round(1.5 * whole.sample_rate)
+        assert start.samples.shape == (head, whole.channels)
+        np.testing.assert_array_equal(start.samples, whole.samples[:head])
+        np.testing.assert_array_equal(start.mono(), whole.mono()[:head])
+        np.testing.assert_array_equal(whole.mono(head), whole.mono()[:head])
+        assert (start.duration_s, start.peak, start.clipped, start.sha256) == (
+            whole.duration_s,
+            whole.peak,
+            whole.clipped,
+            whole.sha256,
+        )
+    rate = 16000
+    late_overshoot = np.concatenate([sig.tone(440, 2.0, rate, 0.2), sig.tone(440, 12.0, rate, 1.5)])
+    path = sig.write(tmp_path, "late.wav", late_overshoot, rate, subtype="FLOAT")
+    start = decode(path, 1.0)  # the overshoot lies in the second block after the start
+    assert start.samples.shape == (rate, 1) and start.duration_s == pytest.approx(14.0)
+    assert start.peak == pytest.approx(1.5, abs=0.01) and start.clipped
+    assert float(np.max(np.abs(start.samples))) == pytest.approx(0.2, abs=0.01)

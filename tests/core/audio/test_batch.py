@@ -1,0 +1,55 @@
+"""The measuring engine hands clips out a few at a time (bounded memory, smooth progress) and
+still returns every clip exactly once, with the in-process results, on a pool and on Dask."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from distributed import LocalCluster
+
+from bagel_studio.core.audio import batch
+from bagel_studio.core.audio.batch import ClipJob, measure_clips
+
+
+def clip_jobs(data_dir: Path, tmp_path: Path) -> list[ClipJob]:
+    """The nine real clips and a file that is not audio."""
+    jobs = [
+        ClipJob(path.stem, str(path)) for path in sorted((data_dir / "xeno_canto").glob("*.mp3"))
+    ]
+    (tmp_path / "XC1.mp3").write_bytes(b"not audio at all" * 64)
+    return [*jobs, ClipJob("XC1", str(tmp_path / "XC1.mp3"))]
+
+
+def results_by_id(pairs: object) -> dict[str, dict[str, object]]:
+    found: dict[str, dict[str, object]] = {}
+    for job, result in pairs:  # type: ignore[attr-defined]
+        assert job.recording_id not in found, f"{job.recording_id} returned twice"
+        found[job.recording_id] = result
+    return found
+
+
+def test_a_pool_fed_one_clip_per_worker_returns_every_clip_once(
+    data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    jobs = clip_jobs(data_dir, tmp_path)
+    here = results_by_id(measure_clips(jobs, workers=1))
+    monkeypatch.setattr(batch, "IN_FLIGHT_PER_WORKER", 1)  # 2 queued, 8 submitted as others end
+    on_pool = results_by_id(measure_clips(jobs, workers=2))
+    assert on_pool == here
+    assert sum("error" in result for result in here.values()) == 1
+    assert here["XC625750"]["channels"] == 2
+
+
+@pytest.mark.slow
+def test_a_dask_cluster_fed_one_clip_per_core_returns_every_clip_once(
+    data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    jobs = clip_jobs(data_dir, tmp_path)
+    here = results_by_id(measure_clips(jobs, workers=1))
+    monkeypatch.setattr(batch, "IN_FLIGHT_PER_WORKER", 1)
+    with LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0"
+    ) as cluster:
+        on_dask = results_by_id(measure_clips(jobs, scheduler=cluster.scheduler_address))
+    assert on_dask == here
