@@ -105,6 +105,10 @@ class DeskMenus:
         for name, (module, _cls, title) in PANELS.items():
             action = self._add(menu, name, title + "…", lambda n=name: self.open_panel(n))
             self._need(action, module)
+        measure = self._add(menu, "measure", "Measure all clips…", self.measure_all)
+        if self.window.read_only:
+            measure.setEnabled(False)
+            measure.setToolTip("The project is open read-only")
         menu.addSeparator()
         blind = self._add(menu, "blind", "Blind mode", self.toggle_blind)
         blind.setCheckable(True)
@@ -238,6 +242,19 @@ class DeskMenus:
         bar.search.blockSignals(False)
         bar.emit_filter()
         self._return_keys()
+
+    def measure_all(self) -> None:
+        """Measure every clip not measured yet, in a dialog with progress and Cancel."""
+        from bagel_studio.ui.measure_all import MeasureAllDialog
+
+        dialog = self.panels.get("measure")
+        if not isinstance(dialog, MeasureAllDialog):
+            dialog = MeasureAllDialog(self.window.services, self.window)
+            dialog.measured.connect(lambda _report: self.window.after_import())
+            self.panels["measure"] = dialog
+        dialog.show()
+        dialog.raise_()
+        dialog.start()
 
     def toggle_blind(self) -> None:
         prefs = self.window.services.prefs

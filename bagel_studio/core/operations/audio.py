@@ -4,6 +4,8 @@ for one clip the desk measured (``store_measurement``) or for every clip of the 
 
 from __future__ import annotations
 
+import functools
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -22,6 +24,11 @@ from bagel_studio.core.model import Flag
 from bagel_studio.core.store import Store
 
 Progress = Callable[[int, int], None]
+Write = Callable[[Callable[[], Any]], Any]  # runs a write where the caller's writes run
+
+
+def _direct(call: Callable[[], Any]) -> Any:
+    return call()
 
 
 def store_measurement(
@@ -58,6 +65,7 @@ class AnalysisReport:
     already: int
     missing: list[str]
     errors: list[str]
+    cancelled: bool = False
 
 
 def clips_to_measure(store: Store) -> tuple[list[ClipJob], int, list[str]]:
@@ -105,17 +113,24 @@ def analyze_recordings(
     scheduler: str | None = None,
     progress: Progress | None = None,
     batch_seconds: float = 1.0,
+    cancel: threading.Event | None = None,
+    write: Write = _direct,
 ) -> AnalysisReport:
     """Measure every recording of the project not measured yet (on ``workers`` processes, or on
     the Dask cluster at ``scheduler``) and store the results as they arrive, a batch at most
     every ``batch_seconds`` in one transaction each: an interrupted run keeps what it stored,
-    and the next run measures only the rest. ``progress(done, total)`` after each clip."""
+    and the next run measures only the rest. ``progress(done, total)`` after each clip.
+
+    ``cancel`` set stops the run after the clips under way (what was measured is stored, the
+    report says ``cancelled``); ``write`` runs each batch's transaction (the desk passes its
+    single database-writer thread, and runs this on another)."""
     jobs, already, missing = clips_to_measure(store)
     measured = unreadable = 0
     errors: list[str] = []
     pending: list[tuple[ClipJob, dict[str, Any]]] = []
     last = time.monotonic()
     results = measure_clips(jobs, workers=workers, scheduler=scheduler)
+    cancelled = False
     try:
         for done, (job, result) in enumerate(results, start=1):
             pending.append((job, result))
@@ -125,11 +140,14 @@ def analyze_recordings(
             else:
                 measured += 1
             if time.monotonic() - last >= batch_seconds:
-                store_clip_results(store, pending)
+                write(functools.partial(store_clip_results, store, pending))
                 pending, last = [], time.monotonic()
             if progress is not None:
                 progress(done, len(jobs))
+            if cancel is not None and cancel.is_set():
+                cancelled = done < len(jobs)
+                break
     finally:
         results.close()  # an interruption cancels the clips not started
-        store_clip_results(store, pending)
-    return AnalysisReport(measured, unreadable, already, missing, errors)
+        write(functools.partial(store_clip_results, store, pending))
+    return AnalysisReport(measured, unreadable, already, missing, errors, cancelled)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -138,3 +140,31 @@ def test_an_unreachable_scheduler_is_a_usage_error(
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in capsys.readouterr().err
     assert measurements(path) == {}
     assert run(["analyze", str(path), "--workers", "0"]) == 2
+
+
+def test_a_cancelled_analysis_stores_what_it_measured_through_the_given_writer(
+    tmp_path: Path, data_dir: Path
+) -> None:
+    """The desk's way: cancel from another thread, every write through its one writer."""
+    path = build(tmp_path / "cancel", data_dir)
+    cancel = threading.Event()
+    writes: list[str] = []
+
+    def stop_after_two(done: int, _total: int) -> None:
+        if done == 2:
+            cancel.set()
+
+    def write(call: Callable[[], object]) -> object:
+        writes.append(threading.current_thread().name)
+        return call()
+
+    with Store.open(path) as store:
+        report = analyze_recordings(
+            store, workers=1, progress=stop_after_two, cancel=cancel, write=write
+        )
+    assert report.cancelled and report.measured + report.unreadable == 2
+    assert writes and len(measurements(path)) >= 2
+    with Store.open(path) as store:
+        report = analyze_recordings(store, workers=1)
+    assert not report.cancelled
+    assert report.already == 2 and report.measured + report.unreadable == 4

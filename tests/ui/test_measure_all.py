@@ -1,0 +1,58 @@
+"""Review → Measure all clips…: the engine of ``bagel-studio analyze`` from the desk, on its own
+thread, storing through the desk's writer, with progress and a Cancel that keeps what was done."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bagel_studio.ui.measure_all import MeasureAllDialog
+from tests.core.audio.test_analyze import build, measurements
+from tests.ui.desk_harness import close_desk, open_desk
+
+
+def test_measure_all_clips_from_the_review_menu(qtbot, tmp_path: Path, data_dir: Path) -> None:
+    path = build(tmp_path / "desk", data_dir)  # five real clips, one unreadable, one missing
+    window = open_desk(qtbot, path)
+    progress: list[tuple[int, int]] = []
+    window.menus.actions["measure"].trigger()
+    dialog = window.menus.panels["measure"]
+    assert isinstance(dialog, MeasureAllDialog) and dialog.isVisible()
+    dialog._relay.progressed.connect(lambda done, total: progress.append((done, total)))
+    qtbot.waitUntil(lambda: dialog.report is not None, timeout=60_000)
+    report = dialog.report
+    assert (report.measured, report.unreadable, report.missing) == (5, 1, ["XC2"])
+    assert not report.cancelled and not dialog.running
+    assert dialog.status.text().startswith("Done: 5 clips measured, 1 unreadable")
+    assert dialog.cancel_button.text() == "Close"
+    assert progress and progress[-1][1] == 6
+    assert sum("error" not in r for r in measurements(path).values()) == 10  # key and sha
+    assert any(f.check == "audio-unreadable" for f in window.store.flags("xc:XC1:0"))
+    dialog.cancel_or_close()
+    assert not dialog.isVisible()
+    close_desk(window)
+
+
+def test_cancel_keeps_what_was_measured_and_a_second_run_finishes(
+    qtbot, tmp_path: Path, data_dir: Path
+) -> None:
+    path = build(tmp_path / "desk", data_dir)
+    window = open_desk(qtbot, path)
+    dialog = MeasureAllDialog(window.services, window)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.start(workers=1)
+    dialog.cancel()  # within a clip or two (the unreadable file takes no time at all)
+    assert not dialog.cancel_button.isEnabled()
+    qtbot.waitUntil(lambda: dialog.report is not None, timeout=60_000)
+    first = dialog.report
+    done = first.measured + first.unreadable
+    assert first.cancelled and 1 <= done < 6
+    assert dialog.status.text().startswith("Cancelled: ")
+    assert "Measure again" in dialog.status.text()
+    assert len(measurements(path)) >= done  # stored, under the recording's key (and its sha)
+    dialog.start(workers=1)
+    qtbot.waitUntil(lambda: dialog.report is not None and not dialog.running, timeout=60_000)
+    second = dialog.report
+    assert not second.cancelled and second.already == done
+    assert second.measured + second.unreadable == 6 - done
+    close_desk(window)
