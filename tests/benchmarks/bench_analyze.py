@@ -329,13 +329,14 @@ def report(label: str, runs: list[Run], clips: int, cores: int) -> None:
         f"  peak RSS     largest process {max(r.largest_mb for r in runs):.0f} MB, "
         f"all its processes together {max(r.tree_mb for r in runs):.0f} MB"
     )
+    scale = BAGEL_CLIPS / clips
     if clips != BAGEL_CLIPS:
-        scale = BAGEL_CLIPS / clips
         print(f"  for 4,242    {wall * scale / 60:6.2f} min wall (scaled from {clips:,} clips)")
-    verdict = "met" if wall / 60 * BAGEL_CLIPS / clips < TARGET_MIN else "NOT met"
+    at_load = "met" if wall / 60 * scale < TARGET_MIN else "NOT met"
+    idle = "met" if cpu / cores / 60 * scale < TARGET_MIN else "NOT met"
     print(
-        f"  baseline ~{BASELINE_MIN:g} min (one core) -> target < {TARGET_MIN:g} min "
-        f"for 4,242 clips: {verdict} at this load"
+        f"  baseline ~{BASELINE_MIN:g} min (one core) -> target < {TARGET_MIN:g} min for 4,242 "
+        f"clips: {at_load} at this load (wall), {idle} on an idle machine (CPU / cores)"
     )
 
 
