@@ -59,6 +59,15 @@ def demo_copy(demo_template: Path, tmp_path: Path) -> Path:
     return Path(shutil.copyfile(demo_template, tmp_path / "demo.bagel"))
 
 
+@pytest.fixture
+def qtbot(qapp: object, request: pytest.FixtureRequest) -> object:
+    """pytest-qt's ``qtbot``, with waits that give their condition at least a minute on a busy
+    machine (tests/support/qt_waits.py); they still return as soon as it holds."""
+    from tests.support.qt_waits import PatientQtBot
+
+    return PatientQtBot(request)
+
+
 @pytest.fixture(scope="session")
 def pulse_sink() -> Iterator[str]:
     """A running PulseAudio server with a null sink; yields the monitor source name.
