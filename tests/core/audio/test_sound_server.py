@@ -181,13 +181,20 @@ def test_portaudio_error_is_put_in_words() -> None:
     assert text.endswith("starting a sound server is switched off")
 
 
-def test_the_player_says_in_words_why_it_cannot_play(monkeypatch: pytest.MonkeyPatch) -> None:
-    from bagel_studio.core.audio.player import Player
-
-    monkeypatch.setenv(NO_START_ENV, "1")
-    ok, reason = Player.available()
+def test_the_player_says_in_words_why_it_cannot_play(tmp_path: Path) -> None:
+    # In a fresh process with a private runtime folder: no sound server of this machine (nor
+    # the tests' own) is seen, and the one it may not start is not started.
+    env = private_env(tmp_path)
+    env[NO_START_ENV] = "1"
+    probe = "import json; from bagel_studio.core.audio import Player as P; print(json.dumps(P.available()))"
+    done = subprocess.run(
+        [sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    ok, reason = json.loads(done.stdout.strip().splitlines()[-1])
     if ok:
-        pytest.skip(f"this machine has an output device ({reason})")
+        pytest.skip(f"this machine has a sound card ({reason})")
     assert reason.startswith("no audio output device: ")
     assert "querying device -1" not in reason
     assert "pulseaudio --start" in reason or "PortAudio is not installed" in reason
+    assert not (tmp_path / "runtime" / "pulse" / "pid").exists()
