@@ -186,7 +186,10 @@ def test_the_player_says_in_words_why_it_cannot_play(tmp_path: Path) -> None:
     # the tests' own) is seen, and the one it may not start is not started.
     env = private_env(tmp_path)
     env[NO_START_ENV] = "1"
-    probe = "import json; from bagel_studio.core.audio import Player as P; print(json.dumps(P.available()))"
+    probe = (
+        "import json\nfrom bagel_studio.core.audio import Player\n"
+        "print(json.dumps(Player.available()))\n"
+    )
     done = subprocess.run(
         [sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True
     )
