@@ -95,11 +95,10 @@ class MainWindow(QMainWindow):
         def load() -> None:
             importlib.import_module("bagel_studio.ui.listening")
 
-        self.services.workers.submit(
-            load,
-            lambda _: self.evidence.build_listening(),
-            lambda _e: self.evidence.build_listening(),
-        )
+        def build(_: object) -> None:
+            self.evidence.build_listening()
+
+        self.services.workers.submit(load, build, build)
 
     def _build_layout(self) -> None:
         self.centre = centre = QWidget(self)
