@@ -18,8 +18,8 @@ from bagel_studio.ui.queue_model import COLUMNS
 from bagel_studio.ui.queue_panel import EMPTY_PROJECT_TEXT, NO_MATCH_TEXT
 from bagel_studio.ui.review_controller import NO_ITEMS_TEXT
 from bagel_studio.ui.review_controller import NO_MATCH_TEXT as NO_MATCH_ITEM_TEXT
-from bagel_studio.ui.shortcuts import SHORTCUTS
-from bagel_studio.ui.shortcuts_help import shortcut_lines
+from bagel_studio.ui.shortcuts import SHORTCUTS, State
+from bagel_studio.ui.shortcuts_help import shortcut_lines, side_by_side
 from tests.ui.desk_harness import close_desk, open_desk
 from tests.ui.desk_project import GLOBI_ID, KOALA_ID, XC_ID, build_project
 
@@ -194,3 +194,84 @@ def test_ambiguity_queue_has_room_at_1280x800(qtbot, project: Path) -> None:
     panel.close()
     assert QApplication.activeWindow() is not panel
     close_desk(window)
+
+
+def test_editing_shows_its_two_ways_out_as_buttons(qtbot, project: Path) -> None:
+    window = open_desk(qtbot, project)
+    window.show_item(KOALA_ID)
+    bar = window.decision_bar.buttons
+    assert bar["save_edit"].isHidden() and bar["cancel_edit"].isHidden()
+    qtbot.keyClick(window, Qt.Key.Key_E)
+    assert window.machine.state is State.EDIT
+    assert not bar["save_edit"].isHidden() and bar["save_edit"].isEnabled()
+    assert bar["save_edit"].text() == "Save and accept [Ctrl+Return]"
+    assert bar["cancel_edit"].text() == "Cancel [Escape]"
+    qtbot.mouseClick(bar["cancel_edit"], Qt.MouseButton.LeftButton)
+    assert window.machine.state is State.REVIEW
+    assert bar["save_edit"].isHidden()
+    assert bar["accept"].toolTip() == "Accept (A)"
+    close_desk(window)
+
+
+def test_the_models_panel_says_how_to_start_and_saves_with_ctrl_s(qtbot, project: Path) -> None:
+    window = open_desk(qtbot, project)
+    window.menus.open_panel("models")
+    panel = window.menus.panels["models"]
+    qtbot.addWidget(panel)
+    panel.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is panel, timeout=5_000)
+    assert panel.no_profiles.isVisible() and "Ctrl+S" in panel.no_profiles.text()
+    assert panel.save.text() == "Save profile [Ctrl+S]"
+    panel.label.setText("local")
+    panel.model.setText("some-model")
+    qtbot.keyClick(panel.label, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: panel.profiles.rowCount() == 1, timeout=10_000)
+    assert not panel.no_profiles.isVisible()
+    panel.close()
+    close_desk(window)
+
+
+def test_agreement_with_one_curator_says_what_it_needs(qtbot, project: Path) -> None:
+    window = open_desk(qtbot, project)
+    window.menus.open_panel("agreement")
+    view = window.menus.panels["agreement"]
+    qtbot.addWidget(view)
+    assert "needs two curators" in view.summary.text()
+    view.close()
+    close_desk(window)
+
+
+def test_the_listening_controls_have_keys(qtbot, project: Path) -> None:
+    window = open_desk(qtbot, project)
+    window.show_item(XC_ID)
+    panel = window.evidence.listening
+    assert panel is not None
+    transport = panel.transport
+    qtbot.keyClick(window, Qt.Key.Key_M)
+    assert transport.measure_button.isChecked()
+    qtbot.keyClick(window, Qt.Key.Key_M)
+    assert not transport.measure_button.isChecked()
+    qtbot.keyClick(window, Qt.Key.Key_O)
+    assert transport.loop_button.isChecked()
+    speed = transport.speed()
+    qtbot.keyClick(window, Qt.Key.Key_BracketLeft)
+    assert transport.speed() < speed
+    qtbot.keyClick(window, Qt.Key.Key_BracketRight)
+    qtbot.keyClick(window, Qt.Key.Key_BracketRight)
+    assert transport.speed() > speed
+    assert "(O)" in transport.loop_button.toolTip()
+    close_desk(window)
+
+
+def test_the_help_in_two_columns_keeps_every_row_whole() -> None:
+    """At 800 px high the help lists its keys in two columns instead of scrolling."""
+    lines = shortcut_lines()
+    paired = side_by_side(lines)
+    assert len(paired) < 0.7 * len(lines)
+    text = "\n".join(paired)
+    for line in lines:
+        if line.strip():
+            assert line.strip() in text, line
+    headings = [line for line in lines if line and not line.startswith(" ")]
+    right = [h for h in headings if any(row.endswith(h) and row != h for row in paired)]
+    assert right and headings[0] not in right  # the later groups moved to the right column
