@@ -1,9 +1,10 @@
 """``import_paths``: every input file into the project, one transaction per file.
 
-A file is recorded with its SHA-256, so importing it again changes nothing. Its items, evidence,
-rejects, generator rejections and the items' structural (blocking) flags are written in the same
-transaction as its import record: a crash leaves either the whole file or none of it, and never an
-item without its blocking flags.
+A file is recorded with its SHA-256, so importing it again changes nothing. The readers here parse;
+``operations.imports`` writes: a file's items, evidence, rejects, generator rejections and the
+items' structural (blocking) flags go in through one ``import_file`` transaction with its import
+record, so a crash leaves either the whole file or none of it, and never an item without its
+blocking flags.
 
 The other checks (warnings and information, which read the evidence) run afterwards as a step of
 their own, ``run_full_checks``, over the new items and the earlier ones whose evidence arrived:
@@ -22,9 +23,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bagel_studio.core.checks import check_all
-from bagel_studio.core.checks.structural import structural_flags
-from bagel_studio.core.domains import GLOBI
 from bagel_studio.core.importers import globi, item_files, texts, xenocanto
 from bagel_studio.core.importers.items import ItemBatch
 from bagel_studio.core.importers.report import ImportReport
@@ -38,6 +36,14 @@ from bagel_studio.core.importers.sniff import (
     sniff,
 )
 from bagel_studio.core.importers.textio import decode, to_utf8
+from bagel_studio.core.operations.imports import (
+    Evidence,
+    FileImport,
+    import_file,
+    linked_items,
+    record_unreadable_audio,
+)
+from bagel_studio.core.operations.project import recheck
 from bagel_studio.core.store import NewItem, Reject, Store
 
 Progress = Callable[[int, int], None]
@@ -61,10 +67,8 @@ class _Run:
     hashes: dict[Path, str] = field(default_factory=dict)
     attached: set[Path] = field(default_factory=set)
     attached_by: dict[Path, int] = field(default_factory=dict)  # audio -> the import naming it
-    recording_ids: set[str] = field(default_factory=set)
-    text_keys: set[str] = field(default_factory=set)
+    evidence: Evidence = field(default_factory=Evidence)  # what this run brought in
     import_ids: list[int] = field(default_factory=list)
-    globi_added: int = 0
 
 
 def import_paths(
@@ -142,7 +146,7 @@ def _import_paths(
             progress(done, total)
     report.evidence["audio_files"] = len(run.attached)
     _probe_audio(run)
-    due = report.new_item_ids + _linked_items(run)
+    due = report.new_item_ids + linked_items(store, run.evidence, exclude=set(report.new_item_ids))
     due_set = set(due)
     leftover = [i for i in store.pending_check_ids() if i not in due_set]
     if leftover:
@@ -167,17 +171,15 @@ def _probe_audio(run: _Run) -> None:
     if not run.attached_by:
         return
     from bagel_studio.core.audio.decode import AudioError, decode
-    from bagel_studio.core.audio.project import store_result
 
     for path, import_id in sorted(run.attached_by.items()):
         try:
             decode(path)
         except AudioError as exc:
             reason = f"unreadable audio: {exc}; its items are flagged audio-unreadable"
-            with run.store.transaction():
-                _reject(run, import_id, [Reject(path.name, 1, reason)])
-                if path in run.hashes:
-                    store_result(run.store, [run.hashes[path]], {"error": str(exc)})
+            reject = Reject(path.name, 1, reason)
+            record_unreadable_audio(run.store, import_id, reject, run.hashes.get(path), str(exc))
+            run.report.rejects.append(reject)
 
 
 def _verified(inputs: list[Input], report: ImportReport) -> list[Input]:
@@ -229,7 +231,7 @@ def run_full_checks(
     started = time.perf_counter()
     count = 0
     if report.check_item_ids:
-        count = check_all(store, report.check_item_ids, progress, audio=audio, workers=workers)
+        count = recheck(store, report.check_item_ids, progress, audio=audio, workers=workers)
     report.timings["checks"] = time.perf_counter() - started
     return count
 
@@ -285,35 +287,29 @@ def _import_file(run: _Run, plan: _Planned, advance: Callable[[int], None]) -> N
         return
     report.files.append(display)
     data = to_utf8(data)  # UTF-16/32 with a byte order mark: read as the UTF-8 it says
-    with store.transaction():
-        import_id = store.record_import(str(plan.input.path), display, sha, plan.kind)
-        run.import_ids.append(import_id)
+    summary: dict[str, Any] = {}
+    with import_file(store, str(plan.input.path), display, sha, plan.kind, summary) as writer:
+        run.import_ids.append(writer.import_id)
         handler = _HANDLERS.get(plan.kind, _import_unusable)
-        before = _Evidence(run.globi_added, set(run.recording_ids), set(run.text_keys))
-        summary = handler(run, plan, data, import_id, advance)
-        # committed with the file: the items whose checks this file made due (its new items are
-        # marked by the handler), so a kill before the checks finish leaves them recorded
-        store.mark_checks_pending(_linked(store, before.since(run), exclude=set()))
-        store.finish_import(import_id, {"format": plan.kind, **summary})
+        summary.update(handler(run, plan, data, writer, advance))
+    run.evidence.update(writer.evidence)
 
 
-Handler = Callable[[_Run, _Planned, bytes, int, Callable[[int], None]], dict[str, Any]]
+Handler = Callable[[_Run, _Planned, bytes, FileImport, Callable[[int], None]], dict[str, Any]]
 
 
-def _reject(run: _Run, import_id: int, rejects: list[Reject]) -> int:
-    if rejects:
-        run.store.add_rejects(import_id, rejects)
-        run.report.rejects.extend(rejects)
-    return len(rejects)
+def _reject(run: _Run, writer: FileImport, rejects: list[Reject]) -> int:
+    run.report.rejects.extend(rejects)
+    return writer.write_rejects(rejects)
 
 
 def _import_items(
-    run: _Run, plan: _Planned, data: bytes, import_id: int, advance: Callable[[int], None]
+    run: _Run, plan: _Planned, data: bytes, writer: FileImport, advance: Callable[[int], None]
 ) -> dict[str, Any]:
     summary: Counter[str] = Counter()
 
     def write(batch: ItemBatch) -> None:
-        summary.update(_write_items(run, batch, import_id))
+        summary.update(_write_items(run, batch, writer))
 
     write(item_files.read_items(data, plan.input.display, advance, write))
     return {
@@ -324,23 +320,14 @@ def _import_items(
     }
 
 
-def _write_items(run: _Run, batch: ItemBatch, import_id: int) -> dict[str, int]:
+def _write_items(run: _Run, batch: ItemBatch, writer: FileImport) -> dict[str, int]:
     """Write what ``batch`` holds (a whole file, or the part read since the last hand-over)."""
     store, report = run.store, run.report
-    if batch.globi_records:
-        run.globi_added += store.add_globi_records(batch.globi_records, import_id)
-    if batch.texts:
-        report.evidence["texts"] += store.add_texts(batch.texts, import_id)
-    present = store.present_item_ids(list(batch.items))
-    new_items = [item for item_id, item in batch.items.items() if item_id not in present]
-    flags = {
-        item.id: found
-        for item in new_items
-        if (found := structural_flags(item.domain, item.content))
-    }
-    store.add_items(new_items, import_id, flags)
+    writer.write_globi_records(batch.globi_records)
+    report.evidence["texts"] += writer.write_texts(batch.texts)
+    written = writer.write_items(batch.items)
+    new_items, present = written.added, written.present
     new_ids = [item.id for item in new_items]
-    store.mark_checks_pending(new_ids)
     contradicting = _contradicting(store, batch.items, present, batch.file)
     added = Counter(item.domain for item in new_items)
     parsed = Counter(item.domain for item in batch.items.values())
@@ -350,10 +337,10 @@ def _write_items(run: _Run, batch: ItemBatch, import_id: int) -> dict[str, int]:
         report.already_by_domain[domain] = report.already_by_domain.get(domain, 0) + already
     unchanged = sum(parsed.values()) - len(new_ids) + batch.duplicates
     report.unchanged += unchanged
-    store.add_generator_rejections(batch.generator_rejections, import_id)
+    writer.write_generator_rejections(batch.generator_rejections)
     for rejection in batch.generator_rejections:
         report.add_generator_rejection(rejection.domain, rejection.reason)
-    rejected = _reject(run, import_id, batch.rejects + contradicting)
+    rejected = _reject(run, writer, batch.rejects + contradicting)
     report.new_item_ids.extend(new_ids)
     return {
         "items_added": len(new_ids),
@@ -388,14 +375,13 @@ def _contradicting(
 
 
 def _import_globi(
-    run: _Run, plan: _Planned, data: bytes, import_id: int, advance: Callable[[int], None]
+    run: _Run, plan: _Planned, data: bytes, writer: FileImport, advance: Callable[[int], None]
 ) -> dict[str, Any]:
     table = globi.read_table(data, plan.input.path.name, plan.input.display)
-    added = run.store.add_globi_records(table.records, import_id)
-    run.globi_added += added
+    added = writer.write_globi_records(table.records)
     run.report.evidence["globi_records"] += added
     run.report.notes.append(f"{plan.input.display}: {table.describe()}")
-    rejected = _reject(run, import_id, table.rejects)
+    rejected = _reject(run, writer, table.rejects)
     return {
         "globi_records": added,
         "rows": len(table.records),
@@ -407,7 +393,7 @@ def _import_globi(
 
 
 def _import_text(
-    run: _Run, plan: _Planned, data: bytes, import_id: int, advance: Callable[[int], None]
+    run: _Run, plan: _Planned, data: bytes, writer: FileImport, advance: Callable[[int], None]
 ) -> dict[str, Any]:
     name = plan.input.path.name
     try:
@@ -417,10 +403,9 @@ def _import_text(
         else:
             text = texts.text_from_plain(decode(data)[0], name)
     except texts.TextTooShort as exc:
-        _reject(run, import_id, [Reject(plan.input.display, 1, str(exc))])
+        _reject(run, writer, [Reject(plan.input.display, 1, str(exc))])
         return {"texts": 0, "rejects": 1}
-    run.report.evidence["texts"] += run.store.add_texts([text], import_id)
-    run.text_keys.update(_text_keys(text))
+    run.report.evidence["texts"] += writer.write_texts([text])
     if text["truncated"]:
         run.report.notes.append(
             f"{plan.input.display}: truncated to {len(text['text']):,}"
@@ -430,7 +415,7 @@ def _import_text(
 
 
 def _import_xc_metadata(
-    run: _Run, plan: _Planned, data: bytes, import_id: int, advance: Callable[[int], None]
+    run: _Run, plan: _Planned, data: bytes, writer: FileImport, advance: Callable[[int], None]
 ) -> dict[str, Any]:
     audio = xenocanto.AudioIndex()
     audio.by_name, audio.by_id = dict(run.audio.by_name), dict(run.audio.by_id)
@@ -445,19 +430,18 @@ def _import_xc_metadata(
         encoding = "json"
     recordings, rejects = xenocanto.recording_rows(rows, audio, plan.input.display, run.hashes)
     rejects += broken
-    added = run.store.upsert_recordings(recordings, import_id)
+    added = writer.write_recordings(recordings)
     run.report.evidence["recordings"] += added
     for recording in recordings:
-        run.recording_ids.add(recording["id"])
         if recording["audio_path"]:
             run.attached.add(Path(recording["audio_path"]))
-            run.attached_by[Path(recording["audio_path"])] = import_id
-    rejected = _reject(run, import_id, rejects)
+            run.attached_by[Path(recording["audio_path"])] = writer.import_id
+    rejected = _reject(run, writer, rejects)
     return {"recordings": len(recordings), "rejects": rejected, "source": encoding}
 
 
 def _import_audio(
-    run: _Run, plan: _Planned, data: bytes, import_id: int, advance: Callable[[int], None]
+    run: _Run, plan: _Planned, data: bytes, writer: FileImport, advance: Callable[[int], None]
 ) -> dict[str, Any]:
     path = plan.input.path
     run.hashes[path] = hashlib.sha256(data).hexdigest()
@@ -473,17 +457,16 @@ def _import_audio(
             run.report.ignored.append(plan.input.display)
             return {"audio": 0, "ignored": True}
         reason = "audio file without a Xeno-canto id in its name, and no metadata row names it"
-        _reject(run, import_id, [Reject(plan.input.display, 1, reason)])
+        _reject(run, writer, [Reject(plan.input.display, 1, reason)])
         return {"audio": 0, "rejects": 1}
-    run.report.evidence["recordings"] += run.store.upsert_recordings([recording], import_id)
-    run.recording_ids.add(recording["id"])
+    run.report.evidence["recordings"] += writer.write_recordings([recording])
     run.attached.add(path)
-    run.attached_by[path] = import_id
+    run.attached_by[path] = writer.import_id
     return {"audio": 1, "recording": recording["id"]}
 
 
 def _import_unusable(
-    run: _Run, plan: _Planned, data: bytes, import_id: int, advance: Callable[[int], None]
+    run: _Run, plan: _Planned, data: bytes, writer: FileImport, advance: Callable[[int], None]
 ) -> dict[str, Any]:
     """A file that is nothing we read: one reject that says what it looked like."""
     reasons = {
@@ -493,7 +476,7 @@ def _import_unusable(
     }
     reason = reasons.get(plan.kind, f"unrecognised format ({plan.kind})")
     raw = "" if plan.kind == "binary" else data[:4096].decode("utf-8", "replace")
-    _reject(run, import_id, [Reject(plan.input.display, 1, reason, raw)])
+    _reject(run, writer, [Reject(plan.input.display, 1, reason, raw)])
     return {"rejects": 1}
 
 
@@ -507,56 +490,3 @@ _HANDLERS: dict[str, Handler] = {
     "xc-json": _import_xc_metadata,
     "audio": _import_audio,
 }
-
-
-def _text_keys(text: dict[str, Any]) -> list[str]:
-    """The ``text_key`` spellings an item may use for ``text`` (see ``Store.find_text``)."""
-    keys = [text["key"]]
-    for prefix, column in (
-        ("title", "title"),
-        ("sci", "scientific_name"),
-        ("doi", "doi"),
-        ("file", "source_file"),
-    ):
-        if text.get(column):
-            keys.append(f"{prefix}:{text[column]}")
-    return [k.lower() for k in keys]
-
-
-@dataclass
-class _Evidence:
-    """Evidence that arrived: GloBI records (how many), recording ids, text keys."""
-
-    globi_added: int
-    recording_ids: set[str]
-    text_keys: set[str]
-
-    def since(self, run: _Run) -> _Evidence:
-        """What ``run`` brought in after this snapshot."""
-        return _Evidence(
-            run.globi_added - self.globi_added,
-            run.recording_ids - self.recording_ids,
-            run.text_keys - self.text_keys,
-        )
-
-
-def _linked_items(run: _Run) -> list[str]:
-    """Items imported earlier whose evidence arrived in this run: their checks are due again."""
-    evidence = _Evidence(run.globi_added, run.recording_ids, run.text_keys)
-    return _linked(run.store, evidence, exclude=set(run.report.new_item_ids))
-
-
-def _linked(store: Store, evidence: _Evidence, exclude: set[str]) -> list[str]:
-    """Items whose checks read ``evidence``.
-
-    New GloBI records can change any GloBI item's flags (other records linking the same taxa),
-    so all of those are included; recordings and texts affect only the items naming them.
-    """
-    if not (evidence.globi_added or evidence.recording_ids or evidence.text_keys):
-        return []  # no evidence came in: nothing earlier can have changed
-    linked = store.linked_item_ids(
-        GLOBI if evidence.globi_added > 0 else None,
-        sorted(evidence.recording_ids),
-        sorted(evidence.text_keys),
-    )
-    return [item_id for item_id in linked if item_id not in exclude]
