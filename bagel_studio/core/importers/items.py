@@ -84,10 +84,13 @@ class ItemBatch:
         self.texts = []
         self.duplicates = 0
 
-    def reject(self, line: int, reason: str, raw: str | bytes = "") -> None:
+    def reject(
+        self, line: int, reason: str, raw: str | bytes = "", size: int | None = None
+    ) -> None:
+        """A reject of ``line``; ``size`` is the line's length when ``raw`` is only its head."""
         if isinstance(raw, bytes):
             raw = decode_line(raw)
-        self.rejects.append(Reject(self.file, line, reason, raw))
+        self.rejects.append(Reject(self.file, line, reason, raw, size))
 
     def add_record(self, record: Any, line: int, raw: str | bytes) -> None:
         """Add whatever ``record`` (one parsed JSON value from ``line``, whose text is ``raw``)

@@ -19,7 +19,7 @@ import json
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -30,8 +30,9 @@ from bagel_studio.core.importers.sniff import (
     HEAD_BYTES,
     KIND_ORDER,
     Input,
-    classify_json,
+    classify_file,
     collect,
+    document_limit,
     line_limit,
     sniff,
 )
@@ -79,6 +80,7 @@ def import_paths(
     full_checks: bool = True,
     verify: bool = True,
     max_line_bytes: int | None = None,
+    max_document_bytes: int | None = None,
     workers: int = 1,
 ) -> ImportReport:
     """Import files and folders (walked) into ``store``; evidence first, then items.
@@ -88,16 +90,21 @@ def import_paths(
     ``report.check_item_ids`` (see ``run_full_checks``). ``report.timings`` says how long the
     import and the checks took. A release folder is verified first and refused when it differs
     from its manifest, unless ``verify=False``; a line longer than ``max_line_bytes`` (default
-    ``sniff.MAX_LINE_BYTES``) is a reject.
+    ``sniff.MAX_LINE_BYTES``) is a reject, and so is a file that must be read whole (a JSON
+    document, a table, a text) larger than ``max_document_bytes`` (``sniff.MAX_DOCUMENT_BYTES``).
+    JSON Lines are read as a stream, whatever their size.
     """
-    token = line_limit.set(max_line_bytes) if max_line_bytes else None
+    line_token = line_limit.set(max_line_bytes) if max_line_bytes else None
+    document_token = document_limit.set(max_document_bytes) if max_document_bytes else None
     try:
         return _import_paths(
             store, paths, progress, full_checks=full_checks, verify=verify, workers=workers
         )
     finally:
-        if token is not None:
-            line_limit.reset(token)
+        if line_token is not None:
+            line_limit.reset(line_token)
+        if document_token is not None:
+            document_limit.reset(document_token)
 
 
 def _import_paths(
@@ -250,7 +257,7 @@ def _plan(inputs: list[Input], report: ImportReport) -> list[_Planned]:
             continue
         kind = sniff(head, item.path.suffix)
         if kind == "json":
-            kind = _json_kind(item.path, head, size)
+            kind = _json_kind(item.path)
         if kind == "provenance":  # what an exported release says about its items: not items
             report.ignored.append(item.display)
             if item.explicit:
@@ -264,34 +271,49 @@ def _plan(inputs: list[Input], report: ImportReport) -> list[_Planned]:
     return plans
 
 
-def _json_kind(path: Path, head: bytes, size: int) -> str:
-    """Evidence or items: settled by the first line, or by the whole document when needed."""
-    data = to_utf8(head if size <= len(head) else path.read_bytes())
-    kind, _ = classify_json(data)
+def _json_kind(path: Path) -> str:
+    """Evidence or items: settled by the first line, or by the whole document when needed (a
+    document too large to read is taken for items, and refused as such)."""
+    kind, _ = classify_file(path)
     if kind == "other-object":
         return "other"
     return kind if kind in ("xc-json", "text-json", "provenance") else "items"
 
 
+# Kinds read as a stream (item files), or not read beyond their hash (audio) or head (what is
+# nothing we read); every other kind is parsed whole, up to ``sniff.document_limit``.
+STREAMED_KINDS = frozenset({"items", "other", "audio", "empty", "binary", "table"})
+REPORT_RAW = 4096  # of a rejected line, the report keeps this much (the project its first MiB)
+
+
 def _import_file(run: _Run, plan: _Planned, advance: Callable[[int], None]) -> None:
-    report, store, display = run.report, run.store, plan.input.display
+    """Import one file. Its SHA-256 is computed first, reading it a chunk at a time, so that a
+    file imported before is passed over without being parsed; then it is read again by its
+    handler, as a stream for item files. Memory does not grow with the file's size."""
+    report, store, display, path = run.report, run.store, plan.input.display, plan.input.path
+    data = b""
     try:
-        data = plan.input.path.read_bytes()
+        with open(path, "rb") as handle:
+            sha = hashlib.file_digest(handle, "sha256").hexdigest()
+        if plan.kind not in STREAMED_KINDS and plan.size <= document_limit.get():
+            data = to_utf8(path.read_bytes())  # UTF-16/32 with a byte order mark: as UTF-8
     except OSError as exc:
         report.unreadable.append(display)
         report.notes.append(f"{display}: cannot read ({exc.strerror or exc})")
         return
-    sha = hashlib.sha256(data).hexdigest()
     if store.find_import(sha) is not None:
         report.skipped_files.append(display)
         return
+    run.hashes[path] = sha
     report.files.append(display)
-    data = to_utf8(data)  # UTF-16/32 with a byte order mark: read as the UTF-8 it says
     summary: dict[str, Any] = {}
-    with import_file(store, str(plan.input.path), display, sha, plan.kind, summary) as writer:
+    with import_file(store, str(path), display, sha, plan.kind, summary) as writer:
         run.import_ids.append(writer.import_id)
-        handler = _HANDLERS.get(plan.kind, _import_unusable)
-        summary.update(handler(run, plan, data, writer, advance))
+        if plan.kind not in STREAMED_KINDS and plan.size > document_limit.get():
+            summary.update(_too_large(run, plan, writer))
+        else:
+            handler = _HANDLERS.get(plan.kind, _import_unusable)
+            summary.update(handler(run, plan, data, writer, advance))
     run.evidence.update(writer.evidence)
 
 
@@ -299,8 +321,30 @@ Handler = Callable[[_Run, _Planned, bytes, FileImport, Callable[[int], None]], d
 
 
 def _reject(run: _Run, writer: FileImport, rejects: list[Reject]) -> int:
-    run.report.rejects.extend(rejects)
+    run.report.rejects.extend(
+        replace(r, raw=r.raw[:REPORT_RAW]) if len(r.raw) > REPORT_RAW else r for r in rejects
+    )
     return writer.write_rejects(rejects)
+
+
+def _too_large(run: _Run, plan: _Planned, writer: FileImport) -> dict[str, Any]:
+    """A file that is read whole (a table, a text, Xeno-canto metadata) larger than the limit:
+    one reject that says so, nothing read."""
+    reason = (
+        f"a {KIND_NAMES.get(plan.kind, plan.kind)} of {plan.size / 1e6:.1f} MB, larger than the"
+        f" {document_limit.get() / 1e6:g} MB a file read whole may take (import"
+        " --max-document-mb); not read"
+    )
+    return {"rejects": _reject(run, writer, [Reject(plan.input.display, 1, reason)])}
+
+
+KIND_NAMES = {
+    "globi": "GloBI table",
+    "text": "text",
+    "text-json": "text (JSON)",
+    "xc-csv": "Xeno-canto metadata table",
+    "xc-json": "Xeno-canto metadata file",
+}
 
 
 def _import_items(
@@ -311,7 +355,7 @@ def _import_items(
     def write(batch: ItemBatch) -> None:
         summary.update(_write_items(run, batch, writer))
 
-    write(item_files.read_items(data, plan.input.display, advance, write))
+    write(item_files.read_items(plan.input.path, plan.input.display, advance, write))
     return {
         "items_added": summary["items_added"],
         "already_present": summary["already_present"],
@@ -443,8 +487,7 @@ def _import_xc_metadata(
 def _import_audio(
     run: _Run, plan: _Planned, data: bytes, writer: FileImport, advance: Callable[[int], None]
 ) -> dict[str, Any]:
-    path = plan.input.path
-    run.hashes[path] = hashlib.sha256(data).hexdigest()
+    path = plan.input.path  # its SHA-256 is in run.hashes (computed by _import_file)
     recording = xenocanto.recording_for_audio(path, run.hashes)
     if recording is None:
         found = run.store.recording_id_for_file(path.name)
@@ -475,7 +518,10 @@ def _import_unusable(
         "table": "a table that is neither a GloBI interaction table nor Xeno-canto metadata",
     }
     reason = reasons.get(plan.kind, f"unrecognised format ({plan.kind})")
-    raw = "" if plan.kind == "binary" else data[:4096].decode("utf-8", "replace")
+    raw = ""
+    if plan.kind != "binary":
+        with open(plan.input.path, "rb") as handle:
+            raw = to_utf8(handle.read(4096), complete=False).decode("utf-8", "replace")
     _reject(run, writer, [Reject(plan.input.display, 1, reason, raw)])
     return {"rejects": 1}
 
