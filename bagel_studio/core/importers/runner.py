@@ -116,7 +116,7 @@ def _import_paths(
     verify: bool,
     workers: int,
 ) -> ImportReport:
-    started = time.perf_counter()
+    started, started_cpu = time.perf_counter(), time.process_time()
     report = ImportReport()
     collected = collect(list(paths))
     report.ignored = collected.ignored
@@ -163,12 +163,14 @@ def _import_paths(
         )
     report.check_item_ids = due + leftover
     report.timings["import"] = time.perf_counter() - started
+    report.timings["import_cpu"] = time.process_time() - started_cpu
     if full_checks:
         run_full_checks(store, report, workers=workers)
     return report
 
 
 VERIFY_LISTING = 20
+RELEASE_MANIFEST = "manifest.json"  # export.layout.MANIFEST, named here to spare its import
 
 
 def _probe_audio(run: _Run) -> None:
@@ -192,6 +194,9 @@ def _probe_audio(run: _Run) -> None:
 def _verified(inputs: list[Input], report: ImportReport) -> list[Input]:
     """The inputs, less those inside a BAGEL Studio release that fails ``verify``: a tampered
     release is refused whole (with what differs) rather than taken as gold."""
+    folders = {item.path.parent for item in inputs}
+    if not any((f / RELEASE_MANIFEST).is_file() for d in folders for f in [d, *d.parents][:3]):
+        return inputs  # no release here: the export package need not even be loaded
     from bagel_studio.core.export.verify import release_root, verify_release
 
     roots: dict[Path, Path | None] = {}

@@ -30,8 +30,11 @@ def _item(item_id: str, word: str) -> NewItem:
 
 
 def _triggers(path: Path) -> dict[str, str]:
+    """The project's triggers and indexes (set aside for a bulk import, then put back)."""
     with sqlite3.connect(path) as conn:
-        rows = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'")
+        rows = conn.execute(
+            "SELECT name, sql FROM sqlite_master WHERE type IN ('trigger', 'index')"
+        )
         return dict(rows.fetchall())
 
 
@@ -59,7 +62,8 @@ def test_one_file_one_transaction_indexed_and_pending(tmp_path: Path) -> None:
         assert _import(store, "b.jsonl", [_item(f"b{i}", "animal") for i in range(30)]) == 30
         # a second file and an item already present: only the new items go into the index
         assert _import(store, "c.jsonl", [_item("a0", "plant"), _item("c0", "animal")]) == 1
-        assert _triggers(path) == before  # the insert trigger is back, as it was
+        assert _triggers(path) == before  # the insert trigger and the indexes are back
+        assert "items_fts_insert" in before and "idx_items_queue_filters" in before
         _fts_intact(path)
         assert len(_search(store, "plant")) == 50
         assert sorted(_search(store, "animal")) == sorted([f"b{i}" for i in range(30)] + ["c0"])
@@ -77,14 +81,17 @@ def test_one_file_one_transaction_indexed_and_pending(tmp_path: Path) -> None:
 def test_a_file_that_fails_leaves_nothing(tmp_path: Path) -> None:
     path = tmp_path / "p.bagel"
     with Store.open(path) as store:
-        _import(store, "a.jsonl", [_item("a0", "plant")])
         before = _triggers(path)
-        with (
-            pytest.raises(RuntimeError),
-            import_file(store, "b.jsonl", "b.jsonl", "sha-b", "items", {}) as writer,
-        ):
-            writer.write_items({f"b{i}": _item(f"b{i}", "animal") for i in range(20)})
-            raise RuntimeError("the reader failed")
+        for first in (True, False):  # into a new project (indexes set aside too), then not
+            if not first:
+                _import(store, "a.jsonl", [_item("a0", "plant")])
+            with (
+                pytest.raises(RuntimeError),
+                import_file(store, "b.jsonl", "b.jsonl", "sha-b", "items", {}) as writer,
+            ):
+                writer.write_items({f"b{i}": _item(f"b{i}", "animal") for i in range(20)})
+                raise RuntimeError("the reader failed")
+            assert _triggers(path) == before
         assert store.item_count() == 1
         assert len(store.imports()) == 1
         assert store.pending_check_ids() == ["a0"]
