@@ -270,8 +270,7 @@ class Store(ReviewsMixin, DecisionsMixin, EvidenceMixin, QueuePagingMixin):
         instead of row by row. The search index's insert trigger is dropped for the block and
         put back as it was, in the same transaction, so a crash leaves trigger and index as
         they were; any other write path keeps the trigger. Row by row, the trigger rewrote the
-        index's pages thousands of times (most of an import's time and I/O). Into a project
-        without items, the items' indexes are likewise dropped and built once at the end."""
+        index's pages thousands of times (most of an import's time and I/O)."""
         with self.transaction() as conn:
             found = conn.execute(
                 "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?",
@@ -282,20 +281,10 @@ class Store(ReviewsMixin, DecisionsMixin, EvidenceMixin, QueuePagingMixin):
                 return
             start = int(conn.execute("SELECT coalesce(max(seq), 0) FROM items").fetchone()[0])
             conn.execute(f"DROP TRIGGER {_FTS_INSERT_TRIGGER}")
-            indexes = []
-            if start == 0:  # a new table: fill it first, then build its indexes once
-                indexes = conn.execute(
-                    "SELECT name, sql FROM sqlite_master WHERE type = 'index'"
-                    " AND tbl_name = 'items' AND sql IS NOT NULL"
-                ).fetchall()
-                for name, _ in indexes:
-                    conn.execute(f'DROP INDEX "{name}"')
             try:
                 yield
             finally:
                 if conn.in_transaction:
-                    for _, sql in indexes:
-                        conn.execute(sql)
                     conn.execute(
                         "INSERT INTO items_fts (rowid, id, question, options)"
                         " SELECT seq, id, question, options FROM items WHERE seq > ?",
