@@ -109,7 +109,7 @@ class DeskMenus:
         for name, (module, _cls, title) in PANELS.items():
             action = self._add(menu, name, title + "…", lambda n=name: self.open_panel(n))
             self._need(action, module)
-        measure = self._add(menu, "measure", "Measure all clips…", self.measure_all)
+        measure = self._add(menu, "measure_all", "Measure all clips…", self.measure_all)
         if self.window.read_only:
             measure.setEnabled(False)
             measure.setToolTip("The project is open read-only")
@@ -251,11 +251,11 @@ class DeskMenus:
         """Measure every clip not measured yet, in a dialog with progress and Cancel."""
         from bagel_studio.ui.measure_all import MeasureAllDialog
 
-        dialog = self.panels.get("measure")
+        dialog = self.panels.get("measure_all")
         if not isinstance(dialog, MeasureAllDialog):
             dialog = MeasureAllDialog(self.window.services, self.window)
             dialog.measured.connect(lambda _report: self.window.after_import())
-            self.panels["measure"] = dialog
+            self.panels["measure_all"] = dialog
         dialog.show()
         dialog.raise_()
         dialog.start()

@@ -80,7 +80,7 @@ SHORTCUTS: tuple[Shortcut, ...] = (
         SHOWING | {S.EMPTY},
         "Listen",
     ),
-    Shortcut("measure", ("Ctrl+Shift+L",), "Measure all clips", IDLE - {S.READ_ONLY}, "Listen"),
+    Shortcut("measure_all", ("Ctrl+Shift+L",), "Measure all clips", IDLE - {S.READ_ONLY}, "Listen"),
     Shortcut("search", ("/",), "Search the queue", IDLE, "Queue"),
     Shortcut("filter", ("Ctrl+F",), "Go to the filters", IDLE, "Queue"),
     Shortcut("blind", ("Ctrl+B",), "Blind mode on / off", IDLE, "Review"),

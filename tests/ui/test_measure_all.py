@@ -14,8 +14,8 @@ def test_measure_all_clips_from_the_review_menu(qtbot, tmp_path: Path, data_dir:
     path = build(tmp_path / "desk", data_dir)  # five real clips, one unreadable, one missing
     window = open_desk(qtbot, path)
     progress: list[tuple[int, int]] = []
-    window.menus.actions["measure"].trigger()
-    dialog = window.menus.panels["measure"]
+    window.menus.actions["measure_all"].trigger()
+    dialog = window.menus.panels["measure_all"]
     assert isinstance(dialog, MeasureAllDialog) and dialog.isVisible()
     dialog._relay.progressed.connect(lambda done, total: progress.append((done, total)))
     qtbot.waitUntil(lambda: dialog.report is not None, timeout=60_000)
@@ -56,3 +56,12 @@ def test_cancel_keeps_what_was_measured_and_a_second_run_finishes(
     assert not second.cancelled and second.already == done
     assert second.measured + second.unreadable == 6 - done
     close_desk(window)
+
+
+def test_measure_all_has_its_own_key_and_action_name() -> None:
+    """Its action name must not shadow the measuring box's ("measure", key M)."""
+    from bagel_studio.ui.shortcuts import BY_ACTION, SHORTCUTS
+
+    assert len(BY_ACTION) == len(SHORTCUTS)  # no two shortcuts share an action name
+    assert BY_ACTION["measure"].keys == ("M",)
+    assert BY_ACTION["measure_all"].keys == ("Ctrl+Shift+L",)
