@@ -53,8 +53,9 @@ def test_cancel_keeps_what_was_measured_and_a_second_run_finishes(
     dialog.start(workers=1)
     qtbot.waitUntil(lambda: dialog.report is not None and not dialog.running, timeout=60_000)
     second = dialog.report
-    assert not second.cancelled and second.already == done
-    assert second.measured + second.unreadable == 6 - done
+    # the desk may also have measured the clip it shows (as it does on opening one)
+    assert not second.cancelled and second.already >= done
+    assert second.already + second.measured + second.unreadable == 6
     close_desk(window)
 
 
