@@ -8,10 +8,29 @@ panel per baseline against the 25% line. Deterministic like the rest of the repo
 
 from __future__ import annotations
 
-from bagel_studio.core.audit import AuditReport, audit_items
-from bagel_studio.core.audit.baselines import BASELINES, CHANCE, format_p
+from array import array
+from collections.abc import Sequence
+
+import numpy as np
+
+from bagel_studio.core.audit import AuditReport
+from bagel_studio.core.audit.baselines import (
+    BASELINES,
+    CHANCE,
+    format_p,
+    item_credits,
+    table_of_credits,
+)
+from bagel_studio.core.audit.duplicates import (
+    TokenSets,
+    duplicate_clusters,
+    group_keys,
+    key_digests,
+)
 from bagel_studio.core.audit.items import AuditItem, subjects
-from bagel_studio.core.export.plan import ExportPlan
+from bagel_studio.core.audit.leaks import Leak, gold_phrase, leak_pairs
+from bagel_studio.core.audit.words import phrase
+from bagel_studio.core.export.plan import ExportPlan, ReleasedItem
 from bagel_studio.core.export.raster import BLACK, Canvas, colour, title_font
 from bagel_studio.core.export.tables import markdown_table
 
@@ -20,32 +39,100 @@ BAR, ARTIFACT = "#1f6fb4", "#c0392b"
 LISTED = 20  # clusters and leaks listed by id in the report (all are counted)
 
 
+def audit_item(released: ReleasedItem) -> AuditItem:
+    """A released item as the audit reads it: released content, released option order."""
+    content = released.content.with_changes(
+        options=released.options, answer_index=released.answer_index
+    )
+    item = released.item
+    return AuditItem(
+        item.id,
+        item.domain,
+        content.dimension or "(none)",
+        content.question,
+        content.options,
+        released.answer_index,
+        item.recording_id,
+        subjects(item, content.question),
+        content,
+    )
+
+
 def released_items(plan: ExportPlan) -> list[AuditItem]:
-    """The released items as the audit reads them: released content, released option order."""
-    result = []
-    for released in plan.items:
-        content = released.content.with_changes(
-            options=released.options, answer_index=released.answer_index
+    """The released items as the audit reads them (all of them in memory: ``ReleaseAudit``
+    audits a release without holding it)."""
+    return [audit_item(released) for released in plan.items]
+
+
+class ReleaseAudit:
+    """``audit_items`` of the released items, fed a batch at a time as the release is written.
+
+    Of each item it keeps only what the audit's last steps need: the baselines' credits and
+    the gold position (numbers), the word set of stem and gold (flat numpy arrays), the digests
+    of its near-duplicate group keys, and for the leak search its subjects (numbered), its gold
+    phrase and its stem as a phrase. ``report`` gives what ``audit_items`` would have given.
+    """
+
+    def __init__(self) -> None:
+        self._names: dict[str, str] = {}  # one string object per domain, dimension
+        self.domains: list[str] = []
+        self.dimensions: list[str] = []
+        self.gold: list[np.ndarray] = []
+        self.credit: dict[str, list[np.ndarray]] = {}
+        self.words: list[TokenSets] = []
+        self.digests = bytearray()
+        self.positions = array("q")
+        self._subject_numbers: dict[str, int] = {}
+        self.subjects: list[tuple[int, ...]] = []
+        self.golds: list[str | None] = []
+        self.answers: list[str | None] = []
+        self.stems: list[str] = []
+
+    def __len__(self) -> int:
+        return len(self.stems)
+
+    def add(self, batch: Sequence[ReleasedItem]) -> None:
+        items = [audit_item(released) for released in batch]
+        for name, credit in item_credits(items).items():
+            self.credit.setdefault(name, []).append(credit)
+        self.gold.append(np.array([item.answer_index for item in items], dtype=np.int64))
+        self.words.append(TokenSets.of([item.question_words | item.gold_words for item in items]))
+        names, numbers = self._names, self._subject_numbers
+        for position, item in enumerate(items, start=len(self.stems)):
+            self.domains.append(names.setdefault(item.domain, item.domain))
+            self.dimensions.append(names.setdefault(item.dimension, item.dimension))
+            for digest in key_digests(group_keys(item)):
+                self.digests += digest
+                self.positions.append(position)
+            self.subjects.append(tuple(numbers.setdefault(s, len(numbers)) for s in item.subjects))
+            gold = gold_phrase(item.gold) if item.gold_words else None
+            self.golds.append(gold)
+            self.answers.append(None if gold is None else item.gold.strip())
+            self.stems.append(phrase(item.question))
+
+    def report(self, ids: Sequence[str]) -> AuditReport:
+        """The audit of everything added; ``ids``: the items' ids, in the order added."""
+        gold = np.concatenate(self.gold) if self.gold else np.zeros(0, dtype=np.int64)
+        credit = {name: np.concatenate(parts) for name, parts in self.credit.items()}
+        table = table_of_credits(self.domains, self.dimensions, gold, credit)
+        clusters = duplicate_clusters(
+            TokenSets.joined(self.words), bytes(self.digests), self.positions
         )
-        item = released.item
-        result.append(
-            AuditItem(
-                item.id,
-                item.domain,
-                content.dimension or "(none)",
-                content.question,
-                content.options,
-                released.answer_index,
-                item.recording_id,
-                subjects(item, content.question),
-                content,
-            )
-        )
-    return result
+        duplicates = [[ids[i] for i in cluster] for cluster in clusters]
+        leaks = []
+        for a, b in leak_pairs(self.subjects, self.golds, self.stems):
+            answer = self.answers[b]
+            assert answer is not None  # only an item with a gold phrase can be leaked
+            leaks.append(Leak(ids[a], ids[b], answer))
+        return AuditReport(len(self), table, table.artifacts(), duplicates, leaks)
 
 
 def release_audit(plan: ExportPlan) -> AuditReport:
-    return audit_items(released_items(plan))
+    """The audit of the plan's released items, read a batch at a time (bounded memory)."""
+    audit = ReleaseAudit()
+    for batch in plan.items.batches():
+        audit.add(batch)
+    return audit.report([slot.item_id for slot in plan.items.slots])
 
 
 def audit_markdown(report: AuditReport) -> str:

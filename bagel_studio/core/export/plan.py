@@ -112,6 +112,7 @@ class _Slot:
     item_id: str
     domain: str
     dimension: str | None
+    level: str | None
     gold: int
     fixed: frozenset[int]
     licence: str | None
@@ -146,8 +147,13 @@ class ReleasedItems(Sequence[ReleasedItem]):
         return self._read([self.slots[index]])[0]
 
     def __iter__(self) -> Iterator[ReleasedItem]:
+        for batch in self.batches():
+            yield from batch
+
+    def batches(self) -> Iterator[list[ReleasedItem]]:
+        """The released items in release order, ``BATCH`` at a time (one read each)."""
         for start in range(0, len(self.slots), self.BATCH):
-            yield from self._read(self.slots[start : start + self.BATCH])
+            yield self._read(self.slots[start : start + self.BATCH])
 
     def _read(self, slots: Sequence[_Slot]) -> list[ReleasedItem]:
         items, decisions = collect_items(self.store, [s.item_id for s in slots])
@@ -289,10 +295,12 @@ def plan_export(store: Store, seed: int, progress: Progress | None = None) -> Ex
 
 
 def _model_report(store: Store, plan: ExportPlan) -> dict[str, Any]:
-    """The models' tables over the released items (empty when no model was evaluated)."""
+    """The models' tables over the released items (empty when no model was evaluated), from
+    what the plan keeps of each item (no item is read again)."""
     from bagel_studio.core.llm.report import model_report  # lazy: only releases need it
 
-    return model_report(store, [(r.item.id, r.item.domain, r.content.level) for r in plan.items])
+    released = [(s.item_id, s.domain, s.level) for s in plan.items.slots]
+    return model_report(store, released)
 
 
 def _plan(store: Store, seed: int, progress: Progress | None) -> ExportPlan:
@@ -354,6 +362,7 @@ def _kept(item: Item, content: ItemContent, licence: str | None) -> _Slot:
         item.id,
         item.domain,
         content.dimension,
+        content.level,
         _gold(content),
         fixed_positions(content.options),
         licence,

@@ -20,6 +20,7 @@ from bagel_studio import __version__
 from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.export import layout
 from bagel_studio.core.export.atomic import ReleaseFolder, check_out_dir
+from bagel_studio.core.export.audit_section import ReleaseAudit
 from bagel_studio.core.export.card import dataset_card
 from bagel_studio.core.export.plan import (
     BlockedItem,
@@ -30,8 +31,9 @@ from bagel_studio.core.export.plan import (
     plan_export,
     snapshot,
 )
-from bagel_studio.core.export.report import report_files
+from bagel_studio.core.export.report import Sections, report_files
 from bagel_studio.core.export.rows import dumps_document, item_line, provenance_line
+from bagel_studio.core.export.tables import LengthSums
 from bagel_studio.core.store import Store
 
 Progress = Callable[[int, int], None]
@@ -123,8 +125,8 @@ def write_release(
     folder = ReleaseFolder(out_dir)
     try:
         with gc_paused(), snapshot(plan.items.store):
-            content_hash = _write_items(folder, plan, progress)
-            _write_steps(folder, _steps(plan, content_hash), progress)
+            content_hash, sections = _write_items(folder, plan, progress)
+            _write_steps(folder, _steps(plan, content_hash, sections), progress)
         manifest = build_manifest(plan, folder.hashes, content_hash)
         folder.write(layout.MANIFEST, dumps_document(manifest))
         final = folder.commit()
@@ -136,38 +138,52 @@ def write_release(
     return ExportResult(final, plan, manifest)
 
 
-def _write_items(folder: ReleaseFolder, plan: ExportPlan, progress: Progress | None) -> str:
+def _write_items(
+    folder: ReleaseFolder, plan: ExportPlan, progress: Progress | None
+) -> tuple[str, Sections]:
     """Write the data files and the provenance in one pass over the released items (in release
-    order: by domain, so each domain's file is written in one go); return the content hash."""
+    order: by domain, so each domain's file is written in one go), read a batch at a time;
+    return the content hash and what the report's item-level sections need, gathered on the
+    same pass (nothing of an item outlives its batch but those sections' few numbers)."""
     content_hash = hashlib.sha256()
+    audit = ReleaseAudit()
+    lengths = LengthSums()
     total = len(plan.items)
+    done = 0
     with ExitStack() as files:
         write_all = files.enter_context(folder.stream(layout.ALL_ITEMS))
         write_provenance = files.enter_context(folder.stream(layout.PROVENANCE))
         domain_files: ExitStack | None = None
         current: str | None = None
         write_domain: Callable[[str], None] | None = None
-        for done, released in enumerate(plan.items, start=1):
-            domain = released.item.domain
-            if domain != current:
-                if domain_files is not None:
-                    domain_files.close()
-                domain_files = files.enter_context(ExitStack())
-                write_domain = domain_files.enter_context(folder.stream(layout.domain_file(domain)))
-                current = domain
-            line = item_line(released)
-            write_all(line)
-            assert write_domain is not None
-            write_domain(line)
-            write_provenance(provenance_line(released))
-            content_hash.update(content_hash_line(released).encode("utf-8"))
-            if progress is not None and (done % 2000 == 0 or done == total):
+        for batch in plan.items.batches():
+            for released in batch:
+                domain = released.item.domain
+                if domain != current:
+                    if domain_files is not None:
+                        domain_files.close()
+                    domain_files = files.enter_context(ExitStack())
+                    write_domain = domain_files.enter_context(
+                        folder.stream(layout.domain_file(domain))
+                    )
+                    current = domain
+                line = item_line(released)
+                write_all(line)
+                assert write_domain is not None
+                write_domain(line)
+                write_provenance(provenance_line(released))
+                content_hash.update(content_hash_line(released).encode("utf-8"))
+                lengths.add(domain, released.content.question, released.content.options)
+            audit.add(batch)
+            done += len(batch)
+            if progress is not None:
                 share = (PROGRESS_TOTAL - PLAN_SHARE) // 2
                 progress(PLAN_SHARE + share * done // max(total, 1), PROGRESS_TOTAL)
     for domain in plan.domains:  # a domain with nothing released still gets its (empty) file
         if layout.domain_file(domain) not in folder.hashes:
             folder.write(layout.domain_file(domain), b"")
-    return content_hash.hexdigest()
+    ids = [slot.item_id for slot in plan.items.slots]
+    return content_hash.hexdigest(), Sections(audit.report(ids), lengths)
 
 
 def _write_steps(folder: ReleaseFolder, steps: list[Step], progress: Progress | None) -> None:
@@ -180,10 +196,10 @@ def _write_steps(folder: ReleaseFolder, steps: list[Step], progress: Progress | 
             progress(base + share * index // (len(steps) + 1), PROGRESS_TOTAL)
 
 
-def _steps(plan: ExportPlan, content_hash: str) -> list[Step]:
+def _steps(plan: ExportPlan, content_hash: str, sections: Sections) -> list[Step]:
     """What is written after the items: report, card (the manifest comes last)."""
     return [
-        ("report", lambda: report_files(plan, content_hash)),
+        ("report", lambda: report_files(plan, content_hash, sections)),
         (
             "card",
             lambda: {layout.README: dataset_card(plan, content_hash, __version__).encode("utf-8")},
