@@ -60,20 +60,20 @@ class TokenSets:
     holds its word sets in a few megabytes, not in 200,000 frozensets)."""
 
     def __init__(self, tokens: np.ndarray, lengths: np.ndarray) -> None:
-        self.tokens = tokens.astype(np.int64, copy=False)
+        self.tokens = tokens.astype(np.int32, copy=False)  # stem numbers: far below 2**31
         self.lengths = lengths.astype(np.int64, copy=False)
         self.ends = np.cumsum(self.lengths)
 
     @classmethod
     def of(cls, sets: Sequence[Collection[int]]) -> TokenSets:
         lengths = np.fromiter((len(s) for s in sets), dtype=np.int64, count=len(sets))
-        tokens = np.fromiter(itertools.chain.from_iterable(sets), dtype=np.int64)
+        tokens = np.fromiter(itertools.chain.from_iterable(sets), dtype=np.int32)
         return cls(tokens, lengths)
 
     @classmethod
     def joined(cls, parts: Sequence[TokenSets]) -> TokenSets:
         if not parts:
-            return cls(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
+            return cls(np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.int64))
         return cls(
             np.concatenate([p.tokens for p in parts]), np.concatenate([p.lengths for p in parts])
         )
@@ -106,14 +106,12 @@ def distinctive(raw: TokenSets) -> TokenSets:
 
 def _similar_pairs(sets: TokenSets) -> Iterable[tuple[int, int]]:
     """Pairs of positions whose word sets have a Jaccard index of at least SIMILAR."""
-    eligible = np.flatnonzero(sets.lengths >= MIN_WORDS)
+    enough = sets.lengths >= MIN_WORDS
+    eligible = np.flatnonzero(enough)
     if not len(eligible):
         return
-    ends = sets.ends[eligible]
-    lengths = sets.lengths[eligible]
-    pieces = [sets.tokens[e - n : e] for e, n in zip(ends.tolist(), lengths.tolist(), strict=True)]
-    tokens = np.concatenate(pieces)
-    signature = minhash.flat_signatures(tokens, lengths, int(tokens.max()) + 1)
+    tokens = sets.tokens[np.repeat(enough, sets.lengths)]
+    signature = minhash.flat_signatures(tokens, sets.lengths[eligible], int(tokens.max()) + 1)
     seen: set[tuple[int, int]] = set()
     for a, b in minhash.candidate_pairs(signature):
         i, j = int(eligible[a]), int(eligible[b])

@@ -42,7 +42,7 @@ def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
     )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Movable:
     """An item that takes part in the deal, with the positions its gold may take."""
 

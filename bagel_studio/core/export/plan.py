@@ -105,9 +105,11 @@ class DomainBalance:
         return max(self.movable_after) - min(self.movable_after) if self.movable else 0
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Slot:
-    """What the plan keeps of a released item: enough to deal, count and find it again."""
+    """What the plan keeps of a released item: enough to deal, count and find it again (a
+    few small values, the strings and sets shared between items: 200,000 of them are a plan).
+    ``movable`` and ``order`` are set once, when the gold positions are dealt."""
 
     item_id: str
     domain: str
@@ -360,14 +362,25 @@ def _plan(store: Store, seed: int, progress: Progress | None) -> ExportPlan:
 def _kept(item: Item, content: ItemContent, licence: str | None) -> _Slot:
     return _Slot(
         item.id,
-        item.domain,
-        content.dimension,
-        content.level,
+        _shared(item.domain),
+        _shared(content.dimension),
+        _shared(content.level),
         _gold(content),
-        fixed_positions(content.options),
-        licence,
+        _shared(fixed_positions(content.options)),
+        _shared(licence),
         _digest(content),
     )
+
+
+_SHARED: dict[Any, Any] = {}  # one object per distinct small value: domains, sets, orders
+
+
+def _shared(value: Any) -> Any:
+    """``value``, or the equal object met before (a dimension, a level, a set of fixed
+    positions or an option order is one of a few, and held once instead of once per item)."""
+    if value is None:
+        return None
+    return _SHARED.setdefault(value, value)
 
 
 def _block_reasons(
@@ -422,11 +435,14 @@ def _shuffle(seed: int, kept: list[_Slot]) -> tuple[list[_Slot], dict[str, Domai
             if len(allowed) >= 2:
                 movable.append(Movable(slot.item_id, allowed))
         targets = deal_targets(seed, domain, movable)
-        group = []
+        del movable[:]
+        group = entries
         for slot in entries:
             target = targets.get(slot.item_id, slot.gold)
             order = permutation(seed, domain, slot.item_id, slot.gold, target, slot.fixed)
-            group.append(replace(slot, movable=slot.item_id in targets, order=order))
+            slot.movable = slot.item_id in targets
+            slot.order = _shared(order)
+        del by_domain[domain][:]
         released.extend(group)
         after = [s.order.index(s.gold) for s in group]
         balance[domain] = DomainBalance(
@@ -435,8 +451,8 @@ def _shuffle(seed: int, kept: list[_Slot]) -> tuple[list[_Slot], dict[str, Domai
             movable_after=tuple(
                 position_counts([a for s, a in zip(group, after, strict=True) if s.movable])
             ),
-            movable=len(movable),
-            immovable=len(group) - len(movable),
+            movable=len(targets),
+            immovable=len(group) - len(targets),
         )
     return released, balance
 
