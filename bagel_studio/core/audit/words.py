@@ -38,8 +38,9 @@ def content_words(text: str) -> frozenset[int]:
     Words are deduplicated and looked up in C; only words never seen before are stemmed."""
     words = set(text.lower().translate(_PUNCTUATION).split())
     known = _WORD_IDS
-    for word in words.difference(known):
-        _number(word)
+    if not all(map(known.__contains__, words)):  # words never seen before
+        for word in words.difference(known):
+            _number(word)
     found = set(map(known.__getitem__, words))
     found.discard(-1)
     return frozenset(found)

@@ -33,6 +33,7 @@ from bagel_studio.core.audit.words import phrase
 from bagel_studio.core.export.plan import ExportPlan, ReleasedItem
 from bagel_studio.core.export.raster import BLACK, Canvas, colour, title_font
 from bagel_studio.core.export.tables import markdown_table
+from bagel_studio.core.model import ItemContent
 
 PLOT = "audit_baselines.png"
 BAR, ARTIFACT = "#1f6fb4", "#c0392b"
@@ -41,17 +42,18 @@ LISTED = 20  # clusters and leaks listed by id in the report (all are counted)
 
 def audit_item(released: ReleasedItem) -> AuditItem:
     """A released item as the audit reads it: released content, released option order."""
-    content = released.content.with_changes(
-        options=released.options, answer_index=released.answer_index
-    )
+    curated = released.content
+    options = tuple([curated.options[i] for i in released.order])
+    answer_index = released.answer_index
+    content = ItemContent(curated.question, options, answer_index, curated.dimension, curated.level)
     item = released.item
     return AuditItem(
         item.id,
         item.domain,
         content.dimension or "(none)",
         content.question,
-        content.options,
-        released.answer_index,
+        options,
+        answer_index,
         item.recording_id,
         subjects(item, content.question),
         content,
