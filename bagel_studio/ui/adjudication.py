@@ -122,6 +122,14 @@ def _gold(content: ItemContent) -> str:
     return f"{letter}. {text}" if letter and text is not None else "(none)"
 
 
+KEYS_HINT = "J / K: next / previous · 1-9: take a curator's version · R: reject · Esc: close"
+NOTHING_TO_ADJUDICATE = (
+    "Nothing to adjudicate. Items come here when the curators' decisions on them disagree:"
+    " bring the other curators' project files in with Merge… (File → Merge curators' files…,"
+    " Ctrl+M in the desk)."
+)
+
+
 class AdjudicationPanel(QWidget):
     """The disputed items, each curator's version side by side, and the keys to settle them."""
 
@@ -137,8 +145,8 @@ class AdjudicationPanel(QWidget):
         self.heading = plain_label()
         self.queue = QListWidget()
         self.queue.currentItemChanged.connect(self._show_current)
-        merge_button = QPushButton("Merge…")
-        merge_button.setToolTip("Bring in other curators' project files")
+        merge_button = QPushButton("Merge… [Ctrl+M]")
+        merge_button.setToolTip("Bring in other curators' project files (Ctrl+M)")
         merge_button.clicked.connect(self._choose_merge_files)
         self.merge_result = plain_label()
         self.item_header = plain_label(bold=True)
@@ -159,6 +167,9 @@ class AdjudicationPanel(QWidget):
             shortcut = QShortcut(QKeySequence(key), self)
             shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             shortcut.activated.connect(lambda a=action, n=argument: self.handle(a, n))
+        merge_key = QShortcut(QKeySequence("Ctrl+M"), self)
+        merge_key.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        merge_key.activated.connect(self._choose_merge_files)
         self.refresh()
 
     def _layout(self, merge_button: QPushButton) -> None:
@@ -173,7 +184,8 @@ class AdjudicationPanel(QWidget):
         right_layout.addLayout(self.take_buttons)
         right_layout.addLayout(reject_row)
         right_layout.addWidget(self.status)
-        below = [merge_button, self.merge_result]
+        keys = plain_label(KEYS_HINT, selectable=False)
+        below = [keys, merge_button, self.merge_result]
         lay_out_beside_queue(self, self.heading, self.queue, below, right)
 
     # -- the queue -----------------------------------------------------------------------------
@@ -200,7 +212,7 @@ class AdjudicationPanel(QWidget):
         item_id = self.current_item_id()
         if item_id is None:
             self.reviews = []
-            self.item_header.setText("Nothing to adjudicate.")
+            self.item_header.setText(NOTHING_TO_ADJUDICATE)
             self.table.clear()
             self.table.setRowCount(0)
             self.table.setColumnCount(0)

@@ -43,6 +43,7 @@ from bagel_studio.ui.services import Services
 AMBIGUITY_QUEUE = QueueFilter(domain=GLOBI, check="any", ambiguity_first=True)
 SEVERITY_NAMES = {0: "blocking", 1: "warning", 2: "info"}
 CARD_WIDTH = 300
+KEYS_HINT = "J / K: next / previous · Enter: show it in the desk · Esc: close"
 
 
 @dataclass
@@ -159,19 +160,24 @@ class AmbiguityPanel(QWidget):
         self.queue = QListWidget()
         self.queue.currentItemChanged.connect(self._show_current)
         self.queue.itemActivated.connect(lambda entry: self.open_item.emit(entry.data(ID_ROLE)))
-        refresh = QPushButton("Refresh")
+        refresh = QPushButton("Refresh [F5]")
         refresh.clicked.connect(self.refresh)
+        self.queue.setSpacing(3)  # wrapped entries stay apart
+        keys = plain_label(KEYS_HINT, selectable=False)
         self.detail = QWidget()
         self.detail_layout = QVBoxLayout(self.detail)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.detail)
-        lay_out_beside_queue(self, self.heading, self.queue, [refresh], scroll)
+        lay_out_beside_queue(self, self.heading, self.queue, [keys, refresh], scroll)
         self.cards: list[_Card] = []
         for key, step in (("J", 1), ("K", -1)):
             shortcut = QShortcut(QKeySequence(key), self)
             shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             shortcut.activated.connect(lambda step=step: self.step_selection(step))
+        reload = QShortcut(QKeySequence("F5"), self)
+        reload.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        reload.activated.connect(self.refresh)
         self.refresh()
 
     # -- the queue -----------------------------------------------------------------------------
@@ -223,8 +229,8 @@ class AmbiguityPanel(QWidget):
                 plain_label(f"{flag.severity.value}: {flag.check}: {flag.message}")
             )
         self.detail_layout.addWidget(plain_label("Records", bold=True))
-        self.detail_layout.addWidget(self._card_row(record_cards(store, item, flags)))
-        self.detail_layout.addStretch(1)
+        # the cards take the height that is left (a fixed strip scrolled them inside it)
+        self.detail_layout.addWidget(self._card_row(record_cards(store, item, flags)), 1)
 
     def _card_row(self, cards: list[RecordCard]) -> QWidget:
         row = QWidget()

@@ -21,6 +21,7 @@ from bagel_studio.ui.import_dialog import ImportDialog, MergeDialog
 from bagel_studio.ui.import_picker import choose_import_paths
 from bagel_studio.ui.plain import plain_message
 from bagel_studio.ui.secondary import DEFAULT_SIZE, add_close_keys, make_secondary
+from bagel_studio.ui.shortcuts import BY_ACTION
 from bagel_studio.ui.shortcuts_help import ShortcutsHelp
 
 if TYPE_CHECKING:
@@ -60,17 +61,23 @@ class DeskMenus:
         self._file_menu()
         self._review_menu()
         help_menu = window.menuBar().addMenu("&Help")
-        self._add(help_menu, "help", "Keyboard shortcuts", self.show_help, "F1")
+        self._add(help_menu, "help", "Keyboard shortcuts", self.show_help)
 
     def _add(
-        self, menu: QMenu, name: str, text: str, slot: Any, shortcut: str | None = None
+        self, menu: QMenu, name: str, text: str, slot: Any, *, checkable: bool = False
     ) -> QAction:
+        """A menu entry for ``name``; when the shortcut table has a key for it, the entry shows
+        the key and the key (through the review machine) runs the same slot."""
         action = QAction(text, self.window)
-        if shortcut:
-            action.setShortcut(QKeySequence(shortcut))
+        action.setCheckable(checkable)
+        shortcut = BY_ACTION.get(name)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut.keys[0]))
             action.setShortcutVisibleInContextMenu(True)
+            action.setToolTip(f"{shortcut.label} ({shortcut.keys[0]})")
             # Shown in the menu only: the menu action never steals the key from the table.
             action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+            self.window.machine.on(name, lambda: action.trigger() if action.isEnabled() else None)
         action.triggered.connect(lambda _checked=False: slot())
         menu.addAction(action)
         self.actions[name] = action
@@ -78,36 +85,33 @@ class DeskMenus:
 
     def _file_menu(self) -> None:
         menu = self.window.menuBar().addMenu("&File")
+        menu.setToolTipsVisible(True)  # why an entry is disabled
         self._add(menu, "new", "New project…", self.new_project)
-        self._add(menu, "open", "Open project…", self.open_dialog, "Ctrl+O")
+        self._add(menu, "open", "Open project…", self.open_dialog)
         self.recent_menu = menu.addMenu("Open recent")
         self.recent_menu.aboutToShow.connect(self._fill_recent)
         menu.addSeparator()
-        self._add(menu, "import", "Import…", self.import_dialog, "Ctrl+I")
+        self._add(menu, "import", "Import…", self.import_dialog)
         export = self._add(menu, "export", "Export…", self.export_dialog)
         self._need(export, "bagel_studio.ui.export_dialog")
         merge = self._add(menu, "merge", "Merge curators' files…", self.merge_dialog)
         self._need(merge, "bagel_studio.core.merge")
         menu.addSeparator()
-        self._add(menu, "quit", "Quit", self.quit, "Ctrl+Q")
+        self._add(menu, "quit", "Quit", self.quit)
         if self.window.read_only:
             for name in ("import", "merge"):
                 self.actions[name].setEnabled(False)
                 self.actions[name].setToolTip("The project is open read-only")
-        window = self.window
-        window.machine.on("open", self.open_dialog)
-        window.machine.on("import", self.import_dialog)
-        window.machine.on("help", self.show_help)
-        window.machine.on("quit", self.quit)
 
     def _review_menu(self) -> None:
         menu = self.window.menuBar().addMenu("&Review")
+        menu.setToolTipsVisible(True)
         for name, (module, _cls, title) in PANELS.items():
             action = self._add(menu, name, title + "…", lambda n=name: self.open_panel(n))
             self._need(action, module)
         menu.addSeparator()
-        blind = self._add(menu, "blind", "Blind mode", self.toggle_blind)
-        blind.setCheckable(True)
+        # checkable: Ctrl+B triggers it, which moves the tick as a click would
+        blind = self._add(menu, "blind", "Blind mode", self.toggle_blind, checkable=True)
         blind.setChecked(bool(self.window.services.prefs.blind_mode))
         self._add(menu, "curator", "Change curator…", self.change_curator)
 

@@ -88,6 +88,7 @@ class CitedRecords(QWidget):
     def show_cards(self, cited: list[RecordCard]) -> None:
         for card in self.cards:
             self._layout.removeWidget(card)
+            card.hide()  # never drawn under the new cards while it waits for deletion
             card.deleteLater()
         self.cards = []
         for entry in cited:
@@ -164,6 +165,13 @@ class TextEvidence(QWidget):
             return []
         text = self.editor.toPlainText()
         return [text[s:e] for s, e in self.spans]
+
+
+NO_EVIDENCE_TIP = {
+    0: "No Wikipedia or bioRxiv text is linked to this item",
+    1: "No GloBI record is linked to this item",
+    2: "No recording is linked to this item",
+}
 
 
 class EvidencePanel(QTabWidget):
@@ -251,6 +259,9 @@ class EvidencePanel(QTabWidget):
         if self.listening is not None:
             self.listening.set_key_revealed(key_revealed)
         if item is None:
+            for index in range(self.count()):
+                self.setTabEnabled(index, True)
+                self.setTabToolTip(index, "")
             self.text.show_text("", "", [])
             self.globi.set_fields("", [])
             self.cited.show_cards([])
@@ -263,6 +274,9 @@ class EvidencePanel(QTabWidget):
         has_recording = self._show_recording(item)
         preferred = {WIKIPEDIA: 0, BIORXIV: 0, GLOBI: 1, XENO_CANTO: 2}.get(item.domain, 0)
         available = {0: has_text, 1: has_globi, 2: has_recording}
+        for index, present in available.items():  # which evidence the item has, at a glance
+            self.setTabEnabled(index, present)
+            self.setTabToolTip(index, "" if present else NO_EVIDENCE_TIP[index])
         if not available[preferred]:
             preferred = next((i for i in (0, 1, 2) if available[i]), preferred)
         self.setCurrentIndex(preferred)

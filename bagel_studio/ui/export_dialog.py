@@ -184,6 +184,9 @@ class ExportDialog(QDialog):
         per_domain = ", ".join(f"{d} {n}" for d, n in released.items()) or "no domain"
         self.preview_label.setText(
             f"{len(plan.items)} items will be released with seed {plan.seed}: {per_domain}."
+            if plan.items
+            else "Nothing to release yet: only accepted and revised items are released. Accept"
+            " items at the desk (A), then export."
         )
         left_out = plan.left_out_totals()
         self.left_out_label.setText(

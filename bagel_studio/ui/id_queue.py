@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 ID_ROLE = Qt.ItemDataRole.UserRole
+QUEUE_SHARE = 0.36  # of the window's width
 
 
 def fill_queue(
@@ -69,10 +70,16 @@ def lay_out_beside_queue(
     left_layout.addWidget(queue, 1)
     for widget in below:
         left_layout.addWidget(widget)
+    # The entries wrap rather than run off under a sideways scroll bar, and the queue starts at a
+    # share of the window where they read (its size hint alone left it 250 px wide at 1280x800).
+    queue.setWordWrap(True)
+    queue.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
     splitter = QSplitter()
     splitter.addWidget(left)
     splitter.addWidget(detail)
-    splitter.setStretchFactor(1, 3)
+    splitter.setStretchFactor(0, 1)
+    splitter.setStretchFactor(1, 2)
+    splitter.setSizes([int(1000 * QUEUE_SHARE), int(1000 * (1 - QUEUE_SHARE))])
     layout = QVBoxLayout(owner)
     layout.addWidget(splitter)
 
@@ -83,4 +90,7 @@ def clear_layout(layout: QLayout) -> None:
         child = layout.takeAt(0)
         widget = child.widget() if child is not None else None
         if widget is not None:
+            # hidden now: deleteLater waits for the event loop, and until then the old
+            # detail would be drawn under the new one
+            widget.hide()
             widget.deleteLater()

@@ -35,6 +35,7 @@ OPTION_STYLE = "padding:6px; border:1px solid #cfcfcf; border-radius:4px;"
 GOLD_STYLE = "padding:6px; border:2px solid #2e7d32; border-radius:4px; background:#e8f5e9;"
 PICK_STYLE = "padding:6px; border:2px dashed #1565c0; border-radius:4px;"
 MODELS_STYLE = "padding:4px; color:#37474f; background:#eceff1;"
+EMPTY_TEXT = "No item to show: the queue is empty for this filter."
 BLIND_FLAG = "details shown once you have answered (blind mode)"
 BLIND_HISTORY = "The history is shown once you have answered (blind mode)."
 BANNER_STYLE = {
@@ -87,7 +88,8 @@ class ItemView(QWidget):
             column.addWidget(label)
         column.addWidget(self.models)
         column.addWidget(self.editor)
-        column.addWidget(_heading("Flags", top))
+        self.flags_heading = _heading("Flags", top)
+        column.addWidget(self.flags_heading)
         column.addWidget(self.flags_box)
         column.addStretch(1)
         scroll = QScrollArea(self)
@@ -119,6 +121,7 @@ class ItemView(QWidget):
         *,
         gold_visible: bool = True,
         blind_answer: int | None = None,
+        empty_text: str = EMPTY_TEXT,
     ) -> None:
         self.item = item
         self.gold_visible = gold_visible
@@ -128,13 +131,17 @@ class ItemView(QWidget):
         self.hide_banner()
         if item is None:
             self.meta.setText("")
-            self.stem.setText("No item to show: the queue is empty for this filter.")
+            self.stem.setText(empty_text)
             for label in self.options:
                 label.hide()
             self.models.hide()
             self._show_flags([])
+            self.flags_heading.hide()
+            for label in self.flag_labels:  # no "No flags." under no item
+                label.hide()
             self.history.show_entries([])
             return
+        self.flags_heading.show()
         self.meta.setText(_meta_text(item, mine))
         self.stem.setText(shown(item.content.question))
         lines = self.model_lines(item) if self.model_lines is not None else []
@@ -193,6 +200,7 @@ class ItemView(QWidget):
     def _show_flags(self, flags: list[Flag]) -> None:
         for label in self.flag_labels:
             self._flags_layout.removeWidget(label)
+            label.hide()  # deleted only when the event loop runs: never drawn under the new
             label.deleteLater()
         self.flag_labels = []
         if not flags:

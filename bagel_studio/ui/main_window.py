@@ -8,11 +8,10 @@ except while typing in a text field.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
+from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QVBoxLayout, QWidget
 
@@ -25,13 +24,26 @@ from bagel_studio.ui.item_view import ItemView
 from bagel_studio.ui.queue_model import QueueModel
 from bagel_studio.ui.queue_panel import QueuePanel
 from bagel_studio.ui.review_controller import ReviewController
+from bagel_studio.ui.secondary import useful_size
 from bagel_studio.ui.services import Services
 from bagel_studio.ui.shortcuts import SHORTCUTS, ReviewMachine, State
 
+DESK_SIZE = QSize(1600, 1000)  # the first size of the window, shrunk to fit a smaller screen
+COLUMN_SHARES = (0.4, 0.3, 0.3)  # queue, item, evidence
+LISTENING_DELAY_MS = 300  # after the first item is shown: then the listening panel is built
 SEEK_SECONDS = 1.0
 LONG_SEEK_SECONDS = 5.0  # with Shift
 RECORDING_TAB = 2
 OpenProject = Callable[[Path, bool], object]
+STATE_TEXT = {  # the status bar's right end: what the keys do now
+    State.EMPTY.value: "No item: Ctrl+I imports, F1 lists the keys",
+    State.REVIEW.value: "A accept · E edit · R reject · S skip · U uncertain · J/K move · F1 keys",
+    State.BLIND.value: "Blind: answer 1-4 (S skips)",
+    State.WRITING.value: "Saving…",
+    State.EDIT.value: "Editing: Ctrl+Enter saves and accepts, Esc cancels",
+    State.REJECT.value: "Reject: reason 1-9, Enter rejects, Esc cancels",
+    State.READ_ONLY.value: "Read-only: J/K move",
+}
 
 
 class MainWindow(QMainWindow):
@@ -86,20 +98,19 @@ class MainWindow(QMainWindow):
     # -- building ------------------------------------------------------------------------------
 
     def _prepare_listening(self) -> None:
-        """Import the listening panel's modules (pyqtgraph, sounddevice: about a second) on a
-        worker while the first item is already on screen, then build the panel here, so the
-        first Xeno-canto item opens at once and the desk's start does not wait for them."""
+        """Build the listening panel (its import of pyqtgraph takes about a second) once the
+        first item is on screen and the event loop is idle, so the first Xeno-canto item opens
+        at once and the desk's start does not wait for it. On the main thread: imported on a
+        worker, pyqtgraph set up PySide's types while this thread painted the queue, and that
+        race failed the painting (``QBrush``: "QGradient has no attribute Preset") or crashed."""
         if self.evidence.listening is not None:
             return
 
-        def load() -> None:
-            importlib.import_module("bagel_studio.ui.listening")
+        def build() -> None:
+            if self.isVisible():  # not for a desk closed in the meantime
+                self.evidence.build_listening()
 
-        self.services.workers.submit(
-            load,
-            lambda _: self.evidence.build_listening(),
-            lambda _e: self.evidence.build_listening(),
-        )
+        QTimer.singleShot(LISTENING_DELAY_MS, self, build)
 
     def _build_layout(self) -> None:
         self.centre = centre = QWidget(self)
@@ -114,14 +125,17 @@ class MainWindow(QMainWindow):
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 4)
         self.splitter.setStretchFactor(2, 4)
-        self.splitter.setSizes([640, 480, 480])
         self.splitter.setChildrenCollapsible(False)
         self.queue.setMinimumWidth(300)
         centre.setMinimumWidth(380)
         self.evidence.setMinimumWidth(300)
         self.setCentralWidget(self.splitter)
         self.statusBar().addPermanentWidget(self.state_label)
-        self.resize(1600, 1000)
+        # On a screen smaller than the desk's size (1280x800) the window takes the screen
+        # instead of running off its edge, with the columns in the same proportions.
+        size = useful_size(DESK_SIZE, self, share=1.0)
+        self.resize(size)
+        self.splitter.setSizes([int(size.width() * s) for s in COLUMN_SHARES])
 
     def _bind_shortcuts(self) -> list[QShortcut]:
         shortcuts = []
@@ -177,13 +191,7 @@ class MainWindow(QMainWindow):
         getattr(panel, method)(*args)
 
     def _state_changed(self, state: str) -> None:
-        text = {
-            State.BLIND.value: "Blind: answer 1-4",
-            State.WRITING.value: "Saving…",
-            State.EDIT.value: "Editing: Ctrl+Enter saves, Esc cancels",
-            State.READ_ONLY.value: "Read-only",
-        }.get(state, state)
-        self.state_label.setText(text)
+        self.state_label.setText(STATE_TEXT.get(state, state))
 
     def show_status(self, message: str) -> None:
         self.statusBar().showMessage(message, 6000)

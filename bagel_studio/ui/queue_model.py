@@ -73,6 +73,11 @@ class QueueModel(QAbstractTableModel):
     def queue_filter(self) -> QueueFilter:
         return self._filter
 
+    @property
+    def filtered(self) -> bool:
+        """Whether the filter narrows the queue (how the search matches does not, alone)."""
+        return self._filter != QueueFilter(search_inside_words=self._filter.search_inside_words)
+
     def set_filter(self, queue_filter: QueueFilter) -> None:
         """Show the items matching ``queue_filter``; only their count is read now."""
         self.beginResetModel()
@@ -214,6 +219,8 @@ def _tooltip(record: dict[str, Any], key: str) -> str | None:
         return plain_tooltip("\n".join(f"{c}: {CHECKS.get(c, '')}" for c in record["flag_checks"]))
     if key == "question":
         return plain_tooltip(shown(str(record["question"] or "")))
+    if key in ("id", "dimension") and record.get(key):
+        return plain_tooltip(shown(str(record[key])))  # whole, when the column elides it
     return None
 
 

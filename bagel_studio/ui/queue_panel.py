@@ -6,8 +6,10 @@ The panel is handed its ``QueueModel`` (it never builds its own) and turns the f
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QFont, QFontMetrics, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -31,6 +33,8 @@ from bagel_studio.ui.plain import plain_label
 from bagel_studio.ui.queue_model import COLUMNS, QueueModel
 
 SEARCH_DEBOUNCE_MS = 250
+EMPTY_PROJECT_TEXT = "No items yet.\nFile → Import… (Ctrl+I) brings in generated items."
+NO_MATCH_TEXT = "No item matches these filters.\nEsc in the search field clears it."
 ANY = "(any)"
 
 
@@ -190,17 +194,60 @@ class ProgressStrip(QWidget):
         self.bar.setValue(reviewed)
 
 
-# column -> (share of the table's width, least width in pixels); the question gets the rest
-# (at least a fifth of the width)
-COLUMN_SHARES = {
-    "id": (0.20, 40),
-    "domain": (0.13, 36),
-    "dimension": (0.15, 36),
-    "level": (0.09, 36),
-    "status": (0.12, 36),
-    "flags": (0.11, 36),
+# Every header stays whole at any width the desk allows. The id and the question get at least
+# TEXT_LEAST pixels each; then the columns whose values come from a short fixed list get the width
+# of their widest value as far as there is room; the id, the dimension and the question share what
+# is left. When even that does not fit (the queue at 1280x800), the level column is left out: the
+# item's header and the Level filter show it.
+VALUE_COLUMNS = {
+    "domain": tuple(DOMAINS),
+    "level": tuple(LEVELS),
+    "status": tuple(s.value for s in Status),
+    "flags": ("blocking +9", "warning +9"),
 }
+TEXT_SHARES = {"id": 0.32, "dimension": 0.28, "question": 0.40}
+TEXT_LEAST = {"id": 100, "question": 100}
+DROPPED_WHEN_NARROW = "level"
 LEAST_SECTION = 36
+CELL_PADDING = 14  # a cell's margins and its elision; a header's also holds the sort arrow
+
+
+def column_widths(
+    width: int, header_width: Callable[[str], int], text_width: Callable[[str], int]
+) -> list[int]:
+    """The queue's column widths for a table ``width`` pixels wide (they add up to it; a
+    column of width 0 is hidden)."""
+    keys = [key for key, _title in COLUMNS]
+    least = [max(LEAST_SECTION, header_width(title) + CELL_PADDING) for _key, title in COLUMNS]
+    wanted = list(least)
+    for column, key in enumerate(keys):
+        if key in VALUE_COLUMNS:
+            widest = max(text_width(value) for value in VALUE_COLUMNS[key]) + CELL_PADDING
+            wanted[column] = max(least[column], widest)
+        wanted[column] = max(wanted[column], TEXT_LEAST.get(key, 0))
+    if sum(wanted) > width:
+        dropped = keys.index(DROPPED_WHEN_NARROW)
+        least[dropped] = wanted[dropped] = 0
+    for column, key in enumerate(keys):  # the id and the question before the fixed lists
+        if key in TEXT_LEAST:
+            least[column] = max(
+                least[column], min(wanted[column], width - sum(least) + least[column])
+            )
+    room = width - sum(least)
+    extra = [w - n for w, n in zip(wanted, least, strict=True)]
+    more: int = sum(extra)
+    if room > 0 and more > 0:
+        scale = min(1.0, room / more)
+        least = [n + int(e * scale) for n, e in zip(least, extra, strict=True)]
+    room = width - sum(least)
+    if room > 0:
+        for column, key in enumerate(keys):
+            if key in TEXT_SHARES:
+                least[column] += int(room * TEXT_SHARES[key])
+    # The question (last) takes exactly the rest: a stretched last section keeps a minimum of
+    # its own and pushed the table a pixel too wide at 1280x800.
+    least[-1] = max(LEAST_SECTION, width - sum(least[:-1]))
+    return least
 
 
 class QueuePanel(QWidget):
@@ -224,6 +271,20 @@ class QueuePanel(QWidget):
         layout.addWidget(self.filters)
         layout.addWidget(self.table, 1)
         self.filters.changed.connect(self.model.set_filter)
+        # Said in the table itself when it has no row, so an empty queue is never a blank box.
+        self.empty_label = plain_label("", self.table.viewport(), selectable=False)
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_label.setStyleSheet("color: #555555; padding: 16px;")
+        self.empty_label.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.model.modelReset.connect(self._show_empty)
+        self._show_empty()
+
+    def _show_empty(self) -> None:
+        empty = self.model.rowCount() == 0
+        if empty:
+            self.empty_label.setText(NO_MATCH_TEXT if self.model.filtered else EMPTY_PROJECT_TEXT)
+            self.empty_label.setGeometry(self.table.viewport().rect())
+        self.empty_label.setVisible(empty)
 
     def _setup_table(self) -> None:
         table = self.table
@@ -249,21 +310,24 @@ class QueuePanel(QWidget):
         self.model.modelReset.connect(self._reconnect_selection)
 
     def fit_columns(self) -> None:
-        """Share the table's width out by ``COLUMN_SHARES`` (the question takes what is left)."""
-        width = self.table.viewport().width()
-        used = 0
-        for column, (key, _title) in enumerate(COLUMNS):
-            if key in COLUMN_SHARES:
-                share, least = COLUMN_SHARES[key]
-                self.table.setColumnWidth(column, max(least, int(width * share)))
-                used += self.table.columnWidth(column)
-        # The question (last) takes exactly the rest: a stretched last section keeps a minimum
-        # of its own and pushed the table a pixel too wide at 1280x800.
-        self.table.setColumnWidth(len(COLUMNS) - 1, max(LEAST_SECTION, width - used))
+        """Give each column the width its header needs, then the short fixed-list columns
+        the width of their values, then share the rest between id, dimension and question."""
+        bold = QFont(self.table.horizontalHeader().font())
+        bold.setBold(True)  # some styles draw the header of the current column in bold
+        widths = column_widths(
+            self.table.viewport().width(),
+            QFontMetrics(bold).horizontalAdvance,
+            self.table.fontMetrics().horizontalAdvance,
+        )
+        for column, width in enumerate(widths):
+            self.table.setColumnHidden(column, width == 0)
+            if width:
+                self.table.setColumnWidth(column, width)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.table.viewport() and event.type() == QEvent.Type.Resize:
             self.fit_columns()
+            self.empty_label.setGeometry(self.table.viewport().rect())
         return False
 
     def _reconnect_selection(self) -> None:

@@ -26,6 +26,15 @@ from bagel_studio.ui.queue_panel import QueuePanel
 from bagel_studio.ui.services import Services
 from bagel_studio.ui.shortcuts import IDLE, ReviewMachine, State
 
+NO_ITEMS_TEXT = (
+    "This project has no items yet. Import generated items and their evidence with"
+    " File → Import… (Ctrl+I)."
+)
+NO_MATCH_TEXT = (
+    "No item matches the filters. Set them back to (any), or press Esc in the search field"
+    " to clear it."
+)
+
 
 class ReviewController(QObject):
     """Connects the shortcut machine to the store, the queue, the item and the evidence."""
@@ -102,7 +111,7 @@ class ReviewController(QObject):
         self.item = self.store.get_item(item_id) if item_id else None
         self.pending_blind = None
         if self.item is None:
-            self.item_view.show_item(None, [], [], None)
+            self.item_view.show_item(None, [], [], None, empty_text=self.empty_text())
             self.evidence.show_item(None)
             self._set_key_revealed(True)
             self.queue.select_item("")
@@ -128,6 +137,15 @@ class ReviewController(QObject):
         else:
             self.machine.set_state(State.BLIND if blind else State.REVIEW)
         self.item_shown.emit(self.item.id)
+
+    def empty_text(self) -> str:
+        """What to say when there is no item: an empty project needs an import, a filter that
+        matches nothing needs loosening."""
+        if self.model.filtered:
+            return NO_MATCH_TEXT
+        if self.read_only:
+            return "This project has no items."
+        return NO_ITEMS_TEXT
 
     def refresh_current(self) -> None:
         self.show_item(self.item.id if self.item else None)

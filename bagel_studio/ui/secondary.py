@@ -17,15 +17,15 @@ DEFAULT_SIZE = QSize(1100, 720)
 SCREEN_SHARE = 0.9  # a secondary window never covers more than this share of the screen
 
 
-def useful_size(wanted: QSize, widget: QWidget | None = None) -> QSize:
-    """``wanted``, shrunk to fit the screen (the widget's, or the primary one)."""
+def useful_size(wanted: QSize, widget: QWidget | None = None, share: float = SCREEN_SHARE) -> QSize:
+    """``wanted``, shrunk to ``share`` of the screen (the widget's, or the primary one)."""
     screen = widget.screen() if widget is not None else QGuiApplication.primaryScreen()
     if screen is None:
         return wanted
     room = screen.availableGeometry().size()
     return QSize(
-        min(wanted.width(), int(room.width() * SCREEN_SHARE)),
-        min(wanted.height(), int(room.height() * SCREEN_SHARE)),
+        min(wanted.width(), int(room.width() * share)),
+        min(wanted.height(), int(room.height() * share)),
     )
 
 

@@ -76,8 +76,18 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     ),
     Shortcut("search", ("/",), "Search the queue", IDLE, "Queue"),
     Shortcut("filter", ("Ctrl+F",), "Go to the filters", IDLE, "Queue"),
+    Shortcut("blind", ("Ctrl+B",), "Blind mode on / off", IDLE, "Review"),
+    Shortcut("curator", ("Ctrl+Shift+C",), "Change curator", IDLE, "Review"),
+    Shortcut("ambiguity", ("Ctrl+Shift+A",), "Ambiguity queue", IDLE, "Windows"),
+    Shortcut("adjudication", ("Ctrl+Shift+D",), "Adjudication (disputed items)", IDLE, "Windows"),
+    Shortcut("agreement", ("Ctrl+Shift+K",), "Agreement (kappa)", IDLE, "Windows"),
+    Shortcut("models", ("Ctrl+Shift+M",), "Models", IDLE, "Windows"),
+    Shortcut("audit", ("Ctrl+Shift+U",), "Audit", IDLE, "Windows"),
+    Shortcut("new", ("Ctrl+N",), "New project", IDLE, "File"),
     Shortcut("open", ("Ctrl+O",), "Open project", IDLE, "File"),
     Shortcut("import", ("Ctrl+I",), "Import", IDLE - {S.READ_ONLY}, "File"),
+    Shortcut("export", ("Ctrl+E",), "Export the release", IDLE, "File"),
+    Shortcut("merge", ("Ctrl+M",), "Merge curators' files", IDLE - {S.READ_ONLY}, "File"),
     Shortcut("help", ("F1", "?"), "Keyboard shortcuts", ANYTIME, "Help"),
     Shortcut("quit", ("Ctrl+Q",), "Quit (waits for the last write)", ANYTIME, "File"),
 )
@@ -123,6 +133,11 @@ class ReviewMachine(QObject):
         if action not in BY_ACTION:
             raise KeyError(action)
         self._handlers[action] = handler
+
+    def bound(self, action: str) -> bool:
+        """Whether something carries ``action`` out (a key in the table with no handler would
+        be a dead key)."""
+        return action in self._handlers
 
     def allowed(self, action: str) -> bool:
         return self._state in BY_ACTION[action].states and action in self._handlers

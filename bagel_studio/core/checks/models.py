@@ -40,9 +40,13 @@ def _letter(index: int | None) -> str:
 
 
 def model_flags(ctx: CheckContext, item: Item) -> list[Flag]:
+    answers = ctx.model_choices(item.id)
+    verdict = ctx.judge_verdict(item.id)
+    if not answers and verdict is None:
+        return []  # most items: no model was asked, no hash to compute
     current = item.content.content_hash()
     gold = item.content.answer_index
-    choices = [(label, index) for label, index, h in ctx.model_choices(item.id) if h == current]
+    choices = [(label, index) for label, index, h in answers if h == current]
     flags: list[Flag] = []
     misses = [(label, index) for label, index in choices if index != gold]
     if misses:
@@ -69,7 +73,6 @@ def model_flags(ctx: CheckContext, item: Item) -> list[Flag]:
                     {"models": labels, "chosen": LETTERS[index]},
                 )
             )
-    verdict = ctx.judge_verdict(item.id)
     if verdict is not None and verdict.get("content_hash") == current:
         key = verdict.get("key_index")
         if verdict.get("verdict") != "ok" or (key is not None and key != gold):

@@ -12,6 +12,7 @@ import sys
 import textwrap
 from typing import Any
 
+from bagel_studio.core.bulk import paused_gc
 from bagel_studio.core.checks import CHECKS
 from bagel_studio.core.cli import UsageError
 from bagel_studio.core.commands.common import (
@@ -88,19 +89,29 @@ def run(args: argparse.Namespace) -> int:
         _say_pending(store, ids)
         recheck(store, ids, audio=not args.no_audio, workers=max(args.workers, 1))
         in_scope = set(ids) if ids is not None else None
-        listed = [
-            (item_id, flag)
-            for item_id, flag in store.all_flags()
-            if (in_scope is None or item_id in in_scope) and (not wanted or flag.check in wanted)
-        ]
-    if args.json:
-        print_json([_as_json(item_id, flag) for item_id, flag in listed])
-    else:
-        for item_id, flag in listed:
-            sys.stdout.write(f"{item_id}  {flag.severity.value}  {flag.check}  {flag.message}\n")
-        items = len({item_id for item_id, _ in listed})
-        sys.stderr.write(f"{len(listed)} flags on {items} items\n")
+        # Thousands of flags and no cycles: the collector would only walk the checks' caches.
+        with paused_gc():
+            listed = [
+                (item_id, flag)
+                for item_id, flag in store.all_flags(details=args.json)
+                if (in_scope is None or item_id in in_scope)
+                and (not wanted or flag.check in wanted)
+            ]
+    with paused_gc():
+        _print(listed, as_json=args.json)
     return 1 if any(flag.severity is Severity.BLOCKING for _, flag in listed) else 0
+
+
+def _print(listed: list[tuple[str, Flag]], *, as_json: bool) -> None:
+    if as_json:
+        print_json([_as_json(item_id, flag) for item_id, flag in listed])
+        return
+    sys.stdout.writelines(
+        f"{item_id}  {flag.severity.value}  {flag.check}  {flag.message}\n"
+        for item_id, flag in listed
+    )
+    items = len({item_id for item_id, _ in listed})
+    sys.stderr.write(f"{len(listed)} flags on {items} items\n")
 
 
 def _as_json(item_id: str, flag: Flag) -> dict[str, Any]:

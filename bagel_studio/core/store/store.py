@@ -437,44 +437,52 @@ class Store(ReviewsMixin, DecisionsMixin, EvidenceMixin, QueuePagingMixin):
 
     def replace_all_flags(self, flags_by_item: Mapping[str, Sequence[Flag]]) -> None:
         """Replace the flags of many items in one transaction (flags with an origin, the
-        audit's, stay): one delete, one insert of every flag and one update of the items' flag
-        summaries, however many items. Their checks are then no longer pending."""
+        audit's, stay). The stored flags of the items are read in one query and only the items
+        whose flags differ are rewritten (one delete, one insert of their flags); the items'
+        flag summaries are updated where they differ. A re-check that changes nothing writes
+        nothing. Their checks are then no longer pending."""
         if not flags_by_item:
             return
         ids = json.dumps(list(flags_by_item))
         with self.transaction() as conn:
-            conn.execute(
-                "DELETE FROM flags WHERE origin IS NULL"
-                " AND item_id IN (SELECT value FROM json_each(?))",
-                [ids],
-            )
-            conn.executemany(
-                "INSERT OR REPLACE INTO flags (item_id, check_id, severity, message, details)"
-                " VALUES (?,?,?,?,?)",
-                [
-                    (item_id, f.check, f.severity.value, f.message, _dumps(f.details))
-                    for item_id, flags in flags_by_item.items()
-                    for f in flags
-                ],
-            )
-            kept: dict[str, list[tuple[str, Severity]]] = {}
-            for item_id, check, severity in conn.execute(
-                "SELECT item_id, check_id, severity FROM flags WHERE origin IS NOT NULL"
-                " AND item_id IN (SELECT value FROM json_each(?))",
+            own: dict[str, set[tuple[str, str, str, str | None]]] = {}
+            others: dict[str, list[tuple[str, str]]] = {}
+            for item_id, check, severity, message, details, origin in conn.execute(
+                "SELECT item_id, check_id, severity, message, details, origin FROM flags"
+                " WHERE item_id IN (SELECT value FROM json_each(?))",
                 [ids],
             ):
-                kept.setdefault(item_id, []).append((check, Severity(severity)))
+                if origin is None:
+                    own.setdefault(item_id, set()).add((check, severity, message, details))
+                else:
+                    others.setdefault(item_id, []).append((check, severity))
+            rows: list[tuple[str, str, str, str, str]] = []
+            changed: list[str] = []
+            summaries: list[tuple[int, str, str, int, str]] = []
+            for item_id, flags in flags_by_item.items():
+                new = [(f.check, f.severity.value, f.message, _dumps(f.details)) for f in flags]
+                if own.get(item_id, set()) != set(new) or len(new) != len(set(new)):
+                    changed.append(item_id)
+                    rows += [(item_id, *flag) for flag in new]
+                checks = {f.check for f in flags}  # an own flag replaces another of its check
+                kept = [(c, Severity(s)) for c, s in others.get(item_id, ()) if c not in checks]
+                severity, summary = _flag_summary([(f.check, f.severity) for f in flags] + kept)
+                summaries.append((severity, summary, item_id, severity, summary))
+            if changed:
+                conn.execute(
+                    "DELETE FROM flags WHERE origin IS NULL"
+                    " AND item_id IN (SELECT value FROM json_each(?))",
+                    [json.dumps(changed)],
+                )
+                conn.executemany(
+                    "INSERT OR REPLACE INTO flags (item_id, check_id, severity, message, details)"
+                    " VALUES (?,?,?,?,?)",
+                    rows,
+                )
             conn.executemany(
-                "UPDATE items SET flag_severity = ?, flag_checks = ? WHERE id = ?",
-                [
-                    (
-                        *_flag_summary(
-                            [(f.check, f.severity) for f in flags] + kept.get(item_id, [])
-                        ),
-                        item_id,
-                    )
-                    for item_id, flags in flags_by_item.items()
-                ],
+                "UPDATE items SET flag_severity = ?, flag_checks = ? WHERE id = ?"
+                " AND (flag_severity IS NOT ? OR flag_checks IS NOT ?)",
+                summaries,
             )
             if conn.execute("SELECT 1 FROM pending_checks LIMIT 1").fetchone() is not None:
                 conn.execute(
@@ -565,12 +573,16 @@ class Store(ReviewsMixin, DecisionsMixin, EvidenceMixin, QueuePagingMixin):
         flags = [Flag(r[0], Severity(r[1]), r[2], _loads(r[3]) or {}) for r in rows]
         return sorted(flags, key=lambda f: (SEVERITY_RANK[f.severity], f.check))
 
-    def all_flags(self) -> list[tuple[str, Flag]]:
+    def all_flags(self, *, details: bool = True) -> list[tuple[str, Flag]]:
+        """Every flag of the project in queue order, as (item id, flag). ``details=False``
+        leaves the flags' details empty, unread (a listing of messages needs none of them)."""
+        column = "f.details" if details else "NULL"
         rows = self.db.execute(
-            "SELECT f.item_id, f.check_id, f.severity, f.message, f.details FROM flags f"
+            f"SELECT f.item_id, f.check_id, f.severity, f.message, {column} FROM flags f"
             " JOIN items i ON i.id = f.item_id ORDER BY i.seq, f.check_id"
         ).fetchall()
-        return [(r[0], Flag(r[1], Severity(r[2]), r[3], _loads(r[4]) or {})) for r in rows]
+        severity = _SEVERITIES
+        return [(r[0], Flag(r[1], severity[r[2]], r[3], _loads(r[4]) or {})) for r in rows]
 
     def flag_counts(self) -> dict[str, int]:
         rows = self.db.execute(
@@ -580,6 +592,9 @@ class Store(ReviewsMixin, DecisionsMixin, EvidenceMixin, QueuePagingMixin):
 
     def blocking_flags(self, item_id: str) -> list[Flag]:
         return [f for f in self.flags(item_id) if f.severity is Severity.BLOCKING]
+
+
+_SEVERITIES = {s.value: s for s in Severity}
 
 
 def _flag_summary(flags: Sequence[tuple[str, Severity]]) -> tuple[int, str]:
