@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -29,7 +30,7 @@ from bagel_studio.core.audit.duplicates import (
 )
 from bagel_studio.core.audit.items import AuditItem, subjects
 from bagel_studio.core.audit.leaks import Leak, gold_phrase, leak_pairs
-from bagel_studio.core.audit.words import phrase
+from bagel_studio.core.audit.words import phrase, stems
 from bagel_studio.core.export.plan import ExportPlan, ReleasedItem
 from bagel_studio.core.export.raster import BLACK, Canvas, colour, title_font
 from bagel_studio.core.export.tables import markdown_table
@@ -66,13 +67,74 @@ def released_items(plan: ExportPlan) -> list[AuditItem]:
     return [audit_item(released) for released in plan.items]
 
 
+@dataclass(frozen=True)
+class AuditFeatures:
+    """What the release audit keeps of a batch of released items, in the batch's order: few
+    numbers and short strings per item, and nothing that depends on the process that computed
+    it (a worker process may; words travel as their stems)."""
+
+    credit: dict[str, np.ndarray]  # baseline -> each item's credit (``item_credits``)
+    gold: np.ndarray  # each item's released gold position
+    domains: list[str]
+    dimensions: list[str]
+    vocabulary: list[str]  # the stems of the batch's word sets, sorted
+    words: np.ndarray  # every item's word set (indexes into ``vocabulary``), one after another
+    lengths: np.ndarray  # the size of each item's word set
+    digests: bytes  # the 16-byte digests of the items' near-duplicate group keys
+    positions: list[int]  # the item (in the batch) of each digest
+    subjects: list[tuple[str, ...]]
+    golds: list[str | None]  # gold phrases (``leaks.gold_phrase``), None: cannot leak
+    answers: list[str | None]  # the gold answers as worded, where there is a gold phrase
+    stems: list[str]  # the stems as phrases (``words.phrase``)
+
+
+def audit_features(batch: Sequence[ReleasedItem]) -> AuditFeatures:
+    items = [audit_item(released) for released in batch]
+    credit = item_credits(items)
+    local = TokenSets.of([item.question_words | item.gold_words for item in items])
+    numbers, index = np.unique(local.tokens, return_inverse=True)
+    found = stems(numbers.tolist())
+    order = sorted(range(len(found)), key=found.__getitem__)
+    rank = np.empty(len(found), dtype=np.int32)
+    rank[order] = np.arange(len(found), dtype=np.int32)
+    digests = bytearray()
+    positions: list[int] = []
+    golds: list[str | None] = []
+    answers: list[str | None] = []
+    for position, item in enumerate(items):
+        for digest in key_digests(group_keys(item)):
+            digests += digest
+            positions.append(position)
+        gold = gold_phrase(item.gold) if item.gold_words else None
+        golds.append(gold)
+        answers.append(None if gold is None else item.gold.strip())
+    return AuditFeatures(
+        credit,
+        np.array([item.answer_index for item in items], dtype=np.int64),
+        [item.domain for item in items],
+        [item.dimension for item in items],
+        [found[i] for i in order],
+        rank[index.reshape(-1)] if len(found) else np.zeros(0, dtype=np.int32),
+        local.lengths,
+        bytes(digests),
+        positions,
+        [tuple(item.subjects) for item in items],
+        golds,
+        answers,
+        [phrase(item.question) for item in items],
+    )
+
+
 class ReleaseAudit:
     """``audit_items`` of the released items, fed a batch at a time as the release is written.
 
-    Of each item it keeps only what the audit's last steps need: the baselines' credits and
-    the gold position (numbers), the word set of stem and gold (flat numpy arrays), the digests
-    of its near-duplicate group keys, and for the leak search its subjects (numbered), its gold
-    phrase and its stem as a phrase. ``report`` gives what ``audit_items`` would have given.
+    Of each item it keeps only what the audit's last steps need (``AuditFeatures``): the
+    baselines' credits and the gold position (numbers), the word set of stem and gold (flat
+    numpy arrays), the digests of its near-duplicate group keys, and for the leak search its
+    subjects (numbered), its gold phrase and its stem as a phrase. Words are numbered here, in
+    the order the batches come and each batch's stems in sorted order, so the near-duplicate
+    search (MinHash of the numbers) sees the same numbers whoever computed the features.
+    ``report`` gives what ``audit_items`` gives.
     """
 
     def __init__(self) -> None:
@@ -81,6 +143,7 @@ class ReleaseAudit:
         self.dimensions: list[str] = []
         self.gold: list[np.ndarray] = []
         self.credit: dict[str, list[np.ndarray]] = {}
+        self._vocabulary: dict[str, int] = {}
         self.words: list[TokenSets] = []
         self.digests = bytearray()
         self.positions = array("q")
@@ -94,23 +157,33 @@ class ReleaseAudit:
         return len(self.stems)
 
     def add(self, batch: Sequence[ReleasedItem]) -> None:
-        items = [audit_item(released) for released in batch]
-        for name, credit in item_credits(items).items():
+        self.merge(audit_features(batch))
+
+    def merge(self, features: AuditFeatures) -> None:
+        """Take in the next batch's features."""
+        start = len(self.stems)
+        for name, credit in features.credit.items():
             self.credit.setdefault(name, []).append(credit)
-        self.gold.append(np.array([item.answer_index for item in items], dtype=np.int64))
-        self.words.append(TokenSets.of([item.question_words | item.gold_words for item in items]))
-        names, numbers = self._names, self._subject_numbers
-        for position, item in enumerate(items, start=len(self.stems)):
-            self.domains.append(names.setdefault(item.domain, item.domain))
-            self.dimensions.append(names.setdefault(item.dimension, item.dimension))
-            for digest in key_digests(group_keys(item)):
-                self.digests += digest
-                self.positions.append(position)
-            self.subjects.append(tuple(numbers.setdefault(s, len(numbers)) for s in item.subjects))
-            gold = gold_phrase(item.gold) if item.gold_words else None
-            self.golds.append(gold)
-            self.answers.append(None if gold is None else item.gold.strip())
-            self.stems.append(phrase(item.question))
+        self.gold.append(features.gold)
+        vocabulary = self._vocabulary
+        numbers = np.fromiter(
+            (vocabulary.setdefault(s, len(vocabulary)) for s in features.vocabulary),
+            dtype=np.int32,
+            count=len(features.vocabulary),
+        )
+        self.words.append(TokenSets(numbers[features.words], features.lengths))
+        names, subjects = self._names, self._subject_numbers
+        self.domains += [names.setdefault(d, d) for d in features.domains]
+        self.dimensions += [names.setdefault(d, d) for d in features.dimensions]
+        self.digests += features.digests
+        self.positions.extend([start + p for p in features.positions])
+        self.subjects += [
+            tuple([subjects.setdefault(s, len(subjects)) for s in about])
+            for about in features.subjects
+        ]
+        self.golds += features.golds
+        self.answers += features.answers
+        self.stems += features.stems
 
     def report(self, ids: Sequence[str]) -> AuditReport:
         """The audit of everything added; ``ids``: the items' ids, in the order added."""

@@ -155,7 +155,11 @@ class ReleasedItems(Sequence[ReleasedItem]):
     def batches(self) -> Iterator[list[ReleasedItem]]:
         """The released items in release order, ``BATCH`` at a time (one read each)."""
         for start in range(0, len(self.slots), self.BATCH):
-            yield self._read(self.slots[start : start + self.BATCH])
+            yield self.read(start, start + self.BATCH)
+
+    def read(self, start: int, stop: int) -> list[ReleasedItem]:
+        """The released items at release positions ``start`` to ``stop`` (one read)."""
+        return self._read(self.slots[start:stop])
 
     def _read(self, slots: Sequence[_Slot]) -> list[ReleasedItem]:
         items, decisions = collect_items(self.store, [s.item_id for s in slots])

@@ -10,8 +10,8 @@ killed process leaves OUTDIR as it was.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
-from contextlib import ExitStack
+from collections.abc import Callable, Generator
+from contextlib import ExitStack, closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,13 +26,13 @@ from bagel_studio.core.export.plan import (
     BlockedItem,
     ExportError,
     ExportPlan,
-    content_hash_line,
     gc_paused,
     plan_export,
     snapshot,
 )
+from bagel_studio.core.export.render import Rendered, render
 from bagel_studio.core.export.report import Sections, report_files
-from bagel_studio.core.export.rows import dumps_document, item_line, provenance_line
+from bagel_studio.core.export.rows import dumps_document
 from bagel_studio.core.export.tables import LengthSums
 from bagel_studio.core.store import Store
 
@@ -88,8 +88,10 @@ def export_release(
     seed: int,
     force: bool = False,
     progress: Progress | None = None,
+    workers: int = 1,
 ) -> ExportResult:
-    """Write the release of ``store`` under ``seed`` to ``out_dir`` (see the module docstring)."""
+    """Write the release of ``store`` under ``seed`` to ``out_dir`` (see the module docstring);
+    a large release is rendered on ``workers`` processes (``processes``; never from the desk)."""
     out = Path(out_dir).absolute()
     project = None if str(store.path) == ":memory:" else store.path
     check_out_dir(out, force, project)
@@ -104,7 +106,7 @@ def export_release(
     if not plan.items:
         left_out = ", ".join(f"{n} {s}" for s, n in plan.left_out_totals().items())
         raise NothingToReleaseError(f"nothing to release: no item is accepted ({left_out})")
-    return write_release(plan, out, force, progress, project)
+    return write_release(plan, out, force, progress, project, workers)
 
 
 def write_release(
@@ -113,6 +115,7 @@ def write_release(
     force: bool = False,
     progress: Progress | None = None,
     project: Path | None = None,
+    workers: int = 1,
 ) -> ExportResult:
     """Write an already computed plan (the desk plans once for the preview, then writes).
 
@@ -125,7 +128,7 @@ def write_release(
     folder = ReleaseFolder(out_dir)
     try:
         with gc_paused(), snapshot(plan.items.store):
-            content_hash, sections = _write_items(folder, plan, progress)
+            content_hash, sections = _write_items(folder, plan, progress, workers)
             _write_steps(folder, _steps(plan, content_hash, sections), progress)
         manifest = build_manifest(plan, folder.hashes, content_hash)
         folder.write(layout.MANIFEST, dumps_document(manifest))
@@ -139,12 +142,13 @@ def write_release(
 
 
 def _write_items(
-    folder: ReleaseFolder, plan: ExportPlan, progress: Progress | None
+    folder: ReleaseFolder, plan: ExportPlan, progress: Progress | None, workers: int = 1
 ) -> tuple[str, Sections]:
     """Write the data files and the provenance in one pass over the released items (in release
-    order: by domain, so each domain's file is written in one go), read a batch at a time;
-    return the content hash and what the report's item-level sections need, gathered on the
-    same pass (nothing of an item outlives its batch but those sections' few numbers)."""
+    order: by domain, so each domain's file is written in one go), read and rendered a batch at
+    a time (``render``; on worker processes for a large release, ``processes``); return the
+    content hash and what the report's item-level sections need, gathered on the same pass
+    (nothing of an item outlives its batch but those sections' few values)."""
     content_hash = hashlib.sha256()
     audit = ReleaseAudit()
     lengths = LengthSums()
@@ -156,9 +160,8 @@ def _write_items(
         domain_files: ExitStack | None = None
         current: str | None = None
         write_domain: Callable[[str], None] | None = None
-        for batch in plan.items.batches():
-            for released in batch:
-                domain = released.item.domain
+        for rendered in files.enter_context(closing(_rendered(plan, workers))):
+            for domain, lines in rendered.segments:
                 if domain != current:
                     if domain_files is not None:
                         domain_files.close()
@@ -167,15 +170,14 @@ def _write_items(
                         folder.stream(layout.domain_file(domain))
                     )
                     current = domain
-                line = item_line(released)
-                write_all(line)
+                write_all(lines)
                 assert write_domain is not None
-                write_domain(line)
-                write_provenance(provenance_line(released))
-                content_hash.update(content_hash_line(released).encode("utf-8"))
-                lengths.add(domain, released.content.question, released.content.options)
-            audit.add(batch)
-            done += len(batch)
+                write_domain(lines)
+            write_provenance(rendered.provenance)
+            content_hash.update(rendered.hashed)
+            lengths.merge(rendered.lengths)
+            audit.merge(rendered.audit)
+            done += rendered.count
             if progress is not None:
                 share = (PROGRESS_TOTAL - PLAN_SHARE) // 2
                 progress(PLAN_SHARE + share * done // max(total, 1), PROGRESS_TOTAL)
@@ -184,6 +186,18 @@ def _write_items(
             folder.write(layout.domain_file(domain), b"")
     ids = [slot.item_id for slot in plan.items.slots]
     return content_hash.hexdigest(), Sections(audit.report(ids), lengths)
+
+
+def _rendered(plan: ExportPlan, workers: int) -> Generator[Rendered, None, None]:
+    """The released items rendered a batch at a time, in release order."""
+    if workers > 1:
+        from bagel_studio.core.export import processes
+
+        if processes.can_fork(plan, workers):
+            yield from processes.rendered_in_processes(plan, workers)
+            return
+    for batch in plan.items.batches():
+        yield render(batch)
 
 
 def _write_steps(folder: ReleaseFolder, steps: list[Step], progress: Progress | None) -> None:

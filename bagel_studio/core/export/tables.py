@@ -80,6 +80,12 @@ class LengthSums:
         sums[4] += sum([len(o.split()) for o in options])
         sums[5] += sum([len(o) for o in options])
 
+    def merge(self, other: LengthSums) -> None:
+        for domain, sums in other.by_domain.items():
+            mine = self.by_domain.setdefault(domain, [0] * 6)
+            for index, value in enumerate(sums):
+                mine[index] += value
+
     def total(self) -> list[int]:
         return [sum(column) for column in zip(*self.by_domain.values(), strict=True)] or [0] * 6
 
