@@ -297,10 +297,13 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def plan_export(store: Store, seed: int, progress: Progress | None = None) -> ExportPlan:
-    """Decide what a release with ``seed`` contains (reads the project, writes nothing)."""
+def plan_export(
+    store: Store, seed: int, progress: Progress | None = None, workers: int = 1
+) -> ExportPlan:
+    """Decide what a release with ``seed`` contains (reads the project, writes nothing); a large
+    project is read on ``workers`` processes (``processes``; never from the desk)."""
     with snapshot(store), gc_paused():
-        plan = _plan(store, seed, progress)
+        plan = _plan(store, seed, progress, workers)
         return replace(plan, models=_model_report(store, plan))
 
 
@@ -313,43 +316,94 @@ def _model_report(store: Store, plan: ExportPlan) -> dict[str, Any]:
     return model_report(store, released)
 
 
-def _plan(store: Store, seed: int, progress: Progress | None) -> ExportPlan:
-    total = store.item_count()
-    outcomes: dict[str, Counter[str]] = defaultdict(Counter)
-    left_out: dict[str, Counter[str]] = defaultdict(Counter)
-    reject_reasons: dict[str, Counter[str]] = defaultdict(Counter)
-    blocked: list[BlockedItem] = []
-    kept: list[_Slot] = []
-    licences = collected_licences(store)
-    unknown: set[str] = set()
-    blocking = collected_blocking(store)
-    done = 0
-    for items, decisions in collect_batches(store):
-        for item in items:
-            done += 1
-            outcomes[item.domain][item.status.value] += 1
-            if item.status is Status.REJECTED:
-                reject_reasons[item.domain].update(_reject_reasons(decisions, item.id))
-            if item.status in RELEASED_STATUSES:
-                content = _final_content(decisions, item.id)
-                if content is None:
-                    left_out[UNRESOLVED][item.domain] += 1
-                    continue
-                recording = recording_id(item)
-                licence = licences.get(recording.casefold()) if recording else None
-                if recording and licence is None:
-                    unknown.add(recording)
-                reasons = _block_reasons(
-                    item, content, blocking.get(item.id, []), recording, licence
-                )
-                if reasons:
-                    blocked.append(BlockedItem(item.id, item.domain, reasons))
-                else:
-                    kept.append(_kept(item, content, licence))
+@dataclass
+class Tally:
+    """What planning finds in some of the project's items: the released items' slots, the
+    blocked ones, and the counts the manifest and the report show. A plan adds up the tallies
+    of its batches of items (a worker process may tally a batch: ``processes``)."""
+
+    count: int = 0
+    outcomes: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    left_out: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    reject_reasons: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    blocked: list[BlockedItem] = field(default_factory=list)
+    kept: list[_Slot] = field(default_factory=list)
+    unknown: set[str] = field(default_factory=set)
+
+    def merge(self, other: Tally) -> None:
+        self.count += other.count
+        for mine, theirs in (
+            (self.outcomes, other.outcomes),
+            (self.left_out, other.left_out),
+            (self.reject_reasons, other.reject_reasons),
+        ):
+            for key, counts in theirs.items():
+                mine[key].update(counts)
+        self.blocked += other.blocked
+        for slot in other.kept:  # from a worker: its strings and sets, shared again here
+            slot.domain, slot.dimension = _shared(slot.domain), _shared(slot.dimension)
+            slot.level, slot.fixed = _shared(slot.level), _shared(slot.fixed)
+            slot.licence = _shared(slot.licence)
+        self.kept += other.kept
+        self.unknown |= other.unknown
+
+
+def tally(
+    items: Sequence[Item],
+    decisions: Decisions,
+    licences: dict[str, str],
+    blocking: dict[str, list[str]],
+) -> Tally:
+    """Plan ``items`` (``decisions``: theirs; ``licences`` and ``blocking``: the project's)."""
+    found = Tally(count=len(items))
+    outcomes, left_out, reject_reasons = found.outcomes, found.left_out, found.reject_reasons
+    for item in items:
+        outcomes[item.domain][item.status.value] += 1
+        if item.status is Status.REJECTED:
+            reject_reasons[item.domain].update(_reject_reasons(decisions, item.id))
+        if item.status in RELEASED_STATUSES:
+            content = _final_content(decisions, item.id)
+            if content is None:
+                left_out[UNRESOLVED][item.domain] += 1
+                continue
+            recording = recording_id(item)
+            licence = licences.get(recording.casefold()) if recording else None
+            if recording and licence is None:
+                found.unknown.add(recording)
+            reasons = _block_reasons(item, content, blocking.get(item.id, []), recording, licence)
+            if reasons:
+                found.blocked.append(BlockedItem(item.id, item.domain, reasons))
             else:
-                left_out[item.status.value][item.domain] += 1
-            if progress is not None and (done % 500 == 0 or done == total):
-                progress(done, max(total, done))
+                found.kept.append(_kept(item, content, licence))
+        else:
+            left_out[item.status.value][item.domain] += 1
+    return found
+
+
+def _tallies(
+    store: Store, licences: dict[str, str], blocking: dict[str, list[str]], workers: int
+) -> Iterator[Tally]:
+    """The tallies of the project's items, a batch at a time in queue order."""
+    if workers > 1:
+        from bagel_studio.core.export import processes
+
+        if processes.can_fork_plan(store, workers):
+            yield from processes.tallies_in_processes(store, licences, blocking, workers)
+            return
+    for items, decisions in collect_batches(store):
+        yield tally(items, decisions, licences, blocking)
+
+
+def _plan(store: Store, seed: int, progress: Progress | None, workers: int = 1) -> ExportPlan:
+    total = store.item_count()
+    licences = collected_licences(store)
+    whole = Tally()
+    for part in _tallies(store, licences, collected_blocking(store), workers):
+        whole.merge(part)
+        if progress is not None:
+            progress(whole.count, max(total, whole.count))
+    outcomes, left_out, reject_reasons = whole.outcomes, whole.left_out, whole.reject_reasons
+    blocked, kept, unknown = whole.blocked, whole.kept, whole.unknown
     released, balance = _shuffle(seed, kept)
     domains = domain_order([*outcomes, *balance])
     return ExportPlan(

@@ -21,14 +21,21 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from itertools import islice
 from pathlib import Path
 
-from bagel_studio.core.export.plan import ExportPlan, ReleasedItems
+from bagel_studio.core.export.collect import collect_items
+from bagel_studio.core.export.plan import ExportPlan, ReleasedItems, Tally, tally
 from bagel_studio.core.export.render import Rendered, render
+from bagel_studio.core.store import Store
 
 PARALLEL_MIN = 4_000  # fewer released items are written faster than worker processes start
 AHEAD = 2  # tasks handed out per worker beyond the one the writer waits for
 
+PLAN_MIN = 20_000  # project items from which planning is worth worker processes
+
 _plan: ExportPlan | None = None  # the plan being written, inherited by the forked workers
 _worker: ReleasedItems | None = None
+# planning: the project's licences and blocking flags (inherited), a worker's own connection
+_lookups: tuple[dict[str, str], dict[str, list[str]]] = ({}, {})
+_reader: Store | None = None
 
 
 def can_fork(plan: ExportPlan, workers: int) -> bool:
@@ -71,8 +78,6 @@ def rendered_in_processes(plan: ExportPlan, workers: int) -> Iterator[Rendered]:
 
 def _start(path: str) -> None:
     """In a new worker: the plan's items over its own read-only connection."""
-    from bagel_studio.core.store import Store
-
     global _worker
     gc.disable()  # a short-lived worker of small acyclic objects
     assert _plan is not None
@@ -83,3 +88,56 @@ def _render(bounds: tuple[int, int]) -> Rendered:
     assert _worker is not None
     with _worker.store.read_snapshot():
         return render(_worker.read(*bounds))
+
+
+def can_fork_plan(store: Store, workers: int) -> bool:
+    """True when planning ``store`` is worth ``workers`` processes."""
+    return (
+        workers > 1
+        and Path(str(store.path)).is_file()
+        and "fork" in multiprocessing.get_all_start_methods()
+        and store.item_count() >= PLAN_MIN
+    )
+
+
+def tallies_in_processes(
+    store: Store, licences: dict[str, str], blocking: dict[str, list[str]], workers: int
+) -> Iterator[Tally]:
+    """The tallies of the project's items (``plan.tally``), a batch at a time in queue order."""
+    global _lookups
+    ids = store.item_ids()
+    size = ReleasedItems.BATCH
+    tasks = iter([ids[start : start + size] for start in range(0, len(ids), size)])
+    _lookups = (licences, blocking)
+    pool = ProcessPoolExecutor(
+        workers,
+        mp_context=multiprocessing.get_context("fork"),
+        initializer=_start_planning,
+        initargs=(str(store.path),),
+    )
+    try:
+        pending: deque[Future[Tally]] = deque(
+            pool.submit(_tally, task) for task in islice(tasks, workers * AHEAD)
+        )
+        while pending:
+            done = pending.popleft().result()
+            following = next(tasks, None)
+            if following is not None:
+                pending.append(pool.submit(_tally, following))
+            yield done
+    finally:
+        _lookups = ({}, {})
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _start_planning(path: str) -> None:
+    global _reader
+    gc.disable()
+    _reader = Store.open(path, read_only=True)
+
+
+def _tally(item_ids: list[str]) -> Tally:
+    assert _reader is not None
+    with _reader.read_snapshot():
+        items, decisions = collect_items(_reader, item_ids)
+        return tally([items[i] for i in item_ids if i in items], decisions, *_lookups)

@@ -100,7 +100,7 @@ def export_release(
         if progress is not None:
             progress(PLAN_SHARE * done // max(total, 1), PROGRESS_TOTAL)
 
-    plan = plan_export(store, seed, planning)
+    plan = plan_export(store, seed, planning, workers)
     if plan.blocked:
         raise ExportBlockedError(plan.blocked)
     if not plan.items:

@@ -1,5 +1,6 @@
-"""A large release rendered on worker processes is the release one process writes, byte for
-byte, and a project changed after planning stops the export on any number of processes."""
+"""A large release planned and rendered on worker processes is the release one process writes,
+byte for byte, and a project changed after planning stops the export on any number of
+processes."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ def planted(tmp_path: Path) -> Path:
 @pytest.fixture
 def small_release_forks(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(export_processes, "PARALLEL_MIN", 1)
+    monkeypatch.setattr(export_processes, "PLAN_MIN", 1)
 
 
 def _files(folder: Path) -> dict[str, bytes]:
@@ -40,9 +42,10 @@ def test_workers_write_the_same_release(
 ) -> None:
     with Store.open(planted, read_only=True) as store:
         for workers in (1, 2, 3):
-            plan = plan_export(store, seed=8)
+            plan = plan_export(store, seed=8, workers=workers)
             plan.items.BATCH = 9  # many batches, domains and clusters cut across them
             assert export_processes.can_fork(plan, workers) == (workers > 1)
+            assert export_processes.can_fork_plan(store, workers) == (workers > 1)
             write_release(plan, tmp_path / f"out{workers}", workers=workers)
     single = _files(tmp_path / "out1")
     assert "report/report.md" in single and len(single) >= 10
