@@ -88,7 +88,7 @@ class TokenSets:
     def without(self, drop: np.ndarray) -> TokenSets:
         """The same sets without the tokens where ``drop`` (indexed by token) is true."""
         keep = ~drop[self.tokens]
-        kept = np.concatenate(([0], np.cumsum(keep)))
+        kept = np.concatenate(([0], np.cumsum(keep, dtype=np.int32)))
         starts = self.ends - self.lengths
         return TokenSets(self.tokens[keep], kept[self.ends] - kept[starts])
 

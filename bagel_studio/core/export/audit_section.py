@@ -186,20 +186,23 @@ class ReleaseAudit:
         self.stems += features.stems
 
     def report(self, ids: Sequence[str]) -> AuditReport:
-        """The audit of everything added; ``ids``: the items' ids, in the order added."""
-        gold = np.concatenate(self.gold) if self.gold else np.zeros(0, dtype=np.int64)
-        credit = {name: np.concatenate(parts) for name, parts in self.credit.items()}
-        table = table_of_credits(self.domains, self.dimensions, gold, credit)
-        clusters = duplicate_clusters(
-            TokenSets.joined(self.words), bytes(self.digests), self.positions
-        )
-        duplicates = [[ids[i] for i in cluster] for cluster in clusters]
+        """The audit of everything added; ``ids``: the items' ids, in the order added. Each
+        part is let go once used (the largest, the stems, first), so this is called once."""
+        count = len(self)
         leaks = []
         for a, b in leak_pairs(self.subjects, self.golds, self.stems):
             answer = self.answers[b]
             assert answer is not None  # only an item with a gold phrase can be leaked
             leaks.append(Leak(ids[a], ids[b], answer))
-        return AuditReport(len(self), table, table.artifacts(), duplicates, leaks)
+        self.subjects, self.golds, self.answers, self.stems = [], [], [], []
+        gold = np.concatenate(self.gold) if self.gold else np.zeros(0, dtype=np.int64)
+        credit = {name: np.concatenate(parts) for name, parts in self.credit.items()}
+        table = table_of_credits(self.domains, self.dimensions, gold, credit)
+        self.gold, self.credit = [], {}
+        words, self.words = TokenSets.joined(self.words), []
+        clusters = duplicate_clusters(words, bytes(self.digests), self.positions)
+        duplicates = [[ids[i] for i in cluster] for cluster in clusters]
+        return AuditReport(count, table, table.artifacts(), duplicates, leaks)
 
 
 def release_audit(plan: ExportPlan) -> AuditReport:

@@ -24,6 +24,7 @@ from bagel_studio.core.export.balance import (
     allowed_positions,
     deal_targets,
     natural_key,
+    natural_order,
     permutation,
     position_counts,
 )
@@ -490,7 +491,7 @@ def _shuffle(seed: int, kept: list[_Slot]) -> tuple[list[_Slot], dict[str, Domai
     released: list[_Slot] = []
     balance: dict[str, DomainBalance] = {}
     for domain in domain_order(by_domain):
-        entries = sorted(by_domain[domain], key=lambda e: natural_key(e.item_id))
+        entries = sorted(by_domain[domain], key=lambda e: natural_order(e.item_id))
         movable = []
         for slot in entries:
             allowed = allowed_positions(slot.gold, slot.fixed)
