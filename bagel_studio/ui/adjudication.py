@@ -46,6 +46,7 @@ from bagel_studio.ui.id_queue import (
     step_queue,
 )
 from bagel_studio.ui.plain import plain_label
+from bagel_studio.ui.secondary import add_button_key
 from bagel_studio.ui.services import Services
 
 DISPUTED = QueueFilter(status="disputed")
@@ -145,8 +146,8 @@ class AdjudicationPanel(QWidget):
         self.heading = plain_label()
         self.queue = QListWidget()
         self.queue.currentItemChanged.connect(self._show_current)
-        merge_button = QPushButton("Merge… [Ctrl+M]")
-        merge_button.setToolTip("Bring in other curators' project files (Ctrl+M)")
+        merge_button = QPushButton("Merge…")
+        merge_button.setToolTip("Bring in other curators' project files")
         merge_button.clicked.connect(self._choose_merge_files)
         self.merge_result = plain_label()
         self.item_header = plain_label(bold=True)
@@ -167,9 +168,7 @@ class AdjudicationPanel(QWidget):
             shortcut = QShortcut(QKeySequence(key), self)
             shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             shortcut.activated.connect(lambda a=action, n=argument: self.handle(a, n))
-        merge_key = QShortcut(QKeySequence("Ctrl+M"), self)
-        merge_key.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        merge_key.activated.connect(self._choose_merge_files)
+        add_button_key(self, merge_button, "Ctrl+M")
         self.refresh()
 
     def _layout(self, merge_button: QPushButton) -> None:

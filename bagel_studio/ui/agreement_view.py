@@ -22,6 +22,7 @@ from bagel_studio.core.agreement import (
     agreement_report,
 )
 from bagel_studio.ui.plain import plain_label
+from bagel_studio.ui.secondary import add_button_key
 from bagel_studio.ui.services import Services
 
 FLEISS_COLUMNS = (
@@ -69,6 +70,12 @@ def _number(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.3f}"
 
 
+NEEDS_TWO = (
+    ". Agreement needs two curators' decisions on the same items: bring the others' project"
+    " files in with File → Merge curators' files… (Ctrl+M)."
+)
+
+
 class AgreementView(QWidget):
     """Fleiss' kappa per scope and Cohen's kappa per pair, refreshed on demand."""
 
@@ -86,6 +93,7 @@ class AgreementView(QWidget):
         self.scheme.currentIndexChanged.connect(lambda _index: self.refresh())
         refresh = QPushButton("Refresh")
         refresh.clicked.connect(self.refresh)
+        add_button_key(self, refresh, "F5")
         top = QHBoxLayout()
         top.addWidget(self.summary, 1)
         top.addWidget(plain_label("Categories:", wrap=False, selectable=False))
@@ -125,6 +133,7 @@ class AgreementView(QWidget):
             f"{_count(overall.items_rated, 'item')} rated;"
             f" Fleiss' κ {_number(overall.fleiss_kappa)} over "
             f"{_count(overall.fleiss_items, 'item')}"
+            + ("" if len(overall.curators) >= 2 else NEEDS_TWO)
         )
 
     @staticmethod
@@ -162,6 +171,7 @@ def _table(columns: tuple[str, ...]) -> QTableWidget:
     table.setHorizontalHeaderLabels(list(columns))
     table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
     table.verticalHeader().setVisible(False)
+    table.horizontalHeader().setStretchLastSection(True)
     table.setSortingEnabled(False)
     return table
 

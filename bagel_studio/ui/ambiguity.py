@@ -38,6 +38,7 @@ from bagel_studio.ui.id_queue import (
     step_queue,
 )
 from bagel_studio.ui.plain import plain_label
+from bagel_studio.ui.secondary import add_button_key
 from bagel_studio.ui.services import Services
 
 AMBIGUITY_QUEUE = QueueFilter(domain=GLOBI, check="any", ambiguity_first=True)
@@ -160,7 +161,7 @@ class AmbiguityPanel(QWidget):
         self.queue = QListWidget()
         self.queue.currentItemChanged.connect(self._show_current)
         self.queue.itemActivated.connect(lambda entry: self.open_item.emit(entry.data(ID_ROLE)))
-        refresh = QPushButton("Refresh [F5]")
+        refresh = QPushButton("Refresh")
         refresh.clicked.connect(self.refresh)
         self.queue.setSpacing(3)  # wrapped entries stay apart
         keys = plain_label(KEYS_HINT, selectable=False)
@@ -175,9 +176,7 @@ class AmbiguityPanel(QWidget):
             shortcut = QShortcut(QKeySequence(key), self)
             shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             shortcut.activated.connect(lambda step=step: self.step_selection(step))
-        reload = QShortcut(QKeySequence("F5"), self)
-        reload.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        reload.activated.connect(self.refresh)
+        add_button_key(self, refresh, "F5")
         self.refresh()
 
     # -- the queue -----------------------------------------------------------------------------

@@ -39,10 +39,12 @@ from bagel_studio.ui.id_queue import (
     step_queue,
 )
 from bagel_studio.ui.plain import plain_label, plain_tooltip
+from bagel_studio.ui.secondary import add_button_key
 from bagel_studio.ui.services import Services
 
 CARD_WIDTH = 320
 ARTIFACT_COLOUR = QColor(200, 60, 40)
+KEYS_HINT = "J / K: next / previous finding · Enter: show its items in the desk · Esc: close"
 
 
 @dataclass(frozen=True)
@@ -157,10 +159,14 @@ class AuditPanel(QWidget):
         self.queue.setWordWrap(True)
         self.run_button = QPushButton("Run the audit again")
         self.run_button.clicked.connect(self.refresh)
+        add_button_key(self, self.run_button, "F5")
+        keys = plain_label(KEYS_HINT, selectable=False)
         self.detail_scroll = QScrollArea()
         self.detail_scroll.setWidgetResizable(True)
         self._new_detail()
-        lay_out_beside_queue(self, self.heading, self.queue, [self.run_button], self.detail_scroll)
+        lay_out_beside_queue(
+            self, self.heading, self.queue, [keys, self.run_button], self.detail_scroll
+        )
         splitter = self.findChild(QSplitter)
         if splitter is not None:  # findings are sentences: give the list room to show them
             splitter.setSizes([420, 780])

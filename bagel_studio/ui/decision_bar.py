@@ -22,6 +22,7 @@ from bagel_studio.ui.shortcuts import BY_ACTION, ReviewMachine, button_text
 # Two rows of four: the decisions first, then undo and moving on.
 BUTTON_ACTIONS = ("accept", "edit", "reject", "uncertain", "skip", "undo", "previous", "next")
 DECISIONS_PER_ROW = 4
+EDIT_ACTIONS = ("save_edit", "cancel_edit")  # a third row, shown while editing
 BUTTON_COLOURS = {"accept": "#2e7d32", "reject": "#c62828", "edit": "#00838f"}
 
 
@@ -37,7 +38,7 @@ class DecisionBar(QWidget):
         for position, action in enumerate(BUTTON_ACTIONS):
             button = QPushButton(button_text(action), self)
             button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # keys stay with the desk
-            button.setToolTip(BY_ACTION[action].label)
+            button.setToolTip(f"{BY_ACTION[action].label} ({BY_ACTION[action].keys[0]})")
             colour = BUTTON_COLOURS.get(action)
             if colour:
                 button.setStyleSheet(
@@ -47,12 +48,23 @@ class DecisionBar(QWidget):
             self.buttons[action] = button
             row, column = divmod(position, DECISIONS_PER_ROW)
             layout.addWidget(button, row, column)
+        # While editing, the two ways out of the editor are buttons too (not only keys).
+        for column, action in enumerate(EDIT_ACTIONS):
+            button = QPushButton(button_text(action), self)
+            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            button.setToolTip(f"{BY_ACTION[action].label} ({BY_ACTION[action].keys[0]})")
+            button.clicked.connect(lambda _checked=False, a=action: self._machine.handle(a))
+            self.buttons[action] = button
+            layout.addWidget(button, 2, column * 2, 1, 2)
         machine.state_changed.connect(lambda _s: self.refresh())
         self.refresh()
 
     def refresh(self) -> None:
         for action, button in self.buttons.items():
-            button.setEnabled(self._machine.state in BY_ACTION[action].states)
+            allowed = self._machine.state in BY_ACTION[action].states
+            button.setEnabled(allowed)
+            if action in EDIT_ACTIONS:
+                button.setVisible(allowed)
 
 
 class RejectDialog(QDialog):

@@ -32,10 +32,17 @@ from bagel_studio.core.llm.profiles import API_STYLES, DEFAULT_KEY_ENV, Profile,
 from bagel_studio.core.llm.project import load_profiles
 from bagel_studio.core.model import Status
 from bagel_studio.ui.plain import plain_label
+from bagel_studio.ui.secondary import add_button_key
 from bagel_studio.ui.services import Executor, Services
 
 PROFILE_COLUMNS = ("Label", "Model", "Endpoint", "API", "Grammar", "Key", "Concurrency")
 RESULT_COLUMNS = ("Model", "Answered", "Invalid", "Accuracy", *LETTERS)
+
+
+NO_PROFILES = (
+    "No model profile yet: fill in a label, the server's base URL and the model id below, then"
+    " Save profile (Ctrl+S)."
+)
 
 
 class _Relay(QObject):
@@ -77,6 +84,7 @@ class ModelsPanel(QWidget):
         self.cancel_button = QPushButton("Cancel")
         self.judge_button = QPushButton("Second opinion on the desk's item")
         self.regenerate_button = QPushButton("Regenerate the desk's rejected item")
+        self.no_profiles = plain_label(NO_PROFILES, selectable=False)
         self.bar = QProgressBar()
         self.status = plain_label("")
         self._layout()
@@ -86,6 +94,14 @@ class ModelsPanel(QWidget):
         self.judge_button.clicked.connect(lambda: self._item_job("judge"))
         self.regenerate_button.clicked.connect(lambda: self._item_job("regenerate"))
         self.cancel_button.setEnabled(False)
+        for button, key in (
+            (self.save, "Ctrl+S"),
+            (self.run_button, "Ctrl+E"),
+            (self.cancel_button, "Ctrl+."),
+            (self.judge_button, "Ctrl+J"),
+            (self.regenerate_button, "Ctrl+G"),
+        ):
+            add_button_key(self, button, key)
         self.refresh()
 
     def _layout(self) -> None:
@@ -108,6 +124,7 @@ class ModelsPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.addWidget(plain_label("Profiles (the key is read from its environment variable)"))
         layout.addWidget(self.profiles, 2)
+        layout.addWidget(self.no_profiles)
         layout.addLayout(form)
         layout.addLayout(buttons)
         layout.addLayout(items)
@@ -123,6 +140,7 @@ class ModelsPanel(QWidget):
 
         store = self.services.store
         profiles = load_profiles(store)
+        self.no_profiles.setVisible(not profiles)
         self.profiles.setRowCount(len(profiles))
         for row, p in enumerate(profiles):
             cells = [p.label, p.model, p.base_url, p.api_style, "yes" if p.grammar else "no",
@@ -300,6 +318,14 @@ class ModelsPanel(QWidget):
         for button in (self.run_button, self.judge_button, self.regenerate_button):
             button.setEnabled(True)
         self.cancel_button.setEnabled(False)
+        for button, key in (
+            (self.save, "Ctrl+S"),
+            (self.run_button, "Ctrl+E"),
+            (self.cancel_button, "Ctrl+."),
+            (self.judge_button, "Ctrl+J"),
+            (self.regenerate_button, "Ctrl+G"),
+        ):
+            add_button_key(self, button, key)
         self.refresh()
         self.models_changed.emit()
 
@@ -316,4 +342,5 @@ def _table(columns: tuple[str, ...]) -> QTableWidget:
     table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
     table.setSelectionMode(QTableWidget.SelectionMode.SingleSelection)
     table.verticalHeader().hide()
+    table.horizontalHeader().setStretchLastSection(True)
     return table

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QAbstractButton, QWidget
 
 CLOSE_KEYS = ("Escape", "Ctrl+W")
 DEFAULT_SIZE = QSize(1100, 720)
@@ -46,3 +46,15 @@ def make_secondary(window: QWidget, wanted: QSize = DEFAULT_SIZE) -> None:
     size = QSize(max(wanted.width(), hint.width()), max(wanted.height(), hint.height()))
     window.resize(useful_size(size, window))
     add_close_keys(window)
+
+
+def add_button_key(window: QWidget, button: QAbstractButton, key: str) -> QShortcut:
+    """``key`` anywhere in ``window`` clicks ``button`` (when it is enabled), and the button
+    says so: 'Save profile [Ctrl+S]', the key in its tooltip too."""
+    shortcut = QShortcut(QKeySequence(key), window)
+    shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+    shortcut.activated.connect(lambda: button.click() if button.isEnabled() else None)
+    button.setText(f"{button.text()} [{key}]")
+    tip = button.toolTip()
+    button.setToolTip(f"{tip} ({key})" if tip else key)
+    return shortcut

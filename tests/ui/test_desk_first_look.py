@@ -18,7 +18,7 @@ from bagel_studio.ui.queue_model import COLUMNS
 from bagel_studio.ui.queue_panel import EMPTY_PROJECT_TEXT, NO_MATCH_TEXT
 from bagel_studio.ui.review_controller import NO_ITEMS_TEXT
 from bagel_studio.ui.review_controller import NO_MATCH_TEXT as NO_MATCH_ITEM_TEXT
-from bagel_studio.ui.shortcuts import SHORTCUTS
+from bagel_studio.ui.shortcuts import SHORTCUTS, State
 from bagel_studio.ui.shortcuts_help import shortcut_lines
 from tests.ui.desk_harness import close_desk, open_desk
 from tests.ui.desk_project import GLOBI_ID, KOALA_ID, XC_ID, build_project
@@ -193,4 +193,49 @@ def test_ambiguity_queue_has_room_at_1280x800(qtbot, project: Path) -> None:
     assert panel.queue.wordWrap()
     panel.close()
     assert QApplication.activeWindow() is not panel
+    close_desk(window)
+
+
+def test_editing_shows_its_two_ways_out_as_buttons(qtbot, project: Path) -> None:
+    window = open_desk(qtbot, project)
+    window.show_item(KOALA_ID)
+    bar = window.decision_bar.buttons
+    assert bar["save_edit"].isHidden() and bar["cancel_edit"].isHidden()
+    qtbot.keyClick(window, Qt.Key.Key_E)
+    assert window.machine.state is State.EDIT
+    assert not bar["save_edit"].isHidden() and bar["save_edit"].isEnabled()
+    assert bar["save_edit"].text() == "Save and accept [Ctrl+Return]"
+    assert bar["cancel_edit"].text() == "Cancel [Escape]"
+    qtbot.mouseClick(bar["cancel_edit"], Qt.MouseButton.LeftButton)
+    assert window.machine.state is State.REVIEW
+    assert bar["save_edit"].isHidden()
+    assert bar["accept"].toolTip() == "Accept (A)"
+    close_desk(window)
+
+
+def test_the_models_panel_says_how_to_start_and_saves_with_ctrl_s(qtbot, project: Path) -> None:
+    window = open_desk(qtbot, project)
+    window.menus.open_panel("models")
+    panel = window.menus.panels["models"]
+    qtbot.addWidget(panel)
+    panel.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is panel, timeout=5_000)
+    assert panel.no_profiles.isVisible() and "Ctrl+S" in panel.no_profiles.text()
+    assert panel.save.text() == "Save profile [Ctrl+S]"
+    panel.label.setText("local")
+    panel.model.setText("some-model")
+    qtbot.keyClick(panel.label, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: panel.profiles.rowCount() == 1, timeout=10_000)
+    assert not panel.no_profiles.isVisible()
+    panel.close()
+    close_desk(window)
+
+
+def test_agreement_with_one_curator_says_what_it_needs(qtbot, project: Path) -> None:
+    window = open_desk(qtbot, project)
+    window.menus.open_panel("agreement")
+    view = window.menus.panels["agreement"]
+    qtbot.addWidget(view)
+    assert "needs two curators" in view.summary.text()
+    view.close()
     close_desk(window)

@@ -1,11 +1,12 @@
 """The checks of a large project on several processes (``bagel-studio check`` and ``import``).
 
 The checks are pure Python: one process uses one core. From ``PARALLEL_MIN`` items on, and when
-asked for more than one worker, ``check_all`` hands batches of item ids to forked worker processes.
-Each worker opens the project read-only with its own connection and its own bulk lookups, checks
-its batches and sends the flags back; the one process that writes the project stores them, in
-batch order, in its single transaction. The desk never asks for workers: forking a process that
-runs Qt threads is not safe.
+asked for more than one worker, ``check_all`` hands slices of the item ids to forked worker
+processes. The lookups every item shares (the GloBI record index, the recordings, the models'
+answers) are built once, before the fork, and the workers inherit them; each worker opens the
+project read-only with its own connection, reads and checks its slices and sends the flags back;
+the one process that writes the project stores them, in order, in its single transaction. The
+desk never asks for workers: forking a process that runs Qt threads is not safe.
 """
 
 from __future__ import annotations
@@ -22,9 +23,11 @@ from bagel_studio.core.model import Flag
 if TYPE_CHECKING:
     from bagel_studio.core.store import Store
 
-PARALLEL_MIN = 20_000  # fewer items are checked faster than worker processes start
-TASK = 4_000  # item ids per task
+PARALLEL_MIN = 5_000  # fewer items are checked faster than worker processes start
+TASK = 4_000  # at most this many item ids per task
+TASKS_PER_WORKER = 4  # smaller tasks at the end keep every worker busy until the last one
 
+_inherited: CheckContext | None = None  # built by the parent, handed to the forked workers
 _worker: tuple[Store, CheckContext, bool] | None = None
 
 
@@ -38,28 +41,46 @@ def can_fork(store: Store, item_count: int, workers: int) -> bool:
     )
 
 
+def task_size(item_count: int, workers: int) -> int:
+    """Item ids per task: a few tasks per worker, so that they finish together."""
+    return max(1, min(TASK, -(-item_count // (workers * TASKS_PER_WORKER))))
+
+
 def checked_in_processes(
     store: Store, item_ids: list[str], workers: int, audio: bool
 ) -> Iterator[dict[str, list[Flag]]]:
     """The flags of ``item_ids``, a task's worth at a time in the order of the ids. The workers
     start (and every task is handed out) before this generator yields anything: the caller may
     open its write transaction after the first ``next``."""
-    tasks = [item_ids[start : start + TASK] for start in range(0, len(item_ids), TASK)]
+    global _inherited
+    size = task_size(len(item_ids), workers)
+    tasks = [item_ids[start : start + size] for start in range(0, len(item_ids), size)]
     context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(
-        workers, mp_context=context, initializer=_start, initargs=(str(store.path), audio)
-    ) as pool:
-        yield from pool.map(_check, tasks)
+    _inherited = CheckContext.bulk(store)
+    try:
+        with ProcessPoolExecutor(
+            min(workers, len(tasks)),
+            mp_context=context,
+            initializer=_start,
+            initargs=(str(store.path), audio),
+        ) as pool:
+            results = pool.map(_check, tasks)  # forks the workers and hands out every task
+            _inherited = None
+            yield from results
+    finally:
+        _inherited = None
 
 
 def _start(path: str, audio: bool) -> None:
-    """In a new worker: its own read-only connection and bulk lookups."""
+    """In a new worker: its own read-only connection, the parent's lookups."""
     from bagel_studio.core.store import Store
 
     global _worker
     gc.disable()  # a short-lived worker of small acyclic objects (see core.bulk)
     store = Store.open(path, read_only=True)
-    _worker = (store, CheckContext.bulk(store), audio)
+    ctx = _inherited if _inherited is not None else CheckContext.bulk(store)
+    ctx.store = store  # the parent's connection is not for this process
+    _worker = (store, ctx, audio)
 
 
 def _check(item_ids: list[str]) -> dict[str, list[Flag]]:

@@ -10,7 +10,8 @@ from functools import lru_cache
 from rapidfuzz.distance import Indel
 
 from bagel_studio.core.checks.words import (
-    stems_of_words,
+    WORD_RE,
+    stem_set,
     words,
 )
 from bagel_studio.core.domains import LETTERS, XENO_CANTO
@@ -57,16 +58,15 @@ def _alternatives(pattern: str) -> set[str]:
 
 # Every match of _HIDDEN_RE holds one of these words (the nouns above, the verbs before "above"
 # or "earlier", "according", "study"/"paper", "authors"), and every match of _XC_HIDDEN_RE one
-# of the second set; _may_hide_context skips the patterns for stems that hold none of them.
+# of the second set, or "this" and one of the third; _hidden_patterns skips a pattern for stems
+# that hold none of its words.
 _HIDDEN_WORDS = frozenset(
     _alternatives(_HIDDEN_NOUNS)
     | {"mentioned", "described", "stated", "shown", "given", "listed", "cited", "according"}
     | {"study", "paper", "authors", "spectrogram", "spectrograms", "sonogram", "sonograms"}
 )
-_XC_HIDDEN_WORDS = frozenset(
-    _alternatives("recordings?|recorded|clips?|audio|files?|tracks?|sound|call|song")
-    | {"vocalization", "vocalisation"}
-)
+_XC_HIDDEN_WORDS = frozenset(_alternatives("recordings?|recorded|clips?|audio|files?|tracks?"))
+_XC_AFTER_THIS = frozenset({"sound", "call", "song", "vocalization", "vocalisation"})
 _LETTER_RUNS = re.compile(r"[a-z]+")
 _XC_HIDDEN_RE = re.compile(
     r"\b(?:recordings?|recorded (?:clip|sound|audio)|clips?|audio|files?|tracks?|"
@@ -96,12 +96,14 @@ class _Option:
     __slots__ = ("empty", "folded", "is_name", "numbers", "phrase", "stems", "text")
 
     def __init__(self, text: str) -> None:
-        found = words(text)
+        found = WORD_RE.findall(text)  # words(text)
         self.text = text
         self.empty = not text.strip()
         self.folded = " ".join(text.split()).casefold()
-        self.stems = sorted(stems_of_words(found))
-        self.is_name = parse_name(text) is not None
+        self.stems = sorted(stem_set(found))
+        # A scientific name starts with a capital A-Z (parse_name says no to anything else).
+        first = text.lstrip()[:1]
+        self.is_name = "A" <= first <= "Z" and parse_name(text) is not None
         self.numbers = _NUMBER.findall(text)
         self.phrase = " ".join(found).lower()  # normalized_phrase(text), from the same words
 
@@ -170,8 +172,8 @@ def _gold_in_stem(item: Item, options: list[_Option]) -> Flag | None:
     if f" {gold_phrase} " in f" {' '.join(question).lower()} ":
         how = "verbatim"
     else:
-        gold_stems = set(options[content.answer_index or 0].stems)
-        if len(gold_stems) < 2 or not gold_stems <= set(stems_of_words(question)):
+        gold_stems = options[content.answer_index or 0].stems
+        if len(gold_stems) < 2 or not stem_set(question).issuperset(gold_stems):
             return None
         how = "all its content words"
     # A phrase every option shares (the species named in each) gives nothing away.
@@ -187,25 +189,33 @@ def _gold_in_stem(item: Item, options: list[_Option]) -> Flag | None:
     )
 
 
-def _may_hide_context(question: str, domain: str) -> bool:
-    """False when no pattern of the hidden-context check can match: none of the words every
-    match contains occurs in the stem. Decided on the stem's runs of letters, which for ASCII text
-    are exactly the words the patterns' word boundaries delimit (other text always goes on to the
-    patterns: case folding beyond ASCII is the regex engine's business)."""
+def _hidden_patterns(question: str, domain: str) -> tuple[bool, bool]:
+    """Whether _HIDDEN_RE, and whether _XC_HIDDEN_RE (Xeno-canto stems only), can match: False
+    when the stem holds none of the words every match of the pattern contains. Decided on the
+    stem's runs of letters, which for ASCII text are exactly the words the patterns' word
+    boundaries delimit (other text always goes on to the patterns: case folding beyond ASCII is
+    the regex engine's business)."""
+    xeno_canto = domain == XENO_CANTO
     if not question.isascii():
-        return True
-    present = _LETTER_RUNS.findall(question.lower())
-    if not _HIDDEN_WORDS.isdisjoint(present):
-        return True
-    return domain == XENO_CANTO and not _XC_HIDDEN_WORDS.isdisjoint(present)
+        return True, xeno_canto
+    present = set(_LETTER_RUNS.findall(question.lower()))
+    if xeno_canto:
+        xeno_canto = not _XC_HIDDEN_WORDS.isdisjoint(present) or (
+            "this" in present and not _XC_AFTER_THIS.isdisjoint(present)
+        )
+    return not _HIDDEN_WORDS.isdisjoint(present), xeno_canto
+
+
+def _may_hide_context(question: str, domain: str) -> bool:
+    """False when no pattern of the hidden-context check can match (see _hidden_patterns)."""
+    return any(_hidden_patterns(question, domain))
 
 
 def _hidden_context(item: Item) -> Flag | None:
     question = item.content.question
-    if not _may_hide_context(question, item.domain):
-        return None
-    found = [m.group(0) for m in _HIDDEN_RE.finditer(question)]
-    if item.domain == XENO_CANTO:
+    general, xeno_canto = _hidden_patterns(question, item.domain)
+    found = [m.group(0) for m in _HIDDEN_RE.finditer(question)] if general else []
+    if xeno_canto:
         found += [m.group(0) for m in _XC_HIDDEN_RE.finditer(question)]
     if not found:
         return None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import cast
 
 WORD_RE = re.compile(r"[A-Za-z\u00c0-\u024f]+(?:['’-][A-Za-z\u00c0-\u024f]+)*|\d+(?:[.,]\d+)?")
 
@@ -101,6 +102,16 @@ def stems_of_words(found: list[str]) -> tuple[str, ...]:
         if stemmed:
             seen[stemmed] = None
     return tuple(seen)
+
+
+def stem_set(found: list[str]) -> set[str]:
+    """``set(stems_of_words(found))``: when every word was seen before, one lookup per word in
+    C (``map``) rather than a loop in Python."""
+    stems = set(map(_WORD_STEMS.get, found))
+    if None in stems:  # a word not seen yet: stem it (and remember it)
+        return set(stems_of_words(found))
+    stems.discard("")
+    return cast(set[str], stems)  # None is not in it
 
 
 def normalized_phrase(text: str) -> str:

@@ -40,3 +40,10 @@ def test_workers_store_the_flags_one_process_stores(
     assert flagged > 0
     assert _flags(many) == _flags(one)
     assert len(seen) > 2 and seen[-1][0] == seen[-1][1]
+
+
+def test_tasks_keep_every_worker_busy_to_the_end() -> None:
+    # A few tasks per worker (not three of 4,000 for two workers, one of which waits).
+    assert processes.task_size(11_852, 2) == 1_482
+    assert processes.task_size(200_000, 2) == processes.TASK
+    assert processes.task_size(3, 8) == 1

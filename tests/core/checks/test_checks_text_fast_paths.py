@@ -17,7 +17,7 @@ from bagel_studio.core.checks.text import (
     _HIDDEN_RE,
     _XC_HIDDEN_RE,
     SIMILAR,
-    _may_hide_context,
+    _hidden_patterns,
     _near_same,
     _Option,
 )
@@ -127,6 +127,12 @@ def _hidden_phrases(rng: random.Random) -> list[str]:
         "tracks",
         "audio",
         "this call",
+        "this song",
+        "this sound",
+        "this vocalization",
+        "recorded clip",
+        "the recordings",
+        "files",
     ]
     return phrases
 
@@ -140,15 +146,25 @@ def test_every_stem_the_patterns_match_passes_the_word_test() -> None:
         after = rng.choice(("", "?", ", said", "'s value?", ")."))
         stem = before + case(phrase) + after
         for domain in (WIKIPEDIA, XENO_CANTO):
-            hits = _HIDDEN_RE.search(stem) or (domain == XENO_CANTO and _XC_HIDDEN_RE.search(stem))
-            if hits:
+            general, xeno_canto = _hidden_patterns(stem, domain)
+            if _HIDDEN_RE.search(stem):
                 matched += 1
-                assert _may_hide_context(stem, domain), (stem, domain)
+                assert general, (stem, domain)
+            if domain == XENO_CANTO and _XC_HIDDEN_RE.search(stem):
+                matched += 1
+                assert xeno_canto, (stem, domain)
     assert matched > 500
 
 
 def test_stems_without_those_words_skip_the_patterns() -> None:
-    assert not _may_hide_context("Which bird sings the dawn chorus in wetland forests?", WIKIPEDIA)
-    assert _may_hide_context("Which call is heard in this recording?", XENO_CANTO)
-    assert not _may_hide_context("Which call is heard at dawn?", WIKIPEDIA)
-    assert _may_hide_context("Qu'indique l'étude citée?", WIKIPEDIA)  # not ASCII: the patterns run
+    def run(stem: str, domain: str) -> tuple[bool, bool]:
+        return _hidden_patterns(stem, domain)
+
+    assert run("Which bird sings the dawn chorus in wetland forests?", WIKIPEDIA) == (False, False)
+    assert run("Which call is heard in this recording?", XENO_CANTO) == (True, True)
+    assert run("Which call is heard on this track?", XENO_CANTO) == (False, True)
+    assert run("How long is this song?", XENO_CANTO) == (False, True)
+    assert run("Which call is heard at dawn?", WIKIPEDIA) == (False, False)
+    assert run("Which call is heard at dawn?", XENO_CANTO) == (False, False)  # no "this call"
+    assert run("How long is this call in the data?", XENO_CANTO) == (True, True)
+    assert run("Qu'indique l'étude citée?", WIKIPEDIA) == (True, False)  # not ASCII: they run
