@@ -65,7 +65,8 @@ def test_a_change_after_planning_stops_the_export(
         content = store.get_item(last).content
         changed = content.with_changes(question=content.question + " (edited)")
         operations.edit_and_accept(store, last, "ana", changed)
-        with pytest.raises(ExportError, match=f"changed since this export was planned \\({last}\\)"):
+        changed_since = f"changed since this export was planned \\({last}\\)"
+        with pytest.raises(ExportError, match=changed_since):
             write_release(plan, tmp_path / "out", workers=workers)
     assert not (tmp_path / "out").exists()
     assert [p.name for p in tmp_path.iterdir() if ".tmp-" in p.name] == []
