@@ -299,12 +299,16 @@ def gc_paused() -> Iterator[None]:
 
 
 def plan_export(
-    store: Store, seed: int, progress: Progress | None = None, workers: int = 1
+    store: Store,
+    seed: int,
+    progress: Progress | None = None,
+    tallies: TallySource | None = None,
 ) -> ExportPlan:
-    """Decide what a release with ``seed`` contains (reads the project, writes nothing); a large
-    project is read on ``workers`` processes (``processes``; never from the desk)."""
+    """Decide what a release with ``seed`` contains (reads the project, writes nothing);
+    ``tallies`` reads the items (default ``batch_tallies``: in this process; the command line
+    reads a large project on worker processes, ``processes.tally_source``)."""
     with snapshot(store), gc_paused():
-        plan = _plan(store, seed, progress, workers)
+        plan = _plan(store, seed, progress, tallies or batch_tallies)
         return replace(plan, models=_model_report(store, plan))
 
 
@@ -381,25 +385,23 @@ def tally(
     return found
 
 
-def _tallies(
-    store: Store, licences: dict[str, str], blocking: dict[str, list[str]], workers: int
-) -> Iterator[Tally]:
-    """The tallies of the project's items, a batch at a time in queue order."""
-    if workers > 1:
-        from bagel_studio.core.export import processes
+TallySource = Callable[[Store, dict[str, str], dict[str, list[str]]], Iterator[Tally]]
 
-        if processes.can_fork_plan(store, workers):
-            yield from processes.tallies_in_processes(store, licences, blocking, workers)
-            return
+
+def batch_tallies(
+    store: Store, licences: dict[str, str], blocking: dict[str, list[str]]
+) -> Iterator[Tally]:
+    """The tallies of the project's items, a batch at a time in queue order (this process; a
+    ``TallySource`` such as ``processes.tally_source`` may give the same from workers)."""
     for items, decisions in collect_batches(store):
         yield tally(items, decisions, licences, blocking)
 
 
-def _plan(store: Store, seed: int, progress: Progress | None, workers: int = 1) -> ExportPlan:
+def _plan(store: Store, seed: int, progress: Progress | None, tallies: TallySource) -> ExportPlan:
     total = store.item_count()
     licences = collected_licences(store)
     whole = Tally()
-    for part in _tallies(store, licences, collected_blocking(store), workers):
+    for part in tallies(store, licences, collected_blocking(store)):
         whole.merge(part)
         if progress is not None:
             progress(whole.count, max(total, whole.count))

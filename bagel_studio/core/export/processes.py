@@ -22,7 +22,7 @@ from itertools import islice
 from pathlib import Path
 
 from bagel_studio.core.export.collect import collect_items
-from bagel_studio.core.export.plan import ExportPlan, ReleasedItems, Tally, tally
+from bagel_studio.core.export.plan import ExportPlan, ReleasedItems, Tally, TallySource, tally
 from bagel_studio.core.export.render import Rendered, render
 from bagel_studio.core.store import Store
 
@@ -98,6 +98,20 @@ def can_fork_plan(store: Store, workers: int) -> bool:
         and "fork" in multiprocessing.get_all_start_methods()
         and store.item_count() >= PLAN_MIN
     )
+
+
+def tally_source(store: Store, workers: int) -> TallySource | None:
+    """A ``plan_export`` reader of ``store``'s items on ``workers`` processes, or None when
+    not worth it."""
+    if not can_fork_plan(store, workers):
+        return None
+
+    def tallies(
+        store: Store, licences: dict[str, str], blocking: dict[str, list[str]]
+    ) -> Iterator[Tally]:
+        return tallies_in_processes(store, licences, blocking, workers)
+
+    return tallies
 
 
 def tallies_in_processes(

@@ -100,7 +100,12 @@ def export_release(
         if progress is not None:
             progress(PLAN_SHARE * done // max(total, 1), PROGRESS_TOTAL)
 
-    plan = plan_export(store, seed, planning, workers)
+    tallies = None
+    if workers > 1:
+        from bagel_studio.core.export import processes
+
+        tallies = processes.tally_source(store, workers)
+    plan = plan_export(store, seed, planning, tallies)
     if plan.blocked:
         raise ExportBlockedError(plan.blocked)
     if not plan.items:

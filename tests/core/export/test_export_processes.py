@@ -42,7 +42,8 @@ def test_workers_write_the_same_release(
 ) -> None:
     with Store.open(planted, read_only=True) as store:
         for workers in (1, 2, 3):
-            plan = plan_export(store, seed=8, workers=workers)
+            tallies = export_processes.tally_source(store, workers)
+            plan = plan_export(store, seed=8, tallies=tallies)
             plan.items.BATCH = 9  # many batches, domains and clusters cut across them
             assert export_processes.can_fork(plan, workers) == (workers > 1)
             assert export_processes.can_fork_plan(store, workers) == (workers > 1)
