@@ -131,9 +131,10 @@ class ReleaseAudit:
     Of each item it keeps only what the audit's last steps need (``AuditFeatures``): the
     baselines' credits and the gold position (numbers), the word set of stem and gold (flat
     numpy arrays), the digests of its near-duplicate group keys, and for the leak search its
-    subjects (numbered), its gold phrase and its stem as a phrase. Words are numbered here, in
-    the order the batches come and each batch's stems in sorted order, so the near-duplicate
-    search (MinHash of the numbers) sees the same numbers whoever computed the features.
+    subjects (numbered), its gold phrase and its stem as a phrase. Words are numbered here by
+    their stems, finally by the rank of the stem among all the release's, so the near-duplicate
+    search (MinHash of the numbers) sees the same numbers however the release was batched and
+    whoever computed the features.
     ``report`` gives what ``audit_items`` gives.
     """
 
@@ -185,6 +186,17 @@ class ReleaseAudit:
         self.answers += features.answers
         self.stems += features.stems
 
+    def _canonical(self, words: TokenSets) -> TokenSets:
+        """``words`` with every stem numbered by its rank among all the stems of the release
+        (the MinHash of the near-duplicate search then depends on the release alone: not on
+        the batches, the workers, or what this process read before)."""
+        found = list(self._vocabulary)
+        rank = np.empty(len(found), dtype=np.int32)
+        rank[sorted(range(len(found)), key=found.__getitem__)] = np.arange(
+            len(found), dtype=np.int32
+        )
+        return TokenSets(rank[words.tokens], words.lengths)
+
     def report(self, ids: Sequence[str]) -> AuditReport:
         """The audit of everything added; ``ids``: the items' ids, in the order added. Each
         part is let go once used (the largest, the stems, first), so this is called once."""
@@ -199,7 +211,7 @@ class ReleaseAudit:
         credit = {name: np.concatenate(parts) for name, parts in self.credit.items()}
         table = table_of_credits(self.domains, self.dimensions, gold, credit)
         self.gold, self.credit = [], {}
-        words, self.words = TokenSets.joined(self.words), []
+        words, self.words = self._canonical(TokenSets.joined(self.words)), []
         clusters = duplicate_clusters(words, bytes(self.digests), self.positions)
         duplicates = [[ids[i] for i in cluster] for cluster in clusters]
         return AuditReport(count, table, table.artifacts(), duplicates, leaks)
