@@ -8,9 +8,8 @@ URLs and DOIs are shown as text to copy, not links.
 
 from __future__ import annotations
 
-import importlib
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor
@@ -32,6 +31,9 @@ from bagel_studio.ui.ambiguity import RecordCard, record_cards
 from bagel_studio.ui.evidence_spans import Span, support_ranges
 from bagel_studio.ui.plain import plain_label
 from bagel_studio.ui.services import Services
+
+if TYPE_CHECKING:
+    from bagel_studio.ui.listening import ListeningPanel
 
 log = logging.getLogger(__name__)
 
@@ -190,7 +192,7 @@ class EvidencePanel(QTabWidget):
         self._services = services
         # The listening panel (pyqtgraph, PortAudio) is built when the first recording is shown,
         # or once the desk is up (``build_listening``): not before the first item appears.
-        self.listening: Any = None
+        self.listening: ListeningPanel | None = None
         self._listening_tried = False
         self._listening_slot = QLabel("The listening panel starts with the first recording.")
         self.addTab(self.text, "Text")
@@ -220,24 +222,22 @@ class EvidencePanel(QTabWidget):
         self._recording_layout = layout
         return tab
 
-    def build_listening(self) -> Any:
+    def build_listening(self) -> ListeningPanel | None:
         """The listening panel, built now if it was not yet (None if it cannot start)."""
         if self._listening_tried:
             return self.listening
         self._listening_tried = True
-        self.listening = _make_listening_panel(self._services)
-        if self.listening is None:
+        self.listening = panel = _make_listening_panel(self._services)
+        if panel is None:
             self._listening_slot.setText("Listening is not available in this build.")
             return None
-        for name in ("status_message", "flags_changed"):
-            signal = getattr(self.listening, name, None)
-            if signal is not None:
-                signal.connect(getattr(self, name))
-        self._recording_layout.replaceWidget(self._listening_slot, self.listening)
+        panel.status_message.connect(self.status_message)
+        panel.flags_changed.connect(self.flags_changed)
+        self._recording_layout.replaceWidget(self._listening_slot, panel)
         self._listening_slot.hide()  # deleteLater alone leaves it drawn until the main loop runs
         self._listening_slot.deleteLater()
-        self.listening.set_key_revealed(self.key_revealed)
-        return self.listening
+        panel.set_key_revealed(self.key_revealed)
+        return panel
 
     def set_key_revealed(self, revealed: bool) -> None:
         """Blind mode: everything here that points at the gold (the highlighted supporting
@@ -327,9 +327,10 @@ class EvidencePanel(QTabWidget):
                 self.listening.clear()
             return False
         self.recording.set_fields(f"Xeno-canto {rec['id']}", recording_fields(rec))
-        if self.build_listening() is not None:
+        panel = self.build_listening()
+        if panel is not None:
             try:
-                self.listening.show_item(item)
+                panel.show_item(item)
             except Exception as exc:
                 log.exception("listening panel failed")
                 self.status_message.emit(f"Cannot load the recording: {exc}")
@@ -379,17 +380,16 @@ def _scrolling(widget: QWidget) -> QScrollArea:
     return area
 
 
-def _make_listening_panel(services: Services) -> Any:
-    """The listening panel, if that part of the app is installed (it lands separately)."""
+def _make_listening_panel(services: Services) -> ListeningPanel | None:
+    """The listening panel (imported only now: pyqtgraph and the audio libraries are heavy), or
+    None if it cannot start (a library missing from the installation, no usable audio stack)."""
     try:
-        module = importlib.import_module("bagel_studio.ui.listening")
+        from bagel_studio.ui.listening import ListeningPanel
     except ImportError:
-        return None
-    panel_class = getattr(module, "ListeningPanel", None)
-    if panel_class is None:
+        log.exception("the listening panel could not be imported")
         return None
     try:
-        return panel_class(services)
+        return ListeningPanel(services)
     except Exception:
         log.exception("the listening panel could not start")
         return None

@@ -1,7 +1,8 @@
 """``bagel-studio import PROJECT PATH...``: bring items and evidence into a project.
 
 Exit status: 0 when everything came in, 1 when some input was rejected (the rejects are kept in the
-project and listed), 2 for usage errors and unreadable files.
+project and listed), 2 for usage errors, paths not read (devices, FIFOs, unreadable files), a
+release refused by its verification and writes the machine refused.
 """
 
 from __future__ import annotations
@@ -32,7 +33,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
             " become items are kept in the project as rejects and listed as file:line: reason."
             " Importing the same file again changes nothing."
         ),
-        epilog="exit status: 0 all imported, 1 some input rejected, 2 usage error or unreadable",
+        epilog=(
+            "exit status: 0 all imported, 1 some input rejected, 2 usage error, a path not read"
+            " (device, FIFO, unreadable file), a release that fails verification, or a failed"
+            " write"
+        ),
     )
     parser.add_argument("project", metavar="PROJECT", help="project file (created if missing)")
     parser.add_argument("paths", metavar="PATH", nargs="+", help="input files or folders")
@@ -81,5 +86,5 @@ def run(args: argparse.Namespace) -> int:
             out.write(f"  {line}\n")
         out.write(f"Project now holds {totals[0]:,} items and {totals[1]:,} rejected lines.\n")
     for name in report.unreadable:
-        sys.stderr.write(f"bagel-studio import: {name}: could not be read\n")
+        sys.stderr.write(f"bagel-studio import: {name}: not imported (the summary says why)\n")
     return report.exit_status

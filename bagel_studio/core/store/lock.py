@@ -3,7 +3,11 @@
 The lock is an advisory ``flock`` on a sidecar file (``NAME.bagel.lock``) rather than on the
 database itself: SQLite's own POSIX locks are dropped when any descriptor of the database is closed
 in the process, so sharing the file would be fragile. The operating system releases the lock when
-the holder dies, even by SIGKILL, so a crash never leaves a project locked.
+the holder dies, even by SIGKILL, so a crash never leaves a project locked. A ``flock`` belongs to
+the open file, which a forked child shares: a worker process forked by a writer (the checks of a
+large import run on such workers) would keep the project locked after its parent was killed. So
+every forked child closes its copies of the lock at once (``os.register_at_fork``); closing a copy
+never unlocks the parent's.
 
 A writer that finds the lock taken may wait for it (``wait`` seconds, polled), so that scripts
 running one after another need not retry by hand.
@@ -11,6 +15,7 @@ running one after another need not retry by hand.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -19,8 +24,17 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO
+from weakref import WeakSet
 
 POLL_SECONDS = 0.1
+
+_HELD: WeakSet[WriterLock] = WeakSet()  # the locks this process holds
+
+
+def _close_in_child() -> None:
+    """In a forked child: drop the inherited copies of the parent's locks (no unlock)."""
+    for lock in list(_HELD):
+        lock.forget()
 
 
 class ProjectLockedError(RuntimeError):
@@ -79,6 +93,7 @@ class WriterLock:
         self._handle.truncate()
         self._handle.write(json.dumps(info))
         self._handle.flush()
+        _HELD.add(self)
 
     @staticmethod
     def _describe(text: str) -> str:
@@ -92,6 +107,20 @@ class WriterLock:
             return "another process"
 
     def release(self) -> None:
+        _HELD.discard(self)
         if self._handle is not None:
             self._handle.close()
             self._handle = None
+
+    def forget(self) -> None:
+        """Close this process's descriptor without unlocking: another process (the parent this one
+        was forked from) holds the lock through the same open file."""
+        _HELD.discard(self)
+        if self._handle is not None:
+            with contextlib.suppress(OSError):
+                self._handle.close()  # closes the descriptor; an flock is only undone by LOCK_UN
+            self._handle = None
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_close_in_child)

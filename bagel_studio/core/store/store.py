@@ -52,6 +52,11 @@ def utc_now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
+# SQLite's primary result codes for storage that refuses the request (not a bad file):
+# SQLITE_NOMEM, SQLITE_READONLY, SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN
+_STORAGE_CODES = frozenset({7, 8, 10, 13, 14})
+
+
 class Store(ReviewsMixin, DecisionsMixin, EvidenceMixin, QueuePagingMixin):
     """A project file, open for reading and (unless ``read_only``) writing."""
 
@@ -144,6 +149,12 @@ class Store(ReviewsMixin, DecisionsMixin, EvidenceMixin, QueuePagingMixin):
         try:
             self.db.execute("SELECT count(*) FROM items").fetchone()
         except sqlite3.DatabaseError as exc:
+            if getattr(exc, "sqlite_errorcode", 0) & 0xFF in _STORAGE_CODES:
+                # reading a WAL project creates its shared-memory file: a full disk refuses it
+                raise StoreError(
+                    f"{self.path}: cannot be read here ({exc}; disk full, read-only or failing"
+                    " storage?); the project is unchanged"
+                ) from exc
             raise StoreError(f"{self.path}: not a BAGEL Studio project ({exc})") from exc
 
     @property

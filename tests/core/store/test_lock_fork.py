@@ -1,0 +1,161 @@
+"""A writer killed while a process it forked lives on leaves the project unlocked.
+
+The writer lock is an ``flock``, which a forked child shares with its parent. The checks of a large
+import run on forked worker processes; before the fix, SIGKILL of such an import left its workers
+holding the lock, and the next ``import``, ``check`` or desk open was told the project was "already
+open for writing" by the dead process, so the interrupted import's checks could not be finished.
+Real processes, real SIGKILL.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bagel_studio.core.checks.processes import PARALLEL_MIN
+from bagel_studio.core.cli import run
+from bagel_studio.core.store import Store
+
+ROOT = Path(__file__).resolve().parents[3]
+WORKERS = ["--workers", "2"]
+
+FORK_AND_HOLD = (
+    "import os, sys, time\n"
+    "from bagel_studio.core.store import Store\n"
+    "store = Store.open(sys.argv[1], owner='alice')\n"
+    "child = os.fork()\n"
+    "if child == 0:\n"
+    "    time.sleep(120)\n"
+    "    os._exit(0)\n"
+    "print(child, flush=True)\n"
+    "time.sleep(120)\n"
+)
+
+
+def _processes_naming(text: str) -> list[int]:
+    """Ids of this user's live processes whose command line names ``text``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if text in cmdline:
+            found.append(int(entry.name))
+    return found
+
+
+def _kill(pids: list[int]) -> None:
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Iterator[Path]:
+    """A project path; every process left naming it is killed afterwards (they are ours)."""
+    path = tmp_path / "p.bagel"
+    yield path
+    _kill(_processes_naming(str(path)))
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork is POSIX")
+def test_a_killed_writers_forked_child_does_not_keep_the_project_locked(project: Path) -> None:
+    Store.open(project).close()
+    writer = subprocess.Popen(
+        [sys.executable, "-c", FORK_AND_HOLD, str(project)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert writer.stdout is not None
+    child = int(writer.stdout.readline())
+    writer.stdout.close()
+    try:
+        os.kill(writer.pid, signal.SIGKILL)
+        writer.wait()
+        assert child in _processes_naming(str(project))  # the forked child still lives
+        with Store.open(project, owner="bob", wait=0) as store:  # yet the project is free
+            assert not store.read_only
+    finally:
+        _kill([child])
+
+
+def _items_file(path: Path, count: int) -> Path:
+    """Items of which every third gives its gold away in the stem (``gold-in-stem``, a flag only
+    the checking phase writes)."""
+    with open(path, "w", encoding="utf-8") as handle:
+        for i in range(count):
+            gold = f"Seeds of plant {i}"
+            stem = f"Which food does animal {i} prefer" + (f", {gold}?" if i % 3 == 0 else "?")
+            item = {
+                "id": f"w{i}",
+                "domain": "Wikipedia",
+                "dimension": "Diet",
+                "question": stem,
+                "options": [gold, f"Leaves {i}", f"Fish {i}", f"Insects {i}"],
+                "answer": "A",
+            }
+            handle.write(json.dumps(item) + "\n")
+    return path
+
+
+def _count(project: Path, sql: str) -> int:
+    try:
+        conn = sqlite3.connect(f"file:{project}?mode=ro", uri=True, timeout=0.05)
+    except sqlite3.Error:
+        return -1
+    try:
+        return int(conn.execute(sql).fetchone()[0])
+    except sqlite3.Error:
+        return -1
+    finally:
+        conn.close()
+
+
+@pytest.mark.slow
+def test_import_killed_while_its_check_workers_run_is_finished_by_check(
+    tmp_path: Path, project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The size at which the import's checks run on two worker processes; SIGKILL once the items
+    are committed, then ``check --wait 0`` must get the project and finish the checks."""
+    items = _items_file(tmp_path / "items.jsonl", PARALLEL_MIN)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bagel_studio", "import", str(project), str(items), *WORKERS],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 300
+        while process.poll() is None and time.monotonic() < deadline:
+            if _count(project, "SELECT count(*) FROM items") > 0:
+                break
+            time.sleep(0.005)
+        # the workers fork before the checks' write transaction opens: wait for them
+        while process.poll() is None and len(_processes_naming(str(project))) < 3:
+            time.sleep(0.005)
+        assert process.poll() is None, "the import finished before it could be killed"
+    finally:
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait()
+    waiting = _count(project, "SELECT count(*) FROM pending_checks")
+    assert waiting == PARALLEL_MIN
+    assert run(["check", str(project), "--no-audio", "--wait", "0"]) == 0
+    err = capsys.readouterr().err
+    assert f"{waiting:,} items awaited their checks after an interrupted import" in err
+    assert _count(project, "SELECT count(*) FROM pending_checks") == 0
+    gold_in_stem = "SELECT count(*) FROM flags WHERE check_id = 'gold-in-stem'"
+    assert _count(project, gold_in_stem) == len(range(0, PARALLEL_MIN, 3))
