@@ -9,7 +9,8 @@ peak RSS of the command's process, beside the baseline measured before issue 11 
 The load average is printed before and after.
 
 Rows: import (the whole command, with every check; its loading part from the report against the
-raw floor, json.loads + executemany of the same rows), check, decide through ``--ids-from`` of
+raw floor, json.loads + executemany of the same rows), check (on one process per CPU, as the
+command runs by default, and on one process: check/1), decide through ``--ids-from`` of
 every id without a blocking flag (one blocked id refuses them all), export against a plain JSONL
 write of the released rows.
 """
@@ -174,13 +175,15 @@ def main() -> None:
             f"         loading {load_s:.2f} s = {load_s / floor:.1f}x the raw floor"
             f" (target <= 3x); the rest of the wall time is start-up and the checks"
         )
-        checks = []
-        for _ in range(args.repeat):
-            copy = folder / "check.bagel"
-            shutil.copy(project, copy)
-            checks.append(command(["check", str(copy)]))
         target = "< 1.5 s" if args.count <= 11_852 else "< 25 s"
-        line("check", median_run(checks), baseline.get("check", "?"), target)
+        # As the command runs by default (one process per CPU), then on one process.
+        for name, extra in (("check", []), ("check/1", ["--workers", "1"])):
+            checks = []
+            for _ in range(args.repeat):
+                copy = folder / "check.bagel"
+                shutil.copy(project, copy)
+                checks.append(command(["check", str(copy), *extra]))
+            line(name, median_run(checks), baseline.get("check", "?"), target)
         ids = folder / "ids.txt"
         ids.write_text(
             "".join(
