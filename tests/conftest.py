@@ -7,6 +7,7 @@ temporary folder, and test data comes from ``resources/data`` (never from outsid
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -41,6 +42,30 @@ def isolated_config(
 @pytest.fixture
 def project_path(tmp_path: Path) -> Path:
     return tmp_path / "project.bagel"
+
+
+@pytest.fixture(scope="session")
+def demo_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo project, built once per session (it measures nine clips): read it, or write to
+    a copy (``demo_copy``)."""
+    from bagel_studio.core.demo import build_demo_project
+
+    return build_demo_project(tmp_path_factory.mktemp("demo") / "demo.bagel")
+
+
+@pytest.fixture
+def demo_copy(demo_template: Path, tmp_path: Path) -> Path:
+    """A fresh copy of the demo project, this test's to change."""
+    return Path(shutil.copyfile(demo_template, tmp_path / "demo.bagel"))
+
+
+@pytest.fixture
+def qtbot(qapp: object, request: pytest.FixtureRequest) -> object:
+    """pytest-qt's ``qtbot``, with waits that give their condition at least a minute on a busy
+    machine (tests/support/qt_waits.py); they still return as soon as it holds."""
+    from tests.support.qt_waits import PatientQtBot
+
+    return PatientQtBot(request)
 
 
 @pytest.fixture(scope="session")

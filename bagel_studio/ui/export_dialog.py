@@ -55,6 +55,12 @@ from bagel_studio.ui.services import Services
 PREVIEW_DELAY_MS = 250  # wait for the seed to settle before planning again
 
 
+BALANCE_CAPTION = (
+    "Gold positions per domain, before → after the shuffle (Max - min: how far the after"
+    " counts are from an even split)"
+)
+
+
 class _ProgressRelay(QObject):
     """Emitted on a worker thread, delivered (queued) on the main thread."""
 
@@ -134,6 +140,7 @@ class ExportDialog(QDialog):
         )
         self.close_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
         self.export_button.setDefault(True)
+        self.export_button.setToolTip("Write the release (Enter or Alt+E)")
         self.export_button.setEnabled(False)
         self.report_button.setEnabled(False)
         self.report_button.clicked.connect(self.open_report)
@@ -143,6 +150,7 @@ class ExportDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.preview_label)
+        layout.addWidget(plain_label(BALANCE_CAPTION, self, selectable=False))
         layout.addWidget(self.balance_table, 1)
         layout.addWidget(self.left_out_label)
         layout.addWidget(self.blocked_label)

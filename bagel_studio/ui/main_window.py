@@ -36,7 +36,7 @@ LONG_SEEK_SECONDS = 5.0  # with Shift
 RECORDING_TAB = 2
 OpenProject = Callable[[Path, bool], object]
 STATE_TEXT = {  # the status bar's right end: what the keys do now
-    State.EMPTY.value: "No item: Ctrl+I imports, F1 lists the keys",
+    State.EMPTY.value: "No item to show · Ctrl+I imports · F1 lists the keys",
     State.REVIEW.value: "A accept · E edit · R reject · S skip · U uncertain · J/K move · F1 keys",
     State.BLIND.value: "Blind: answer 1-4 (S skips)",
     State.WRITING.value: "Saving…",
@@ -152,6 +152,11 @@ class MainWindow(QMainWindow):
         m.on("seek_forward", lambda: self._listen("seek_relative", SEEK_SECONDS))
         m.on("seek_back_long", lambda: self._listen("seek_relative", -LONG_SEEK_SECONDS))
         m.on("seek_forward_long", lambda: self._listen("seek_relative", LONG_SEEK_SECONDS))
+        m.on("stop", lambda: self._listen("stop"))
+        m.on("slower", lambda: self._listen("step_speed", -1))
+        m.on("faster", lambda: self._listen("step_speed", 1))
+        m.on("loop", lambda: self._listen("toggle_loop"))
+        m.on("measure", lambda: self._listen("toggle_measure"))
         m.on("listen_wide", self.toggle_listening_wide)
         m.on("search", self.focus_search)
         m.on("filter", lambda: self.queue.filters.domain.setFocus())

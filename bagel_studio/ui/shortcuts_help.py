@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from PySide6.QtCore import QSize
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QPlainTextEdit, QVBoxLayout, QWidget
 
@@ -25,6 +27,20 @@ def shortcut_lines() -> list[str]:
     return lines
 
 
+def side_by_side(lines: list[str], gap: int = 4) -> list[str]:
+    """The groups of ``lines`` in two columns, split at the group boundary nearest the middle
+    (so a screen of 800 px shows every key without scrolling)."""
+    starts = [n for n, line in enumerate(lines) if line and not line.startswith(" ")]
+    split = min(starts[1:] or [len(lines)], key=lambda n: abs(n - len(lines) / 2))
+    left, right = lines[:split], lines[split:]
+    while left and not left[-1]:
+        left.pop()
+    width = max(len(line) for line in left) + gap
+    return [
+        f"{a:<{width}}{b}".rstrip() for a, b in itertools.zip_longest(left, right, fillvalue="")
+    ]
+
+
 class ShortcutsHelp(QDialog):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -36,9 +52,14 @@ class ShortcutsHelp(QDialog):
         font.setFamily("monospace")
         self.text.setFont(font)
         lines = shortcut_lines()
+        metrics = self.text.fontMetrics()  # wide enough for the longest line, no sideways scroll
+        room = useful_size(QSize(10_000, 10_000), parent)
+        if metrics.lineSpacing() * (len(lines) + 2) + 80 > room.height():
+            paired = side_by_side(lines)  # two columns, when the screen is wide enough
+            if max(metrics.horizontalAdvance(line) for line in paired) + 60 <= room.width():
+                lines = paired
         self.text.setPlainText("\n".join(lines))
         self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        metrics = self.text.fontMetrics()  # wide enough for the longest line, no sideways scroll
         widest = max(metrics.horizontalAdvance(line) for line in lines)
         tall = metrics.lineSpacing() * (len(lines) + 2)
         self.resize(useful_size(QSize(max(520, widest + 60), max(560, tall + 80)), parent))

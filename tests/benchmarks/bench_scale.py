@@ -34,6 +34,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from tests.benchmarks.bagel_scale import write_scale_items  # noqa: E402
+from tests.benchmarks.peak_memory import module_command, read_peak_mb  # noqa: E402
 
 BASELINES = {  # issue 11, one run each on this machine before the work
     11_852: {"import": "7.4 s", "check": "7.0 s", "export": "2.7 s", "decide": "~2 min"},
@@ -57,12 +58,18 @@ class Run:
 
 
 def command(args: list[str], stdin: Path | None = None) -> Run:
-    """Run ``bagel-studio ARGS`` in a fresh interpreter; its wall, CPU time and peak RSS."""
+    """Run ``bagel-studio ARGS`` in a fresh interpreter; its wall, CPU time and peak RSS (its
+    own VmHWM: wait4's ru_maxrss would include this process's peak, see peak_memory)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    with tempfile.TemporaryFile("w+", encoding="utf-8") as out, open(stdin or os.devnull) as feed:
+    with (
+        tempfile.TemporaryFile("w+", encoding="utf-8") as out,
+        open(stdin or os.devnull) as feed,
+        tempfile.TemporaryDirectory() as scratch,
+    ):
+        peak_file = Path(scratch) / "peak"
         start = time.perf_counter()
         process = subprocess.Popen(
-            [sys.executable, "-m", "bagel_studio", *args],
+            module_command("bagel_studio", args, peak_file),
             env=env,
             stdin=feed,
             stdout=out,
@@ -73,8 +80,9 @@ def command(args: list[str], stdin: Path | None = None) -> Run:
         process.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         text = out.read()
+        rss_mb = read_peak_mb(peak_file)
     cpu = usage.ru_utime + usage.ru_stime
-    return Run(wall, cpu, usage.ru_maxrss / 1024, text, process.returncode)
+    return Run(wall, cpu, rss_mb, text, process.returncode)
 
 
 def load() -> str:

@@ -19,9 +19,8 @@ def test_demo_sources_live_inside_the_repository() -> None:
         assert RESOURCES in source.parents
 
 
-def test_demo_project_has_what_a_curator_needs(tmp_path: Path) -> None:
-    path = build_demo_project(tmp_path / "demo.bagel")
-    with Store.open(path, read_only=True) as store:
+def test_demo_project_has_what_a_curator_needs(demo_template: Path) -> None:
+    with Store.open(demo_template, read_only=True) as store:
         assert store.item_count() >= 40
         assert set(store.distinct_values("domain")) == set(DOMAINS)
         flagged = store.flag_counts()
@@ -38,8 +37,8 @@ def test_demo_project_has_what_a_curator_needs(tmp_path: Path) -> None:
         assert all(r["audio_path"] for r in store.recordings())
 
 
-def test_building_twice_keeps_the_curators_work(tmp_path: Path) -> None:
-    path = build_demo_project(tmp_path / "demo.bagel")
+def test_building_twice_keeps_the_curators_work(demo_copy: Path) -> None:
+    path = demo_copy  # built once (for the session), then built again below
     with Store.open(path) as store:
         operations.decide(store, store.item_ids()[0], "ana", Decision.ACCEPT)
     assert build_demo_project(path) == path

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -18,16 +19,17 @@ HOLD = (
     "from bagel_studio.core.store import Store\n"
     "store = Store.open(sys.argv[1], owner='alice')\n"
     "print('holding', flush=True)\n"
-    "time.sleep(float(sys.argv[2]))\n"
+    "sys.stdin.readline()\n"  # until told to let go (or the test ends)
     "store.close()\n"
 )
 
 
-def _hold(project: Path, seconds: float) -> subprocess.Popen[str]:
-    """Another process (alice) that holds the writer lock for ``seconds``."""
+def _hold(project: Path) -> subprocess.Popen[str]:
+    """Another process (alice) that holds the writer lock until a line on its input."""
     process = subprocess.Popen(
-        [sys.executable, "-c", HOLD, str(project), str(seconds)],
+        [sys.executable, "-c", HOLD, str(project)],
         cwd=Path(__file__).resolve().parents[2],
+        stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
     )
@@ -37,20 +39,29 @@ def _hold(project: Path, seconds: float) -> subprocess.Popen[str]:
     return process
 
 
+def _release(holder: subprocess.Popen[str]) -> None:
+    assert holder.stdin is not None
+    holder.stdin.close()  # its readline returns: alice closes the project
+    holder.wait(timeout=60)
+
+
 def test_writer_waits_for_the_lock_then_proceeds(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     project = tmp_path / "p.bagel"
     make_project(project)
-    holder = _hold(project, 1.5)
+    holder = _hold(project)
+    status: list[int] = []
+    args = ["decide", str(project), "w0", "--curator", "bob", "--accept", "--wait", "60"]
+    bob = threading.Thread(target=lambda: status.append(run(args)))
     try:
-        started = time.monotonic()
-        status = run(["decide", str(project), "w0", "--curator", "bob", "--accept", "--wait", "30"])
-        waited = time.monotonic() - started
+        bob.start()
+        bob.join(1.0)
+        assert bob.is_alive()  # still waiting for alice, rather than failed at once
     finally:
-        holder.wait(timeout=60)
-    assert status == 0, capsys.readouterr().err
-    assert waited > 0.5  # it did wait for alice rather than fail at once
+        _release(holder)
+        bob.join(60)
+    assert status == [0], capsys.readouterr().err
     assert "w0: accept by bob" in capsys.readouterr().out
 
 
@@ -59,7 +70,7 @@ def test_writer_gives_up_after_wait_naming_the_owner(
 ) -> None:
     project = tmp_path / "p.bagel"
     make_project(project)
-    holder = _hold(project, 60)
+    holder = _hold(project)
     try:
         started = time.monotonic()
         status = run(["decide", str(project), "w0", "--curator", "bob", "--accept", "--wait", "1"])
@@ -67,8 +78,7 @@ def test_writer_gives_up_after_wait_naming_the_owner(
         with pytest.raises(ProjectLockedError, match="alice"):
             Store.open(project, owner="carol", wait=0.2)
     finally:
-        holder.kill()
-        holder.wait(timeout=60)
+        _release(holder)
     assert status == 2
     assert waited >= 1.0
     err = capsys.readouterr().err

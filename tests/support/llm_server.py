@@ -88,6 +88,11 @@ class ScriptedServer:
         with self._lock:
             self._faults.append(Fault(kind, times, retry_after, question, seconds))
 
+    def clear_faults(self) -> None:
+        """Forget the faults not served yet."""
+        with self._lock:
+            self._faults.clear()
+
     def total(self) -> int:
         return sum(self.requests.values())
 

@@ -35,8 +35,24 @@ def _missing_binaries() -> list[str]:
     return [name for name in ("pulseaudio", "pactl", "parec") if shutil.which(name) is None]
 
 
+# The server runs under a small shell that kills it when its standard input (a pipe from this
+# process) reaches its end: when the fixture closes it, and also when the test run dies without
+# tearing down (SIGKILL, a CI timeout), so no server outlives the tests. The shell exits with it.
+_WATCHDOG = """
+exec 3<&0
+"$@" </dev/null &
+server=$!
+{ read -r _ <&3; kill "$server" 2>/dev/null; } &
+wait "$server"
+"""
+
+
 def _server_command(runtime: Path, socket: Path) -> list[str]:
     return [
+        "sh",
+        "-c",
+        _WATCHDOG,
+        "sh",
         "pulseaudio",
         "--daemonize=no",
         "--exit-idle-time=-1",
@@ -116,8 +132,10 @@ def running_null_sink() -> Iterator[str]:
         process = subprocess.Popen(
             _server_command(runtime, socket),
             env=server_env,
+            stdin=subprocess.PIPE,
             stdout=log_file,
             stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
     saved = {key: os.environ.get(key) for key in client}
     try:
@@ -132,13 +150,20 @@ def running_null_sink() -> Iterator[str]:
             else:
                 os.environ[key] = value
         _reinitialise_sounddevice()
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        _stop(process)
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    """End the server: its watchdog kills it when its input ends; a server that hangs is
+    killed with its whole session."""
+    if process.stdin is not None:
+        process.stdin.close()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
 
 
 @contextmanager

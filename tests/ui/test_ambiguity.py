@@ -218,11 +218,9 @@ def test_a_record_not_loaded_is_said_so(qtbot: QtBot, services: Services) -> Non
 
 
 def test_on_the_demo_project_the_flawed_globi_items_come_with_their_records(
-    qtbot: QtBot, tmp_path: Path
+    qtbot: QtBot, demo_copy: Path
 ) -> None:
-    from bagel_studio.core.demo import build_demo_project
-
-    store = Store.open(build_demo_project(tmp_path / "demo.bagel"))
+    store = Store.open(demo_copy)
     services = Services(store=store, prefs=Preferences(curator="alice"))
     try:
         panel = AmbiguityPanel(services)

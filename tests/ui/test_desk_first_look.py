@@ -19,7 +19,7 @@ from bagel_studio.ui.queue_panel import EMPTY_PROJECT_TEXT, NO_MATCH_TEXT
 from bagel_studio.ui.review_controller import NO_ITEMS_TEXT
 from bagel_studio.ui.review_controller import NO_MATCH_TEXT as NO_MATCH_ITEM_TEXT
 from bagel_studio.ui.shortcuts import SHORTCUTS, State
-from bagel_studio.ui.shortcuts_help import shortcut_lines
+from bagel_studio.ui.shortcuts_help import shortcut_lines, side_by_side
 from tests.ui.desk_harness import close_desk, open_desk
 from tests.ui.desk_project import GLOBI_ID, KOALA_ID, XC_ID, build_project
 
@@ -239,3 +239,39 @@ def test_agreement_with_one_curator_says_what_it_needs(qtbot, project: Path) -> 
     assert "needs two curators" in view.summary.text()
     view.close()
     close_desk(window)
+
+
+def test_the_listening_controls_have_keys(qtbot, project: Path) -> None:
+    window = open_desk(qtbot, project)
+    window.show_item(XC_ID)
+    panel = window.evidence.listening
+    assert panel is not None
+    transport = panel.transport
+    qtbot.keyClick(window, Qt.Key.Key_M)
+    assert transport.measure_button.isChecked()
+    qtbot.keyClick(window, Qt.Key.Key_M)
+    assert not transport.measure_button.isChecked()
+    qtbot.keyClick(window, Qt.Key.Key_O)
+    assert transport.loop_button.isChecked()
+    speed = transport.speed()
+    qtbot.keyClick(window, Qt.Key.Key_BracketLeft)
+    assert transport.speed() < speed
+    qtbot.keyClick(window, Qt.Key.Key_BracketRight)
+    qtbot.keyClick(window, Qt.Key.Key_BracketRight)
+    assert transport.speed() > speed
+    assert "(O)" in transport.loop_button.toolTip()
+    close_desk(window)
+
+
+def test_the_help_in_two_columns_keeps_every_row_whole() -> None:
+    """At 800 px high the help lists its keys in two columns instead of scrolling."""
+    lines = shortcut_lines()
+    paired = side_by_side(lines)
+    assert len(paired) < 0.7 * len(lines)
+    text = "\n".join(paired)
+    for line in lines:
+        if line.strip():
+            assert line.strip() in text, line
+    headings = [line for line in lines if line and not line.startswith(" ")]
+    right = [h for h in headings if any(row.endswith(h) and row != h for row in paired)]
+    assert right and headings[0] not in right  # the later groups moved to the right column

@@ -4,6 +4,7 @@ waiting on a dialog nobody can see, says how to see it and writes screenshots; C
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -93,7 +94,12 @@ def test_headless_demo_says_how_to_see_it_and_never_waits_on_a_dialog(tmp_path: 
 
 
 @pytest.mark.slow
-def test_headless_demo_takes_the_curator_from_the_option(tmp_path: Path) -> None:
+def test_headless_demo_takes_the_curator_from_the_option(
+    tmp_path: Path, demo_template: Path
+) -> None:
+    demo = tmp_path / "config" / "data" / "demo.bagel"  # built already: the demo opens it
+    demo.parent.mkdir(parents=True)
+    shutil.copyfile(demo_template, demo)
     process = _start_headless(tmp_path, "--curator", "lee", curator_env="kim")
     _wait_for(tmp_path / "screen.png", process)
     process.send_signal(signal.SIGINT)

@@ -13,14 +13,16 @@ from PySide6.QtWidgets import QApplication
 
 from bagel_studio.core.audio import dsp
 from bagel_studio.core.merge import merge_projects
-from bagel_studio.core.model import Status
+from bagel_studio.core.model import ItemContent, Status
+from bagel_studio.core.store import NewItem
 from bagel_studio.ui.shortcuts import State
 from tests.ui.desk_harness import close_desk, open_desk
 from tests.ui.desk_project import KOALA_ID, build_project
-from tests.ui.listening.conftest import WRONG_GOLD_ITEM
+from tests.ui.listening.conftest import CROWNED, FREQ_OPTIONS, WRONG_GOLD_ITEM
 from tests.ui.listening.conftest import build_project as build_clip_project
 from tests.ui.test_adjudication import W, curator_files
 
+FREQUENCY = "Dominant frequency range"
 STATUS_COLUMN = 4
 FLAGS_COLUMN = 5
 
@@ -108,15 +110,24 @@ def test_flags_from_a_clip_measured_in_the_background_appear_in_the_desk(
     # scipy.signal is imported lazily, and not safely from two threads at once (a core matter):
     # import it here so that the two clips loading below cannot race on it.
     dsp.signal.get_window("hann", 16)
-    build_clip_project(tmp_path, data_dir).close()
+    # The desk opens on an item of the other clip, so nothing measures this item's clip before
+    # it is shown: its measurement surely finishes (and re-checks it) after show_item, however
+    # fast or slow the machine. (On the first item of the same clip the measurement could end
+    # while the desk opens, the item would then come up already flagged, and no signal follow.)
+    first = NewItem(
+        id="xeno-canto:white-crowned:first",
+        domain="Xeno-canto",
+        content=ItemContent("Which band does this call span?", FREQ_OPTIONS, 1, FREQUENCY),
+        recording_id=CROWNED,
+    )
+    build_clip_project(tmp_path, data_dir, leading=[first]).close()
     window = open_desk(qtbot, tmp_path / "project.bagel", curator="t")
+    assert window.current_item_id() == first.id
     panel = window.evidence.listening
     assert panel is not None
-    # The first item on screen shares the clip: its own re-check may report first, so wait for
-    # the one of the item shown here.
     with qtbot.waitSignal(
         panel.flags_changed,
-        timeout=30_000,
+        timeout=120_000,  # a clip's measurement on a loaded machine
         check_params_cb=lambda item_id: item_id == WRONG_GOLD_ITEM,
     ):
         window.show_item(WRONG_GOLD_ITEM)

@@ -148,6 +148,19 @@ class Player:
             self._unavailable = str(exc)
 
     def _open_stream(self) -> None:
+        try:
+            self._open_stream_once()
+        except PlayerUnavailable:
+            from bagel_studio.core.audio.sound_server import restart_if_gone
+
+            if not restart_if_gone():  # a server started here may have exited while idle
+                raise
+            sd = _sounddevice()
+            sd._terminate()  # PortAudio lists devices once: look again now that it runs again
+            sd._initialize()
+            self._open_stream_once()
+
+    def _open_stream_once(self) -> None:
         audio = self._audio
         if audio is None:
             return

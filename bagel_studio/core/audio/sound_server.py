@@ -3,10 +3,16 @@
 On a Debian machine set up by ``packaging/setup.sh`` PulseAudio is installed but nothing starts
 it, and ALSA's default device goes through PulseAudio; PortAudio then finds no output and says
 "Error querying device -1". ``ensure_sound_server`` starts a PulseAudio for the current user
-(``pulseaudio --start``: a per-user daemon that exits with the session, with a null sink when the
-machine has no sound card) when none is running and one may be started, and otherwise returns a
-sentence that says what is missing and how to get it. ``BAGEL_STUDIO_NO_SOUND_SERVER=1`` forbids
-starting one. No Qt here: the listening panel calls it from a worker.
+(``pulseaudio --start``, with a null sink when the machine has no sound card) when none is running
+and one may be started, and otherwise returns a sentence that says what is missing and how to get
+it. ``BAGEL_STUDIO_NO_SOUND_SERVER=1`` forbids starting one. No Qt here: the listening panel calls
+it from a worker.
+
+A server started here does not outlive the application: it exits once it has had no client for
+``EXIT_IDLE_S`` seconds (``BAGEL_STUDIO_SOUND_SERVER_IDLE_S`` changes that). The player's open
+stream is a client, so it stays up while a clip is loaded and ends after the application quits or
+dies; when it has gone idle before a clip was loaded, the player starts it again
+(``restart_if_gone``).
 """
 
 from __future__ import annotations
@@ -19,6 +25,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 NO_START_ENV = "BAGEL_STUDIO_NO_SOUND_SERVER"
+IDLE_ENV = "BAGEL_STUDIO_SOUND_SERVER_IDLE_S"
+EXIT_IDLE_S = 20  # PulseAudio's own default for a server started on demand
 START_TIMEOUT_S = 10.0
 NULL_SINK = "bagel_null"
 INSTALL_HINT = "install PulseAudio (Debian: apt-get install pulseaudio libasound2-plugins)"
@@ -31,6 +39,9 @@ class SoundServer:
     running: bool
     started: bool
     message: str
+
+
+_started_with: dict[str, str] | None = None  # the environment of the last server started here
 
 
 def _answers(env: Mapping[str, str]) -> bool:
@@ -47,6 +58,7 @@ def _answers(env: Mapping[str, str]) -> bool:
 
 def ensure_sound_server(env: Mapping[str, str] | None = None) -> SoundServer:
     """Find a running PulseAudio, or start one for this user where allowed; say what happened."""
+    global _started_with
     env = dict(os.environ if env is None else env)
     if env.get(NO_START_ENV, "") not in ("", "0"):  # not even a probe: pactl may autospawn
         return SoundServer(
@@ -67,7 +79,7 @@ def ensure_sound_server(env: Mapping[str, str] | None = None) -> SoundServer:
         )
     try:
         started = subprocess.run(
-            ["pulseaudio", "--start", "--exit-idle-time=-1"],
+            ["pulseaudio", "--start", f"--exit-idle-time={_exit_idle_s(env)}"],
             env=env,
             capture_output=True,
             text=True,
@@ -79,6 +91,7 @@ def ensure_sound_server(env: Mapping[str, str] | None = None) -> SoundServer:
     while time.monotonic() < deadline:
         if _answers(env):
             _low_latency_null_sink(env)
+            _started_with = env
             return SoundServer(True, True, "started a PulseAudio sound server for this user")
         time.sleep(0.1)
     why = (started.stderr or started.stdout or "").strip().splitlines()
@@ -89,6 +102,22 @@ def ensure_sound_server(env: Mapping[str, str] | None = None) -> SoundServer:
         f"no sound server is running and 'pulseaudio --start' did not start one{detail}: run it "
         "yourself to see why, or connect a sound card",
     )
+
+
+def restart_if_gone() -> bool:
+    """Start the server this process started before again if it has exited since (idle);
+    True if it did. Never starts one where none was started, so a machine without sound is
+    not probed again at every clip."""
+    if _started_with is None or _answers(_started_with):
+        return False
+    return ensure_sound_server(_started_with).started
+
+
+def _exit_idle_s(env: Mapping[str, str]) -> int:
+    try:
+        return max(1, int(env.get(IDLE_ENV, "")))
+    except ValueError:
+        return EXIT_IDLE_S
 
 
 def _pactl(env: Mapping[str, str], *args: str) -> str | None:

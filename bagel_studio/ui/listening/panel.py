@@ -225,6 +225,18 @@ class ListeningPanel(QWidget):
     def stop(self) -> None:
         self.controller.stop()
 
+    def step_speed(self, step: float) -> None:
+        """[ and ]: the next slower or faster playback speed of the list."""
+        combo = self.transport.speed_combo
+        combo.setCurrentIndex(min(max(combo.currentIndex() + int(step), 0), combo.count() - 1))
+        self.status_message.emit(f"Playback speed {combo.currentText()}")
+
+    def toggle_loop(self) -> None:
+        self.transport.loop_button.toggle()
+
+    def toggle_measure(self) -> None:
+        self.transport.measure_button.toggle()
+
     def shutdown(self) -> None:
         """Close the audio stream; later worker results are ignored."""
         self._closed = True

@@ -202,7 +202,7 @@ class TransportBar(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.play_button = _button("▶ Play", "Play / pause (Space); ←/→ seek 1 s, with Shift 5 s")
-        self.stop_button = _button("■ Stop", "Stop and rewind")
+        self.stop_button = _button("■ Stop", "Stop and rewind (Shift+Space)")
         self.position_label = QLabel(format_clock(0) + " / " + format_clock(0))
         self.position_label.setObjectName("positionLabel")
         metrics = self.position_label.fontMetrics()
@@ -211,14 +211,16 @@ class TransportBar(QWidget):
         for speed in SPEEDS:
             self.speed_combo.addItem(f"{speed:g}×", speed)
         self.speed_combo.setCurrentIndex(SPEEDS.index(1.0))
-        self.speed_combo.setToolTip("Playback speed (time expansion: slower is lower in pitch)")
+        self.speed_combo.setToolTip(
+            "Playback speed (time expansion: slower is lower in pitch); [ slower, ] faster"
+        )
         self.volume_slider = QSlider(Qt.Orientation.Horizontal)
         self.volume_slider.setRange(0, 100)
         self.volume_slider.setValue(80)
         self.volume_slider.setFixedWidth(90)
         self.volume_slider.setToolTip("Volume")
-        self.loop_button = _button("⟲ Loop", "Loop the measured box (or the whole clip)", True)
-        self.measure_button = _button("▭ Measure", "Drag a box to measure (or Shift+drag)", True)
+        self.loop_button = _button("⟲ Loop", "Loop the measured box, or the whole clip (O)", True)
+        self.measure_button = _button("▭ Measure", "Drag a box to measure (M; or Shift+drag)", True)
         self.reason_label = plain_label(selectable=False)  # the player's error text is data
         self.reason_label.setObjectName("playerReason")
         self.reason_label.setStyleSheet("color: #b26a00;")

@@ -69,3 +69,18 @@ def sounding_span(samples: np.ndarray, rate: int, threshold: float = 0.05) -> tu
     if loud.size == 0:
         return 0.0, 0.0
     return loud[0] / rate, loud[-1] / rate
+
+
+def sounding_seconds(
+    samples: np.ndarray, rate: int, threshold: float = 0.05, block_s: float = 0.001
+) -> float:
+    """How long the recording sounds: the 1 ms blocks whose peak |x| exceeds ``threshold``
+    (a half period of any tone from 500 Hz up fits in one, so a tone's every block counts).
+    Unlike the span, silence inside does not count: a busy machine's output underruns insert
+    gaps into what reaches the sink without changing how much of the clip was played."""
+    x = np.abs(np.asarray(samples, dtype=np.float32))
+    if x.ndim > 1:
+        x = x.max(axis=1)
+    size = max(1, round(block_s * rate))
+    blocks = x[: x.size // size * size].reshape(-1, size)
+    return float(np.count_nonzero(blocks.max(axis=1) > threshold) * size / rate)

@@ -7,6 +7,10 @@ the importers package; the round-trip test uses the real importer.
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -17,6 +21,55 @@ from bagel_studio.core.model import Decision, ItemContent
 from bagel_studio.core.store import NewItem, Store
 
 CURATOR = "ada"
+ROOT = Path(__file__).resolve().parents[3]
+
+# Runs ``bagel-studio ARGS`` in a fresh interpreter that stops itself (SIGSTOP) when the export
+# opens its first release file for writing inside its temporary folder, after the marker: the
+# interrupting signal then lands mid-write on any machine, however fast or loaded.
+_STOP_AT_FIRST_WRITE = """
+import os, runpy, signal, sys
+from pathlib import Path
+MARKER, TEMPORARY = sys.argv.pop(1), sys.argv.pop(1)
+stopped = False
+def stop_at_first_write(event, args):
+    global stopped
+    if stopped or event != "open" or not isinstance(args[1], str) or "w" not in args[1]:
+        return
+    path = Path(os.fsdecode(args[0]))
+    if path.name != MARKER and any(p.startswith(TEMPORARY) for p in path.parent.parts):
+        stopped = True
+        os.kill(os.getpid(), signal.SIGSTOP)
+sys.addaudithook(stop_at_first_write)
+sys.argv[0] = "bagel-studio"
+runpy.run_module("bagel_studio", run_name="__main__", alter_sys=True)
+"""
+
+
+def interrupt_export(
+    project: Path, out: Path, how: signal.Signals, *extra: str
+) -> tuple[subprocess.Popen[bytes], Path]:
+    """Export ``project`` to ``out`` in a process, send it ``how`` while it writes its first
+    release file, wait for it to end; return the process and its temporary folder."""
+    from bagel_studio.core.export.atomic import MARKER
+
+    temporary_prefix = f"{out.name}.tmp-"
+    command = [sys.executable, "-c", _STOP_AT_FIRST_WRITE, MARKER, temporary_prefix]
+    command += ["export", str(project), str(out), "--seed", "5", *extra]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status = os.waitpid(process.pid, os.WUNTRACED)  # returns when it stops (or ends)
+    if not os.WIFSTOPPED(status):
+        process.returncode = os.waitstatus_to_exitcode(status)
+        error = process.stderr.read().decode(errors="replace") if process.stderr else ""
+        raise AssertionError(f"the export ended before writing a file: {error}")
+    temporary = list(out.parent.glob(f"{temporary_prefix}{process.pid}-*"))
+    os.kill(process.pid, how)
+    if how != signal.SIGKILL:
+        os.kill(process.pid, signal.SIGCONT)  # a stopped process acts on the signal once resumed
+    process.wait(timeout=120)
+    if process.stderr is not None:
+        process.stderr.close()
+    assert len(temporary) == 1, temporary
+    return process, temporary[0]
 
 
 def flat_item(record: dict[str, Any]) -> NewItem:

@@ -3,29 +3,22 @@
 from __future__ import annotations
 
 import json
-import os
 import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from bagel_studio.core.cli import run
-from bagel_studio.core.domains import DIMENSIONS, PAPER_DOMAIN_COUNTS
 from bagel_studio.core.export import export_release
 from bagel_studio.core.model import Flag, Severity
 from bagel_studio.core.store import Store
 from tests.core.export.export_support import (
     decide_all,
+    interrupt_export,
     new_project,
     paper_items,
     read_jsonl,
-    synthetic_items,
 )
-
-ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture
@@ -107,61 +100,23 @@ def test_usage_errors_exit_2(
     assert run(["export", str(paper_project), str(tmp_path / "o")]) == 2  # --seed is required
 
 
-def _big_project(path: Path) -> None:
-    """BAGEL's size (11,852 accepted items): long enough to write that a kill lands midway."""
-    items = []
-    for domain, count in PAPER_DOMAIN_COUNTS.items():
-        items += synthetic_items(count, domain, dimension=DIMENSIONS[domain][0])
-    with new_project(path, items) as store:
-        decide_all(store, store.item_ids())
-
-
-def _kill_when_writing(project: Path, out: Path, *extra: str) -> Path:
-    """Start the export in a process, SIGKILL it once its temporary folder exists; return it."""
-    command = [
-        sys.executable,
-        "-m",
-        "bagel_studio",
-        "export",
-        str(project),
-        str(out),
-        "--seed",
-        "5",
-        *extra,
-    ]
-    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    temporary: list[Path] = []
-    while process.poll() is None and not temporary:
-        temporary = list(out.parent.glob(f"{out.name}.tmp-{process.pid}-*"))
-        time.sleep(0.001)
-    os.kill(process.pid, signal.SIGKILL)
-    process.wait()
-    assert process.returncode == -signal.SIGKILL, process.stderr.read() if process.stderr else ""
-    if process.stderr:
-        process.stderr.close()
-    assert temporary, "the export finished before it could be killed"
-    return temporary[0]
-
-
-@pytest.mark.slow
-def test_killed_export_leaves_no_partial_release(tmp_path: Path) -> None:
-    project = tmp_path / "big.bagel"
-    _big_project(project)
-
+def test_killed_export_leaves_no_partial_release(paper_project: Path, tmp_path: Path) -> None:
     out = tmp_path / "release"
-    leftover = _kill_when_writing(project, out)
+    process, leftover = interrupt_export(paper_project, out, signal.SIGKILL)
+    assert process.returncode == -signal.SIGKILL
     assert not out.exists()
     assert leftover.is_dir()  # clearly named as temporary, next to where OUTDIR would be
 
-    with Store.open(project, read_only=True) as store:
+    with Store.open(paper_project, read_only=True) as store:
         export_release(store, out, seed=1)  # the next export cleans up after the killed one
     assert not leftover.exists()
     before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
 
-    leftover = _kill_when_writing(project, out, "--force")
+    process, leftover = interrupt_export(paper_project, out, signal.SIGKILL, "--force")
+    assert process.returncode == -signal.SIGKILL and leftover.is_dir()
     assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
     rows = read_jsonl(out / "data" / "all.jsonl")
-    assert len(rows) == sum(PAPER_DOMAIN_COUNTS.values())
+    assert len(rows) == 17
 
 
 def test_nothing_accepted_exits_1(

@@ -16,7 +16,8 @@ from bagel_studio.core.store import Store
 from bagel_studio.core.store import llm as sql
 from tests.support.llama_server import ALIAS, llama_server, missing
 
-pytestmark = pytest.mark.slow
+# One thread generates twelve replies: minutes when other jobs share the machine's two cores.
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 ITEMS = ["wiki:1", "globi:1", "bio:1", "xc:1"]
 
 

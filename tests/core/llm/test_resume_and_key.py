@@ -25,6 +25,9 @@ SECRET = "sk-test-DO-NOT-LEAK-4242"
 @pytest.mark.slow
 def test_sigkill_during_evaluation_then_resume(llm_project: Path) -> None:
     with ScriptedServer(gold_map()) as server:
+        # The last item's request hangs for as long as this test may poll: the run cannot
+        # finish before the kill, however slowly the test runs on a busy machine.
+        server.fail_next("slow", question="goldcrest", seconds=60)
         command = [sys.executable, "-m", "bagel_studio", "evaluate", str(llm_project),
                    "--model", "gold+delay=0.3", "--label", "gold", "--base-url", server.url,
                    "--concurrency", "1"]  # fmt: skip
@@ -40,6 +43,7 @@ def test_sigkill_during_evaluation_then_resume(llm_project: Path) -> None:
             time.sleep(0.05)
         process.send_signal(signal.SIGKILL)
         process.wait(timeout=10)
+        server.clear_faults()  # the resumed run is not held up
         assert process.returncode == -signal.SIGKILL
         with Store.open(llm_project, read_only=True) as store:
             before = {a["item_id"]: a for a in sql.all_answers(store, "gold")}

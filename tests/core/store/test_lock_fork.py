@@ -35,9 +35,10 @@ FORK_AND_HOLD = (
     "store = Store.open(sys.argv[1], owner='alice')\n"
     "child = os.fork()\n"
     "if child == 0:\n"
+    "    os.write(1, f'child {os.getpid()}\\n'.encode())\n"  # its at-fork handlers have run
     "    time.sleep(120)\n"
     "    os._exit(0)\n"
-    "print(child, flush=True)\n"
+    "os.write(1, f'parent {child}\\n'.encode())\n"  # each line in one write: never interleaved
     "time.sleep(120)\n"
 )
 
@@ -81,8 +82,13 @@ def test_a_killed_writers_forked_child_does_not_keep_the_project_locked(project:
         text=True,
     )
     assert writer.stdout is not None
-    child = int(writer.stdout.readline())
+    # Both lines, in either order: the child's says it has dropped its copy of the lock (its
+    # at-fork handler runs before fork returns in it), which a busy machine may delay well past
+    # the parent's line.
+    said = dict(writer.stdout.readline().split() for _ in range(2))
     writer.stdout.close()
+    child = int(said["child"])
+    assert int(said["parent"]) == child
     try:
         os.kill(writer.pid, signal.SIGKILL)
         writer.wait()

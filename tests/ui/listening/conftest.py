@@ -7,7 +7,7 @@ real SQLite file; the panel runs on real executors (``Services``).
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -36,8 +36,9 @@ def _item(item_id: str, recording: str, options: tuple[str, ...], gold: int, dim
     return NewItem(id=item_id, domain="Xeno-canto", content=content, recording_id=recording)
 
 
-def build_project(folder: Path, data_dir: Path) -> Store:
-    """A project file with the two clips and four items (one with a wrong gold band)."""
+def build_project(folder: Path, data_dir: Path, leading: Sequence[NewItem] = ()) -> Store:
+    """A project file with the two clips and four items (one with a wrong gold band), after
+    ``leading`` items if given (the queue's first)."""
     audio = folder / "audio"
     audio.mkdir(parents=True, exist_ok=True)
     recordings = []
@@ -56,6 +57,7 @@ def build_project(folder: Path, data_dir: Path) -> Store:
     store.upsert_recordings(recordings, None)
     store.add_items(
         [
+            *leading,
             _item(FREQ_ITEM, SPARROW, FREQ_OPTIONS, 1, "Dominant frequency range"),
             _item(WRONG_GOLD_ITEM, SPARROW, FREQ_OPTIONS, 0, "Dominant frequency range"),
             _item(DURATION_ITEM, SPARROW, DURATION_OPTIONS, 0, "Call / syllable duration"),

@@ -43,13 +43,17 @@ def test_playhead_follows_the_stream_and_stops_at_pause(
         panel.toggle_play()
         assert panel.controller.is_playing
         assert panel.transport.play_button.text() == "❚❚ Pause"
-        qtbot.waitUntil(lambda: panel.view.playhead.value() > 1.0, timeout=10000)
+        # past 1 s and seen in many playhead frames (fewer per second on a busy machine)
+        qtbot.waitUntil(
+            lambda: panel.view.playhead.value() > 1.0 and len({p for p in positions if p}) >= 10,
+            timeout=30_000,
+        )
         panel.toggle_play()
     paused_at = panel.view.playhead.value()
     assert not panel.controller.is_playing
     assert panel.transport.play_button.text() == "▶ Play"
     assert paused_at == pytest.approx(panel.controller.player.position_s())
-    assert 1.0 < paused_at < 6.0
+    assert 1.0 < paused_at < 6.0  # before the clip's end
     qtbot.wait(200)
     assert panel.view.playhead.value() == paused_at  # paused: the clock stands still
     moving = [p for p in positions if p > 0]
@@ -89,7 +93,7 @@ def test_loop_keeps_the_playhead_inside_the_box(qtbot: QtBot, audio_panel: Liste
     def wrapped() -> bool:
         return any(b < a for a, b in itertools.pairwise(positions))
 
-    qtbot.waitUntil(wrapped, timeout=10000)
+    qtbot.waitUntil(lambda: wrapped() and len(positions) >= 5, timeout=30_000)
     panel.toggle_play()
     assert len(positions) >= 5
     assert all(0.99 <= p <= 1.41 for p in positions), positions
@@ -105,7 +109,7 @@ def test_speed_and_volume_reach_the_player(qtbot: QtBot, audio_panel: ListeningP
     panel.transport.volume_slider.setValue(30)
     assert panel.controller.player.volume == pytest.approx(0.3)
     panel.toggle_play()
-    qtbot.waitUntil(lambda: panel.view.playhead.value() > 0.05, timeout=10000)
+    qtbot.waitUntil(lambda: panel.view.playhead.value() > 0.05, timeout=30_000)
     panel.toggle_play()
     assert panel.transport.play_button.isEnabled()
 
