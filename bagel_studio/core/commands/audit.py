@@ -13,7 +13,7 @@ import sys
 
 from bagel_studio.core.audit import AuditReport, audit_flags, format_p, run_audit
 from bagel_studio.core.audit.baselines import BASELINES, CHANCE
-from bagel_studio.core.commands.common import open_project, print_json
+from bagel_studio.core.commands.common import add_wait_argument, open_project, print_json
 from bagel_studio.core.operations.audit import store_audit_flags
 
 DESCRIPTION = (
@@ -56,10 +56,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         action="store_true",
         help="only report; do not set the audit's flags",
     )
+    add_wait_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    with open_project(args.project, read_only=args.no_flags) as store:
+    with open_project(args.project, read_only=args.no_flags, wait=args.wait) as store:
         report = run_audit(store)
         if not args.no_flags:
             change = store_audit_flags(store, audit_flags(report))

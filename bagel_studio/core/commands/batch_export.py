@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 from bagel_studio.core.cli import UsageError
-from bagel_studio.core.commands.common import open_project
+from bagel_studio.core.commands.common import add_wait_argument, open_project
 from bagel_studio.core.commands.llm_common import add_profile_options, profile_from_args
 
 HELP = "write the evaluation as an OpenAI Batch API input file (for a cluster)"
@@ -28,6 +28,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument(
         "--seed", type=int, metavar="N", help="options in the order of the release with this seed"
     )
+    add_wait_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -36,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     from bagel_studio.core.operations.llm import save_profile
 
     out = Path(args.out)
-    with open_project(args.project, owner="bagel-studio batch-export") as store:
+    with open_project(args.project, owner="bagel-studio batch-export", wait=args.wait) as store:
         profile, changed = profile_from_args(store, args)
         if changed:
             save_profile(store, profile)

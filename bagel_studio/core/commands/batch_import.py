@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from bagel_studio.core.cli import UsageError
-from bagel_studio.core.commands.common import open_project, print_json
+from bagel_studio.core.commands.common import add_wait_argument, open_project, print_json
 from bagel_studio.core.commands.llm_common import add_profile_options, profile_from_args
 
 HELP = "read a Batch API output file and store its answers as evaluate would"
@@ -26,6 +26,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("results", metavar="RESULTS.jsonl", help="the batch output file")
     add_profile_options(parser, model_help="the profile the batch was written for")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    add_wait_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -35,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     path = Path(args.results)
     if not path.is_file():
         raise UsageError(f"{path}: no such file")
-    with open_project(args.project, owner="bagel-studio batch-import") as store:
+    with open_project(args.project, owner="bagel-studio batch-import", wait=args.wait) as store:
         profile, changed = profile_from_args(store, args)
         if changed:
             save_profile(store, profile)

@@ -8,7 +8,7 @@ import sys
 import threading
 
 from bagel_studio.core.cli import UsageError
-from bagel_studio.core.commands.common import open_project, print_json
+from bagel_studio.core.commands.common import add_wait_argument, open_project, print_json
 from bagel_studio.core.commands.llm_common import (
     add_profile_options,
     profile_from_args,
@@ -45,6 +45,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "options alone (the audit's options-only baseline; stored apart from full answers)",
     )
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    add_wait_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -52,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     from bagel_studio.core.llm.evaluate import evaluate, questions
     from bagel_studio.core.operations.llm import save_profile
 
-    with open_project(args.project, owner="bagel-studio evaluate") as store:
+    with open_project(args.project, owner="bagel-studio evaluate", wait=args.wait) as store:
         profile, changed = profile_from_args(store, args)
         wanted = questions(store, args.items, args.seed, options_only=args.options_only)
         if args.items:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from bagel_studio.core.commands.common import open_project, print_json
+from bagel_studio.core.commands.common import add_wait_argument, open_project, print_json
 from bagel_studio.core.commands.llm_common import add_profile_options, ask_model, stored_items
 
 HELP = "a model's second opinion on items (a JSON verdict with its reason; never decides)"
@@ -24,12 +24,13 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("items", nargs="*", metavar="ITEM_ID", help="items to judge (all if none)")
     add_profile_options(parser, model_help="a stored profile's label, or a model id")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    add_wait_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     from bagel_studio.core.llm.judge import judge
 
-    with open_project(args.project, owner="bagel-studio judge") as store:
+    with open_project(args.project, owner="bagel-studio judge", wait=args.wait) as store:
         items = stored_items(store, args.items)
         profile, summary = ask_model(store, args, items, judge)
     if args.json:

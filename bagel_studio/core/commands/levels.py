@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from bagel_studio.core.cli import UsageError
-from bagel_studio.core.commands.common import open_project, print_json
+from bagel_studio.core.commands.common import add_wait_argument, open_project, print_json
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -28,6 +28,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     parser.add_argument("--apply", action="store_true", help="set the items' levels")
     parser.add_argument("--json", action="store_true", help="print JSON")
+    add_wait_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -35,7 +36,9 @@ def run(args: argparse.Namespace) -> int:
     from bagel_studio.core.llm.project import find_profile
     from bagel_studio.core.operations.llm import apply_levels
 
-    with open_project(args.project, read_only=not args.apply, owner="bagel-studio levels") as store:
+    with open_project(
+        args.project, read_only=not args.apply, owner="bagel-studio levels", wait=args.wait
+    ) as store:
         profiles = []
         for label in args.models:
             profile = find_profile(store, label)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from bagel_studio.core.cli import UsageError
-from bagel_studio.core.commands.common import open_project, print_json
+from bagel_studio.core.commands.common import add_wait_argument, open_project, print_json
 from bagel_studio.core.commands.llm_common import add_profile_options, ask_model, stored_items
 
 HELP = "regenerate items from their evidence with the paper's generation prompts"
@@ -26,12 +26,13 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("items", nargs="+", metavar="ITEM_ID", help="the items to regenerate")
     add_profile_options(parser, model_help="a stored profile's label, or a model id")
     parser.add_argument("--json", action="store_true", help="print the outcome per item as JSON")
+    add_wait_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     from bagel_studio.core.llm.regenerate import CREATED, regenerate
 
-    with open_project(args.project, owner="bagel-studio regenerate") as store:
+    with open_project(args.project, owner="bagel-studio regenerate", wait=args.wait) as store:
         items = stored_items(store, args.items)
         if not items:
             raise UsageError("name the items to regenerate")
