@@ -39,10 +39,10 @@ def default_demo_path() -> Path:
 def build_demo_project(target: Path | None = None, *, rebuild: bool = False) -> Path:
     """Create the demo project at ``target`` (built once: an existing one, with the curator's
     decisions in it, is kept unless ``rebuild``) and return its path."""
-    from bagel_studio.core.checks import check_all
     from bagel_studio.core.domains import XENO_CANTO
     from bagel_studio.core.importers import import_paths
     from bagel_studio.core.operations import analyze_recordings
+    from bagel_studio.core.operations.project import recheck
     from bagel_studio.core.store import QueueFilter, Store
 
     target = target or default_demo_path()
@@ -57,7 +57,7 @@ def build_demo_project(target: Path | None = None, *, rebuild: bool = False) -> 
         # Measure the nine clips now (about a second) so the acoustic flags are in the queue
         # from the start rather than appearing as each recording is first opened.
         analyze_recordings(store)
-        check_all(store, store.item_ids(QueueFilter(domain=XENO_CANTO)))
+        recheck(store, store.item_ids(QueueFilter(domain=XENO_CANTO)))
         store.checkpoint()
     if rebuild:
         for old in (target, Path(f"{target}-wal"), Path(f"{target}-shm")):

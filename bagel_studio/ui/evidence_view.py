@@ -40,6 +40,10 @@ log = logging.getLogger(__name__)
 HIGHLIGHT = QColor("#fff59d")
 RECORDING_CARD_HEIGHT = 190
 NONE_TEXT = "No evidence of this kind is linked to this item."
+NO_EVIDENCE = (
+    "No evidence is linked to this item: import the text, GloBI table or recording it was"
+    " generated from (File → Import…, Ctrl+I) to see it here."
+)
 NO_SOURCE_RECORD = "No GloBI record is linked as this item's source; its flags name these rows:"
 
 
@@ -277,7 +281,12 @@ class EvidencePanel(QTabWidget):
         for index, present in available.items():  # which evidence the item has, at a glance
             self.setTabEnabled(index, present)
             self.setTabToolTip(index, "" if present else NO_EVIDENCE_TIP[index])
-        if not available[preferred]:
+        if not any(available.values()):  # one tab that says so, not three greyed out
+            self.setTabEnabled(0, True)
+            self.setTabToolTip(0, "")
+            self.text.show_text(NO_EVIDENCE, "", [])
+            preferred = 0
+        elif not available[preferred]:
             preferred = next((i for i in (0, 1, 2) if available[i]), preferred)
         self.setCurrentIndex(preferred)
 

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
     QHBoxLayout,
+    QHeaderView,
     QLineEdit,
     QProgressBar,
     QPushButton,
@@ -69,6 +70,12 @@ class ModelsPanel(QWidget):
         self._relay.failed.connect(self._failed)
         self.profiles = _table(PROFILE_COLUMNS)
         self.results = _table(RESULT_COLUMNS)
+        # the endpoint and the model's label take the width the other columns leave
+        for table, column in (
+            (self.profiles, PROFILE_COLUMNS.index("Endpoint")),
+            (self.results, 0),
+        ):
+            table.horizontalHeader().setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
         self.label = QLineEdit()
         self.base_url = QLineEdit("http://127.0.0.1:8080/v1")
         self.model = QLineEdit()
@@ -342,5 +349,4 @@ def _table(columns: tuple[str, ...]) -> QTableWidget:
     table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
     table.setSelectionMode(QTableWidget.SelectionMode.SingleSelection)
     table.verticalHeader().hide()
-    table.horizontalHeader().setStretchLastSection(True)
     return table

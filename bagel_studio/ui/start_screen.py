@@ -7,19 +7,26 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
+    QApplication,
     QFileDialog,
     QLabel,
     QListWidget,
     QListWidgetItem,
+    QMessageBox,
     QPushButton,
     QVBoxLayout,
     QWidget,
 )
 
 from bagel_studio.core.prefs import Preferences
+from bagel_studio.ui.plain import plain_message
 
 PROJECT_FILTER = "BAGEL Studio projects (*.bagel *.sqlite *.db);;All files (*)"
 OpenProject = Callable[[Path, bool], bool]
+NO_RECENT = (
+    "No recent project yet. Start a new one and import your generated items (Ctrl+N), open"
+    " a colleague's project file (Ctrl+O), or learn the desk on the demo project (Ctrl+D)."
+)
 
 
 class StartScreen(QWidget):
@@ -39,6 +46,13 @@ class StartScreen(QWidget):
         self.open_button = QPushButton("Open project…  [Ctrl+O]", self)
         self.open_button.setShortcut("Ctrl+O")
         self.open_button.clicked.connect(self.open_existing)
+        self.demo_button = QPushButton("Try the demo project  [Ctrl+D]", self)
+        self.demo_button.setShortcut("Ctrl+D")
+        self.demo_button.setToolTip(
+            "Fifty-odd items of all four domains with their evidence and recordings, built once in"
+            " your data folder: a safe place to learn the keys"
+        )
+        self.demo_button.clicked.connect(self.open_demo)
         self.recent = QListWidget(self)
         for path in prefs.recent_projects:
             entry = QListWidgetItem(path)
@@ -53,13 +67,38 @@ class StartScreen(QWidget):
         layout.addWidget(title)
         layout.addWidget(self.new_button)
         layout.addWidget(self.open_button)
+        layout.addWidget(self.demo_button)
         layout.addWidget(QLabel("Recent projects (Enter opens):", self))
         layout.addWidget(self.recent, 1)
+        self.no_recent = QLabel(NO_RECENT, self)
+        self.no_recent.setWordWrap(True)
+        layout.addWidget(self.no_recent)
+        self.recent.setVisible(self.recent.count() > 0)
+        self.no_recent.setVisible(self.recent.count() == 0)
+        if self.recent.count():
+            self.recent.setCurrentRow(0)
+            self.recent.setFocus()  # Enter opens the latest project at once
 
     def new_project(self) -> None:
         name, _ = QFileDialog.getSaveFileName(self, "New project", "project.bagel", PROJECT_FILTER)
         if name:
             self._open_project(Path(name), True)
+
+    def open_demo(self) -> None:
+        """Build the demo project (once, a few seconds) and open it."""
+        from bagel_studio.core.demo import build_demo_project
+
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        try:
+            path = Path(build_demo_project())
+        except Exception as exc:
+            plain_message(
+                self, QMessageBox.Icon.Critical, "Demo project", f"Could not build it: {exc}"
+            )
+            return
+        finally:
+            QApplication.restoreOverrideCursor()
+        self._open_project(path, False)
 
     def open_existing(self) -> None:
         name, _ = QFileDialog.getOpenFileName(self, "Open project", "", PROJECT_FILTER)

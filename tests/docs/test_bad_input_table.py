@@ -162,6 +162,15 @@ def written(tmp: Path, files: dict[str, bytes]) -> list[str]:
     return [str(tmp / name) for name in files]
 
 
+def big_document(tmp: Path) -> list[str]:
+    """A 65 MB JSON array (sparse past its first lines: it is refused before being read)."""
+    path = tmp / "items.json"
+    with open(path, "wb") as handle:
+        handle.write(b"[\n" + json.dumps(item(1)).encode() + b",\n" + b" " * 70_000 + b"\n")
+        handle.truncate(65_000_000)
+    return [str(path)]
+
+
 def fifo(tmp: Path) -> list[str]:
     os.mkfifo(tmp / "fifo.jsonl")
     return [str(tmp / "fifo.jsonl"), "/dev/zero"]
@@ -183,6 +192,11 @@ SCENARIOS: dict[str, tuple[Scenario, str]] = {
     "a line longer than 10 MB (`--max-line-mb`), even a file that is one such line": (
         lambda tmp, _: good_and(tmp, lines(item(2, question="x" * 11_000_000)).encode()),
         "longer than the 10 MB",
+    ),
+    "a JSON document (an array, or an object spread over lines), a table or a text larger than"
+    " 64 MB (`--max-document-mb`)": (
+        lambda tmp, _: big_document(tmp),
+        "larger than the 64 MB a document may take (import --max-document-mb)",
     ),
     'a lone surrogate (`"\\ud800"`) in a string': (
         lambda tmp, _: good_and(tmp, lines(item(2)).encode().replace(b"animal", b"\\ud800")),

@@ -12,7 +12,10 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QKeySequence
 from PySide6.QtWidgets import QApplication, QLabel
 
-from bagel_studio.core.store import QueueFilter, Store
+from bagel_studio.core.model import ItemContent
+from bagel_studio.core.prefs import Preferences
+from bagel_studio.core.store import NewItem, QueueFilter, Store
+from bagel_studio.ui.evidence_view import NO_EVIDENCE
 from bagel_studio.ui.main_window import COLUMN_SHARES
 from bagel_studio.ui.queue_model import COLUMNS
 from bagel_studio.ui.queue_panel import EMPTY_PROJECT_TEXT, NO_MATCH_TEXT
@@ -20,6 +23,7 @@ from bagel_studio.ui.review_controller import NO_ITEMS_TEXT
 from bagel_studio.ui.review_controller import NO_MATCH_TEXT as NO_MATCH_ITEM_TEXT
 from bagel_studio.ui.shortcuts import SHORTCUTS, State
 from bagel_studio.ui.shortcuts_help import shortcut_lines, side_by_side
+from bagel_studio.ui.start_screen import StartScreen
 from tests.ui.desk_harness import close_desk, open_desk
 from tests.ui.desk_project import GLOBI_ID, KOALA_ID, XC_ID, build_project
 
@@ -275,3 +279,29 @@ def test_the_help_in_two_columns_keeps_every_row_whole() -> None:
     headings = [line for line in lines if line and not line.startswith(" ")]
     right = [h for h in headings if any(row.endswith(h) and row != h for row in paired)]
     assert right and headings[0] not in right  # the later groups moved to the right column
+
+
+def test_a_first_start_says_where_to_begin_and_offers_the_demo(qtbot, tmp_path: Path) -> None:
+    prefs = Preferences(curator="ana")
+    screen = StartScreen(prefs, lambda _path, _create: True)
+    qtbot.addWidget(screen)
+    screen.show()
+    qtbot.waitExposed(screen)
+    assert screen.recent.count() == 0  # a new curator: nothing opened yet
+    assert screen.no_recent.isVisible() and "Ctrl+D" in screen.no_recent.text()
+    assert not screen.recent.isVisible()
+    assert screen.demo_button.shortcut().toString() == "Ctrl+D"
+
+
+def test_an_item_without_any_evidence_says_so_on_one_tab(qtbot, tmp_path: Path) -> None:
+    path = tmp_path / "bare.bagel"
+    with Store.open(path) as store:
+        content = ItemContent("Which bird is this?", ("Wren", "Robin", "Tit", "Finch"), 0, "Diet")
+        store.add_items([NewItem("wikipedia:bare:0", "Wikipedia", content)], None)
+    window = open_desk(qtbot, path)
+    tabs = window.evidence
+    assert window.current_item_id() == "wikipedia:bare:0"
+    assert tabs.currentIndex() == TEXT_TAB and tabs.isTabEnabled(TEXT_TAB)
+    assert tabs.text.heading.text() == NO_EVIDENCE
+    assert not tabs.isTabEnabled(GLOBI_TAB) and not tabs.isTabEnabled(RECORDING_TAB)
+    close_desk(window)

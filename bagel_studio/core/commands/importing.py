@@ -51,6 +51,14 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="reject lines longer than this many megabytes without parsing them (default 10)",
     )
     parser.add_argument(
+        "--max-document-mb",
+        metavar="MB",
+        type=float,
+        default=None,
+        help="refuse a file read whole (a JSON document rather than JSON Lines, a table, a text)"
+        " larger than this many megabytes (default 64); JSON Lines are read in any size",
+    )
+    parser.add_argument(
         "--no-verify",
         action="store_true",
         help="import a release folder even when it differs from its manifest (see verify)",
@@ -67,11 +75,13 @@ def run(args: argparse.Namespace) -> int:
     store = open_project(args.project, create=True, wait=args.wait)
     try:
         limit = round(args.max_line_mb * 1e6) if args.max_line_mb else None
+        document = round(args.max_document_mb * 1e6) if args.max_document_mb else None
         report = import_paths(
             store,
             args.paths,
             verify=not args.no_verify,
             max_line_bytes=limit,
+            max_document_bytes=document,
             workers=max(args.workers, 1),
         )
         totals = (store.item_count(), store.reject_count())

@@ -1,18 +1,21 @@
 """Reading an item file into an ``ItemBatch``: JSON Lines, a JSON array, or one JSON object.
 
 JSON Lines are read line by line so that one broken line (truncated, not JSON, 50 MB long, in
-another encoding) is one reject and every other line still imports.
+another encoding) is one reject and every other line still imports; they are read as a stream,
+so memory does not grow with the file.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
 from bagel_studio.core.importers.items import ItemBatch
-from bagel_studio.core.importers.sniff import classify_json, line_limit, loads
-from bagel_studio.core.importers.textio import decode_line, split_lines
+from bagel_studio.core.importers.sniff import classify_file, document_limit, line_limit, loads
+from bagel_studio.core.importers.textio import decode_line, iter_lines, to_utf8, utf8_chunks
+from bagel_studio.core.store.evidence import RAW_LIMIT
 
 LineProgress = Callable[[int], None]
 PROGRESS_EVERY = 2000
@@ -20,34 +23,49 @@ CHUNK_ITEMS = 5000  # items of a JSON Lines file written at a time
 
 
 def read_items(
-    data: bytes,
+    path: Path,
     display: str,
     advance: LineProgress | None = None,
     write: Callable[[ItemBatch], None] | None = None,
 ) -> ItemBatch:
-    """Every item, generator rejection and reject in ``data`` (the bytes of one item file).
+    """Every item, generator rejection and reject in the item file at ``path``.
 
-    With ``write``, JSON Lines are handed to it every ``CHUNK_ITEMS`` items (it writes them, and
-    the batch forgets them, see ``ItemBatch.hand_over``), so a file of any length takes bounded
-    memory; the batch returned holds what came after the last hand-over.
+    JSON Lines are read as a stream, a line at a time (UTF-16/32 transcoded as it is read), and
+    with ``write`` handed to it every ``CHUNK_ITEMS`` items (it writes them, and the batch
+    forgets them, see ``ItemBatch.hand_over``), so a file of any length takes bounded memory; the
+    batch returned holds what came after the last hand-over. A JSON document (an array of items,
+    or one object spread over lines) is parsed whole, up to ``sniff.document_limit``; a larger
+    one is one reject that says so.
     """
     batch = ItemBatch(display)
-    kind, document = classify_json(data)
+    kind, document = classify_file(path)
     if kind == "items-lines":
-        _read_lines(data, batch, advance, write)
+        with open(path, "rb") as handle:
+            _read_lines(utf8_chunks(handle), batch, advance, write)
+    elif kind == "too-large":
+        batch.reject(
+            1,
+            f"a JSON document of {document / 1e6:.1f} MB, larger than the"
+            f" {document_limit.get() / 1e6:g} MB a document may take (import --max-document-mb);"
+            " not read. Write the items as JSON Lines, one item per line, which are read in any"
+            " length",
+        )
     elif kind == "items-array":
-        _read_array(data, document, batch)
+        _read_array(to_utf8(path.read_bytes()), document, batch)
     elif kind == "items-object":
         batch.add_record(document, 1, "")
     elif kind == "other-object":
+        with open(path, "rb") as handle:
+            head = handle.read(4096)
         batch.reject(
             1,
             "a JSON object that is no item, envelope, Xeno-canto metadata or text"
             f" (keys: {', '.join(list(document)[:8])})",
-            data[:4096],
+            to_utf8(head, complete=False),
         )
     elif kind == "bad-json":
         assert isinstance(document, json.JSONDecodeError)
+        data = to_utf8(path.read_bytes())  # within the document limit (classify_file)
         batch.reject(
             document.lineno,
             _json_error(document, len(data)),
@@ -59,28 +77,28 @@ def read_items(
 
 
 def _read_lines(
-    data: bytes,
+    chunks: Iterable[bytes],
     batch: ItemBatch,
     advance: LineProgress | None,
     write: Callable[[ItemBatch], None] | None,
 ) -> None:
     limit = line_limit.get()
     consumed = 0
-    for number, line in enumerate(split_lines(data), start=1):
-        consumed += len(line) + 1
+    for number, (line, size) in enumerate(iter_lines(chunks, limit, RAW_LIMIT), start=1):
+        consumed += size + 1
         if advance is not None and number % PROGRESS_EVERY == 0:
             advance(consumed)
+        if size > limit:
+            reason = (
+                f"line is {size / 1e6:.1f} MB, longer than the"
+                f" {limit / 1e6:g} MB an item may take (import --max-line-mb); not parsed"
+            )
+            batch.reject(number, reason, line, size)  # its head is kept, and its size
+            continue
         if not line or line.isspace():  # blank (without copying the line to strip it)
             continue
         if number == 1 and line.startswith(b"\xef\xbb\xbf"):
             line = line[3:]
-        if len(line) > limit:
-            reason = (
-                f"line is {len(line) / 1e6:.1f} MB, longer than the"
-                f" {limit / 1e6:g} MB an item may take (import --max-line-mb); not parsed"
-            )
-            batch.reject(number, reason, decode_line(line))  # the store keeps its head and size
-            continue
         if b"\x00" in line:  # binary data in this line only: the others still import
             batch.reject(number, "NUL byte in the line (binary data); not parsed", "")
             continue

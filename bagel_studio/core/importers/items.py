@@ -70,7 +70,7 @@ class ItemBatch:
         self.duplicates = 0
         # Items already handed over to be written: id -> (content, domain, line), the content
         # as its canonical JSON's digest, so that a file streams in bounded memory.
-        self._handed_over: dict[str, tuple[bytes, str, int | None]] = {}
+        self._handed_over: dict[str, tuple[int | bytes, str, int | None]] = {}
 
     def hand_over(self) -> None:
         """Forget what was collected so far (the caller has written it) but its items' ids,
@@ -84,10 +84,13 @@ class ItemBatch:
         self.texts = []
         self.duplicates = 0
 
-    def reject(self, line: int, reason: str, raw: str | bytes = "") -> None:
+    def reject(
+        self, line: int, reason: str, raw: str | bytes = "", size: int | None = None
+    ) -> None:
+        """A reject of ``line``; ``size`` is the line's length when ``raw`` is only its head."""
         if isinstance(raw, bytes):
             raw = decode_line(raw)
-        self.rejects.append(Reject(self.file, line, reason, raw))
+        self.rejects.append(Reject(self.file, line, reason, raw, size))
 
     def add_record(self, record: Any, line: int, raw: str | bytes) -> None:
         """Add whatever ``record`` (one parsed JSON value from ``line``, whose text is ``raw``)
@@ -179,8 +182,13 @@ class ItemBatch:
             self.texts.append(text)
 
 
-def _digest(content: ItemContent) -> bytes:
-    return hashlib.blake2b(content.canonical_json().encode("utf-8"), digest_size=16).digest()
+def _digest(content: ItemContent) -> int | bytes:
+    """What a handed-over item's content is remembered by (within this run): its hash, or, for
+    content that cannot be hashed (an option that is not a string), a digest of its JSON."""
+    try:
+        return hash(content)
+    except TypeError:
+        return hashlib.blake2b(content.canonical_json().encode("utf-8"), digest_size=16).digest()
 
 
 def _given_id(record: dict[str, Any]) -> str | None:

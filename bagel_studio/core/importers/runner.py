@@ -1,9 +1,10 @@
 """``import_paths``: every input file into the project, one transaction per file.
 
-A file is recorded with its SHA-256, so importing it again changes nothing. Its items, evidence,
-rejects, generator rejections and the items' structural (blocking) flags are written in the same
-transaction as its import record: a crash leaves either the whole file or none of it, and never an
-item without its blocking flags.
+A file is recorded with its SHA-256, so importing it again changes nothing. The readers here parse;
+``operations.imports`` writes: a file's items, evidence, rejects, generator rejections and the
+items' structural (blocking) flags go in through one ``import_file`` transaction with its import
+record, so a crash leaves either the whole file or none of it, and never an item without its
+blocking flags.
 
 The other checks (warnings and information, which read the evidence) run afterwards as a step of
 their own, ``run_full_checks``, over the new items and the earlier ones whose evidence arrived:
@@ -18,13 +19,10 @@ import json
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from bagel_studio.core.checks import check_all
-from bagel_studio.core.checks.structural import structural_flags
-from bagel_studio.core.domains import GLOBI
 from bagel_studio.core.importers import globi, item_files, texts, xenocanto
 from bagel_studio.core.importers.items import ItemBatch
 from bagel_studio.core.importers.report import ImportReport
@@ -32,12 +30,21 @@ from bagel_studio.core.importers.sniff import (
     HEAD_BYTES,
     KIND_ORDER,
     Input,
-    classify_json,
+    classify_file,
     collect,
+    document_limit,
     line_limit,
     sniff,
 )
 from bagel_studio.core.importers.textio import decode, to_utf8
+from bagel_studio.core.operations.imports import (
+    Evidence,
+    FileImport,
+    import_file,
+    linked_items,
+    record_unreadable_audio,
+)
+from bagel_studio.core.operations.project import recheck
 from bagel_studio.core.store import NewItem, Reject, Store
 
 Progress = Callable[[int, int], None]
@@ -61,10 +68,8 @@ class _Run:
     hashes: dict[Path, str] = field(default_factory=dict)
     attached: set[Path] = field(default_factory=set)
     attached_by: dict[Path, int] = field(default_factory=dict)  # audio -> the import naming it
-    recording_ids: set[str] = field(default_factory=set)
-    text_keys: set[str] = field(default_factory=set)
+    evidence: Evidence = field(default_factory=Evidence)  # what this run brought in
     import_ids: list[int] = field(default_factory=list)
-    globi_added: int = 0
 
 
 def import_paths(
@@ -75,6 +80,7 @@ def import_paths(
     full_checks: bool = True,
     verify: bool = True,
     max_line_bytes: int | None = None,
+    max_document_bytes: int | None = None,
     workers: int = 1,
 ) -> ImportReport:
     """Import files and folders (walked) into ``store``; evidence first, then items.
@@ -84,16 +90,21 @@ def import_paths(
     ``report.check_item_ids`` (see ``run_full_checks``). ``report.timings`` says how long the
     import and the checks took. A release folder is verified first and refused when it differs
     from its manifest, unless ``verify=False``; a line longer than ``max_line_bytes`` (default
-    ``sniff.MAX_LINE_BYTES``) is a reject.
+    ``sniff.MAX_LINE_BYTES``) is a reject, and so is a file that must be read whole (a JSON
+    document, a table, a text) larger than ``max_document_bytes`` (``sniff.MAX_DOCUMENT_BYTES``).
+    JSON Lines are read as a stream, whatever their size.
     """
-    token = line_limit.set(max_line_bytes) if max_line_bytes else None
+    line_token = line_limit.set(max_line_bytes) if max_line_bytes else None
+    document_token = document_limit.set(max_document_bytes) if max_document_bytes else None
     try:
         return _import_paths(
             store, paths, progress, full_checks=full_checks, verify=verify, workers=workers
         )
     finally:
-        if token is not None:
-            line_limit.reset(token)
+        if line_token is not None:
+            line_limit.reset(line_token)
+        if document_token is not None:
+            document_limit.reset(document_token)
 
 
 def _import_paths(
@@ -105,7 +116,7 @@ def _import_paths(
     verify: bool,
     workers: int,
 ) -> ImportReport:
-    started = time.perf_counter()
+    started, started_cpu = time.perf_counter(), time.process_time()
     report = ImportReport()
     collected = collect(list(paths))
     report.ignored = collected.ignored
@@ -142,7 +153,7 @@ def _import_paths(
             progress(done, total)
     report.evidence["audio_files"] = len(run.attached)
     _probe_audio(run)
-    due = report.new_item_ids + _linked_items(run)
+    due = report.new_item_ids + linked_items(store, run.evidence, exclude=set(report.new_item_ids))
     due_set = set(due)
     leftover = [i for i in store.pending_check_ids() if i not in due_set]
     if leftover:
@@ -152,12 +163,14 @@ def _import_paths(
         )
     report.check_item_ids = due + leftover
     report.timings["import"] = time.perf_counter() - started
+    report.timings["import_cpu"] = time.process_time() - started_cpu
     if full_checks:
         run_full_checks(store, report, workers=workers)
     return report
 
 
 VERIFY_LISTING = 20
+RELEASE_MANIFEST = "manifest.json"  # export.layout.MANIFEST, named here to spare its import
 
 
 def _probe_audio(run: _Run) -> None:
@@ -167,22 +180,23 @@ def _probe_audio(run: _Run) -> None:
     if not run.attached_by:
         return
     from bagel_studio.core.audio.decode import AudioError, decode
-    from bagel_studio.core.audio.project import store_result
 
     for path, import_id in sorted(run.attached_by.items()):
         try:
             decode(path)
         except AudioError as exc:
             reason = f"unreadable audio: {exc}; its items are flagged audio-unreadable"
-            with run.store.transaction():
-                _reject(run, import_id, [Reject(path.name, 1, reason)])
-                if path in run.hashes:
-                    store_result(run.store, [run.hashes[path]], {"error": str(exc)})
+            reject = Reject(path.name, 1, reason)
+            record_unreadable_audio(run.store, import_id, reject, run.hashes.get(path), str(exc))
+            run.report.rejects.append(reject)
 
 
 def _verified(inputs: list[Input], report: ImportReport) -> list[Input]:
     """The inputs, less those inside a BAGEL Studio release that fails ``verify``: a tampered
     release is refused whole (with what differs) rather than taken as gold."""
+    folders = {item.path.parent for item in inputs}
+    if not any((f / RELEASE_MANIFEST).is_file() for d in folders for f in [d, *d.parents][:3]):
+        return inputs  # no release here: the export package need not even be loaded
     from bagel_studio.core.export.verify import release_root, verify_release
 
     roots: dict[Path, Path | None] = {}
@@ -229,7 +243,7 @@ def run_full_checks(
     started = time.perf_counter()
     count = 0
     if report.check_item_ids:
-        count = check_all(store, report.check_item_ids, progress, audio=audio, workers=workers)
+        count = recheck(store, report.check_item_ids, progress, audio=audio, workers=workers)
     report.timings["checks"] = time.perf_counter() - started
     return count
 
@@ -248,7 +262,7 @@ def _plan(inputs: list[Input], report: ImportReport) -> list[_Planned]:
             continue
         kind = sniff(head, item.path.suffix)
         if kind == "json":
-            kind = _json_kind(item.path, head, size)
+            kind = _json_kind(item.path)
         if kind == "provenance":  # what an exported release says about its items: not items
             report.ignored.append(item.display)
             if item.explicit:
@@ -262,60 +276,91 @@ def _plan(inputs: list[Input], report: ImportReport) -> list[_Planned]:
     return plans
 
 
-def _json_kind(path: Path, head: bytes, size: int) -> str:
-    """Evidence or items: settled by the first line, or by the whole document when needed."""
-    data = to_utf8(head if size <= len(head) else path.read_bytes())
-    kind, _ = classify_json(data)
+def _json_kind(path: Path) -> str:
+    """Evidence or items: settled by the first line, or by the whole document when needed (a
+    document too large to read is taken for items, and refused as such)."""
+    kind, _ = classify_file(path)
     if kind == "other-object":
         return "other"
     return kind if kind in ("xc-json", "text-json", "provenance") else "items"
 
 
+# Kinds read as a stream (item files), or not read beyond their hash (audio) or head (what is
+# nothing we read); every other kind is parsed whole, up to ``sniff.document_limit``.
+STREAMED_KINDS = frozenset({"items", "other", "audio", "empty", "binary", "table"})
+REPORT_RAW = 4096  # of a rejected line, the report keeps this much (the project its first MiB)
+
+
 def _import_file(run: _Run, plan: _Planned, advance: Callable[[int], None]) -> None:
-    report, store, display = run.report, run.store, plan.input.display
+    """Import one file. Its SHA-256 is computed first, reading it a chunk at a time, so that a
+    file imported before is passed over without being parsed; then it is read again by its
+    handler, as a stream for item files. Memory does not grow with the file's size."""
+    report, store, display, path = run.report, run.store, plan.input.display, plan.input.path
+    data = b""
     try:
-        data = plan.input.path.read_bytes()
+        with open(path, "rb") as handle:
+            sha = hashlib.file_digest(handle, "sha256").hexdigest()
+        if plan.kind not in STREAMED_KINDS and plan.size <= document_limit.get():
+            data = to_utf8(path.read_bytes())  # UTF-16/32 with a byte order mark: as UTF-8
     except OSError as exc:
         report.unreadable.append(display)
         report.notes.append(f"{display}: cannot read ({exc.strerror or exc})")
         return
-    sha = hashlib.sha256(data).hexdigest()
     if store.find_import(sha) is not None:
         report.skipped_files.append(display)
         return
+    run.hashes[path] = sha
     report.files.append(display)
-    data = to_utf8(data)  # UTF-16/32 with a byte order mark: read as the UTF-8 it says
-    with store.transaction():
-        import_id = store.record_import(str(plan.input.path), display, sha, plan.kind)
-        run.import_ids.append(import_id)
-        handler = _HANDLERS.get(plan.kind, _import_unusable)
-        before = _Evidence(run.globi_added, set(run.recording_ids), set(run.text_keys))
-        summary = handler(run, plan, data, import_id, advance)
-        # committed with the file: the items whose checks this file made due (its new items are
-        # marked by the handler), so a kill before the checks finish leaves them recorded
-        store.mark_checks_pending(_linked(store, before.since(run), exclude=set()))
-        store.finish_import(import_id, {"format": plan.kind, **summary})
+    summary: dict[str, Any] = {}
+    with import_file(store, str(path), display, sha, plan.kind, summary) as writer:
+        run.import_ids.append(writer.import_id)
+        if plan.kind not in STREAMED_KINDS and plan.size > document_limit.get():
+            summary.update(_too_large(run, plan, writer))
+        else:
+            handler = _HANDLERS.get(plan.kind, _import_unusable)
+            summary.update(handler(run, plan, data, writer, advance))
+    run.evidence.update(writer.evidence)
 
 
-Handler = Callable[[_Run, _Planned, bytes, int, Callable[[int], None]], dict[str, Any]]
+Handler = Callable[[_Run, _Planned, bytes, FileImport, Callable[[int], None]], dict[str, Any]]
 
 
-def _reject(run: _Run, import_id: int, rejects: list[Reject]) -> int:
-    if rejects:
-        run.store.add_rejects(import_id, rejects)
-        run.report.rejects.extend(rejects)
-    return len(rejects)
+def _reject(run: _Run, writer: FileImport, rejects: list[Reject]) -> int:
+    run.report.rejects.extend(
+        replace(r, raw=r.raw[:REPORT_RAW]) if len(r.raw) > REPORT_RAW else r for r in rejects
+    )
+    return writer.write_rejects(rejects)
+
+
+def _too_large(run: _Run, plan: _Planned, writer: FileImport) -> dict[str, Any]:
+    """A file that is read whole (a table, a text, Xeno-canto metadata) larger than the limit:
+    one reject that says so, nothing read."""
+    reason = (
+        f"a {KIND_NAMES.get(plan.kind, plan.kind)} of {plan.size / 1e6:.1f} MB, larger than the"
+        f" {document_limit.get() / 1e6:g} MB a file read whole may take (import"
+        " --max-document-mb); not read"
+    )
+    return {"rejects": _reject(run, writer, [Reject(plan.input.display, 1, reason)])}
+
+
+KIND_NAMES = {
+    "globi": "GloBI table",
+    "text": "text",
+    "text-json": "text (JSON)",
+    "xc-csv": "Xeno-canto metadata table",
+    "xc-json": "Xeno-canto metadata file",
+}
 
 
 def _import_items(
-    run: _Run, plan: _Planned, data: bytes, import_id: int, advance: Callable[[int], None]
+    run: _Run, plan: _Planned, data: bytes, writer: FileImport, advance: Callable[[int], None]
 ) -> dict[str, Any]:
     summary: Counter[str] = Counter()
 
     def write(batch: ItemBatch) -> None:
-        summary.update(_write_items(run, batch, import_id))
+        summary.update(_write_items(run, batch, writer))
 
-    write(item_files.read_items(data, plan.input.display, advance, write))
+    write(item_files.read_items(plan.input.path, plan.input.display, advance, write))
     return {
         "items_added": summary["items_added"],
         "already_present": summary["already_present"],
@@ -324,23 +369,14 @@ def _import_items(
     }
 
 
-def _write_items(run: _Run, batch: ItemBatch, import_id: int) -> dict[str, int]:
+def _write_items(run: _Run, batch: ItemBatch, writer: FileImport) -> dict[str, int]:
     """Write what ``batch`` holds (a whole file, or the part read since the last hand-over)."""
     store, report = run.store, run.report
-    if batch.globi_records:
-        run.globi_added += store.add_globi_records(batch.globi_records, import_id)
-    if batch.texts:
-        report.evidence["texts"] += store.add_texts(batch.texts, import_id)
-    present = store.present_item_ids(list(batch.items))
-    new_items = [item for item_id, item in batch.items.items() if item_id not in present]
-    flags = {
-        item.id: found
-        for item in new_items
-        if (found := structural_flags(item.domain, item.content))
-    }
-    store.add_items(new_items, import_id, flags)
+    writer.write_globi_records(batch.globi_records)
+    report.evidence["texts"] += writer.write_texts(batch.texts)
+    written = writer.write_items(batch.items)
+    new_items, present = written.added, written.present
     new_ids = [item.id for item in new_items]
-    store.mark_checks_pending(new_ids)
     contradicting = _contradicting(store, batch.items, present, batch.file)
     added = Counter(item.domain for item in new_items)
     parsed = Counter(item.domain for item in batch.items.values())
@@ -350,10 +386,10 @@ def _write_items(run: _Run, batch: ItemBatch, import_id: int) -> dict[str, int]:
         report.already_by_domain[domain] = report.already_by_domain.get(domain, 0) + already
     unchanged = sum(parsed.values()) - len(new_ids) + batch.duplicates
     report.unchanged += unchanged
-    store.add_generator_rejections(batch.generator_rejections, import_id)
+    writer.write_generator_rejections(batch.generator_rejections)
     for rejection in batch.generator_rejections:
         report.add_generator_rejection(rejection.domain, rejection.reason)
-    rejected = _reject(run, import_id, batch.rejects + contradicting)
+    rejected = _reject(run, writer, batch.rejects + contradicting)
     report.new_item_ids.extend(new_ids)
     return {
         "items_added": len(new_ids),
@@ -388,14 +424,13 @@ def _contradicting(
 
 
 def _import_globi(
-    run: _Run, plan: _Planned, data: bytes, import_id: int, advance: Callable[[int], None]
+    run: _Run, plan: _Planned, data: bytes, writer: FileImport, advance: Callable[[int], None]
 ) -> dict[str, Any]:
     table = globi.read_table(data, plan.input.path.name, plan.input.display)
-    added = run.store.add_globi_records(table.records, import_id)
-    run.globi_added += added
+    added = writer.write_globi_records(table.records)
     run.report.evidence["globi_records"] += added
     run.report.notes.append(f"{plan.input.display}: {table.describe()}")
-    rejected = _reject(run, import_id, table.rejects)
+    rejected = _reject(run, writer, table.rejects)
     return {
         "globi_records": added,
         "rows": len(table.records),
@@ -407,7 +442,7 @@ def _import_globi(
 
 
 def _import_text(
-    run: _Run, plan: _Planned, data: bytes, import_id: int, advance: Callable[[int], None]
+    run: _Run, plan: _Planned, data: bytes, writer: FileImport, advance: Callable[[int], None]
 ) -> dict[str, Any]:
     name = plan.input.path.name
     try:
@@ -417,10 +452,9 @@ def _import_text(
         else:
             text = texts.text_from_plain(decode(data)[0], name)
     except texts.TextTooShort as exc:
-        _reject(run, import_id, [Reject(plan.input.display, 1, str(exc))])
+        _reject(run, writer, [Reject(plan.input.display, 1, str(exc))])
         return {"texts": 0, "rejects": 1}
-    run.report.evidence["texts"] += run.store.add_texts([text], import_id)
-    run.text_keys.update(_text_keys(text))
+    run.report.evidence["texts"] += writer.write_texts([text])
     if text["truncated"]:
         run.report.notes.append(
             f"{plan.input.display}: truncated to {len(text['text']):,}"
@@ -430,7 +464,7 @@ def _import_text(
 
 
 def _import_xc_metadata(
-    run: _Run, plan: _Planned, data: bytes, import_id: int, advance: Callable[[int], None]
+    run: _Run, plan: _Planned, data: bytes, writer: FileImport, advance: Callable[[int], None]
 ) -> dict[str, Any]:
     audio = xenocanto.AudioIndex()
     audio.by_name, audio.by_id = dict(run.audio.by_name), dict(run.audio.by_id)
@@ -445,22 +479,20 @@ def _import_xc_metadata(
         encoding = "json"
     recordings, rejects = xenocanto.recording_rows(rows, audio, plan.input.display, run.hashes)
     rejects += broken
-    added = run.store.upsert_recordings(recordings, import_id)
+    added = writer.write_recordings(recordings)
     run.report.evidence["recordings"] += added
     for recording in recordings:
-        run.recording_ids.add(recording["id"])
         if recording["audio_path"]:
             run.attached.add(Path(recording["audio_path"]))
-            run.attached_by[Path(recording["audio_path"])] = import_id
-    rejected = _reject(run, import_id, rejects)
+            run.attached_by[Path(recording["audio_path"])] = writer.import_id
+    rejected = _reject(run, writer, rejects)
     return {"recordings": len(recordings), "rejects": rejected, "source": encoding}
 
 
 def _import_audio(
-    run: _Run, plan: _Planned, data: bytes, import_id: int, advance: Callable[[int], None]
+    run: _Run, plan: _Planned, data: bytes, writer: FileImport, advance: Callable[[int], None]
 ) -> dict[str, Any]:
-    path = plan.input.path
-    run.hashes[path] = hashlib.sha256(data).hexdigest()
+    path = plan.input.path  # its SHA-256 is in run.hashes (computed by _import_file)
     recording = xenocanto.recording_for_audio(path, run.hashes)
     if recording is None:
         found = run.store.recording_id_for_file(path.name)
@@ -473,17 +505,16 @@ def _import_audio(
             run.report.ignored.append(plan.input.display)
             return {"audio": 0, "ignored": True}
         reason = "audio file without a Xeno-canto id in its name, and no metadata row names it"
-        _reject(run, import_id, [Reject(plan.input.display, 1, reason)])
+        _reject(run, writer, [Reject(plan.input.display, 1, reason)])
         return {"audio": 0, "rejects": 1}
-    run.report.evidence["recordings"] += run.store.upsert_recordings([recording], import_id)
-    run.recording_ids.add(recording["id"])
+    run.report.evidence["recordings"] += writer.write_recordings([recording])
     run.attached.add(path)
-    run.attached_by[path] = import_id
+    run.attached_by[path] = writer.import_id
     return {"audio": 1, "recording": recording["id"]}
 
 
 def _import_unusable(
-    run: _Run, plan: _Planned, data: bytes, import_id: int, advance: Callable[[int], None]
+    run: _Run, plan: _Planned, data: bytes, writer: FileImport, advance: Callable[[int], None]
 ) -> dict[str, Any]:
     """A file that is nothing we read: one reject that says what it looked like."""
     reasons = {
@@ -492,8 +523,11 @@ def _import_unusable(
         "table": "a table that is neither a GloBI interaction table nor Xeno-canto metadata",
     }
     reason = reasons.get(plan.kind, f"unrecognised format ({plan.kind})")
-    raw = "" if plan.kind == "binary" else data[:4096].decode("utf-8", "replace")
-    _reject(run, import_id, [Reject(plan.input.display, 1, reason, raw)])
+    raw = ""
+    if plan.kind != "binary":
+        with open(plan.input.path, "rb") as handle:
+            raw = to_utf8(handle.read(4096), complete=False).decode("utf-8", "replace")
+    _reject(run, writer, [Reject(plan.input.display, 1, reason, raw)])
     return {"rejects": 1}
 
 
@@ -507,56 +541,3 @@ _HANDLERS: dict[str, Handler] = {
     "xc-json": _import_xc_metadata,
     "audio": _import_audio,
 }
-
-
-def _text_keys(text: dict[str, Any]) -> list[str]:
-    """The ``text_key`` spellings an item may use for ``text`` (see ``Store.find_text``)."""
-    keys = [text["key"]]
-    for prefix, column in (
-        ("title", "title"),
-        ("sci", "scientific_name"),
-        ("doi", "doi"),
-        ("file", "source_file"),
-    ):
-        if text.get(column):
-            keys.append(f"{prefix}:{text[column]}")
-    return [k.lower() for k in keys]
-
-
-@dataclass
-class _Evidence:
-    """Evidence that arrived: GloBI records (how many), recording ids, text keys."""
-
-    globi_added: int
-    recording_ids: set[str]
-    text_keys: set[str]
-
-    def since(self, run: _Run) -> _Evidence:
-        """What ``run`` brought in after this snapshot."""
-        return _Evidence(
-            run.globi_added - self.globi_added,
-            run.recording_ids - self.recording_ids,
-            run.text_keys - self.text_keys,
-        )
-
-
-def _linked_items(run: _Run) -> list[str]:
-    """Items imported earlier whose evidence arrived in this run: their checks are due again."""
-    evidence = _Evidence(run.globi_added, run.recording_ids, run.text_keys)
-    return _linked(run.store, evidence, exclude=set(run.report.new_item_ids))
-
-
-def _linked(store: Store, evidence: _Evidence, exclude: set[str]) -> list[str]:
-    """Items whose checks read ``evidence``.
-
-    New GloBI records can change any GloBI item's flags (other records linking the same taxa),
-    so all of those are included; recordings and texts affect only the items naming them.
-    """
-    if not (evidence.globi_added or evidence.recording_ids or evidence.text_keys):
-        return []  # no evidence came in: nothing earlier can have changed
-    linked = store.linked_item_ids(
-        GLOBI if evidence.globi_added > 0 else None,
-        sorted(evidence.recording_ids),
-        sorted(evidence.text_keys),
-    )
-    return [item_id for item_id in linked if item_id not in exclude]

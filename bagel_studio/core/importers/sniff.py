@@ -10,13 +10,20 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from bagel_studio.core.importers.globi import is_globi_header
-from bagel_studio.core.importers.textio import decode, looks_binary, to_utf8
+from bagel_studio.core.importers.textio import (
+    decode,
+    iter_lines,
+    looks_binary,
+    to_utf8,
+    utf8_chunks,
+)
 from bagel_studio.core.importers.texts import is_text_document
 from bagel_studio.core.importers.xenocanto import (
     AUDIO_SUFFIXES,
@@ -33,6 +40,10 @@ MAX_LINE_BYTES = 10_000_000  # default: no item needs more; a longer line is rej
 # The limit in force (``import --max-line-mb``); a context variable so concurrent imports in one
 # process (tests, the desk's writer) each keep their own.
 line_limit: ContextVar[int] = ContextVar("line_limit", default=MAX_LINE_BYTES)
+# A file that must be read whole (a JSON document rather than JSON Lines, a table, a text) larger
+# than this is refused: parsed whole, it would take many times its size in memory.
+MAX_DOCUMENT_BYTES = 64_000_000
+document_limit: ContextVar[int] = ContextVar("document_limit", default=MAX_DOCUMENT_BYTES)
 WALK_SUFFIXES = frozenset(
     {".jsonl", ".ndjson", ".json", ".tsv", ".tab", ".csv", ".txt"} | AUDIO_SUFFIXES
 )
@@ -223,20 +234,9 @@ def classify_json(data: bytes) -> tuple[str, Any]:
     first = _first_line(data)
     if len(first) > line_limit.get():  # never parsed whole: the overlong line is one reject
         return "items-lines", None
-    try:
-        head = loads(first)
-    except (ValueError, RecursionError):
-        head = None
+    head = _parsed(first)
     if isinstance(head, dict):
-        if is_xc_json(head):
-            return "xc-json", head
-        if is_text_document(head):
-            return "text-json", head
-        if not any(k in head for k in ITEM_KEYS) and all(k in head for k in PROVENANCE_KEYS):
-            return "provenance", head
-        if not any(k in head for k in ITEM_KEYS) and data.strip() == first.strip():
-            return "other-object", head
-        return "items-lines", None
+        return _classify_head(head, lambda: data.strip() == first.strip())
     try:
         document = loads(data)
     except RecursionError:
@@ -254,6 +254,54 @@ def classify_json(data: bytes) -> tuple[str, Any]:
     if isinstance(document, dict):
         item_like = any(k in document for k in ITEM_KEYS)
         return ("items-object" if item_like else "other-object"), document
+    return "items-lines", None
+
+
+def classify_file(path: Path) -> tuple[str, Any]:
+    """``classify_json`` of a file, reading no more of it than needed: JSON Lines (and the
+    evidence kinds told by their first line) from the first line, read as a stream; a file
+    within ``document_limit`` whole, as before; a larger JSON document (an array, or an object
+    spread over lines) is not read: ("too-large", its size in bytes)."""
+    limit = line_limit.get()
+    with open(path, "rb") as handle:
+        content = (
+            (line, size)
+            for line, size in iter_lines(utf8_chunks(handle), limit, 0)
+            if size > limit or line.strip()
+        )
+        first, first_size = next(content, (b"", 0))
+        if first_size > limit:  # never parsed whole: the overlong line is one reject
+            return "items-lines", None
+        head = _parsed(first)
+        if isinstance(head, dict):
+            return _classify_head(head, lambda: next(content, None) is None)
+        size = path.stat().st_size
+        if size <= document_limit.get():
+            return classify_json(to_utf8(path.read_bytes()))
+        second = next(content, (b"", 0))[0]
+    if first.lstrip().startswith(b"[") or not isinstance(_parsed(second), dict):
+        return "too-large", size
+    return "items-lines", None  # JSON Lines whose first line is broken: a reject of its own
+
+
+def _parsed(line: bytes) -> Any:
+    try:
+        return loads(line)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _classify_head(head: dict[str, Any], single: Callable[[], bool]) -> tuple[str, Any]:
+    """The kind of a file whose first line is the JSON object ``head``; ``single()`` says
+    whether that line is all the file holds."""
+    if is_xc_json(head):
+        return "xc-json", head
+    if is_text_document(head):
+        return "text-json", head
+    if not any(k in head for k in ITEM_KEYS) and all(k in head for k in PROVENANCE_KEYS):
+        return "provenance", head
+    if not any(k in head for k in ITEM_KEYS) and single():
+        return "other-object", head
     return "items-lines", None
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import codecs
 import re
+from collections.abc import Iterable, Iterator
+from typing import BinaryIO
 
 UTF8 = "utf-8"
 CP1252 = "cp1252"
@@ -103,3 +105,72 @@ def looks_binary(head: bytes) -> bool:
         return True
     controls = len(sample.translate(None, _NOT_CONTROL))
     return controls > len(sample) * 0.05
+
+
+CHUNK_BYTES = 1 << 20  # read a file this much at a time
+
+
+def utf8_chunks(handle: BinaryIO, chunk: int = CHUNK_BYTES) -> Iterator[bytes]:
+    """The bytes of ``handle`` a chunk at a time, transcoded to UTF-8 as they are read when the
+    file starts with a UTF-16/32 byte order mark (the mark dropped, as ``to_utf8`` does); any
+    other file as it is. Memory: one chunk, whatever the file's size."""
+    data = handle.read(max(chunk, 4))  # enough for any byte order mark
+    encoding = wide_encoding(data)
+    if encoding is None:
+        while data:
+            yield data
+            data = handle.read(chunk)
+        return
+    bom = next(b for b, e in _BOMS if e == encoding)
+    decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
+    data = data[len(bom) :]
+    while True:
+        following = handle.read(chunk)
+        text = decoder.decode(data, final=not following)
+        if text:
+            yield text.encode("utf-8")
+        if not following:
+            return
+        data = following
+
+
+def iter_lines(chunks: Iterable[bytes], limit: int, keep: int) -> Iterator[tuple[bytes, int]]:
+    """(line, its length in bytes) of every physical line of ``chunks``, for any line-ending
+    style, split as ``split_lines`` splits. A line longer than ``limit`` bytes is never held
+    whole: it comes as its first ``keep`` bytes with its full length, so memory stays within
+    ``limit`` plus a chunk however long a line is."""
+    rest = b""  # the unfinished line (at most ``limit`` bytes), or a held-back "\r"
+    head: bytes | None = None  # the start of an unfinished line longer than ``limit``
+    size = 0  # that line's length so far
+    for chunk in chunks:
+        data = rest + chunk if rest else chunk
+        rest = b""
+        held = data.endswith(b"\r")  # may be the first half of "\r\n": decided next time
+        if held:
+            data = data[:-1]
+        pieces = _NEWLINE.split(data) if b"\r" in data else data.split(b"\n")
+        tail = pieces.pop()
+        for piece in pieces:
+            if head is not None:
+                yield head + piece[: keep - len(head)], size + len(piece)
+                head, size = None, 0
+            elif len(piece) > limit:
+                yield piece[:keep], len(piece)
+            else:
+                yield piece, len(piece)
+        if head is not None:
+            head += tail[: keep - len(head)]
+            size += len(tail)
+        elif len(tail) > limit:
+            head, size = tail[:keep], len(tail)
+        else:
+            rest = tail
+        if held:
+            rest += b"\r"
+    ended = rest.endswith(b"\r")  # a final "\r" ends the line before it
+    if ended:
+        rest = rest[:-1]
+    if head is not None:
+        yield head + rest[: keep - len(head)], size + len(rest)
+    elif rest or ended:
+        yield rest, len(rest)

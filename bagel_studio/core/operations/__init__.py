@@ -12,6 +12,7 @@ command line call these, never the store's write methods. Qt-free.
 * model results of ``core.llm`` (``operations.llm``)
 * ``decide_many``: one decision on many items, all or nothing (``operations.decisions``)
 * the audit's flags, ``store_audit_flags`` (``operations.audit``)
+* what an import writes, one input file per transaction: ``import_file`` (``operations.imports``)
 """
 
 from bagel_studio.core.operations.audio import (

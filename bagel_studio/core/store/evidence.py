@@ -28,6 +28,7 @@ class Reject:
     line: int
     reason: str
     raw: str = ""
+    size: int | None = None  # bytes of the line when ``raw`` holds only its head
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}: {self.reason}"
@@ -156,7 +157,7 @@ class EvidenceMixin:
                 r.line,
                 r.reason,
                 r.raw[:RAW_LIMIT],
-                len(r.raw.encode("utf-8", "replace")),
+                len(r.raw.encode("utf-8", "replace")) if r.size is None else r.size,
             )
             for r in rejects
         ]

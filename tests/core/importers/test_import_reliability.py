@@ -276,3 +276,10 @@ def test_a_file_that_contradicts_an_earlier_one_is_reported(store: Store, tmp_pa
     ]
     assert store.get_item("w:2").content.options[0] == "Leaves"
     assert report.exit_status == 1
+
+
+def test_the_import_knows_the_release_manifest_by_its_name() -> None:
+    from bagel_studio.core.export import layout
+    from bagel_studio.core.importers import runner
+
+    assert runner.RELEASE_MANIFEST == layout.MANIFEST  # verify releases only where one may be

@@ -1,0 +1,149 @@
+"""Import writes: one input file, one transaction.
+
+The importers read and parse; what a file brings is written here. ``import_file`` opens the
+file's transaction and records the import; the ``FileImport`` it yields writes the file's items
+(with their structural, blocking flags), evidence, rejects and generator rejections as the reader
+hands them over; at the end of the block the new items are indexed for search and marked as
+awaiting their other checks, the earlier items whose evidence arrived are marked too, and the
+import's summary is stored. A crash leaves either the whole file or none of it, and never an item
+without its blocking flags or without the record that its checks are due.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from bagel_studio.core.audio.project import store_result
+from bagel_studio.core.checks.structural import structural_flags
+from bagel_studio.core.domains import GLOBI
+from bagel_studio.core.store import GeneratorRejection, NewItem, Reject, Store
+
+
+@dataclass
+class Evidence:
+    """Evidence that arrived: GloBI records (how many), recording ids, text keys (lower case)."""
+
+    globi_added: int = 0
+    recording_ids: set[str] = field(default_factory=set)
+    text_keys: set[str] = field(default_factory=set)
+
+    def __bool__(self) -> bool:
+        return bool(self.globi_added or self.recording_ids or self.text_keys)
+
+    def update(self, other: Evidence) -> None:
+        self.globi_added += other.globi_added
+        self.recording_ids |= other.recording_ids
+        self.text_keys |= other.text_keys
+
+
+@dataclass
+class ItemsWritten:
+    """What ``FileImport.add_items`` did with a batch: the items it added (in the batch's
+    order) and the ids already in the project (left as they were)."""
+
+    added: list[NewItem]
+    present: set[str]
+
+
+class FileImport:
+    """The writes of one input file, inside its transaction (see ``import_file``)."""
+
+    def __init__(self, store: Store, import_id: int) -> None:
+        self.store = store
+        self.import_id = import_id
+        self.evidence = Evidence()
+
+    def write_items(self, items: Mapping[str, NewItem]) -> ItemsWritten:
+        """Add the items not yet in the project, each with its structural flags."""
+        present = self.store.present_item_ids(list(items))
+        new = [item for item_id, item in items.items() if item_id not in present]
+        flags = {
+            item.id: found for item in new if (found := structural_flags(item.domain, item.content))
+        }
+        self.store.add_items(new, self.import_id, flags)
+        return ItemsWritten(new, present)
+
+    def write_globi_records(self, records: Sequence[dict[str, Any]]) -> int:
+        if not records:
+            return 0
+        added = self.store.add_globi_records(records, self.import_id)
+        self.evidence.globi_added += added
+        return added
+
+    def write_texts(self, texts: Sequence[dict[str, Any]]) -> int:
+        if not texts:
+            return 0
+        for text in texts:
+            self.evidence.text_keys.update(text_keys(text))
+        return self.store.add_texts(texts, self.import_id)
+
+    def write_recordings(self, recordings: Sequence[dict[str, Any]]) -> int:
+        self.evidence.recording_ids.update(r["id"] for r in recordings)
+        return self.store.upsert_recordings(recordings, self.import_id)
+
+    def write_generator_rejections(self, rejections: Sequence[GeneratorRejection]) -> int:
+        return self.store.add_generator_rejections(rejections, self.import_id)
+
+    def write_rejects(self, rejects: Sequence[Reject]) -> int:
+        if rejects:
+            self.store.add_rejects(self.import_id, rejects)
+        return len(rejects)
+
+
+@contextmanager
+def import_file(
+    store: Store, path: str, name: str, sha256: str, fmt: str, summary: dict[str, Any]
+) -> Iterator[FileImport]:
+    """One file's transaction: records the import, yields its writer, and at the end marks what
+    must be re-checked and stores ``summary`` (filled in by the caller within the block)."""
+    with store.transaction(), store.items_in_bulk():
+        writer = FileImport(store, store.record_import(path, name, sha256, fmt))
+        yield writer
+        # the items whose checks this file's evidence made due (its new items are marked by
+        # items_in_bulk), committed with the file: a kill before the checks finish keeps them
+        store.mark_checks_pending(linked_items(store, writer.evidence, exclude=set()))
+        store.finish_import(writer.import_id, {"format": fmt, **summary})
+
+
+def record_unreadable_audio(
+    store: Store, import_id: int, reject: Reject, sha256: str | None, error: str
+) -> None:
+    """An attached audio file that cannot be decoded: a reject of its import, and its decode
+    error cached as the clip's measurement (its items' checks then flag audio-unreadable)."""
+    with store.transaction():
+        store.add_rejects(import_id, [reject])
+        if sha256 is not None:
+            store_result(store, [sha256], {"error": error})
+
+
+def linked_items(store: Store, evidence: Evidence, exclude: set[str]) -> list[str]:
+    """Items whose checks read ``evidence``, less ``exclude``.
+
+    New GloBI records can change any GloBI item's flags (other records linking the same taxa),
+    so all of those are included; recordings and texts affect only the items naming them.
+    """
+    if not evidence:
+        return []  # no evidence came in: nothing earlier can have changed
+    linked = store.linked_item_ids(
+        GLOBI if evidence.globi_added > 0 else None,
+        sorted(evidence.recording_ids),
+        sorted(evidence.text_keys),
+    )
+    return [item_id for item_id in linked if item_id not in exclude]
+
+
+def text_keys(text: dict[str, Any]) -> list[str]:
+    """The ``text_key`` spellings an item may use for ``text`` (see ``Store.find_text``)."""
+    keys = [text["key"]]
+    for prefix, column in (
+        ("title", "title"),
+        ("sci", "scientific_name"),
+        ("doi", "doi"),
+        ("file", "source_file"),
+    ):
+        if text.get(column):
+            keys.append(f"{prefix}:{text[column]}")
+    return [k.lower() for k in keys]
