@@ -266,6 +266,7 @@ class EvidencePanel(QTabWidget):
             for index in range(self.count()):
                 self.setTabEnabled(index, True)
                 self.setTabToolTip(index, "")
+            self.setCurrentIndex(0)  # not the last item's recording tab, empty
             self.text.show_text("", "", [])
             self.globi.set_fields("", [])
             self.cited.show_cards([])

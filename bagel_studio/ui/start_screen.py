@@ -68,13 +68,18 @@ class StartScreen(QWidget):
         layout.addWidget(self.new_button)
         layout.addWidget(self.open_button)
         layout.addWidget(self.demo_button)
-        layout.addWidget(QLabel("Recent projects (Enter opens):", self))
+        recent_label = QLabel("Recent projects (Enter opens):", self)
+        layout.addWidget(recent_label)
         layout.addWidget(self.recent, 1)
         self.no_recent = QLabel(NO_RECENT, self)
         self.no_recent.setWordWrap(True)
         layout.addWidget(self.no_recent)
-        self.recent.setVisible(self.recent.count() > 0)
-        self.no_recent.setVisible(self.recent.count() == 0)
+        has_recent = self.recent.count() > 0
+        for widget in (recent_label, self.recent):
+            widget.setVisible(has_recent)
+        self.no_recent.setVisible(not has_recent)
+        if not has_recent:  # the sentence right under the buttons, not floating mid-window
+            layout.addStretch(1)
         if self.recent.count():
             self.recent.setCurrentRow(0)
             self.recent.setFocus()  # Enter opens the latest project at once

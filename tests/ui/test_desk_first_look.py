@@ -130,8 +130,10 @@ def test_ctrl_b_turns_blind_mode_on_and_off(qtbot, project: Path) -> None:
 
 def test_a_filter_that_matches_nothing_says_so(qtbot, project: Path) -> None:
     window = open_desk(qtbot, project)
+    window.show_item(XC_ID)
     window.set_filter(QueueFilter(search="zzqqxx"))
     assert window.queue_model.rowCount() == 0
+    assert window.evidence.currentIndex() == TEXT_TAB  # not the last item's recording tab
     assert window.queue.empty_label.isVisible()
     assert window.queue.empty_label.text() == NO_MATCH_TEXT
     assert window.item_view.stem.text() == NO_MATCH_ITEM_TEXT
