@@ -9,8 +9,9 @@ peak RSS of the command's process, beside the baseline measured before issue 11 
 The load average is printed before and after.
 
 Rows: import (the whole command, with every check; its loading part from the report against two
-floors, see below), check, decide through ``--ids-from`` of every id without a blocking flag (one
-blocked id refuses them all), export against a plain JSONL write of the released rows.
+floors, see below), check (on one process per CPU, as the command runs by default, and on one
+process: check/1), decide through ``--ids-from`` of every id without a blocking flag (one blocked
+id refuses them all), export against a plain JSONL write of the released rows.
 
 The import's floors, each timed in this process (wall and CPU), median of REPEAT:
 * narrow floor: json.loads of every line and one executemany of seven of its fields (id, domain,
@@ -244,13 +245,15 @@ def main() -> None:
             f" (cpu {load_cpu / same_cpu:.1f}x) the"
             " same-rows floor (target <= 3x); the rest of the wall time is start-up and the checks"
         )
-        checks = []
-        for _ in range(args.repeat):
-            copy = folder / "check.bagel"
-            shutil.copy(project, copy)
-            checks.append(command(["check", str(copy)]))
         target = "< 1.5 s" if args.count <= 11_852 else "< 25 s"
-        line("check", median_run(checks), baseline.get("check", "?"), target)
+        # As the command runs by default (one process per CPU), then on one process.
+        for name, extra in (("check", []), ("check/1", ["--workers", "1"])):
+            checks = []
+            for _ in range(args.repeat):
+                copy = folder / "check.bagel"
+                shutil.copy(project, copy)
+                checks.append(command(["check", str(copy), *extra]))
+            line(name, median_run(checks), baseline.get("check", "?"), target)
         ids = folder / "ids.txt"
         ids.write_text(
             "".join(

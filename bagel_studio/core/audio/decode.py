@@ -7,14 +7,22 @@ on loud recordings, so the true peak is reported before the samples are clipped 
 playback. For analysis, which reads only a clip's first seconds, ``decode(path, max_seconds)``
 keeps only those samples in memory and streams through the rest for the peak and the length.
 Every way a file can fail (missing, empty, truncated, not audio) becomes an
-``AudioError`` with one line fit to show a curator, never a library traceback.
+``AudioError`` with one line fit to show a curator, never a library traceback, and never the
+decoder's own chatter: libsndfile's MP3 decoder (mpg123) writes warnings such as "Xing stream
+size off by more than 1%" straight to the process's standard error, so that descriptor points at
+the null device while a file decodes.
 """
 
 from __future__ import annotations
 
 import hashlib
 import io
+import os
 import re
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -119,7 +127,7 @@ def _decode_bytes(
     kind = _kind(suffix)
     rest_frames, rest_peak = 0, 0.0
     try:
-        with sf.SoundFile(io.BytesIO(data)) as handle:
+        with _quiet_stderr(), sf.SoundFile(io.BytesIO(data)) as handle:
             fmt = str(handle.format)
             rate = int(handle.samplerate)
             declared = int(handle.frames)
@@ -159,6 +167,43 @@ def _scan_rest(handle: sf.SoundFile, rate: int) -> tuple[int, float]:
             peak = max(peak, float(np.max(np.abs(block))))
         frames += block.shape[0]
     return frames, peak
+
+
+_quiet_lock = threading.Lock()
+_quiet_users = 0  # decodes under way, in any thread
+_saved_stderr: int | None = None  # the real descriptor 2 while they run
+
+
+@contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """Descriptor 2 on the null device while the block runs, so C code's messages are dropped.
+    Threads decoding at once share one redirection: the first in makes it, the last out undoes
+    it (anything else written to descriptor 2 meanwhile is dropped too; Python's own
+    ``sys.stderr`` is flushed first, so nothing already written is lost)."""
+    global _quiet_users, _saved_stderr
+    with _quiet_lock:
+        if _quiet_users == 0:
+            with suppress(AttributeError, OSError, ValueError):  # no stderr, or closed
+                sys.stderr.flush()
+            try:
+                saved = os.dup(2)
+            except OSError:
+                saved = None  # no descriptor 2 to silence
+            if saved is not None:
+                null = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(null, 2)
+                os.close(null)
+            _saved_stderr = saved
+        _quiet_users += 1
+    try:
+        yield
+    finally:
+        with _quiet_lock:
+            _quiet_users -= 1
+            if _quiet_users == 0 and _saved_stderr is not None:
+                os.dup2(_saved_stderr, 2)
+                os.close(_saved_stderr)
+                _saved_stderr = None
 
 
 def _declared_by_data_chunk(info: str, frames: int) -> int:

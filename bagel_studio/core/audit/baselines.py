@@ -197,24 +197,47 @@ def holm(p_values: Sequence[float]) -> list[float]:
     return adjusted
 
 
+def item_credits(items: Sequence[AuditItem]) -> dict[str, np.ndarray]:
+    """Each option-scoring baseline's credit (``credits``) on each item: what the baseline
+    table sums, computable a batch of items at a time."""
+    if not items:
+        return {name: np.zeros(0) for name in BASELINES if name != POSITION}
+    gold = np.array([item.answer_index for item in items], dtype=np.int64)
+    return {name: credits(table, gold) for name, table in option_scores(items).items()}
+
+
 def baseline_table(items: Sequence[AuditItem]) -> BaselineTable:
+    return table_of_credits(
+        [item.domain for item in items],
+        [item.dimension for item in items],
+        np.array([item.answer_index for item in items], dtype=np.int64),
+        item_credits(items),
+    )
+
+
+def table_of_credits(
+    domains: Sequence[str],
+    dimensions: Sequence[str],
+    gold: np.ndarray,
+    credit: dict[str, np.ndarray],
+) -> BaselineTable:
+    """The baseline table from each item's domain, dimension, gold position and the
+    baselines' credits on it (``item_credits``), all in item order."""
     groups: dict[Group, int] = {}
     rows: list[list[int]] = [[], []]  # per item: its domain's group, its dimension's group
-    for item in items:
-        for level, group in enumerate(((item.domain, None), (item.domain, item.dimension))):
-            rows[level].append(groups.setdefault(group, len(groups)))
-    gold = np.array([item.answer_index for item in items], dtype=np.int64)
+    for item_domain, item_dimension in zip(domains, dimensions, strict=True):
+        rows[0].append(groups.setdefault((item_domain, None), len(groups)))
+        rows[1].append(groups.setdefault((item_domain, item_dimension), len(groups)))
     index = [np.array(r, dtype=np.int64) for r in rows]
     counts = np.zeros(len(groups), dtype=np.int64)
     for i in index:
         counts += np.bincount(i, minlength=len(groups))
     scores: dict[str, dict[Group, Score]] = {b: {} for b in BASELINES}
-    if items:
-        for name, table in option_scores(items).items():
-            credit = credits(table, gold)
+    if len(gold):
+        for name, item_credit in credit.items():
             sums = np.zeros(len(groups))
             for i in index:
-                sums += np.bincount(i, weights=credit, minlength=len(groups))
+                sums += np.bincount(i, weights=item_credit, minlength=len(groups))
             for group, g in groups.items():
                 n, hits = int(counts[g]), float(sums[g])
                 scores[name][group] = Score(hits / n, n, binomial_p(round(hits), n))

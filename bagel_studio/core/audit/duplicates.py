@@ -14,9 +14,12 @@ Pairs are joined into clusters (union-find); each cluster is a list of item ids 
 
 from __future__ import annotations
 
+import hashlib
 import itertools
-from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections import defaultdict
+from collections.abc import Collection, Iterable, Sequence
+
+import numpy as np
 
 from bagel_studio.core.audit import minhash
 from bagel_studio.core.audit.items import AuditItem
@@ -52,51 +55,109 @@ class _Clusters:
         return sorted((m for m in members.values() if len(m) > 1), key=lambda m: m[0])
 
 
-def word_sets(items: Sequence[AuditItem]) -> list[frozenset[int]]:
-    """The distinctive content words of each item's stem and gold answer."""
-    raw = [item.question_words | item.gold_words for item in items]
-    frequency: Counter[int] = Counter()
-    for words in raw:
-        frequency.update(words)
-    limit = max(COMMON_MIN, int(COMMON_SHARE * len(items)))
-    common = {word for word, count in frequency.items() if count > limit}
-    if not common:
+class TokenSets:
+    """Many small sets of token numbers, held flat in two numpy arrays (a 200,000-item release
+    holds its word sets in a few megabytes, not in 200,000 frozensets)."""
+
+    def __init__(self, tokens: np.ndarray, lengths: np.ndarray) -> None:
+        self.tokens = tokens.astype(np.int32, copy=False)  # stem numbers: far below 2**31
+        self.lengths = lengths.astype(np.int64, copy=False)
+        self.ends = np.cumsum(self.lengths)
+
+    @classmethod
+    def of(cls, sets: Sequence[Collection[int]]) -> TokenSets:
+        lengths = np.fromiter((len(s) for s in sets), dtype=np.int64, count=len(sets))
+        tokens = np.fromiter(itertools.chain.from_iterable(sets), dtype=np.int32)
+        return cls(tokens, lengths)
+
+    @classmethod
+    def joined(cls, parts: Sequence[TokenSets]) -> TokenSets:
+        if not parts:
+            return cls(np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.int64))
+        return cls(
+            np.concatenate([p.tokens for p in parts]), np.concatenate([p.lengths for p in parts])
+        )
+
+    def __len__(self) -> int:
+        return len(self.lengths)
+
+    def get(self, index: int) -> set[int]:
+        end = int(self.ends[index])
+        return set(self.tokens[end - int(self.lengths[index]) : end].tolist())
+
+    def without(self, drop: np.ndarray) -> TokenSets:
+        """The same sets without the tokens where ``drop`` (indexed by token) is true."""
+        keep = ~drop[self.tokens]
+        kept = np.concatenate(([0], np.cumsum(keep, dtype=np.int32)))
+        starts = self.ends - self.lengths
+        return TokenSets(self.tokens[keep], kept[self.ends] - kept[starts])
+
+
+def distinctive(raw: TokenSets) -> TokenSets:
+    """The distinctive content words of each set of stem-and-gold words: the project's
+    commonest words left out."""
+    if not len(raw.tokens):
         return raw
-    return [words - common for words in raw]
+    frequency = np.bincount(raw.tokens)
+    limit = max(COMMON_MIN, int(COMMON_SHARE * len(raw)))
+    common = frequency > limit
+    return raw.without(common) if common.any() else raw
 
 
-def _similar_pairs(sets: Sequence[frozenset[int]]) -> Iterable[tuple[int, int]]:
+def _similar_pairs(sets: TokenSets) -> Iterable[tuple[int, int]]:
     """Pairs of positions whose word sets have a Jaccard index of at least SIMILAR."""
-    eligible = [i for i, words in enumerate(sets) if len(words) >= MIN_WORDS]
-    token_sets = [sets[i] for i in eligible]
-    vocabulary = 1 + max((max(words) for words in token_sets), default=-1)
-    signature = minhash.signatures(token_sets, vocabulary)
+    enough = sets.lengths >= MIN_WORDS
+    eligible = np.flatnonzero(enough)
+    if not len(eligible):
+        return
+    tokens = sets.tokens[np.repeat(enough, sets.lengths)]
+    signature = minhash.flat_signatures(tokens, sets.lengths[eligible], int(tokens.max()) + 1)
     seen: set[tuple[int, int]] = set()
     for a, b in minhash.candidate_pairs(signature):
-        i, j = eligible[a], eligible[b]
+        i, j = int(eligible[a]), int(eligible[b])
         if (i, j) in seen:
             continue
         seen.add((i, j))
-        first, second = sets[i], sets[j]
+        first, second = sets.get(i), sets.get(j)
         shared = len(first & second)
         if shared / (len(first) + len(second) - shared) >= SIMILAR:
             yield i, j
 
 
-def _grouped_pairs(items: Sequence[AuditItem]) -> Iterable[tuple[int, int]]:
-    """Pairs asking the same thing by construction: the same subject, dimension and gold words,
-    or the same recording and dimension."""
-    groups: dict[tuple[str, ...], list[int]] = defaultdict(list)
-    for i, item in enumerate(items):
-        if item.recording_id:
-            groups["recording", item.recording_id.casefold(), item.dimension].append(i)
-        gold = " ".join(map(str, sorted(item.gold_words)))
-        if not gold:
-            continue
-        for about in _fact_subjects(item):
-            groups["fact", about, item.dimension, gold].append(i)
-    for members in groups.values():
-        yield from itertools.pairwise(members)
+def group_keys(item: AuditItem) -> list[str]:
+    """The keys of the groups of items that ask the same thing by construction: the same
+    subject, dimension and gold words, or the same recording and dimension (every two items
+    sharing a key are near-duplicates)."""
+    keys = []
+    if item.recording_id:
+        keys.append(_key("recording", item.recording_id.casefold(), item.dimension))
+    gold = " ".join(map(str, sorted(item.gold_words)))
+    if gold:
+        keys.extend(_key("fact", about, item.dimension, gold) for about in _fact_subjects(item))
+    return keys
+
+
+def _key(*parts: str) -> str:
+    return "\x1f".join(parts)
+
+
+def key_digests(keys: Iterable[str]) -> list[bytes]:
+    """16-byte digests of group keys: what a large audit keeps of them (two keys share a digest
+    by chance with a probability of about 2**-128 per pair)."""
+    return [hashlib.blake2b(k.encode("utf-8"), digest_size=16).digest() for k in keys]
+
+
+def _grouped_pairs(digests: bytes, positions: Sequence[int]) -> Iterable[tuple[int, int]]:
+    """Pairs of positions sharing a group key (``digests``: the keys' 16-byte digests one after
+    another), enough to join each group: each member with the next."""
+    if not digests:
+        return
+    keys = np.frombuffer(digests, dtype=np.uint64).reshape(-1, 2)
+    where = np.asarray(positions, dtype=np.int64)
+    order = np.lexsort((where, keys[:, 1], keys[:, 0]))
+    keys, where = keys[order], where[order]
+    same = np.flatnonzero((keys[1:] == keys[:-1]).all(axis=1))
+    yield from zip(where[same].tolist(), where[same + 1].tolist(), strict=True)
 
 
 def _fact_subjects(item: AuditItem) -> list[str]:
@@ -109,12 +170,30 @@ def _fact_subjects(item: AuditItem) -> list[str]:
     return found
 
 
+def duplicate_clusters(
+    words: TokenSets, digests: bytes, positions: Sequence[int]
+) -> list[list[int]]:
+    """Clusters (positions, ascending; clusters by their first position) of the items whose
+    stem-and-gold word sets are ``words`` (one set per item, in order) and whose group keys'
+    16-byte digests are ``digests``, one after another (the k-th belongs to item
+    ``positions[k]``)."""
+    clusters = _Clusters(len(words))
+    for i, j in _similar_pairs(distinctive(words)):
+        clusters.join(i, j)
+    for i, j in _grouped_pairs(digests, positions):
+        clusters.join(i, j)
+    return clusters.groups()
+
+
 def near_duplicates(items: Sequence[AuditItem]) -> list[list[str]]:
     """Clusters of near-duplicate items (ids in queue order), in the order of their first
     item."""
-    clusters = _Clusters(len(items))
-    for i, j in _similar_pairs(word_sets(items)):
-        clusters.join(i, j)
-    for i, j in _grouped_pairs(items):
-        clusters.join(i, j)
-    return [[items[i].id for i in group] for group in clusters.groups()]
+    words = TokenSets.of([item.question_words | item.gold_words for item in items])
+    digests: list[bytes] = []
+    positions: list[int] = []
+    for i, item in enumerate(items):
+        found = key_digests(group_keys(item))
+        digests += found
+        positions += [i] * len(found)
+    clusters = duplicate_clusters(words, b"".join(digests), positions)
+    return [[items[i].id for i in group] for group in clusters]

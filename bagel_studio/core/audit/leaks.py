@@ -15,7 +15,7 @@ so it grows with the items, never with their pairs.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass
 
 from bagel_studio.core.audit.items import AuditItem
@@ -50,7 +50,12 @@ def _gold_phrase(item: AuditItem) -> str | None:
     content word, too short, too long, or a generic answer)."""
     if not item.gold_words:
         return None
-    gold = phrase(item.gold)
+    return gold_phrase(item.gold)
+
+
+def gold_phrase(gold_text: str) -> str | None:
+    """``_gold_phrase`` of a gold answer that has content words."""
+    gold = phrase(gold_text)
     if len(gold) < 3 or gold in _GENERIC or gold.count(" ") >= MAX_WORDS:
         return None
     return gold
@@ -66,25 +71,38 @@ def _ngrams(words: Sequence[str], lengths: set[int]) -> set[str]:
 
 def find_leaks(items: Sequence[AuditItem]) -> list[Leak]:
     """Every (leaking, leaked) pair, leaking items in queue order."""
-    golds: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+    pairs = leak_pairs(
+        [item.subjects for item in items],
+        [_gold_phrase(item) for item in items],
+        [phrase(item.question) for item in items],
+    )
+    return [Leak(items[a].id, items[b].id, items[b].gold.strip()) for a, b in pairs]
+
+
+def leak_pairs(
+    subjects: Sequence[Collection[Hashable]],
+    golds: Sequence[str | None],
+    stems: Sequence[str],
+) -> list[tuple[int, int]]:
+    """``find_leaks`` over what it reads of each item (by position): its subjects, its gold
+    phrase (``_gold_phrase``) and its stem as a phrase (``words.phrase``); every (leaking,
+    leaked) pair of positions, leaking items in order."""
+    index_of: dict[Hashable, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
     lengths: set[int] = set()
-    phrases: list[str | None] = []
-    for i, item in enumerate(items):
-        gold = _gold_phrase(item)
-        phrases.append(gold)
+    for i, gold in enumerate(golds):
         if gold is None:
             continue
         lengths.add(gold.count(" ") + 1)
-        for subject in item.subjects:
-            golds[subject][gold].append(i)
-    leaks: list[Leak] = []
-    for a, item in enumerate(items):
-        indexes = [golds[s] for s in item.subjects if s in golds]
+        for subject in subjects[i]:
+            index_of[subject][gold].append(i)
+    pairs: list[tuple[int, int]] = []
+    for a, about in enumerate(subjects):
+        indexes = [index_of[s] for s in about if s in index_of]
         # Only subjects where some other item has a gold to give away.
-        indexes = [x for x in indexes if len(x) > 1 or phrases[a] not in x]
+        indexes = [x for x in indexes if len(x) > 1 or golds[a] not in x]
         if not indexes:
             continue
-        words = phrase(item.question).split()
+        words = stems[a].split()
         padded = f" {' '.join(words)} "
         grams: set[str] | None = None
         leaked: dict[int, None] = {}
@@ -99,8 +117,7 @@ def find_leaks(items: Sequence[AuditItem]) -> list[Leak]:
                     if b != a:
                         leaked[b] = None
         for b in sorted(leaked):
-            other = items[b]
-            if f" {phrases[b]} " in f" {phrase(other.question)} ":
+            if f" {golds[b]} " in f" {stems[b]} ":
                 continue  # B gives its own answer away already
-            leaks.append(Leak(item.id, other.id, other.gold.strip()))
-    return leaks
+            pairs.append((a, b))
+    return pairs

@@ -34,18 +34,27 @@ def _hash_parameters(seed: int = 20240601) -> tuple[np.ndarray, np.ndarray]:
 def signatures(token_sets: Sequence[Collection[int]], vocabulary: int) -> np.ndarray:
     """The MinHash signature (PERMUTATIONS uint32 values) of each non-empty set of token
     numbers (each below ``vocabulary``)."""
+    lengths = np.fromiter((len(t) for t in token_sets), dtype=np.int64, count=len(token_sets))
+    tokens = np.fromiter(chain.from_iterable(token_sets), dtype=np.int64, count=int(lengths.sum()))
+    return flat_signatures(tokens, lengths, vocabulary)
+
+
+def flat_signatures(tokens: np.ndarray, lengths: np.ndarray, vocabulary: int) -> np.ndarray:
+    """``signatures`` of sets given flat: ``tokens`` holds every set's tokens one set after
+    another, ``lengths`` how many each set has (each at least one)."""
     multipliers, offsets = _hash_parameters()
     numbers = np.arange(vocabulary, dtype=np.uint64)
     with np.errstate(over="ignore"):  # multiply-shift hashing wraps around on purpose
         hashed = (numbers[:, None] * multipliers[None, :] + offsets[None, :]) >> np.uint64(32)
     table = hashed.astype(np.uint32)  # every token's hash under every permutation, once
-    result = np.empty((len(token_sets), PERMUTATIONS), dtype=np.uint32)
-    for start in range(0, len(token_sets), CHUNK):
-        block = token_sets[start : start + CHUNK]
-        lengths = np.fromiter((len(t) for t in block), dtype=np.int64, count=len(block))
-        tokens = np.fromiter(chain.from_iterable(block), dtype=np.int64, count=int(lengths.sum()))
-        starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
-        result[start : start + len(block)] = np.minimum.reduceat(table[tokens], starts, axis=0)
+    ends = np.cumsum(lengths)
+    starts = ends - lengths
+    result = np.empty((len(lengths), PERMUTATIONS), dtype=np.uint32)
+    for start in range(0, len(lengths), CHUNK):
+        stop = min(start + CHUNK, len(lengths))
+        first, last = int(starts[start]), int(ends[stop - 1])
+        block = tokens[first:last]
+        result[start:stop] = np.minimum.reduceat(table[block], starts[start:stop] - first, axis=0)
     return result
 
 

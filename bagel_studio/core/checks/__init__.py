@@ -151,6 +151,7 @@ def check_all(
             flagged += sum(len(f) for f in flags_by_item.values())
             if progress is not None:
                 progress(done, max(total, done))
+        text.forget_options()  # before the collector runs again
     return flagged
 
 

@@ -113,6 +113,13 @@ def _option(text: str) -> _Option:
     return _Option(text)
 
 
+def forget_options() -> None:
+    """Drop the options prepared by a bulk run. Freed at once by reference counting, they are
+    not left for the cyclic collector to walk (tens of thousands of objects, on every full
+    collection and once more when the process exits: 0.3 s of CPU after 11,852 items)."""
+    _option.cache_clear()
+
+
 _NUMBER = re.compile(r"\d+")
 SIMILAR = 0.93  # SequenceMatcher ratio from which two option texts count as nearly the same
 

@@ -7,10 +7,7 @@ that wants the numbers behind a flag. A file that cannot be read exits with stat
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from bagel_studio.core.cli import UsageError
@@ -35,8 +32,7 @@ def report(path: str) -> dict[str, Any]:
     from bagel_studio.core.audio.decode import AudioError, decode
 
     try:
-        with _native_stderr_silenced():
-            audio = decode(path)
+        audio = decode(path)  # the decoder's own messages on stderr are silenced there
     except AudioError as exc:
         raise UsageError(str(exc)) from None
     m = measure(audio)
@@ -50,24 +46,6 @@ def report(path: str) -> dict[str, Any]:
     }
     data["analysis_version"] = ANALYSIS_VERSION
     return data
-
-
-@contextmanager
-def _native_stderr_silenced() -> Iterator[None]:
-    """Hide what libmpg123 writes straight to file descriptor 2 ("Xing stream size off..."):
-    the command promises one line for a bad file. Safe here: the command runs no other thread."""
-    try:
-        saved = os.dup(2)
-    except OSError:
-        yield
-        return
-    try:
-        with open(os.devnull, "wb") as devnull:
-            os.dup2(devnull.fileno(), 2)
-            yield
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
 
 
 def format_report(data: dict[str, Any]) -> list[str]:

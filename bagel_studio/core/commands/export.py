@@ -9,6 +9,7 @@ project for writing; when another process holds the project it says so and leave
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -48,13 +49,23 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "--force", action="store_true", help="replace OUTDIR if it exists and is not empty"
     )
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        metavar="N",
+        default=os.cpu_count() or 1,
+        help="processes that render a large release (default: one per CPU, "
+        f"{os.cpu_count() or 1} here); the files are the same with any number",
+    )
     add_wait_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     store = open_project(args.project, read_only=True)
     try:
-        result = export_release(store, args.out_dir, args.seed, force=args.force)
+        result = export_release(
+            store, args.out_dir, args.seed, force=args.force, workers=max(args.workers, 1)
+        )
     except OutDirExistsError as exc:
         raise UsageError(str(exc)) from exc
     except ExportBlockedError as exc:

@@ -1,7 +1,7 @@
 """``bagel-studio verify RELEASE_DIR``: prove a release is what was exported.
 
 Exit status: 0 intact, 1 when something differs (every differing file and item is named),
-2 for usage errors.
+2 for usage errors and a folder that is not a release (no readable BAGEL Studio manifest).
 """
 
 from __future__ import annotations
@@ -27,18 +27,25 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
             " provenance records, answer letters against answer_index, and the content hash."
             " Prints every differing file and item."
         ),
-        epilog="exit status: 0 intact, 1 something differs (each difference listed), 2 usage error",
+        epilog=(
+            "exit status: 0 intact, 1 something differs (each difference listed), 2 usage error"
+            " or not a release (no readable BAGEL Studio manifest.json)"
+        ),
     )
     parser.add_argument("release", metavar="RELEASE_DIR", help="the release folder")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
 
 def run(args: argparse.Namespace) -> int:
-    from bagel_studio.core.export.verify import verify_release
+    from bagel_studio.core.export.verify import NotARelease, read_manifest, verify_release
 
     folder = Path(args.release)
     if not folder.is_dir():
         raise UsageError(f"{args.release}: no such folder")
+    try:
+        read_manifest(folder)
+    except NotARelease as exc:
+        raise UsageError(f"{args.release}: not a release that can be verified: {exc}") from None
     result = verify_release(folder)
     if args.json:
         print_json(

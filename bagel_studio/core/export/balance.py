@@ -34,15 +34,18 @@ POSITIONS = 4
 Group = tuple[int, ...]  # the positions an item's gold may take, ascending
 
 
-@lru_cache(maxsize=1 << 16)
-def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
-    """Sort key that orders "globi:2:0" before "globi:10:0" (seed-independent and total)."""
+def natural_order(text: str) -> tuple[tuple[int, int | str], ...]:
+    """Sort key that orders "globi:2:0" before "globi:10:0" (seed-independent and total); for
+    sorting many ids once (``natural_key`` remembers the keys of ids sorted again and again)."""
     return tuple(
         (0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", text) if part
     )
 
 
-@dataclass(frozen=True)
+natural_key = lru_cache(maxsize=1 << 16)(natural_order)
+
+
+@dataclass(frozen=True, slots=True)
 class Movable:
     """An item that takes part in the deal, with the positions its gold may take."""
 
@@ -70,7 +73,7 @@ def deal_targets(seed: int, domain: str, items: Iterable[Movable]) -> dict[str, 
     for group, ids in groups.items():
         dealt = [p for p in range(POSITIONS) for _ in range(counts[group][p])]
         random.Random(f"{seed}:{domain}:deal:{group}").shuffle(dealt)
-        for item_id, target in zip(sorted(ids, key=natural_key), dealt, strict=True):
+        for item_id, target in zip(sorted(ids, key=natural_order), dealt, strict=True):
             targets[item_id] = target
     return targets
 

@@ -24,6 +24,7 @@ from bagel_studio.core.export.balance import (
     allowed_positions,
     deal_targets,
     natural_key,
+    natural_order,
     permutation,
     position_counts,
 )
@@ -105,17 +106,20 @@ class DomainBalance:
         return max(self.movable_after) - min(self.movable_after) if self.movable else 0
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Slot:
-    """What the plan keeps of a released item: enough to deal, count and find it again."""
+    """What the plan keeps of a released item: enough to deal, count and find it again (a
+    few small values, the strings and sets shared between items: 200,000 of them are a plan).
+    ``movable`` and ``order`` are set once, when the gold positions are dealt."""
 
     item_id: str
     domain: str
     dimension: str | None
+    level: str | None
     gold: int
     fixed: frozenset[int]
     licence: str | None
-    digest: bytes  # of the released content, to tell that the project has not changed since
+    digest: int  # of the released content, to tell that the project has not changed since
     movable: bool = False
     order: tuple[int, ...] = ()
 
@@ -146,8 +150,17 @@ class ReleasedItems(Sequence[ReleasedItem]):
         return self._read([self.slots[index]])[0]
 
     def __iter__(self) -> Iterator[ReleasedItem]:
+        for batch in self.batches():
+            yield from batch
+
+    def batches(self) -> Iterator[list[ReleasedItem]]:
+        """The released items in release order, ``BATCH`` at a time (one read each)."""
         for start in range(0, len(self.slots), self.BATCH):
-            yield from self._read(self.slots[start : start + self.BATCH])
+            yield self.read(start, start + self.BATCH)
+
+    def read(self, start: int, stop: int) -> list[ReleasedItem]:
+        """The released items at release positions ``start`` to ``stop`` (one read)."""
+        return self._read(self.slots[start:stop])
 
     def _read(self, slots: Sequence[_Slot]) -> list[ReleasedItem]:
         items, decisions = collect_items(self.store, [s.item_id for s in slots])
@@ -226,8 +239,12 @@ def content_hash_line(released: ReleasedItem) -> str:
     )
 
 
-def _digest(content: ItemContent) -> bytes:
-    return hashlib.blake2b(content.canonical_json().encode("utf-8"), digest_size=16).digest()
+def _digest(content: ItemContent) -> int:
+    """A fingerprint of a released content, compared within this process only (Python's hash of
+    its fields: two different contents agree with a probability of about 2**-64)."""
+    return hash(
+        (content.question, content.options, content.answer_index, content.dimension, content.level)
+    )
 
 
 def domain_order(domains: Iterable[str]) -> list[str]:
@@ -281,57 +298,115 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def plan_export(store: Store, seed: int, progress: Progress | None = None) -> ExportPlan:
-    """Decide what a release with ``seed`` contains (reads the project, writes nothing)."""
+def plan_export(
+    store: Store,
+    seed: int,
+    progress: Progress | None = None,
+    tallies: TallySource | None = None,
+) -> ExportPlan:
+    """Decide what a release with ``seed`` contains (reads the project, writes nothing);
+    ``tallies`` reads the items (default ``batch_tallies``: in this process; the command line
+    reads a large project on worker processes, ``processes.tally_source``)."""
     with snapshot(store), gc_paused():
-        plan = _plan(store, seed, progress)
+        plan = _plan(store, seed, progress, tallies or batch_tallies)
         return replace(plan, models=_model_report(store, plan))
 
 
 def _model_report(store: Store, plan: ExportPlan) -> dict[str, Any]:
-    """The models' tables over the released items (empty when no model was evaluated)."""
+    """The models' tables over the released items (empty when no model was evaluated), from
+    what the plan keeps of each item (no item is read again)."""
     from bagel_studio.core.llm.report import model_report  # lazy: only releases need it
 
-    return model_report(store, [(r.item.id, r.item.domain, r.content.level) for r in plan.items])
+    released = [(s.item_id, s.domain, s.level) for s in plan.items.slots]
+    return model_report(store, released)
 
 
-def _plan(store: Store, seed: int, progress: Progress | None) -> ExportPlan:
-    total = store.item_count()
-    outcomes: dict[str, Counter[str]] = defaultdict(Counter)
-    left_out: dict[str, Counter[str]] = defaultdict(Counter)
-    reject_reasons: dict[str, Counter[str]] = defaultdict(Counter)
-    blocked: list[BlockedItem] = []
-    kept: list[_Slot] = []
-    licences = collected_licences(store)
-    unknown: set[str] = set()
-    blocking = collected_blocking(store)
-    done = 0
-    for items, decisions in collect_batches(store):
-        for item in items:
-            done += 1
-            outcomes[item.domain][item.status.value] += 1
-            if item.status is Status.REJECTED:
-                reject_reasons[item.domain].update(_reject_reasons(decisions, item.id))
-            if item.status in RELEASED_STATUSES:
-                content = _final_content(decisions, item.id)
-                if content is None:
-                    left_out[UNRESOLVED][item.domain] += 1
-                    continue
-                recording = recording_id(item)
-                licence = licences.get(recording.casefold()) if recording else None
-                if recording and licence is None:
-                    unknown.add(recording)
-                reasons = _block_reasons(
-                    item, content, blocking.get(item.id, []), recording, licence
-                )
-                if reasons:
-                    blocked.append(BlockedItem(item.id, item.domain, reasons))
-                else:
-                    kept.append(_kept(item, content, licence))
+@dataclass
+class Tally:
+    """What planning finds in some of the project's items: the released items' slots, the
+    blocked ones, and the counts the manifest and the report show. A plan adds up the tallies
+    of its batches of items (a worker process may tally a batch: ``processes``)."""
+
+    count: int = 0
+    outcomes: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    left_out: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    reject_reasons: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    blocked: list[BlockedItem] = field(default_factory=list)
+    kept: list[_Slot] = field(default_factory=list)
+    unknown: set[str] = field(default_factory=set)
+
+    def merge(self, other: Tally) -> None:
+        self.count += other.count
+        for mine, theirs in (
+            (self.outcomes, other.outcomes),
+            (self.left_out, other.left_out),
+            (self.reject_reasons, other.reject_reasons),
+        ):
+            for key, counts in theirs.items():
+                mine[key].update(counts)
+        self.blocked += other.blocked
+        for slot in other.kept:  # from a worker: its strings and sets, shared again here
+            slot.domain, slot.dimension = _shared(slot.domain), _shared(slot.dimension)
+            slot.level, slot.fixed = _shared(slot.level), _shared(slot.fixed)
+            slot.licence = _shared(slot.licence)
+        self.kept += other.kept
+        self.unknown |= other.unknown
+
+
+def tally(
+    items: Sequence[Item],
+    decisions: Decisions,
+    licences: dict[str, str],
+    blocking: dict[str, list[str]],
+) -> Tally:
+    """Plan ``items`` (``decisions``: theirs; ``licences`` and ``blocking``: the project's)."""
+    found = Tally(count=len(items))
+    outcomes, left_out, reject_reasons = found.outcomes, found.left_out, found.reject_reasons
+    for item in items:
+        outcomes[item.domain][item.status.value] += 1
+        if item.status is Status.REJECTED:
+            reject_reasons[item.domain].update(_reject_reasons(decisions, item.id))
+        if item.status in RELEASED_STATUSES:
+            content = _final_content(decisions, item.id)
+            if content is None:
+                left_out[UNRESOLVED][item.domain] += 1
+                continue
+            recording = recording_id(item)
+            licence = licences.get(recording.casefold()) if recording else None
+            if recording and licence is None:
+                found.unknown.add(recording)
+            reasons = _block_reasons(item, content, blocking.get(item.id, []), recording, licence)
+            if reasons:
+                found.blocked.append(BlockedItem(item.id, item.domain, reasons))
             else:
-                left_out[item.status.value][item.domain] += 1
-            if progress is not None and (done % 500 == 0 or done == total):
-                progress(done, max(total, done))
+                found.kept.append(_kept(item, content, licence))
+        else:
+            left_out[item.status.value][item.domain] += 1
+    return found
+
+
+TallySource = Callable[[Store, dict[str, str], dict[str, list[str]]], Iterator[Tally]]
+
+
+def batch_tallies(
+    store: Store, licences: dict[str, str], blocking: dict[str, list[str]]
+) -> Iterator[Tally]:
+    """The tallies of the project's items, a batch at a time in queue order (this process; a
+    ``TallySource`` such as ``processes.tally_source`` may give the same from workers)."""
+    for items, decisions in collect_batches(store):
+        yield tally(items, decisions, licences, blocking)
+
+
+def _plan(store: Store, seed: int, progress: Progress | None, tallies: TallySource) -> ExportPlan:
+    total = store.item_count()
+    licences = collected_licences(store)
+    whole = Tally()
+    for part in tallies(store, licences, collected_blocking(store)):
+        whole.merge(part)
+        if progress is not None:
+            progress(whole.count, max(total, whole.count))
+    outcomes, left_out, reject_reasons = whole.outcomes, whole.left_out, whole.reject_reasons
+    blocked, kept, unknown = whole.blocked, whole.kept, whole.unknown
     released, balance = _shuffle(seed, kept)
     domains = domain_order([*outcomes, *balance])
     return ExportPlan(
@@ -352,13 +427,25 @@ def _plan(store: Store, seed: int, progress: Progress | None) -> ExportPlan:
 def _kept(item: Item, content: ItemContent, licence: str | None) -> _Slot:
     return _Slot(
         item.id,
-        item.domain,
-        content.dimension,
+        _shared(item.domain),
+        _shared(content.dimension),
+        _shared(content.level),
         _gold(content),
-        fixed_positions(content.options),
-        licence,
+        _shared(fixed_positions(content.options)),
+        _shared(licence),
         _digest(content),
     )
+
+
+_SHARED: dict[Any, Any] = {}  # one object per distinct small value: domains, sets, orders
+
+
+def _shared(value: Any) -> Any:
+    """``value``, or the equal object met before (a dimension, a level, a set of fixed
+    positions or an option order is one of a few, and held once instead of once per item)."""
+    if value is None:
+        return None
+    return _SHARED.setdefault(value, value)
 
 
 def _block_reasons(
@@ -406,18 +493,21 @@ def _shuffle(seed: int, kept: list[_Slot]) -> tuple[list[_Slot], dict[str, Domai
     released: list[_Slot] = []
     balance: dict[str, DomainBalance] = {}
     for domain in domain_order(by_domain):
-        entries = sorted(by_domain[domain], key=lambda e: natural_key(e.item_id))
+        entries = sorted(by_domain[domain], key=lambda e: natural_order(e.item_id))
         movable = []
         for slot in entries:
             allowed = allowed_positions(slot.gold, slot.fixed)
             if len(allowed) >= 2:
                 movable.append(Movable(slot.item_id, allowed))
         targets = deal_targets(seed, domain, movable)
-        group = []
+        del movable[:]
+        group = entries
         for slot in entries:
             target = targets.get(slot.item_id, slot.gold)
             order = permutation(seed, domain, slot.item_id, slot.gold, target, slot.fixed)
-            group.append(replace(slot, movable=slot.item_id in targets, order=order))
+            slot.movable = slot.item_id in targets
+            slot.order = _shared(order)
+        del by_domain[domain][:]
         released.extend(group)
         after = [s.order.index(s.gold) for s in group]
         balance[domain] = DomainBalance(
@@ -426,8 +516,8 @@ def _shuffle(seed: int, kept: list[_Slot]) -> tuple[list[_Slot], dict[str, Domai
             movable_after=tuple(
                 position_counts([a for s, a in zip(group, after, strict=True) if s.movable])
             ),
-            movable=len(movable),
-            immovable=len(group) - len(movable),
+            movable=len(targets),
+            immovable=len(group) - len(targets),
         )
     return released, balance
 

@@ -10,8 +10,8 @@ killed process leaves OUTDIR as it was.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
-from contextlib import ExitStack
+from collections.abc import Callable, Generator
+from contextlib import ExitStack, closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,18 +20,20 @@ from bagel_studio import __version__
 from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.export import layout
 from bagel_studio.core.export.atomic import ReleaseFolder, check_out_dir
+from bagel_studio.core.export.audit_section import ReleaseAudit
 from bagel_studio.core.export.card import dataset_card
 from bagel_studio.core.export.plan import (
     BlockedItem,
     ExportError,
     ExportPlan,
-    content_hash_line,
     gc_paused,
     plan_export,
     snapshot,
 )
-from bagel_studio.core.export.report import report_files
-from bagel_studio.core.export.rows import dumps_document, item_line, provenance_line
+from bagel_studio.core.export.render import Rendered, render
+from bagel_studio.core.export.report import Sections, report_files
+from bagel_studio.core.export.rows import dumps_document
+from bagel_studio.core.export.tables import LengthSums
 from bagel_studio.core.store import Store
 
 Progress = Callable[[int, int], None]
@@ -86,8 +88,10 @@ def export_release(
     seed: int,
     force: bool = False,
     progress: Progress | None = None,
+    workers: int = 1,
 ) -> ExportResult:
-    """Write the release of ``store`` under ``seed`` to ``out_dir`` (see the module docstring)."""
+    """Write the release of ``store`` under ``seed`` to ``out_dir`` (see the module docstring);
+    a large release is rendered on ``workers`` processes (``processes``; never from the desk)."""
     out = Path(out_dir).absolute()
     project = None if str(store.path) == ":memory:" else store.path
     check_out_dir(out, force, project)
@@ -96,13 +100,18 @@ def export_release(
         if progress is not None:
             progress(PLAN_SHARE * done // max(total, 1), PROGRESS_TOTAL)
 
-    plan = plan_export(store, seed, planning)
+    tallies = None
+    if workers > 1:
+        from bagel_studio.core.export import processes
+
+        tallies = processes.tally_source(store, workers)
+    plan = plan_export(store, seed, planning, tallies)
     if plan.blocked:
         raise ExportBlockedError(plan.blocked)
     if not plan.items:
         left_out = ", ".join(f"{n} {s}" for s, n in plan.left_out_totals().items())
         raise NothingToReleaseError(f"nothing to release: no item is accepted ({left_out})")
-    return write_release(plan, out, force, progress, project)
+    return write_release(plan, out, force, progress, project, workers)
 
 
 def write_release(
@@ -111,6 +120,7 @@ def write_release(
     force: bool = False,
     progress: Progress | None = None,
     project: Path | None = None,
+    workers: int = 1,
 ) -> ExportResult:
     """Write an already computed plan (the desk plans once for the preview, then writes).
 
@@ -123,8 +133,8 @@ def write_release(
     folder = ReleaseFolder(out_dir)
     try:
         with gc_paused(), snapshot(plan.items.store):
-            content_hash = _write_items(folder, plan, progress)
-            _write_steps(folder, _steps(plan, content_hash), progress)
+            content_hash, sections = _write_items(folder, plan, progress, workers)
+            _write_steps(folder, _steps(plan, content_hash, sections), progress)
         manifest = build_manifest(plan, folder.hashes, content_hash)
         folder.write(layout.MANIFEST, dumps_document(manifest))
         final = folder.commit()
@@ -136,38 +146,63 @@ def write_release(
     return ExportResult(final, plan, manifest)
 
 
-def _write_items(folder: ReleaseFolder, plan: ExportPlan, progress: Progress | None) -> str:
+def _write_items(
+    folder: ReleaseFolder, plan: ExportPlan, progress: Progress | None, workers: int = 1
+) -> tuple[str, Sections]:
     """Write the data files and the provenance in one pass over the released items (in release
-    order: by domain, so each domain's file is written in one go); return the content hash."""
+    order: by domain, so each domain's file is written in one go), read and rendered a batch at
+    a time (``render``; on worker processes for a large release, ``processes``); return the
+    content hash and what the report's item-level sections need, gathered on the same pass
+    (nothing of an item outlives its batch but those sections' few values)."""
     content_hash = hashlib.sha256()
+    audit = ReleaseAudit()
+    lengths = LengthSums()
     total = len(plan.items)
+    done = 0
     with ExitStack() as files:
         write_all = files.enter_context(folder.stream(layout.ALL_ITEMS))
         write_provenance = files.enter_context(folder.stream(layout.PROVENANCE))
         domain_files: ExitStack | None = None
         current: str | None = None
         write_domain: Callable[[str], None] | None = None
-        for done, released in enumerate(plan.items, start=1):
-            domain = released.item.domain
-            if domain != current:
-                if domain_files is not None:
-                    domain_files.close()
-                domain_files = files.enter_context(ExitStack())
-                write_domain = domain_files.enter_context(folder.stream(layout.domain_file(domain)))
-                current = domain
-            line = item_line(released)
-            write_all(line)
-            assert write_domain is not None
-            write_domain(line)
-            write_provenance(provenance_line(released))
-            content_hash.update(content_hash_line(released).encode("utf-8"))
-            if progress is not None and (done % 2000 == 0 or done == total):
+        for rendered in files.enter_context(closing(_rendered(plan, workers))):
+            for domain, lines in rendered.segments:
+                if domain != current:
+                    if domain_files is not None:
+                        domain_files.close()
+                    domain_files = files.enter_context(ExitStack())
+                    write_domain = domain_files.enter_context(
+                        folder.stream(layout.domain_file(domain))
+                    )
+                    current = domain
+                write_all(lines)
+                assert write_domain is not None
+                write_domain(lines)
+            write_provenance(rendered.provenance)
+            content_hash.update(rendered.hashed)
+            lengths.merge(rendered.lengths)
+            audit.merge(rendered.audit)
+            done += rendered.count
+            if progress is not None:
                 share = (PROGRESS_TOTAL - PLAN_SHARE) // 2
                 progress(PLAN_SHARE + share * done // max(total, 1), PROGRESS_TOTAL)
     for domain in plan.domains:  # a domain with nothing released still gets its (empty) file
         if layout.domain_file(domain) not in folder.hashes:
             folder.write(layout.domain_file(domain), b"")
-    return content_hash.hexdigest()
+    ids = [slot.item_id for slot in plan.items.slots]
+    return content_hash.hexdigest(), Sections(audit.report(ids), lengths)
+
+
+def _rendered(plan: ExportPlan, workers: int) -> Generator[Rendered, None, None]:
+    """The released items rendered a batch at a time, in release order."""
+    if workers > 1:
+        from bagel_studio.core.export import processes
+
+        if processes.can_fork(plan, workers):
+            yield from processes.rendered_in_processes(plan, workers)
+            return
+    for batch in plan.items.batches():
+        yield render(batch)
 
 
 def _write_steps(folder: ReleaseFolder, steps: list[Step], progress: Progress | None) -> None:
@@ -180,10 +215,10 @@ def _write_steps(folder: ReleaseFolder, steps: list[Step], progress: Progress | 
             progress(base + share * index // (len(steps) + 1), PROGRESS_TOTAL)
 
 
-def _steps(plan: ExportPlan, content_hash: str) -> list[Step]:
+def _steps(plan: ExportPlan, content_hash: str, sections: Sections) -> list[Step]:
     """What is written after the items: report, card (the manifest comes last)."""
     return [
-        ("report", lambda: report_files(plan, content_hash)),
+        ("report", lambda: report_files(plan, content_hash, sections)),
         (
             "card",
             lambda: {layout.README: dataset_card(plan, content_hash, __version__).encode("utf-8")},

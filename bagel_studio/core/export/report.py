@@ -8,6 +8,8 @@ reject reasons, each followed by its plot, and the benchmark audit of the releas
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from bagel_studio.core.audit import AuditReport
 from bagel_studio.core.export import layout
 from bagel_studio.core.export.audit_section import PLOT as AUDIT_PLOT
@@ -15,8 +17,10 @@ from bagel_studio.core.export.audit_section import audit_markdown, audit_plot, r
 from bagel_studio.core.export.plan import ExportPlan
 from bagel_studio.core.export.plots import render_plots
 from bagel_studio.core.export.tables import (
+    LengthSums,
     dimension_table,
     left_out_table,
+    length_sums,
     length_table,
     movable_table,
     outcome_table,
@@ -25,8 +29,22 @@ from bagel_studio.core.export.tables import (
 )
 
 
-def report_markdown(plan: ExportPlan, content_hash: str, audit: AuditReport | None = None) -> str:
-    audit = audit or release_audit(plan)
+@dataclass(frozen=True)
+class Sections:
+    """What the report's item-level sections need, gathered on one pass over the released
+    items (``release.write_release`` gathers them while it writes the data files)."""
+
+    audit: AuditReport
+    lengths: LengthSums
+
+
+def sections_of(plan: ExportPlan) -> Sections:
+    """The sections from the plan alone: reads the released items (twice)."""
+    return Sections(release_audit(plan), length_sums(plan))
+
+
+def report_markdown(plan: ExportPlan, content_hash: str, sections: Sections | None = None) -> str:
+    sections = sections or sections_of(plan)
     blocked = "".join(f"- {b}\n" for b in plan.blocked)
     immovable = sum(b.immovable for b in plan.balance.values())
     return f"""# Release report
@@ -42,7 +60,7 @@ Seed {plan.seed}; {len(plan.items)} items released; content hash `{content_hash}
 
 Mean lengths of the released items' stems and options (words are separated by whitespace):
 
-{length_table(plan)}
+{length_table(plan, sections.lengths)}
 ## Gold positions
 
 Before shuffling (the curated order):
@@ -72,7 +90,7 @@ Left out of the release:
 {"" if not blocked else chr(10) + "## Blocked items" + chr(10) * 2 + blocked}{_models(plan)}
 ## Benchmark audit
 
-{audit_markdown(audit)}"""
+{audit_markdown(sections.audit)}"""
 
 
 def _models(plan: ExportPlan) -> str:
@@ -84,13 +102,15 @@ def _models(plan: ExportPlan) -> str:
     return "\n" + report_tables(plan.models)
 
 
-def report_files(plan: ExportPlan, content_hash: str) -> dict[str, bytes]:
+def report_files(
+    plan: ExportPlan, content_hash: str, sections: Sections | None = None
+) -> dict[str, bytes]:
     """{path in the release: bytes} of the report and its plots."""
-    audit = release_audit(plan)
-    files = {layout.REPORT: report_markdown(plan, content_hash, audit).encode("utf-8")}
+    sections = sections or sections_of(plan)
+    files = {layout.REPORT: report_markdown(plan, content_hash, sections).encode("utf-8")}
     for name, png in render_plots(plan).items():
         files[f"{layout.REPORT_DIR}/{name}"] = png
-    files[f"{layout.REPORT_DIR}/{AUDIT_PLOT}"] = audit_plot(audit)
+    files[f"{layout.REPORT_DIR}/{AUDIT_PLOT}"] = audit_plot(sections.audit)
     if plan.models:
         from bagel_studio.core.llm.report import report_plots
 

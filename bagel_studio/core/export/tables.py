@@ -13,7 +13,7 @@ from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.model import REJECT_REASONS, Status
 
 if TYPE_CHECKING:  # for annotations only: the plan imports nothing of these at run time
-    from bagel_studio.core.export.plan import ExportPlan, ReleasedItem
+    from bagel_studio.core.export.plan import ExportPlan
 
 STATUS_ORDER = [s.value for s in Status] + ["unresolved"]
 
@@ -62,15 +62,52 @@ def words(text: str) -> int:
     return len(text.split())
 
 
-def length_table(plan: ExportPlan) -> str:
-    """Mean stem and option lengths per domain and overall, in words and in characters."""
-    by_domain: dict[str, list[ReleasedItem]] = {d: [] for d in plan.domains}
+class LengthSums:
+    """What the lengths table needs, summed as the released items stream past: per domain, the
+    items, their options, and the words and characters of stems and options."""
+
+    def __init__(self) -> None:
+        self.by_domain: dict[str, list[int]] = {}
+
+    def add(self, domain: str, question: str, options: Sequence[str]) -> None:
+        sums = self.by_domain.get(domain)
+        if sums is None:
+            sums = self.by_domain[domain] = [0] * 6
+        sums[0] += 1
+        sums[1] += len(question.split())
+        sums[2] += len(question)
+        sums[3] += len(options)
+        sums[4] += sum([len(o.split()) for o in options])
+        sums[5] += sum([len(o) for o in options])
+
+    def merge(self, other: LengthSums) -> None:
+        for domain, sums in other.by_domain.items():
+            mine = self.by_domain.setdefault(domain, [0] * 6)
+            for index, value in enumerate(sums):
+                mine[index] += value
+
+    def total(self) -> list[int]:
+        return [sum(column) for column in zip(*self.by_domain.values(), strict=True)] or [0] * 6
+
+
+def length_sums(plan: ExportPlan) -> LengthSums:
+    """The lengths of the plan's released items (one read of them; the release writer sums
+    them on its own pass instead)."""
+    sums = LengthSums()
     for released in plan.items:
-        by_domain.setdefault(released.item.domain, []).append(released)
+        sums.add(released.item.domain, released.content.question, released.content.options)
+    return sums
+
+
+def length_table(plan: ExportPlan, lengths: LengthSums | None = None) -> str:
+    """Mean stem and option lengths per domain and overall, in words and in characters."""
+    lengths = lengths or length_sums(plan)
+    domains = [d for d in plan.domains if d in lengths.by_domain]
+    domains += [d for d in lengths.by_domain if d not in domains]
     rows: list[list[object]] = [
-        [domain, *_mean_lengths(items)] for domain, items in by_domain.items() if items
+        [domain, *_mean_lengths(lengths.by_domain[domain])] for domain in domains
     ]
-    rows.append(["**All**", *(f"**{cell}**" for cell in _mean_lengths(list(plan.items)))])
+    rows.append(["**All**", *(f"**{cell}**" for cell in _mean_lengths(lengths.total()))])
     header = [
         "Domain",
         "Items",
@@ -82,21 +119,20 @@ def length_table(plan: ExportPlan) -> str:
     return markdown_table(header, rows)
 
 
-def _mean_lengths(items: Sequence[ReleasedItem]) -> list[str]:
+def _mean_lengths(sums: Sequence[int]) -> list[str]:
+    items, stem_words, stem_chars, options, option_words, option_chars = sums
     if not items:
         return ["0", "-", "-", "-", "-"]
-    stems = [r.content.question for r in items]
-    options = [o for r in items for o in r.content.options]
 
-    def mean(values: list[int]) -> str:
-        return f"{sum(values) / len(values):.1f}" if values else "-"
+    def mean(total: int, count: int) -> str:
+        return f"{total / count:.1f}" if count else "-"
 
     return [
-        str(len(items)),
-        mean([words(s) for s in stems]),
-        mean([words(o) for o in options]),
-        mean([len(s) for s in stems]),
-        mean([len(o) for o in options]),
+        str(items),
+        mean(stem_words, items),
+        mean(option_words, options),
+        mean(stem_chars, items),
+        mean(option_chars, options),
     ]
 
 

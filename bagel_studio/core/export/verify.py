@@ -79,20 +79,35 @@ def release_root(path: Path) -> Path | None:
     return None
 
 
+class NotARelease(ValueError):
+    """A folder without a readable BAGEL Studio manifest: there is nothing to verify it against."""
+
+
+def read_manifest(folder: str | Path) -> dict[str, Any]:
+    """The release manifest of ``folder``; raises ``NotARelease`` saying why there is none."""
+    path = Path(folder) / layout.MANIFEST
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise NotARelease(f"no {layout.MANIFEST} in it") from None
+    except OSError as exc:
+        raise NotARelease(f"{layout.MANIFEST} cannot be read ({exc.strerror or exc})") from None
+    except ValueError as exc:
+        raise NotARelease(f"{layout.MANIFEST} is not valid JSON ({exc})") from None
+    if not isinstance(manifest, dict) or manifest.get("format") != layout.FORMAT_NAME:
+        raise NotARelease(f"{layout.MANIFEST} is not a BAGEL Studio release manifest")
+    return manifest
+
+
 def verify_release(folder: str | Path) -> Verification:
-    """Every way the release in ``folder`` differs from what its manifest says was exported."""
+    """Every way the release in ``folder`` differs from what its manifest says was exported
+    (a manifest that cannot be read is the one problem then; ``read_manifest`` tells first)."""
     root = Path(folder)
     result = Verification(root)
     try:
-        manifest = json.loads((root / layout.MANIFEST).read_text(encoding="utf-8"))
-    except OSError as exc:
-        result.add(layout.MANIFEST, f"cannot be read ({exc.strerror or exc})")
-        return result
-    except ValueError as exc:
-        result.add(layout.MANIFEST, f"is not valid JSON ({exc})")
-        return result
-    if not isinstance(manifest, dict) or manifest.get("format") != layout.FORMAT_NAME:
-        result.add(layout.MANIFEST, "is not a BAGEL Studio release manifest")
+        manifest = read_manifest(root)
+    except NotARelease as exc:
+        result.add(layout.MANIFEST, str(exc))
         return result
     listed = manifest.get("files")
     files: dict[str, Any] = listed if isinstance(listed, dict) else {}

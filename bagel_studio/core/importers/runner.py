@@ -70,6 +70,9 @@ class _Run:
     attached_by: dict[Path, int] = field(default_factory=dict)  # audio -> the import naming it
     evidence: Evidence = field(default_factory=Evidence)  # what this run brought in
     import_ids: list[int] = field(default_factory=list)
+    # recordings this run inserted or changed, counted once when its audio file and then its
+    # metadata (or the other way round) each fill in part of it
+    recording_ids: set[str] = field(default_factory=set)
 
 
 def import_paths(
@@ -151,6 +154,7 @@ def _import_paths(
         done += plan.size
         if progress is not None:
             progress(done, total)
+    report.evidence["recordings"] = len(run.recording_ids)
     report.evidence["audio_files"] = len(run.attached)
     _probe_audio(run)
     due = report.new_item_ids + linked_items(store, run.evidence, exclude=set(report.new_item_ids))
@@ -479,8 +483,7 @@ def _import_xc_metadata(
         encoding = "json"
     recordings, rejects = xenocanto.recording_rows(rows, audio, plan.input.display, run.hashes)
     rejects += broken
-    added = writer.write_recordings(recordings)
-    run.report.evidence["recordings"] += added
+    run.recording_ids.update(writer.write_recordings(recordings))
     for recording in recordings:
         if recording["audio_path"]:
             run.attached.add(Path(recording["audio_path"]))
@@ -507,7 +510,7 @@ def _import_audio(
         reason = "audio file without a Xeno-canto id in its name, and no metadata row names it"
         _reject(run, writer, [Reject(plan.input.display, 1, reason)])
         return {"audio": 0, "rejects": 1}
-    run.report.evidence["recordings"] += writer.write_recordings([recording])
+    run.recording_ids.update(writer.write_recordings([recording]))
     run.attached.add(path)
     run.attached_by[path] = writer.import_id
     return {"audio": 1, "recording": recording["id"]}

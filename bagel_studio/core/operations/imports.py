@@ -80,7 +80,8 @@ class FileImport:
             self.evidence.text_keys.update(text_keys(text))
         return self.store.add_texts(texts, self.import_id)
 
-    def write_recordings(self, recordings: Sequence[dict[str, Any]]) -> int:
+    def write_recordings(self, recordings: Sequence[dict[str, Any]]) -> list[str]:
+        """Store ``recordings``; the ids of those inserted or changed."""
         self.evidence.recording_ids.update(r["id"] for r in recordings)
         return self.store.upsert_recordings(recordings, self.import_id)
 

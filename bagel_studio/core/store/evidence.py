@@ -315,10 +315,13 @@ class EvidenceMixin:
 
     # -- recordings ----------------------------------------------------------------------------
 
-    def upsert_recordings(self, recordings: Iterable[dict[str, Any]], import_id: int | None) -> int:
+    def upsert_recordings(
+        self, recordings: Iterable[dict[str, Any]], import_id: int | None
+    ) -> list[str]:
         """Insert recordings or fill in what is new about known ones (e.g. an audio path found
-        after the metadata); existing non-empty values are kept."""
-        count = 0
+        after the metadata); existing non-empty values are kept. Returns the ids of those
+        inserted or changed (a recording whose audio comes after its metadata is one of each)."""
+        changed: list[str] = []
         with self.transaction() as conn:
             for rec in recordings:
                 values = {c: rec.get(c) for c in RECORDING_COLUMNS}
@@ -334,7 +337,7 @@ class EvidenceMixin:
                         f" VALUES ({','.join('?' * (len(RECORDING_COLUMNS) + 1))})",
                         [*values.values(), import_id],
                     )
-                    count += 1
+                    changed.append(str(values["id"]))
                     continue
                 old = dict(zip(RECORDING_COLUMNS, existing, strict=True))
                 merged = {
@@ -350,8 +353,8 @@ class EvidenceMixin:
                         f"UPDATE recordings SET {sets} WHERE id = ?",
                         [*(merged[c] for c in RECORDING_COLUMNS[1:]), values["id"]],
                     )
-                    count += 1
-        return count
+                    changed.append(str(values["id"]))
+        return changed
 
     def recording(self, recording_id: str | None) -> dict[str, Any] | None:
         if not recording_id:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import os
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -119,6 +121,30 @@ def test_truncated_real_mp3(data_dir: Path, tmp_path: Path) -> None:
         cut.write_bytes(data[:size])
         with pytest.raises(AudioError, match=r"^XC625750\.mp3: truncated or corrupt MP3"):
             decode(cut)
+
+
+def test_decoding_keeps_the_decoders_messages_off_stderr(
+    data_dir: Path, tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    # mpg123 prints "Warning: Xing stream size off..." on descriptor 2 for a cut MP3; decoding
+    # in several threads at once silences it too, and gives descriptor 2 back afterwards.
+    data = (data_dir / "xeno_canto" / "XC625750.mp3").read_bytes()
+    cut = tmp_path / "XC625750.mp3"
+    cut.write_bytes(data[: len(data) // 2])
+    whole = data_dir / "xeno_canto" / "XC625750.mp3"
+
+    def attempt(path: Path) -> str:
+        try:
+            return decode(path).format
+        except AudioError as exc:
+            return str(exc)
+
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(attempt, [cut, whole] * 8))
+    assert results[1::2] == ["MP3"] * 8
+    assert all(r.startswith("XC625750.mp3: truncated or corrupt MP3") for r in results[::2])
+    os.write(2, b"still stderr\n")
+    assert capfd.readouterr().err == "still stderr\n"
 
 
 def test_header_only_wav_has_no_audio(tmp_path: Path) -> None:

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import shutil
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -47,3 +53,74 @@ def test_tasks_keep_every_worker_busy_to_the_end() -> None:
     assert processes.task_size(11_852, 2) == 1_482
     assert processes.task_size(200_000, 2) == processes.TASK
     assert processes.task_size(3, 8) == 1
+
+
+# The child: checks a project on two workers, tells the test its workers' ids at the first
+# progress, then waits for a line on stdin that never comes (the test kills it first).
+_CHILD = """
+import multiprocessing, sys
+from bagel_studio.core.checks import check_all, processes
+from bagel_studio.core.store import Store
+
+processes.PARALLEL_MIN = 2
+processes.TASK = 3
+
+def progress(done, total):
+    if done:
+        print(*(child.pid for child in multiprocessing.active_children()), flush=True)
+        sys.stdin.readline()
+
+with Store.open(sys.argv[1]) as store:
+    check_all(store, progress=progress, audio=False, workers=2)
+"""
+
+
+def _alive(pid: int) -> bool:
+    """True while ``pid`` runs (a zombie left for its new parent to reap counts as gone)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="parent-death signal is Linux's")
+def test_workers_die_with_a_killed_parent(tmp_path: Path, data_dir: Path) -> None:
+    project = tmp_path / "p.bagel"
+    with Store.open(project) as store:
+        import_paths(store, [data_dir / "items", data_dir / "globi"], full_checks=False)
+    with subprocess.Popen(
+        [sys.executable, "-c", _CHILD, str(project)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    ) as parent:
+        try:
+            assert parent.stdout is not None
+            workers = [int(pid) for pid in parent.stdout.readline().split()]
+            assert len(workers) == 2 and all(_alive(pid) for pid in workers)
+        finally:
+            parent.kill()
+    try:
+        for _ in range(2_000):  # the kernel signals them at once; a loaded machine may be slow
+            if not any(_alive(pid) for pid in workers):
+                break
+            time.sleep(0.01)
+        assert not any(_alive(pid) for pid in workers)
+    finally:
+        for pid in filter(_alive, workers):  # a failure leaves no orphans behind
+            os.kill(pid, signal.SIGKILL)
+
+
+def test_a_worker_whose_parent_is_gone_ends_at_once() -> None:
+    # The parent died before the worker asked to die with it: the worker was handed to another
+    # process and must not start.
+    context = multiprocessing.get_context("fork")
+    worker = context.Process(target=processes.die_with_parent, args=(os.getpid() + 1_000_000,))
+    worker.start()
+    worker.join()
+    assert worker.exitcode == 1
+    same = context.Process(target=processes.die_with_parent, args=(os.getpid(),))
+    same.start()
+    same.join()
+    assert same.exitcode == 0

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from bagel_studio.core.checks import check_all
+from bagel_studio.core.checks import check_all, text
 from bagel_studio.core.demo import demo_sources
 from bagel_studio.core.importers import import_paths
 from bagel_studio.core.store import Store
@@ -154,3 +154,12 @@ def _write_kept() -> None:
 
 if __name__ == "__main__":
     _write_kept()
+
+
+def test_a_bulk_check_keeps_none_of_its_prepared_options(
+    scale_project: Path, tmp_path: Path
+) -> None:
+    # Kept, they would be walked by the cyclic collector on every full collection and at exit.
+    with Store.open(_copy(scale_project, tmp_path)) as store:
+        assert check_all(store) > 0
+    assert text._option.cache_info().currsize == 0

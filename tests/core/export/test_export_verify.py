@@ -119,3 +119,32 @@ def test_import_verifies_a_release_first(
     assert run(["import", str(target), str(release), "--no-verify"]) in (0, 1)
     with Store.open(target, read_only=True) as store:
         assert store.get_item(row["id"]).content.options[row["answer_index"]] == "Something else"
+
+
+@pytest.mark.parametrize(
+    ("manifest", "why"),
+    [
+        (None, "no manifest.json in it"),
+        ("{not json", "manifest.json is not valid JSON"),
+        ('{"format": "something else"}', "not a BAGEL Studio release manifest"),
+    ],
+)
+def test_a_folder_that_is_not_a_release_is_an_input_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], manifest: str | None, why: str
+) -> None:
+    # Status 1 means "differences found"; a folder with nothing to verify against is refused
+    # input (2), with one line saying why, and nothing in it is touched.
+    folder = tmp_path / "not-a-release"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("kept\n", encoding="utf-8")
+    if manifest is not None:
+        (folder / "manifest.json").write_text(manifest, encoding="utf-8")
+    for extra in ([], ["--json"]):
+        assert run(["verify", str(folder), *extra]) == 2
+        out, err = capsys.readouterr()
+        assert out == ""
+        assert err.count("\n") == 1 and f"{folder}: not a release" in err and why in err
+    assert (folder / "notes.txt").read_text(encoding="utf-8") == "kept\n"
+    assert sorted(p.name for p in folder.iterdir()) == sorted(
+        ["notes.txt", *(["manifest.json"] if manifest is not None else [])]
+    )

@@ -125,3 +125,27 @@ def test_as_a_subprocess(tmp_path: Path, data_dir: Path) -> None:
         result.stdout
     )
     assert (tmp_path / "p.bagel").exists()
+
+
+def test_a_truncated_mp3_gives_our_reject_and_no_decoder_noise(
+    tmp_path: Path, data_dir: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    # libsndfile's MP3 decoder writes "Warning: Xing stream size off by more than 1%..." straight
+    # to descriptor 2; the curator sees our one reject line and nothing else.
+    folder = tmp_path / "xc"
+    folder.mkdir()
+    source = data_dir / "xeno_canto"
+    for clip in source.glob("*.mp3"):
+        (folder / clip.name).write_bytes(clip.read_bytes())
+    (folder / "recordings.csv").write_bytes((source / "recordings.csv").read_bytes())
+    cut = folder / "XC625750.mp3"
+    cut.write_bytes(cut.read_bytes()[:40_000])  # a download cut short
+    assert run(["import", str(tmp_path / "p.bagel"), str(folder), str(data_dir / "items")]) == 1
+    out, err = capfd.readouterr()
+    assert err == ""
+    (reject,) = [line for line in out.splitlines() if "unreadable audio" in line]
+    assert reject.strip().startswith(
+        "XC625750.mp3:1: unreadable audio: XC625750.mp3: truncated or corrupt MP3 (decoded"
+    )
+    os.write(2, b"still ours\n")  # the descriptor is the process's stderr again
+    assert capfd.readouterr().err == "still ours\n"

@@ -3,6 +3,7 @@ Wikipedia and bioRxiv texts as JSON or plain text."""
 
 from __future__ import annotations
 
+import csv
 import json
 import shutil
 from collections.abc import Iterator
@@ -108,6 +109,32 @@ def test_audio_named_only_by_earlier_metadata(store: Store, tmp_path: Path, data
     assert recording is not None
     assert recording["audio_path"] == str((elsewhere / "junco.mp3").resolve())
     assert recording["common_name"] == "Dark-eyed Junco"
+
+
+def test_recordings_with_ids_only_in_urls_are_counted_once(
+    store: Store, tmp_path: Path, data_dir: Path
+) -> None:
+    # A metadata table whose ids are only inside its URLs names no audio file: each recording
+    # is inserted from its row and completed by its audio file, once each; that is still one
+    # recording (the summary said "18 recordings" for these 9).
+    source = data_dir / "xeno_canto"
+    folder = tmp_path / "xc"
+    folder.mkdir()
+    for clip in source.glob("*.mp3"):
+        shutil.copy(clip, folder / clip.name)
+    with (source / "recordings.csv").open(newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    with (folder / "metadata.csv").open("w", newline="", encoding="utf-8") as handle:
+        out = csv.writer(handle)
+        out.writerow(["gen", "sp", "en", "rec", "lic", "url"])
+        out.writerows([r["gen"], r["sp"], r["en"], r["rec"], r["lic"], r["url"]] for r in rows)
+    report = import_paths(store, [folder], full_checks=False)
+    assert len(rows) == 9 and len(store.recordings()) == 9
+    assert report.evidence["recordings"] == 9 and report.evidence["audio_files"] == 9
+    assert "Evidence: 9 recordings, 9 audio files" in report.summary_lines()
+    assert all(r["audio_path"] and r["recordist"] for r in store.recordings())
+    again = import_paths(store, [folder], full_checks=False)
+    assert again.evidence["recordings"] == 0  # nothing new the second time
 
 
 def test_texts_as_json_and_plain_biorxiv(store: Store, tmp_path: Path, data_dir: Path) -> None:
