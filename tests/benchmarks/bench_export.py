@@ -24,7 +24,6 @@ Baselines, before this benchmark's work (issue 11, one quiet run each): 11,852 i
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sqlite3
 import statistics
@@ -39,6 +38,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from tests.benchmarks.bagel_scale import write_scale_items  # noqa: E402
+from tests.benchmarks.bench_scale import jsonl_floor  # noqa: E402
 
 TARGET_RATIO = 5.0
 RSS_TARGET_MB = 400
@@ -105,23 +105,6 @@ def build(items: Path, project: Path) -> int:
     return len(ids)
 
 
-def floor(project: Path, out: Path) -> float:
-    """Read the accepted rows and write them once as JSONL: the least an export does."""
-    start = time.perf_counter()
-    conn = sqlite3.connect(f"file:{project}?mode=ro", uri=True)
-    with out.open("w", encoding="utf-8") as handle:
-        for row in conn.execute(
-            "SELECT id, domain, dimension, level, question, options, answer_index FROM items"
-            " WHERE status IN ('accepted', 'revised') ORDER BY seq"
-        ):
-            item = dict(zip(("id", "domain", "dimension", "level", "question"), row, strict=False))
-            item["options"] = json.loads(row[5])
-            item["answer_index"] = row[6]
-            handle.write(json.dumps(item, ensure_ascii=False) + "\n")
-    conn.close()
-    return time.perf_counter() - start
-
-
 def phases(project: Path, out: Path) -> None:
     """Where the export's CPU time goes, in a fresh interpreter (imports are part of it)."""
     code = f"""
@@ -171,7 +154,7 @@ def main() -> None:
         project = folder / "export.bagel"
         accepted = build(items, project)
         plain = statistics.median(
-            floor(project, folder / f"plain{n}.jsonl") for n in range(args.repeat)
+            jsonl_floor(project, folder / f"plain{n}.jsonl") for n in range(args.repeat)
         )
         runs = [
             bagel(["export", str(project), str(folder / f"release{n}"), "--seed", "1"])

@@ -16,15 +16,19 @@ from __future__ import annotations
 import gc
 import multiprocessing
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from itertools import islice
 from pathlib import Path
+from typing import TypeVar
 
 from bagel_studio.core.export.collect import collect_items
 from bagel_studio.core.export.plan import ExportPlan, ReleasedItems, Tally, TallySource, tally
 from bagel_studio.core.export.render import Rendered, render
 from bagel_studio.core.store import Store
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 PARALLEL_MIN = 4_000  # fewer released items are written faster than worker processes start
 AHEAD = 2  # tasks handed out per worker beyond the one the writer waits for
@@ -62,18 +66,24 @@ def rendered_in_processes(plan: ExportPlan, workers: int) -> Iterator[Rendered]:
         initargs=(str(plan.items.store.path),),
     )
     try:
-        pending: deque[Future[Rendered]] = deque(
-            pool.submit(_render, task) for task in islice(tasks, workers * AHEAD)
-        )
-        while pending:
-            done = pending.popleft().result()
-            following = next(tasks, None)
-            if following is not None:
-                pending.append(pool.submit(_render, following))
-            yield done
+        yield from _in_order(pool, _render, tasks, workers * AHEAD)
     finally:
         _plan = None
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _in_order(
+    pool: ProcessPoolExecutor, work: Callable[[T], R], tasks: Iterator[T], ahead: int
+) -> Iterator[R]:
+    """``work`` of every task on ``pool``, yielded in the tasks' order, with at most ``ahead``
+    tasks submitted and not yet taken (memory stays bounded whatever the number of tasks)."""
+    pending: deque[Future[R]] = deque(pool.submit(work, task) for task in islice(tasks, ahead))
+    while pending:
+        done = pending.popleft().result()
+        following = next(tasks, None)
+        if following is not None:
+            pending.append(pool.submit(work, following))
+        yield done
 
 
 def _start(path: str) -> None:
@@ -130,15 +140,7 @@ def tallies_in_processes(
         initargs=(str(store.path),),
     )
     try:
-        pending: deque[Future[Tally]] = deque(
-            pool.submit(_tally, task) for task in islice(tasks, workers * AHEAD)
-        )
-        while pending:
-            done = pending.popleft().result()
-            following = next(tasks, None)
-            if following is not None:
-                pending.append(pool.submit(_tally, following))
-            yield done
+        yield from _in_order(pool, _tally, tasks, workers * AHEAD)
     finally:
         _lookups = ({}, {})
         pool.shutdown(wait=True, cancel_futures=True)
