@@ -3,7 +3,6 @@ finishes them on the next import, check or open, saying so (real processes, real
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import sqlite3
@@ -17,41 +16,10 @@ import pytest
 from bagel_studio.core.cli import run
 from bagel_studio.core.importers import import_paths
 from bagel_studio.core.store import Store
+from tests.support.kill_items import count_rows, items_file
 
 ROOT = Path(__file__).resolve().parents[3]
 ITEMS = 12_000  # BAGEL's size
-
-
-def _items_file(path: Path, count: int = ITEMS) -> Path:
-    """Items of which every third gives its gold away in the stem (a ``gold-in-stem`` warning,
-    written only by the checking phase)."""
-    with open(path, "w", encoding="utf-8") as handle:
-        for i in range(count):
-            gold = f"Seeds of plant {i}"
-            stem = f"Which food does animal {i} prefer" + (f", {gold}?" if i % 3 == 0 else "?")
-            item = {
-                "id": f"w{i}",
-                "domain": "Wikipedia",
-                "dimension": "Diet",
-                "question": stem,
-                "options": [gold, f"Leaves {i}", f"Fish {i}", f"Insects {i}"],
-                "answer": "A",
-            }
-            handle.write(json.dumps(item) + "\n")
-    return path
-
-
-def _count(project: Path, sql: str) -> int:
-    try:
-        conn = sqlite3.connect(f"file:{project}?mode=ro", uri=True, timeout=0.05)
-    except sqlite3.Error:
-        return -1
-    try:
-        return int(conn.execute(sql).fetchone()[0])
-    except sqlite3.Error:
-        return -1
-    finally:
-        conn.close()
 
 
 def _warnings(project: Path) -> set[tuple[str, str]]:
@@ -76,7 +44,7 @@ def _kill_import(project: Path, items: Path, when: str, delay: float = 0.0) -> N
         if when == "checking":
             deadline = time.monotonic() + 300
             while process.poll() is None and time.monotonic() < deadline:
-                if _count(project, "SELECT count(*) FROM items") > 0:
+                if count_rows(project, "SELECT count(*) FROM items") > 0:
                     break
                 time.sleep(0.005)
         else:
@@ -91,7 +59,7 @@ def _kill_import(project: Path, items: Path, when: str, delay: float = 0.0) -> N
 def reference(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, set[tuple[str, str]]]:
     """The items file and the flags an uninterrupted import gives it."""
     folder = tmp_path_factory.mktemp("reference")
-    items = _items_file(folder / "items.jsonl")
+    items = items_file(folder / "items.jsonl", ITEMS)
     project = folder / "clean.bagel"
     with Store.open(project) as store:
         import_paths(store, [items])
@@ -106,15 +74,15 @@ def test_import_killed_while_checking_is_finished_by_the_next_import(
     assert sum(1 for _, check in flags if check == "gold-in-stem") == ITEMS // 3
     project = tmp_path / "p.bagel"
     _kill_import(project, items, "checking")
-    assert _count(project, "SELECT count(*) FROM items") == ITEMS
-    waiting = _count(project, "SELECT count(*) FROM pending_checks")
+    assert count_rows(project, "SELECT count(*) FROM items") == ITEMS
+    waiting = count_rows(project, "SELECT count(*) FROM pending_checks")
     assert waiting > 0  # the project knows which items still await their checks
     assert _warnings(project) != flags
     assert run(["import", str(project), str(items)]) == 0  # "already imported", yet ...
     out = capsys.readouterr().out
     assert f"{waiting:,} items an interrupted import left unchecked" in out
     assert _warnings(project) == flags
-    assert _count(project, "SELECT count(*) FROM pending_checks") == 0
+    assert count_rows(project, "SELECT count(*) FROM pending_checks") == 0
 
 
 @pytest.mark.slow
@@ -129,16 +97,16 @@ def test_import_killed_anywhere_is_finished_by_check(
     items, flags = reference
     project = tmp_path / "p.bagel"
     _kill_import(project, items, when, delay)
-    imported = _count(project, "SELECT count(*) FROM items")
+    imported = count_rows(project, "SELECT count(*) FROM items")
     assert imported in (0, -1, ITEMS)  # one file, one transaction: all or nothing
     if imported <= 0:  # killed before its items were committed: importing again does it all
         assert run(["import", str(project), str(items)]) == 0
     else:
-        waiting = _count(project, "SELECT count(*) FROM pending_checks")
+        waiting = count_rows(project, "SELECT count(*) FROM pending_checks")
         assert waiting > 0 or when == "at"
         assert run(["check", str(project), "--no-audio"]) in (0, 1)
         if waiting:
             err = capsys.readouterr().err
             assert f"{waiting:,} items awaited their checks after an interrupted import" in err
     assert _warnings(project) == flags
-    assert _count(project, "SELECT count(*) FROM pending_checks") == 0
+    assert count_rows(project, "SELECT count(*) FROM pending_checks") == 0

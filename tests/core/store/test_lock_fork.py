@@ -10,10 +10,8 @@ Real processes, real SIGKILL.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -25,6 +23,7 @@ import pytest
 from bagel_studio.core.checks.processes import PARALLEL_MIN
 from bagel_studio.core.cli import run
 from bagel_studio.core.store import Store
+from tests.support.kill_items import count_rows, items_file
 
 ROOT = Path(__file__).resolve().parents[3]
 WORKERS = ["--workers", "2"]
@@ -99,45 +98,13 @@ def test_a_killed_writers_forked_child_does_not_keep_the_project_locked(project:
         _kill([child])
 
 
-def _items_file(path: Path, count: int) -> Path:
-    """Items of which every third gives its gold away in the stem (``gold-in-stem``, a flag only
-    the checking phase writes)."""
-    with open(path, "w", encoding="utf-8") as handle:
-        for i in range(count):
-            gold = f"Seeds of plant {i}"
-            stem = f"Which food does animal {i} prefer" + (f", {gold}?" if i % 3 == 0 else "?")
-            item = {
-                "id": f"w{i}",
-                "domain": "Wikipedia",
-                "dimension": "Diet",
-                "question": stem,
-                "options": [gold, f"Leaves {i}", f"Fish {i}", f"Insects {i}"],
-                "answer": "A",
-            }
-            handle.write(json.dumps(item) + "\n")
-    return path
-
-
-def _count(project: Path, sql: str) -> int:
-    try:
-        conn = sqlite3.connect(f"file:{project}?mode=ro", uri=True, timeout=0.05)
-    except sqlite3.Error:
-        return -1
-    try:
-        return int(conn.execute(sql).fetchone()[0])
-    except sqlite3.Error:
-        return -1
-    finally:
-        conn.close()
-
-
 @pytest.mark.slow
 def test_import_killed_while_its_check_workers_run_is_finished_by_check(
     tmp_path: Path, project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The size at which the import's checks run on two worker processes; SIGKILL once the items
     are committed, then ``check --wait 0`` must get the project and finish the checks."""
-    items = _items_file(tmp_path / "items.jsonl", PARALLEL_MIN)
+    items = items_file(tmp_path / "items.jsonl", PARALLEL_MIN)
     process = subprocess.Popen(
         [sys.executable, "-m", "bagel_studio", "import", str(project), str(items), *WORKERS],
         cwd=ROOT,
@@ -147,7 +114,7 @@ def test_import_killed_while_its_check_workers_run_is_finished_by_check(
     try:
         deadline = time.monotonic() + 300
         while process.poll() is None and time.monotonic() < deadline:
-            if _count(project, "SELECT count(*) FROM items") > 0:
+            if count_rows(project, "SELECT count(*) FROM items") > 0:
                 break
             time.sleep(0.005)
         # the workers fork before the checks' write transaction opens: wait for them
@@ -157,11 +124,11 @@ def test_import_killed_while_its_check_workers_run_is_finished_by_check(
     finally:
         os.kill(process.pid, signal.SIGKILL)
         process.wait()
-    waiting = _count(project, "SELECT count(*) FROM pending_checks")
+    waiting = count_rows(project, "SELECT count(*) FROM pending_checks")
     assert waiting == PARALLEL_MIN
     assert run(["check", str(project), "--no-audio", "--wait", "0"]) == 0
     err = capsys.readouterr().err
     assert f"{waiting:,} items awaited their checks after an interrupted import" in err
-    assert _count(project, "SELECT count(*) FROM pending_checks") == 0
+    assert count_rows(project, "SELECT count(*) FROM pending_checks") == 0
     gold_in_stem = "SELECT count(*) FROM flags WHERE check_id = 'gold-in-stem'"
-    assert _count(project, gold_in_stem) == len(range(0, PARALLEL_MIN, 3))
+    assert count_rows(project, gold_in_stem) == len(range(0, PARALLEL_MIN, 3))
