@@ -314,6 +314,7 @@ class MainWindow(QMainWindow):
         splitter = settings.value("desk/splitter")
         if isinstance(splitter, QByteArray):
             self.splitter.restoreState(splitter)
+        self.queue.restore_column_state(settings.value("desk/queue_columns", ""))
         if str(settings.value("desk/listening_wide", "false")).lower() == "true":
             # once shown: the columns' sizes to come back to are only real after the layout
             QTimer.singleShot(0, lambda: self.set_listening_wide(True))
@@ -324,6 +325,7 @@ class MainWindow(QMainWindow):
         self.set_listening_wide(False)  # the columns are saved as they are without it
         settings.setValue("desk/geometry", self.saveGeometry())
         settings.setValue("desk/splitter", self.splitter.saveState())
+        settings.setValue("desk/queue_columns", self.queue.column_state())
         settings.setValue("desk/listening_wide", "true" if wide else "false")
         settings.sync()
         self.evidence.warmup.stop()
