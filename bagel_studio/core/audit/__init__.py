@@ -29,14 +29,16 @@ NAMED = 10  # ids named in a flag's message (all of them are in its details)
 Progress = Callable[[str], None]
 
 
-def audit_items(items: Sequence[AuditItem], progress: Progress | None = None) -> AuditReport:
-    """The model-free audit of ``items`` (no project needed), a batch of items at a time: the
+def audit_items(
+    items: Sequence[AuditItem], progress: Progress | None = None, batch: int = BATCH
+) -> AuditReport:
+    """The model-free audit of ``items`` (no project needed), ``batch`` items at a time: the
     release report audits the released items the same way (``export.audit_section``)."""
     say = progress or (lambda _stage: None)
     say("words, baselines, group keys")
     audit = BatchedAudit()
-    for start in range(0, len(items), BATCH):
-        audit.merge(features(item_rows(items[start : start + BATCH])))
+    for start in range(0, len(items), batch):
+        audit.merge(features(item_rows(items[start : start + batch])))
     say("near-duplicates and leaks")
     return audit.report([item.id for item in items])
 
