@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QLineEdit, QMenu, QMessageBox, QWidget
 
@@ -48,6 +49,22 @@ def module_available(name: str) -> bool:
     try:
         return importlib.util.find_spec(name) is not None
     except (ImportError, ValueError):
+        return False
+
+
+class _KeysBackOnClose(QObject):
+    """A panel closed while it had the keys (Esc, Ctrl+W) gives them back to the desk. A window
+    manager often does so by itself; without one (the headless desk on Xvfb, seen over VNC) no
+    window was active and the desk's keys did nothing until a click."""
+
+    def __init__(self, panel: QWidget, return_keys: Callable[[], None]) -> None:
+        super().__init__(panel)
+        self.panel = panel
+        self.return_keys = return_keys
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Close and self.panel.isActiveWindow():
+            QTimer.singleShot(0, self.return_keys)
         return False
 
 
@@ -202,6 +219,7 @@ class DeskMenus:
             self.panels[name] = panel
             make_secondary(panel, PANEL_SIZES.get(name, DEFAULT_SIZE))
             self._wire(panel)
+            panel.installEventFilter(_KeysBackOnClose(panel, self._return_keys))
             if hasattr(panel, "current_item"):  # the Models panel acts on the desk's item
                 panel.current_item = self.window.current_item_id
         else:  # the project changed since it was opened (decisions, merges, adjudications)

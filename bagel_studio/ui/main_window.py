@@ -90,6 +90,9 @@ class MainWindow(QMainWindow):
         self.update_progress()
         self.restore_geometry()
         self.controller.show_first()
+        # The keys start on the queue: left to Qt, the focus went to the first filter combo,
+        # which keeps plain keys for its type-ahead, and A, E, R, J did nothing.
+        self.queue.focus_queue()
         self._prepare_listening()
         if not self.read_only:
             self.finish_pending_checks()

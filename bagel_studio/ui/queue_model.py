@@ -244,6 +244,12 @@ def alternatives(record: dict[str, Any], key: str) -> tuple[str, ...] | None:
         more = f" +{len(checks) - 1}" if len(checks) > 1 else ""
         forms = (severity, SEVERITY_SHORT.get(severity, severity), SEVERITY_MARK.get(severity, ""))
         return tuple(dict.fromkeys(form + more for form in forms if form))
+    if key == "id":  # "xeno-canto:xc236243:dominant" beside its domain: "xc236243:dominant"
+        item_id, domain = str(record["id"]), str(record.get("domain") or "")
+        prefix = f"{domain.lower()}:"
+        if domain and item_id.lower().startswith(prefix) and len(item_id) > len(prefix):
+            return (item_id, item_id[len(prefix) :])
+        return None
     short = {"domain": DOMAIN_SHORT, "status": STATUS_SHORT, "level": LEVEL_SHORT}.get(key)
     if short is None:
         return None

@@ -42,7 +42,7 @@ from bagel_studio.core.checks import CHECKS
 from bagel_studio.core.domains import DOMAINS, LEVELS
 from bagel_studio.core.model import Status
 from bagel_studio.core.store import QueueFilter, Store
-from bagel_studio.ui.own_keys import keep_plain_keys
+from bagel_studio.ui.own_keys import CHORD_MODIFIERS, keep_plain_keys
 from bagel_studio.ui.plain import plain_label
 from bagel_studio.ui.queue_model import (
     ALTERNATIVES_ROLE,
@@ -64,6 +64,7 @@ class FilterBar(QWidget):
     """Combo boxes and a search field; emits the resulting ``QueueFilter``."""
 
     changed = Signal(object)
+    left = Signal()  # Esc on a filter: the keys go back to the queue
 
     def __init__(self, store: Store, curator: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -78,6 +79,9 @@ class FilterBar(QWidget):
         self.search = QLineEdit(self)
         self.search.setPlaceholderText("Search stem, options, id   [/]   Esc clears")
         self.search.setClearButtonEnabled(True)
+        # Esc empties the search field; in an empty one it leaves the filters (the filter
+        # installed last sees the key first).
+        self.search.installEventFilter(_EscapeLeaves(self.search, self.left.emit))
         self.search.installEventFilter(_EscapeClears(self.search))
         self.whole_words = QCheckBox("Whole words", self)
         self.whole_words.setChecked(True)
@@ -96,11 +100,14 @@ class FilterBar(QWidget):
     def _combo(self, name: str) -> QComboBox:
         combo = QComboBox(self)
         combo.setObjectName(f"filter_{name.lower()}")
-        combo.setToolTip(f"Show only items with this {name.lower()}")
+        combo.setToolTip(
+            f"Show only items with this {name.lower()} (Esc hands the keys back to the queue)"
+        )
         combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         combo.setMinimumContentsLength(8)
         combo.currentIndexChanged.connect(lambda _i: self.emit_filter())
         keep_plain_keys(combo)  # arrows and type-ahead choose a filter, never decide the item
+        combo.installEventFilter(_EscapeLeaves(combo, self.left.emit))
         return combo
 
     def _layout(self) -> None:
@@ -170,6 +177,29 @@ class FilterBar(QWidget):
     def emit_filter(self) -> None:
         self._debounce.stop()
         self.changed.emit(self.current_filter())
+
+
+class _EscapeLeaves(QObject):
+    """Esc on a filter (a combo, the empty search field) hands the keys back to the queue: a
+    focused combo keeps the plain keys for itself (type-ahead), so A, R, J... did nothing until
+    the curator clicked elsewhere."""
+
+    def __init__(self, widget: QWidget, leave: Callable[[], None]) -> None:
+        super().__init__(widget)
+        self.leave = leave
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        kind = event.type()
+        if kind not in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress):
+            return False
+        assert isinstance(event, QKeyEvent)
+        if event.key() != Qt.Key.Key_Escape or event.modifiers() & CHORD_MODIFIERS:
+            return False
+        if kind == QEvent.Type.ShortcutOverride:
+            event.accept()  # the key press comes here, not to the desk's Esc shortcut
+            return True
+        self.leave()
+        return True
 
 
 class _EscapeClears(QObject):
@@ -307,8 +337,9 @@ def column_widths(
 
 
 class QueueDelegate(QStyledItemDelegate):
-    """Draws a queue cell: the id elided in the middle (its start and its number stay), and the
-    columns with shorter forms (domain, status, level, flags) in the longest form that fits."""
+    """Draws a queue cell in the longest of its forms that fits the column: an id whole, else
+    without the domain its Domain cell names, elided in the middle (its start and its number
+    stay); domain, status, level and flags whole or in their short forms."""
 
     def initStyleOption(
         self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
@@ -316,7 +347,6 @@ class QueueDelegate(QStyledItemDelegate):
         super().initStyleOption(option, index)
         if index.column() == ID_COLUMN:
             option.textElideMode = Qt.TextElideMode.ElideMiddle
-            return
         forms = index.data(ALTERNATIVES_ROLE)
         if forms:
             room = option.rect.width() - TEXT_MARGINS
@@ -349,6 +379,7 @@ class QueuePanel(QWidget):
         layout.addWidget(self.filters)
         layout.addWidget(self.table, 1)
         self.filters.changed.connect(self.model.set_filter)
+        self.filters.left.connect(self.focus_queue)
         # Said in the table itself when it has no row, so an empty queue is never a blank box.
         self.empty_label = plain_label("", self.table.viewport(), selectable=False)
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -356,6 +387,11 @@ class QueuePanel(QWidget):
         self.empty_label.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
         self.model.modelReset.connect(self._show_empty)
         self._show_empty()
+
+    def focus_queue(self) -> None:
+        """Give the keys to the queue table, where the desk's one-key shortcuts act (and the
+        arrows move through the queue)."""
+        self.table.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _show_empty(self) -> None:
         empty = self.model.rowCount() == 0
