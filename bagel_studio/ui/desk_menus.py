@@ -63,8 +63,9 @@ class _KeysBackOnClose(QObject):
         self.return_keys = return_keys
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.Close and self.panel.isActiveWindow():
-            QTimer.singleShot(0, self.return_keys)
+        closing = event.type() in (QEvent.Type.Close, QEvent.Type.Hide)
+        if closing and self.panel.isActiveWindow():
+            QTimer.singleShot(0, self, self.return_keys)  # not after the panel is gone
         return False
 
 
@@ -205,7 +206,10 @@ class DeskMenus:
         dialog = module.ExportDialog(self.window.services, self.window)
         add_close_keys(dialog)
         self.panels["export"] = dialog
+        dialog.installEventFilter(_KeysBackOnClose(dialog, self._return_keys))
         dialog.show()
+        dialog.raise_()
+        dialog.activateWindow()  # its keys (Esc, Enter) act at once, with or without a WM
 
     # -- review --------------------------------------------------------------------------------
 
@@ -276,6 +280,7 @@ class DeskMenus:
             self.panels["measure_all"] = dialog
         dialog.show()
         dialog.raise_()
+        dialog.activateWindow()
         dialog.start()
 
     def toggle_blind(self) -> None:
@@ -309,6 +314,8 @@ class DeskMenus:
 
     def _return_keys(self) -> None:
         """After a dialog closes, the desk's one-key shortcuts act again at once."""
+        if not self.window.isVisible():  # the desk itself is closing
+            return
         self.window.raise_()
         self.window.activateWindow()
 

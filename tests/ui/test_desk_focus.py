@@ -139,3 +139,18 @@ def test_a_panel_closed_with_esc_gives_the_keys_back_to_the_desk(
     assert not panel.isVisible()
     qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
     close_desk(window)
+
+
+def test_the_export_dialog_has_the_keys_and_gives_them_back(
+    qtbot, tmp_path: Path, data_dir: Path
+) -> None:
+    path = tmp_path / "desk.bagel"
+    build_project(path, data_dir)
+    window = open_desk(qtbot, path)
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+    dialog = window.menus.panels["export"]
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is dialog)  # Esc, Enter act on it
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Escape)
+    assert not dialog.isVisible()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+    close_desk(window)
