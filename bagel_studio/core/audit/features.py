@@ -62,7 +62,7 @@ class AuditFeatures:
     lengths: np.ndarray  # the size of each item's word set
     digests: bytes  # the 16-byte digests of the items' near-duplicate group keys
     positions: list[int]  # the item (in the batch) of each digest
-    subjects: list[tuple[str, ...]]
+    subjects: list[frozenset[str]]  # ``items.subjects``
     golds: list[str | None]  # gold phrases (``leaks.leakable``), None: cannot leak
     answers: list[str | None]  # the gold answers as worded, where there is a gold phrase
     stems: list[str]  # the stems as phrases (``words.phrase``), "" for an item about nothing
@@ -146,29 +146,27 @@ def features(rows: AuditRows) -> AuditFeatures:
     gold_stems = stem[in_gold].tolist()
     digests = bytearray()
     positions: list[int] = []
-    golds: list[str | None] = []
-    answer_words: list[str | None] = []
-    phrases: list[str] = []
-    for position, (dimension, recording, about) in enumerate(
-        zip(rows.dimensions, rows.recordings, rows.subjects, strict=True)
-    ):
-        if not (recording or about):  # about nothing: neither grouped nor leaking
-            golds.append(None)
-            answer_words.append(None)
-            phrases.append("")
-            continue
+    golds: list[str | None] = [None] * count
+    answer_words: list[str | None] = [None] * count
+    phrases = [""] * count  # an item about nothing is neither grouped nor leaking
+    recordings, subjects, dimensions = rows.recordings, rows.subjects, rows.dimensions
+    concerned = [p for p, r, a in zip(range(count), recordings, subjects, strict=True) if r or a]
+    for position in concerned:
+        about = subjects[position]
         end = int(gold_ends[position])
         start = int(gold_ends[position - 1]) if position else 0
         gold_words = stems(gold_stems[start:end])
-        for digest in key_digests(group_keys(dimension, recording, about, gold_words)):
+        keys = group_keys(dimensions[position], recordings[position], about, gold_words)
+        for digest in key_digests(keys):
             digests += digest
             positions.append(position)
         first = TEXTS * position
         gold_text = first + 1 + int(answers[position])
         gold = leakable(tokens.phrase(gold_text)) if gold_words else None
-        golds.append(gold)
-        answer_words.append(None if gold is None else texts[gold_text].strip())
-        phrases.append(tokens.phrase(first))
+        if gold is not None:
+            golds[position] = gold
+            answer_words[position] = texts[gold_text].strip()
+        phrases[position] = tokens.phrase(first)
     pairs = list(zip(rows.domains, rows.dimensions, strict=True))
     kinds = list(dict.fromkeys(pairs))
     kind_number = {pair: number for number, pair in enumerate(kinds)}
@@ -182,7 +180,7 @@ def features(rows: AuditRows) -> AuditFeatures:
         set_lengths,
         bytes(digests),
         positions,
-        [tuple(about) for about in rows.subjects],
+        list(rows.subjects),
         golds,
         answer_words,
         phrases,
@@ -260,7 +258,7 @@ class BatchedAudit:
         self.digests += features.digests
         self.positions.extend([start + p for p in features.positions])
         self.subjects += [
-            tuple([subjects.setdefault(s, len(subjects)) for s in about])
+            tuple([subjects.setdefault(s, len(subjects)) for s in about]) if about else ()
             for about in features.subjects
         ]
         self.golds += features.golds
