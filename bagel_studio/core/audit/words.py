@@ -91,10 +91,6 @@ class Tokens:
             "utf-8", "surrogatepass"
         )
 
-    def vocabulary(self) -> int:
-        """One more than the largest stem number these tokens may hold."""
-        return len(_STEMS)
-
 
 def tokenize(texts: Sequence[str]) -> Tokens:
     """The words of ``texts`` (``phrase``'s words) and the numbers of their stems."""
