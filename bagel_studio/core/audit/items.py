@@ -99,14 +99,25 @@ def subjects(item: Item, question: str) -> frozenset[str]:
     """What an item is about, as keys two items share when they concern the same thing: its
     Wikipedia or bioRxiv text, its GloBI record, its recording, the species of its source, and
     the binomial names in its stem."""
+    return subjects_of(item.text_key, item.globi_ref, item.recording_id, item.source, question)
+
+
+def subjects_of(
+    text_key: str | None,
+    globi_ref: str | None,
+    recording_id: str | None,
+    source: object,
+    question: str,
+) -> frozenset[str]:
+    """``subjects`` from an item's stored fields (the release writer has no ``Item``)."""
     keys: set[str] = set()
-    if item.text_key:
-        keys.add(f"text:{item.text_key}")
-    if item.globi_ref:
-        keys.add(f"record:{item.globi_ref}")
-    if item.recording_id:
-        keys.add(f"recording:{item.recording_id.casefold()}")
-    name = item.source.get("scientific_name") if isinstance(item.source, dict) else None
+    if text_key:
+        keys.add(f"text:{text_key}")
+    if globi_ref:
+        keys.add(f"record:{globi_ref}")
+    if recording_id:
+        keys.add(f"recording:{recording_id.casefold()}")
+    name = source.get("scientific_name") if isinstance(source, dict) else None
     if isinstance(name, str) and name.strip():
         keys.add(f"taxon:{' '.join(name.split()).casefold()}")
     for genus, epithet in _BINOMIAL.findall(question):

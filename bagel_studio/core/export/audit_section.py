@@ -89,7 +89,12 @@ class AuditFeatures:
 
 
 def audit_features(batch: Sequence[ReleasedItem]) -> AuditFeatures:
-    items = [audit_item(released) for released in batch]
+    return features_of([audit_item(released) for released in batch])
+
+
+def features_of(items: Sequence[AuditItem]) -> AuditFeatures:
+    """``audit_features`` of released items already read as the audit reads them (the release
+    writer builds them from the stored rows, ``render``)."""
     credit = item_credits(items)
     local = TokenSets.of([item.question_words | item.gold_words for item in items])
     numbers, index = np.unique(local.tokens, return_inverse=True)

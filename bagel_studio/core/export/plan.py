@@ -107,7 +107,7 @@ class DomainBalance:
 
 
 @dataclass(slots=True)
-class _Slot:
+class Slot:
     """What the plan keeps of a released item: enough to deal, count and find it again (a
     few small values, the strings and sets shared between items: 200,000 of them are a plan).
     ``movable`` and ``order`` are set once, when the gold positions are dealt."""
@@ -131,7 +131,7 @@ class ReleasedItems(Sequence[ReleasedItem]):
 
     BATCH = 2000
 
-    def __init__(self, store: Store, slots: Sequence[_Slot]) -> None:
+    def __init__(self, store: Store, slots: Sequence[Slot]) -> None:
         self.store = store
         self.slots = tuple(slots)
 
@@ -162,13 +162,13 @@ class ReleasedItems(Sequence[ReleasedItem]):
         """The released items at release positions ``start`` to ``stop`` (one read)."""
         return self._read(self.slots[start:stop])
 
-    def _read(self, slots: Sequence[_Slot]) -> list[ReleasedItem]:
+    def _read(self, slots: Sequence[Slot]) -> list[ReleasedItem]:
         items, decisions = collect_items(self.store, [s.item_id for s in slots])
         released = []
         for slot in slots:
             item = items.get(slot.item_id)
             content = _final_content(decisions, slot.item_id) if item else None
-            if item is None or content is None or _digest(content) != slot.digest:
+            if item is None or content is None or digest_of(content) != slot.digest:
                 raise ExportError(
                     f"the project changed since this export was planned ({slot.item_id});"
                     " plan it again"
@@ -239,7 +239,7 @@ def content_hash_line(released: ReleasedItem) -> str:
     )
 
 
-def _digest(content: ItemContent) -> int:
+def digest_of(content: ItemContent) -> int:
     """A fingerprint of a released content, compared within this process only (Python's hash of
     its fields: two different contents agree with a probability of about 2**-64)."""
     return hash(
@@ -332,7 +332,7 @@ class Tally:
     left_out: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     reject_reasons: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     blocked: list[BlockedItem] = field(default_factory=list)
-    kept: list[_Slot] = field(default_factory=list)
+    kept: list[Slot] = field(default_factory=list)
     unknown: set[str] = field(default_factory=set)
 
     def merge(self, other: Tally) -> None:
@@ -424,8 +424,8 @@ def _plan(store: Store, seed: int, progress: Progress | None, tallies: TallySour
     )
 
 
-def _kept(item: Item, content: ItemContent, licence: str | None) -> _Slot:
-    return _Slot(
+def _kept(item: Item, content: ItemContent, licence: str | None) -> Slot:
+    return Slot(
         item.id,
         _shared(item.domain),
         _shared(content.dimension),
@@ -433,7 +433,7 @@ def _kept(item: Item, content: ItemContent, licence: str | None) -> _Slot:
         _gold(content),
         _shared(fixed_positions(content.options)),
         _shared(licence),
-        _digest(content),
+        digest_of(content),
     )
 
 
@@ -485,12 +485,12 @@ def _empty_balance() -> DomainBalance:
     return DomainBalance(zero, zero, zero, 0, 0)
 
 
-def _shuffle(seed: int, kept: list[_Slot]) -> tuple[list[_Slot], dict[str, DomainBalance]]:
+def _shuffle(seed: int, kept: list[Slot]) -> tuple[list[Slot], dict[str, DomainBalance]]:
     """Deal the gold positions of each domain and permute every item's options accordingly."""
-    by_domain: dict[str, list[_Slot]] = defaultdict(list)
+    by_domain: dict[str, list[Slot]] = defaultdict(list)
     for slot in kept:
         by_domain[slot.domain].append(slot)
-    released: list[_Slot] = []
+    released: list[Slot] = []
     balance: dict[str, DomainBalance] = {}
     for domain in domain_order(by_domain):
         entries = sorted(by_domain[domain], key=lambda e: natural_order(e.item_id))

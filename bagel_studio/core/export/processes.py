@@ -96,8 +96,9 @@ def _start(path: str) -> None:
 
 def _render(bounds: tuple[int, int]) -> Rendered:
     assert _worker is not None
+    start, stop = bounds
     with _worker.store.read_snapshot():
-        return render(_worker.read(*bounds))
+        return render(_worker.store, _worker.slots[start:stop])
 
 
 def can_fork_plan(store: Store, workers: int) -> bool:

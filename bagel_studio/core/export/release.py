@@ -201,8 +201,9 @@ def _rendered(plan: ExportPlan, workers: int) -> Generator[Rendered, None, None]
         if processes.can_fork(plan, workers):
             yield from processes.rendered_in_processes(plan, workers)
             return
-    for batch in plan.items.batches():
-        yield render(batch)
+    items = plan.items
+    for start in range(0, len(items), items.BATCH):
+        yield render(items.store, items.slots[start : start + items.BATCH])
 
 
 def _write_steps(folder: ReleaseFolder, steps: list[Step], progress: Progress | None) -> None:

@@ -1,22 +1,49 @@
 """A batch of released items turned into what the release writer writes and gathers.
 
-``render(batch)`` gives the batch's data lines (grouped by domain, in release order), its
+``render(store, slots)`` gives the batch's data lines (grouped by domain, in release order), its
 provenance lines, its lines of the content hash, the lengths it adds to the report's table and
 its features for the release audit: everything the writer needs of the items, in values that
 do not depend on the process that computed them, so that worker processes may render batches
 and the writer take them in release order (``processes``) with the same bytes as a
 single process.
+
+The lines are written from the project's stored rows (``Store.release_rows``, the reviews and
+adjudications as stored) rather than from decoded ``Item`` and ``Review`` objects: the store
+writes content JSON canonically, so a review that stores the released content is told by
+comparing text, and only what differs (an edit, another curator's content, an adjudication) is
+decoded. The lines are those of ``rows.item_row`` and ``rows.provenance_row`` of the plan's
+``ReleasedItem``, encoded (``test_export_render`` checks that both agree).
 """
 
 from __future__ import annotations
 
+import json
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from bagel_studio.core.export.audit_section import AuditFeatures, audit_features
-from bagel_studio.core.export.plan import ReleasedItem, content_hash_line
-from bagel_studio.core.export.rows import item_line, provenance_line
+from bagel_studio.core.audit.items import AuditItem, subjects_of
+from bagel_studio.core.domains import LETTERS
+from bagel_studio.core.export.audit_section import AuditFeatures, features_of
+from bagel_studio.core.export.plan import ExportError, Slot, content_json, digest_of
+from bagel_studio.core.export.rows import (
+    SORTED,
+    adjudication_row,
+    base_name,
+    ints_json,
+    json_value,
+    plain_json,
+    strip_paths,
+)
 from bagel_studio.core.export.tables import LengthSums
+from bagel_studio.core.model import Decision, ItemContent, json_strings
+from bagel_studio.core.store import Store
+from bagel_studio.core.store.rows import options_of
+
+Row = tuple[Any, ...]
+_SKIP = Decision.SKIP.value
+_KEEPS = (Decision.ACCEPT.value, Decision.REVISE.value)
 
 
 @dataclass(frozen=True)
@@ -29,23 +56,52 @@ class Rendered:
     count: int
 
 
-def render(batch: Sequence[ReleasedItem]) -> Rendered:
+@dataclass(frozen=True)
+class _Lines:
+    """One released item's lines and what the report gathers of it."""
+
+    data: str
+    provenance: str
+    hashed: str
+    content: ItemContent  # released, in curated order
+    audit: AuditItem
+
+
+def render(store: Store, slots: Sequence[Slot]) -> Rendered:
+    """The release's lines of ``slots`` (in release order), read from ``store`` in one go;
+    ``ExportError`` when an item is gone or its released content changed since the plan."""
+    ids = [slot.item_id for slot in slots]
+    rows = {row[0]: row for row in store.release_rows(ids)}
+    reviews: dict[str, list[Row]] = defaultdict(list)
+    for review in store.review_rows(ids):
+        reviews[review[0]].append(review)
+    adjudications = dict(store.adjudication_rows(ids))
     segments: list[tuple[str, str]] = []
     lines: list[str] = []
     provenance: list[str] = []
     hashed: list[str] = []
+    audited: list[AuditItem] = []
     lengths = LengthSums()
     current = ""
-    for released in batch:
-        domain = released.item.domain
+    for slot in slots:
+        row = rows.get(slot.item_id)
+        found = None
+        if row is not None:
+            found = item_lines(row, slot, reviews.get(slot.item_id, []), adjudications)
+        if found is None:
+            raise ExportError(
+                f"the project changed since this export was planned ({slot.item_id}); plan it again"
+            )
+        domain = row[1]  # type: ignore[index]  # found is None without a row
         if domain != current:
             if lines:
                 segments.append((current, "".join(lines)))
             lines, current = [], domain
-        lines.append(item_line(released))
-        provenance.append(provenance_line(released))
-        hashed.append(content_hash_line(released))
-        lengths.add(domain, released.content.question, released.content.options)
+        lines.append(found.data)
+        provenance.append(found.provenance)
+        hashed.append(found.hashed)
+        audited.append(found.audit)
+        lengths.add(domain, found.content.question, found.content.options)
     if lines:
         segments.append((current, "".join(lines)))
     return Rendered(
@@ -53,6 +109,136 @@ def render(batch: Sequence[ReleasedItem]) -> Rendered:
         "".join(provenance),
         "".join(hashed).encode("utf-8"),
         lengths,
-        audit_features(batch),
-        len(batch),
+        features_of(audited),
+        len(slots),
     )
+
+
+def item_lines(
+    row: Row, slot: Slot, reviews: list[Row], adjudications: dict[str, dict[str, Any]]
+) -> _Lines | None:
+    """One item's lines from its ``release_rows`` row, its ``review_rows`` and the batch's
+    ``adjudication_rows``; None when it has no released content, or not the planned one."""
+    item_id, domain, question, options, answer_index, dimension, level, original = row[:8]
+    source_text, globi_ref, recording_column, text_key, source_file, source_line = row[8:]
+    adjudication = adjudications.get(item_id)
+    columns = ItemContent(question, options_of(options), answer_index, dimension, level)
+    found = _released(columns, reviews, adjudication)
+    if found is None or digest_of(found[0]) != slot.digest:
+        return None
+    content, text = found
+    assert content.answer_index is not None  # the plan released it: its gold is an option
+    order = slot.order
+    shuffled = [content.options[i] for i in order]
+    answer = order.index(content.answer_index)
+    source: Any = {} if source_text in (None, "", "{}") else json.loads(source_text) or {}
+    recording = recording_column or _source_recording(source)
+    data = (
+        f'{{"id": {plain_json(item_id)}, "domain": {plain_json(domain)}, '
+        f'"dimension": {plain_json(content.dimension)}, "level": {plain_json(content.level)}, '
+        f'"question": {plain_json(content.question)}, "options": {json_strings(shuffled)}, '
+        f'"answer": "{LETTERS[answer]}", "answer_index": {answer}'
+        + (f', "recording": {plain_json(recording)}}}\n' if recording else "}\n")
+    )
+    if text == original:
+        before = after = "null"
+        revised = "false"
+    else:
+        first = _decode(original)
+        changed = content != first
+        revised = "true" if changed else "false"
+        before = SORTED(content_json(first)) if changed else "null"
+        after = SORTED(content_json(content)) if changed else "null"
+    decisions = ", ".join([_decision(review, content, text) for review in reviews])
+    decided = "null"
+    if adjudication is not None:
+        stored = {**adjudication, "content": _decode(adjudication["content"])}
+        decided = SORTED(adjudication_row(stored, content))
+    generator = "{}" if type(source) is dict and not source else SORTED(strip_paths(source))
+    provenance = (
+        f'{{"adjudication": {decided}, "after": {after}, "answer_index": {answer}, '
+        f'"before": {before}, "decisions": [{decisions}], "domain": {json_value(domain)}, '
+        f'"fixed_positions": {ints_json(sorted(slot.fixed))}, "id": {json_value(item_id)}, '
+        f'"movable": {"true" if slot.movable else "false"}, '
+        f'"original_answer_index": {json_value(content.answer_index)}, '
+        f'"original_options": {json_value(list(content.options))}, '
+        f'"permutation": {ints_json(order)}, "revised": {revised}, '
+        f'"source": {{"file": {json_value(base_name(source_file) if source_file else None)}, '
+        f'"generator": {generator}, '
+        f'"globi_ref": {json_value(globi_ref)}, "line": {json_value(source_line)}, '
+        f'"recording": {json_value(recording)}, '
+        f'"recording_licence": {json_value(slot.licence)}, '
+        f'"text_key": {json_value(text_key)}}}, "source_item_id": {json_value(item_id)}}}\n'
+    )
+    hashed = (
+        f'{{"content": {text}, "domain": {SORTED(domain)}, "id": {SORTED(item_id)}, '
+        f'"recording": {SORTED(recording)}}}\n'
+    )
+    options_out = tuple(shuffled)
+    audit = AuditItem(
+        item_id,
+        domain,
+        content.dimension or "(none)",
+        content.question,
+        options_out,
+        answer,
+        recording_column,
+        subjects_of(text_key, globi_ref, recording_column, source, content.question),
+        ItemContent(content.question, options_out, answer, content.dimension, content.level),
+    )
+    return _Lines(data, provenance, hashed, content, audit)
+
+
+def _released(
+    columns: ItemContent, reviews: list[Row], adjudication: dict[str, Any] | None
+) -> tuple[ItemContent, str] | None:
+    """The released content (``rows.released_content``) and its canonical JSON, from the
+    stored texts: the item's own content when the deciding text is its canonical JSON (the
+    usual case: accepted as shown), else the text decoded."""
+    if adjudication is not None:
+        if adjudication["decision"] not in _KEEPS:
+            return None
+        texts = {adjudication["content"]}
+    else:
+        verdicts = [review for review in reviews if review[2] != _SKIP]
+        if not verdicts or any(review[2] not in _KEEPS for review in verdicts):
+            return None
+        texts = {review[5] for review in verdicts}
+    if len(texts) == 1:
+        text = next(iter(texts))
+        canonical = columns.canonical_json(json_strings(columns.options))
+        if text == canonical:
+            return columns, canonical
+        content = _decode(text)
+        return content, content.canonical_json()
+    decoded = {_decode(text) for text in texts}
+    if len(decoded) != 1:
+        return None
+    content = decoded.pop()
+    return content, content.canonical_json()
+
+
+def _decision(review: Row, released: ItemContent, released_text: str) -> str:
+    """One curator's decision as the provenance lists it (``rows.decision_row``, encoded)."""
+    _, curator, decision, reason, note, stored, blind, decided_at, origin = review
+    content = "null"
+    if stored != released_text:
+        theirs = _decode(stored)
+        content = "null" if theirs == released else SORTED(content_json(theirs))
+    return (
+        f'{{"blind_answer": {json_value(blind)}, "content": {content}, '
+        f'"curator": {json_value(curator)}, "decided_at": {json_value(decided_at)}, '
+        f'"decision": {json_value(Decision(decision).value)}, '
+        f'"merged": {"true" if origin != "local" else "false"}, '
+        f'"note": {json_value(note)}, "reason": {json_value(reason)}}}'
+    )
+
+
+def _decode(text: str) -> ItemContent:
+    return ItemContent.from_json(json.loads(text))
+
+
+def _source_recording(source: Any) -> str | None:
+    """``plan.recording_id``'s fallback: the recording named in the generator's record."""
+    value = source.get("recording") if isinstance(source, dict) else None
+    return str(value) if value else None

@@ -183,6 +183,11 @@ _ITEM_FIELDS = (
     "source_line",
 )
 ITEM_COLUMNS = ", ".join(_ITEM_FIELDS)  # the columns ``item_from_values`` decodes, in order
+# The columns a release line is written from, in ``export.render``'s order (``release_rows``).
+RELEASE_COLUMNS = (
+    "id, domain, question, options, answer_index, dimension, level, original, source,"
+    " globi_ref, recording_id, text_key, source_file, source_line"
+)
 
 
 class ContentCache:
@@ -215,8 +220,8 @@ def item_from_values(row: Sequence[Any], contents: ContentCache | None = None) -
     item_id, domain, question, options, answer_index, dimension, level, original = row[:8]
     status, source, evidence, *links = row[8:]
     contents = contents or ContentCache()
-    content = ItemContent(question, _options(options), answer_index, dimension, level)
-    if _content_json(question, options, answer_index, dimension, level) == original:
+    content = ItemContent(question, options_of(options), answer_index, dimension, level)
+    if content_columns_json(question, options, answer_index, dimension, level) == original:
         content = first = contents.put(original, content)
     else:
         first = contents.get(original)
@@ -232,7 +237,7 @@ def item_from_values(row: Sequence[Any], contents: ContentCache | None = None) -
     )
 
 
-def _content_json(
+def content_columns_json(
     question: Any, options: Any, answer_index: Any, dimension: Any, level: Any
 ) -> str | None:
     """``ItemContent.canonical_json()`` of an item's content columns (``options`` is stored as
@@ -253,7 +258,7 @@ def _content_json(
     )
 
 
-def _options(text: str) -> tuple[str, ...]:
+def options_of(text: str) -> tuple[str, ...]:
     """An item's options column, as ``ItemContent.from_json`` reads a content's options."""
     values = json.loads(text)
     if all(type(v) is str for v in values):

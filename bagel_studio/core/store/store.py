@@ -36,6 +36,7 @@ from bagel_studio.core.store.queue import NO_FLAG, QUEUE_COLUMNS, QueueFilter
 from bagel_studio.core.store.reviews import ReviewsMixin
 from bagel_studio.core.store.rows import (
     ITEM_COLUMNS,
+    RELEASE_COLUMNS,
     ContentCache,
     NewItem,
     _dumps,
@@ -396,6 +397,15 @@ class Store(ReviewsMixin, DecisionsMixin, EvidenceMixin, QueuePagingMixin):
         cursor = self.db.execute(sql + " ORDER BY seq", params)
         contents = contents or ContentCache()
         return [item_from_values(row, contents) for row in cursor.fetchall()]
+
+    def release_rows(self, item_ids: Sequence[str]) -> list[tuple[Any, ...]]:
+        """The stored columns a release writes its lines from (``RELEASE_COLUMNS``) of those
+        of ``item_ids`` that exist, as raw rows in no particular order: the export renders
+        them as stored, without decoding whole items (``export.render``)."""
+        return self.db.execute(
+            f"SELECT {RELEASE_COLUMNS} FROM items WHERE id IN (SELECT value FROM json_each(?))",
+            [json.dumps(list(item_ids))],
+        ).fetchall()
 
     def item_batches(
         self, item_ids: Sequence[str] | None = None, size: int = 2000
