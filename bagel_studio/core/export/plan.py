@@ -19,6 +19,7 @@ from typing import Any, overload
 
 from bagel_studio.core.checks.structural import structural_flags
 from bagel_studio.core.domains import DOMAINS
+from bagel_studio.core.export import stored
 from bagel_studio.core.export.balance import (
     Movable,
     allowed_positions,
@@ -28,10 +29,11 @@ from bagel_studio.core.export.balance import (
     permutation,
     position_counts,
 )
-from bagel_studio.core.export.collect import Decisions, collect_batches, collect_items
+from bagel_studio.core.export.collect import Decisions, collect_items
 from bagel_studio.core.export.collect import blocking as collected_blocking
 from bagel_studio.core.export.collect import licences as collected_licences
 from bagel_studio.core.export.fixed import fixed_positions
+from bagel_studio.core.export.stored import STATUS, StoredBatch
 from bagel_studio.core.model import Decision, Item, ItemContent, Review, Status
 from bagel_studio.core.store import Store
 from bagel_studio.core.store.rows import released_content
@@ -39,6 +41,9 @@ from bagel_studio.core.store.rows import released_content
 Progress = Callable[[int, int], None]
 
 RELEASED_STATUSES = (Status.ACCEPTED, Status.REVISED)
+RELEASED_VALUES = frozenset(s.value for s in RELEASED_STATUSES)
+REJECTED = Status.REJECTED.value
+_STATUS_VALUES = {s.value: s.value for s in Status}  # an unknown status fails as decoding would
 UNRESOLVED = "unresolved"  # accepted or revised, but the store holds no single content to release
 
 # ``json.dumps(value, ensure_ascii=False, sort_keys=True)`` without a new encoder per call.
@@ -353,35 +358,34 @@ class Tally:
         self.unknown |= other.unknown
 
 
-def tally(
-    items: Sequence[Item],
-    decisions: Decisions,
-    licences: dict[str, str],
-    blocking: dict[str, list[str]],
-) -> Tally:
-    """Plan ``items`` (``decisions``: theirs; ``licences`` and ``blocking``: the project's)."""
-    found = Tally(count=len(items))
+def tally(batch: StoredBatch, licences: dict[str, str], blocking: dict[str, list[str]]) -> Tally:
+    """Plan the items of ``batch`` (``licences`` and ``blocking``: the project's)."""
+    found = Tally(count=len(batch.rows))
     outcomes, left_out, reject_reasons = found.outcomes, found.left_out, found.reject_reasons
-    for item in items:
-        outcomes[item.domain][item.status.value] += 1
-        if item.status is Status.REJECTED:
-            reject_reasons[item.domain].update(_reject_reasons(decisions, item.id))
-        if item.status in RELEASED_STATUSES:
-            content = _final_content(decisions, item.id)
-            if content is None:
-                left_out[UNRESOLVED][item.domain] += 1
-                continue
-            recording = recording_id(item)
-            licence = licences.get(recording.casefold()) if recording else None
-            if recording and licence is None:
-                found.unknown.add(recording)
-            reasons = _block_reasons(item, content, blocking.get(item.id, []), recording, licence)
-            if reasons:
-                found.blocked.append(BlockedItem(item.id, item.domain, reasons))
-            else:
-                found.kept.append(_kept(item, content, licence))
+    for row in batch.rows:
+        item_id, domain, status = row[0], row[1], _STATUS_VALUES[row[STATUS]]
+        outcomes[domain][status] += 1
+        if status == REJECTED:
+            reject_reasons[domain].update(_reject_reasons(batch, item_id))
+        if status not in RELEASED_VALUES:
+            left_out[status][domain] += 1
+            continue
+        released = stored.released(
+            row, batch.reviews.get(item_id, ()), batch.adjudications.get(item_id)
+        )
+        if released is None:
+            left_out[UNRESOLVED][domain] += 1
+            continue
+        content = released[0]
+        recording = stored.recording_of(row)
+        licence = licences.get(recording.casefold()) if recording else None
+        if recording and licence is None:
+            found.unknown.add(recording)
+        reasons = _block_reasons(domain, content, blocking.get(item_id, []), recording, licence)
+        if reasons:
+            found.blocked.append(BlockedItem(item_id, domain, reasons))
         else:
-            left_out[item.status.value][item.domain] += 1
+            found.kept.append(_kept(item_id, domain, content, licence))
     return found
 
 
@@ -393,8 +397,8 @@ def batch_tallies(
 ) -> Iterator[Tally]:
     """The tallies of the project's items, a batch at a time in queue order (this process; a
     ``TallySource`` such as ``processes.tally_source`` may give the same from workers)."""
-    for items, decisions in collect_batches(store):
-        yield tally(items, decisions, licences, blocking)
+    for batch in stored.batches(store, ReleasedItems.BATCH):
+        yield tally(batch, licences, blocking)
 
 
 def _plan(store: Store, seed: int, progress: Progress | None, tallies: TallySource) -> ExportPlan:
@@ -424,10 +428,10 @@ def _plan(store: Store, seed: int, progress: Progress | None, tallies: TallySour
     )
 
 
-def _kept(item: Item, content: ItemContent, licence: str | None) -> Slot:
+def _kept(item_id: str, domain: str, content: ItemContent, licence: str | None) -> Slot:
     return Slot(
-        item.id,
-        _shared(item.domain),
+        item_id,
+        _shared(domain),
         _shared(content.dimension),
         _shared(content.level),
         _gold(content),
@@ -449,7 +453,7 @@ def _shared(value: Any) -> Any:
 
 
 def _block_reasons(
-    item: Item,
+    domain: str,
     content: ItemContent,
     flags: list[str],
     recording: str | None,
@@ -457,7 +461,7 @@ def _block_reasons(
 ) -> tuple[str, ...]:
     """Blocking flags, a released content that fails the structural checks, an ND recording."""
     reasons = list(flags)
-    reasons += [f.message for f in structural_flags(item.domain, content) if f.message not in flags]
+    reasons += [f.message for f in structural_flags(domain, content) if f.message not in flags]
     if recording and is_nd_licence(licence):
         reasons.append(f"recording {recording} is under a NoDerivatives licence ({licence})")
     return tuple(reasons)
@@ -472,12 +476,12 @@ def _final_content(decisions: Decisions, item_id: str) -> ItemContent | None:
     )
 
 
-def _reject_reasons(decisions: Decisions, item_id: str) -> set[str]:
-    adjudication = decisions.adjudications.get(item_id)
+def _reject_reasons(batch: StoredBatch, item_id: str) -> set[str]:
+    adjudication = batch.adjudications.get(item_id)
     if adjudication is not None:
         return {adjudication["reason"] or "other"}
-    reviews = decisions.reviews.get(item_id, ())
-    return {r.reason or "other" for r in reviews if r.decision is Decision.REJECT}
+    reviews = batch.reviews.get(item_id, ())
+    return {review[3] or "other" for review in reviews if review[2] == Decision.REJECT.value}
 
 
 def _empty_balance() -> DomainBalance:

@@ -22,9 +22,9 @@ from itertools import islice
 from pathlib import Path
 from typing import TypeVar
 
-from bagel_studio.core.export.collect import collect_items
 from bagel_studio.core.export.plan import ExportPlan, ReleasedItems, Tally, TallySource, tally
 from bagel_studio.core.export.render import Rendered, render
+from bagel_studio.core.export.stored import read_batch
 from bagel_studio.core.store import Store
 
 T = TypeVar("T")
@@ -156,5 +156,4 @@ def _start_planning(path: str) -> None:
 def _tally(item_ids: list[str]) -> Tally:
     assert _reader is not None
     with _reader.read_snapshot():
-        items, decisions = collect_items(_reader, item_ids)
-        return tally([items[i] for i in item_ids if i in items], decisions, *_lookups)
+        return tally(read_batch(_reader, item_ids), *_lookups)

@@ -17,11 +17,8 @@ decoded. The lines are those of ``rows.item_row`` and ``rows.provenance_row`` of
 
 from __future__ import annotations
 
-import json
-from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from bagel_studio.core.audit.items import AuditItem, subjects_of
 from bagel_studio.core.domains import LETTERS
@@ -36,14 +33,18 @@ from bagel_studio.core.export.rows import (
     plain_json,
     strip_paths,
 )
+from bagel_studio.core.export.stored import (
+    Row,
+    StoredBatch,
+    decode,
+    read_batch,
+    recording_of,
+    released,
+    source_of,
+)
 from bagel_studio.core.export.tables import LengthSums
 from bagel_studio.core.model import Decision, ItemContent, json_strings
 from bagel_studio.core.store import Store
-from bagel_studio.core.store.rows import options_of
-
-Row = tuple[Any, ...]
-_SKIP = Decision.SKIP.value
-_KEEPS = (Decision.ACCEPT.value, Decision.REVISE.value)
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,7 @@ class Rendered:
 class _Lines:
     """One released item's lines and what the report gathers of it."""
 
+    domain: str
     data: str
     provenance: str
     hashed: str
@@ -70,12 +72,8 @@ class _Lines:
 def render(store: Store, slots: Sequence[Slot]) -> Rendered:
     """The release's lines of ``slots`` (in release order), read from ``store`` in one go;
     ``ExportError`` when an item is gone or its released content changed since the plan."""
-    ids = [slot.item_id for slot in slots]
-    rows = {row[0]: row for row in store.release_rows(ids)}
-    reviews: dict[str, list[Row]] = defaultdict(list)
-    for review in store.review_rows(ids):
-        reviews[review[0]].append(review)
-    adjudications = dict(store.adjudication_rows(ids))
+    batch = read_batch(store, [slot.item_id for slot in slots])
+    rows = {row[0]: row for row in batch.rows}
     segments: list[tuple[str, str]] = []
     lines: list[str] = []
     provenance: list[str] = []
@@ -87,12 +85,12 @@ def render(store: Store, slots: Sequence[Slot]) -> Rendered:
         row = rows.get(slot.item_id)
         found = None
         if row is not None:
-            found = item_lines(row, slot, reviews.get(slot.item_id, []), adjudications)
+            found = item_lines(row, slot, batch)
         if found is None:
             raise ExportError(
                 f"the project changed since this export was planned ({slot.item_id}); plan it again"
             )
-        domain = row[1]  # type: ignore[index]  # found is None without a row
+        domain = found.domain
         if domain != current:
             if lines:
                 segments.append((current, "".join(lines)))
@@ -114,16 +112,14 @@ def render(store: Store, slots: Sequence[Slot]) -> Rendered:
     )
 
 
-def item_lines(
-    row: Row, slot: Slot, reviews: list[Row], adjudications: dict[str, dict[str, Any]]
-) -> _Lines | None:
-    """One item's lines from its ``release_rows`` row, its ``review_rows`` and the batch's
-    ``adjudication_rows``; None when it has no released content, or not the planned one."""
-    item_id, domain, question, options, answer_index, dimension, level, original = row[:8]
-    source_text, globi_ref, recording_column, text_key, source_file, source_line = row[8:]
-    adjudication = adjudications.get(item_id)
-    columns = ItemContent(question, options_of(options), answer_index, dimension, level)
-    found = _released(columns, reviews, adjudication)
+def item_lines(row: Row, slot: Slot, batch: StoredBatch) -> _Lines | None:
+    """One item's lines from its stored row and decisions in ``batch``; None when it has no
+    released content, or not the planned one."""
+    item_id, domain, original = row[0], row[1], row[7]
+    source_text, globi_ref, recording_column, text_key, source_file, source_line = row[8:14]
+    reviews = batch.reviews.get(item_id, [])
+    adjudication = batch.adjudications.get(item_id)
+    found = released(row, reviews, adjudication)
     if found is None or digest_of(found[0]) != slot.digest:
         return None
     content, text = found
@@ -131,8 +127,8 @@ def item_lines(
     order = slot.order
     shuffled = [content.options[i] for i in order]
     answer = order.index(content.answer_index)
-    source: Any = {} if source_text in (None, "", "{}") else json.loads(source_text) or {}
-    recording = recording_column or _source_recording(source)
+    source = source_of(source_text)
+    recording = recording_of(row, source)
     data = (
         f'{{"id": {plain_json(item_id)}, "domain": {plain_json(domain)}, '
         f'"dimension": {plain_json(content.dimension)}, "level": {plain_json(content.level)}, '
@@ -144,7 +140,7 @@ def item_lines(
         before = after = "null"
         revised = "false"
     else:
-        first = _decode(original)
+        first = decode(original)
         changed = content != first
         revised = "true" if changed else "false"
         before = SORTED(content_json(first)) if changed else "null"
@@ -152,7 +148,7 @@ def item_lines(
     decisions = ", ".join([_decision(review, content, text) for review in reviews])
     decided = "null"
     if adjudication is not None:
-        stored = {**adjudication, "content": _decode(adjudication["content"])}
+        stored = {**adjudication, "content": decode(adjudication["content"])}
         decided = SORTED(adjudication_row(stored, content))
     generator = "{}" if type(source) is dict and not source else SORTED(strip_paths(source))
     provenance = (
@@ -186,36 +182,7 @@ def item_lines(
         subjects_of(text_key, globi_ref, recording_column, source, content.question),
         ItemContent(content.question, options_out, answer, content.dimension, content.level),
     )
-    return _Lines(data, provenance, hashed, content, audit)
-
-
-def _released(
-    columns: ItemContent, reviews: list[Row], adjudication: dict[str, Any] | None
-) -> tuple[ItemContent, str] | None:
-    """The released content (``rows.released_content``) and its canonical JSON, from the
-    stored texts: the item's own content when the deciding text is its canonical JSON (the
-    usual case: accepted as shown), else the text decoded."""
-    if adjudication is not None:
-        if adjudication["decision"] not in _KEEPS:
-            return None
-        texts = {adjudication["content"]}
-    else:
-        verdicts = [review for review in reviews if review[2] != _SKIP]
-        if not verdicts or any(review[2] not in _KEEPS for review in verdicts):
-            return None
-        texts = {review[5] for review in verdicts}
-    if len(texts) == 1:
-        text = next(iter(texts))
-        canonical = columns.canonical_json(json_strings(columns.options))
-        if text == canonical:
-            return columns, canonical
-        content = _decode(text)
-        return content, content.canonical_json()
-    decoded = {_decode(text) for text in texts}
-    if len(decoded) != 1:
-        return None
-    content = decoded.pop()
-    return content, content.canonical_json()
+    return _Lines(domain, data, provenance, hashed, content, audit)
 
 
 def _decision(review: Row, released: ItemContent, released_text: str) -> str:
@@ -223,7 +190,7 @@ def _decision(review: Row, released: ItemContent, released_text: str) -> str:
     _, curator, decision, reason, note, stored, blind, decided_at, origin = review
     content = "null"
     if stored != released_text:
-        theirs = _decode(stored)
+        theirs = decode(stored)
         content = "null" if theirs == released else SORTED(content_json(theirs))
     return (
         f'{{"blind_answer": {json_value(blind)}, "content": {content}, '
@@ -232,13 +199,3 @@ def _decision(review: Row, released: ItemContent, released_text: str) -> str:
         f'"merged": {"true" if origin != "local" else "false"}, '
         f'"note": {json_value(note)}, "reason": {json_value(reason)}}}'
     )
-
-
-def _decode(text: str) -> ItemContent:
-    return ItemContent.from_json(json.loads(text))
-
-
-def _source_recording(source: Any) -> str | None:
-    """``plan.recording_id``'s fallback: the recording named in the generator's record."""
-    value = source.get("recording") if isinstance(source, dict) else None
-    return str(value) if value else None

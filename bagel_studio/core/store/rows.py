@@ -183,10 +183,10 @@ _ITEM_FIELDS = (
     "source_line",
 )
 ITEM_COLUMNS = ", ".join(_ITEM_FIELDS)  # the columns ``item_from_values`` decodes, in order
-# The columns a release line is written from, in ``export.render``'s order (``release_rows``).
+# The columns a release is planned and written from (``release_rows``; ``export.stored``).
 RELEASE_COLUMNS = (
     "id, domain, question, options, answer_index, dimension, level, original, source,"
-    " globi_ref, recording_id, text_key, source_file, source_line"
+    " globi_ref, recording_id, text_key, source_file, source_line, status"
 )
 
 

@@ -399,13 +399,28 @@ class Store(ReviewsMixin, DecisionsMixin, EvidenceMixin, QueuePagingMixin):
         return [item_from_values(row, contents) for row in cursor.fetchall()]
 
     def release_rows(self, item_ids: Sequence[str]) -> list[tuple[Any, ...]]:
-        """The stored columns a release writes its lines from (``RELEASE_COLUMNS``) of those
-        of ``item_ids`` that exist, as raw rows in no particular order: the export renders
-        them as stored, without decoding whole items (``export.render``)."""
+        """The stored columns a release is planned and written from (``RELEASE_COLUMNS``) of
+        those of ``item_ids`` that exist, as raw rows in queue order: the export reads them
+        without decoding whole items (``export.stored``)."""
         return self.db.execute(
-            f"SELECT {RELEASE_COLUMNS} FROM items WHERE id IN (SELECT value FROM json_each(?))",
+            f"SELECT {RELEASE_COLUMNS} FROM items WHERE id IN (SELECT value FROM json_each(?))"
+            " ORDER BY seq",
             [json.dumps(list(item_ids))],
         ).fetchall()
+
+    def release_row_batches(self, size: int = 2000) -> Iterator[list[tuple[Any, ...]]]:
+        """``release_rows`` of every item, ``size`` at a time in queue order (one query each:
+        bounded memory)."""
+        last = -1
+        while True:
+            rows = self.db.execute(
+                f"SELECT {RELEASE_COLUMNS}, seq FROM items WHERE seq > ? ORDER BY seq LIMIT ?",
+                [last, size],
+            ).fetchall()
+            if not rows:
+                return
+            last = rows[-1][-1]
+            yield rows
 
     def item_batches(
         self, item_ids: Sequence[str] | None = None, size: int = 2000
