@@ -17,8 +17,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import sqlite_utils
-
 from bagel_studio.core.model import (
     SEVERITY_RANK,
     Flag,
@@ -26,6 +24,7 @@ from bagel_studio.core.model import (
     ItemContent,
     Severity,
 )
+from bagel_studio.core.store.database import Database
 from bagel_studio.core.store.decisions import DecisionsMixin
 from bagel_studio.core.store.errors import StoreError
 from bagel_studio.core.store.evidence import EvidenceMixin
@@ -65,7 +64,7 @@ class Store(ReviewsMixin, DecisionsMixin, EvidenceMixin, QueuePagingMixin):
     def __init__(
         self,
         path: Path,
-        db: sqlite_utils.Database,
+        db: Database,
         lock: WriterLock | None,
         clock: Clock = utc_now,
     ) -> None:
@@ -104,7 +103,7 @@ class Store(ReviewsMixin, DecisionsMixin, EvidenceMixin, QueuePagingMixin):
                 )
             except sqlite3.Error as exc:
                 raise StoreError(f"{path}: cannot be opened ({exc})") from exc
-            store = cls(path, sqlite_utils.Database(conn), None, clock)
+            store = cls(path, Database(conn), None, clock)
             try:
                 store._check_readable()
             except StoreError:
@@ -130,7 +129,7 @@ class Store(ReviewsMixin, DecisionsMixin, EvidenceMixin, QueuePagingMixin):
             conn.execute("PRAGMA synchronous = FULL")
             conn.execute("PRAGMA foreign_keys = ON")
             conn.execute("PRAGMA busy_timeout = 5000")
-            db = sqlite_utils.Database(conn)
+            db = Database(conn)
             apply_migrations(db)
         except BaseException:
             if writer is not None:
@@ -143,7 +142,7 @@ class Store(ReviewsMixin, DecisionsMixin, EvidenceMixin, QueuePagingMixin):
     def memory(cls, clock: Clock = utc_now) -> Store:
         """A throw-away project in memory (tests)."""
         conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
-        db = sqlite_utils.Database(conn)
+        db = Database(conn)
         apply_migrations(db)
         return cls(Path(":memory:"), db, None, clock)
 
