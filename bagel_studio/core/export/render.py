@@ -19,10 +19,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any, NamedTuple
 
-from bagel_studio.core.audit.items import AuditItem, subjects_of
+import numpy as np
+
+from bagel_studio.core.audit.features import AuditFeatures, AuditRows, features
+from bagel_studio.core.audit.items import stored_subjects
 from bagel_studio.core.domains import LETTERS
-from bagel_studio.core.export.audit_section import AuditFeatures, features_of
 from bagel_studio.core.export.plan import ExportError, Slot, content_json, digest_of
 from bagel_studio.core.export.rows import (
     SORTED,
@@ -57,8 +60,7 @@ class Rendered:
     count: int
 
 
-@dataclass(frozen=True)
-class _Lines:
+class _Lines(NamedTuple):
     """One released item's lines and what the report gathers of it."""
 
     domain: str
@@ -66,7 +68,12 @@ class _Lines:
     provenance: str
     hashed: str
     content: ItemContent  # released, in curated order
-    audit: AuditItem
+    options: list[str]  # released, in released order
+    answer: int  # the gold's released position
+    recording: str | None  # the item's recording column (what the audit reads)
+    text_key: str | None
+    globi_ref: str | None
+    source: Any  # the generator's record
 
 
 def render(store: Store, slots: Sequence[Slot]) -> Rendered:
@@ -76,39 +83,55 @@ def render(store: Store, slots: Sequence[Slot]) -> Rendered:
     rows = {row[0]: row for row in batch.rows}
     segments: list[tuple[str, str]] = []
     lines: list[str] = []
-    provenance: list[str] = []
-    hashed: list[str] = []
-    audited: list[AuditItem] = []
-    lengths = LengthSums()
     current = ""
+    rendered: list[_Lines] = []
     for slot in slots:
         row = rows.get(slot.item_id)
-        found = None
-        if row is not None:
-            found = item_lines(row, slot, batch)
+        found = None if row is None else item_lines(row, slot, batch)
         if found is None:
             raise ExportError(
                 f"the project changed since this export was planned ({slot.item_id}); plan it again"
             )
-        domain = found.domain
-        if domain != current:
+        if found.domain != current:
             if lines:
                 segments.append((current, "".join(lines)))
-            lines, current = [], domain
+            lines, current = [], found.domain
         lines.append(found.data)
-        provenance.append(found.provenance)
-        hashed.append(found.hashed)
-        audited.append(found.audit)
-        lengths.add(domain, found.content.question, found.content.options)
+        rendered.append(found)
     if lines:
         segments.append((current, "".join(lines)))
+    lengths = LengthSums()
+    for item in rendered:
+        lengths.add(item.domain, item.content.question, item.content.options)
     return Rendered(
         segments,
-        "".join(provenance),
-        "".join(hashed).encode("utf-8"),
+        "".join([item.provenance for item in rendered]),
+        "".join([item.hashed for item in rendered]).encode("utf-8"),
         lengths,
-        features_of(audited),
+        features(_audit_rows(rendered)),
         len(slots),
+    )
+
+
+def _audit_rows(rendered: list[_Lines]) -> AuditRows:
+    """The batch as the release audit reads it (``audit_section.release_rows``' fields)."""
+    texts: list[str] = []
+    for item in rendered:
+        texts.append(item.content.question)
+        texts += item.options
+    return AuditRows(
+        [item.domain for item in rendered],
+        [item.content.dimension or "(none)" for item in rendered],
+        texts,
+        np.array([item.answer for item in rendered], dtype=np.int64),
+        [item.recording for item in rendered],
+        stored_subjects(
+            [item.text_key for item in rendered],
+            [item.globi_ref for item in rendered],
+            [item.recording for item in rendered],
+            [item.source for item in rendered],
+            [item.content.question for item in rendered],
+        ),
     )
 
 
@@ -170,19 +193,19 @@ def item_lines(row: Row, slot: Slot, batch: StoredBatch) -> _Lines | None:
         f'{{"content": {text}, "domain": {SORTED(domain)}, "id": {SORTED(item_id)}, '
         f'"recording": {SORTED(recording)}}}\n'
     )
-    options_out = tuple(shuffled)
-    audit = AuditItem(
-        item_id,
+    return _Lines(
         domain,
-        content.dimension or "(none)",
-        content.question,
-        options_out,
+        data,
+        provenance,
+        hashed,
+        content,
+        shuffled,
         answer,
         recording_column,
-        subjects_of(text_key, globi_ref, recording_column, source, content.question),
-        ItemContent(content.question, options_out, answer, content.dimension, content.level),
+        text_key,
+        globi_ref,
+        source,
     )
-    return _Lines(domain, data, provenance, hashed, content, audit)
 
 
 def _decision(review: Row, released: ItemContent, released_text: str) -> str:
