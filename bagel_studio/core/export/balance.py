@@ -24,10 +24,11 @@ import hashlib
 import random
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import permutations
+from typing import Any
 
 POSITIONS = 4
 
@@ -61,8 +62,14 @@ def allowed_positions(gold: int, fixed: frozenset[int]) -> frozenset[int]:
     return frozenset(p for p in range(POSITIONS) if p not in fixed)
 
 
-def deal_targets(seed: int, domain: str, items: Iterable[Movable]) -> dict[str, int]:
-    """The target gold position of every movable item of one domain (as balanced as possible)."""
+def deal_targets(
+    seed: int,
+    domain: str,
+    items: Iterable[Movable],
+    order: Callable[[str], Any] = natural_order,
+) -> dict[str, int]:
+    """The target gold position of every movable item of one domain (as balanced as possible);
+    ``order``: ``natural_order``, or the caller's table of it."""
     groups: dict[Group, list[str]] = defaultdict(list)
     for item in items:
         if len(item.allowed) < 2:
@@ -73,7 +80,7 @@ def deal_targets(seed: int, domain: str, items: Iterable[Movable]) -> dict[str, 
     for group, ids in groups.items():
         dealt = [p for p in range(POSITIONS) for _ in range(counts[group][p])]
         random.Random(f"{seed}:{domain}:deal:{group}").shuffle(dealt)
-        for item_id, target in zip(sorted(ids, key=natural_order), dealt, strict=True):
+        for item_id, target in zip(sorted(ids, key=order), dealt, strict=True):
             targets[item_id] = target
     return targets
 

@@ -311,7 +311,7 @@ def plan_export(
 ) -> ExportPlan:
     """Decide what a release with ``seed`` contains (reads the project, writes nothing);
     ``tallies`` reads the items (default ``batch_tallies``: in this process; the command line
-    reads a large project on worker processes, ``processes.tally_source``)."""
+    reads a large project on worker processes, ``processes.ExportWorkers.tallies``)."""
     with snapshot(store), gc_paused():
         plan = _plan(store, seed, progress, tallies or batch_tallies)
         return replace(plan, models=_model_report(store, plan))
@@ -396,7 +396,7 @@ def batch_tallies(
     store: Store, licences: dict[str, str], blocking: dict[str, list[str]]
 ) -> Iterator[Tally]:
     """The tallies of the project's items, a batch at a time in queue order (this process; a
-    ``TallySource`` such as ``processes.tally_source`` may give the same from workers)."""
+    ``TallySource`` such as ``processes.ExportWorkers.tallies`` may give the same from workers)."""
     for batch in stored.batches(store, ReleasedItems.BATCH):
         yield tally(batch, licences, blocking)
 
@@ -497,13 +497,14 @@ def _shuffle(seed: int, kept: list[Slot]) -> tuple[list[Slot], dict[str, DomainB
     released: list[Slot] = []
     balance: dict[str, DomainBalance] = {}
     for domain in domain_order(by_domain):
-        entries = sorted(by_domain[domain], key=lambda e: natural_order(e.item_id))
+        keys = {slot.item_id: natural_order(slot.item_id) for slot in by_domain[domain]}
+        entries = sorted(by_domain[domain], key=lambda e: keys[e.item_id])
         movable = []
         for slot in entries:
             allowed = allowed_positions(slot.gold, slot.fixed)
             if len(allowed) >= 2:
                 movable.append(Movable(slot.item_id, allowed))
-        targets = deal_targets(seed, domain, movable)
+        targets = deal_targets(seed, domain, movable, keys.__getitem__)
         del movable[:]
         group = entries
         for slot in entries:

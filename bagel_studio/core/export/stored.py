@@ -47,6 +47,12 @@ def batches(store: Store, size: int) -> Iterator[StoredBatch]:
         yield _with_decisions(store, rows)
 
 
+def read_after(store: Store, seq: int, size: int) -> StoredBatch:
+    """The stored rows of the ``size`` items after queue position ``seq``
+    (``Store.batch_starts``)."""
+    return _with_decisions(store, store.release_rows_after(seq, size))
+
+
 def _with_decisions(store: Store, rows: list[Row]) -> StoredBatch:
     ids = [row[0] for row in rows]
     reviews: dict[str, list[Row]] = defaultdict(list)

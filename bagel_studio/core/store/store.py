@@ -411,15 +411,27 @@ class Store(ReviewsMixin, DecisionsMixin, EvidenceMixin, QueuePagingMixin):
         """``release_rows`` of every item, ``size`` at a time in queue order (one query each:
         bounded memory)."""
         last = -1
-        while True:
-            rows = self.db.execute(
-                f"SELECT {RELEASE_COLUMNS}, seq FROM items WHERE seq > ? ORDER BY seq LIMIT ?",
-                [last, size],
-            ).fetchall()
-            if not rows:
-                return
+        while rows := self.release_rows_after(last, size):
             last = rows[-1][-1]
             yield rows
+
+    def release_rows_after(self, seq: int, size: int) -> list[tuple[Any, ...]]:
+        """``release_rows`` of the ``size`` items that follow queue position ``seq``, each row
+        with its own ``seq`` last."""
+        return self.db.execute(
+            f"SELECT {RELEASE_COLUMNS}, seq FROM items WHERE seq > ? ORDER BY seq LIMIT ?",
+            [seq, size],
+        ).fetchall()
+
+    def batch_starts(self, size: int) -> list[int]:
+        """The queue positions after which each batch of ``size`` items starts (for
+        ``release_rows_after``: the first is -1), without reading every item's id."""
+        ends = self.db.execute(
+            "SELECT seq FROM (SELECT seq, row_number() OVER (ORDER BY seq) AS n FROM items)"
+            " WHERE n % ? = 0",
+            [size],
+        ).fetchall()
+        return [-1, *(int(row[0]) for row in ends)]
 
     def item_batches(
         self, item_ids: Sequence[str] | None = None, size: int = 2000
