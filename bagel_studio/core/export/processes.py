@@ -32,7 +32,7 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 PARALLEL_MIN = 4_000  # released items from which rendering is worth worker processes
-PLAN_MIN = 20_000  # project items from which planning is worth worker processes
+PLAN_MIN = 4_000  # project items from which planning is worth worker processes
 AHEAD = 2  # tasks handed out per worker beyond the one the exporting process waits for
 
 # planning: the project's licences and blocking flags, inherited by the forked workers

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from json.encoder import encode_basestring as encode
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -48,6 +50,8 @@ from bagel_studio.core.export.stored import (
 from bagel_studio.core.export.tables import LengthSums
 from bagel_studio.core.model import Decision, ItemContent, json_strings
 from bagel_studio.core.store import Store
+
+_DECISIONS = {d.value: encode(d.value) for d in Decision}  # a decision's JSON, by its value
 
 
 @dataclass(frozen=True)
@@ -152,12 +156,14 @@ def item_lines(row: Row, slot: Slot, batch: StoredBatch) -> _Lines | None:
     answer = order.index(content.answer_index)
     source = source_of(source_text)
     recording = recording_of(row, source)
+    # id, domain: text columns (their JSON is the same in every line); recording: text or None
+    identity, area, recorded = encode(item_id), encode(domain), json_value(recording)
     data = (
-        f'{{"id": {plain_json(item_id)}, "domain": {plain_json(domain)}, '
+        f'{{"id": {identity}, "domain": {area}, '
         f'"dimension": {plain_json(content.dimension)}, "level": {plain_json(content.level)}, '
         f'"question": {plain_json(content.question)}, "options": {json_strings(shuffled)}, '
         f'"answer": "{LETTERS[answer]}", "answer_index": {answer}'
-        + (f', "recording": {plain_json(recording)}}}\n' if recording else "}\n")
+        + (f', "recording": {recorded}}}\n' if recording else "}\n")
     )
     if text == original:
         before = after = "null"
@@ -176,23 +182,20 @@ def item_lines(row: Row, slot: Slot, batch: StoredBatch) -> _Lines | None:
     generator = "{}" if type(source) is dict and not source else SORTED(strip_paths(source))
     provenance = (
         f'{{"adjudication": {decided}, "after": {after}, "answer_index": {answer}, '
-        f'"before": {before}, "decisions": [{decisions}], "domain": {json_value(domain)}, '
-        f'"fixed_positions": {ints_json(sorted(slot.fixed))}, "id": {json_value(item_id)}, '
+        f'"before": {before}, "decisions": [{decisions}], "domain": {area}, '
+        f'"fixed_positions": {_fixed_json(slot.fixed)}, "id": {identity}, '
         f'"movable": {"true" if slot.movable else "false"}, '
         f'"original_answer_index": {json_value(content.answer_index)}, '
-        f'"original_options": {json_value(list(content.options))}, '
-        f'"permutation": {ints_json(order)}, "revised": {revised}, '
-        f'"source": {{"file": {json_value(base_name(source_file) if source_file else None)}, '
+        f'"original_options": {json_strings(content.options)}, '
+        f'"permutation": {_order_json(order)}, "revised": {revised}, '
+        f'"source": {{"file": {_text(base_name(source_file) if source_file else None)}, '
         f'"generator": {generator}, '
-        f'"globi_ref": {json_value(globi_ref)}, "line": {json_value(source_line)}, '
-        f'"recording": {json_value(recording)}, '
-        f'"recording_licence": {json_value(slot.licence)}, '
-        f'"text_key": {json_value(text_key)}}}, "source_item_id": {json_value(item_id)}}}\n'
+        f'"globi_ref": {_text(globi_ref)}, "line": {json_value(source_line)}, '
+        f'"recording": {recorded}, '
+        f'"recording_licence": {_text(slot.licence)}, '
+        f'"text_key": {_text(text_key)}}}, "source_item_id": {identity}}}\n'
     )
-    hashed = (
-        f'{{"content": {text}, "domain": {SORTED(domain)}, "id": {SORTED(item_id)}, '
-        f'"recording": {SORTED(recording)}}}\n'
-    )
+    hashed = f'{{"content": {text}, "domain": {area}, "id": {identity}, "recording": {recorded}}}\n'
     return _Lines(
         domain,
         data,
@@ -217,8 +220,23 @@ def _decision(review: Row, released: ItemContent, released_text: str) -> str:
         content = "null" if theirs == released else SORTED(content_json(theirs))
     return (
         f'{{"blind_answer": {json_value(blind)}, "content": {content}, '
-        f'"curator": {json_value(curator)}, "decided_at": {json_value(decided_at)}, '
-        f'"decision": {json_value(Decision(decision).value)}, '
+        f'"curator": {_text(curator)}, "decided_at": {_text(decided_at)}, '
+        f'"decision": {_DECISIONS[decision]}, '
         f'"merged": {"true" if origin != "local" else "false"}, '
-        f'"note": {json_value(note)}, "reason": {json_value(reason)}}}'
+        f'"note": {_text(note)}, "reason": {_text(reason)}}}'
     )
+
+
+def _text(value: str | None) -> str:
+    """JSON of a text column's value."""
+    return "null" if value is None else encode(value)
+
+
+@lru_cache(maxsize=64)
+def _fixed_json(fixed: frozenset[int]) -> str:
+    return ints_json(sorted(fixed))
+
+
+@lru_cache(maxsize=256)
+def _order_json(order: tuple[int, ...]) -> str:
+    return ints_json(order)

@@ -76,6 +76,10 @@ def released(
         if adjudication["decision"] not in _KEEPS:
             return None
         texts = {adjudication["content"]}
+    elif len(reviews) == 1:  # one curator: the usual case
+        if reviews[0][2] not in _KEEPS:
+            return None
+        texts = {reviews[0][5]}
     else:
         verdicts = [review for review in reviews if review[2] != _SKIP]
         if not verdicts or any(review[2] not in _KEEPS for review in verdicts):
