@@ -350,10 +350,8 @@ class Tally:
             for key, counts in theirs.items():
                 mine[key].update(counts)
         self.blocked += other.blocked
-        for slot in other.kept:  # from a worker: its strings and sets, shared again here
-            slot.domain, slot.dimension = _shared(slot.domain), _shared(slot.dimension)
-            slot.level, slot.fixed = _shared(slot.level), _shared(slot.fixed)
-            slot.licence = _shared(slot.licence)
+        # from a worker, a batch's slots share their strings and sets as the worker's did
+        # (pickling keeps shared objects shared): a few copies of each per batch, not per item
         self.kept += other.kept
         self.unknown |= other.unknown
 

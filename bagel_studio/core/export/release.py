@@ -187,7 +187,7 @@ def _write_items(
         write_provenance = files.enter_context(folder.stream(layout.PROVENANCE))
         domain_files: ExitStack | None = None
         current: str | None = None
-        write_domain: Callable[[str], None] | None = None
+        write_domain: Callable[[bytes], None] | None = None
         for rendered in files.enter_context(closing(_rendered(plan, pool))):
             for domain, lines in rendered.segments:
                 if domain != current:

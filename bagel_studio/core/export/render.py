@@ -56,9 +56,11 @@ _DECISIONS = {d.value: encode(d.value) for d in Decision}  # a decision's JSON, 
 
 @dataclass(frozen=True)
 class Rendered:
-    segments: list[tuple[str, str]]  # (domain, the data lines of its items), in release order
-    provenance: str
-    hashed: bytes  # the batch's lines of the content hash, UTF-8
+    """A batch's lines, UTF-8 (encoded where they were rendered: on a worker, in parallel)."""
+
+    segments: list[tuple[str, bytes]]  # (domain, the data lines of its items), release order
+    provenance: bytes
+    hashed: bytes  # the batch's lines of the content hash
     lengths: LengthSums
     audit: AuditFeatures
     count: int
@@ -85,7 +87,7 @@ def render(store: Store, slots: Sequence[Slot]) -> Rendered:
     ``ExportError`` when an item is gone or its released content changed since the plan."""
     batch = read_batch(store, [slot.item_id for slot in slots])
     rows = {row[0]: row for row in batch.rows}
-    segments: list[tuple[str, str]] = []
+    segments: list[tuple[str, bytes]] = []
     lines: list[str] = []
     current = ""
     rendered: list[_Lines] = []
@@ -98,18 +100,18 @@ def render(store: Store, slots: Sequence[Slot]) -> Rendered:
             )
         if found.domain != current:
             if lines:
-                segments.append((current, "".join(lines)))
+                segments.append((current, "".join(lines).encode("utf-8")))
             lines, current = [], found.domain
         lines.append(found.data)
         rendered.append(found)
     if lines:
-        segments.append((current, "".join(lines)))
+        segments.append((current, "".join(lines).encode("utf-8")))
     lengths = LengthSums()
     for item in rendered:
         lengths.add(item.domain, item.content.question, item.content.options)
     return Rendered(
         segments,
-        "".join([item.provenance for item in rendered]),
+        "".join([item.provenance for item in rendered]).encode("utf-8"),
         "".join([item.hashed for item in rendered]).encode("utf-8"),
         lengths,
         features(_audit_rows(rendered)),

@@ -62,12 +62,12 @@ def test_lines_from_the_stored_rows_are_the_released_items_rows(
     assert any(r.content != r.item.original for r in released)
     rendered = render(store, plan.items.slots)
 
-    data = "".join(lines for _, lines in rendered.segments)
+    data = b"".join(lines for _, lines in rendered.segments).decode("utf-8")
     assert data == "".join(json.dumps(item_row(r), ensure_ascii=False) + "\n" for r in released)
     assert [domain for domain, _ in rendered.segments] == list(
         dict.fromkeys(r.item.domain for r in released)
     )
-    assert rendered.provenance == "".join(
+    assert rendered.provenance.decode("utf-8") == "".join(
         json.dumps(provenance_row(r), ensure_ascii=False, sort_keys=True) + "\n" for r in released
     )
     assert rendered.hashed == "".join(content_hash_line(r) for r in released).encode("utf-8")
