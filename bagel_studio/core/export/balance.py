@@ -91,14 +91,32 @@ def _deal_counts(seed: int, domain: str, sizes: dict[Group, int]) -> dict[Group,
     totals = [0] * POSITIONS
     counts: dict[Group, list[int]] = {}
     for group in sorted(sizes, key=lambda g: (len(g), g)):
-        row = counts[group] = [0] * POSITIONS
-        for _ in range(sizes[group]):
-            best = min(group, key=lambda p: (totals[p], rank[p]))
-            row[best] += 1
-            totals[best] += 1
+        counts[group] = _fill(group, sizes[group], totals, rank)
     while _improve(counts, totals):
         pass
     return counts
+
+
+def _fill(group: Group, items: int, totals: list[int], rank: Sequence[int]) -> list[int]:
+    """Give ``items`` items to the positions of ``group``, one at a time each to the emptiest
+    (the lowest-ranked among equals), and add them to ``totals``; return how many each got.
+    Done a level at a time rather than an item at a time: the emptiest positions take one
+    each in rank order until they reach the next fuller one."""
+    row = [0] * POSITIONS
+    while items > 0:
+        low = min(totals[p] for p in group)
+        lowest = sorted([p for p in group if totals[p] == low], key=rank.__getitem__)
+        higher = [totals[p] for p in group if totals[p] > low]
+        if higher and items >= len(lowest) * (min(higher) - low):
+            each, extra = min(higher) - low, 0
+        else:
+            each, extra = divmod(items, len(lowest))
+        for index, p in enumerate(lowest):
+            given = each + (index < extra)
+            row[p] += given
+            totals[p] += given
+            items -= given
+    return row
 
 
 def _improve(counts: dict[Group, list[int]], totals: list[int]) -> bool:

@@ -115,7 +115,8 @@ class DomainBalance:
 class Slot:
     """What the plan keeps of a released item: enough to deal, count and find it again (a
     few small values, the strings and sets shared between items: 200,000 of them are a plan).
-    ``movable`` and ``order`` are set once, when the gold positions are dealt."""
+    ``movable`` and ``target`` are set once, when the gold positions are dealt; the option
+    order follows from them (``order``), computed where the item is rendered."""
 
     item_id: str
     domain: str
@@ -125,8 +126,13 @@ class Slot:
     fixed: frozenset[int]
     licence: str | None
     digest: int  # of the released content, to tell that the project has not changed since
+    key: tuple[tuple[int, int | str], ...] | None = None  # natural order, until dealt
     movable: bool = False
-    order: tuple[int, ...] = ()
+    target: int = -1  # where the gold goes
+
+    def order(self, seed: int) -> tuple[int, ...]:
+        """The released option order: ``options[i]`` is the curated ``options[order[i]]``."""
+        return permutation(seed, self.domain, self.item_id, self.gold, self.target, self.fixed)
 
 
 class ReleasedItems(Sequence[ReleasedItem]):
@@ -136,9 +142,10 @@ class ReleasedItems(Sequence[ReleasedItem]):
 
     BATCH = 2000
 
-    def __init__(self, store: Store, slots: Sequence[Slot]) -> None:
+    def __init__(self, store: Store, slots: Sequence[Slot], seed: int) -> None:
         self.store = store
         self.slots = tuple(slots)
+        self.seed = seed
 
     def __len__(self) -> int:
         return len(self.slots)
@@ -184,7 +191,7 @@ class ReleasedItems(Sequence[ReleasedItem]):
                     content=content,
                     fixed=slot.fixed,
                     movable=slot.movable,
-                    order=slot.order,
+                    order=slot.order(self.seed),
                     reviews=decisions.reviews.get(item.id, ()),
                     adjudication=decisions.adjudications.get(item.id),
                     recording_licence=slot.licence,
@@ -219,8 +226,15 @@ class ExportPlan:
             digest.update(content_hash_line(released).encode("utf-8"))
         return digest.hexdigest()
 
+    @cached_property
+    def _kinds(self) -> Counter[tuple[str, str | None]]:
+        """(domain, dimension) -> released items, counted once for every table that asks."""
+        return Counter([(s.domain, s.dimension) for s in self.items.slots])
+
     def released_by_domain(self) -> dict[str, int]:
-        counts = Counter(s.domain for s in self.items.slots)
+        counts: Counter[str] = Counter()
+        for (domain, _), count in self._kinds.items():
+            counts[domain] += count
         return {d: counts[d] for d in self.domains}
 
     def left_out_totals(self) -> dict[str, int]:
@@ -229,8 +243,8 @@ class ExportPlan:
     def dimension_counts(self) -> dict[str, dict[str, int]]:
         """domain -> dimension -> released items (the paper's Table 2)."""
         table: dict[str, Counter[str]] = defaultdict(Counter)
-        for slot in self.items.slots:
-            table[slot.domain][slot.dimension or "(none)"] += 1
+        for (domain, dimension), count in self._kinds.items():
+            table[domain][dimension or "(none)"] += count
         return {d: dict(sorted(table[d].items())) for d in self.domains}
 
 
@@ -413,7 +427,7 @@ def _plan(store: Store, seed: int, progress: Progress | None, tallies: TallySour
     domains = domain_order([*outcomes, *balance])
     return ExportPlan(
         seed=seed,
-        items=ReleasedItems(store, released),
+        items=ReleasedItems(store, released, seed),
         blocked=tuple(sorted(blocked, key=lambda b: natural_key(b.item_id))),
         left_out={s: dict(sorted(c.items())) for s, c in sorted(left_out.items())},
         outcomes={d: dict(sorted(outcomes[d].items())) for d in domains if outcomes[d]},
@@ -436,6 +450,7 @@ def _kept(item_id: str, domain: str, content: ItemContent, licence: str | None) 
         _shared(fixed_positions(content.options)),
         _shared(licence),
         digest_of(content),
+        natural_order(item_id),  # here, where a worker may compute it
     )
 
 
@@ -495,7 +510,7 @@ def _shuffle(seed: int, kept: list[Slot]) -> tuple[list[Slot], dict[str, DomainB
     released: list[Slot] = []
     balance: dict[str, DomainBalance] = {}
     for domain in domain_order(by_domain):
-        keys = {slot.item_id: natural_order(slot.item_id) for slot in by_domain[domain]}
+        keys = {slot.item_id: slot.key or natural_order(slot.item_id) for slot in by_domain[domain]}
         entries = sorted(by_domain[domain], key=lambda e: keys[e.item_id])
         movable = []
         for slot in entries:
@@ -506,13 +521,12 @@ def _shuffle(seed: int, kept: list[Slot]) -> tuple[list[Slot], dict[str, DomainB
         del movable[:]
         group = entries
         for slot in entries:
-            target = targets.get(slot.item_id, slot.gold)
-            order = permutation(seed, domain, slot.item_id, slot.gold, target, slot.fixed)
+            slot.key = None
+            slot.target = targets.get(slot.item_id, slot.gold)
             slot.movable = slot.item_id in targets
-            slot.order = _shared(order)
         del by_domain[domain][:]
         released.extend(group)
-        after = [s.order.index(s.gold) for s in group]
+        after = [s.target for s in group]  # where ``order`` puts the gold
         balance[domain] = DomainBalance(
             before=tuple(position_counts([s.gold for s in group])),
             after=tuple(position_counts(after)),

@@ -91,9 +91,11 @@ class ExportWorkers:
         finally:
             _lookups = ({}, {})
 
-    def rendered(self, slots: Sequence[Slot], size: int) -> Iterator[Rendered]:
+    def rendered(self, slots: Sequence[Slot], size: int, seed: int) -> Iterator[Rendered]:
         """The released items of ``slots`` rendered ``size`` at a time, in release order."""
-        tasks = iter([tuple(slots[start : start + size]) for start in range(0, len(slots), size)])
+        tasks = iter(
+            [(tuple(slots[start : start + size]), seed) for start in range(0, len(slots), size)]
+        )
         yield from _in_order(self._started(), _render, tasks, self.workers * AHEAD)
 
     def close(self) -> None:
@@ -129,7 +131,7 @@ def _tally(batch: tuple[int, int]) -> Tally:
         return tally(read_after(_reader, *batch), *_lookups)
 
 
-def _render(slots: tuple[Slot, ...]) -> Rendered:
+def _render(task: tuple[tuple[Slot, ...], int]) -> Rendered:
     assert _reader is not None
     with _reader.read_snapshot():
-        return render(_reader, slots)
+        return render(_reader, *task)

@@ -220,10 +220,10 @@ def _rendered(plan: ExportPlan, pool: ExportWorkers | None) -> Generator[Rendere
     """The released items rendered a batch at a time, in release order."""
     items = plan.items
     if pool is not None and pool.renders(len(items)):
-        yield from pool.rendered(items.slots, items.BATCH)
+        yield from pool.rendered(items.slots, items.BATCH, items.seed)
         return
     for start in range(0, len(items), items.BATCH):
-        yield render(items.store, items.slots[start : start + items.BATCH])
+        yield render(items.store, items.slots[start : start + items.BATCH], items.seed)
 
 
 def _write_steps(folder: ReleaseFolder, steps: list[Step], progress: Progress | None) -> None:

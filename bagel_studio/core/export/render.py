@@ -82,7 +82,7 @@ class _Lines(NamedTuple):
     source: Any  # the generator's record
 
 
-def render(store: Store, slots: Sequence[Slot]) -> Rendered:
+def render(store: Store, slots: Sequence[Slot], seed: int) -> Rendered:
     """The release's lines of ``slots`` (in release order), read from ``store`` in one go;
     ``ExportError`` when an item is gone or its released content changed since the plan."""
     batch = read_batch(store, [slot.item_id for slot in slots])
@@ -93,7 +93,7 @@ def render(store: Store, slots: Sequence[Slot]) -> Rendered:
     rendered: list[_Lines] = []
     for slot in slots:
         row = rows.get(slot.item_id)
-        found = None if row is None else item_lines(row, slot, batch)
+        found = None if row is None else item_lines(row, slot, batch, seed)
         if found is None:
             raise ExportError(
                 f"the project changed since this export was planned ({slot.item_id}); plan it again"
@@ -141,7 +141,7 @@ def _audit_rows(rendered: list[_Lines]) -> AuditRows:
     )
 
 
-def item_lines(row: Row, slot: Slot, batch: StoredBatch) -> _Lines | None:
+def item_lines(row: Row, slot: Slot, batch: StoredBatch, seed: int) -> _Lines | None:
     """One item's lines from its stored row and decisions in ``batch``; None when it has no
     released content, or not the planned one."""
     item_id, domain, original = row[0], row[1], row[7]
@@ -153,7 +153,7 @@ def item_lines(row: Row, slot: Slot, batch: StoredBatch) -> _Lines | None:
         return None
     content, text = found
     assert content.answer_index is not None  # the plan released it: its gold is an option
-    order = slot.order
+    order = slot.order(seed)
     shuffled = [content.options[i] for i in order]
     answer = order.index(content.answer_index)
     source = source_of(source_text)

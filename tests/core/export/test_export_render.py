@@ -60,7 +60,7 @@ def test_lines_from_the_stored_rows_are_the_released_items_rows(
     assert any(v.decision is Decision.SKIP for r in released for v in r.reviews)
     assert any(r.item.source.get("recording") for r in released)
     assert any(r.content != r.item.original for r in released)
-    rendered = render(store, plan.items.slots)
+    rendered = render(store, plan.items.slots, plan.seed)
 
     data = b"".join(lines for _, lines in rendered.segments).decode("utf-8")
     assert data == "".join(json.dumps(item_row(r), ensure_ascii=False) + "\n" for r in released)
@@ -88,4 +88,4 @@ def test_a_content_changed_after_planning_stops_the_render(
     operations.edit(store, changed, "ada", edited)
     operations.decide(store, changed, "ada", Decision.REVISE)
     with pytest.raises(ExportError, match=f"changed since this export was planned \\({changed}"):
-        render(store, plan.items.slots)
+        render(store, plan.items.slots, plan.seed)
