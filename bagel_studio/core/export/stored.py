@@ -42,15 +42,16 @@ def read_batch(store: Store, item_ids: Sequence[str]) -> StoredBatch:
 
 
 def batches(store: Store, size: int) -> Iterator[StoredBatch]:
-    """Every item's stored rows, ``size`` items at a time in queue order."""
-    for rows in store.release_row_batches(size):
+    """Every item's rows as planning reads them (``Store.plan_rows_after``: what the lines
+    alone need is left None), ``size`` items at a time in queue order."""
+    for rows in store.plan_row_batches(size):
         yield _with_decisions(store, rows)
 
 
 def read_after(store: Store, seq: int, size: int) -> StoredBatch:
-    """The stored rows of the ``size`` items after queue position ``seq``
+    """The rows, as planning reads them, of the ``size`` items after queue position ``seq``
     (``Store.batch_starts``)."""
-    return _with_decisions(store, store.release_rows_after(seq, size))
+    return _with_decisions(store, store.plan_rows_after(seq, size))
 
 
 def _with_decisions(store: Store, rows: list[Row]) -> StoredBatch:

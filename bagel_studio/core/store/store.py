@@ -35,6 +35,7 @@ from bagel_studio.core.store.queue import NO_FLAG, QUEUE_COLUMNS, QueueFilter
 from bagel_studio.core.store.reviews import ReviewsMixin
 from bagel_studio.core.store.rows import (
     ITEM_COLUMNS,
+    PLAN_COLUMNS,
     RELEASE_COLUMNS,
     ContentCache,
     NewItem,
@@ -407,25 +408,26 @@ class Store(ReviewsMixin, DecisionsMixin, EvidenceMixin, QueuePagingMixin):
             [json.dumps(list(item_ids))],
         ).fetchall()
 
-    def release_row_batches(self, size: int = 2000) -> Iterator[list[tuple[Any, ...]]]:
-        """``release_rows`` of every item, ``size`` at a time in queue order (one query each:
-        bounded memory)."""
+    def plan_row_batches(self, size: int = 2000) -> Iterator[list[tuple[Any, ...]]]:
+        """``plan_rows_after`` of every item, ``size`` at a time in queue order (one query
+        each: bounded memory)."""
         last = -1
-        while rows := self.release_rows_after(last, size):
+        while rows := self.plan_rows_after(last, size):
             last = rows[-1][-1]
             yield rows
 
-    def release_rows_after(self, seq: int, size: int) -> list[tuple[Any, ...]]:
-        """``release_rows`` of the ``size`` items that follow queue position ``seq``, each row
-        with its own ``seq`` last."""
+    def plan_rows_after(self, seq: int, size: int) -> list[tuple[Any, ...]]:
+        """What planning a release reads of the ``size`` items that follow queue position
+        ``seq``: ``release_rows`` with the columns only its lines need left None
+        (``PLAN_COLUMNS``), each row with its own ``seq`` last."""
         return self.db.execute(
-            f"SELECT {RELEASE_COLUMNS}, seq FROM items WHERE seq > ? ORDER BY seq LIMIT ?",
+            f"SELECT {PLAN_COLUMNS}, seq FROM items WHERE seq > ? ORDER BY seq LIMIT ?",
             [seq, size],
         ).fetchall()
 
     def batch_starts(self, size: int) -> list[int]:
         """The queue positions after which each batch of ``size`` items starts (for
-        ``release_rows_after``: the first is -1), without reading every item's id."""
+        ``plan_rows_after``: the first is -1), without reading every item's id."""
         ends = self.db.execute(
             "SELECT seq FROM (SELECT seq, row_number() OVER (ORDER BY seq) AS n FROM items)"
             " WHERE n % ? = 0",
