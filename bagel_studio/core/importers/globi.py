@@ -115,6 +115,7 @@ def read_table(
     rows = _Rows(table, table_name, display, write)
     tabbed = table.delimiter == "\t"
     reader = csv.reader(feed, delimiter=table.delimiter, quoting=csv.QUOTE_MINIMAL)
+    overlong = 0  # overlong lines met so far
     while True:
         feed.taken.clear()
         start = feed.number + 1
@@ -129,6 +130,9 @@ def read_table(
             table.rejects.append(Reject(display, start, f"malformed row: {exc}"))
             continue
         if not cells:
+            if len(lines.overlong) > overlong:  # a row all the same: the next keeps its number
+                overlong = len(lines.overlong)
+                rows.skip()
             continue
         if tabbed and not table.quotes_literal and rows.swallowed(start, feed.number, cells):
             reader = _quotes_as_text(table, feed, start, rows)
@@ -227,6 +231,11 @@ class _Rows:
         self.batch.append(record)
         if len(self.batch) >= BATCH_RECORDS:
             self.flush()
+
+    def skip(self) -> None:
+        """A data row that is not read (a line over the limit): it keeps its number."""
+        if self.names is not None:
+            self.number += 1
 
     def flush(self) -> None:
         if self.batch:

@@ -359,12 +359,13 @@ def _import_file(run: _Run, plan: _Planned, advance: Callable[[int], None]) -> N
             else:
                 handler = _HANDLERS.get(plan.kind, _import_unusable)
                 summary.update(handler(run, plan, reader, writer))
+            size = plan.size
             if sha is None or plan.kind not in HASHED_KINDS:  # the content that was parsed
-                sha = reader.finish()
-                run.hashes.note(path, plan.stat, sha)
+                sha, size = reader.finish(), reader.consumed
             unchanged = file_stat(os.fstat(handle.fileno())) == plan.stat
-            remembered = plan.stat if unchanged and settled(plan.stat) else None
-            writer.file_read(sha, plan.size, remembered)
+            if unchanged:
+                run.hashes.note(path, plan.stat, sha)
+            writer.file_read(sha, size, plan.stat if unchanged and settled(plan.stat) else None)
     run.evidence.update(writer.evidence)
 
 
