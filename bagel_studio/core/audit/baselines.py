@@ -20,7 +20,6 @@ import numpy as np
 from rapidfuzz.distance import Indel
 from rapidfuzz.process import cpdist
 
-from bagel_studio.core.audit.items import AuditItem
 from bagel_studio.core.domains import DIMENSIONS, DOMAINS, LETTERS
 
 CHANCE = 0.25
@@ -129,20 +128,19 @@ Group = tuple[str, str | None]  # (domain, dimension or None for the whole domai
 _PAIRS = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
 
 
-def option_scores(items: Sequence[AuditItem]) -> dict[str, np.ndarray]:
+def option_scores(
+    lengths: np.ndarray, overlap: np.ndarray, folded: Sequence[str]
+) -> dict[str, np.ndarray]:
     """Each baseline's score of each option, as an (items x 4) array: the option with the
-    highest score is the baseline's pick."""
-    lengths = np.array([[len(o.strip()) for o in item.options] for item in items], dtype=float)
-    overlap = np.empty((len(items), 4), dtype=float)
-    for row, item in enumerate(items):
-        stem_words = item.question_words
-        overlap[row] = [len(stem_words.intersection(words)) for words in item.option_words]
-    folded = [[" ".join(o.split()).casefold() for o in item.options] for item in items]
-    centroid = np.zeros((len(items), 4), dtype=float)
+    highest score is the baseline's pick. ``lengths``: each option's length without the
+    whitespace around it; ``overlap``: how many content words it shares with its stem;
+    ``folded``: the options case-folded with their whitespace made single spaces, four per item
+    one item after another."""
+    centroid = np.zeros(lengths.shape, dtype=float)
     for i, j in _PAIRS:  # the similarity of every pair of options, one column pair at a time
         similarity = cpdist(
-            [f[i] for f in folded],
-            [f[j] for f in folded],
+            folded[i::4],
+            folded[j::4],
             scorer=Indel.normalized_similarity,
             dtype=np.float64,
         )
@@ -197,38 +195,36 @@ def holm(p_values: Sequence[float]) -> list[float]:
     return adjusted
 
 
-def item_credits(items: Sequence[AuditItem]) -> dict[str, np.ndarray]:
-    """Each option-scoring baseline's credit (``credits``) on each item: what the baseline
-    table sums, computable a batch of items at a time."""
-    if not items:
+def item_credits(
+    lengths: np.ndarray, overlap: np.ndarray, folded: Sequence[str], gold: np.ndarray
+) -> dict[str, np.ndarray]:
+    """Each option-scoring baseline's credit (``credits``) on each item (``option_scores``'s
+    arguments; ``gold``: each item's gold position): what the baseline table sums, computable a
+    batch of items at a time."""
+    if not len(gold):
         return {name: np.zeros(0) for name in BASELINES if name != POSITION}
-    gold = np.array([item.answer_index for item in items], dtype=np.int64)
-    return {name: credits(table, gold) for name, table in option_scores(items).items()}
-
-
-def baseline_table(items: Sequence[AuditItem]) -> BaselineTable:
-    return table_of_credits(
-        [item.domain for item in items],
-        [item.dimension for item in items],
-        np.array([item.answer_index for item in items], dtype=np.int64),
-        item_credits(items),
-    )
+    scores = option_scores(lengths, overlap, folded)
+    return {name: credits(table, gold) for name, table in scores.items()}
 
 
 def table_of_credits(
-    domains: Sequence[str],
-    dimensions: Sequence[str],
+    kinds: Sequence[tuple[str, str]],
+    kind: np.ndarray,
     gold: np.ndarray,
     credit: dict[str, np.ndarray],
 ) -> BaselineTable:
-    """The baseline table from each item's domain, dimension, gold position and the
-    baselines' credits on it (``item_credits``), all in item order."""
+    """The baseline table from each item's kind (``kind``: its (domain, dimension) as a
+    position in ``kinds``), gold position and the baselines' credits on it (``item_credits``),
+    all in item order."""
     groups: dict[Group, int] = {}
-    rows: list[list[int]] = [[], []]  # per item: its domain's group, its dimension's group
-    for item_domain, item_dimension in zip(domains, dimensions, strict=True):
-        rows[0].append(groups.setdefault((item_domain, None), len(groups)))
-        rows[1].append(groups.setdefault((item_domain, item_dimension), len(groups)))
-    index = [np.array(r, dtype=np.int64) for r in rows]
+    of_domain = [groups.setdefault((domain, None), len(groups)) for domain, _ in kinds]
+    of_dimension = [groups.setdefault(pair, len(groups)) for pair in kinds]
+    kind = kind.astype(np.int64, copy=False)
+    # Per item: its domain's group, its dimension's group.
+    index = [
+        np.array(of_domain, dtype=np.int64)[kind],
+        np.array(of_dimension, dtype=np.int64)[kind],
+    ]
     counts = np.zeros(len(groups), dtype=np.int64)
     for i in index:
         counts += np.bincount(i, minlength=len(groups))
