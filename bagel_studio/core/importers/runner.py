@@ -340,7 +340,7 @@ def _import_file(run: _Run, plan: _Planned, advance: Callable[[int], None]) -> N
             earlier = store.find_import(sha)
             if earlier is not None:
                 report.skipped_files.append(display)
-                if settled(plan.stat):
+                if settled(plan.stat) and file_stat(os.stat(path)) == plan.stat:
                     run.seen.append((str(path), int(earlier["id"]), plan.stat))
                 return
         handle = open(path, "rb")  # noqa: SIM115  # closed below, after the transaction
@@ -390,13 +390,7 @@ def _too_large(run: _Run, plan: _Planned, writer: FileImport) -> dict[str, Any]:
     return {"rejects": _reject(run, writer, [Reject(plan.input.display, 1, reason)])}
 
 
-KIND_NAMES = {
-    "globi": "GloBI table",
-    "text": "text",
-    "text-json": "text (JSON)",
-    "xc-csv": "Xeno-canto metadata table",
-    "xc-json": "Xeno-canto metadata file",
-}
+KIND_NAMES = {"text-json": "text (JSON)", "xc-json": "Xeno-canto metadata file"}
 
 
 def _import_items(
