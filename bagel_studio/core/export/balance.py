@@ -71,10 +71,14 @@ def deal_targets(
     """The target gold position of every movable item of one domain (as balanced as possible);
     ``order``: ``natural_order``, or the caller's table of it."""
     groups: dict[Group, list[str]] = defaultdict(list)
+    named: dict[frozenset[int], Group] = {}  # a few distinct sets of positions, named once
     for item in items:
-        if len(item.allowed) < 2:
-            raise ValueError(f"{item.item_id} cannot move; deal only movable items")
-        groups[tuple(sorted(item.allowed))].append(item.item_id)
+        group = named.get(item.allowed)
+        if group is None:
+            if len(item.allowed) < 2:
+                raise ValueError(f"{item.item_id} cannot move; deal only movable items")
+            group = named[item.allowed] = tuple(sorted(item.allowed))
+        groups[group].append(item.item_id)
     counts = _deal_counts(seed, domain, {g: len(ids) for g, ids in groups.items()})
     targets: dict[str, int] = {}
     for group, ids in groups.items():
