@@ -35,11 +35,14 @@ POSITIONS = 4
 Group = tuple[int, ...]  # the positions an item's gold may take, ascending
 
 
+_DIGITS = re.compile(r"(\d+)")
+
+
 def natural_order(text: str) -> tuple[tuple[int, int | str], ...]:
     """Sort key that orders "globi:2:0" before "globi:10:0" (seed-independent and total); for
     sorting many ids once (``natural_key`` remembers the keys of ids sorted again and again)."""
     return tuple(
-        (0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", text) if part
+        [(0, int(part)) if part.isdigit() else (1, part) for part in _DIGITS.split(text) if part]
     )
 
 
