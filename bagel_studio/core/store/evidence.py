@@ -15,7 +15,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
 
-import sqlite_utils
+from bagel_studio.core.store.database import Database
 
 RAW_LIMIT = 1 << 20  # rejected lines are kept up to 1 MiB; longer ones keep their head and size
 
@@ -99,7 +99,7 @@ def _dumps(value: Any) -> str:
 
 
 class EvidenceMixin:
-    db: sqlite_utils.Database
+    db: Database
 
     def transaction(self) -> AbstractContextManager[sqlite3.Connection]:
         raise NotImplementedError

@@ -13,10 +13,12 @@ was written by a newer BAGEL Studio and is refused rather than misread.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-import sqlite_utils
+if TYPE_CHECKING:  # a migration is handed a sqlite-utils Database: imported when one runs
+    import sqlite_utils
 
-Migration = Callable[[sqlite_utils.Database], None]
+Migration = Callable[["sqlite_utils.Database"], None]
 MIGRATIONS: list[tuple[str, Migration]] = []
 
 
