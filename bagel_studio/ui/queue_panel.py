@@ -269,6 +269,9 @@ FORM_LEVELS = {  # key: the values in each of the column's forms, whole first
     ),
 }
 VALUE_COLUMNS = {key: (forms[0], forms[-1]) for key, forms in FORM_LEVELS.items()}
+# Columns whose rows all show the same form; a flags cell reads best in its own longest form
+# ("warn" for one warning, "▲ +2" beside it), its count differing from row to row anyway.
+ONE_FORM_PER_COLUMN = ("domain", "status", "level")
 TEXT_SHARES = {"id": 0.25, "dimension": 0.25, "question": 0.5}
 TEXT_LEAST = {"id": 100, "question": 100}
 DROPPED_WHEN_NARROW = "level"
@@ -358,8 +361,9 @@ class QueueDelegate(QStyledItemDelegate):
             return
         room = option.rect.width() - TEXT_MARGINS
         metrics = option.fontMetrics
-        levels = FORM_LEVELS.get(COLUMNS[index.column()][0])
-        if levels is None:  # the id: its own longest form that fits
+        key = COLUMNS[index.column()][0]
+        levels = FORM_LEVELS.get(key) if key in ONE_FORM_PER_COLUMN else None
+        if levels is None:  # the id and the flags: the cell's own longest form that fits
             option.text = next(
                 (form for form in forms if metrics.horizontalAdvance(form) <= room), forms[-1]
             )
