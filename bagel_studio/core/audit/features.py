@@ -106,6 +106,7 @@ def _folded(options: list[str]) -> tuple[np.ndarray, list[str]]:
 
 
 def features(rows: AuditRows) -> AuditFeatures:
+    """What the audit keeps of a batch of items (``BatchedAudit.merge`` takes it in)."""
     count = len(rows.answers)
     texts = rows.texts
     answers = rows.answers.astype(np.int64, copy=False)
