@@ -2,6 +2,7 @@
 packaging/smoke.sh with the *reference* installation's Python (never inside the bundle).
 
     python smoke_check.py ids PROJECT          the project's item ids, one per line
+    python smoke_check.py acceptable PROJECT   the ids of the items no blocking flag holds back
     python smoke_check.py nonblank PNG W H     the screenshot is W x H and shows a drawn window
     python smoke_check.py same-json A B        two JSON files hold the same value
 """
@@ -17,6 +18,17 @@ from pathlib import Path
 def item_ids(project: str) -> int:
     with sqlite3.connect(f"file:{project}?mode=ro", uri=True) as db:
         for (item_id,) in db.execute("SELECT id FROM items ORDER BY id"):
+            print(item_id)
+    return 0
+
+
+def acceptable_ids(project: str) -> int:
+    with sqlite3.connect(f"file:{project}?mode=ro", uri=True) as db:
+        rows = db.execute(
+            "SELECT id FROM items WHERE id NOT IN"
+            " (SELECT item_id FROM flags WHERE severity = 'blocking') ORDER BY id"
+        )
+        for (item_id,) in rows:
             print(item_id)
     return 0
 
@@ -54,5 +66,10 @@ def same_json(first: str, second: str) -> int:
 
 if __name__ == "__main__":
     command, *args = sys.argv[1:]
-    checks = {"ids": item_ids, "nonblank": nonblank, "same-json": same_json}
+    checks = {
+        "ids": item_ids,
+        "acceptable": acceptable_ids,
+        "nonblank": nonblank,
+        "same-json": same_json,
+    }
     sys.exit(checks[command](*args))
