@@ -159,14 +159,19 @@ def _decode_bytes(
 
 
 def _scan_rest(handle: sf.SoundFile, rate: int) -> tuple[int, float]:
-    """(frames, peak) of what is left to read in ``handle``, ten seconds at a time."""
+    """(frames, peak) of what is left to read in ``handle``, ten seconds at a time.
+
+    Not ``handle.blocks()``: it yields each block at the length the header announced, so when a
+    file holds fewer frames than that (MP3 headers estimate), its last block ends in memory
+    nothing was decoded into, whose values (up to 1e38) became the peak at random."""
     frames, peak = 0, 0.0
-    for block in handle.blocks(blocksize=10 * rate, dtype="float32", always_2d=True):
-        if block.size:
-            np.nan_to_num(block, copy=False, nan=0.0, posinf=1.0, neginf=-1.0)
-            peak = max(peak, float(np.max(np.abs(block))))
+    while True:
+        block = handle.read(10 * rate, dtype="float32", always_2d=True)  # what was decoded
+        if not block.shape[0]:
+            return frames, peak
+        np.nan_to_num(block, copy=False, nan=0.0, posinf=1.0, neginf=-1.0)
+        peak = max(peak, float(np.max(np.abs(block))))
         frames += block.shape[0]
-    return frames, peak
 
 
 _quiet_lock = threading.Lock()

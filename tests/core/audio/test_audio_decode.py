@@ -184,3 +184,23 @@ def test_decoding_only_the_start_keeps_the_whole_files_facts(
     assert start.samples.shape == (rate, 1) and start.duration_s == pytest.approx(14.0)
     assert start.peak == pytest.approx(1.5, abs=0.01) and start.clipped
     assert float(np.max(np.abs(start.samples))) == pytest.approx(0.2, abs=0.01)
+
+
+def test_a_file_shorter_than_its_header_says_is_read_to_its_last_decoded_frame(
+    data_dir: Path, tmp_path: Path
+) -> None:
+    """An MP3 whose header announces a few frames more than it holds (within the slack allowed
+    for MP3 estimates) gives the same duration and peak whether read whole or from its start:
+    the frames past what was decoded are not counted, nor read from memory never written."""
+    data = (data_dir / "xeno_canto" / "XC625750.mp3").read_bytes()
+    cut = tmp_path / "XC625750.mp3"
+    cut.write_bytes(data[:-1500])  # 4,201 frames fewer than the 264,600 its Xing tag announces
+    whole = decode(cut)
+    assert whole.samples.shape[0] == 260_399
+    for seconds in (1.5, 5.0, 30.0):
+        start = decode(cut, seconds)
+        assert (start.duration_s, start.peak, start.clipped) == (
+            whole.duration_s,
+            whole.peak,
+            whole.clipped,
+        )
