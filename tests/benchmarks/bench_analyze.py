@@ -309,6 +309,31 @@ def run_analyze(project: Path, extra: list[str], watch: list[int], log: Path) ->
     return Run(wall, cpu, largest / 2**20, sampler.peak / 2**20, measured)
 
 
+def stored_results(project: Path) -> dict[str, str]:
+    """Each recording's stored measurement (its JSON text, or "" when none), by recording id."""
+    from bagel_studio.core.audio.analysis import ANALYSIS_VERSION
+    from bagel_studio.core.audio.project import cache_key
+    from bagel_studio.core.store import Store
+
+    with Store.open(project, read_only=True) as store:
+        return {
+            str(rec["id"]): store.measurement_json(cache_key(rec), ANALYSIS_VERSION) or ""
+            for rec in store.recordings()
+        }
+
+
+def compare_results(reference: dict[str, str], label: str, found: dict[str, str]) -> int:
+    """Print and return how many recordings' stored results differ from the first run's."""
+    differing = sorted(
+        k for k in reference.keys() | found.keys() if reference.get(k) != found.get(k)
+    )
+    if differing:
+        print(
+            f"  {label}: {len(differing):,} recordings differ from the first run's: {differing[:5]}"
+        )
+    return len(differing)
+
+
 def loadavg() -> str:
     return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
@@ -378,6 +403,8 @@ def main() -> None:
             print(f"measuring the first {len(plans):,} of them")
         built_project = build_project(Path(tmp), corpus, plans)
         configs: list[tuple[str, list[str]]] = []
+        reference: dict[str, str] = {}
+        differing = compared = 0
         if not args.no_pool:
             workers = f" --workers {args.workers}" if args.workers else ""
             label = f"bagel-studio analyze PROJECT{workers}"
@@ -397,8 +424,20 @@ def main() -> None:
                     runs.append(run_analyze(project, extra, [], log))
                 if runs[-1].measured != len(plans):
                     raise SystemExit(f"bench: {runs[-1].measured} of {len(plans)} measured")
+                found = stored_results(project)
+                if not reference:
+                    reference = found
+                else:
+                    differing += compare_results(reference, f"{label} run {n + 1}", found)
+                    compared += 1
                 project.unlink()
             report(label, runs, len(plans), cores)
+    if compared:
+        same = "identical to" if not differing else f"{differing:,} differences from"
+        print(
+            f"\nstored measurements of all {len(reference):,} recordings, {compared} later run(s): "
+            f"{same} the first run's"
+        )
     print(f"\nload average at the end: {loadavg()}")
 
 
