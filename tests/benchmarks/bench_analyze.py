@@ -327,10 +327,8 @@ def compare_results(reference: dict[str, str], label: str, found: dict[str, str]
     differing = sorted(
         k for k in reference.keys() | found.keys() if reference.get(k) != found.get(k)
     )
-    if differing:
-        print(
-            f"  {label}: {len(differing):,} recordings differ from the first run's: {differing[:5]}"
-        )
+    same = f"{len(differing):,} differ, e.g. {differing[:3]}" if differing else "all identical"
+    print(f"  {label}: stored measurements against the first run's: {same}", flush=True)
     return len(differing)
 
 
