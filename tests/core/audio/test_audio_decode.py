@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import importlib
 import os
+import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -13,6 +16,8 @@ import pytest
 
 from bagel_studio.core.audio import AudioError, decode
 from tests.core.audio import audio_support as sig
+
+decode_module = importlib.import_module("bagel_studio.core.audio.decode")  # not the function
 
 
 def test_real_clips_decode_with_their_metadata(data_dir: Path) -> None:
@@ -145,6 +150,35 @@ def test_decoding_keeps_the_decoders_messages_off_stderr(
     assert all(r.startswith("XC625750.mp3: truncated or corrupt MP3") for r in results[::2])
     os.write(2, b"still stderr\n")
     assert capfd.readouterr().err == "still stderr\n"
+
+
+def test_another_threads_stderr_arrives_while_a_file_decodes(
+    data_dir: Path,
+    tmp_path: Path,
+    capfd: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Only the decoder's own messages are held back: a line another thread writes to
+    descriptor 2, or to ``sys.stderr``, while a file is being decoded reaches it."""
+    data = (data_dir / "xeno_canto" / "XC625750.mp3").read_bytes()
+    cut = tmp_path / "XC625750.mp3"
+    cut.write_bytes(data[: len(data) // 2])  # mpg123 warns "Xing stream size off" on opening it
+    inside = decode_module._declared_by_data_chunk  # called with the file open, mid-decode
+
+    def other_thread_writes(info: str, frames: int) -> int:
+        def write() -> None:
+            os.write(2, b"from another thread\n")
+            print("and through sys.stderr", file=sys.stderr, flush=True)
+
+        writer = threading.Thread(target=write)
+        writer.start()
+        writer.join()
+        return inside(info, frames)
+
+    monkeypatch.setattr(decode_module, "_declared_by_data_chunk", other_thread_writes)
+    with pytest.raises(AudioError, match="truncated or corrupt MP3"):
+        decode(cut)
+    assert capfd.readouterr().err == "from another thread\nand through sys.stderr\n"
 
 
 def test_header_only_wav_has_no_audio(tmp_path: Path) -> None:
