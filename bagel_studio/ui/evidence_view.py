@@ -305,6 +305,9 @@ class EvidencePanel(QTabWidget):
             body = str(record.get("text") or "")
         else:
             heading, body = "Source text (inline)", str(inline)
+        from bagel_studio.core.importers.texts import paragraphed  # imported when first needed
+
+        body = paragraphed(body)  # a blank line between paragraphs, in earlier projects' texts too
         spans = support_ranges(body, item)
         self.text.show_text(heading, body, spans, highlight=self.key_revealed)
         return True

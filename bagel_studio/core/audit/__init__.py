@@ -12,20 +12,14 @@ answers ``bagel-studio evaluate --options-only`` stored (``options_only``).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import replace
 
-from bagel_studio.core.audit.baselines import (
-    BASELINES,
-    Artifact,
-    BaselineTable,
-    baseline_table,
-    format_p,
-)
-from bagel_studio.core.audit.duplicates import near_duplicates
+from bagel_studio.core.audit.baselines import Artifact, format_p
+from bagel_studio.core.audit.features import BATCH, BatchedAudit, features, item_rows
 from bagel_studio.core.audit.items import AuditItem, load_items
-from bagel_studio.core.audit.leaks import Leak, find_leaks
-from bagel_studio.core.audit.options_only import OptionsOnly, options_only_baseline
+from bagel_studio.core.audit.leaks import Leak
+from bagel_studio.core.audit.options_only import options_only_baseline
+from bagel_studio.core.audit.report import AuditReport
 from bagel_studio.core.checks.audit import ANSWERABLE_WITHOUT_STEM, LEAKS_ANSWER_OF, NEAR_DUPLICATE
 from bagel_studio.core.model import Flag, Severity
 from bagel_studio.core.store import Store
@@ -35,47 +29,18 @@ NAMED = 10  # ids named in a flag's message (all of them are in its details)
 Progress = Callable[[str], None]
 
 
-@dataclass(frozen=True)
-class AuditReport:
-    items: int  # items audited (not rejected, four options, a valid gold)
-    baselines: BaselineTable
-    artifacts: list[Artifact]
-    duplicates: list[list[str]]
-    leaks: list[Leak]
-    options_only: OptionsOnly = field(default_factory=OptionsOnly)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "items": self.items,
-            "baselines": {
-                name: {d: s.to_json() for d, s in self.baselines.by_domain[name].items()}
-                for name in BASELINES
-            },
-            "baselines_by_dimension": {
-                name: {
-                    domain: {dim: s.to_json() for dim, s in dims.items()}
-                    for domain, dims in self.baselines.by_dimension[name].items()
-                }
-                for name in BASELINES
-            },
-            "artifacts": [a.to_json() | {"finding": a.sentence()} for a in self.artifacts],
-            "duplicates": self.duplicates,
-            "leaks": [leak.to_json() for leak in self.leaks],
-            "options_only": self.options_only.to_json(),
-        }
-
-
-def audit_items(items: Sequence[AuditItem], progress: Progress | None = None) -> AuditReport:
-    """The model-free audit of ``items`` (no project needed: the release report audits the
-    released items this way)."""
+def audit_items(
+    items: Sequence[AuditItem], progress: Progress | None = None, batch: int = BATCH
+) -> AuditReport:
+    """The model-free audit of ``items`` (no project needed), ``batch`` items at a time: the
+    release report audits the released items the same way (``export.audit_section``)."""
     say = progress or (lambda _stage: None)
-    say("baselines")
-    table = baseline_table(items)
-    say("near-duplicates")
-    duplicates = near_duplicates(items)
-    say("leaks")
-    leaks = find_leaks(items)
-    return AuditReport(len(items), table, table.artifacts(), duplicates, leaks)
+    say("words, baselines, group keys")
+    audit = BatchedAudit()
+    for start in range(0, len(items), batch):
+        audit.merge(features(item_rows(items[start : start + batch])))
+    say("near-duplicates and leaks")
+    return audit.report([item.id for item in items])
 
 
 def run_audit(store: Store, progress: Progress | None = None) -> AuditReport:

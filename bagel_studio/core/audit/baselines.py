@@ -13,17 +13,19 @@ and at a bare 0.01 a clean project would show about one "artifact" by chance.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 from rapidfuzz.distance import Indel
 from rapidfuzz.process import cpdist
 
-from bagel_studio.core.audit.items import AuditItem
 from bagel_studio.core.domains import DIMENSIONS, DOMAINS, LETTERS
 
 CHANCE = 0.25
+EXACT_N = 256  # up to this many items, the p-value is summed in integers (at chance 1/4)
 ARTIFACT_P = 0.01  # beating chance at this level (Holm-adjusted) on a domain or dimension
 
 LONGEST = "longest"
@@ -111,16 +113,100 @@ def format_p(p: float) -> str:
 
 
 def binomial_p(successes: int, n: int, chance: float = CHANCE) -> float:
-    """One-sided p-value of ``successes`` or more out of ``n`` at ``chance``."""
-    if n == 0:
-        return 1.0
-    if successes <= 0:
-        return 1.0
-    # The binomial survival function (scipy.stats.binom.sf), from scipy.special, which imports
-    # in a fraction of scipy.stats' time.
-    from scipy.special import bdtrc
+    """One-sided p-value of ``successes`` or more out of ``n`` at ``chance`` (the binomial
+    survival function, ``scipy.stats.binom.sf(successes - 1, n, chance)``, to about 1e-14
+    relative, where scipy's is good to about 1e-11: scipy.special alone takes longer to import
+    than a release's whole audit takes). Small groups are summed exactly in integers, so that a
+    p-value such as 7/16 prints as the tie it is.
 
-    return float(min(1.0, max(0.0, bdtrc(successes - 1, n, chance))))
+    The probability of ``successes`` comes from Loader's saddle-point form (R's ``dbinom``),
+    accurate to a few units of the last place at any ``n``; the tail is summed from there by
+    the ratio of neighbouring terms, outward until the terms no longer count (above the mean),
+    or as one minus the lower tail (at or below it, where the p-value is at least about 1/2).
+    """
+    if n <= 0 or successes <= 0:
+        return 1.0
+    if successes > n:
+        return 0.0
+    k = successes
+    if n <= EXACT_N and chance == CHANCE:  # in integers: exact, ties of the rounding included
+        term = math.comb(n, k) * 3 ** (n - k)
+        tail = 0
+        for i in range(k, n + 1):
+            tail += term
+            term = term * (n - i) // ((i + 1) * 3)
+        return float(Fraction(tail, 4**n))
+    odds = chance / (1.0 - chance)
+    if k > n * chance:  # the terms fall from k upward
+        total = term = 1.0
+        for i in range(k, n):
+            term *= (n - i) / (i + 1) * odds
+            total += term
+            if term < total * 1e-17:
+                break
+        log_p = _log_binomial_pmf(k, n, chance) + math.log(total)
+        return min(1.0, math.exp(log_p)) if log_p > -800 else 0.0
+    total = term = 1.0  # the lower tail, falling from k - 1 downward
+    for i in range(k - 1, 0, -1):
+        term *= i / (n - i + 1) / odds
+        total += term
+        if term < total * 1e-17:
+            break
+    lower = math.exp(_log_binomial_pmf(k - 1, n, chance) + math.log(total))
+    return min(1.0, max(0.0, 1.0 - lower))
+
+
+_STIRLING = (1 / 12, 1 / 360, 1 / 1260, 1 / 1680, 1 / 1188)
+_LOG_2PI = math.log(2 * math.pi)
+
+
+def _stirling_error(n: int) -> float:
+    """log(n!) - log(sqrt(2 pi n) (n / e)**n), Loader's ``stirlerr``."""
+    if n <= 15:
+        return math.lgamma(n + 1) - (n + 0.5) * math.log(n) + n - _LOG_2PI / 2
+    s0, s1, s2, s3, s4 = _STIRLING
+    nn = float(n) * n
+    if n > 500:
+        return (s0 - s1 / nn) / n
+    if n > 80:
+        return (s0 - (s1 - s2 / nn) / nn) / n
+    if n > 35:
+        return (s0 - (s1 - (s2 - s3 / nn) / nn) / nn) / n
+    return (s0 - (s1 - (s2 - (s3 - s4 / nn) / nn) / nn) / nn) / n
+
+
+def _deviance(x: float, mean: float) -> float:
+    """x log(x / mean) + mean - x, without cancellation when x is near mean (Loader's
+    ``bd0``)."""
+    if abs(x - mean) < 0.1 * (x + mean):
+        v = (x - mean) / (x + mean)
+        s = (x - mean) * v
+        term = 2 * x * v
+        v *= v
+        for j in range(1, 1000):
+            term *= v
+            following = s + term / (2 * j + 1)
+            if following == s:
+                return following
+            s = following
+        return s
+    return x * math.log(x / mean) + mean - x
+
+
+def _log_binomial_pmf(k: int, n: int, chance: float) -> float:
+    """log P(X = k) for X ~ Binomial(n, chance)."""
+    if k == 0:
+        return n * math.log1p(-chance)
+    if k == n:
+        return n * math.log(chance)
+    log_c = (
+        _stirling_error(n)
+        - _stirling_error(k)
+        - _stirling_error(n - k)
+        - _deviance(k, n * chance)
+        - _deviance(n - k, n * (1.0 - chance))
+    )
+    return log_c - 0.5 * (_LOG_2PI + math.log(k) + math.log1p(-k / n))
 
 
 # -- scoring ---------------------------------------------------------------------------------
@@ -129,20 +215,19 @@ Group = tuple[str, str | None]  # (domain, dimension or None for the whole domai
 _PAIRS = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
 
 
-def option_scores(items: Sequence[AuditItem]) -> dict[str, np.ndarray]:
+def option_scores(
+    lengths: np.ndarray, overlap: np.ndarray, folded: Sequence[str]
+) -> dict[str, np.ndarray]:
     """Each baseline's score of each option, as an (items x 4) array: the option with the
-    highest score is the baseline's pick."""
-    lengths = np.array([[len(o.strip()) for o in item.options] for item in items], dtype=float)
-    overlap = np.empty((len(items), 4), dtype=float)
-    for row, item in enumerate(items):
-        stem_words = item.question_words
-        overlap[row] = [len(stem_words.intersection(words)) for words in item.option_words]
-    folded = [[" ".join(o.split()).casefold() for o in item.options] for item in items]
-    centroid = np.zeros((len(items), 4), dtype=float)
+    highest score is the baseline's pick. ``lengths``: each option's length without the
+    whitespace around it; ``overlap``: how many content words it shares with its stem;
+    ``folded``: the options case-folded with their whitespace made single spaces, four per item
+    one item after another."""
+    centroid = np.zeros(lengths.shape, dtype=float)
     for i, j in _PAIRS:  # the similarity of every pair of options, one column pair at a time
         similarity = cpdist(
-            [f[i] for f in folded],
-            [f[j] for f in folded],
+            folded[i::4],
+            folded[j::4],
             scorer=Indel.normalized_similarity,
             dtype=np.float64,
         )
@@ -197,38 +282,36 @@ def holm(p_values: Sequence[float]) -> list[float]:
     return adjusted
 
 
-def item_credits(items: Sequence[AuditItem]) -> dict[str, np.ndarray]:
-    """Each option-scoring baseline's credit (``credits``) on each item: what the baseline
-    table sums, computable a batch of items at a time."""
-    if not items:
+def item_credits(
+    lengths: np.ndarray, overlap: np.ndarray, folded: Sequence[str], gold: np.ndarray
+) -> dict[str, np.ndarray]:
+    """Each option-scoring baseline's credit (``credits``) on each item (``option_scores``'s
+    arguments; ``gold``: each item's gold position): what the baseline table sums, computable a
+    batch of items at a time."""
+    if not len(gold):
         return {name: np.zeros(0) for name in BASELINES if name != POSITION}
-    gold = np.array([item.answer_index for item in items], dtype=np.int64)
-    return {name: credits(table, gold) for name, table in option_scores(items).items()}
-
-
-def baseline_table(items: Sequence[AuditItem]) -> BaselineTable:
-    return table_of_credits(
-        [item.domain for item in items],
-        [item.dimension for item in items],
-        np.array([item.answer_index for item in items], dtype=np.int64),
-        item_credits(items),
-    )
+    scores = option_scores(lengths, overlap, folded)
+    return {name: credits(table, gold) for name, table in scores.items()}
 
 
 def table_of_credits(
-    domains: Sequence[str],
-    dimensions: Sequence[str],
+    kinds: Sequence[tuple[str, str]],
+    kind: np.ndarray,
     gold: np.ndarray,
     credit: dict[str, np.ndarray],
 ) -> BaselineTable:
-    """The baseline table from each item's domain, dimension, gold position and the
-    baselines' credits on it (``item_credits``), all in item order."""
+    """The baseline table from each item's kind (``kind``: its (domain, dimension) as a
+    position in ``kinds``), gold position and the baselines' credits on it (``item_credits``),
+    all in item order."""
     groups: dict[Group, int] = {}
-    rows: list[list[int]] = [[], []]  # per item: its domain's group, its dimension's group
-    for item_domain, item_dimension in zip(domains, dimensions, strict=True):
-        rows[0].append(groups.setdefault((item_domain, None), len(groups)))
-        rows[1].append(groups.setdefault((item_domain, item_dimension), len(groups)))
-    index = [np.array(r, dtype=np.int64) for r in rows]
+    of_domain = [groups.setdefault((domain, None), len(groups)) for domain, _ in kinds]
+    of_dimension = [groups.setdefault(pair, len(groups)) for pair in kinds]
+    kind = kind.astype(np.int64, copy=False)
+    # Per item: its domain's group, its dimension's group.
+    index = [
+        np.array(of_domain, dtype=np.int64)[kind],
+        np.array(of_dimension, dtype=np.int64)[kind],
+    ]
     counts = np.zeros(len(groups), dtype=np.int64)
     for i in index:
         counts += np.bincount(i, minlength=len(groups))

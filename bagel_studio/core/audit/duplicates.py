@@ -22,7 +22,6 @@ from collections.abc import Collection, Iterable, Sequence
 import numpy as np
 
 from bagel_studio.core.audit import minhash
-from bagel_studio.core.audit.items import AuditItem
 
 SIMILAR = 0.6  # Jaccard index of content words from which two items say the same thing
 MIN_WORDS = 3  # fewer distinctive content words than this: too little to judge by words
@@ -35,6 +34,7 @@ class _Clusters:
 
     def __init__(self, size: int) -> None:
         self.parent = list(range(size))
+        self.joined: set[int] = set()  # every position ever joined to another
 
     def find(self, i: int) -> int:
         parent = self.parent
@@ -47,10 +47,11 @@ class _Clusters:
         a, b = self.find(i), self.find(j)
         if a != b:
             self.parent[max(a, b)] = min(a, b)
+            self.joined.update((i, j))
 
     def groups(self) -> list[list[int]]:
         members: dict[int, list[int]] = defaultdict(list)
-        for i in range(len(self.parent)):
+        for i in sorted(self.joined):  # the others are alone
             members[self.find(i)].append(i)
         return sorted((m for m in members.values() if len(m) > 1), key=lambda m: m[0])
 
@@ -124,16 +125,18 @@ def _similar_pairs(sets: TokenSets) -> Iterable[tuple[int, int]]:
             yield i, j
 
 
-def group_keys(item: AuditItem) -> list[str]:
+def group_keys(
+    dimension: str, recording_id: str | None, subjects: Collection[str], gold: Collection[str]
+) -> list[str]:
     """The keys of the groups of items that ask the same thing by construction: the same
-    subject, dimension and gold words, or the same recording and dimension (every two items
-    sharing a key are near-duplicates)."""
+    subject, dimension and gold words (``gold``: the gold answer's content words, as stems), or
+    the same recording and dimension (every two items sharing a key are near-duplicates)."""
     keys = []
-    if item.recording_id:
-        keys.append(_key("recording", item.recording_id.casefold(), item.dimension))
-    gold = " ".join(map(str, sorted(item.gold_words)))
+    if recording_id:
+        keys.append(_key("recording", recording_id.casefold(), dimension))
     if gold:
-        keys.extend(_key("fact", about, item.dimension, gold) for about in _fact_subjects(item))
+        words = " ".join(sorted(gold))
+        keys.extend(_key("fact", about, dimension, words) for about in _fact_subjects(subjects))
     return keys
 
 
@@ -160,13 +163,13 @@ def _grouped_pairs(digests: bytes, positions: Sequence[int]) -> Iterable[tuple[i
     yield from zip(where[same].tolist(), where[same + 1].tolist(), strict=True)
 
 
-def _fact_subjects(item: AuditItem) -> list[str]:
+def _fact_subjects(subjects: Collection[str]) -> list[str]:
     """What "the same fact" is about: one text or one GloBI record, or exactly the same set of
     subjects (two GloBI stems about one predator and different prey share a taxon, not a
     fact)."""
-    found = [s for s in item.subjects if s.startswith(("text:", "record:"))]
-    if item.subjects:
-        found.append("|".join(sorted(item.subjects)))
+    found = [s for s in subjects if s.startswith(("text:", "record:"))]
+    if subjects:
+        found.append("|".join(sorted(subjects)))
     return found
 
 
@@ -183,17 +186,3 @@ def duplicate_clusters(
     for i, j in _grouped_pairs(digests, positions):
         clusters.join(i, j)
     return clusters.groups()
-
-
-def near_duplicates(items: Sequence[AuditItem]) -> list[list[str]]:
-    """Clusters of near-duplicate items (ids in queue order), in the order of their first
-    item."""
-    words = TokenSets.of([item.question_words | item.gold_words for item in items])
-    digests: list[bytes] = []
-    positions: list[int] = []
-    for i, item in enumerate(items):
-        found = key_digests(group_keys(item))
-        digests += found
-        positions += [i] * len(found)
-    clusters = duplicate_clusters(words, b"".join(digests), positions)
-    return [[items[i].id for i in group] for group in clusters]

@@ -8,17 +8,21 @@ in a few bulk queries (``export.collect``), since an audit reads the whole proje
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from typing import Any
 
-from bagel_studio.core.audit.words import content_words
 from bagel_studio.core.model import Item, ItemContent, Status
 from bagel_studio.core.store import Store
 from bagel_studio.core.store.rows import released_content
 
 # Genus + epithet as a stem writes it ("Vulpes vulpes"); sentence heads are screened below.
-_BINOMIAL = re.compile(r"\b([A-Z][a-z]{2,}) ([a-z]{3,})\b")
+# ``\b`` before the genus is asked after its capital, so that a search for capitals leads.
+_BINOMIAL = re.compile(r"([A-Z])(?<!\w[A-Z])([a-z]{2,}) ([a-z]{3,})\b")
+_NOTHING: frozenset[str] = frozenset()
 _NOT_GENUS = frozenset(
     """which what where when why how who whom whose the this that these those there their
     they in on of for by with from to at is are it its both all none some most many one two
@@ -45,18 +49,6 @@ class AuditItem:
     def gold(self) -> str:
         return self.options[self.answer_index]
 
-    @cached_property
-    def question_words(self) -> frozenset[int]:
-        return content_words(self.question)
-
-    @cached_property
-    def option_words(self) -> tuple[frozenset[int], ...]:
-        return tuple(content_words(o) for o in self.options)
-
-    @property
-    def gold_words(self) -> frozenset[int]:
-        return self.option_words[self.answer_index]
-
 
 def load_items(store: Store) -> list[AuditItem]:
     """Every item not rejected whose final content has four options and a valid gold, in queue
@@ -66,7 +58,7 @@ def load_items(store: Store) -> list[AuditItem]:
 
     collected = collect(store)
     decisions = collected.decisions
-    result: list[AuditItem] = []
+    kept: list[tuple[Item, ItemContent, int]] = []
     for item in collected.items:
         if item.status is Status.REJECTED:
             continue
@@ -79,37 +71,57 @@ def load_items(store: Store) -> list[AuditItem]:
         index = content.answer_index
         if len(content.options) != 4 or index is None or not 0 <= index < 4:
             continue
-        result.append(
-            AuditItem(
-                item.id,
-                item.domain,
-                content.dimension or "(none)",
-                content.question,
-                content.options,
-                index,
-                item.recording_id,
-                subjects(item, content.question),
-                content,
-            )
+        kept.append((item, content, index))
+    about = subjects_of([item for item, _, _ in kept], [c.question for _, c, _ in kept])
+    return [
+        AuditItem(
+            item.id,
+            item.domain,
+            content.dimension or "(none)",
+            content.question,
+            content.options,
+            index,
+            item.recording_id,
+            keys,
+            content,
         )
-    return result
+        for (item, content, index), keys in zip(kept, about, strict=True)
+    ]
 
 
 def subjects(item: Item, question: str) -> frozenset[str]:
     """What an item is about, as keys two items share when they concern the same thing: its
     Wikipedia or bioRxiv text, its GloBI record, its recording, the species of its source, and
     the binomial names in its stem."""
-    keys: set[str] = set()
-    if item.text_key:
-        keys.add(f"text:{item.text_key}")
-    if item.globi_ref:
-        keys.add(f"record:{item.globi_ref}")
-    if item.recording_id:
-        keys.add(f"recording:{item.recording_id.casefold()}")
-    name = item.source.get("scientific_name") if isinstance(item.source, dict) else None
-    if isinstance(name, str) and name.strip():
-        keys.add(f"taxon:{' '.join(name.split()).casefold()}")
-    for genus, epithet in _BINOMIAL.findall(question):
+    return subjects_of([item], [question])[0]
+
+
+def subjects_of(items: Sequence[Item], questions: Sequence[str]) -> list[frozenset[str]]:
+    """``subjects`` of each item with its question (the binomials of all the questions found
+    in one search)."""
+    found: dict[int, set[str]] = {}  # position -> its subjects, for the items with some
+
+    def add(keys: list[str | None], prefix: str) -> None:
+        for position, key in enumerate(keys):
+            if key:
+                found.setdefault(position, set()).add(prefix + key)
+
+    add([item.text_key for item in items], "text:")
+    add([item.globi_ref for item in items], "record:")
+    recordings = [item.recording_id for item in items]
+    add([r.casefold() if r else None for r in recordings], "recording:")
+    names = [s.get("scientific_name") if isinstance(s, dict) else None for s in _sources(items)]
+    add([" ".join(n.split()).casefold() if isinstance(n, str) else None for n in names], "taxon:")
+    joined = "\x00".join(questions)  # NUL: no word character, so each question stands alone
+    ends = list(itertools.accumulate(len(q) + 1 for q in questions))
+    for match in _BINOMIAL.finditer(joined):
+        capital, rest, epithet = match.groups()
+        genus = capital + rest
         if genus.lower() not in _NOT_GENUS:
-            keys.add(f"taxon:{genus.casefold()} {epithet}")
-    return frozenset(keys)
+            where = bisect.bisect_right(ends, match.start())
+            found.setdefault(where, set()).add(f"taxon:{genus.casefold()} {epithet}")
+    return [frozenset(found[p]) if p in found else _NOTHING for p in range(len(items))]
+
+
+def _sources(items: Sequence[Item]) -> list[Any]:
+    return [item.source for item in items]

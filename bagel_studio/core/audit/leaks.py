@@ -18,9 +18,6 @@ from collections import defaultdict
 from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass
 
-from bagel_studio.core.audit.items import AuditItem
-from bagel_studio.core.audit.words import phrase
-
 MAX_WORDS = 8  # gold phrases longer than this are not looked for (stems restate facts briefly)
 _GENERIC = frozenset(
     {
@@ -45,17 +42,10 @@ class Leak:
         return {"item_id": self.item_id, "leaked_item_id": self.leaked_item_id}
 
 
-def _gold_phrase(item: AuditItem) -> str | None:
-    """The gold answer as a phrase to look for, or None when it says too little to leak (no
-    content word, too short, too long, or a generic answer)."""
-    if not item.gold_words:
-        return None
-    return gold_phrase(item.gold)
-
-
-def gold_phrase(gold_text: str) -> str | None:
-    """``_gold_phrase`` of a gold answer that has content words."""
-    gold = phrase(gold_text)
+def leakable(gold: str) -> str | None:
+    """A gold answer as a phrase to look for (``gold``: the answer as ``words.phrase`` gives it,
+    of an answer with content words), or None when it says too little to leak (too short, too
+    long, or a generic answer)."""
     if len(gold) < 3 or gold in _GENERIC or gold.count(" ") >= MAX_WORDS:
         return None
     return gold
@@ -69,24 +59,14 @@ def _ngrams(words: Sequence[str], lengths: set[int]) -> set[str]:
     return found
 
 
-def find_leaks(items: Sequence[AuditItem]) -> list[Leak]:
-    """Every (leaking, leaked) pair, leaking items in queue order."""
-    pairs = leak_pairs(
-        [item.subjects for item in items],
-        [_gold_phrase(item) for item in items],
-        [phrase(item.question) for item in items],
-    )
-    return [Leak(items[a].id, items[b].id, items[b].gold.strip()) for a, b in pairs]
-
-
 def leak_pairs(
     subjects: Sequence[Collection[Hashable]],
     golds: Sequence[str | None],
     stems: Sequence[str],
 ) -> list[tuple[int, int]]:
-    """``find_leaks`` over what it reads of each item (by position): its subjects, its gold
-    phrase (``_gold_phrase``) and its stem as a phrase (``words.phrase``); every (leaking,
-    leaked) pair of positions, leaking items in order."""
+    """Every (leaking, leaked) pair of positions, leaking items in order, from what the search
+    reads of each item (by position): its subjects, its gold phrase (``leakable``; None: it
+    cannot leak) and its stem as a phrase (``words.phrase``; read only where it has subjects)."""
     index_of: dict[Hashable, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
     lengths: set[int] = set()
     for i, gold in enumerate(golds):
@@ -97,6 +77,8 @@ def leak_pairs(
             index_of[subject][gold].append(i)
     pairs: list[tuple[int, int]] = []
     for a, about in enumerate(subjects):
+        if not about:
+            continue
         indexes = [index_of[s] for s in about if s in index_of]
         # Only subjects where some other item has a gold to give away.
         indexes = [x for x in indexes if len(x) > 1 or golds[a] not in x]

@@ -14,45 +14,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
 
 from bagel_studio.core.audit.baselines import Score, binomial_p
 from bagel_studio.core.audit.items import AuditItem
+from bagel_studio.core.audit.report import ModelBaseline, OptionsOnly
 from bagel_studio.core.llm.project import load_profiles
 from bagel_studio.core.llm.templates import evaluation_prompt_hash, options_only_prompt_hash
 from bagel_studio.core.store import Store
 from bagel_studio.core.store.llm import latest_answers
-
-
-@dataclass(frozen=True)
-class ModelBaseline:
-    """One reference model on one domain: options-only and full-prompt scores."""
-
-    options_only: Score
-    full: Score | None  # None when the model has no full-prompt answers there
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            **self.options_only.to_json(),
-            "full_accuracy": None if self.full is None else round(self.full.accuracy, 4),
-            "full_n": 0 if self.full is None else self.full.n,
-        }
-
-
-@dataclass(frozen=True)
-class OptionsOnly:
-    models: dict[str, dict[str, ModelBaseline]] = field(default_factory=dict)  # profile, domain
-    answerable: list[str] = field(default_factory=list)  # every model right without the stem
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "models": {
-                label: {domain: score.to_json() for domain, score in domains.items()}
-                for label, domains in self.models.items()
-            },
-            "answerable_without_stem": self.answerable,
-        }
 
 
 def _correct_by_item(

@@ -8,33 +8,27 @@ panel per baseline against the 25% line. Deterministic like the rest of the repo
 
 from __future__ import annotations
 
-from array import array
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from operator import itemgetter
 
 import numpy as np
 
-from bagel_studio.core.audit import AuditReport
-from bagel_studio.core.audit.baselines import (
-    BASELINES,
-    CHANCE,
-    format_p,
-    item_credits,
-    table_of_credits,
+from bagel_studio.core.audit.baselines import BASELINES, CHANCE, format_p
+from bagel_studio.core.audit.features import (
+    TEXTS,
+    AuditFeatures,
+    AuditRows,
+    BatchedAudit,
+    features,
 )
-from bagel_studio.core.audit.duplicates import (
-    TokenSets,
-    duplicate_clusters,
-    group_keys,
-    key_digests,
-)
-from bagel_studio.core.audit.items import AuditItem, subjects
-from bagel_studio.core.audit.leaks import Leak, gold_phrase, leak_pairs
-from bagel_studio.core.audit.words import phrase, stems
+from bagel_studio.core.audit.items import AuditItem, subjects, subjects_of
+from bagel_studio.core.audit.report import AuditReport
 from bagel_studio.core.export.plan import ExportPlan, ReleasedItem
 from bagel_studio.core.export.raster import BLACK, Canvas, colour, title_font
 from bagel_studio.core.export.tables import markdown_table
 from bagel_studio.core.model import ItemContent
+
+__all__ = ["AuditFeatures", "ReleaseAudit", "audit_features", "release_audit", "released_items"]
 
 PLOT = "audit_baselines.png"
 BAR, ARTIFACT = "#1f6fb4", "#c0392b"
@@ -67,154 +61,43 @@ def released_items(plan: ExportPlan) -> list[AuditItem]:
     return [audit_item(released) for released in plan.items]
 
 
-@dataclass(frozen=True)
-class AuditFeatures:
-    """What the release audit keeps of a batch of released items, in the batch's order: few
-    numbers and short strings per item, and nothing that depends on the process that computed
-    it (a worker process may; words travel as their stems)."""
-
-    credit: dict[str, np.ndarray]  # baseline -> each item's credit (``item_credits``)
-    gold: np.ndarray  # each item's released gold position
-    domains: list[str]
-    dimensions: list[str]
-    vocabulary: list[str]  # the stems of the batch's word sets, sorted
-    words: np.ndarray  # every item's word set (indexes into ``vocabulary``), one after another
-    lengths: np.ndarray  # the size of each item's word set
-    digests: bytes  # the 16-byte digests of the items' near-duplicate group keys
-    positions: list[int]  # the item (in the batch) of each digest
-    subjects: list[tuple[str, ...]]
-    golds: list[str | None]  # gold phrases (``leaks.gold_phrase``), None: cannot leak
-    answers: list[str | None]  # the gold answers as worded, where there is a gold phrase
-    stems: list[str]  # the stems as phrases (``words.phrase``)
-
-
-def audit_features(batch: Sequence[ReleasedItem]) -> AuditFeatures:
-    items = [audit_item(released) for released in batch]
-    credit = item_credits(items)
-    local = TokenSets.of([item.question_words | item.gold_words for item in items])
-    numbers, index = np.unique(local.tokens, return_inverse=True)
-    found = stems(numbers.tolist())
-    order = sorted(range(len(found)), key=found.__getitem__)
-    rank = np.empty(len(found), dtype=np.int32)
-    rank[order] = np.arange(len(found), dtype=np.int32)
-    digests = bytearray()
-    positions: list[int] = []
-    golds: list[str | None] = []
-    answers: list[str | None] = []
-    for position, item in enumerate(items):
-        for digest in key_digests(group_keys(item)):
-            digests += digest
-            positions.append(position)
-        gold = gold_phrase(item.gold) if item.gold_words else None
-        golds.append(gold)
-        answers.append(None if gold is None else item.gold.strip())
-    return AuditFeatures(
-        credit,
-        np.array([item.answer_index for item in items], dtype=np.int64),
+def release_rows(batch: Sequence[ReleasedItem]) -> AuditRows:
+    """A batch of released items as the audit reads them (``audit_item``'s fields)."""
+    texts: list[str] = []
+    answers = np.empty(len(batch), dtype=np.int64)
+    getters: dict[tuple[int, ...], Callable[[tuple[str, ...]], tuple[str, ...]]] = {}
+    for position, released in enumerate(batch):
+        content = released.content
+        order = released.order
+        texts.append(content.question)
+        getter = getters.get(order)
+        if getter is None:
+            getter = getters[order] = itemgetter(*order)
+        texts += getter(content.options)
+        answers[position] = order.index(content.answer_index)
+    items = [released.item for released in batch]
+    questions = texts[::TEXTS]
+    return AuditRows(
         [item.domain for item in items],
-        [item.dimension for item in items],
-        [found[i] for i in order],
-        rank[index.reshape(-1)] if len(found) else np.zeros(0, dtype=np.int32),
-        local.lengths,
-        bytes(digests),
-        positions,
-        [tuple(item.subjects) for item in items],
-        golds,
+        [released.content.dimension or "(none)" for released in batch],
+        texts,
         answers,
-        [phrase(item.question) for item in items],
+        [item.recording_id for item in items],
+        subjects_of(items, questions),
     )
 
 
-class ReleaseAudit:
-    """``audit_items`` of the released items, fed a batch at a time as the release is written.
+def audit_features(batch: Sequence[ReleasedItem]) -> AuditFeatures:
+    """What the release audit keeps of a batch of released items (``features``)."""
+    return features(release_rows(batch))
 
-    Of each item it keeps only what the audit's last steps need (``AuditFeatures``): the
-    baselines' credits and the gold position (numbers), the word set of stem and gold (flat
-    numpy arrays), the digests of its near-duplicate group keys, and for the leak search its
-    subjects (numbered), its gold phrase and its stem as a phrase. Words are numbered here by
-    their stems, finally by the rank of the stem among all the release's, so the near-duplicate
-    search (MinHash of the numbers) sees the same numbers however the release was batched and
-    whoever computed the features.
-    ``report`` gives what ``audit_items`` gives.
-    """
 
-    def __init__(self) -> None:
-        self._names: dict[str, str] = {}  # one string object per domain, dimension
-        self.domains: list[str] = []
-        self.dimensions: list[str] = []
-        self.gold: list[np.ndarray] = []
-        self.credit: dict[str, list[np.ndarray]] = {}
-        self._vocabulary: dict[str, int] = {}
-        self.words: list[TokenSets] = []
-        self.digests = bytearray()
-        self.positions = array("q")
-        self._subject_numbers: dict[str, int] = {}
-        self.subjects: list[tuple[int, ...]] = []
-        self.golds: list[str | None] = []
-        self.answers: list[str | None] = []
-        self.stems: list[str] = []
-
-    def __len__(self) -> int:
-        return len(self.stems)
+class ReleaseAudit(BatchedAudit):
+    """``audit_items`` of the released items, fed a batch at a time as the release is written
+    (``BatchedAudit``); ``report`` gives what ``audit_items`` gives."""
 
     def add(self, batch: Sequence[ReleasedItem]) -> None:
         self.merge(audit_features(batch))
-
-    def merge(self, features: AuditFeatures) -> None:
-        """Take in the next batch's features."""
-        start = len(self.stems)
-        for name, credit in features.credit.items():
-            self.credit.setdefault(name, []).append(credit)
-        self.gold.append(features.gold)
-        vocabulary = self._vocabulary
-        numbers = np.fromiter(
-            (vocabulary.setdefault(s, len(vocabulary)) for s in features.vocabulary),
-            dtype=np.int32,
-            count=len(features.vocabulary),
-        )
-        self.words.append(TokenSets(numbers[features.words], features.lengths))
-        names, subjects = self._names, self._subject_numbers
-        self.domains += [names.setdefault(d, d) for d in features.domains]
-        self.dimensions += [names.setdefault(d, d) for d in features.dimensions]
-        self.digests += features.digests
-        self.positions.extend([start + p for p in features.positions])
-        self.subjects += [
-            tuple([subjects.setdefault(s, len(subjects)) for s in about])
-            for about in features.subjects
-        ]
-        self.golds += features.golds
-        self.answers += features.answers
-        self.stems += features.stems
-
-    def _canonical(self, words: TokenSets) -> TokenSets:
-        """``words`` with every stem numbered by its rank among all the stems of the release
-        (the MinHash of the near-duplicate search then depends on the release alone: not on
-        the batches, the workers, or what this process read before)."""
-        found = list(self._vocabulary)
-        rank = np.empty(len(found), dtype=np.int32)
-        rank[sorted(range(len(found)), key=found.__getitem__)] = np.arange(
-            len(found), dtype=np.int32
-        )
-        return TokenSets(rank[words.tokens], words.lengths)
-
-    def report(self, ids: Sequence[str]) -> AuditReport:
-        """The audit of everything added; ``ids``: the items' ids, in the order added. Each
-        part is let go once used (the largest, the stems, first), so this is called once."""
-        count = len(self)
-        leaks = []
-        for a, b in leak_pairs(self.subjects, self.golds, self.stems):
-            answer = self.answers[b]
-            assert answer is not None  # only an item with a gold phrase can be leaked
-            leaks.append(Leak(ids[a], ids[b], answer))
-        self.subjects, self.golds, self.answers, self.stems = [], [], [], []
-        gold = np.concatenate(self.gold) if self.gold else np.zeros(0, dtype=np.int64)
-        credit = {name: np.concatenate(parts) for name, parts in self.credit.items()}
-        table = table_of_credits(self.domains, self.dimensions, gold, credit)
-        self.gold, self.credit = [], {}
-        words, self.words = self._canonical(TokenSets.joined(self.words)), []
-        clusters = duplicate_clusters(words, bytes(self.digests), self.positions)
-        duplicates = [[ids[i] for i in cluster] for cluster in clusters]
-        return AuditReport(count, table, table.artifacts(), duplicates, leaks)
 
 
 def release_audit(plan: ExportPlan) -> AuditReport:

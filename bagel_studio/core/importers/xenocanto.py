@@ -33,59 +33,178 @@ def is_audio(head: bytes) -> bool:
     return len(head) > 1 and head[0] == 0xFF and head[1] & 0xE0 == 0xE0
 
 
-# Header spellings that dataset builders use for the XC API's field names.
-_ALIASES = {
-    "xc-id": "id",
-    "xcid": "id",
-    "xc": "id",
-    "xc-number": "id",
-    "xc-no": "id",
-    "recording-id": "id",
-    "catalogue-number": "id",
-    "catalog-number": "id",
-    "filename": "file-name",
-    "original-file-name": "file-name",
-    "file-url": "file",
-    "audio-url": "file",
-    "download-url": "file",
-    "download": "file",
-    "audio": "file",
-    "path": "file",
-    "audio-path": "file",
-    "page": "url",
-    "link": "url",
-    "genus": "gen",
-    "species": "sp",
-    "epithet": "sp",
-    "english-name": "en",
-    "common-name": "en",
-    "licence": "lic",
-    "license": "lic",
-    "country": "cnt",
-    "location": "loc",
-    "quality": "q",
-    "sound-type": "type",
-    "vocalization-type": "type",
+# Every spelling of each XC API field name met in Xeno-canto metadata tables, compared by their
+# letters and digits only ("File Name", "file_name" and "fileName" are all "filename"): the API's
+# own names (v2 and v3: ``lng`` became ``lon``, ``bird-seen`` ``animal-seen``), the words of the
+# site's tables ("Recordist", "Cat.nr.", "Elev. (m)"), warbleR's ``query_xc`` columns
+# ("Recording_ID", "Specific_epithet", "Recordist", "Locality", "Audio_file", "License"),
+# BirdCLEF's ``train_metadata.csv`` ("author", "license", "rating", "filename"), GBIF's Darwin
+# Core export of Xeno-canto ("catalogNumber", "recordedBy", "vernacularName") and Kaggle's
+# extracts ("xc_id", "recordist", "sci_name"). Only ``species`` is not here: some tables put the
+# epithet there, others the English name or the binomial, so its content decides (``_by_content``).
+_SPELLINGS: dict[str, tuple[str, ...]] = {
+    "id": (
+        "id",
+        "xc",
+        "xcid",
+        "xcnumber",
+        "xcno",
+        "xcnr",
+        "recordingid",
+        "recordingnumber",
+        "catalognumber",
+        "cataloguenumber",
+        "catnr",
+        "catno",
+    ),
+    "gen": ("gen", "genus"),
+    "sp": ("sp", "epithet", "specificepithet", "speciesepithet"),
+    "ssp": ("ssp", "subspecies", "infraspecificepithet"),
+    "scientific_name": ("scientificname", "sciname", "latinname", "binomial"),
+    "en": ("en", "englishname", "commonname", "english", "vernacularname"),
+    "rec": (
+        "rec",
+        "recordist",
+        "recordists",
+        "recordistname",
+        "recordedby",
+        "recorder",
+        "author",
+        "creator",
+    ),
+    "cnt": ("cnt", "country"),
+    "loc": ("loc", "location", "locality"),
+    "lat": ("lat", "latitude", "decimallatitude"),
+    "lng": ("lng", "lon", "long", "longitude", "decimallongitude"),
+    "alt": ("alt", "elev", "elevm", "elevation", "altitude"),
+    "type": (
+        "type",
+        "soundtype",
+        "vocalizationtype",
+        "vocalisationtype",
+        "calltype",
+        "soundtypes",
+    ),
+    "url": ("url", "page", "link", "recordingurl", "xcurl", "pageurl", "webpage", "permalink"),
+    "file": (
+        "file",
+        "fileurl",
+        "audio",
+        "audiourl",
+        "audiofile",
+        "audiopath",
+        "path",
+        "download",
+        "downloadurl",
+        "downloadlink",
+        "soundfile",
+    ),
+    "file-name": ("filename", "originalfilename", "audiofilename"),
+    "lic": ("lic", "licence", "license", "licenceurl", "licenseurl"),
+    "q": ("q", "quality", "rating"),
+    "length": ("length", "duration", "soundlength"),
+    "smp": ("smp", "samplingrate", "samplerate"),
+    "also": ("also", "otherspecies", "backgroundspecies", "background"),
+    "rmk": ("rmk", "remarks", "remark"),
+    "bird-seen": ("birdseen", "animalseen"),
+    "playback-used": ("playbackused",),
 }
+_FIELD_OF = {spelling: field for field, spellings in _SPELLINGS.items() for spelling in spellings}
 _WHERE_IDS_HIDE = ("file-name", "url", "file")  # an XC id inside a file name or a URL
-_XC_FIELDS = {"gen", "sp", "en", "rec", "cnt", "loc", "lic", "type", "q", "length", "ssp"}
+_XC_FIELDS = {
+    "gen",
+    "sp",
+    "en",
+    "rec",
+    "cnt",
+    "loc",
+    "lic",
+    "type",
+    "q",
+    "length",
+    "ssp",
+    "scientific_name",
+}
 _XC_IN_TEXT = re.compile(r"xeno-canto\.org/\d+|(?<![A-Za-z0-9])XC\s?-?\d+", re.IGNORECASE)
 
 
+def _squash(name: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
 def canonical_field(name: str) -> str:
-    """A metadata column's XC API name: ``xc_id`` -> ``id``, ``File Name`` -> ``file-name``."""
-    key = re.sub(r"[\s_]+", "-", name.strip().strip('"').strip().lower())
-    return _ALIASES.get(key, key)
+    """A metadata column's XC API name when its header spells one (``xc_id`` -> ``id``,
+    ``File Name`` -> ``file-name``, ``Recordist`` -> ``rec``), else its header squashed."""
+    squashed = _squash(name)
+    return _FIELD_OF.get(squashed, squashed)
 
 
-_API_NAMES = {"id", "file-name", "file", "url", "also", "date", "time", *_XC_FIELDS}
+# What a column holds, told from its values when its header says nothing we know.
+_CONTENT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("url", re.compile(r"^(?:https?:)?//(?:www\.)?xeno-canto\.org/\d+/?$", re.IGNORECASE)),
+    (
+        "file",
+        re.compile(r"^(?:https?:)?//\S+(?:/download/?|\.(?:mp3|wav|flac|ogg|oga))$", re.IGNORECASE),
+    ),
+    (
+        "lic",
+        re.compile(
+            r"creativecommons\.org/(?:licenses|publicdomain)/|^CC[ -]?(?:BY|0)\b", re.IGNORECASE
+        ),
+    ),
+    ("file-name", re.compile(r"^[^:]*\.(?:mp3|wav|flac|ogg|oga)$", re.IGNORECASE)),
+    ("id", re.compile(r"^XC ?-?\d+$", re.IGNORECASE)),
+    ("scientific_name", re.compile(r"^[A-Z][a-z]+ [a-z]{2,}(?: [a-z]{2,})?$")),
+    ("sp", re.compile(r"^[a-z]{2,}$")),
+)
+SAMPLE_ROWS = 50  # rows a column's content is judged on
 
 
-def _column(name: str) -> str:
-    """The key a CSV column's values are kept under: the XC API name when the header spells
-    one, else the header as written (the metadata keeps every column)."""
-    canonical = canonical_field(name)
-    return canonical if canonical in _API_NAMES else name.strip()
+def _by_content(values: list[str]) -> str | None:
+    """The XC field every one of ``values`` (a column's first non-empty cells) looks like."""
+    if not values:
+        return None
+    for field, pattern in _CONTENT_PATTERNS:
+        if all(pattern.search(v) for v in values):
+            return field
+    return None
+
+
+class Columns:
+    """How a metadata table's columns map to XC API fields: by header name in any of its known
+    spellings, and for the others (and ``species``) by what their first rows hold. A field
+    named by two columns (BirdCLEF-like tables with both ``author`` and ``recordist``) takes
+    the first non-empty one; every column is kept in the metadata."""
+
+    def __init__(self, headers: list[str], sample: list[dict[str, str]]) -> None:
+        self.headers = headers
+        keys: list[str | None] = [_FIELD_OF.get(_squash(h)) for h in headers]
+        taken = {k for k in keys if k}
+        for index, header in enumerate(headers):
+            if keys[index] is not None:
+                continue
+            values = [v for row in sample[:SAMPLE_ROWS] if (v := (row.get(header) or "").strip())]
+            found = _by_content(values)
+            if _squash(header) == "species" and found is None and values:
+                found = "en"  # "Alder Flycatcher": the English name
+            if found is not None and found not in taken:
+                keys[index] = found
+                taken.add(found)
+        self.keys = keys
+
+    def row(self, cells: dict[str, str]) -> dict[str, Any]:
+        """A row under the XC field names (a field's first non-empty column), plus every other
+        column under its header as written."""
+        row: dict[str, Any] = {}
+        for header, key in zip(self.headers, self.keys, strict=True):
+            value = (cells.get(header) or "").strip()
+            if key is None:
+                row[header.strip()] = value
+            elif not row.get(key):
+                row[key] = value
+            elif value:
+                row[header.strip()] = value  # a second spelling of a field already filled
+        return row
 
 
 def is_xc_csv_header(first_line: str, body: str = "") -> bool:
@@ -157,22 +276,25 @@ def csv_rows(
     first = text.split("\n", 1)[0]
     delimiter = max(("\t", ",", ";"), key=first.count)
     reader = csv.DictReader(io.StringIO(text, newline=""), delimiter=delimiter)
-    rows: list[tuple[int, dict[str, Any]]] = []
+    raw: list[tuple[int, dict[str, str], Any]] = []
     start = 2
+    broken: list[Reject] = []
     try:
         for row in reader:
-            clean: dict[str, Any] = {
-                _column(str(k)): (v or "").strip() for k, v in row.items() if k is not None
-            }
-            if row.get(None):  # cells beyond the header
-                clean["extra"] = row[None]
-            if any(clean.values()):
-                rows.append((start, clean))
+            extra = row.pop(None, None)  # cells beyond the header
+            if any((v or "").strip() for v in row.values()) or extra:
+                raw.append((start, row, extra))
             start = reader.line_num + 1
     except csv.Error as exc:
-        reason = f"malformed CSV, not read from here on: {exc}"
-        return rows, encoding, [Reject(display, start, reason)]
-    return rows, encoding, []
+        broken = [Reject(display, start, f"malformed CSV, not read from here on: {exc}")]
+    columns = Columns([str(h) for h in reader.fieldnames or []], [r for _, r, _ in raw])
+    rows: list[tuple[int, dict[str, Any]]] = []
+    for line, row, extra in raw:
+        clean = columns.row(row)
+        if extra:
+            clean["extra"] = extra
+        rows.append((line, clean))
+    return rows, encoding, broken
 
 
 def json_rows(document: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:

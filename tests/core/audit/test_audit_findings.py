@@ -3,6 +3,7 @@ else."""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -128,6 +129,26 @@ def test_audit_checks_are_documented() -> None:
 def test_binomial_p_is_the_one_sided_exact_test(k: int, n: int) -> None:
     expected = binomtest(k, n, 0.25, alternative="greater").pvalue
     assert binomial_p(k, n) == pytest.approx(expected, rel=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("k", "n"),
+    [(1, 1), (1, 2), (2, 7), (16, 40), (250, 1000), (251, 1000), (300, 1000), (1000, 4000)]
+    + [(k, 3000) for k in (1, 700, 749, 750, 751, 800, 1000, 2999, 3000)],
+)
+def test_binomial_p_is_exact_to_the_last_digits(k: int, n: int) -> None:
+    """Against the exact tail in integers: sum of C(n, i) 3**(n - i) over i >= k, over 4**n."""
+    term, tail = 3**n, 0  # i = 0
+    for i in range(n + 1):
+        if i >= k:
+            tail += term
+        if i < n:
+            term = term * (n - i) // ((i + 1) * 3)
+    exact = Fraction(tail, 4**n)
+    if exact < Fraction(1, 10**300):  # below what a float holds with its digits
+        assert binomial_p(k, n) < 1e-300
+    else:
+        assert abs(Fraction(binomial_p(k, n)) - exact) <= exact * Fraction(1, 10**13)
 
 
 def test_tiny_p_values_print_sensibly() -> None:

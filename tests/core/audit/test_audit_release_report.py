@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 
 from bagel_studio.core import operations
-from bagel_studio.core.export import export_release
+from bagel_studio.core.audit import run_audit
+from bagel_studio.core.export import export_release, plan_export
+from bagel_studio.core.export.audit_section import release_audit
 from bagel_studio.core.model import Decision
 from bagel_studio.core.store import Store
 from tests.core.audit.planted import LEAKED_ID, LEAKING_ID, planted_project
@@ -63,3 +65,25 @@ def test_the_audit_section_is_reproducible(release: Path, tmp_path: Path) -> Non
         assert (tmp_path / "again" / "report" / name).read_bytes() == (
             release / "report" / name
         ).read_bytes()
+
+
+def test_the_release_audit_is_the_project_audit_of_the_released_items(tmp_path: Path) -> None:
+    """With every item accepted, the release audits what the project's audit audits: the same
+    clusters and leaks; the option baselines score the same (they do not depend on the
+    options' order, which the release shuffles)."""
+    path = planted_project(tmp_path / "planted.bagel")
+    with Store.open(path) as store:
+        operations.decide_many(store, store.item_ids(), "ana", Decision.ACCEPT)
+        project = run_audit(store)
+        release = release_audit(plan_export(store, seed=8))
+    assert project.items == release.items == 750
+    assert {frozenset(c) for c in project.duplicates} == {frozenset(c) for c in release.duplicates}
+    assert len(project.duplicates) == 5
+    assert {(x.item_id, x.leaked_item_id, x.answer) for x in project.leaks} == {
+        (x.item_id, x.leaked_item_id, x.answer) for x in release.leaks
+    }
+    assert project.leaks
+    for name in ("longest", "shortest", "stem_overlap", "centroid"):
+        for domain, score in project.baselines.by_domain[name].items():
+            released = release.baselines.by_domain[name][domain]
+            assert (released.n, released.accuracy) == (score.n, pytest.approx(score.accuracy))

@@ -41,21 +41,7 @@ def test_the_streamed_audit_is_the_audit_of_all_released_items(planted: Path) ->
         whole = audit_items(released_items(plan))
         streamed = {batch: release_audit(small_batches(plan, batch)) for batch in (1, 7, 5000)}
     assert whole.duplicates and whole.leaks and whole.artifacts  # the planted shortcuts
-    assert streamed[1] == streamed[7] == streamed[5000]
-    audit = streamed[1]
-    assert (audit.items, audit.baselines, audit.artifacts, audit.leaks) == (
-        whole.items,
-        whole.baselines,
-        whole.artifacts,
-        whole.leaks,
-    )
-    # Near-duplicate candidates come from MinHash over numbered words: the release audit numbers
-    # them by the release alone, the project's audit in the order this process met them, so a
-    # pair at the similarity threshold may be a candidate in one and not the other. The planted
-    # paraphrases are well above it.
-    planted_pairs = [c for c in whole.duplicates if c[0].startswith(("wikipedia:para", "xeno"))]
-    assert len(planted_pairs) == 4
-    assert all(cluster in audit.duplicates for cluster in planted_pairs)
+    assert streamed[1] == streamed[7] == streamed[5000] == whole
 
 
 def test_the_written_report_is_the_same_whatever_the_batch(planted: Path, tmp_path: Path) -> None:

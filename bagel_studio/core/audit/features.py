@@ -1,0 +1,299 @@
+"""The audit, a batch of items at a time: what it keeps of each item (``features``) and the
+audit of everything kept (``BatchedAudit``).
+
+The project's audit (``audit_items``) and the release report's (``export.audit_section``) both
+run here, so that the same items give the same report whichever asks. Per batch, every text of
+every item is tokenized in one pass (``words.tokenize``) and the rest is numpy over the batch's
+words: the content-word sets of stem, options and gold are the distinct (text, stem) pairs, a
+stem's overlap with each option a sorted lookup, the options' lengths and case-folded forms
+come from one joined string when their whitespace is plain. What is kept of an item is a few
+numbers and short strings, and nothing that depends on the process that computed it (a worker
+process may; words travel as their stems), so batches may be computed anywhere, in any size.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from bagel_studio.core.audit.baselines import item_credits, table_of_credits
+from bagel_studio.core.audit.duplicates import (
+    TokenSets,
+    duplicate_clusters,
+    group_keys,
+    key_digests,
+)
+from bagel_studio.core.audit.items import AuditItem
+from bagel_studio.core.audit.leaks import Leak, leak_pairs, leakable
+from bagel_studio.core.audit.report import AuditReport
+from bagel_studio.core.audit.words import Tokens, stems, tokenize
+
+TEXTS = 5  # texts per item: its stem, then its four options
+BATCH = 2000  # items per batch where a whole list is audited
+# Every whitespace character but the space (all of them are below U+3001).
+_OTHER_SPACES = [c for c in map(chr, range(0x3001)) if c.isspace() and c != " "]
+
+
+@dataclass(frozen=True)
+class AuditRows:
+    """A batch of items as the audit reads them, one list per field in item order."""
+
+    domains: Sequence[str]
+    dimensions: Sequence[str]
+    texts: list[str]  # per item: its stem, then its four options in the audited order
+    answers: np.ndarray  # each item's gold position among those options
+    recordings: Sequence[str | None]
+    subjects: Sequence[frozenset[str]]  # ``items.subjects``
+
+
+@dataclass(frozen=True)
+class AuditFeatures:
+    """What the audit keeps of a batch of items, in the batch's order."""
+
+    credit: dict[str, np.ndarray]  # baseline -> each item's credit (``item_credits``)
+    gold: np.ndarray  # each item's gold position
+    kinds: list[tuple[str, str]]  # the batch's distinct (domain, dimension) pairs
+    kind: np.ndarray  # each item's (domain, dimension), as a position in ``kinds``
+    vocabulary: list[str]  # the stems of the batch's word sets, sorted
+    words: np.ndarray  # every item's word set (indexes into ``vocabulary``), one after another
+    lengths: np.ndarray  # the size of each item's word set
+    digests: bytes  # the 16-byte digests of the items' near-duplicate group keys
+    positions: list[int]  # the item (in the batch) of each digest
+    subjects: list[tuple[str, ...]]
+    golds: list[str | None]  # gold phrases (``leaks.leakable``), None: cannot leak
+    answers: list[str | None]  # the gold answers as worded, where there is a gold phrase
+    stems: list[str]  # the stems as phrases (``words.phrase``), "" for an item about nothing
+
+
+def item_rows(items: Sequence[AuditItem]) -> AuditRows:
+    """``items`` as ``features`` reads them."""
+    texts: list[str] = []
+    for item in items:
+        texts.append(item.question)
+        texts += item.options
+    return AuditRows(
+        [item.domain for item in items],
+        [item.dimension for item in items],
+        texts,
+        np.fromiter((item.answer_index for item in items), dtype=np.int64, count=len(items)),
+        [item.recording_id for item in items],
+        [item.subjects for item in items],
+    )
+
+
+def _folded(options: list[str]) -> tuple[np.ndarray, list[str]]:
+    """Each option's length without the whitespace around it, and the option case-folded with
+    its whitespace made single spaces."""
+    joined = "\x00".join(options)
+    plain = (
+        joined.count("\x00") == len(options) - 1
+        and not joined.startswith(" ")
+        and not joined.endswith(" ")
+        and "  " not in joined
+        and " \x00" not in joined
+        and "\x00 " not in joined
+        and not any(c in joined for c in _OTHER_SPACES)
+    )
+    if plain:  # no whitespace to fold or strip: one pass over all the options
+        lengths = np.fromiter(map(len, options), dtype=float, count=len(options))
+        return lengths, joined.casefold().split("\x00") if options else []
+    lengths = np.fromiter(map(len, map(str.strip, options)), dtype=float, count=len(options))
+    return lengths, [" ".join(o.split()).casefold() for o in options]
+
+
+def features(rows: AuditRows) -> AuditFeatures:
+    count = len(rows.answers)
+    texts = rows.texts
+    answers = rows.answers.astype(np.int64, copy=False)
+    tokens = tokenize(texts)
+    text_pairs = _stem_pairs(tokens)
+    vocabulary_size = np.int64(tokens.vocabulary())
+    text = text_pairs // vocabulary_size
+    stem = text_pairs % vocabulary_size
+    item, slot = text // TEXTS, text % TEXTS
+    in_question = slot == 0
+    in_gold = slot == answers[item] + 1
+    # How many content words each option shares with its stem.
+    question_keys = item[in_question] * vocabulary_size + stem[in_question]  # sorted
+    in_option = ~in_question
+    option_keys = item[in_option] * vocabulary_size + stem[in_option]
+    where = np.searchsorted(question_keys, option_keys)
+    shared = np.zeros(len(option_keys), dtype=bool)
+    inside = where < len(question_keys)
+    shared[inside] = question_keys[where[inside]] == option_keys[inside]
+    overlap = np.bincount(
+        item[in_option] * 4 + slot[in_option] - 1, weights=shared, minlength=4 * count
+    ).reshape(count, 4)
+    options = texts.copy()
+    del options[::TEXTS]
+    lengths, folded = _folded(options)
+    credit = item_credits(lengths.reshape(count, 4), overlap, folded, answers)
+    # The word set of stem and gold, numbered by the rank of the stem among the batch's.
+    in_set = in_question | in_gold
+    set_keys = distinct(item[in_set] * vocabulary_size + stem[in_set])
+    set_items, set_stems = set_keys // vocabulary_size, set_keys % vocabulary_size
+    numbers = distinct(set_stems)
+    index = np.searchsorted(numbers, set_stems)
+    found = stems(numbers.tolist())
+    order = sorted(range(len(found)), key=found.__getitem__)
+    rank = np.empty(len(found), dtype=np.int32)
+    rank[order] = np.arange(len(found), dtype=np.int32)
+    set_lengths = np.bincount(set_items, minlength=count)
+    gold_ends = np.cumsum(np.bincount(item[in_gold], minlength=count))
+    gold_stems = stem[in_gold].tolist()
+    digests = bytearray()
+    positions: list[int] = []
+    golds: list[str | None] = []
+    answer_words: list[str | None] = []
+    phrases: list[str] = []
+    for position, (dimension, recording, about) in enumerate(
+        zip(rows.dimensions, rows.recordings, rows.subjects, strict=True)
+    ):
+        if not (recording or about):  # about nothing: neither grouped nor leaking
+            golds.append(None)
+            answer_words.append(None)
+            phrases.append("")
+            continue
+        end = int(gold_ends[position])
+        start = int(gold_ends[position - 1]) if position else 0
+        gold_words = stems(gold_stems[start:end])
+        for digest in key_digests(group_keys(dimension, recording, about, gold_words)):
+            digests += digest
+            positions.append(position)
+        first = TEXTS * position
+        gold_text = first + 1 + int(answers[position])
+        gold = leakable(tokens.phrase(gold_text)) if gold_words else None
+        golds.append(gold)
+        answer_words.append(None if gold is None else texts[gold_text].strip())
+        phrases.append(tokens.phrase(first))
+    pairs = list(zip(rows.domains, rows.dimensions, strict=True))
+    kinds = list(dict.fromkeys(pairs))
+    kind_number = {pair: number for number, pair in enumerate(kinds)}
+    return AuditFeatures(
+        credit,
+        answers,
+        kinds,
+        np.fromiter(map(kind_number.__getitem__, pairs), dtype=np.int32, count=count),
+        [found[i] for i in order],
+        rank[index.reshape(-1)] if len(found) else np.zeros(0, dtype=np.int32),
+        set_lengths,
+        bytes(digests),
+        positions,
+        [tuple(about) for about in rows.subjects],
+        golds,
+        answer_words,
+        phrases,
+    )
+
+
+def _stem_pairs(tokens: Tokens) -> np.ndarray:
+    """The distinct (text, stem) pairs of the content words, as text * vocabulary + stem,
+    sorted."""
+    numbers = tokens.numbers
+    text = tokens.text_of()
+    content = numbers >= 0
+    keys = text[content].astype(np.int64) * np.int64(tokens.vocabulary()) + numbers[content]
+    return distinct(keys)
+
+
+def distinct(values: np.ndarray) -> np.ndarray:
+    """The distinct values, sorted (``np.unique``, which hashes and is slower here)."""
+    ordered = np.sort(values)
+    if len(ordered) < 2:
+        return ordered
+    keep = np.empty(len(ordered), dtype=bool)
+    keep[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=keep[1:])
+    return ordered[keep]
+
+
+class BatchedAudit:
+    """``audit_items``, fed a batch of features at a time (``features``).
+
+    Of each item it keeps only what the audit's last steps need: the baselines' credits and the
+    gold position (numbers), the word set of stem and gold (flat numpy arrays), the digests of
+    its near-duplicate group keys, and for the leak search its subjects (numbered), its gold
+    phrase and its stem as a phrase. Words are numbered here by their stems, finally by the
+    rank of the stem among all the audited items', so the near-duplicate search (MinHash of the
+    numbers) sees the same numbers however the items were batched and whoever computed the
+    features. ``report`` gives the audit.
+    """
+
+    def __init__(self) -> None:
+        self._kinds: dict[tuple[str, str], int] = {}  # (domain, dimension) -> its number
+        self.kind: list[np.ndarray] = []
+        self.gold: list[np.ndarray] = []
+        self.credit: dict[str, list[np.ndarray]] = {}
+        self._vocabulary: dict[str, int] = {}
+        self.words: list[TokenSets] = []
+        self.digests = bytearray()
+        self.positions = array("q")
+        self._subject_numbers: dict[str, int] = {}
+        self.subjects: list[tuple[int, ...]] = []
+        self.golds: list[str | None] = []
+        self.answers: list[str | None] = []
+        self.stems: list[str] = []
+
+    def __len__(self) -> int:
+        return len(self.stems)
+
+    def merge(self, features: AuditFeatures) -> None:
+        """Take in the next batch's features."""
+        start = len(self.stems)
+        for name, credit in features.credit.items():
+            self.credit.setdefault(name, []).append(credit)
+        self.gold.append(features.gold)
+        vocabulary = self._vocabulary
+        numbers = np.fromiter(
+            (vocabulary.setdefault(s, len(vocabulary)) for s in features.vocabulary),
+            dtype=np.int32,
+            count=len(features.vocabulary),
+        )
+        self.words.append(TokenSets(numbers[features.words], features.lengths))
+        kinds = self._kinds
+        to_kind = [kinds.setdefault(pair, len(kinds)) for pair in features.kinds]
+        self.kind.append(np.array(to_kind, dtype=np.int32)[features.kind])
+        subjects = self._subject_numbers
+        self.digests += features.digests
+        self.positions.extend([start + p for p in features.positions])
+        self.subjects += [
+            tuple([subjects.setdefault(s, len(subjects)) for s in about])
+            for about in features.subjects
+        ]
+        self.golds += features.golds
+        self.answers += features.answers
+        self.stems += features.stems
+
+    def _canonical(self, words: TokenSets) -> TokenSets:
+        """``words`` with every stem numbered by its rank among all the stems audited (the
+        MinHash of the near-duplicate search then depends on the items alone: not on the
+        batches, the workers, or what this process read before)."""
+        found = list(self._vocabulary)
+        rank = np.empty(len(found), dtype=np.int32)
+        rank[sorted(range(len(found)), key=found.__getitem__)] = np.arange(
+            len(found), dtype=np.int32
+        )
+        return TokenSets(rank[words.tokens], words.lengths)
+
+    def report(self, ids: Sequence[str]) -> AuditReport:
+        """The audit of everything merged; ``ids``: the items' ids, in the order merged. Each
+        part is let go once used (the largest, the stems, first), so this is called once."""
+        count = len(self)
+        leaks = []
+        for a, b in leak_pairs(self.subjects, self.golds, self.stems):
+            answer = self.answers[b]
+            assert answer is not None  # only an item with a gold phrase can be leaked
+            leaks.append(Leak(ids[a], ids[b], answer))
+        self.subjects, self.golds, self.answers, self.stems = [], [], [], []
+        gold = np.concatenate(self.gold) if self.gold else np.zeros(0, dtype=np.int64)
+        credit = {name: np.concatenate(parts) for name, parts in self.credit.items()}
+        kind = np.concatenate(self.kind) if self.kind else np.zeros(0, dtype=np.int32)
+        table = table_of_credits(list(self._kinds), kind, gold, credit)
+        self.gold, self.credit, self.kind = [], {}, []
+        words, self.words = self._canonical(TokenSets.joined(self.words)), []
+        clusters = duplicate_clusters(words, bytes(self.digests), self.positions)
+        duplicates = [[ids[i] for i in cluster] for cluster in clusters]
+        return AuditReport(count, table, table.artifacts(), duplicates, leaks)
