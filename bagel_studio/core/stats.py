@@ -87,11 +87,17 @@ def format_stats(stats: dict[str, Any]) -> list[str]:
         lines.append("")
         lines.append("Flags: " + ", ".join(f"{k} {v}" for k, v in stats["flags"].items()))
     for label, model in stats.get("models", {}).items():
+        from bagel_studio.core.llm.metrics import letters_text  # lazy: the LLM part
+
         accuracy = model["accuracy"].get("overall")
+        letters = {x: sum(d.get(x, 0) for d in model["letters"].values()) for x in LETTERS}
         lines.append(
             f"Model {label}: {model['answered']} answered, {model['invalid']} invalid, "
-            f"accuracy {'-' if accuracy is None else f'{accuracy:.1%}'}"
+            f"accuracy {'-' if accuracy is None else f'{accuracy:.1%}'}; "
+            f"letters {letters_text(letters)}"
         )
+        if model.get("note"):
+            lines.append(f"  {model['note']}")
     evidence = stats["evidence"]
     lines.append("")
     lines.append(

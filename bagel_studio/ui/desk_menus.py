@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QLineEdit, QMenu, QMessageBox, QWidget
 
@@ -48,6 +49,23 @@ def module_available(name: str) -> bool:
     try:
         return importlib.util.find_spec(name) is not None
     except (ImportError, ValueError):
+        return False
+
+
+class _KeysBackOnClose(QObject):
+    """A panel closed while it had the keys (Esc, Ctrl+W) gives them back to the desk. A window
+    manager often does so by itself; without one (the headless desk on Xvfb, seen over VNC) no
+    window was active and the desk's keys did nothing until a click."""
+
+    def __init__(self, panel: QWidget, return_keys: Callable[[], None]) -> None:
+        super().__init__(panel)
+        self.panel = panel
+        self.return_keys = return_keys
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        closing = event.type() in (QEvent.Type.Close, QEvent.Type.Hide)
+        if closing and self.panel.isActiveWindow():
+            QTimer.singleShot(0, self, self.return_keys)  # not after the panel is gone
         return False
 
 
@@ -188,7 +206,10 @@ class DeskMenus:
         dialog = module.ExportDialog(self.window.services, self.window)
         add_close_keys(dialog)
         self.panels["export"] = dialog
+        dialog.installEventFilter(_KeysBackOnClose(dialog, self._return_keys))
         dialog.show()
+        dialog.raise_()
+        dialog.activateWindow()  # its keys (Esc, Enter) act at once, with or without a WM
 
     # -- review --------------------------------------------------------------------------------
 
@@ -202,6 +223,7 @@ class DeskMenus:
             self.panels[name] = panel
             make_secondary(panel, PANEL_SIZES.get(name, DEFAULT_SIZE))
             self._wire(panel)
+            panel.installEventFilter(_KeysBackOnClose(panel, self._return_keys))
             if hasattr(panel, "current_item"):  # the Models panel acts on the desk's item
                 panel.current_item = self.window.current_item_id
         else:  # the project changed since it was opened (decisions, merges, adjudications)
@@ -258,6 +280,7 @@ class DeskMenus:
             self.panels["measure_all"] = dialog
         dialog.show()
         dialog.raise_()
+        dialog.activateWindow()
         dialog.start()
 
     def toggle_blind(self) -> None:
@@ -291,6 +314,8 @@ class DeskMenus:
 
     def _return_keys(self) -> None:
         """After a dialog closes, the desk's one-key shortcuts act again at once."""
+        if not self.window.isVisible():  # the desk itself is closing
+            return
         self.window.raise_()
         self.window.activateWindow()
 

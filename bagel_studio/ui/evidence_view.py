@@ -29,6 +29,7 @@ from bagel_studio.core.model import Item
 from bagel_studio.core.store import Store
 from bagel_studio.ui.ambiguity import RecordCard, record_cards
 from bagel_studio.ui.evidence_spans import Span, support_ranges
+from bagel_studio.ui.listening_warmup import ListeningWarmup
 from bagel_studio.ui.plain import plain_label
 from bagel_studio.ui.services import Services
 
@@ -43,6 +44,10 @@ NONE_TEXT = "No evidence of this kind is linked to this item."
 NO_EVIDENCE = (
     "No evidence is linked to this item: import the text, GloBI table or recording it was"
     " generated from (File → Import…, Ctrl+I) to see it here."
+)
+LISTENING_STARTS = "The listening panel starts once the desk is idle for a moment."
+LISTENING_PREPARING = (
+    "Preparing the spectrogram and player: a moment's pause (or Space) brings them."
 )
 NO_SOURCE_RECORD = "No GloBI record is linked as this item's source; its flags name these rows:"
 
@@ -194,11 +199,15 @@ class EvidencePanel(QTabWidget):
         self.cited = CitedRecords(self)  # the GloBI rows the item's flags name
         self.recording = Card(self)
         self._services = services
-        # The listening panel (pyqtgraph, PortAudio) is built when the first recording is shown,
-        # or once the desk is up (``build_listening``): not before the first item appears.
+        # The listening panel (pyqtgraph, PortAudio) is built by ``warmup`` in small steps while
+        # the desk is idle, once the first item is on screen (``start_listening``); a recording
+        # shown before then waits for it in the slot, its card already filled.
         self.listening: ListeningPanel | None = None
         self._listening_tried = False
-        self._listening_slot = QLabel("The listening panel starts with the first recording.")
+        self._listening_slot = QLabel(LISTENING_STARTS)
+        self._listening_slot.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self._listening_slot.setWordWrap(True)
+        self.warmup = ListeningWarmup(self._warmed_up, self)
         self.addTab(self.text, "Text")
         self.addTab(self._globi_tab(), "GloBI record")
         self.addTab(self._recording_tab(), "Recording")
@@ -226,10 +235,35 @@ class EvidencePanel(QTabWidget):
         self._recording_layout = layout
         return tab
 
+    def start_listening(self) -> None:
+        """Build the listening panel in idle steps from now on (the desk calls this once its
+        first item is on screen, and ``listening_poke`` whenever the curator acts)."""
+        self.warmup.start()
+
+    def listening_poke(self) -> None:
+        self.warmup.poke()
+
+    def listening_now(self) -> ListeningPanel | None:
+        """The listening panel, its warm-up finished at once if it was not built yet (the curator
+        asked for the recording: play, seek, measure)."""
+        if self.listening is None and not self._listening_tried:
+            self.warmup.finish_now()
+        return self.listening
+
+    def _warmed_up(self) -> None:
+        """The warm-up's last step: build the panel and give it the recording on screen."""
+        if self._listening_tried:
+            return
+        panel = self.build_listening()
+        item = self.item
+        if panel is not None and item is not None and item.recording_id:
+            self._show_in_panel(panel, item)
+
     def build_listening(self) -> ListeningPanel | None:
         """The listening panel, built now if it was not yet (None if it cannot start)."""
         if self._listening_tried:
             return self.listening
+        self.warmup.stop()
         self._listening_tried = True
         self.listening = panel = _make_listening_panel(self._services)
         if panel is None:
@@ -340,14 +374,19 @@ class EvidencePanel(QTabWidget):
                 self.listening.clear()
             return False
         self.recording.set_fields(f"Xeno-canto {rec['id']}", recording_fields(rec))
-        panel = self.build_listening()
-        if panel is not None:
-            try:
-                panel.show_item(item)
-            except Exception as exc:
-                log.exception("listening panel failed")
-                self.status_message.emit(f"Cannot load the recording: {exc}")
+        if self.listening is not None:
+            self._show_in_panel(self.listening, item)
+        elif not self._listening_tried:
+            # Not built yet: the warm-up gives it this item when it is (see _warmed_up).
+            self._listening_slot.setText(LISTENING_PREPARING)
         return True
+
+    def _show_in_panel(self, panel: ListeningPanel, item: Item) -> None:
+        try:
+            panel.show_item(item)
+        except Exception as exc:
+            log.exception("listening panel failed")
+            self.status_message.emit(f"Cannot load the recording: {exc}")
 
 
 def globi_fields(record: dict[str, Any]) -> list[tuple[str, Any]]:

@@ -191,7 +191,8 @@ class ExportDialog(QDialog):
         released = plan.released_by_domain()
         per_domain = ", ".join(f"{d} {n}" for d, n in released.items()) or "no domain"
         self.preview_label.setText(
-            f"{len(plan.items)} items will be released with seed {plan.seed}: {per_domain}."
+            f"{len(plan.items):,} item{'' if len(plan.items) == 1 else 's'} will be released"
+            f" with seed {plan.seed}: {per_domain}."
             if plan.items
             else "Nothing to release yet: only accepted and revised items are released. Accept"
             " items at the desk (A), then export."

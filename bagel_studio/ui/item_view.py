@@ -185,7 +185,7 @@ class ItemView(QWidget):
             style = GOLD_STYLE if is_gold else OPTION_STYLE
             if self.blind_answer == index and not is_gold:
                 style = PICK_STYLE
-            label.setStyleSheet(style)
+            _set_style(label, style)
         visible = bool(self._model_text) and self.gold_visible
         self.models.setText(shown(self._model_text) if visible else "")
         self.models.setVisible(visible)
@@ -198,28 +198,31 @@ class ItemView(QWidget):
         self._show_flags(flags)
 
     def _show_flags(self, flags: list[Flag]) -> None:
-        for label in self.flag_labels:
-            self._flags_layout.removeWidget(label)
-            label.hide()  # deleted only when the event loop runs: never drawn under the new
-            label.deleteLater()
-        self.flag_labels = []
+        """One label per flag. The labels are kept from item to item and only re-styled when
+        their severity changes: a new style sheet re-polishes the label, and labels made and
+        deleted for every item were a good part of the next item's time."""
         if not flags:
             flags_text = [("No flags.", "")]
         else:
             text_of = _flag_text if self.gold_visible else _blind_flag_text
-            flags_text = [(text_of(f), SEVERITY_STYLE[f.severity]) for f in flags]
-        for text, style in flags_text:
-            label = plain_label(text, self.flags_box)
-            if style:
-                label.setStyleSheet(style + " padding:4px;")
+            flags_text = [(text_of(f), SEVERITY_STYLE[f.severity] + " padding:4px;") for f in flags]
+        while len(self.flag_labels) < len(flags_text):
+            label = plain_label("", self.flags_box)
             self._flags_layout.addWidget(label)
             self.flag_labels.append(label)
+        for label, (text, style) in zip(self.flag_labels, flags_text, strict=False):
+            label.setText(text)
+            _set_style(label, style)
+            label.show()
+        for label in self.flag_labels[len(flags_text) :]:
+            label.hide()
+            label.setText("")
 
     # -- banner and editing --------------------------------------------------------------------
 
     def show_banner(self, text: str, kind: str = "info") -> None:
         self.banner.setText(text)
-        self.banner.setStyleSheet(BANNER_STYLE.get(kind, BANNER_STYLE["info"]))
+        _set_style(self.banner, BANNER_STYLE.get(kind, BANNER_STYLE["info"]))
         self.banner.show()
 
     def hide_banner(self) -> None:
@@ -249,7 +252,15 @@ class ItemView(QWidget):
         return not self.editor.isHidden()
 
     def flag_texts(self) -> list[str]:
-        return [label.text() for label in self.flag_labels]
+        """The flags on screen (labels kept hidden for a later item are not)."""
+        return [label.text() for label in self.flag_labels if not label.isHidden()]
+
+
+def _set_style(label: QLabel, style: str) -> None:
+    """Set ``label``'s style sheet only when it changes (setting one re-polishes the label)."""
+    if label.property("bagel_style") != style:
+        label.setProperty("bagel_style", style)
+        label.setStyleSheet(style)
 
 
 def _heading(text: str, parent: QWidget) -> QLabel:

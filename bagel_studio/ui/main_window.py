@@ -30,7 +30,6 @@ from bagel_studio.ui.shortcuts import SHORTCUTS, ReviewMachine, State
 
 DESK_SIZE = QSize(1600, 1000)  # the first size of the window, shrunk to fit a smaller screen
 COLUMN_SHARES = (0.4, 0.3, 0.3)  # queue, item, evidence
-LISTENING_DELAY_MS = 300  # after the first item is shown: then the listening panel is built
 SEEK_SECONDS = 1.0
 LONG_SEEK_SECONDS = 5.0  # with Shift
 RECORDING_TAB = 2
@@ -91,6 +90,9 @@ class MainWindow(QMainWindow):
         self.update_progress()
         self.restore_geometry()
         self.controller.show_first()
+        # The keys start on the queue: left to Qt, the focus went to the first filter combo,
+        # which keeps plain keys for its type-ahead, and A, E, R, J did nothing.
+        self.queue.focus_queue()
         self._prepare_listening()
         if not self.read_only:
             self.finish_pending_checks()
@@ -98,19 +100,18 @@ class MainWindow(QMainWindow):
     # -- building ------------------------------------------------------------------------------
 
     def _prepare_listening(self) -> None:
-        """Build the listening panel (its import of pyqtgraph takes about a second) once the
-        first item is on screen and the event loop is idle, so the first Xeno-canto item opens
-        at once and the desk's start does not wait for it. On the main thread: imported on a
-        worker, pyqtgraph set up PySide's types while this thread painted the queue, and that
-        race failed the painting (``QBrush``: "QGradient has no attribute Preset") or crashed."""
+        """Build the listening panel (pyqtgraph) in small steps while the desk is idle, from
+        once the first item is on screen: whatever the curator does (an item shown, a filter, a
+        review key) pushes the next step back, so no action waits on it (see listening_warmup).
+        """
         if self.evidence.listening is not None:
             return
-
-        def build() -> None:
-            if self.isVisible():  # not for a desk closed in the meantime
-                self.evidence.build_listening()
-
-        QTimer.singleShot(LISTENING_DELAY_MS, self, build)
+        poke = self.evidence.listening_poke
+        self.controller.item_shown.connect(lambda _id: poke())
+        self.queue_model.modelReset.connect(poke)
+        self.machine.state_changed.connect(lambda _state: poke())
+        self.queue.filters.search.textChanged.connect(lambda _text: poke())
+        self.evidence.start_listening()
 
     def _build_layout(self) -> None:
         self.centre = centre = QWidget(self)
@@ -190,8 +191,11 @@ class MainWindow(QMainWindow):
         self.queue.filters.search.selectAll()
 
     def _listen(self, method: str, *args: float) -> None:
-        panel = self.evidence.listening
-        if panel is None or self.controller.item is None or not self.controller.item.recording_id:
+        if self.controller.item is None or not self.controller.item.recording_id:
+            return
+        panel = self.evidence.listening_now()  # asked for: built now if it was not yet
+        if panel is None:
+            self.show_status("Listening is not available in this build.")
             return
         getattr(panel, method)(*args)
 
@@ -313,6 +317,7 @@ class MainWindow(QMainWindow):
         splitter = settings.value("desk/splitter")
         if isinstance(splitter, QByteArray):
             self.splitter.restoreState(splitter)
+        self.queue.restore_column_state(settings.value("desk/queue_columns", ""))
         if str(settings.value("desk/listening_wide", "false")).lower() == "true":
             # once shown: the columns' sizes to come back to are only real after the layout
             QTimer.singleShot(0, lambda: self.set_listening_wide(True))
@@ -323,8 +328,10 @@ class MainWindow(QMainWindow):
         self.set_listening_wide(False)  # the columns are saved as they are without it
         settings.setValue("desk/geometry", self.saveGeometry())
         settings.setValue("desk/splitter", self.splitter.saveState())
+        settings.setValue("desk/queue_columns", self.queue.column_state())
         settings.setValue("desk/listening_wide", "true" if wide else "false")
         settings.sync()
+        self.evidence.warmup.stop()
         panel = self.evidence.listening
         if panel is not None:
             try:

@@ -35,6 +35,23 @@ COLUMNS: tuple[tuple[str, str], ...] = (
 )
 
 SEVERITY_NAMES = {0: "blocking", 1: "warning", 2: "info"}
+# Shorter forms of the short fixed-list values, for a narrow queue (1280x800): the cell shows the
+# longest form that fits its column (``ALTERNATIVES_ROLE``, see ``queue_panel.QueueDelegate``) and
+# the tooltip the whole value. The desk's palette and these words say the same in less room.
+DOMAIN_SHORT = {"Wikipedia": "Wiki", "Xeno-canto": "XC"}
+STATUS_SHORT = {
+    "unreviewed": "unrev.",
+    "accepted": "acc.",
+    "revised": "rev.",
+    "rejected": "rej.",
+    "skipped": "skip",
+    "uncertain": "unsure",
+    "disputed": "disp.",
+}
+LEVEL_SHORT = {"medium": "med."}
+SEVERITY_SHORT = {"blocking": "block", "warning": "warn", "info": "info"}
+SEVERITY_MARK = {"blocking": "■", "warning": "▲", "info": "●"}  # drawn in the severity's colour
+ALTERNATIVES_ROLE = Qt.ItemDataRole.UserRole + 1
 SEVERITY_COLOURS = {0: QColor("#c62828"), 1: QColor("#ef6c00"), 2: QColor("#1565c0")}
 STATUS_COLOURS = {
     "accepted": QColor("#2e7d32"),
@@ -174,6 +191,8 @@ class QueueModel(QAbstractTableModel):
             return _foreground(record, key)
         if role == Qt.ItemDataRole.UserRole:
             return record["id"]
+        if role == ALTERNATIVES_ROLE:
+            return alternatives(record, key)
         return None
 
     def _record(self, row: int) -> dict[str, Any] | None:
@@ -214,7 +233,33 @@ def _display(record: dict[str, Any], key: str) -> str:
     return "" if value is None else str(value)
 
 
+def alternatives(record: dict[str, Any], key: str) -> tuple[str, ...] | None:
+    """The cell's text from its whole form to its shortest, for the columns that have shorter
+    forms (None for the others, which elide)."""
+    if key == "flags":
+        checks = record["flag_checks"]
+        if not checks:
+            return None
+        severity = SEVERITY_NAMES.get(record["flag_severity"], "")
+        more = f" +{len(checks) - 1}" if len(checks) > 1 else ""
+        forms = (severity, SEVERITY_SHORT.get(severity, severity), SEVERITY_MARK.get(severity, ""))
+        return tuple(dict.fromkeys(form + more for form in forms if form))
+    if key == "id":  # "xeno-canto:xc236243:dominant" beside its domain: "xc236243:dominant"
+        item_id, domain = str(record["id"]), str(record.get("domain") or "")
+        prefix = f"{domain.lower()}:"
+        if domain and item_id.lower().startswith(prefix) and len(item_id) > len(prefix):
+            return (item_id, item_id[len(prefix) :])
+        return None
+    short = {"domain": DOMAIN_SHORT, "status": STATUS_SHORT, "level": LEVEL_SHORT}.get(key)
+    if short is None:
+        return None
+    value = _display(record, key)
+    return (value, short[value]) if value in short else None
+
+
 def _tooltip(record: dict[str, Any], key: str) -> str | None:
+    if key in ("domain", "status", "level") and record.get(key):
+        return plain_tooltip(shown(str(record[key])))  # whole, when the column shortens it
     if key == "flags" and record["flag_checks"]:
         return plain_tooltip("\n".join(f"{c}: {CHECKS.get(c, '')}" for c in record["flag_checks"]))
     if key == "question":

@@ -6,9 +6,20 @@ The panel is handed its ``QueueModel`` (it never builds its own) and turns the f
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Mapping
 
-from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import (
+    QEvent,
+    QItemSelectionModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QPoint,
+    Qt,
+    QTimer,
+    Signal,
+)
 from PySide6.QtGui import QFont, QFontMetrics, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -18,7 +29,10 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QMenu,
     QProgressBar,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -28,9 +42,17 @@ from bagel_studio.core.checks import CHECKS
 from bagel_studio.core.domains import DOMAINS, LEVELS
 from bagel_studio.core.model import Status
 from bagel_studio.core.store import QueueFilter, Store
-from bagel_studio.ui.own_keys import keep_plain_keys
+from bagel_studio.ui.own_keys import CHORD_MODIFIERS, keep_plain_keys
 from bagel_studio.ui.plain import plain_label
-from bagel_studio.ui.queue_model import COLUMNS, QueueModel
+from bagel_studio.ui.queue_model import (
+    ALTERNATIVES_ROLE,
+    COLUMNS,
+    DOMAIN_SHORT,
+    LEVEL_SHORT,
+    SEVERITY_MARK,
+    STATUS_SHORT,
+    QueueModel,
+)
 
 SEARCH_DEBOUNCE_MS = 250
 EMPTY_PROJECT_TEXT = "No items yet.\nFile → Import… (Ctrl+I) brings in generated items."
@@ -42,6 +64,7 @@ class FilterBar(QWidget):
     """Combo boxes and a search field; emits the resulting ``QueueFilter``."""
 
     changed = Signal(object)
+    left = Signal()  # Esc on a filter: the keys go back to the queue
 
     def __init__(self, store: Store, curator: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -56,6 +79,9 @@ class FilterBar(QWidget):
         self.search = QLineEdit(self)
         self.search.setPlaceholderText("Search stem, options, id   [/]   Esc clears")
         self.search.setClearButtonEnabled(True)
+        # Esc empties the search field; in an empty one it leaves the filters (the filter
+        # installed last sees the key first).
+        self.search.installEventFilter(_EscapeLeaves(self.search, self.left.emit))
         self.search.installEventFilter(_EscapeClears(self.search))
         self.whole_words = QCheckBox("Whole words", self)
         self.whole_words.setChecked(True)
@@ -74,11 +100,14 @@ class FilterBar(QWidget):
     def _combo(self, name: str) -> QComboBox:
         combo = QComboBox(self)
         combo.setObjectName(f"filter_{name.lower()}")
-        combo.setToolTip(f"Show only items with this {name.lower()}")
+        combo.setToolTip(
+            f"Show only items with this {name.lower()} (Esc hands the keys back to the queue)"
+        )
         combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         combo.setMinimumContentsLength(8)
         combo.currentIndexChanged.connect(lambda _i: self.emit_filter())
         keep_plain_keys(combo)  # arrows and type-ahead choose a filter, never decide the item
+        combo.installEventFilter(_EscapeLeaves(combo, self.left.emit))
         return combo
 
     def _layout(self) -> None:
@@ -150,6 +179,29 @@ class FilterBar(QWidget):
         self.changed.emit(self.current_filter())
 
 
+class _EscapeLeaves(QObject):
+    """Esc on a filter (a combo, the empty search field) hands the keys back to the queue: a
+    focused combo keeps the plain keys for itself (type-ahead), so A, R, J... did nothing until
+    the curator clicked elsewhere."""
+
+    def __init__(self, widget: QWidget, leave: Callable[[], None]) -> None:
+        super().__init__(widget)
+        self.leave = leave
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        kind = event.type()
+        if kind not in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress):
+            return False
+        assert isinstance(event, QKeyEvent)
+        if event.key() != Qt.Key.Key_Escape or event.modifiers() & CHORD_MODIFIERS:
+            return False
+        if kind == QEvent.Type.ShortcutOverride:
+            event.accept()  # the key press comes here, not to the desk's Esc shortcut
+            return True
+        self.leave()
+        return True
+
+
 class _EscapeClears(QObject):
     """Esc in the search field empties it (the queue then shows everything again); an empty
     field lets Esc through to the desk."""
@@ -196,36 +248,68 @@ class ProgressStrip(QWidget):
 
 # Every header stays whole at any width the desk allows. The id and the question get at least
 # TEXT_LEAST pixels each; then the columns whose values come from a short fixed list get the width
-# of their widest value as far as there is room; the id, the dimension and the question share what
-# is left. When even that does not fit (the queue at 1280x800), the level column is left out: the
-# item's header and the Level filter show it.
-VALUE_COLUMNS = {
-    "domain": tuple(DOMAINS),
-    "level": tuple(LEVELS),
-    "status": tuple(s.value for s in Status),
-    "flags": ("blocking +9", "warning +9"),
+# of their widest value as far as there is room, and never less than their shortest forms ("XC",
+# "unrev.", "▲ +9": the cell shows the longest form that fits, the tooltip the whole value); the
+# id, the dimension and the question share what is left. When the whole values do not fit with
+# QUESTION_RESERVE to spare (the queue at 1280x800 and 1600x1000), the level column is left out:
+# the item's header and the Level filter show it.
+# A column the curator widened or narrowed by hand keeps that width (remembered with the window).
+VALUE_COLUMNS = {  # key: (whole values, their shortest forms)
+    "domain": (tuple(DOMAINS), tuple(DOMAIN_SHORT.get(d, d) for d in DOMAINS)),
+    "level": (tuple(LEVELS), tuple(LEVEL_SHORT.get(lv, lv) for lv in LEVELS)),
+    "status": (
+        tuple(s.value for s in Status),
+        tuple(STATUS_SHORT.get(s.value, s.value) for s in Status),
+    ),
+    "flags": (("blocking +9", "warning +9"), tuple(f"{m} +9" for m in SEVERITY_MARK.values())),
 }
-TEXT_SHARES = {"id": 0.32, "dimension": 0.28, "question": 0.40}
+TEXT_SHARES = {"id": 0.25, "dimension": 0.25, "question": 0.5}
 TEXT_LEAST = {"id": 100, "question": 100}
 DROPPED_WHEN_NARROW = "level"
+VALUE_PRIORITY = ("status", "domain", "flags", "level")
+QUESTION_RESERVE = 80
+QUESTION_LEAST_CHOSEN = 60  # what widths set by hand must leave the question
 LEAST_SECTION = 36
 CELL_PADDING = 14  # a cell's margins and its elision; a header's also holds the sort arrow
+TEXT_MARGINS = 8  # what a cell's text may not use of its width (the style's margins, the grid)
+ID_COLUMN = [key for key, _title in COLUMNS].index("id")
 
 
 def column_widths(
-    width: int, header_width: Callable[[str], int], text_width: Callable[[str], int]
+    width: int,
+    header_width: Callable[[str], int],
+    text_width: Callable[[str], int],
+    chosen: Mapping[str, int] | None = None,
 ) -> list[int]:
     """The queue's column widths for a table ``width`` pixels wide (they add up to it; a
-    column of width 0 is hidden)."""
+    column of width 0 is hidden). ``chosen`` holds the widths the curator gave columns by hand;
+    the last column (the question) always takes the rest. If the chosen widths leave it too
+    little, they are set aside."""
     keys = [key for key, _title in COLUMNS]
     least = [max(LEAST_SECTION, header_width(title) + CELL_PADDING) for _key, title in COLUMNS]
     wanted = list(least)
     for column, key in enumerate(keys):
         if key in VALUE_COLUMNS:
-            widest = max(text_width(value) for value in VALUE_COLUMNS[key]) + CELL_PADDING
-            wanted[column] = max(least[column], widest)
+            whole, shortest = VALUE_COLUMNS[key]
+            least[column] = max(least[column], max(map(text_width, shortest)) + CELL_PADDING)
+            wanted[column] = max(least[column], max(map(text_width, whole)) + CELL_PADDING)
         wanted[column] = max(wanted[column], TEXT_LEAST.get(key, 0))
-    if sum(wanted) > width:
+    kept: dict[str, int] = {}
+    if chosen:
+        for column, key in enumerate(keys[:-1]):
+            if key in chosen:
+                kept[key] = max(least[column], chosen[key])
+        others = sum(
+            n
+            for n, key in zip(least[:-1], keys, strict=False)
+            if key not in kept and key != DROPPED_WHEN_NARROW
+        )
+        if sum(kept.values()) + others + QUESTION_LEAST_CHOSEN > width:
+            kept = {}  # too wide for this panel: fitted as if never set
+        for column, key in enumerate(keys):
+            if key in kept:
+                least[column] = wanted[column] = kept[key]
+    if sum(wanted) + QUESTION_RESERVE > width and DROPPED_WHEN_NARROW not in kept:
         dropped = keys.index(DROPPED_WHEN_NARROW)
         least[dropped] = wanted[dropped] = 0
     for column, key in enumerate(keys):  # the id and the question before the fixed lists
@@ -233,21 +317,43 @@ def column_widths(
             least[column] = max(
                 least[column], min(wanted[column], width - sum(least) + least[column])
             )
-    room = width - sum(least)
-    extra = [w - n for w, n in zip(wanted, least, strict=True)]
-    more: int = sum(extra)
-    if room > 0 and more > 0:
-        scale = min(1.0, room / more)
-        least = [n + int(e * scale) for n, e in zip(least, extra, strict=True)]
+    # A fixed-list column shows its short forms until it has the room for its whole values,
+    # so it gets that room or nothing more (status first, then domain, flags, level): a width
+    # in between would go to waste. The question keeps QUESTION_RESERVE more before any.
+    for key in VALUE_PRIORITY:
+        column = keys.index(key)
+        spare = width - sum(least) - QUESTION_RESERVE
+        if 0 < least[column] < wanted[column] <= least[column] + spare:
+            least[column] = wanted[column]
     room = width - sum(least)
     if room > 0:
         for column, key in enumerate(keys):
-            if key in TEXT_SHARES:
+            if key in TEXT_SHARES and key not in kept:
                 least[column] += int(room * TEXT_SHARES[key])
     # The question (last) takes exactly the rest: a stretched last section keeps a minimum of
     # its own and pushed the table a pixel too wide at 1280x800.
     least[-1] = max(LEAST_SECTION, width - sum(least[:-1]))
     return least
+
+
+class QueueDelegate(QStyledItemDelegate):
+    """Draws a queue cell in the longest of its forms that fits the column: an id whole, else
+    without the domain its Domain cell names, elided in the middle (its start and its number
+    stay); domain, status, level and flags whole or in their short forms."""
+
+    def initStyleOption(
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> None:
+        super().initStyleOption(option, index)
+        if index.column() == ID_COLUMN:
+            option.textElideMode = Qt.TextElideMode.ElideMiddle
+        forms = index.data(ALTERNATIVES_ROLE)
+        if forms:
+            room = option.rect.width() - TEXT_MARGINS
+            metrics = option.fontMetrics
+            option.text = next(
+                (form for form in forms if metrics.horizontalAdvance(form) <= room), forms[-1]
+            )
 
 
 class QueuePanel(QWidget):
@@ -264,6 +370,8 @@ class QueuePanel(QWidget):
         self.progress = ProgressStrip(self)
         self.table = QTableView(self)
         self._selecting = False  # select_item is moving the selection: not the curator
+        self._fitting = False  # fit_columns is sizing the columns: not the curator
+        self.chosen_widths: dict[str, int] = {}  # columns the curator sized by hand
         self._setup_table()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -271,6 +379,7 @@ class QueuePanel(QWidget):
         layout.addWidget(self.filters)
         layout.addWidget(self.table, 1)
         self.filters.changed.connect(self.model.set_filter)
+        self.filters.left.connect(self.focus_queue)
         # Said in the table itself when it has no row, so an empty queue is never a blank box.
         self.empty_label = plain_label("", self.table.viewport(), selectable=False)
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -278,6 +387,11 @@ class QueuePanel(QWidget):
         self.empty_label.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
         self.model.modelReset.connect(self._show_empty)
         self._show_empty()
+
+    def focus_queue(self) -> None:
+        """Give the keys to the queue table, where the desk's one-key shortcuts act (and the
+        arrows move through the queue)."""
+        self.table.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _show_empty(self) -> None:
         empty = self.model.rowCount() == 0
@@ -300,10 +414,19 @@ class QueuePanel(QWidget):
         table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         header = table.horizontalHeader()
         header.setMinimumSectionSize(LEAST_SECTION)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setToolTip(
+            "Drag a column's edge to size it (the desk remembers it); right-click to fit the"
+            " columns to the panel again"
+        )
+        header.sectionResized.connect(self._section_resized)
+        header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        header.customContextMenuRequested.connect(self._header_menu)
         # Every column fits the panel (long texts are elided, the tooltip has them whole): no
         # sideways scrolling to reach the flags and the question.
         table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         table.setTextElideMode(Qt.TextElideMode.ElideRight)
+        table.setItemDelegate(QueueDelegate(table))
         table.viewport().installEventFilter(self)  # re-share the width whenever it changes
         self.fit_columns()
         table.selectionModel().currentRowChanged.connect(self._row_changed)
@@ -311,18 +434,59 @@ class QueuePanel(QWidget):
 
     def fit_columns(self) -> None:
         """Give each column the width its header needs, then the short fixed-list columns
-        the width of their values, then share the rest between id, dimension and question."""
+        the width of their values, then share the rest between id, dimension and question;
+        a column the curator sized keeps its width."""
         bold = QFont(self.table.horizontalHeader().font())
         bold.setBold(True)  # some styles draw the header of the current column in bold
         widths = column_widths(
             self.table.viewport().width(),
             QFontMetrics(bold).horizontalAdvance,
             self.table.fontMetrics().horizontalAdvance,
+            self.chosen_widths,
         )
-        for column, width in enumerate(widths):
-            self.table.setColumnHidden(column, width == 0)
-            if width:
-                self.table.setColumnWidth(column, width)
+        self._fitting = True
+        try:
+            for column, width in enumerate(widths):
+                self.table.setColumnHidden(column, width == 0)
+                if width:
+                    self.table.setColumnWidth(column, width)
+        finally:
+            self._fitting = False
+
+    def _section_resized(self, column: int, _old: int, new: int) -> None:
+        """The curator dragged a column's edge: keep that width, the question takes the rest."""
+        if self._fitting or column >= len(COLUMNS) - 1 or new <= 0:
+            return
+        self.chosen_widths[COLUMNS[column][0]] = new
+        self.fit_columns()
+
+    def reset_columns(self) -> None:
+        """Forget the widths set by hand and fit the columns to the panel."""
+        self.chosen_widths = {}
+        self.fit_columns()
+
+    def _header_menu(self, position: QPoint) -> None:
+        menu = QMenu(self)
+        menu.addAction("Fit the columns to the panel", self.reset_columns)
+        menu.exec(self.table.horizontalHeader().mapToGlobal(position))
+
+    def column_state(self) -> str:
+        """The widths set by hand, for the desk's settings."""
+        return json.dumps(self.chosen_widths, sort_keys=True)
+
+    def restore_column_state(self, state: object) -> None:
+        """Take back widths saved by ``column_state`` (anything unreadable is ignored)."""
+        try:
+            loaded = json.loads(str(state)) if state else {}
+        except ValueError:
+            loaded = {}
+        keys = {key for key, _title in COLUMNS[:-1]}
+        self.chosen_widths = (
+            {k: v for k, v in loaded.items() if k in keys and isinstance(v, int) and v > 0}
+            if isinstance(loaded, dict)
+            else {}
+        )
+        self.fit_columns()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.table.viewport() and event.type() == QEvent.Type.Resize:

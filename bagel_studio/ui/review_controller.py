@@ -36,6 +36,14 @@ NO_MATCH_TEXT = (
 )
 
 
+def undo_message(entry: HistoryEntry) -> str:
+    """'Undid your reject of ID' (not 'Undid decide on ID')."""
+    what = entry.action
+    if entry.action == "decide" and entry.after and entry.after.get("decision"):
+        what = str(entry.after["decision"])
+    return f"Undid your {what} of {entry.item_id}"
+
+
 class ReviewController(QObject):
     """Connects the shortcut machine to the store, the queue, the item and the evidence."""
 
@@ -286,6 +294,7 @@ class ReviewController(QObject):
     def cancel_edit(self) -> None:
         self.item_view.end_edit()
         self.machine.set_state(State.REVIEW)
+        self.queue.focus_queue()  # not whatever widget follows the hidden editor
         self.status_message.emit("Edit cancelled")
 
     def save_edit(self) -> None:
@@ -301,7 +310,11 @@ class ReviewController(QObject):
                 self.store, item.id, curator, content, blind_answer=blind
             )
 
-        self._write(write, lambda review: self._after_decision(item.id, review.decision))
+        def done(review: Any) -> None:
+            self._after_decision(item.id, review.decision)
+            self.queue.focus_queue()  # the editor that had the keys is hidden
+
+        self._write(write, done)
 
     def undo(self) -> None:
         curator = self.curator
@@ -315,7 +328,7 @@ class ReviewController(QObject):
             return
         self.model.refresh_item(entry.item_id)
         self.show_item(entry.item_id)
-        self.status_message.emit(f"Undid {entry.action} on {entry.item_id}")
+        self.status_message.emit(undo_message(entry))
 
     # -- the write path ------------------------------------------------------------------------
 

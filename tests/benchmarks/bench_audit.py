@@ -10,6 +10,14 @@ Run: .venv/bin/python tests/benchmarks/bench_audit.py [N] [--kind scale|species]
                   species named in the stems, with 1% of the items asked twice in other words
                   and one leak per 500 items: the duplicate and leak searches have real work
 The project is built once through ``Store.add_items``; the audit is timed three times (median).
+
+With ``--release``: the release report's audit alone (issue 11's export), as the export runs it:
+in a fresh interpreter that has imported the export and planned it, the CPU and wall time of
+``ReleaseAudit`` over the released items' batches (each read from the project first, not timed)
+and its report, with the imports it makes on the way (a fresh interpreter each run: the
+export command is one). The project holds ``bagel_scale.py`` items (the export benchmark's), all
+accepted; ``--project FILE`` reuses such a project. Baselines (before this benchmark's work,
+quiet machine): 0.6 s of CPU at 11,852 items; target under 0.15 s, linear in N.
 """
 
 from __future__ import annotations
@@ -18,6 +26,7 @@ import argparse
 import os
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -33,6 +42,8 @@ from bagel_studio.core.store import NewItem, Store  # noqa: E402
 from tests.benchmarks.bagel_scale import MIX  # noqa: E402 (the paper's domain x dimension mix)
 
 TARGET_S = 60.0
+RELEASE_TARGET_S = 0.15 / 11_852  # the release audit's CPU per item
+RELEASE_BASELINES = {11_852: "0.6 s"}
 BASELINE_S = 60.0  # datasketch objects, near-duplicate search only (see the module docstring)
 SCALE_WORDS = (  # noqa: SIM905
     "species habitat forage nest predator prey song call frequency duration host parasite flower "
@@ -108,11 +119,95 @@ def species_items(n: int, seed: int = 0) -> list[NewItem]:
     return items
 
 
+_RELEASE_RUN = """
+import resource, sys, time
+from pathlib import Path
+from bagel_studio.core.export import plan_export
+from bagel_studio.core.export.audit_section import ReleaseAudit
+from bagel_studio.core.store import Store
+
+def cpu():
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+with Store.open(Path(sys.argv[1]), create=False, read_only=True) as store:
+    plan = plan_export(store, 1)
+    ids = [slot.item_id for slot in plan.items.slots]
+    audit = ReleaseAudit()
+    wall = cpu_time = 0.0
+    for batch in plan.items.batches():  # read, not timed
+        started, started_cpu = time.perf_counter(), cpu()
+        audit.add(batch)
+        wall += time.perf_counter() - started
+        cpu_time += cpu() - started_cpu
+    started, started_cpu = time.perf_counter(), cpu()
+    report = audit.report(ids)
+    wall += time.perf_counter() - started
+    cpu_time += cpu() - started_cpu
+    print(wall, cpu_time, report.items)
+"""
+
+
+def release_project(n: int, folder: Path) -> Path:
+    """A project of ``n`` scale items, every one accepted that can be."""
+    from bagel_studio.core import operations
+    from bagel_studio.core.importers import import_paths
+    from bagel_studio.core.model import Decision
+    from tests.benchmarks.bagel_scale import write_scale_items
+
+    path = folder / "release.bagel"
+    items = write_scale_items(n, folder / "items.jsonl")
+    with Store.open(path) as store:
+        import_paths(store, [items])
+        blocked = set(store.blocking_messages())
+        ids = [i for i in store.item_ids() if i not in blocked]
+        operations.decide_many(store, ids, "bench", Decision.ACCEPT)
+    return path
+
+
+def release_main(n: int, project: Path | None, repeat: int) -> None:
+    print("load average: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
+    with tempfile.TemporaryDirectory() as folder:
+        path = project or release_project(n, Path(folder))
+        env = dict(os.environ, PYTHONPATH=str(ROOT))
+        runs = []
+        for _ in range(repeat):
+            out = subprocess.run(
+                [sys.executable, "-c", _RELEASE_RUN, str(path)],
+                env=env,
+                cwd=folder,  # not the source tree: PYTHONPATH's code is what runs
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout.split()
+            runs.append((float(out[0]), float(out[1]), int(out[2])))
+    wall = statistics.median(r[0] for r in runs)
+    cpu = statistics.median(r[1] for r in runs)
+    items = runs[0][2]
+    target = RELEASE_TARGET_S * items
+    print(
+        f"release audit of {items:,} items: median {cpu:.3f} s CPU of"
+        f" {', '.join(f'{r[1]:.3f}' for r in runs)}; {wall:.3f} s wall of"
+        f" {', '.join(f'{r[0]:.3f}' for r in runs)}"
+    )
+    print(
+        f"  target < {target:.3f} s CPU ({RELEASE_TARGET_S * 1e6:.1f} us per item):"
+        f" {'met' if cpu < target else 'MISSED'}; baseline {RELEASE_BASELINES.get(items, '?')}"
+    )
+    print("  load average: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("n", nargs="?", type=int, default=200_000)
     parser.add_argument("--kind", choices=("scale", "species"), default="species")
+    parser.add_argument("--release", action="store_true", help="the release audit alone")
+    parser.add_argument("--project", type=Path, help="with --release: an accepted project")
+    parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
+    if args.release:
+        release_main(args.n, args.project, args.repeat)
+        return
     make = scale_items if args.kind == "scale" else species_items
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "bench.bagel"

@@ -28,7 +28,7 @@ LOWER_WRITERS = {
 }
 # Store write methods that those lower layers call, module by module.
 LOWER_STORE_WRITES = {
-    "core/checks/__init__.py": {"replace_flags", "replace_all_flags", "transaction"},
+    "core/checks/run.py": {"replace_flags", "replace_all_flags", "transaction"},
     "core/audio/project.py": {"put_measurement"},
     "core/audio/spectrogram.py": {"set_meta"},
 }

@@ -193,8 +193,8 @@ SCENARIOS: dict[str, tuple[Scenario, str]] = {
         lambda tmp, _: good_and(tmp, lines(item(2, question="x" * 11_000_000)).encode()),
         "longer than the 10 MB",
     ),
-    "a JSON document (an array, or an object spread over lines), a table or a text larger than"
-    " 64 MB (`--max-document-mb`)": (
+    "a JSON document (an array, or an object spread over lines) larger than 64 MB"
+    " (`--max-document-mb`)": (
         lambda tmp, _: big_document(tmp),
         "larger than the 64 MB a document may take (import --max-document-mb)",
     ),

@@ -9,7 +9,9 @@ drawn from the seed and the question, ``verbose`` "The answer is X." with the go
 Judge prompts get a JSON verdict, generation prompts a JSON item (``reject`` persona: a rejection).
 
 Faults are scripted (``fail_next``): 429 with Retry-After, 500, a reply slower than the client's
-timeout, malformed JSON, empty content, and a 500 whose body echoes the Authorization header.
+timeout, malformed JSON, empty content, a 500 whose body echoes the Authorization header, a 200
+page of HTML (a proxy's), and a reply that streams forever (``trickle``: a byte every 0.1 s until
+the client hangs up).
 Every request is counted, per path and per (model, question).
 """
 
@@ -34,7 +36,7 @@ _QUESTION = re.compile(r"^Question: (.*)$", re.MULTILINE)
 
 @dataclass
 class Fault:
-    kind: str  # 429, 500, slow, malformed, empty, echo-auth
+    kind: str  # 429, 500, slow, malformed, empty, echo-auth, html, trickle
     times: int
     retry_after: str | None = None
     question: str | None = None  # only requests whose question contains this text
@@ -292,6 +294,25 @@ class _Handler(BaseHTTPRequestHandler):
             self._json(500, {"error": {"message": message}})
         elif fault.kind == "malformed":
             self._send(200, b'{"id": "cmpl-broken", "choices": [')
+        elif fault.kind == "html":
+            page = b"<html><body><h1>502 Bad Gateway</h1></body></html>"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(page)))
+            self.end_headers()
+            self.wfile.write(page)
+        elif fault.kind == "trickle":
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            try:
+                while True:  # one space at a time: a body that never ends
+                    self.wfile.write(b"1\r\n \r\n")
+                    self.wfile.flush()
+                    time.sleep(0.1)
+            except OSError:  # the client hung up
+                self.close_connection = True
         elif fault.kind == "slow":
             time.sleep(fault.seconds)
             return False

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QWidget
 
 from bagel_studio.core.prefs import Preferences
 from bagel_studio.core.store import Store
 from bagel_studio.ui.app import drain
 from bagel_studio.ui.main_window import MainWindow
 from bagel_studio.ui.services import Services
+
+if TYPE_CHECKING:
+    from bagel_studio.ui.listening import ListeningPanel
 
 
 def open_desk(
@@ -34,11 +37,27 @@ def open_desk(
     )
     window = MainWindow(services, read_only=read_only, settings=settings)
     qtbot.addWidget(window)
-    window.show()
-    qtbot.waitExposed(window)
+    with qtbot.waitExposed(window):
+        window.show()
     window.activateWindow()  # window-wide shortcuts act only in the active window
     qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=5_000)
     return window
+
+
+def wait_exposed(qtbot: Any, widget: QWidget) -> None:
+    """Wait until ``widget``, shown by the code under test (a menu opened a panel), is on screen.
+    ``qtbot.waitExposed`` is a context manager around the ``show()``; called alone, it waits for
+    nothing."""
+    qtbot.waitUntil(lambda: widget.windowHandle() is not None and widget.windowHandle().isExposed())
+
+
+def listening_panel(qtbot: Any, window: MainWindow) -> ListeningPanel:
+    """The desk's listening panel, once built: the desk builds it in steps while it is idle,
+    and waiting here leaves it idle. If the item on screen has a recording, the panel has it."""
+    qtbot.waitUntil(lambda: window.evidence.listening is not None)
+    panel = window.evidence.listening
+    assert panel is not None
+    return panel
 
 
 def close_desk(window: MainWindow) -> None:

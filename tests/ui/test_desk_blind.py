@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 
 from bagel_studio.ui.item_view import BLIND_FLAG, BLIND_HISTORY
 from bagel_studio.ui.shortcuts import State
-from tests.ui.desk_harness import close_desk, open_desk
+from tests.ui.desk_harness import close_desk, listening_panel, open_desk
 from tests.ui.desk_project import GLOBI_ID, KOALA_ID, XC_ID, build_project
 
 PALLISENTIS_ID = "globi:pallisentis:0"  # its stem-taxon-in-options flag names option D
@@ -70,8 +70,8 @@ def test_blind_globi_card_and_spectrogram_hide_the_key(qtbot, tmp_path, data_dir
     assert "blind mode" not in card.get("Generator's evidence", "")
 
     window.show_item(XC_ID)
-    panel = window.evidence.listening
-    assert panel is not None and window.machine.state is State.BLIND
+    panel = listening_panel(qtbot, window)
+    assert window.machine.state is State.BLIND
     qtbot.waitUntil(lambda: panel.clip is not None, timeout=30_000)
     labels = panel.view.overlays.band_labels()
     assert len(labels) == 4 and not any("gold" in label for label in labels)

@@ -74,3 +74,83 @@ def test_keys_act_on_the_desk_again_after_the_help_window_closes(
     qtbot.keyClick(QApplication.activeWindow(), Qt.Key.Key_J)
     assert window.current_item_id() != first
     close_desk(window)
+
+
+def test_the_desk_opens_with_the_keys_on_the_queue(qtbot, tmp_path: Path, data_dir: Path) -> None:
+    path = tmp_path / "desk.bagel"
+    build_project(path, data_dir)
+    window = open_desk(qtbot, path)
+    # Not the first filter combo (Qt's pick), whose type-ahead swallowed A, E, R, J...
+    assert QApplication.focusWidget() is window.queue.table
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_A)  # as the keyboard sends it
+    qtbot.waitUntil(lambda: window.machine.state is not State.WRITING)
+    close_desk(window)
+    assert rows(path, "SELECT item_id, decision FROM reviews") == [(KOALA_ID, "accept")]
+
+
+def test_esc_on_a_filter_gives_the_keys_back_to_the_queue(
+    qtbot, tmp_path: Path, data_dir: Path
+) -> None:
+    path = tmp_path / "desk.bagel"
+    build_project(path, data_dir)
+    window = open_desk(qtbot, path)
+    level = window.queue.filters.level
+    level.setFocus()
+    qtbot.keyClick(level, Qt.Key.Key_Escape)
+    assert QApplication.focusWidget() is window.queue.table
+    first = window.current_item_id()
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_J)
+    assert window.current_item_id() != first
+
+    search = window.queue.filters.search
+    qtbot.keyClick(window, Qt.Key.Key_Slash)
+    qtbot.keyClicks(search, "koala")
+    qtbot.keyClick(search, Qt.Key.Key_Escape)  # the first Esc empties the field...
+    assert search.text() == "" and QApplication.focusWidget() is search
+    qtbot.keyClick(search, Qt.Key.Key_Escape)  # ...the second leaves it
+    assert QApplication.focusWidget() is window.queue.table
+    close_desk(window)
+
+
+def test_keys_go_back_to_the_queue_after_an_edit(qtbot, tmp_path: Path, data_dir: Path) -> None:
+    path = tmp_path / "desk.bagel"
+    build_project(path, data_dir)
+    window = open_desk(qtbot, path)
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_E)
+    assert window.machine.state is State.EDIT
+    assert QApplication.focusWidget() is window.item_view.editor.stem
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Escape)
+    assert window.machine.state is State.REVIEW
+    assert QApplication.focusWidget() is window.queue.table  # not the history list below
+    close_desk(window)
+
+
+def test_a_panel_closed_with_esc_gives_the_keys_back_to_the_desk(
+    qtbot, tmp_path: Path, data_dir: Path
+) -> None:
+    path = tmp_path / "desk.bagel"
+    build_project(path, data_dir)
+    window = open_desk(qtbot, path)
+    window.menus.open_panel("agreement")
+    panel = window.menus.panels["agreement"]
+    qtbot.addWidget(panel)
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is panel)
+    qtbot.keyClick(panel, Qt.Key.Key_Escape)
+    assert not panel.isVisible()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+    close_desk(window)
+
+
+def test_the_export_dialog_has_the_keys_and_gives_them_back(
+    qtbot, tmp_path: Path, data_dir: Path
+) -> None:
+    path = tmp_path / "desk.bagel"
+    build_project(path, data_dir)
+    window = open_desk(qtbot, path)
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+    dialog = window.menus.panels["export"]
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is dialog)  # Esc, Enter act on it
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Escape)
+    assert not dialog.isVisible()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+    close_desk(window)

@@ -14,7 +14,7 @@ from bagel_studio.ui.desk_menus import PANEL_SIZES, PANELS
 from bagel_studio.ui.secondary import DEFAULT_SIZE
 from bagel_studio.ui.shortcuts import SHORTCUTS
 from bagel_studio.ui.shortcuts_help import ShortcutsHelp, shortcut_lines
-from tests.ui.desk_harness import close_desk, open_desk
+from tests.ui.desk_harness import close_desk, listening_panel, open_desk, wait_exposed
 from tests.ui.desk_project import XC_ID, build_project
 
 FLAGS_COLUMN = 5
@@ -51,8 +51,7 @@ def test_shift_arrows_seek_five_seconds(qtbot, pulse_sink: str, tmp_path: Path, 
     build_project(path, data_dir)
     window = open_desk(qtbot, path)
     window.show_item(XC_ID)
-    panel = window.evidence.listening
-    assert panel is not None
+    panel = listening_panel(qtbot, window)
     qtbot.waitUntil(lambda: panel.controller.loaded, timeout=30_000)
     qtbot.keyClick(window, Qt.Key.Key_Right)
     assert panel.view.playhead.value() == pytest.approx(1.0)
@@ -79,7 +78,7 @@ def test_secondary_windows_open_roomy_and_close_by_keyboard(
         window.menus.open_panel(name)
     panel = window.menus.panels[name]
     qtbot.addWidget(panel)
-    qtbot.waitExposed(panel)
+    wait_exposed(qtbot, panel)
     room = panel.screen().availableGeometry()
     if name != "help":  # the panels fill a useful share of the screen, never their bare hint
         wanted = PANEL_SIZES.get(name, DEFAULT_SIZE)
@@ -136,8 +135,8 @@ def test_export_dialog_shows_no_literal_ampersand(qtbot, tmp_path, data_dir) -> 
 def test_help_shows_every_line_whole(qtbot) -> None:
     help_window = ShortcutsHelp()
     qtbot.addWidget(help_window)
-    help_window.show()
-    qtbot.waitExposed(help_window)
+    with qtbot.waitExposed(help_window):
+        help_window.show()
     text = help_window.text
     assert text.horizontalScrollBar().maximum() == 0  # no line runs off to the side
     assert text.toPlainText().count("\n") + 1 == len(shortcut_lines())

@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtWidgets import QWidget
 
-from tests.ui.desk_harness import close_desk, open_desk
+from tests.ui.desk_harness import close_desk, listening_panel, open_desk
 from tests.ui.desk_project import XC_ID, build_project
 
 
@@ -25,8 +25,7 @@ def test_transport_and_queue_fit(qtbot, tmp_path: Path, data_dir: Path, size) ->
     window = open_desk(qtbot, path)
     window.resize(*size)
     window.show_item(XC_ID)
-    panel = window.evidence.listening
-    assert panel is not None
+    panel = listening_panel(qtbot, window)
     qtbot.waitUntil(lambda: panel.clip is not None, timeout=30_000)
     qtbot.wait(50)
     transport = panel.transport

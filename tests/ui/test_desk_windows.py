@@ -16,7 +16,7 @@ from bagel_studio.core.merge import merge_projects
 from bagel_studio.core.model import ItemContent, Status
 from bagel_studio.core.store import NewItem
 from bagel_studio.ui.shortcuts import State
-from tests.ui.desk_harness import close_desk, open_desk
+from tests.ui.desk_harness import close_desk, listening_panel, open_desk
 from tests.ui.desk_project import KOALA_ID, build_project
 from tests.ui.listening.conftest import CROWNED, FREQ_OPTIONS, WRONG_GOLD_ITEM
 from tests.ui.listening.conftest import build_project as build_clip_project
@@ -123,8 +123,7 @@ def test_flags_from_a_clip_measured_in_the_background_appear_in_the_desk(
     build_clip_project(tmp_path, data_dir, leading=[first]).close()
     window = open_desk(qtbot, tmp_path / "project.bagel", curator="t")
     assert window.current_item_id() == first.id
-    panel = window.evidence.listening
-    assert panel is not None
+    panel = listening_panel(qtbot, window)
     with qtbot.waitSignal(
         panel.flags_changed,
         timeout=120_000,  # a clip's measurement on a loaded machine

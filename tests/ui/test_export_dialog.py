@@ -53,8 +53,8 @@ def services(project_path: Path, data_dir: Path) -> Iterator[Services]:
 def _dialog(qtbot: QtBot, services: Services) -> ExportDialog:
     dialog = ExportDialog(services)
     qtbot.addWidget(dialog)
-    dialog.show()
-    qtbot.waitExposed(dialog)
+    with qtbot.waitExposed(dialog):
+        dialog.show()
     qtbot.waitUntil(lambda: dialog.plan is not None)
     return dialog
 

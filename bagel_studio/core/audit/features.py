@@ -32,6 +32,7 @@ from bagel_studio.core.audit.report import AuditReport
 from bagel_studio.core.audit.words import Tokens, stems, tokenize
 
 TEXTS = 5  # texts per item: its stem, then its four options
+_LOW = np.int64(0xFFFFFFFF)  # the stem of a (text, stem) pair
 BATCH = 2000  # items per batch where a whole list is audited
 # Every whitespace character but the space (all of them are below U+3001).
 _OTHER_SPACES = [c for c in map(chr, range(0x3001)) if c.isspace() and c != " "]
@@ -62,7 +63,7 @@ class AuditFeatures:
     lengths: np.ndarray  # the size of each item's word set
     digests: bytes  # the 16-byte digests of the items' near-duplicate group keys
     positions: list[int]  # the item (in the batch) of each digest
-    subjects: list[tuple[str, ...]]
+    subjects: list[frozenset[str]]  # ``items.subjects``
     golds: list[str | None]  # gold phrases (``leaks.leakable``), None: cannot leak
     answers: list[str | None]  # the gold answers as worded, where there is a gold phrase
     stems: list[str]  # the stems as phrases (``words.phrase``), "" for an item about nothing
@@ -109,23 +110,28 @@ def features(rows: AuditRows) -> AuditFeatures:
     texts = rows.texts
     answers = rows.answers.astype(np.int64, copy=False)
     tokens = tokenize(texts)
-    text_pairs = _stem_pairs(tokens)
-    vocabulary_size = np.int64(tokens.vocabulary())
-    text = text_pairs // vocabulary_size
-    stem = text_pairs % vocabulary_size
-    item, slot = text // TEXTS, text % TEXTS
+    # Every distinct (text, content word) pair as text << 32 | stem, sorted; per text its item,
+    # its place in the item (0: the stem, 1-4: the options) and whether it is the gold.
+    pairs = _stem_pairs(tokens)
+    text, stem = pairs >> 32, pairs & _LOW
+    text_item = np.repeat(np.arange(count, dtype=np.int64), TEXTS)
+    text_slot = np.tile(np.arange(TEXTS, dtype=np.int64), count)
+    gold_text = np.zeros(TEXTS * count, dtype=bool)
+    gold_text[np.arange(count, dtype=np.int64) * TEXTS + 1 + answers] = True
+    item, slot, in_gold = text_item[text], text_slot[text], gold_text[text]
     in_question = slot == 0
-    in_gold = slot == answers[item] + 1
-    # How many content words each option shares with its stem.
-    question_keys = item[in_question] * vocabulary_size + stem[in_question]  # sorted
+    # How many content words each option shares with its stem: the option's pairs moved to its
+    # stem's text, looked up among the stem's pairs.
+    question_keys = pairs[in_question]  # sorted
     in_option = ~in_question
-    option_keys = item[in_option] * vocabulary_size + stem[in_option]
+    option_slot = slot[in_option]
+    option_keys = pairs[in_option] - (option_slot << 32)
     where = np.searchsorted(question_keys, option_keys)
     shared = np.zeros(len(option_keys), dtype=bool)
     inside = where < len(question_keys)
     shared[inside] = question_keys[where[inside]] == option_keys[inside]
     overlap = np.bincount(
-        item[in_option] * 4 + slot[in_option] - 1, weights=shared, minlength=4 * count
+        item[in_option] * 4 + option_slot - 1, weights=shared, minlength=4 * count
     ).reshape(count, 4)
     options = texts.copy()
     del options[::TEXTS]
@@ -133,8 +139,8 @@ def features(rows: AuditRows) -> AuditFeatures:
     credit = item_credits(lengths.reshape(count, 4), overlap, folded, answers)
     # The word set of stem and gold, numbered by the rank of the stem among the batch's.
     in_set = in_question | in_gold
-    set_keys = distinct(item[in_set] * vocabulary_size + stem[in_set])
-    set_items, set_stems = set_keys // vocabulary_size, set_keys % vocabulary_size
+    set_keys = distinct((item[in_set] << 32) | stem[in_set])
+    set_items, set_stems = set_keys >> 32, set_keys & _LOW
     numbers = distinct(set_stems)
     index = np.searchsorted(numbers, set_stems)
     found = stems(numbers.tolist())
@@ -146,43 +152,41 @@ def features(rows: AuditRows) -> AuditFeatures:
     gold_stems = stem[in_gold].tolist()
     digests = bytearray()
     positions: list[int] = []
-    golds: list[str | None] = []
-    answer_words: list[str | None] = []
-    phrases: list[str] = []
-    for position, (dimension, recording, about) in enumerate(
-        zip(rows.dimensions, rows.recordings, rows.subjects, strict=True)
-    ):
-        if not (recording or about):  # about nothing: neither grouped nor leaking
-            golds.append(None)
-            answer_words.append(None)
-            phrases.append("")
-            continue
+    golds: list[str | None] = [None] * count
+    answer_words: list[str | None] = [None] * count
+    phrases = [""] * count  # an item about nothing is neither grouped nor leaking
+    recordings, subjects, dimensions = rows.recordings, rows.subjects, rows.dimensions
+    concerned = [p for p, r, a in zip(range(count), recordings, subjects, strict=True) if r or a]
+    for position in concerned:
+        about = subjects[position]
         end = int(gold_ends[position])
         start = int(gold_ends[position - 1]) if position else 0
         gold_words = stems(gold_stems[start:end])
-        for digest in key_digests(group_keys(dimension, recording, about, gold_words)):
+        keys = group_keys(dimensions[position], recordings[position], about, gold_words)
+        for digest in key_digests(keys):
             digests += digest
             positions.append(position)
         first = TEXTS * position
-        gold_text = first + 1 + int(answers[position])
-        gold = leakable(tokens.phrase(gold_text)) if gold_words else None
-        golds.append(gold)
-        answer_words.append(None if gold is None else texts[gold_text].strip())
-        phrases.append(tokens.phrase(first))
-    pairs = list(zip(rows.domains, rows.dimensions, strict=True))
-    kinds = list(dict.fromkeys(pairs))
+        gold_at = first + 1 + int(answers[position])
+        gold = leakable(tokens.phrase(gold_at)) if gold_words else None
+        if gold is not None:
+            golds[position] = gold
+            answer_words[position] = texts[gold_at].strip()
+        phrases[position] = tokens.phrase(first)
+    of_item = list(zip(rows.domains, rows.dimensions, strict=True))
+    kinds = list(dict.fromkeys(of_item))
     kind_number = {pair: number for number, pair in enumerate(kinds)}
     return AuditFeatures(
         credit,
         answers,
         kinds,
-        np.fromiter(map(kind_number.__getitem__, pairs), dtype=np.int32, count=count),
+        np.fromiter(map(kind_number.__getitem__, of_item), dtype=np.int32, count=count),
         [found[i] for i in order],
         rank[index.reshape(-1)] if len(found) else np.zeros(0, dtype=np.int32),
         set_lengths,
         bytes(digests),
         positions,
-        [tuple(about) for about in rows.subjects],
+        list(rows.subjects),
         golds,
         answer_words,
         phrases,
@@ -190,12 +194,11 @@ def features(rows: AuditRows) -> AuditFeatures:
 
 
 def _stem_pairs(tokens: Tokens) -> np.ndarray:
-    """The distinct (text, stem) pairs of the content words, as text * vocabulary + stem,
-    sorted."""
+    """The distinct (text, stem) pairs of the content words, as text << 32 | stem, sorted."""
     numbers = tokens.numbers
-    text = tokens.text_of()
     content = numbers >= 0
-    keys = text[content].astype(np.int64) * np.int64(tokens.vocabulary()) + numbers[content]
+    keys = tokens.text_of()[content].astype(np.int64) << 32
+    keys |= numbers[content]
     return distinct(keys)
 
 
@@ -260,7 +263,7 @@ class BatchedAudit:
         self.digests += features.digests
         self.positions.extend([start + p for p in features.positions])
         self.subjects += [
-            tuple([subjects.setdefault(s, len(subjects)) for s in about])
+            tuple([subjects.setdefault(s, len(subjects)) for s in about]) if about else ()
             for about in features.subjects
         ]
         self.golds += features.golds

@@ -99,18 +99,34 @@ def subjects(item: Item, question: str) -> frozenset[str]:
 def subjects_of(items: Sequence[Item], questions: Sequence[str]) -> list[frozenset[str]]:
     """``subjects`` of each item with its question (the binomials of all the questions found
     in one search)."""
+    return stored_subjects(
+        [item.text_key for item in items],
+        [item.globi_ref for item in items],
+        [item.recording_id for item in items],
+        _sources(items),
+        questions,
+    )
+
+
+def stored_subjects(
+    text_keys: Sequence[str | None],
+    globi_refs: Sequence[str | None],
+    recordings: Sequence[str | None],
+    sources: Sequence[Any],
+    questions: Sequence[str],
+) -> list[frozenset[str]]:
+    """``subjects_of`` from the items' fields as stored (the release writer reads no ``Item``)."""
     found: dict[int, set[str]] = {}  # position -> its subjects, for the items with some
 
-    def add(keys: list[str | None], prefix: str) -> None:
+    def add(keys: Sequence[str | None], prefix: str) -> None:
         for position, key in enumerate(keys):
             if key:
                 found.setdefault(position, set()).add(prefix + key)
 
-    add([item.text_key for item in items], "text:")
-    add([item.globi_ref for item in items], "record:")
-    recordings = [item.recording_id for item in items]
+    add(text_keys, "text:")
+    add(globi_refs, "record:")
     add([r.casefold() if r else None for r in recordings], "recording:")
-    names = [s.get("scientific_name") if isinstance(s, dict) else None for s in _sources(items)]
+    names = [s.get("scientific_name") if isinstance(s, dict) else None for s in sources]
     add([" ".join(n.split()).casefold() if isinstance(n, str) else None for n in names], "taxon:")
     joined = "\x00".join(questions)  # NUL: no word character, so each question stands alone
     ends = list(itertools.accumulate(len(q) + 1 for q in questions))
@@ -120,7 +136,7 @@ def subjects_of(items: Sequence[Item], questions: Sequence[str]) -> list[frozens
         if genus.lower() not in _NOT_GENUS:
             where = bisect.bisect_right(ends, match.start())
             found.setdefault(where, set()).add(f"taxon:{genus.casefold()} {epithet}")
-    return [frozenset(found[p]) if p in found else _NOTHING for p in range(len(items))]
+    return [frozenset(found[p]) if p in found else _NOTHING for p in range(len(questions))]
 
 
 def _sources(items: Sequence[Item]) -> list[Any]:

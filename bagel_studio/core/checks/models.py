@@ -4,6 +4,8 @@
   distractor; the key may be wrong or the item ambiguous (the paper's "hard" stratum partly
   reflects such items).
 * ``models-miss-gold``: some models miss the gold (n of m), for the queue filter.
+
+A model whose reply held no letter (invalid) chose no option: it counts in neither flag.
 * ``judge-disagrees``: the newest second opinion is not ``ok`` or keys another option.
 
 Only answers and verdicts about the item's current content count.
@@ -28,7 +30,7 @@ DESCRIPTIONS = {
     MODELS_REJECT_GOLD: "Every reference model (two or more, answering closed-book) picked the "
     "same wrong option: a candidate for a wrong or ambiguous key.",
     MODELS_MISS_GOLD: "Some of the models that answered the item closed-book (n of m) chose "
-    "another option than the gold.",
+    "another option than the gold (a reply with no letter chose nothing and is not counted).",
     JUDGE_DISAGREES: "A model asked for a second opinion (judge) found the item ambiguous, its "
     "gold wrong, not self-contained or unsupported, or would key another option: a suggestion, "
     "not a decision.",
@@ -46,7 +48,8 @@ def model_flags(ctx: CheckContext, item: Item) -> list[Flag]:
         return []  # most items: no model was asked, no hash to compute
     current = item.content.content_hash()
     gold = item.content.answer_index
-    choices = [(label, index) for label, index, h in answers if h == current]
+    # A reply with no letter A-D chose nothing: it is no evidence against the gold.
+    choices = [(label, index) for label, index, h in answers if h == current and index is not None]
     flags: list[Flag] = []
     misses = [(label, index) for label, index in choices if index != gold]
     if misses:

@@ -6,6 +6,7 @@ import argparse
 import signal
 import sys
 import threading
+from typing import Any
 
 from bagel_studio.core.cli import UsageError
 from bagel_studio.core.commands.common import add_wait_argument, open_project, print_json
@@ -60,6 +61,9 @@ def run(args: argparse.Namespace) -> int:
             missing = sorted(set(args.items) - {q.item_id for q in wanted})
             if missing:
                 raise UsageError("no such item (or not four options): " + ", ".join(missing))
+            left_out = 0
+        else:
+            left_out = len(store.item_ids()) - len(wanted)
         client = LLMClient(profile, retry_policy(args))
         try:
             client.check()
@@ -83,6 +87,7 @@ def run(args: argparse.Namespace) -> int:
             signal.signal(signal.SIGINT, previous)
             client.close()
     result = summary.to_json()
+    result["left_out"] = left_out
     if args.json:
         print_json(result)
     else:
@@ -90,8 +95,13 @@ def run(args: argparse.Namespace) -> int:
             f"{profile.label} ({profile.model}): {result['items']} items, "
             f"{result['already_answered']} answered before, {result['asked']} asked now: "
             f"{result['strict']} strict, {result['lenient']} lenient, {result['invalid']} "
-            f"invalid, {result['failed']} failed; accuracy {result['accuracy']}"
+            f"invalid, {result['failed']} failed"
         )
+        if left_out:
+            print(f"  {left_out} items left out: they do not have four options (fix them first)")
+        print("  " + _accuracy_line(result))
+        if result["note"]:
+            print(f"  {result['note']}")
         for error in summary.errors:
             print(f"  failed: {error}", file=sys.stderr)
         if summary.cancelled:
@@ -99,3 +109,16 @@ def run(args: argparse.Namespace) -> int:
     if summary.cancelled:
         return 1
     return 1 if summary.failed or summary.invalid else 0
+
+
+def _accuracy_line(result: dict[str, Any]) -> str:
+    """Accuracy over this run's replies, with the letters they held (position bias)."""
+    from bagel_studio.core.llm.metrics import letters_text
+
+    answered = result["answered"]
+    if not answered:
+        return "accuracy: no reply now (bagel-studio stats PROJECT shows the stored answers)"
+    return (
+        f"accuracy {100 * result['correct'] / answered:.1f}% ({result['correct']} of "
+        f"{answered} replies); letters {letters_text(result['letters'])}"
+    )

@@ -55,8 +55,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         metavar="MB",
         type=float,
         default=None,
-        help="refuse a file read whole (a JSON document rather than JSON Lines, a table, a text)"
-        " larger than this many megabytes (default 64); JSON Lines are read in any size",
+        help="refuse a file read whole (a JSON document rather than JSON Lines: an array of"
+        " items, Xeno-canto's API JSON, a text as JSON) larger than this many megabytes"
+        " (default 64); JSON Lines, tables and plain texts are read as a stream in any size",
     )
     parser.add_argument(
         "--no-verify",

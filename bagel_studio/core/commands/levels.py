@@ -16,6 +16,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "correctly, medium if one did, hard if neither (from the answers `evaluate` stored). "
         "Prints the counts per domain with percentages; with --apply, sets each item's level "
         "(an edit by 'model-levels' in its history, undoable; a level a curator edited is kept). "
+        "A reply without a letter A-D (invalid) counts as wrong, so it makes an item harder: "
+        "the command says how many each model gave, and --apply refuses a model with more than "
+        "a tenth of them unless --allow-invalid. "
         "Exit status: 0, 1 when some items lack an answer of either model, 2 usage error.",
     )
     parser.add_argument("project", metavar="PROJECT", help="the project file (.bagel)")
@@ -27,12 +30,25 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="the two profiles' labels",
     )
     parser.add_argument("--apply", action="store_true", help="set the items' levels")
+    parser.add_argument(
+        "--allow-invalid",
+        action="store_true",
+        help="apply levels even from a model more than a tenth of whose replies held no letter",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON")
     add_wait_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    from bagel_studio.core.llm.metrics import format_level_table, level_table, reference_levels
+    from bagel_studio.core.llm.metrics import (
+        INVALID_WARN_SHARE,
+        answers_by_profile,
+        format_level_table,
+        invalid_note,
+        level_table,
+        reference_levels,
+    )
+    from bagel_studio.core.llm.parse import INVALID
     from bagel_studio.core.llm.project import find_profile
     from bagel_studio.core.operations.llm import apply_levels
 
@@ -49,12 +65,34 @@ def run(args: argparse.Namespace) -> int:
         if not levels:
             raise UsageError("no item has an answer from both models: run evaluate first")
         table = level_table(levels, domains)
+        invalid: dict[str, tuple[int, int]] = {}  # label: (invalid, answered) over graded items
+        for label, answers in answers_by_profile(store, profiles, set(levels)).items():
+            invalid[label] = (sum(a["parse"] == INVALID for a in answers), len(answers))
+        too_many = [label for label, (bad, n) in invalid.items() if bad > INVALID_WARN_SHARE * n]
+        if args.apply and too_many and not args.allow_invalid:
+            notes = [f"{label}: {invalid_note(invalid[label][1], invalid[label][0])}"
+                     for label in too_many]  # fmt: skip
+            raise UsageError(
+                "; ".join(notes) + ". Nothing applied: such levels grade the reply format, "
+                "not the items (--allow-invalid applies them anyway)"
+            )
         applied = apply_levels(store, levels) if args.apply else None
     if args.json:
-        print_json({"levels": table, "missing": len(missing), "applied": applied})
+        print_json(
+            {
+                "levels": table,
+                "missing": len(missing),
+                "invalid": {label: bad for label, (bad, _) in invalid.items()},
+                "applied": applied,
+            }
+        )
     else:
         print(f"Reference levels from {args.models[0]} and {args.models[1]}:")
         print("\n".join(format_level_table(table)))
+        for label, (bad, n) in invalid.items():
+            note = invalid_note(n, bad)
+            if note:
+                print(f"{label}: {note}")
         if missing:
             print(f"{len(missing)} items lack an answer of either model and have no level")
         if applied is not None:

@@ -79,8 +79,8 @@ class ReleaseFolder:
         self.hashes[relative] = {"sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data)}
 
     @contextlib.contextmanager
-    def stream(self, relative: str) -> Iterator[Callable[[str], None]]:
-        """Write one file piece by piece: yields ``write(text)``; on leaving, the file is made
+    def stream(self, relative: str) -> Iterator[Callable[[bytes], None]]:
+        """Write one file piece by piece: yields ``write(data)``; on leaving, the file is made
         durable and its SHA-256 and size are remembered, as ``write`` does for a whole file."""
         target = self.path / relative
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -88,9 +88,8 @@ class ReleaseFolder:
         size = 0
         with open(target, "wb", buffering=1 << 20) as handle:
 
-            def write(text: str) -> None:
+            def write(data: bytes) -> None:
                 nonlocal size
-                data = text.encode("utf-8")
                 digest.update(data)
                 size += len(data)
                 handle.write(data)

@@ -24,10 +24,11 @@ import hashlib
 import random
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import permutations
+from typing import Any
 
 POSITIONS = 4
 
@@ -61,8 +62,14 @@ def allowed_positions(gold: int, fixed: frozenset[int]) -> frozenset[int]:
     return frozenset(p for p in range(POSITIONS) if p not in fixed)
 
 
-def deal_targets(seed: int, domain: str, items: Iterable[Movable]) -> dict[str, int]:
-    """The target gold position of every movable item of one domain (as balanced as possible)."""
+def deal_targets(
+    seed: int,
+    domain: str,
+    items: Iterable[Movable],
+    order: Callable[[str], Any] = natural_order,
+) -> dict[str, int]:
+    """The target gold position of every movable item of one domain (as balanced as possible);
+    ``order``: ``natural_order``, or the caller's table of it."""
     groups: dict[Group, list[str]] = defaultdict(list)
     for item in items:
         if len(item.allowed) < 2:
@@ -73,7 +80,7 @@ def deal_targets(seed: int, domain: str, items: Iterable[Movable]) -> dict[str, 
     for group, ids in groups.items():
         dealt = [p for p in range(POSITIONS) for _ in range(counts[group][p])]
         random.Random(f"{seed}:{domain}:deal:{group}").shuffle(dealt)
-        for item_id, target in zip(sorted(ids, key=natural_order), dealt, strict=True):
+        for item_id, target in zip(sorted(ids, key=order), dealt, strict=True):
             targets[item_id] = target
     return targets
 
@@ -84,14 +91,32 @@ def _deal_counts(seed: int, domain: str, sizes: dict[Group, int]) -> dict[Group,
     totals = [0] * POSITIONS
     counts: dict[Group, list[int]] = {}
     for group in sorted(sizes, key=lambda g: (len(g), g)):
-        row = counts[group] = [0] * POSITIONS
-        for _ in range(sizes[group]):
-            best = min(group, key=lambda p: (totals[p], rank[p]))
-            row[best] += 1
-            totals[best] += 1
+        counts[group] = _fill(group, sizes[group], totals, rank)
     while _improve(counts, totals):
         pass
     return counts
+
+
+def _fill(group: Group, items: int, totals: list[int], rank: Sequence[int]) -> list[int]:
+    """Give ``items`` items to the positions of ``group``, one at a time each to the emptiest
+    (the lowest-ranked among equals), and add them to ``totals``; return how many each got.
+    Done a level at a time rather than an item at a time: the emptiest positions take one
+    each in rank order until they reach the next fuller one."""
+    row = [0] * POSITIONS
+    while items > 0:
+        low = min(totals[p] for p in group)
+        lowest = sorted([p for p in group if totals[p] == low], key=rank.__getitem__)
+        higher = [totals[p] for p in group if totals[p] > low]
+        if higher and items >= len(lowest) * (min(higher) - low):
+            each, extra = min(higher) - low, 0
+        else:
+            each, extra = divmod(items, len(lowest))
+        for index, p in enumerate(lowest):
+            given = each + (index < extra)
+            row[p] += given
+            totals[p] += given
+            items -= given
+    return row
 
 
 def _improve(counts: dict[Group, list[int]], totals: list[int]) -> bool:

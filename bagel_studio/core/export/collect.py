@@ -11,7 +11,6 @@ per distinct text (``ContentCache``): an item accepted as is has the same canoni
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,14 +47,6 @@ def collect(store: Store) -> Collected:
 
 def _items(store: Store, contents: ContentCache) -> list[Item]:
     return store.get_items(contents=contents)
-
-
-def collect_batches(store: Store, size: int = 2000) -> Iterator[tuple[list[Item], Decisions]]:
-    """The items in queue order, ``size`` at a time, each batch with its items' decisions: what
-    ``collect`` reads, in memory bounded by the batch (the blocking flags and licences, small,
-    come from ``blocking`` and ``licences``)."""
-    for items, contents in store.item_batches_with_contents(None, size):
-        yield items, _decisions(store, contents, [item.id for item in items])
 
 
 def collect_items(store: Store, item_ids: list[str]) -> tuple[dict[str, Item], Decisions]:

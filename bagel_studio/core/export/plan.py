@@ -19,6 +19,7 @@ from typing import Any, overload
 
 from bagel_studio.core.checks.structural import structural_flags
 from bagel_studio.core.domains import DOMAINS
+from bagel_studio.core.export import stored
 from bagel_studio.core.export.balance import (
     Movable,
     allowed_positions,
@@ -28,10 +29,11 @@ from bagel_studio.core.export.balance import (
     permutation,
     position_counts,
 )
-from bagel_studio.core.export.collect import Decisions, collect_batches, collect_items
+from bagel_studio.core.export.collect import Decisions, collect_items
 from bagel_studio.core.export.collect import blocking as collected_blocking
 from bagel_studio.core.export.collect import licences as collected_licences
 from bagel_studio.core.export.fixed import fixed_positions
+from bagel_studio.core.export.stored import STATUS, StoredBatch
 from bagel_studio.core.model import Decision, Item, ItemContent, Review, Status
 from bagel_studio.core.store import Store
 from bagel_studio.core.store.rows import released_content
@@ -39,6 +41,9 @@ from bagel_studio.core.store.rows import released_content
 Progress = Callable[[int, int], None]
 
 RELEASED_STATUSES = (Status.ACCEPTED, Status.REVISED)
+RELEASED_VALUES = frozenset(s.value for s in RELEASED_STATUSES)
+REJECTED = Status.REJECTED.value
+_STATUS_VALUES = {s.value: s.value for s in Status}  # an unknown status fails as decoding would
 UNRESOLVED = "unresolved"  # accepted or revised, but the store holds no single content to release
 
 # ``json.dumps(value, ensure_ascii=False, sort_keys=True)`` without a new encoder per call.
@@ -107,10 +112,11 @@ class DomainBalance:
 
 
 @dataclass(slots=True)
-class _Slot:
+class Slot:
     """What the plan keeps of a released item: enough to deal, count and find it again (a
     few small values, the strings and sets shared between items: 200,000 of them are a plan).
-    ``movable`` and ``order`` are set once, when the gold positions are dealt."""
+    ``movable`` and ``target`` are set once, when the gold positions are dealt; the option
+    order follows from them (``order``), computed where the item is rendered."""
 
     item_id: str
     domain: str
@@ -120,8 +126,13 @@ class _Slot:
     fixed: frozenset[int]
     licence: str | None
     digest: int  # of the released content, to tell that the project has not changed since
+    key: tuple[tuple[int, int | str], ...] | None = None  # natural order, until dealt
     movable: bool = False
-    order: tuple[int, ...] = ()
+    target: int = -1  # where the gold goes
+
+    def order(self, seed: int) -> tuple[int, ...]:
+        """The released option order: ``options[i]`` is the curated ``options[order[i]]``."""
+        return permutation(seed, self.domain, self.item_id, self.gold, self.target, self.fixed)
 
 
 class ReleasedItems(Sequence[ReleasedItem]):
@@ -131,9 +142,10 @@ class ReleasedItems(Sequence[ReleasedItem]):
 
     BATCH = 2000
 
-    def __init__(self, store: Store, slots: Sequence[_Slot]) -> None:
+    def __init__(self, store: Store, slots: Sequence[Slot], seed: int) -> None:
         self.store = store
         self.slots = tuple(slots)
+        self.seed = seed
 
     def __len__(self) -> int:
         return len(self.slots)
@@ -162,13 +174,13 @@ class ReleasedItems(Sequence[ReleasedItem]):
         """The released items at release positions ``start`` to ``stop`` (one read)."""
         return self._read(self.slots[start:stop])
 
-    def _read(self, slots: Sequence[_Slot]) -> list[ReleasedItem]:
+    def _read(self, slots: Sequence[Slot]) -> list[ReleasedItem]:
         items, decisions = collect_items(self.store, [s.item_id for s in slots])
         released = []
         for slot in slots:
             item = items.get(slot.item_id)
             content = _final_content(decisions, slot.item_id) if item else None
-            if item is None or content is None or _digest(content) != slot.digest:
+            if item is None or content is None or digest_of(content) != slot.digest:
                 raise ExportError(
                     f"the project changed since this export was planned ({slot.item_id});"
                     " plan it again"
@@ -179,7 +191,7 @@ class ReleasedItems(Sequence[ReleasedItem]):
                     content=content,
                     fixed=slot.fixed,
                     movable=slot.movable,
-                    order=slot.order,
+                    order=slot.order(self.seed),
                     reviews=decisions.reviews.get(item.id, ()),
                     adjudication=decisions.adjudications.get(item.id),
                     recording_licence=slot.licence,
@@ -214,8 +226,15 @@ class ExportPlan:
             digest.update(content_hash_line(released).encode("utf-8"))
         return digest.hexdigest()
 
+    @cached_property
+    def _kinds(self) -> Counter[tuple[str, str | None]]:
+        """(domain, dimension) -> released items, counted once for every table that asks."""
+        return Counter([(s.domain, s.dimension) for s in self.items.slots])
+
     def released_by_domain(self) -> dict[str, int]:
-        counts = Counter(s.domain for s in self.items.slots)
+        counts: Counter[str] = Counter()
+        for (domain, _), count in self._kinds.items():
+            counts[domain] += count
         return {d: counts[d] for d in self.domains}
 
     def left_out_totals(self) -> dict[str, int]:
@@ -224,8 +243,8 @@ class ExportPlan:
     def dimension_counts(self) -> dict[str, dict[str, int]]:
         """domain -> dimension -> released items (the paper's Table 2)."""
         table: dict[str, Counter[str]] = defaultdict(Counter)
-        for slot in self.items.slots:
-            table[slot.domain][slot.dimension or "(none)"] += 1
+        for (domain, dimension), count in self._kinds.items():
+            table[domain][dimension or "(none)"] += count
         return {d: dict(sorted(table[d].items())) for d in self.domains}
 
 
@@ -239,7 +258,7 @@ def content_hash_line(released: ReleasedItem) -> str:
     )
 
 
-def _digest(content: ItemContent) -> int:
+def digest_of(content: ItemContent) -> int:
     """A fingerprint of a released content, compared within this process only (Python's hash of
     its fields: two different contents agree with a probability of about 2**-64)."""
     return hash(
@@ -306,7 +325,7 @@ def plan_export(
 ) -> ExportPlan:
     """Decide what a release with ``seed`` contains (reads the project, writes nothing);
     ``tallies`` reads the items (default ``batch_tallies``: in this process; the command line
-    reads a large project on worker processes, ``processes.tally_source``)."""
+    reads a large project on worker processes, ``processes.ExportWorkers.tallies``)."""
     with snapshot(store), gc_paused():
         plan = _plan(store, seed, progress, tallies or batch_tallies)
         return replace(plan, models=_model_report(store, plan))
@@ -332,7 +351,7 @@ class Tally:
     left_out: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     reject_reasons: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     blocked: list[BlockedItem] = field(default_factory=list)
-    kept: list[_Slot] = field(default_factory=list)
+    kept: list[Slot] = field(default_factory=list)
     unknown: set[str] = field(default_factory=set)
 
     def merge(self, other: Tally) -> None:
@@ -345,43 +364,40 @@ class Tally:
             for key, counts in theirs.items():
                 mine[key].update(counts)
         self.blocked += other.blocked
-        for slot in other.kept:  # from a worker: its strings and sets, shared again here
-            slot.domain, slot.dimension = _shared(slot.domain), _shared(slot.dimension)
-            slot.level, slot.fixed = _shared(slot.level), _shared(slot.fixed)
-            slot.licence = _shared(slot.licence)
+        # from a worker, a batch's slots share their strings and sets as the worker's did
+        # (pickling keeps shared objects shared): a few copies of each per batch, not per item
         self.kept += other.kept
         self.unknown |= other.unknown
 
 
-def tally(
-    items: Sequence[Item],
-    decisions: Decisions,
-    licences: dict[str, str],
-    blocking: dict[str, list[str]],
-) -> Tally:
-    """Plan ``items`` (``decisions``: theirs; ``licences`` and ``blocking``: the project's)."""
-    found = Tally(count=len(items))
+def tally(batch: StoredBatch, licences: dict[str, str], blocking: dict[str, list[str]]) -> Tally:
+    """Plan the items of ``batch`` (``licences`` and ``blocking``: the project's)."""
+    found = Tally(count=len(batch.rows))
     outcomes, left_out, reject_reasons = found.outcomes, found.left_out, found.reject_reasons
-    for item in items:
-        outcomes[item.domain][item.status.value] += 1
-        if item.status is Status.REJECTED:
-            reject_reasons[item.domain].update(_reject_reasons(decisions, item.id))
-        if item.status in RELEASED_STATUSES:
-            content = _final_content(decisions, item.id)
-            if content is None:
-                left_out[UNRESOLVED][item.domain] += 1
-                continue
-            recording = recording_id(item)
-            licence = licences.get(recording.casefold()) if recording else None
-            if recording and licence is None:
-                found.unknown.add(recording)
-            reasons = _block_reasons(item, content, blocking.get(item.id, []), recording, licence)
-            if reasons:
-                found.blocked.append(BlockedItem(item.id, item.domain, reasons))
-            else:
-                found.kept.append(_kept(item, content, licence))
+    for row in batch.rows:
+        item_id, domain, status = row[0], row[1], _STATUS_VALUES[row[STATUS]]
+        outcomes[domain][status] += 1
+        if status == REJECTED:
+            reject_reasons[domain].update(_reject_reasons(batch, item_id))
+        if status not in RELEASED_VALUES:
+            left_out[status][domain] += 1
+            continue
+        released = stored.released(
+            row, batch.reviews.get(item_id, ()), batch.adjudications.get(item_id)
+        )
+        if released is None:
+            left_out[UNRESOLVED][domain] += 1
+            continue
+        content = released[0]
+        recording = stored.recording_of(row)
+        licence = licences.get(recording.casefold()) if recording else None
+        if recording and licence is None:
+            found.unknown.add(recording)
+        reasons = _block_reasons(domain, content, blocking.get(item_id, []), recording, licence)
+        if reasons:
+            found.blocked.append(BlockedItem(item_id, domain, reasons))
         else:
-            left_out[item.status.value][item.domain] += 1
+            found.kept.append(_kept(item_id, domain, content, licence))
     return found
 
 
@@ -392,9 +408,9 @@ def batch_tallies(
     store: Store, licences: dict[str, str], blocking: dict[str, list[str]]
 ) -> Iterator[Tally]:
     """The tallies of the project's items, a batch at a time in queue order (this process; a
-    ``TallySource`` such as ``processes.tally_source`` may give the same from workers)."""
-    for items, decisions in collect_batches(store):
-        yield tally(items, decisions, licences, blocking)
+    ``TallySource`` such as ``processes.ExportWorkers.tallies`` may give the same from workers)."""
+    for batch in stored.batches(store, ReleasedItems.BATCH):
+        yield tally(batch, licences, blocking)
 
 
 def _plan(store: Store, seed: int, progress: Progress | None, tallies: TallySource) -> ExportPlan:
@@ -411,7 +427,7 @@ def _plan(store: Store, seed: int, progress: Progress | None, tallies: TallySour
     domains = domain_order([*outcomes, *balance])
     return ExportPlan(
         seed=seed,
-        items=ReleasedItems(store, released),
+        items=ReleasedItems(store, released, seed),
         blocked=tuple(sorted(blocked, key=lambda b: natural_key(b.item_id))),
         left_out={s: dict(sorted(c.items())) for s, c in sorted(left_out.items())},
         outcomes={d: dict(sorted(outcomes[d].items())) for d in domains if outcomes[d]},
@@ -424,16 +440,17 @@ def _plan(store: Store, seed: int, progress: Progress | None, tallies: TallySour
     )
 
 
-def _kept(item: Item, content: ItemContent, licence: str | None) -> _Slot:
-    return _Slot(
-        item.id,
-        _shared(item.domain),
+def _kept(item_id: str, domain: str, content: ItemContent, licence: str | None) -> Slot:
+    return Slot(
+        item_id,
+        _shared(domain),
         _shared(content.dimension),
         _shared(content.level),
         _gold(content),
         _shared(fixed_positions(content.options)),
         _shared(licence),
-        _digest(content),
+        digest_of(content),
+        natural_order(item_id),  # here, where a worker may compute it
     )
 
 
@@ -449,7 +466,7 @@ def _shared(value: Any) -> Any:
 
 
 def _block_reasons(
-    item: Item,
+    domain: str,
     content: ItemContent,
     flags: list[str],
     recording: str | None,
@@ -457,7 +474,7 @@ def _block_reasons(
 ) -> tuple[str, ...]:
     """Blocking flags, a released content that fails the structural checks, an ND recording."""
     reasons = list(flags)
-    reasons += [f.message for f in structural_flags(item.domain, content) if f.message not in flags]
+    reasons += [f.message for f in structural_flags(domain, content) if f.message not in flags]
     if recording and is_nd_licence(licence):
         reasons.append(f"recording {recording} is under a NoDerivatives licence ({licence})")
     return tuple(reasons)
@@ -472,12 +489,12 @@ def _final_content(decisions: Decisions, item_id: str) -> ItemContent | None:
     )
 
 
-def _reject_reasons(decisions: Decisions, item_id: str) -> set[str]:
-    adjudication = decisions.adjudications.get(item_id)
+def _reject_reasons(batch: StoredBatch, item_id: str) -> set[str]:
+    adjudication = batch.adjudications.get(item_id)
     if adjudication is not None:
         return {adjudication["reason"] or "other"}
-    reviews = decisions.reviews.get(item_id, ())
-    return {r.reason or "other" for r in reviews if r.decision is Decision.REJECT}
+    reviews = batch.reviews.get(item_id, ())
+    return {review[3] or "other" for review in reviews if review[2] == Decision.REJECT.value}
 
 
 def _empty_balance() -> DomainBalance:
@@ -485,31 +502,31 @@ def _empty_balance() -> DomainBalance:
     return DomainBalance(zero, zero, zero, 0, 0)
 
 
-def _shuffle(seed: int, kept: list[_Slot]) -> tuple[list[_Slot], dict[str, DomainBalance]]:
+def _shuffle(seed: int, kept: list[Slot]) -> tuple[list[Slot], dict[str, DomainBalance]]:
     """Deal the gold positions of each domain and permute every item's options accordingly."""
-    by_domain: dict[str, list[_Slot]] = defaultdict(list)
+    by_domain: dict[str, list[Slot]] = defaultdict(list)
     for slot in kept:
         by_domain[slot.domain].append(slot)
-    released: list[_Slot] = []
+    released: list[Slot] = []
     balance: dict[str, DomainBalance] = {}
     for domain in domain_order(by_domain):
-        entries = sorted(by_domain[domain], key=lambda e: natural_order(e.item_id))
+        keys = {slot.item_id: slot.key or natural_order(slot.item_id) for slot in by_domain[domain]}
+        entries = sorted(by_domain[domain], key=lambda e: keys[e.item_id])
         movable = []
         for slot in entries:
             allowed = allowed_positions(slot.gold, slot.fixed)
             if len(allowed) >= 2:
                 movable.append(Movable(slot.item_id, allowed))
-        targets = deal_targets(seed, domain, movable)
+        targets = deal_targets(seed, domain, movable, keys.__getitem__)
         del movable[:]
         group = entries
         for slot in entries:
-            target = targets.get(slot.item_id, slot.gold)
-            order = permutation(seed, domain, slot.item_id, slot.gold, target, slot.fixed)
+            slot.key = None
+            slot.target = targets.get(slot.item_id, slot.gold)
             slot.movable = slot.item_id in targets
-            slot.order = _shared(order)
         del by_domain[domain][:]
         released.extend(group)
-        after = [s.order.index(s.gold) for s in group]
+        after = [s.target for s in group]  # where ``order`` puts the gold
         balance[domain] = DomainBalance(
             before=tuple(position_counts([s.gold for s in group])),
             after=tuple(position_counts(after)),

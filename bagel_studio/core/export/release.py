@@ -14,7 +14,7 @@ from collections.abc import Callable, Generator
 from contextlib import ExitStack, closing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bagel_studio import __version__
 from bagel_studio.core.domains import LETTERS
@@ -35,6 +35,9 @@ from bagel_studio.core.export.report import Sections, report_files
 from bagel_studio.core.export.rows import dumps_document
 from bagel_studio.core.export.tables import LengthSums
 from bagel_studio.core.store import Store
+
+if TYPE_CHECKING:  # forked workers are imported only when asked for
+    from bagel_studio.core.export.processes import ExportWorkers
 
 Progress = Callable[[int, int], None]
 Step = tuple[str, Callable[[], dict[str, bytes]]]  # a name and what it writes: {path: bytes}
@@ -100,18 +103,29 @@ def export_release(
         if progress is not None:
             progress(PLAN_SHARE * done // max(total, 1), PROGRESS_TOTAL)
 
-    tallies = None
-    if workers > 1:
-        from bagel_studio.core.export import processes
+    pool = _workers(store.path, workers)
+    try:
+        tallies = pool.tallies if pool is not None and pool.plans(store) else None
+        plan = plan_export(store, seed, planning, tallies)
+        if plan.blocked:
+            raise ExportBlockedError(plan.blocked)
+        if not plan.items:
+            left_out = ", ".join(f"{n} {s}" for s, n in plan.left_out_totals().items())
+            raise NothingToReleaseError(f"nothing to release: no item is accepted ({left_out})")
+        return write_release(plan, out, force, progress, project, workers, pool)
+    finally:
+        if pool is not None:
+            pool.close()
 
-        tallies = processes.tally_source(store, workers)
-    plan = plan_export(store, seed, planning, tallies)
-    if plan.blocked:
-        raise ExportBlockedError(plan.blocked)
-    if not plan.items:
-        left_out = ", ".join(f"{n} {s}" for s, n in plan.left_out_totals().items())
-        raise NothingToReleaseError(f"nothing to release: no item is accepted ({left_out})")
-    return write_release(plan, out, force, progress, project, workers)
+
+def _workers(path: Path, workers: int) -> ExportWorkers | None:
+    """Worker processes for an export of the project at ``path``, when asked for and
+    possible."""
+    if workers < 2:
+        return None
+    from bagel_studio.core.export import processes
+
+    return processes.ExportWorkers(path, workers) if processes.can_fork(path, workers) else None
 
 
 def write_release(
@@ -121,8 +135,11 @@ def write_release(
     progress: Progress | None = None,
     project: Path | None = None,
     workers: int = 1,
+    pool: ExportWorkers | None = None,
 ) -> ExportResult:
-    """Write an already computed plan (the desk plans once for the preview, then writes).
+    """Write an already computed plan (the desk plans once for the preview, then writes); a
+    large release is rendered on ``workers`` processes (``pool``: those of the export that
+    planned it, else forked here).
 
     The released items stream from the project into the data and provenance files a batch at a
     time; the content hash is taken on the way, so the report, card and manifest that follow
@@ -131,9 +148,12 @@ def write_release(
         raise ExportBlockedError(plan.blocked)
     check_out_dir(out_dir, force, project)
     folder = ReleaseFolder(out_dir)
+    own = pool is None and len(plan.items) > 0
+    if own:
+        pool = _workers(plan.items.store.path, workers)
     try:
         with gc_paused(), snapshot(plan.items.store):
-            content_hash, sections = _write_items(folder, plan, progress, workers)
+            content_hash, sections = _write_items(folder, plan, progress, pool)
             _write_steps(folder, _steps(plan, content_hash, sections), progress)
         manifest = build_manifest(plan, folder.hashes, content_hash)
         folder.write(layout.MANIFEST, dumps_document(manifest))
@@ -141,13 +161,16 @@ def write_release(
     except BaseException:
         folder.discard()
         raise
+    finally:
+        if own and pool is not None:
+            pool.close()
     if progress is not None:
         progress(PROGRESS_TOTAL, PROGRESS_TOTAL)
     return ExportResult(final, plan, manifest)
 
 
 def _write_items(
-    folder: ReleaseFolder, plan: ExportPlan, progress: Progress | None, workers: int = 1
+    folder: ReleaseFolder, plan: ExportPlan, progress: Progress | None, pool: ExportWorkers | None
 ) -> tuple[str, Sections]:
     """Write the data files and the provenance in one pass over the released items (in release
     order: by domain, so each domain's file is written in one go), read and rendered a batch at
@@ -164,8 +187,8 @@ def _write_items(
         write_provenance = files.enter_context(folder.stream(layout.PROVENANCE))
         domain_files: ExitStack | None = None
         current: str | None = None
-        write_domain: Callable[[str], None] | None = None
-        for rendered in files.enter_context(closing(_rendered(plan, workers))):
+        write_domain: Callable[[bytes], None] | None = None
+        for rendered in files.enter_context(closing(_rendered(plan, pool))):
             for domain, lines in rendered.segments:
                 if domain != current:
                     if domain_files is not None:
@@ -193,16 +216,14 @@ def _write_items(
     return content_hash.hexdigest(), Sections(audit.report(ids), lengths)
 
 
-def _rendered(plan: ExportPlan, workers: int) -> Generator[Rendered, None, None]:
+def _rendered(plan: ExportPlan, pool: ExportWorkers | None) -> Generator[Rendered, None, None]:
     """The released items rendered a batch at a time, in release order."""
-    if workers > 1:
-        from bagel_studio.core.export import processes
-
-        if processes.can_fork(plan, workers):
-            yield from processes.rendered_in_processes(plan, workers)
-            return
-    for batch in plan.items.batches():
-        yield render(batch)
+    items = plan.items
+    if pool is not None and pool.renders(len(items)):
+        yield from pool.rendered(items.slots, items.BATCH, items.seed)
+        return
+    for start in range(0, len(items), items.BATCH):
+        yield render(items.store, items.slots[start : start + items.BATCH], items.seed)
 
 
 def _write_steps(folder: ReleaseFolder, steps: list[Step], progress: Progress | None) -> None:

@@ -9,12 +9,13 @@ column, its citation). Every data row becomes a record referenced as ``<table na
 from __future__ import annotations
 
 import csv
-import io
+import itertools
 import math
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
-from bagel_studio.core.importers.textio import decode, line_ending
+from bagel_studio.core.importers.textio import Readable, TextLines
 from bagel_studio.core.store import Reject
 
 # Our column <- the GloBI columns that may hold it, first found wins (case-insensitive).
@@ -42,10 +43,10 @@ CITATION = "referenceCitation"
 
 @dataclass
 class GlobiTable:
-    """A decoded table: its records, its rejected rows, and what was assumed to read it."""
+    """What reading a table found: its rejected rows, how many records, what was assumed."""
 
-    records: list[dict[str, Any]] = field(default_factory=list)
     rejects: list[Reject] = field(default_factory=list)
+    count: int = 0  # records read
     encoding: str = "utf-8"
     line_ending: str = "LF"
     delimiter: str = "\t"
@@ -56,7 +57,7 @@ class GlobiTable:
         quotes = " (quotes read as text)" if self.quotes_literal else ""
         return (
             f"GloBI table, {self.encoding}, {self.line_ending} line endings,"
-            f" {separator}-separated{quotes}, {len(self.records):,} records"
+            f" {separator}-separated{quotes}, {self.count:,} records"
         )
 
 
@@ -91,75 +92,156 @@ def header_names(cells: list[str]) -> list[str]:
     return names
 
 
-def read_table(data: bytes, table_name: str, display: str) -> GlobiTable:
-    """Every data row of a GloBI table (``data``: the file's bytes; ``table_name``: its base
-    name, used in references; ``display``: the name rejects are reported under)."""
-    text, encoding = decode(data)
-    table = GlobiTable(encoding=encoding, line_ending=line_ending(data[: 1 << 20]))
-    first_line = text.split("\n", 1)[0].split("\r", 1)[0]
-    table.delimiter = sniff_delimiter(first_line)
-    rows, errors = _physical_rows(text, table.delimiter, csv.QUOTE_MINIMAL)
-    if table.delimiter == "\t" and _quotes_doubtful(rows, errors):
-        rows, errors = _physical_rows(text, table.delimiter, csv.QUOTE_NONE)
-        table.quotes_literal = True
-    table.rejects.extend(Reject(display, line, f"malformed row: {e}") for line, e in errors)
-    if not rows:
-        table.rejects.append(Reject(display, 1, "no header row"))
-        return table
-    names = header_names(rows[0][2])
-    columns = _field_columns(names)
-    source, target = (_name(names, columns, k) for k in ("source_taxon", "target_taxon"))
-    for row_number, (start, _, cells) in enumerate(rows[1:], start=1):
-        row = _row_dict(names, cells)
-        if not (row.get(source) or row.get(target)):
-            raw = table.delimiter.join(cells)
-            table.rejects.append(Reject(display, start, "no source or target taxon", raw))
-            continue
-        ref = f"{table_name}#{row_number}"
-        table.records.append(_record(row, names, columns, ref, table_name, row_number))
-    return table
+BATCH_RECORDS = 5000  # records handed to ``write`` at a time
 
 
-Row = tuple[int, int, list[str]]  # first line, last line, cells
-
-
-def _physical_rows(
-    text: str, delimiter: str, quoting: Literal[0, 1, 2, 3]
-) -> tuple[list[Row], list[tuple[int, str]]]:
-    """Non-blank rows with the lines they span, and the rows the csv module refused."""
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, quoting=quoting)
-    rows: list[Row] = []
-    errors: list[tuple[int, str]] = []
-    last_line = 0
+def read_table(
+    handle: Readable,
+    table_name: str,
+    display: str,
+    write: Callable[[list[dict[str, Any]]], None],
+    line_limit: int,
+) -> GlobiTable:
+    """Every data row of a GloBI table, read as a stream: a row at a time, its records handed
+    to ``write`` ``BATCH_RECORDS`` at a time, so memory holds a batch, never the file
+    (``handle``: the file; ``table_name``: its base name, used in references; ``display``: the
+    name rejects are reported under; a line over ``line_limit`` bytes is a reject, not read)."""
+    lines = TextLines(handle, line_limit, 0)
+    table = GlobiTable()
+    source = iter(lines)
+    first = next(source, "")
+    table.delimiter = sniff_delimiter(first.split("\r", 1)[0])
+    feed = _Feed(itertools.chain([first], source) if first else source)
+    rows = _Rows(table, table_name, display, write)
+    tabbed = table.delimiter == "\t"
+    reader = csv.reader(feed, delimiter=table.delimiter, quoting=csv.QUOTE_MINIMAL)
+    overlong = 0  # overlong lines met so far
     while True:
-        start = last_line + 1
+        feed.taken.clear()
+        start = feed.number + 1
         try:
             cells = next(reader)
         except StopIteration:
             break
         except csv.Error as exc:
-            last_line = reader.line_num
-            errors.append((start, str(exc)))
+            if tabbed and not table.quotes_literal:
+                reader = _quotes_as_text(table, feed, start, rows)
+                continue
+            table.rejects.append(Reject(display, start, f"malformed row: {exc}"))
             continue
-        last_line = reader.line_num
+        if not cells:
+            if len(lines.overlong) > overlong:  # a row all the same: the next keeps its number
+                overlong = len(lines.overlong)
+                rows.skip()
+            continue
+        if tabbed and not table.quotes_literal and rows.swallowed(start, feed.number, cells):
+            reader = _quotes_as_text(table, feed, start, rows)
+            continue
+        rows.add(start, cells)
+    rows.flush()
+    table.encoding, table.line_ending = lines.encoding, lines.line_ending
+    for number, size in lines.overlong:
+        reason = (
+            f"line is {size / 1e6:.1f} MB, longer than the {line_limit / 1e6:g} MB a line may"
+            " take (import --max-line-mb); not read"
+        )
+        table.rejects.append(Reject(display, number, reason))
+    if rows.names is None:
+        table.rejects.append(Reject(display, 1, "no header row"))
+    table.rejects.sort(key=lambda r: r.line)
+    return table
+
+
+class _Feed:
+    """The table's lines as the csv reader takes them: numbered, and those of the row being read
+    kept (``taken``) in case it must be read again with quotes as text."""
+
+    def __init__(self, lines: Iterator[str]) -> None:
+        self._lines = lines
+        self.number = 0
+        self.taken: list[str] = []
+
+    def __iter__(self) -> _Feed:
+        return self
+
+    def __next__(self) -> str:
+        line = next(self._lines)
+        self.number += 1
+        self.taken.append(line)
+        return line
+
+
+def _quotes_as_text(table: GlobiTable, feed: _Feed, start: int, rows: _Rows) -> Any:
+    """A stray '"' opening a field of a tab-separated table (GloBI's exchange files are not
+    quoted) ran on over the following lines: read the lines it took one row each, and the rest
+    of the table, with quotes as text."""
+    table.quotes_literal = True
+    for offset, line in enumerate(list(feed.taken)):
+        try:
+            cells = next(csv.reader([line], delimiter="\t", quoting=csv.QUOTE_NONE), [])
+        except csv.Error as exc:
+            table.rejects.append(Reject(rows.display, start + offset, f"malformed row: {exc}"))
+            continue
         if cells:
-            rows.append((start, last_line, cells))
-    return rows, errors
+            rows.add(start + offset, cells)
+    return csv.reader(feed, delimiter="\t", quoting=csv.QUOTE_NONE)
 
 
-def _quotes_doubtful(rows: list[Row], errors: list[tuple[int, str]]) -> bool:
-    """True when reading quotes swallowed lines: a stray '"' opening a field of a tab-separated
-    table (GloBI's exchange files are not quoted) runs on over the following rows, leaving a row
-    of the wrong width or a field holding whole tab-separated lines."""
-    if errors:
-        return True
-    width = len(rows[0][2]) if rows else 0
-    for first, last, cells in rows[1:]:
-        if last > first and (
-            len(cells) != width or any("\t" in c and ("\n" in c or "\r" in c) for c in cells)
-        ):
-            return True
-    return False
+class _Rows:
+    """The rows of one table turned into records (or rejects), written a batch at a time."""
+
+    def __init__(
+        self,
+        table: GlobiTable,
+        table_name: str,
+        display: str,
+        write: Callable[[list[dict[str, Any]]], None],
+    ) -> None:
+        self.table, self.table_name, self.display, self._write = table, table_name, display, write
+        self.names: list[str] | None = None
+        self.columns: dict[str, int] = {}
+        self.source = self.target = ""
+        self.number = 0  # data rows so far (a record's reference)
+        self.batch: list[dict[str, Any]] = []
+
+    def swallowed(self, first: int, last: int, cells: list[str]) -> bool:
+        """A data row over several lines of the wrong width, or with a field holding whole
+        tab-separated lines: a stray quote's doing."""
+        if self.names is None or last <= first:
+            return False
+        width = len(self.names)
+        return len(cells) != width or any("\t" in c and ("\n" in c or "\r" in c) for c in cells)
+
+    def add(self, start: int, cells: list[str]) -> None:
+        if self.names is None:
+            self.names = header_names(cells)
+            self.columns = _field_columns(self.names)
+            self.source = _name(self.names, self.columns, "source_taxon")
+            self.target = _name(self.names, self.columns, "target_taxon")
+            return
+        self.number += 1
+        row = _row_dict(self.names, cells)
+        if not (row.get(self.source) or row.get(self.target)):
+            raw = self.table.delimiter.join(cells)
+            reason = "no source or target taxon"
+            self.table.rejects.append(Reject(self.display, start, reason, raw))
+            return
+        ref = f"{self.table_name}#{self.number}"
+        record = _record(row, self.names, self.columns, ref, self.table_name, self.number)
+        self.batch.append(record)
+        if len(self.batch) >= BATCH_RECORDS:
+            self.flush()
+
+    def skip(self) -> None:
+        """A data row that is not read (a line over the limit): it keeps its number."""
+        if self.names is not None:
+            self.number += 1
+
+    def flush(self) -> None:
+        if self.batch:
+            self.table.count += len(self.batch)
+            self._write(self.batch)
+            self.batch = []
 
 
 def record_from_row(

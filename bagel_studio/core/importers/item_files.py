@@ -13,35 +13,49 @@ from pathlib import Path
 from typing import Any
 
 from bagel_studio.core.importers.items import ItemBatch
-from bagel_studio.core.importers.sniff import classify_file, document_limit, line_limit, loads
-from bagel_studio.core.importers.textio import decode_line, iter_lines, to_utf8, utf8_chunks
+from bagel_studio.core.importers.sniff import (
+    classify_file,
+    classify_json,
+    document_limit,
+    line_limit,
+    loads,
+)
+from bagel_studio.core.importers.textio import (
+    Readable,
+    decode_line,
+    iter_lines,
+    to_utf8,
+    utf8_chunks,
+)
 from bagel_studio.core.store.evidence import RAW_LIMIT
 
-LineProgress = Callable[[int], None]
-PROGRESS_EVERY = 2000
 CHUNK_ITEMS = 5000  # items of a JSON Lines file written at a time
 
 
 def read_items(
+    reader: Readable,
     path: Path,
     display: str,
-    advance: LineProgress | None = None,
     write: Callable[[ItemBatch], None] | None = None,
 ) -> ItemBatch:
-    """Every item, generator rejection and reject in the item file at ``path``.
+    """Every item, generator rejection and reject in the item file at ``path``, read through
+    ``reader`` (the file, opened at its start), once.
 
     JSON Lines are read as a stream, a line at a time (UTF-16/32 transcoded as it is read), and
     with ``write`` handed to it every ``CHUNK_ITEMS`` items (it writes them, and the batch
     forgets them, see ``ItemBatch.hand_over``), so a file of any length takes bounded memory; the
     batch returned holds what came after the last hand-over. A JSON document (an array of items,
     or one object spread over lines) is parsed whole, up to ``sniff.document_limit``; a larger
-    one is one reject that says so.
+    one is one reject that says so. What it is, is told from its first line (a head read apart).
     """
     batch = ItemBatch(display)
-    kind, document = classify_file(path)
-    if kind == "items-lines":
-        with open(path, "rb") as handle:
-            _read_lines(utf8_chunks(handle), batch, advance, write)
+    kind, document = classify_file(path, whole=False)
+    data = b""
+    if kind == "document":
+        data = to_utf8(reader.read())  # within the document limit (classify_file)
+        kind, document = classify_json(data)
+    if kind == "items-lines":  # JSON Lines, read as they come (or as read, when read whole)
+        _read_lines([data] if data else utf8_chunks(reader), batch, write)
     elif kind == "too-large":
         batch.reject(
             1,
@@ -51,12 +65,11 @@ def read_items(
             " length",
         )
     elif kind == "items-array":
-        _read_array(to_utf8(path.read_bytes()), document, batch)
+        _read_array(data, document, batch)
     elif kind == "items-object":
         batch.add_record(document, 1, "")
     elif kind == "other-object":
-        with open(path, "rb") as handle:
-            head = handle.read(4096)
+        head = data[:4096] if data else reader.read(4096)
         batch.reject(
             1,
             "a JSON object that is no item, envelope, Xeno-canto metadata or text"
@@ -65,7 +78,6 @@ def read_items(
         )
     elif kind == "bad-json":
         assert isinstance(document, json.JSONDecodeError)
-        data = to_utf8(path.read_bytes())  # within the document limit (classify_file)
         batch.reject(
             document.lineno,
             _json_error(document, len(data)),
@@ -77,17 +89,10 @@ def read_items(
 
 
 def _read_lines(
-    chunks: Iterable[bytes],
-    batch: ItemBatch,
-    advance: LineProgress | None,
-    write: Callable[[ItemBatch], None] | None,
+    chunks: Iterable[bytes], batch: ItemBatch, write: Callable[[ItemBatch], None] | None
 ) -> None:
     limit = line_limit.get()
-    consumed = 0
     for number, (line, size) in enumerate(iter_lines(chunks, limit, RAW_LIMIT), start=1):
-        consumed += size + 1
-        if advance is not None and number % PROGRESS_EVERY == 0:
-            advance(consumed)
         if size > limit:
             reason = (
                 f"line is {size / 1e6:.1f} MB, longer than the"

@@ -37,6 +37,9 @@ class ImportReport:
     check_item_ids: list[str] = field(default_factory=list)
     # Seconds taken: "import" (files, with structural checks) and "checks" (the other checks).
     timings: dict[str, float] = field(default_factory=dict)
+    # Bytes of input read to hash and parse the files (each read once; a file passed over by
+    # its stat is not read at all), besides the head of each file read to tell its format.
+    bytes_read: int = 0
 
     @property
     def added(self) -> int:
@@ -111,5 +114,6 @@ class ImportReport:
             "files": self.files,
             "notes": self.notes,
             "timings": self.timings,
+            "bytes_read": self.bytes_read,
             "exit_status": self.exit_status,
         }

@@ -14,17 +14,26 @@ with progress).
 
 from __future__ import annotations
 
-import hashlib
+import itertools
 import json
+import os
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from bagel_studio.core.importers import globi, item_files, texts, xenocanto
 from bagel_studio.core.importers.items import ItemBatch
+from bagel_studio.core.importers.reading import (
+    FileHashes,
+    HashingReader,
+    ReadCounter,
+    Stat,
+    file_stat,
+    settled,
+)
 from bagel_studio.core.importers.report import ImportReport
 from bagel_studio.core.importers.sniff import (
     HEAD_BYTES,
@@ -43,6 +52,7 @@ from bagel_studio.core.operations.imports import (
     import_file,
     linked_items,
     record_unreadable_audio,
+    remember_files,
 )
 from bagel_studio.core.operations.project import recheck
 from bagel_studio.core.store import NewItem, Reject, Store
@@ -56,6 +66,7 @@ class _Planned:
     input: Input
     kind: str
     size: int
+    stat: Stat
 
 
 @dataclass
@@ -65,7 +76,9 @@ class _Run:
     store: Store
     report: ImportReport
     audio: xenocanto.AudioIndex
-    hashes: dict[Path, str] = field(default_factory=dict)
+    counter: ReadCounter = field(default_factory=ReadCounter)  # bytes of input read
+    hashes: FileHashes = field(init=False)
+    seen: list[tuple[str, int, Stat]] = field(default_factory=list)  # files known by content
     attached: set[Path] = field(default_factory=set)
     attached_by: dict[Path, int] = field(default_factory=dict)  # audio -> the import naming it
     evidence: Evidence = field(default_factory=Evidence)  # what this run brought in
@@ -73,6 +86,9 @@ class _Run:
     # recordings this run inserted or changed, counted once when its audio file and then its
     # metadata (or the other way round) each fill in part of it
     recording_ids: set[str] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self.hashes = FileHashes(self.counter)
 
 
 def import_paths(
@@ -94,8 +110,10 @@ def import_paths(
     import and the checks took. A release folder is verified first and refused when it differs
     from its manifest, unless ``verify=False``; a line longer than ``max_line_bytes`` (default
     ``sniff.MAX_LINE_BYTES``) is a reject, and so is a file that must be read whole (a JSON
-    document, a table, a text) larger than ``max_document_bytes`` (``sniff.MAX_DOCUMENT_BYTES``).
-    JSON Lines are read as a stream, whatever their size.
+    document) larger than ``max_document_bytes`` (``sniff.MAX_DOCUMENT_BYTES``). JSON Lines,
+    tables and plain texts are read as a stream, whatever their size. Every file is read once,
+    hashed as it is parsed; one whose stat says it is unchanged since an earlier import read it
+    is not read at all (see ``reading``); ``report.bytes_read`` says how much was read.
     """
     line_token = line_limit.set(max_line_bytes) if max_line_bytes else None
     document_token = document_limit.set(max_document_bytes) if max_document_bytes else None
@@ -136,7 +154,7 @@ def _import_paths(
         report.unreadable.append(name)
         report.notes.append(f"{name}: the file name is not valid UTF-8; rename the file")
     inputs = _verified(collected.inputs, report) if verify else collected.inputs
-    plans = _plan(inputs, report)
+    plans = _plan(inputs, report, store)
     run = _Run(
         store, report, xenocanto.AudioIndex(p.input.path for p in plans if p.kind == "audio")
     )
@@ -156,6 +174,8 @@ def _import_paths(
             progress(done, total)
     report.evidence["recordings"] = len(run.recording_ids)
     report.evidence["audio_files"] = len(run.attached)
+    remember_files(store, run.seen)
+    report.bytes_read = run.counter.bytes
     _probe_audio(run)
     due = report.new_item_ids + linked_items(store, run.evidence, exclude=set(report.new_item_ids))
     due_set = set(due)
@@ -252,12 +272,17 @@ def run_full_checks(
     return count
 
 
-def _plan(inputs: list[Input], report: ImportReport) -> list[_Planned]:
-    """Sniff every input and order them: evidence before items (stable within a kind)."""
+def _plan(inputs: list[Input], report: ImportReport, store: Store) -> list[_Planned]:
+    """Sniff every input and order them: evidence before items (stable within a kind). A file
+    whose stat is the one it had when an earlier import read it is passed over here, unread
+    (see ``reading``)."""
     plans: list[_Planned] = []
     for item in inputs:
         try:
-            size = item.path.stat().st_size
+            stat = file_stat(os.stat(item.path))
+            if store.import_for_file(str(item.path), stat) is not None:
+                report.skipped_files.append(item.display)
+                continue
             with open(item.path, "rb") as handle:
                 head = handle.read(HEAD_BYTES)
         except OSError as exc:
@@ -275,58 +300,76 @@ def _plan(inputs: list[Input], report: ImportReport) -> list[_Planned]:
         if not item.explicit and kind in ("table", "binary", "other"):
             report.ignored.append(item.display)
             continue
-        plans.append(_Planned(item, kind, size))
+        plans.append(_Planned(item, kind, stat[0], stat))
     plans.sort(key=lambda p: KIND_ORDER.get(p.kind, len(KIND_ORDER)))
     return plans
 
 
 def _json_kind(path: Path) -> str:
     """Evidence or items: settled by the first line, or by the whole document when needed (a
-    document too large to read is taken for items, and refused as such)."""
-    kind, _ = classify_file(path)
+    document too large to read is taken for items, and refused as such). An array is items,
+    without being read further."""
+    kind, first = classify_file(path, whole=False)
+    if kind == "document":
+        if first == b"[":
+            return "items"
+        kind, _ = classify_file(path)
     if kind == "other-object":
         return "other"
     return kind if kind in ("xc-json", "text-json", "provenance") else "items"
 
 
-# Kinds read as a stream (item files), or not read beyond their hash (audio) or head (what is
-# nothing we read); every other kind is parsed whole, up to ``sniff.document_limit``.
-STREAMED_KINDS = frozenset({"items", "other", "audio", "empty", "binary", "table"})
+# Kinds parsed whole, up to ``sniff.document_limit`` (a JSON document of items is refused by
+# ``item_files`` itself); every other kind is read as a stream, or not read beyond its hash
+# (audio) or head (what is nothing we read).
+DOCUMENT_KINDS = frozenset({"text-json", "xc-json"})
+HASHED_KINDS = frozenset({"audio", "empty", "binary", "table"})  # not parsed: hashed first
 REPORT_RAW = 4096  # of a rejected line, the report keeps this much (the project its first MiB)
 
 
 def _import_file(run: _Run, plan: _Planned, advance: Callable[[int], None]) -> None:
-    """Import one file. Its SHA-256 is computed first, reading it a chunk at a time, so that a
-    file imported before is passed over without being parsed; then it is read again by its
-    handler, as a stream for item files. Memory does not grow with the file's size."""
+    """Import one file, read once: its SHA-256 is computed by the pass that parses it, and a
+    content imported before is found by it at the end of that pass. Only a file that may hold
+    such a content (the size of a file an earlier import read, or a kind that is not parsed) is
+    hashed first, and passed over unparsed when its content is known (see ``reading``)."""
     report, store, display, path = run.report, run.store, plan.input.display, plan.input.path
-    data = b""
+    sha: str | None = None
     try:
-        with open(path, "rb") as handle:
-            sha = hashlib.file_digest(handle, "sha256").hexdigest()
-        if plan.kind not in STREAMED_KINDS and plan.size <= document_limit.get():
-            data = to_utf8(path.read_bytes())  # UTF-16/32 with a byte order mark: as UTF-8
+        if plan.kind in HASHED_KINDS or store.import_of_size(plan.size):
+            sha = run.hashes.sha256(path)
+            earlier = store.find_import(sha)
+            if earlier is not None:
+                report.skipped_files.append(display)
+                if settled(plan.stat) and file_stat(os.stat(path)) == plan.stat:
+                    run.seen.append((str(path), int(earlier["id"]), plan.stat))
+                return
+        handle = open(path, "rb")  # noqa: SIM115  # closed below, after the transaction
     except OSError as exc:
         report.unreadable.append(display)
         report.notes.append(f"{display}: cannot read ({exc.strerror or exc})")
         return
-    if store.find_import(sha) is not None:
-        report.skipped_files.append(display)
-        return
-    run.hashes[path] = sha
-    report.files.append(display)
-    summary: dict[str, Any] = {}
-    with import_file(store, str(path), display, sha, plan.kind, summary) as writer:
-        run.import_ids.append(writer.import_id)
-        if plan.kind not in STREAMED_KINDS and plan.size > document_limit.get():
-            summary.update(_too_large(run, plan, writer))
-        else:
-            handler = _HANDLERS.get(plan.kind, _import_unusable)
-            summary.update(handler(run, plan, data, writer, advance))
+    with handle:
+        reader = HashingReader(handle, run.counter, advance)
+        report.files.append(display)
+        summary: dict[str, Any] = {}
+        with import_file(store, str(path), display, sha, plan.kind, summary) as writer:
+            run.import_ids.append(writer.import_id)
+            if plan.kind in DOCUMENT_KINDS and plan.size > document_limit.get():
+                summary.update(_too_large(run, plan, writer))
+            else:
+                handler = _HANDLERS.get(plan.kind, _import_unusable)
+                summary.update(handler(run, plan, reader, writer))
+            size = plan.size
+            if sha is None or plan.kind not in HASHED_KINDS:  # the content that was parsed
+                sha, size = reader.finish(), reader.consumed
+            unchanged = file_stat(os.fstat(handle.fileno())) == plan.stat
+            if unchanged:
+                run.hashes.note(path, plan.stat, sha)
+            writer.file_read(sha, size, plan.stat if unchanged and settled(plan.stat) else None)
     run.evidence.update(writer.evidence)
 
 
-Handler = Callable[[_Run, _Planned, bytes, FileImport, Callable[[int], None]], dict[str, Any]]
+Handler = Callable[[_Run, _Planned, HashingReader, FileImport], dict[str, Any]]
 
 
 def _reject(run: _Run, writer: FileImport, rejects: list[Reject]) -> int:
@@ -337,8 +380,8 @@ def _reject(run: _Run, writer: FileImport, rejects: list[Reject]) -> int:
 
 
 def _too_large(run: _Run, plan: _Planned, writer: FileImport) -> dict[str, Any]:
-    """A file that is read whole (a table, a text, Xeno-canto metadata) larger than the limit:
-    one reject that says so, nothing read."""
+    """A JSON document read whole (Xeno-canto's API JSON, a text as JSON) larger than the
+    limit: one reject that says so, nothing parsed (the file is only hashed)."""
     reason = (
         f"a {KIND_NAMES.get(plan.kind, plan.kind)} of {plan.size / 1e6:.1f} MB, larger than the"
         f" {document_limit.get() / 1e6:g} MB a file read whole may take (import"
@@ -347,24 +390,18 @@ def _too_large(run: _Run, plan: _Planned, writer: FileImport) -> dict[str, Any]:
     return {"rejects": _reject(run, writer, [Reject(plan.input.display, 1, reason)])}
 
 
-KIND_NAMES = {
-    "globi": "GloBI table",
-    "text": "text",
-    "text-json": "text (JSON)",
-    "xc-csv": "Xeno-canto metadata table",
-    "xc-json": "Xeno-canto metadata file",
-}
+KIND_NAMES = {"text-json": "text (JSON)", "xc-json": "Xeno-canto metadata file"}
 
 
 def _import_items(
-    run: _Run, plan: _Planned, data: bytes, writer: FileImport, advance: Callable[[int], None]
+    run: _Run, plan: _Planned, reader: HashingReader, writer: FileImport
 ) -> dict[str, Any]:
     summary: Counter[str] = Counter()
 
     def write(batch: ItemBatch) -> None:
         summary.update(_write_items(run, batch, writer))
 
-    write(item_files.read_items(plan.input.path, plan.input.display, advance, write))
+    write(item_files.read_items(reader, plan.input.path, plan.input.display, write))
     return {
         "items_added": summary["items_added"],
         "already_present": summary["already_present"],
@@ -428,16 +465,22 @@ def _contradicting(
 
 
 def _import_globi(
-    run: _Run, plan: _Planned, data: bytes, writer: FileImport, advance: Callable[[int], None]
+    run: _Run, plan: _Planned, reader: HashingReader, writer: FileImport
 ) -> dict[str, Any]:
-    table = globi.read_table(data, plan.input.path.name, plan.input.display)
-    added = writer.write_globi_records(table.records)
+    added = 0
+
+    def write(records: list[dict[str, Any]]) -> None:
+        nonlocal added
+        added += writer.write_globi_records(records)
+
+    name, display = plan.input.path.name, plan.input.display
+    table = globi.read_table(reader, name, display, write, line_limit.get())
     run.report.evidence["globi_records"] += added
     run.report.notes.append(f"{plan.input.display}: {table.describe()}")
     rejected = _reject(run, writer, table.rejects)
     return {
         "globi_records": added,
-        "rows": len(table.records),
+        "rows": table.count,
         "rejects": rejected,
         "encoding": table.encoding,
         "line_ending": table.line_ending,
@@ -446,15 +489,17 @@ def _import_globi(
 
 
 def _import_text(
-    run: _Run, plan: _Planned, data: bytes, writer: FileImport, advance: Callable[[int], None]
+    run: _Run, plan: _Planned, reader: HashingReader, writer: FileImport
 ) -> dict[str, Any]:
     name = plan.input.path.name
     try:
         if plan.kind == "text-json":
+            data = to_utf8(reader.read())  # within the document limit
             document = json.loads(decode(data)[0].lstrip("\ufeff"))
             text = texts.text_from_json(document, name)
         else:
-            text = texts.text_from_plain(decode(data)[0], name)
+            head, more = texts.read_head(reader, line_limit.get())
+            text = texts.text_from_plain(head, name, continues=more)
     except texts.TextTooShort as exc:
         _reject(run, writer, [Reject(plan.input.display, 1, str(exc))])
         return {"texts": 0, "rejects": 1}
@@ -467,40 +512,55 @@ def _import_text(
     return {"texts": 1, "key": text["key"], "truncated": text["truncated"]}
 
 
+RECORDING_BATCH = 1000  # metadata rows turned into recordings and written at a time
+
+
 def _import_xc_metadata(
-    run: _Run, plan: _Planned, data: bytes, writer: FileImport, advance: Callable[[int], None]
+    run: _Run, plan: _Planned, reader: HashingReader, writer: FileImport
 ) -> dict[str, Any]:
     audio = xenocanto.AudioIndex()
     audio.by_name, audio.by_id = dict(run.audio.by_name), dict(run.audio.by_id)
     audio.add_folder(plan.input.path.parent)
-    rows: list[tuple[int, Any]]
-    broken: list[Reject] = []
+    rows: Iterable[tuple[int, Any]]
+    csv_rows: xenocanto.CsvRows | None = None
     if plan.kind == "xc-csv":
-        csv_rows, encoding, broken = xenocanto.csv_rows(data, plan.input.display)
-        rows = list(csv_rows)
+        rows = csv_rows = xenocanto.CsvRows(reader, plan.input.display, line_limit.get())
     else:
-        rows = list(xenocanto.json_rows(json.loads(decode(data)[0].lstrip("\ufeff"))))
-        encoding = "json"
-    recordings, rejects = xenocanto.recording_rows(rows, audio, plan.input.display, run.hashes)
-    rejects += broken
-    run.recording_ids.update(writer.write_recordings(recordings))
-    for recording in recordings:
-        if recording["audio_path"]:
-            run.attached.add(Path(recording["audio_path"]))
-            run.attached_by[Path(recording["audio_path"])] = writer.import_id
-    rejected = _reject(run, writer, rejects)
-    return {"recordings": len(recordings), "rejects": rejected, "source": encoding}
+        document = json.loads(decode(to_utf8(reader.read()))[0].lstrip("\ufeff"))
+        rows = xenocanto.json_rows(document)
+    count = rejected = 0
+    for batch in _batched(rows, RECORDING_BATCH):
+        recordings, rejects = xenocanto.recording_rows(batch, audio, plan.input.display, run.hashes)
+        run.recording_ids.update(writer.write_recordings(recordings))
+        for recording in recordings:
+            if recording["audio_path"]:
+                run.attached.add(Path(recording["audio_path"]))
+                run.attached_by[Path(recording["audio_path"])] = writer.import_id
+        count += len(recordings)
+        rejected += _reject(run, writer, rejects)
+    if csv_rows is not None:
+        rejected += _reject(run, writer, csv_rows.rejects)
+    source = csv_rows.encoding if csv_rows is not None else "json"
+    return {"recordings": count, "rejects": rejected, "source": source}
+
+
+def _batched(rows: Iterable[tuple[int, Any]], size: int) -> Iterable[list[tuple[int, Any]]]:
+    """``rows`` ``size`` at a time (``itertools.batched`` is Python 3.12's)."""
+    iterator = iter(rows)
+    while batch := list(itertools.islice(iterator, size)):
+        yield batch
 
 
 def _import_audio(
-    run: _Run, plan: _Planned, data: bytes, writer: FileImport, advance: Callable[[int], None]
+    run: _Run, plan: _Planned, reader: HashingReader, writer: FileImport
 ) -> dict[str, Any]:
-    path = plan.input.path  # its SHA-256 is in run.hashes (computed by _import_file)
+    path = plan.input.path  # not read here: its SHA-256 is in run.hashes (see _import_file)
     recording = xenocanto.recording_for_audio(path, run.hashes)
     if recording is None:
         found = run.store.recording_id_for_file(path.name)
         if found is not None:
-            recording = {"id": found, "audio_path": str(path), "audio_sha256": run.hashes[path]}
+            sha = run.hashes.sha256(path)
+            recording = {"id": found, "audio_path": str(path), "audio_sha256": sha}
     if recording is None:
         if path in run.attached:  # named by a metadata row of this run
             return {"audio": 1}
@@ -517,7 +577,7 @@ def _import_audio(
 
 
 def _import_unusable(
-    run: _Run, plan: _Planned, data: bytes, writer: FileImport, advance: Callable[[int], None]
+    run: _Run, plan: _Planned, reader: HashingReader, writer: FileImport
 ) -> dict[str, Any]:
     """A file that is nothing we read: one reject that says what it looked like."""
     reasons = {
@@ -528,8 +588,7 @@ def _import_unusable(
     reason = reasons.get(plan.kind, f"unrecognised format ({plan.kind})")
     raw = ""
     if plan.kind != "binary":
-        with open(plan.input.path, "rb") as handle:
-            raw = to_utf8(handle.read(4096), complete=False).decode("utf-8", "replace")
+        raw = to_utf8(reader.read(4096), complete=False).decode("utf-8", "replace")
     _reject(run, writer, [Reject(plan.input.display, 1, reason, raw)])
     return {"rejects": 1}
 

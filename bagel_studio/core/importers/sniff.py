@@ -40,8 +40,9 @@ MAX_LINE_BYTES = 10_000_000  # default: no item needs more; a longer line is rej
 # The limit in force (``import --max-line-mb``); a context variable so concurrent imports in one
 # process (tests, the desk's writer) each keep their own.
 line_limit: ContextVar[int] = ContextVar("line_limit", default=MAX_LINE_BYTES)
-# A file that must be read whole (a JSON document rather than JSON Lines, a table, a text) larger
-# than this is refused: parsed whole, it would take many times its size in memory.
+# A file that must be read whole (a JSON document rather than JSON Lines) larger than this is
+# refused: parsed whole, it would take many times its size in memory. Tables and plain texts are
+# read as a stream, a row or a line at a time, in any size.
 MAX_DOCUMENT_BYTES = 64_000_000
 document_limit: ContextVar[int] = ContextVar("document_limit", default=MAX_DOCUMENT_BYTES)
 WALK_SUFFIXES = frozenset(
@@ -257,16 +258,18 @@ def classify_json(data: bytes) -> tuple[str, Any]:
     return "items-lines", None
 
 
-def classify_file(path: Path) -> tuple[str, Any]:
+def classify_file(path: Path, *, whole: bool = True) -> tuple[str, Any]:
     """``classify_json`` of a file, reading no more of it than needed: JSON Lines (and the
     evidence kinds told by their first line) from the first line, read as a stream; a file
-    within ``document_limit`` whole, as before; a larger JSON document (an array, or an object
-    spread over lines) is not read: ("too-large", its size in bytes)."""
+    within ``document_limit`` whole, as before, or with ``whole=False`` not at all:
+    ("document", the first byte of its first line), for the caller to read once and classify
+    with ``classify_json``; a larger JSON document (an array, or an object spread over lines) is
+    not read: ("too-large", its size in bytes)."""
     limit = line_limit.get()
     with open(path, "rb") as handle:
         content = (
             (line, size)
-            for line, size in iter_lines(utf8_chunks(handle), limit, 0)
+            for line, size in iter_lines(utf8_chunks(handle, HEAD_BYTES), limit, 0)
             if size > limit or line.strip()
         )
         first, first_size = next(content, (b"", 0))
@@ -277,6 +280,8 @@ def classify_file(path: Path) -> tuple[str, Any]:
             return _classify_head(head, lambda: next(content, None) is None)
         size = path.stat().st_size
         if size <= document_limit.get():
+            if not whole:
+                return "document", first.lstrip(b"\xef\xbb\xbf \t")[:1]
             return classify_json(to_utf8(path.read_bytes()))
         second = next(content, (b"", 0))[0]
     if first.lstrip().startswith(b"[") or not isinstance(_parsed(second), dict):

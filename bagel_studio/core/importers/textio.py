@@ -10,7 +10,7 @@ from __future__ import annotations
 import codecs
 import re
 from collections.abc import Iterable, Iterator
-from typing import BinaryIO
+from typing import Protocol
 
 UTF8 = "utf-8"
 CP1252 = "cp1252"
@@ -20,6 +20,12 @@ _NEWLINE = re.compile(rb"\r\n|\r|\n")
 _CONTROL = (frozenset(range(32)) - {9, 10, 12, 13}) | {127}
 _NOT_CONTROL = bytes(b for b in range(256) if b not in _CONTROL)
 BINARY_SAMPLE = 8192
+
+
+class Readable(Protocol):
+    """What the readers read from: a binary file, or one that hashes what it reads."""
+
+    def read(self, size: int = -1, /) -> bytes: ...
 
 
 def decode(data: bytes) -> tuple[str, str]:
@@ -110,28 +116,12 @@ def looks_binary(head: bytes) -> bool:
 CHUNK_BYTES = 1 << 20  # read a file this much at a time
 
 
-def utf8_chunks(handle: BinaryIO, chunk: int = CHUNK_BYTES) -> Iterator[bytes]:
+def utf8_chunks(handle: Readable, chunk: int = CHUNK_BYTES) -> Iterator[bytes]:
     """The bytes of ``handle`` a chunk at a time, transcoded to UTF-8 as they are read when the
     file starts with a UTF-16/32 byte order mark (the mark dropped, as ``to_utf8`` does); any
     other file as it is. Memory: one chunk, whatever the file's size."""
-    data = handle.read(max(chunk, 4))  # enough for any byte order mark
-    encoding = wide_encoding(data)
-    if encoding is None:
-        while data:
-            yield data
-            data = handle.read(chunk)
-        return
-    bom = next(b for b, e in _BOMS if e == encoding)
-    decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
-    data = data[len(bom) :]
-    while True:
-        following = handle.read(chunk)
-        text = decoder.decode(data, final=not following)
-        if text:
-            yield text.encode("utf-8")
-        if not following:
-            return
-        data = following
+    first = handle.read(max(chunk, 4))  # enough for any byte order mark
+    return _transcoded(first, handle, wide_encoding(first), chunk)
 
 
 def iter_lines(chunks: Iterable[bytes], limit: int, keep: int) -> Iterator[tuple[bytes, int]]:
@@ -174,3 +164,96 @@ def iter_lines(chunks: Iterable[bytes], limit: int, keep: int) -> Iterator[tuple
         yield head + rest[: keep - len(head)], size + len(rest)
     elif rest or ended:
         yield rest, len(rest)
+
+
+_ENDINGS = {"CRLF": "\r\n", "CR": "\r"}
+
+
+class TextLines:
+    """The lines of a text file (a table, a text) decoded one at a time, so memory holds a line,
+    not the file: UTF-16/32 with a byte order mark transcoded as read; otherwise UTF-8 until a
+    line is not valid UTF-8, then CP1252 from that line on (Latin-1 when CP1252 fails too), as a
+    whole-file decision would mostly decide. Every line ends in the file's line ending ("\\r\\n"
+    or "\\r" when its first chunk uses only that one, else "\\n"), whatever its own was, so that a
+    quoted cell keeps its line breaks as written. A line over ``limit`` bytes comes as its first
+    ``keep`` bytes and is listed in ``overlong`` (line number, size). ``encoding`` and
+    ``line_ending`` say what was found."""
+
+    def __init__(self, handle: Readable, limit: int, keep: int | None = None) -> None:
+        self._handle = handle
+        self._limit = limit
+        self._keep = limit if keep is None else keep
+        self.encoding = UTF8
+        self.line_ending = "none"
+        self.overlong: list[tuple[int, int]] = []
+
+    def __iter__(self) -> Iterator[str]:
+        first = self._handle.read(max(CHUNK_BYTES, 4))
+        wide = wide_encoding(first)
+        if wide is not None:
+            self.encoding = wide
+        chunks = _transcoded(first, self._handle, wide)
+        head = next(chunks, b"")
+        self.line_ending = line_ending(head)
+        ending = _ENDINGS.get(self.line_ending, "\n")  # inside a quoted cell, kept as written
+        lines = iter_lines(_chained(head, chunks), self._limit, self._keep)
+        for number, (line, size) in enumerate(lines, start=1):
+            if number == 1 and line.startswith(b"\xef\xbb\xbf"):
+                line = line[3:]
+            if size > self._limit:
+                self.overlong.append((number, size))
+                yield _decoded_head(line) + ending
+            else:
+                yield self._decode(line) + ending
+
+    def _decode(self, line: bytes) -> str:
+        if self.encoding == UTF8:
+            try:
+                return line.decode(UTF8)
+            except UnicodeDecodeError:
+                self.encoding = CP1252
+        if self.encoding == CP1252:
+            try:
+                return line.decode(CP1252)
+            except UnicodeDecodeError:
+                self.encoding = LATIN1
+        return line.decode(LATIN1 if self.encoding == LATIN1 else UTF8, "replace")
+
+
+def _transcoded(
+    first: bytes, handle: Readable, wide: str | None, chunk: int = CHUNK_BYTES
+) -> Iterator[bytes]:
+    """``first`` and the rest of ``handle`` as UTF-8 chunks (see ``utf8_chunks``)."""
+    if wide is None:
+        data = first
+        while data:
+            yield data
+            data = handle.read(chunk)
+        return
+    bom = next(b for b, e in _BOMS if e == wide)
+    decoder = codecs.getincrementaldecoder(wide)(errors="replace")
+    data = first[len(bom) :]
+    while True:
+        following = handle.read(chunk)
+        text = decoder.decode(data, final=not following)
+        if text:
+            yield text.encode("utf-8")
+        if not following:
+            return
+        data = following
+
+
+def _chained(head: bytes, rest: Iterator[bytes]) -> Iterator[bytes]:
+    if head:
+        yield head
+    yield from rest
+
+
+def _decoded_head(data: bytes) -> str:
+    """The start of a line cut at a byte count, which may fall inside a UTF-8 character."""
+    try:
+        return data.decode(UTF8)
+    except UnicodeDecodeError as exc:
+        if exc.start >= len(data) - 3 and exc.reason == "unexpected end of data":
+            return data[: exc.start].decode(UTF8)
+        return data.decode(CP1252, "replace")

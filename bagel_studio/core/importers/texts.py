@@ -12,6 +12,8 @@ import os
 import re
 from typing import Any
 
+from bagel_studio.core.importers.textio import Readable, TextLines
+
 MIN_CHARS = 1_000
 MAX_CHARS = 180_000
 BIORXIV_DOI = re.compile(r"\b10\.1101/[0-9.]+\d")
@@ -87,9 +89,12 @@ def make_text(
     doi: Any = None,
     scientific: Any = None,
     source_file: str | None = None,
+    continues: bool = False,
 ) -> dict[str, Any]:
-    """A text row (TEXT_COLUMNS), truncated by the paper's rule."""
+    """A text row (TEXT_COLUMNS), truncated by the paper's rule (``continues``: ``text`` is the
+    head of a longer one, see ``read_head``)."""
     body, truncated = truncate(text.replace("\r\n", "\n").replace("\r", "\n").strip())
+    truncated = truncated or continues
     body = paragraphed(body)  # after the cut, which is the generator's (on the text as written)
     return {
         "key": key,
@@ -111,18 +116,53 @@ def _check_length(text: str) -> None:
         )
 
 
-def text_from_plain(text: str, file_name: str) -> dict[str, Any]:
+HEAD_MARGIN = 1_000  # characters kept beyond MAX_CHARS, for the cut's own look-around
+
+
+def read_head(handle: Readable, line_limit: int) -> tuple[str, bool]:
+    """A text file read as a stream, a line at a time: its text from the first non-blank line
+    up to ``MAX_CHARS`` (and a margin), all the paper's rules ever keep, and whether more text
+    follows; memory holds that head and a line, whatever the file's size (a line over
+    ``line_limit`` bytes is held as its head)."""
+    cap = MAX_CHARS + HEAD_MARGIN
+    lines = TextLines(handle, max(line_limit, 4 * cap), 4 * cap)
+    kept: list[str] = []
+    size = 0
+    more = False
+    for line in lines:
+        if size > cap:
+            more = more or bool(line.strip())
+        elif kept or line.strip():
+            kept.append(line)
+            size += len(line)
+    return "".join(kept), more
+
+
+def text_from_plain(text: str, file_name: str, *, continues: bool = False) -> dict[str, Any]:
     """A plain-text extract: a Wikipedia article named after its file, or a bioRxiv text when
-    its head carries a bioRxiv DOI."""
+    its head carries a bioRxiv DOI (``continues``: ``text`` is the head of a longer file)."""
     _check_length(text)
     title = os.path.splitext(file_name)[0].replace("_", " ").strip()
     doi_match = BIORXIV_DOI.search(text[:2000])
     if doi_match:
         doi = doi_match.group(0)
         return make_text(
-            f"biorxiv:{doi}", "biorxiv", text, title=title, doi=doi, source_file=file_name
+            f"biorxiv:{doi}",
+            "biorxiv",
+            text,
+            title=title,
+            doi=doi,
+            source_file=file_name,
+            continues=continues,
         )
-    return make_text(f"wikipedia:{title}", "wikipedia", text, title=title, source_file=file_name)
+    return make_text(
+        f"wikipedia:{title}",
+        "wikipedia",
+        text,
+        title=title,
+        source_file=file_name,
+        continues=continues,
+    )
 
 
 def is_text_document(data: dict[str, Any]) -> bool:

@@ -9,15 +9,15 @@ hashed here; decoding belongs to the audio package.
 from __future__ import annotations
 
 import csv
-import hashlib
-import io
+import itertools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from bagel_studio.core.importers.fields import recording_id
-from bagel_studio.core.importers.textio import decode
+from bagel_studio.core.importers.reading import FileHashes
+from bagel_studio.core.importers.textio import Readable, TextLines
 from bagel_studio.core.store import Reject
 
 AUDIO_SUFFIXES = frozenset({".mp3", ".wav", ".flac", ".ogg", ".oga"})
@@ -226,14 +226,6 @@ def is_xc_json(document: Any) -> bool:
     return isinstance(document, dict) and isinstance(document.get("recordings"), list)
 
 
-def sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
 class AudioIndex:
     """The audio files an import can attach: by lower-case file name and by XC id."""
 
@@ -267,34 +259,74 @@ class AudioIndex:
         return self.by_id.get(rec_id) if rec_id else None
 
 
-def csv_rows(
-    data: bytes, display: str
-) -> tuple[list[tuple[int, dict[str, Any]]], str, list[Reject]]:
-    """(line, row) pairs of a metadata CSV, the encoding it was read in, and a reject when the
-    CSV breaks off (an unclosed quote running past the field size limit)."""
-    text, encoding = decode(data)
-    first = text.split("\n", 1)[0]
-    delimiter = max(("\t", ",", ";"), key=first.count)
-    reader = csv.DictReader(io.StringIO(text, newline=""), delimiter=delimiter)
-    raw: list[tuple[int, dict[str, str], Any]] = []
-    start = 2
-    broken: list[Reject] = []
-    try:
-        for row in reader:
-            extra = row.pop(None, None)  # cells beyond the header
-            if any((v or "").strip() for v in row.values()) or extra:
-                raw.append((start, row, extra))
-            start = reader.line_num + 1
-    except csv.Error as exc:
-        broken = [Reject(display, start, f"malformed CSV, not read from here on: {exc}")]
-    columns = Columns([str(h) for h in reader.fieldnames or []], [r for _, r, _ in raw])
-    rows: list[tuple[int, dict[str, Any]]] = []
-    for line, row, extra in raw:
-        clean = columns.row(row)
-        if extra:
-            clean["extra"] = extra
-        rows.append((line, clean))
-    return rows, encoding, broken
+class CsvRows:
+    """The (line, row) pairs of a metadata CSV, read as a stream: a row at a time, once the
+    first ``SAMPLE_ROWS`` have shown what the columns hold. After the iteration, ``encoding``
+    says how it was read and ``rejects`` holds a reject when the CSV breaks off (an unclosed
+    quote running past the field size limit: nothing after it is guessed at) and one per line
+    over ``line_limit`` bytes."""
+
+    def __init__(self, handle: Readable, display: str, line_limit: int) -> None:
+        self._lines = TextLines(handle, line_limit, 0)
+        self._display = display
+        self._limit = line_limit
+        self.rejects: list[Reject] = []
+
+    @property
+    def encoding(self) -> str:
+        return self._lines.encoding
+
+    def __iter__(self) -> Iterator[tuple[int, dict[str, Any]]]:
+        source = iter(self._lines)
+        first = next(source, "")
+        delimiter = max(("\t", ",", ";"), key=first.count)
+        feed = itertools.chain([first], source) if first else source
+        reader = csv.DictReader(feed, delimiter=delimiter)
+        sample: list[tuple[int, dict[str, str], Any]] = []
+        columns: Columns | None = None
+        start = 2
+        try:
+            for row in reader:
+                extra = row.pop(None, None)  # cells beyond the header
+                line, start = start, reader.line_num + 1
+                if not (any((v or "").strip() for v in row.values()) or extra):
+                    continue
+                if columns is None:
+                    sample.append((line, row, extra))
+                    if len(sample) < SAMPLE_ROWS:
+                        continue
+                    columns = self._columns(reader, sample)
+                    yield from self._cleaned(columns, sample)
+                    sample = []
+                else:
+                    yield from self._cleaned(columns, [(line, row, extra)])
+        except csv.Error as exc:
+            reason = f"malformed CSV, not read from here on: {exc}"
+            self.rejects.append(Reject(self._display, start, reason))
+        if columns is None:
+            yield from self._cleaned(self._columns(reader, sample), sample)
+        for number, size in self._lines.overlong:
+            reason = (
+                f"line is {size / 1e6:.1f} MB, longer than the {self._limit / 1e6:g} MB a line"
+                " may take (import --max-line-mb); not read"
+            )
+            self.rejects.append(Reject(self._display, number, reason))
+
+    @staticmethod
+    def _columns(
+        reader: csv.DictReader[str], sample: list[tuple[int, dict[str, str], Any]]
+    ) -> Columns:
+        return Columns([str(h) for h in reader.fieldnames or []], [r for _, r, _ in sample])
+
+    @staticmethod
+    def _cleaned(
+        columns: Columns, rows: list[tuple[int, dict[str, str], Any]]
+    ) -> Iterator[tuple[int, dict[str, Any]]]:
+        for line, row, extra in rows:
+            clean = columns.row(row)
+            if extra:
+                clean["extra"] = extra
+            yield line, clean
 
 
 def json_rows(document: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
@@ -303,7 +335,7 @@ def json_rows(document: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
 
 
 def recording_rows(
-    rows: list[tuple[int, Any]], audio: AudioIndex, display: str, hashes: dict[Path, str]
+    rows: Iterable[tuple[int, Any]], audio: AudioIndex, display: str, hashes: FileHashes
 ) -> tuple[list[dict[str, Any]], list[Reject]]:
     """Recording rows (RECORDING_COLUMNS) for metadata rows, with their audio attached."""
     recordings: list[dict[str, Any]] = []
@@ -338,7 +370,7 @@ def _id_inside(row: dict[str, Any]) -> str | None:
     return None
 
 
-def recording_for_audio(path: Path, hashes: dict[Path, str]) -> dict[str, Any] | None:
+def recording_for_audio(path: Path, hashes: FileHashes) -> dict[str, Any] | None:
     """A recording row for an audio file on its own (None when its name has no XC id)."""
     rec_id = recording_id(path.stem) if "xc" in path.stem.lower() else None
     if rec_id is None:
@@ -347,12 +379,10 @@ def recording_for_audio(path: Path, hashes: dict[Path, str]) -> dict[str, Any] |
 
 
 def _recording(
-    rec_id: str, row: dict[str, Any], path: Path | None, hashes: dict[Path, str]
+    rec_id: str, row: dict[str, Any], path: Path | None, hashes: FileHashes
 ) -> dict[str, Any]:
     genus, species = _text(row.get("gen")), _text(row.get("sp"))
     scientific = " ".join(p for p in (genus, species) if p) or _text(row.get("scientific_name"))
-    if path is not None and path not in hashes:
-        hashes[path] = sha256_file(path)
     return {
         "id": rec_id,
         "scientific_name": scientific,
@@ -363,7 +393,7 @@ def _recording(
         "recordist": _text(row.get("rec")),
         "file_name": _text(row.get("file-name")),
         "audio_path": str(path) if path is not None else None,
-        "audio_sha256": hashes[path] if path is not None else None,
+        "audio_sha256": hashes.sha256(path) if path is not None else None,
         "metadata": row,
     }
 

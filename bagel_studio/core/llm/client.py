@@ -5,6 +5,11 @@ are off: this module retries 429 and 5xx replies, timeouts and dropped connectio
 as long as the server's ``Retry-After`` asks (capped), else with exponential backoff, so that every
 attempt is counted and a cancel is honoured while waiting. Errors are returned, never raised, except
 for an endpoint that cannot be used at all (``EndpointError``).
+
+The profile's timeout bounds a whole request, not only each wait for bytes: a server that keeps
+sending (a stream that never ends, a byte a second) is cut off when the time is up. A cancel lets
+the replies in flight arrive (they are paid for); an ``abort`` (Ctrl+C, SIGTERM, a failed write)
+cuts them off at their next bytes.
 """
 
 from __future__ import annotations
@@ -46,6 +51,58 @@ def _openai() -> Any:
     return importlib.import_module("openai")
 
 
+_request_state = threading.local()  # the abort event of the request this thread sends
+
+
+def _http_module(openai: Any) -> Any:
+    """The HTTP library the installed ``openai`` is built on (``httpx``, or its successor)."""
+    client_class = next(c for c in openai.DefaultHttpxClient.__mro__[1:] if c.__name__ == "Client")
+    return importlib.import_module(client_class.__module__.partition(".")[0])
+
+
+def _http_client(openai: Any, seconds: float) -> Any:
+    """``openai``'s default HTTP client whose every reply must arrive whole within ``seconds``."""
+    http = _http_module(openai)
+
+    class Body(http.SyncByteStream):  # type: ignore[misc,name-defined]
+        def __init__(self, inner: Any, deadline: float, abort: threading.Event | None) -> None:
+            self._inner, self._deadline, self._abort = inner, deadline, abort
+
+        def __iter__(self) -> Any:
+            for chunk in self._inner:
+                if self._abort is not None and self._abort.is_set():
+                    raise http.ReadError("stopped while the reply was arriving")
+                if time.monotonic() > self._deadline:
+                    raise http.ReadTimeout(
+                        f"the reply was still arriving after {seconds:g} s (the timeout)"
+                    )
+                yield chunk
+
+        def close(self) -> None:
+            self._inner.close()
+
+    class Deadline(http.BaseTransport):  # type: ignore[misc,name-defined]
+        def __init__(self) -> None:
+            limits = http.Limits(max_connections=1000, max_keepalive_connections=100)
+            self._inner = http.HTTPTransport(limits=limits)
+
+        def handle_request(self, request: Any) -> Any:
+            deadline = time.monotonic() + seconds
+            response = self._inner.handle_request(request)
+            abort = getattr(_request_state, "abort", None)
+            return http.Response(
+                status_code=response.status_code,
+                headers=response.headers,
+                stream=Body(response.stream, deadline, abort),
+                extensions=response.extensions,
+            )
+
+        def close(self) -> None:
+            self._inner.close()
+
+    return openai.DefaultHttpxClient(transport=Deadline(), timeout=seconds)
+
+
 def _retry_after(exc: Any) -> float | None:
     response = getattr(exc, "response", None)
     if response is None:
@@ -76,6 +133,7 @@ class LLMClient:
             api_key=profile.api_key() or "no-key",
             timeout=profile.timeout,
             max_retries=0,
+            http_client=_http_client(openai, profile.timeout),
         )
 
     def close(self) -> None:
@@ -112,11 +170,16 @@ class LLMClient:
         max_tokens: int | None = None,
         letter_grammar: bool = True,
         cancel: threading.Event | None = None,
+        abort: threading.Event | None = None,
     ) -> Reply:
-        """Send one prompt (a string, or chat messages); retry what may succeed on retry."""
+        """Send one prompt (a string, or chat messages); retry what may succeed on retry.
+        ``cancel`` stops the retries; ``abort`` also cuts off a reply that is arriving."""
         openai = self._openai
         policy = self.policy
         attempts = 0
+        _request_state.abort = abort
+        if abort is not None:
+            cancel = cancel or abort
         while True:
             attempts += 1
             started = time.perf_counter()
@@ -164,15 +227,29 @@ class LLMClient:
         if isinstance(prompt, list) or profile.api_style == CHAT:
             messages = prompt if isinstance(prompt, list) else [{"role": "user", "content": prompt}]
             response = self._client.chat.completions.create(messages=messages, **options)
-            text = response.choices[0].message.content if response.choices else None
         else:
             response = self._client.completions.create(prompt=prompt, **options)
-            text = response.choices[0].text if response.choices else None
+        choices = getattr(response, "choices", None)
+        if not isinstance(choices, list):
+            raise ValueError(
+                f"the server's reply is not an OpenAI-style reply: {_preview(response)}"
+            )
+        if not choices:
+            text = None
+        elif isinstance(prompt, list) or profile.api_style == CHAT:
+            text = choices[0].message.content
+        else:
+            text = choices[0].text
         usage = getattr(response, "usage", None)
         tokens = (
             getattr(usage, "prompt_tokens", None),
             getattr(usage, "completion_tokens", None),
         )
-        if not isinstance(response.choices, list):
-            raise ValueError("the reply has no choices")
         return text or "", tokens
+
+
+def _preview(response: object) -> str:
+    """The start of a reply that is not a completion (an HTML page, plain text), on one line."""
+    text = response if isinstance(response, str) else repr(response)
+    text = " ".join(text.split())
+    return (text[:200] + "…") if len(text) > 200 else text or "(empty)"

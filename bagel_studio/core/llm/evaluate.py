@@ -20,6 +20,7 @@ from typing import Any
 
 from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.llm.client import LLMClient, Reply, RetryPolicy
+from bagel_studio.core.llm.metrics import invalid_note
 from bagel_studio.core.llm.parse import FAILED, INVALID, parse_letter
 from bagel_studio.core.llm.profiles import Profile
 from bagel_studio.core.llm.templates import (
@@ -79,6 +80,7 @@ class EvaluationSummary:
     already: int = 0  # answered before this run: not asked again
     asked: int = 0
     parses: Counter[str] = field(default_factory=Counter)
+    letters: Counter[str] = field(default_factory=Counter)  # emitted letters (position bias)
     correct: int = 0
     cancelled: bool = False
     errors: list[str] = field(default_factory=list)  # the first few, for the message
@@ -105,6 +107,8 @@ class EvaluationSummary:
             "failed": self.failed,
             "correct": self.correct,
             "accuracy": round(self.correct / answered, 4) if answered else None,
+            "letters": {x: self.letters[x] for x in LETTERS},
+            "note": invalid_note(answered, self.invalid),
             "cancelled": self.cancelled,
             "errors": self.errors,
         }
@@ -213,6 +217,8 @@ def evaluate(
                 summary.asked += 1
                 summary.parses[row.parse] += 1
                 summary.correct += bool(row.correct)
+                if row.letter:
+                    summary.letters[row.letter] += 1
                 if row.error and len(summary.errors) < 5:
                     summary.errors.append(f"{row.item_id}: {row.error}")
             if progress is not None:
@@ -232,20 +238,27 @@ def _replies(
     (plus as many queued); after a cancel, what is in flight still arrives, nothing new starts."""
     queue = iter(todo)
     running: dict[Future[Reply], Question] = {}
+    abort = threading.Event()
     with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="llm") as pool:
 
         def submit(count: int) -> None:
             for question in queue:
-                running[pool.submit(client.ask, question.prompt(), cancel=cancel)] = question
+                future = pool.submit(client.ask, question.prompt(), cancel=cancel, abort=abort)
+                running[future] = question
                 count -= 1
                 if count <= 0:
                     return
 
         submit(concurrency * 2)
-        while running:
-            done, _ = wait(running, timeout=0.5, return_when=FIRST_COMPLETED)
-            batch = [(running.pop(f), f.result()) for f in done]
-            if not cancel.is_set():
-                submit(len(batch))
-            if batch:
-                yield batch
+        try:
+            while running:
+                done, _ = wait(running, timeout=0.5, return_when=FIRST_COMPLETED)
+                batch = [(running.pop(f), f.result()) for f in done]
+                if not cancel.is_set():
+                    submit(len(batch))
+                if batch:
+                    yield batch
+        except BaseException:  # Ctrl+C, SIGTERM, a failed write: cut off what is in flight
+            cancel.set()
+            abort.set()
+            raise

@@ -23,12 +23,18 @@ def ask_all(
     """(key, reply) for each job as it completes; after a cancel nothing new starts."""
     pending = iter(jobs)
     running: dict[Future[Reply], K] = {}
+    abort = threading.Event()
     with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="llm-job") as pool:
 
         def submit() -> bool:
             for key, prompt in pending:
                 future = pool.submit(
-                    client.ask, prompt, max_tokens=max_tokens, letter_grammar=False, cancel=cancel
+                    client.ask,
+                    prompt,
+                    max_tokens=max_tokens,
+                    letter_grammar=False,
+                    cancel=cancel,
+                    abort=abort,
                 )
                 running[future] = key
                 return True
@@ -36,10 +42,15 @@ def ask_all(
 
         for _ in range(concurrency):
             submit()
-        while running:
-            done, _ = wait(running, return_when=FIRST_COMPLETED)
-            for future in done:
-                key = running.pop(future)
-                if not cancel.is_set():
-                    submit()
-                yield key, future.result()
+        try:
+            while running:
+                done, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in done:
+                    key = running.pop(future)
+                    if not cancel.is_set():
+                        submit()
+                    yield key, future.result()
+        except BaseException:  # Ctrl+C, SIGTERM, a failed write: cut off what is in flight
+            cancel.set()
+            abort.set()
+            raise

@@ -2,7 +2,9 @@
 and the paper's reference levels from two models' agreement (its Table 3).
 
 Each profile's newest answer per item under its current settings and the paper's prompt counts;
-an invalid reply counts as answered and wrong, a failed request as not answered.
+an invalid reply (no letter A-D in it) counts as answered and wrong, a failed request as not
+answered. Wherever an accuracy is shown, ``invalid_note`` says how many of its replies were
+invalid, and when they are many, that the figure measures the reply format, not the model.
 """
 
 from __future__ import annotations
@@ -42,6 +44,36 @@ def answers_by_profile(
     return result
 
 
+# More invalid replies than this share, and an accuracy says more about the reply format than
+# about what the model knows.
+INVALID_WARN_SHARE = 0.1
+
+
+def invalid_note(answered: int, invalid: int) -> str | None:
+    """What must stand beside an accuracy over ``answered`` replies of which ``invalid`` held no
+    letter A-D; None when every reply held one."""
+    if not invalid:
+        return None
+    note = f"{invalid} of {answered} replies held no letter A-D and count as wrong"
+    if invalid > INVALID_WARN_SHARE * answered:
+        note += (
+            ": this accuracy measures the reply format more than the model; ask again with "
+            "llama.cpp's one-letter grammar (--grammar), --api-style completions for a base "
+            "model, or more --max-tokens, under another --label"
+        )
+    return note
+
+
+def letters_text(letters: dict[str, int]) -> str:
+    """``A 3, B 0, C 1, D 44 (D 77%)``: the emitted letters, the commonest one's share beside."""
+    total = sum(letters.values())
+    text = ", ".join(f"{x} {letters.get(x, 0)}" for x in LETTERS)
+    if total:
+        top = max(LETTERS, key=lambda x: letters.get(x, 0))
+        text += f" ({top} {100 * letters.get(top, 0) / total:.0f}%)"
+    return text
+
+
 def _ratio(part: int, whole: int) -> float | None:
     return round(part / whole, 4) if whole else None
 
@@ -57,11 +89,13 @@ def model_summary(answers: list[dict[str, Any]]) -> dict[str, Any]:
             letters[answer["domain"]][answer["letter"]] += 1
     accuracy: dict[str, float | None] = {d: _ratio(correct[d], totals[d]) for d in domains}
     accuracy["overall"] = _ratio(sum(correct.values()), len(answers))
+    invalid = sum(a["parse"] == INVALID for a in answers)
     return {
         "answered": len(answers),
-        "invalid": sum(a["parse"] == INVALID for a in answers),
+        "invalid": invalid,
         "accuracy": accuracy,
         "letters": letters,
+        "note": invalid_note(len(answers), invalid),
     }
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from bagel_studio.core.domains import LETTERS, LEVELS
 from bagel_studio.core.llm.metrics import (
+    INVALID_WARN_SHARE,
     answers_by_profile,
     dimension_accuracy,
     domain_order,
@@ -115,6 +116,14 @@ def report_tables(report: dict[str, Any]) -> str:
             for label, s in summary.items()
         ]  # fmt: skip
         parts.append(markdown_table(["Model", *domains, "Overall", "Answered", "Invalid"], rows))
+        parts.append(
+            "Invalid: replies that held no letter A-D; they count as answered and wrong.\n"
+        )
+        parts.extend(
+            f"- **{label}**: {s['note']}.\n"
+            for label, s in summary.items()
+            if s.get("note") and s["invalid"] > INVALID_WARN_SHARE * s["answered"]
+        )
         parts.append("![Accuracy per domain and model](model_accuracy.png)\n")
         parts.append("\n### Accuracy per dimension (Tables 5-7, %)\n")
         for domain in domains:

@@ -15,22 +15,46 @@ command line call these, never the store's write methods. Qt-free.
 * what an import writes, one input file per transaction: ``import_file`` (``operations.imports``)
 """
 
-from bagel_studio.core.operations.audio import (
-    AnalysisReport,
-    analyze_recordings,
-    store_measurement,
-)
-from bagel_studio.core.operations.decisions import DecisionRefused, decide_many
-from bagel_studio.core.operations.export import record_export
-from bagel_studio.core.operations.merge import FileMerge, merge_in
-from bagel_studio.core.operations.reviews import (
-    adjudicate,
-    decide,
-    edit,
-    edit_and_accept,
-    require_curator,
-    undo,
-)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bagel_studio.core.operations.audio import AnalysisReport as AnalysisReport
+    from bagel_studio.core.operations.audio import analyze_recordings as analyze_recordings
+    from bagel_studio.core.operations.audio import store_measurement as store_measurement
+    from bagel_studio.core.operations.decisions import DecisionRefused as DecisionRefused
+    from bagel_studio.core.operations.decisions import decide_many as decide_many
+    from bagel_studio.core.operations.export import record_export as record_export
+    from bagel_studio.core.operations.merge import FileMerge as FileMerge
+    from bagel_studio.core.operations.merge import merge_in as merge_in
+    from bagel_studio.core.operations.reviews import adjudicate as adjudicate
+    from bagel_studio.core.operations.reviews import decide as decide
+    from bagel_studio.core.operations.reviews import edit as edit
+    from bagel_studio.core.operations.reviews import edit_and_accept as edit_and_accept
+    from bagel_studio.core.operations.reviews import require_curator as require_curator
+    from bagel_studio.core.operations.reviews import undo as undo
+
+# name -> the module that defines it: imported when the name is first asked for, so that an
+# operation's module (``operations.export``, which the export command uses) does not bring in
+# every other (the checks, the audio package).
+_HOMES = {
+    "AnalysisReport": "audio",
+    "DecisionRefused": "decisions",
+    "FileMerge": "merge",
+    "adjudicate": "reviews",
+    "analyze_recordings": "audio",
+    "decide": "reviews",
+    "decide_many": "decisions",
+    "edit": "reviews",
+    "edit_and_accept": "reviews",
+    "merge_in": "merge",
+    "record_export": "export",
+    "require_curator": "reviews",
+    "store_measurement": "audio",
+    "undo": "reviews",
+}
 
 __all__ = [
     "AnalysisReport",
@@ -48,3 +72,15 @@ __all__ = [
     "store_measurement",
     "undo",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is not None:
+        return getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    try:  # a submodule (``operations.llm``) asked for as an attribute
+        return importlib.import_module(f"{__name__}.{name}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{__name__}.{name}":
+            raise
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None

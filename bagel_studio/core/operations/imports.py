@@ -55,6 +55,15 @@ class FileImport:
         self.store = store
         self.import_id = import_id
         self.evidence = Evidence()
+        self.sha256: str | None = None
+        self.size: int | None = None
+        self.stat: Sequence[int] | None = None
+
+    def file_read(self, sha256: str, size: int, stat: Sequence[int] | None) -> None:
+        """The file's SHA-256 and size, known once it has been read, and its stat when it may
+        stand for that content at the next import (see ``importers.reading``); stored with the
+        import at the end of the block."""
+        self.sha256, self.size, self.stat = sha256, size, stat
 
     def write_items(self, items: Mapping[str, NewItem]) -> ItemsWritten:
         """Add the items not yet in the project, each with its structural flags."""
@@ -96,17 +105,31 @@ class FileImport:
 
 @contextmanager
 def import_file(
-    store: Store, path: str, name: str, sha256: str, fmt: str, summary: dict[str, Any]
+    store: Store, path: str, name: str, sha256: str | None, fmt: str, summary: dict[str, Any]
 ) -> Iterator[FileImport]:
     """One file's transaction: records the import, yields its writer, and at the end marks what
-    must be re-checked and stores ``summary`` (filled in by the caller within the block)."""
+    must be re-checked and stores ``summary`` (filled in by the caller within the block), with
+    the file's SHA-256 (given here, or by ``FileImport.file_read`` once the file is read), size
+    and stat."""
     with store.transaction(), store.items_in_bulk():
         writer = FileImport(store, store.record_import(path, name, sha256, fmt))
         yield writer
         # the items whose checks this file's evidence made due (its new items are marked by
         # items_in_bulk), committed with the file: a kill before the checks finish keeps them
         store.mark_checks_pending(linked_items(store, writer.evidence, exclude=set()))
-        store.finish_import(writer.import_id, {"format": fmt, **summary})
+        store.finish_import(
+            writer.import_id, {"format": fmt, **summary}, writer.sha256, writer.size
+        )
+        if writer.stat is not None:
+            store.remember_files([(path, writer.import_id, writer.stat)])
+
+
+def remember_files(store: Store, files: Sequence[tuple[str, int, Sequence[int]]]) -> None:
+    """Note (path, import id, stat) of files an import found to hold the content of that earlier
+    import, so that the next one passes them over unread; one transaction."""
+    if files:
+        with store.transaction():
+            store.remember_files(files)
 
 
 def record_unreadable_audio(

@@ -16,9 +16,8 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import TypeVar
 
-import sqlite_utils
-
 from bagel_studio.core.model import DECISION_STATUS, Decision, ItemContent, Review
+from bagel_studio.core.store.database import Database
 from bagel_studio.core.store.rows import (
     REVIEW_UPSERT,
     _dumps,
@@ -43,7 +42,7 @@ class DecisionTarget:
 
 
 class DecisionsMixin:
-    db: sqlite_utils.Database
+    db: Database
 
     def transaction(self) -> AbstractContextManager[sqlite3.Connection]:
         raise NotImplementedError

@@ -15,7 +15,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
 
-import sqlite_utils
+from bagel_studio.core.store.database import Database
 
 RAW_LIMIT = 1 << 20  # rejected lines are kept up to 1 MiB; longer ones keep their head and size
 
@@ -99,7 +99,7 @@ def _dumps(value: Any) -> str:
 
 
 class EvidenceMixin:
-    db: sqlite_utils.Database
+    db: Database
 
     def transaction(self) -> AbstractContextManager[sqlite3.Connection]:
         raise NotImplementedError
@@ -123,7 +123,9 @@ class EvidenceMixin:
         data["summary"] = json.loads(data["summary"] or "{}")
         return data
 
-    def record_import(self, path: str, name: str, sha256: str, fmt: str) -> int:
+    def record_import(self, path: str, name: str, sha256: str | None, fmt: str) -> int:
+        """A new import of the file at ``path``; its ``sha256`` may be given at the end, by
+        ``finish_import``, when it is computed while the file is read."""
         with self.transaction() as conn:
             cursor = conn.execute(
                 "INSERT INTO imports (path, name, sha256, format, imported_at, summary)"
@@ -132,10 +134,56 @@ class EvidenceMixin:
             )
             return int(cursor.lastrowid or 0)
 
-    def finish_import(self, import_id: int, summary: dict[str, Any]) -> None:
+    def finish_import(
+        self,
+        import_id: int,
+        summary: dict[str, Any],
+        sha256: str | None = None,
+        size: int | None = None,
+    ) -> None:
+        """Store the import's summary, and its file's SHA-256 and size when given."""
         with self.transaction() as conn:
             conn.execute(
-                "UPDATE imports SET summary = ? WHERE id = ?", [_dumps(summary), import_id]
+                "UPDATE imports SET summary = ?, sha256 = coalesce(?, sha256),"
+                " size = coalesce(?, size) WHERE id = ?",
+                [_dumps(summary), sha256, size, import_id],
+            )
+
+    def import_of_size(self, size: int) -> bool:
+        """Whether an earlier import may have read a file of ``size`` bytes: one that did, or one
+        recorded before sizes were (whose size is unknown)."""
+        row = self.db.execute(
+            "SELECT 1 FROM imports WHERE size = ? OR (size IS NULL AND sha256 IS NOT NULL) LIMIT 1",
+            [size],
+        ).fetchone()
+        return row is not None
+
+    def import_for_file(self, path: str, stat: Sequence[int]) -> int | None:
+        """The import whose content the file at ``path`` had when last read, if the file's
+        ``stat`` (size, mtime_ns, ctime_ns, inode, device) is still the one seen then."""
+        row = self.db.execute(
+            "SELECT import_id FROM import_files WHERE path = ? AND size = ? AND mtime_ns = ?"
+            " AND ctime_ns = ? AND inode = ? AND device = ?",
+            [path, *stat],
+        ).fetchone()
+        return int(row[0]) if row else None
+
+    def remember_files(self, files: Sequence[tuple[str, int, Sequence[int]]]) -> None:
+        """Note (path, import id, stat) of files read: the stat each had, and the import whose
+        content it held; a path seen before is noted afresh. An import recorded before sizes
+        were gets the size of the file found to hold its content."""
+        if not files:
+            return
+        with self.transaction() as conn:
+            conn.executemany(
+                "INSERT OR REPLACE INTO import_files"
+                " (path, import_id, size, mtime_ns, ctime_ns, inode, device)"
+                " VALUES (?,?,?,?,?,?,?)",
+                [(path, import_id, *stat) for path, import_id, stat in files],
+            )
+            conn.executemany(
+                "UPDATE imports SET size = ? WHERE id = ? AND size IS NULL",
+                [(stat[0], import_id) for _, import_id, stat in files],
             )
 
     def imports(self) -> list[dict[str, Any]]:

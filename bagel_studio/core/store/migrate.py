@@ -11,15 +11,14 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-import sqlite_utils
-
+from bagel_studio.core.store.database import Database
 from bagel_studio.core.store.schema import MIGRATIONS, SchemaTooNewError, migration_names
 
 # The applied time recorded for migrations a file had before names were recorded.
 BEFORE_NAMES = "before-named-migrations"
 
 
-def applied_migrations(db: sqlite_utils.Database) -> dict[str, str]:
+def applied_migrations(db: Database) -> dict[str, str]:
     """{name: applied at} of the migrations a project file records (empty before any)."""
     if not _has_table(db, "schema_migrations"):
         return {}
@@ -27,8 +26,10 @@ def applied_migrations(db: sqlite_utils.Database) -> dict[str, str]:
     return {str(name): str(at) for name, at in rows}
 
 
-def apply_migrations(db: sqlite_utils.Database) -> int:
-    """Bring ``db`` up to the newest schema; return how many migrations it has applied."""
+def apply_migrations(db: Database) -> int:
+    """Bring ``db`` up to the newest schema; return how many migrations it has applied. A
+    migration is handed a sqlite-utils ``Database`` of the same connection (imported only
+    when one runs)."""
     known = migration_names()
     version = int(db.execute("PRAGMA user_version").fetchone()[0])
     applied = applied_migrations(db)
@@ -49,11 +50,14 @@ def apply_migrations(db: sqlite_utils.Database) -> int:
                 [(name, BEFORE_NAMES) for name in known[:version]],
             )
         applied = applied_migrations(db)
-    for name, step in MIGRATIONS:
-        if name in applied:
-            continue
+    pending = [(name, step) for name, step in MIGRATIONS if name not in applied]
+    if pending:
+        import sqlite_utils
+
+        migrating = sqlite_utils.Database(db.conn)
+    for name, step in pending:
         with _transaction(db):
-            step(db)
+            step(migrating)
             db.conn.execute(
                 "INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)",
                 [name, datetime.now(UTC).isoformat(timespec="milliseconds")],
@@ -67,7 +71,7 @@ def apply_migrations(db: sqlite_utils.Database) -> int:
 class _transaction:
     """``BEGIN IMMEDIATE`` ... commit, or roll back on any error."""
 
-    def __init__(self, db: sqlite_utils.Database) -> None:
+    def __init__(self, db: Database) -> None:
         self.conn = db.conn
 
     def __enter__(self) -> None:
@@ -80,6 +84,6 @@ class _transaction:
             self.conn.rollback()
 
 
-def _has_table(db: sqlite_utils.Database, name: str) -> bool:
+def _has_table(db: Database, name: str) -> bool:
     row = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [name])
     return row.fetchone() is not None

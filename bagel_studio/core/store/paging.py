@@ -16,8 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import sqlite_utils
-
+from bagel_studio.core.store.database import Database
 from bagel_studio.core.store.queue import QUEUE_COLUMNS, QueueFilter
 
 WORD_SOURCE = "items_fts CROSS JOIN items ON items.seq = items_fts.rowid"  # the index drives
@@ -48,7 +47,7 @@ class QueueSql:
 class QueuePagingMixin:
     """Reads of the queue whose cost does not grow with the number of items they match."""
 
-    db: sqlite_utils.Database
+    db: Database
     _word_index: bool | None = None
 
     def has_word_index(self) -> bool:

@@ -13,8 +13,6 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
-import sqlite_utils
-
 from bagel_studio.core.model import (
     DECISION_STATUS,
     Decision,
@@ -23,6 +21,7 @@ from bagel_studio.core.model import (
     ItemContent,
     Review,
 )
+from bagel_studio.core.store.database import Database
 from bagel_studio.core.store.errors import StoreError
 from bagel_studio.core.store.rows import (
     REVIEW_UPSERT,
@@ -40,7 +39,7 @@ from bagel_studio.core.store.rows import (
 
 
 class ReviewsMixin:
-    db: sqlite_utils.Database
+    db: Database
 
     def transaction(self) -> AbstractContextManager[sqlite3.Connection]:
         raise NotImplementedError

@@ -183,6 +183,16 @@ _ITEM_FIELDS = (
     "source_line",
 )
 ITEM_COLUMNS = ", ".join(_ITEM_FIELDS)  # the columns ``item_from_values`` decodes, in order
+# The columns a release is planned and written from (``release_rows``; ``export.stored``).
+RELEASE_COLUMNS = (
+    "id, domain, question, options, answer_index, dimension, level, original, source,"
+    " globi_ref, recording_id, text_key, source_file, source_line, status"
+)
+# What planning a release reads: RELEASE_COLUMNS' places, those only the lines need left NULL.
+PLAN_COLUMNS = (
+    "id, domain, question, options, answer_index, dimension, level, NULL, source,"
+    " NULL, recording_id, NULL, NULL, NULL, status"
+)
 
 
 class ContentCache:
@@ -215,8 +225,8 @@ def item_from_values(row: Sequence[Any], contents: ContentCache | None = None) -
     item_id, domain, question, options, answer_index, dimension, level, original = row[:8]
     status, source, evidence, *links = row[8:]
     contents = contents or ContentCache()
-    content = ItemContent(question, _options(options), answer_index, dimension, level)
-    if _content_json(question, options, answer_index, dimension, level) == original:
+    content = ItemContent(question, options_of(options), answer_index, dimension, level)
+    if content_columns_json(question, options, answer_index, dimension, level) == original:
         content = first = contents.put(original, content)
     else:
         first = contents.get(original)
@@ -232,7 +242,7 @@ def item_from_values(row: Sequence[Any], contents: ContentCache | None = None) -
     )
 
 
-def _content_json(
+def content_columns_json(
     question: Any, options: Any, answer_index: Any, dimension: Any, level: Any
 ) -> str | None:
     """``ItemContent.canonical_json()`` of an item's content columns (``options`` is stored as
@@ -253,7 +263,7 @@ def _content_json(
     )
 
 
-def _options(text: str) -> tuple[str, ...]:
+def options_of(text: str) -> tuple[str, ...]:
     """An item's options column, as ``ItemContent.from_json`` reads a content's options."""
     values = json.loads(text)
     if all(type(v) is str for v in values):

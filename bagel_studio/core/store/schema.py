@@ -13,10 +13,12 @@ was written by a newer BAGEL Studio and is refused rather than misread.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-import sqlite_utils
+if TYPE_CHECKING:  # a migration is handed a sqlite-utils Database: imported when one runs
+    import sqlite_utils
 
-Migration = Callable[[sqlite_utils.Database], None]
+Migration = Callable[["sqlite_utils.Database"], None]
 MIGRATIONS: list[tuple[str, Migration]] = []
 
 
@@ -371,4 +373,21 @@ def m_pending_checks(db: sqlite_utils.Database) -> None:
     db.execute(
         "CREATE TABLE pending_checks (item_id TEXT PRIMARY KEY"
         " REFERENCES items(id) ON DELETE CASCADE)"
+    )
+
+
+@migration
+def m_import_file_stats(db: sqlite_utils.Database) -> None:
+    """What passing over an unchanged file needs without reading it. ``imports.size``: the
+    bytes of the file each import read (unknown, NULL, for imports recorded before). And
+    ``import_files``: per path, the import whose content the file held when last read, with the
+    file's stat then (size, modification and change times in ns, inode, device): a file whose
+    stat is unchanged still holds that content (see ``importers.runner``)."""
+    db.execute("ALTER TABLE imports ADD COLUMN size INTEGER")
+    db.execute("CREATE INDEX idx_imports_size ON imports (size)")
+    db.execute(
+        "CREATE TABLE import_files (path TEXT PRIMARY KEY,"
+        " import_id INTEGER NOT NULL REFERENCES imports(id) ON DELETE CASCADE,"
+        " size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, ctime_ns INTEGER NOT NULL,"
+        " inode INTEGER NOT NULL, device INTEGER NOT NULL)"
     )

@@ -17,8 +17,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import sqlite_utils
-
 from bagel_studio.core.model import (
     SEVERITY_RANK,
     Flag,
@@ -26,6 +24,7 @@ from bagel_studio.core.model import (
     ItemContent,
     Severity,
 )
+from bagel_studio.core.store.database import Database
 from bagel_studio.core.store.decisions import DecisionsMixin
 from bagel_studio.core.store.errors import StoreError
 from bagel_studio.core.store.evidence import EvidenceMixin
@@ -36,6 +35,8 @@ from bagel_studio.core.store.queue import NO_FLAG, QUEUE_COLUMNS, QueueFilter
 from bagel_studio.core.store.reviews import ReviewsMixin
 from bagel_studio.core.store.rows import (
     ITEM_COLUMNS,
+    PLAN_COLUMNS,
+    RELEASE_COLUMNS,
     ContentCache,
     NewItem,
     _dumps,
@@ -64,7 +65,7 @@ class Store(ReviewsMixin, DecisionsMixin, EvidenceMixin, QueuePagingMixin):
     def __init__(
         self,
         path: Path,
-        db: sqlite_utils.Database,
+        db: Database,
         lock: WriterLock | None,
         clock: Clock = utc_now,
     ) -> None:
@@ -103,7 +104,7 @@ class Store(ReviewsMixin, DecisionsMixin, EvidenceMixin, QueuePagingMixin):
                 )
             except sqlite3.Error as exc:
                 raise StoreError(f"{path}: cannot be opened ({exc})") from exc
-            store = cls(path, sqlite_utils.Database(conn), None, clock)
+            store = cls(path, Database(conn), None, clock)
             try:
                 store._check_readable()
             except StoreError:
@@ -129,7 +130,7 @@ class Store(ReviewsMixin, DecisionsMixin, EvidenceMixin, QueuePagingMixin):
             conn.execute("PRAGMA synchronous = FULL")
             conn.execute("PRAGMA foreign_keys = ON")
             conn.execute("PRAGMA busy_timeout = 5000")
-            db = sqlite_utils.Database(conn)
+            db = Database(conn)
             apply_migrations(db)
         except BaseException:
             if writer is not None:
@@ -142,7 +143,7 @@ class Store(ReviewsMixin, DecisionsMixin, EvidenceMixin, QueuePagingMixin):
     def memory(cls, clock: Clock = utc_now) -> Store:
         """A throw-away project in memory (tests)."""
         conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
-        db = sqlite_utils.Database(conn)
+        db = Database(conn)
         apply_migrations(db)
         return cls(Path(":memory:"), db, None, clock)
 
@@ -396,6 +397,43 @@ class Store(ReviewsMixin, DecisionsMixin, EvidenceMixin, QueuePagingMixin):
         cursor = self.db.execute(sql + " ORDER BY seq", params)
         contents = contents or ContentCache()
         return [item_from_values(row, contents) for row in cursor.fetchall()]
+
+    def release_rows(self, item_ids: Sequence[str]) -> list[tuple[Any, ...]]:
+        """The stored columns a release is planned and written from (``RELEASE_COLUMNS``) of
+        those of ``item_ids`` that exist, as raw rows in queue order: the export reads them
+        without decoding whole items (``export.stored``)."""
+        return self.db.execute(
+            f"SELECT {RELEASE_COLUMNS} FROM items WHERE id IN (SELECT value FROM json_each(?))"
+            " ORDER BY seq",
+            [json.dumps(list(item_ids))],
+        ).fetchall()
+
+    def plan_row_batches(self, size: int = 2000) -> Iterator[list[tuple[Any, ...]]]:
+        """``plan_rows_after`` of every item, ``size`` at a time in queue order (one query
+        each: bounded memory)."""
+        last = -1
+        while rows := self.plan_rows_after(last, size):
+            last = rows[-1][-1]
+            yield rows
+
+    def plan_rows_after(self, seq: int, size: int) -> list[tuple[Any, ...]]:
+        """What planning a release reads of the ``size`` items that follow queue position
+        ``seq``: ``release_rows`` with the columns only its lines need left None
+        (``PLAN_COLUMNS``), each row with its own ``seq`` last."""
+        return self.db.execute(
+            f"SELECT {PLAN_COLUMNS}, seq FROM items WHERE seq > ? ORDER BY seq LIMIT ?",
+            [seq, size],
+        ).fetchall()
+
+    def batch_starts(self, size: int) -> list[int]:
+        """The queue positions after which each batch of ``size`` items starts (for
+        ``plan_rows_after``: the first is -1), without reading every item's id."""
+        ends = self.db.execute(
+            "SELECT seq FROM (SELECT seq, row_number() OVER (ORDER BY seq) AS n FROM items)"
+            " WHERE n % ? = 0",
+            [size],
+        ).fetchall()
+        return [-1, *(int(row[0]) for row in ends)]
 
     def item_batches(
         self, item_ids: Sequence[str] | None = None, size: int = 2000

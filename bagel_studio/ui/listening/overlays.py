@@ -197,12 +197,30 @@ class OptionOverlays:
     # -- placing --------------------------------------------------------------------------------
 
     def _place(self, *_: object) -> None:
-        """Keep labels and scale bars inside whatever time range is visible."""
-        (x0, x1), (y0, y1) = self._plot.getViewBox().viewRange()
+        """Keep labels and scale bars inside whatever time range is visible, and the labels off
+        each other: a band label that would cover another (close bands on a short plot, 1280x800)
+        moves right beside it, and the measured band's label goes under its lower line when
+        above its upper one it would cover a band label."""
+        box = self._plot.getViewBox()
+        (x0, x1), (y0, y1) = box.viewRange()
         width, height = x1 - x0, y1 - y0
+        pixel = _pixel_size(box)
         left = x0 + 0.01 * width
-        for _band, region, band_label in self.bands:
-            band_label.setPos(left, max(region.getRegion()))
+        taken: list[Rect] = []
+        for _band, region, band_label in sorted(self.bands, key=lambda b: -max(b[1].getRegion())):
+            low, top = min(region.getRegion()), max(region.getRegion())
+            w, h = _label_size(band_label, pixel)
+            x, y = left, top
+            for _attempt in range(2 * len(taken) + 1):
+                hit = next((r for r in taken if _overlap((x, x + w, y - h, y), r)), None)
+                if hit is None:
+                    break
+                if hit[2] > low:  # under the label it would cover, still inside its own band
+                    y = hit[2]
+                else:  # else beside it
+                    x, y = hit[1] + 4 * pixel[0], top
+            band_label.setPos(x, y)
+            taken.append((x, x + w, y - h, y))
         for row, (claim, curves, label) in enumerate(self.bars):
             low = claim.low or 0.0  # "under 100 ms": from zero
             high = claim.high if claim.high is not None else low  # "over 1 s": its minimum
@@ -215,5 +233,48 @@ class OptionOverlays:
             curves[2].setData(ends, [y - tick, y + tick, y - tick, y + tick])
             label.setPos(start - 0.01 * width, y)
         if self.measured_items and self._mapping is not None and self._measured is not None:
-            label = self.measured_items[-1]
-            label.setPos(x1 - 0.01 * width, self._mapping.to_y(self._measured[1]))
+            self._place_measured(x1 - 0.01 * width, pixel, taken)
+
+    def _place_measured(self, right: float, pixel: tuple[float, float], taken: list[Rect]) -> None:
+        """The measured band's label, right-aligned: above its upper line, else under its lower
+        one, else without the word 'measured' (the Measurements box says it), wherever it covers
+        no band label."""
+        assert self._mapping is not None and self._measured is not None
+        label = self.measured_items[-1]
+        upper, lower = (self._mapping.to_y(hz) for hz in (self._measured[1], self._measured[0]))
+        band = f"{format_khz(self._measured[0])}–{format_khz(self._measured[1])} kHz"
+        for text in (f"measured {band}", band):
+            label.setText(text)
+            w, h = _label_size(label, pixel)
+            for anchor, y, rect in (
+                ((1, 1), upper, (right - w, right, upper, upper + h)),
+                ((1, 0), lower, (right - w, right, lower - h, lower)),
+            ):
+                if not any(_overlap(rect, r) for r in taken):
+                    label.setAnchor(anchor)
+                    label.setPos(right, y)
+                    return
+        label.setAnchor((1, 1))  # covers something wherever it goes: above, as before
+        label.setPos(right, upper)
+
+
+Rect = tuple[float, float, float, float]  # x0, x1, y0, y1 in the plot's coordinates
+
+
+def _overlap(a: Rect, b: Rect) -> bool:
+    return a[0] < b[1] and b[0] < a[1] and a[2] < b[3] and b[2] < a[3]
+
+
+def _pixel_size(box: pg.ViewBox) -> tuple[float, float]:
+    """The plot units one screen pixel spans (x, y); zero before the plot has a size."""
+    try:
+        x, y = box.viewPixelSize()
+    except (ZeroDivisionError, TypeError):
+        return 0.0, 0.0
+    return abs(float(x)), abs(float(y))
+
+
+def _label_size(label: pg.TextItem, pixel: tuple[float, float]) -> tuple[float, float]:
+    """A label's width and height in the plot's units (it is drawn at a fixed pixel size)."""
+    rect = label.textItem.boundingRect()
+    return rect.width() * pixel[0], rect.height() * pixel[1]

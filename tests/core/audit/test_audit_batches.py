@@ -31,6 +31,7 @@ AWKWARD = [
     "# hashes #are punctuation#",
     "İstanbul gulls' nests",
     "Σ alone, ΣΣ, aΣ bΣc",
+    "a lone \ud800 surrogate, \x85next\u2028line, 1½ × 2° · ok…",
 ]
 
 

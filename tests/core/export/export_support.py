@@ -11,7 +11,7 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -140,3 +140,32 @@ def synthetic_items(
             )
         )
     return items
+
+
+def varied_project(make: Callable[[Iterable[NewItem]], Store], data_dir: Path) -> Store:
+    """Edits, a second curator, an adjudication, odd text, a generator record with paths."""
+    items = paper_items(data_dir)
+    first = items[0]
+    items[0] = NewItem(
+        id=first.id,
+        domain=first.domain,
+        content=first.content,
+        source={"file": "/home/someone/gen/batch.jsonl", "n": 3, "tags": ["a\\b\\c.txt"]},
+        source_file="/data/in/wikipedia.jsonl",
+        source_line=12,
+        recording_id=first.recording_id,
+    )
+    store = make(items)
+    ids = store.item_ids()
+    decide_all(store, ids)
+    edited = store.get_item(ids[1]).content.with_changes(
+        question='Quotes "here", a tab\there, ünïcödé and \u2028 too?'
+    )
+    operations.edit(store, ids[1], "ada", edited)
+    operations.decide(store, ids[1], "ada", Decision.REVISE, note="fixed\nthe stem")
+    operations.decide(store, ids[2], "bob", Decision.ACCEPT)
+    operations.decide(store, ids[3], "bob", Decision.REJECT, reason="ambiguous")
+    options = store.get_item(ids[3]).content.options
+    adjudicated = store.get_item(ids[3]).content.with_changes(options=options[::-1])
+    operations.adjudicate(store, ids[3], "carol", Decision.REVISE, content=adjudicated)
+    return store

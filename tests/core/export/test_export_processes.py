@@ -42,17 +42,26 @@ def test_workers_write_the_same_release(
 ) -> None:
     with Store.open(planted, read_only=True) as store:
         for workers in (1, 2, 3):
-            tallies = export_processes.tally_source(store, workers)
-            plan = plan_export(store, seed=8, tallies=tallies)
-            plan.items.BATCH = 9  # many batches, domains and clusters cut across them
-            assert export_processes.can_fork(plan, workers) == (workers > 1)
-            assert export_processes.can_fork_plan(store, workers) == (workers > 1)
-            write_release(plan, tmp_path / f"out{workers}", workers=workers)
+            assert export_processes.can_fork(planted, workers) == (workers > 1)
+            pool = export_processes.ExportWorkers(planted, workers) if workers > 1 else None
+            try:  # one pool plans and renders, as an export's does
+                plan = plan_export(store, seed=8, tallies=pool.tallies if pool else None)
+                plan.items.BATCH = 9  # many batches, domains and clusters cut across them
+                assert pool is None or (pool.plans(store) and pool.renders(len(plan.items)))
+                write_release(plan, tmp_path / f"out{workers}", workers=workers, pool=pool)
+            finally:
+                if pool is not None:
+                    pool.close()
+        # a plan made in this process, its release rendered on workers forked for it
+        plan = plan_export(store, seed=8)
+        plan.items.BATCH = 9
+        write_release(plan, tmp_path / "forked", workers=2)
     single = _files(tmp_path / "out1")
     assert "report/report.md" in single and len(single) >= 10
     assert b"Near-duplicate clusters among the released items: 0." not in single["report/report.md"]
     assert _files(tmp_path / "out2") == single
     assert _files(tmp_path / "out3") == single
+    assert _files(tmp_path / "forked") == single
 
 
 @pytest.mark.parametrize("workers", [1, 2])

@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from bagel_studio.core.export import balance
 from bagel_studio.core.export.balance import (
     Movable,
     allowed_positions,
@@ -141,3 +142,21 @@ def test_permutation_is_seeded_per_item() -> None:
     assert permutation(4, "Wikipedia", "w:1", 0, 2, frozenset()) == permutation(
         4, "Wikipedia", "w:1", 0, 2, frozenset()
     )
+
+
+def test_filling_a_level_at_a_time_gives_what_one_item_at_a_time_gives() -> None:
+    """``balance._fill`` against the rule it implements: each item to the emptiest allowed
+    position, the lowest-ranked among equals."""
+    rng = random.Random(5)
+    for _ in range(400):
+        group = tuple(sorted(rng.sample(range(4), rng.randint(1, 4))))
+        totals = [rng.randint(0, 9) for _ in range(4)]
+        rank = rng.sample(range(4), 4)
+        items = rng.randint(0, 60)
+        expected_totals, expected = list(totals), [0] * 4
+        for _ in range(items):
+            best = min(group, key=lambda p: (expected_totals[p], rank[p]))
+            expected[best] += 1
+            expected_totals[best] += 1
+        assert balance._fill(group, items, totals, rank) == expected
+        assert totals == expected_totals

@@ -150,12 +150,53 @@ def test_json_lines_over_the_document_limit_still_stream(tmp_path: Path) -> None
         assert reject.line == 1 and "JSON" in reject.reason
 
 
-def test_a_table_over_the_limit_is_refused(tmp_path: Path) -> None:
+def test_tables_and_texts_over_the_document_limit_stream(tmp_path: Path) -> None:
+    """The limit is for JSON documents: a GloBI table, a Xeno-canto CSV and a plain text larger
+    than it are read as a stream, whole (the text up to the paper's cut)."""
     table = tmp_path / "interactions.tsv"
     header = "sourceTaxonName\tinteractionTypeName\ttargetTaxonName\n"
     table.write_text(header + "Apis mellifera\tvisitsFlowersOf\tTrifolium repens\n" * 40_000)
+    metadata = tmp_path / "xc.csv"
+    metadata.write_text(
+        "id,gen,sp,en,rec,lic\n"
+        + "".join(
+            f"{n},Passer,domesticus,House Sparrow,R. {n},//creativecommons.org/licenses/by/4.0/\n"
+            for n in range(1, 20_001)
+        )
+    )
+    text = tmp_path / "Sparrow.txt"
+    paragraph = "The house sparrow (Passer domesticus) is a bird of the sparrow family. " * 20
+    text.write_text((paragraph + "\n") * 1_000)
+    assert all(p.stat().st_size > MB for p in (table, metadata, text))
     with Store.open(tmp_path / "p.bagel") as store:
-        report = import_paths(store, [table], max_document_bytes=MB)
-        (reject,) = report.rejects
-        assert reject.reason.startswith("a GloBI table of 1.9 MB, larger than the 1 MB")
-        assert store.globi_record_count() == 0
+        report = import_paths(store, [table, metadata, text], max_document_bytes=MB)
+        assert report.rejects == [] and report.exit_status == 0
+        assert store.globi_record_count() == 40_000
+        assert report.evidence["recordings"] == 20_000
+        last = store.recording("XC20000")
+        assert last is not None and last["recordist"] == "R. 20000"
+        stored = store.find_text("title:Sparrow")
+        assert stored is not None and stored["truncated"] == 1
+        assert 90_000 < len(stored["text"]) <= 180_000
+        assert stored["text"].startswith("The house sparrow (Passer domesticus)")
+
+
+@pytest.mark.slow
+def test_a_globi_table_over_64_mb_imports_without_raising_the_limit(tmp_path: Path) -> None:
+    """A GloBI table larger than the default document limit imports, every row, as it is:
+    read a row at a time. (Its memory is measured by tests/benchmarks/bench_import_tables.py.)"""
+    table = tmp_path / "interactions.tsv"
+    header = "sourceTaxonName\tinteractionTypeName\ttargetTaxonName\treferenceCitation\n"
+    citation = "Smith, J. (2001) Pollinators of clover in a long-term meadow survey. " * 30
+    rows = 32_000
+    with open(table, "w", encoding="utf-8") as handle:
+        handle.write(header)
+        for n in range(rows):
+            handle.write(f"Apis mellifera\tvisitsFlowersOf\tTrifolium repens {n}\t{citation}\n")
+    assert table.stat().st_size > 64 * MB
+    with Store.open(tmp_path / "p.bagel") as store:
+        report = import_paths(store, [table], full_checks=False)
+        assert report.rejects == [] and report.exit_status == 0
+        assert store.globi_record_count() == rows
+        last = store.globi_record(f"interactions.tsv#{rows}")
+        assert last is not None and last["target_taxon"] == f"Trifolium repens {rows - 1}"

@@ -164,3 +164,30 @@ def test_a_later_item_wins_over_an_earlier_one_still_loading(qtbot: QtBot, panel
     assert panel.clip is not None and panel.clip.recording_id == "XC236243"
     assert "White-crowned Sparrow" in panel.header.text()
     assert SPARROW not in panel.header.text()
+
+
+def test_labels_never_cover_each_other_on_a_narrow_plot(qtbot: QtBot, panel: ListeningPanel):
+    panel.resize(380, 560)  # the evidence column at 1280x800
+    show_and_wait(qtbot, panel, FREQ_ITEM)
+    overlays = panel.view.overlays
+    qtbot.waitUntil(lambda: bool(overlays.measured_items))  # the measured band's label too
+    close = [
+        ("C", "~6-8 kHz"), ("A", "~9-11 kHz"), ("B", "~3-5 kHz"), ("D", "~4-6 kHz")
+    ]  # fmt: skip
+    from bagel_studio.ui.listening.overlays import OptionClaim
+
+    overlays.set_options([
+        OptionClaim(letter, text, "frequency", *(float(v) * 1000 for v in text[1:-4].split("-")),
+                    gold=letter == "B")
+        for letter, text in close
+    ])  # fmt: skip
+    panel.grab()  # painted: each label has its size on screen
+    labels = [label for _, _, label in overlays.bands] + [overlays.measured_items[-1]]
+    rects = [label.sceneBoundingRect() for label in labels]
+    for i, a in enumerate(rects):
+        for j in range(i + 1, len(rects)):
+            overlap = a.intersected(rects[j])
+            assert overlap.width() < 1 or overlap.height() < 1, (
+                labels[i].toPlainText(),
+                labels[j].toPlainText(),
+            )

@@ -1,0 +1,122 @@
+"""The queue's columns at 1280x800 and 1600x1000: every domain, status, level and flag cell whole
+(in a shorter form where the column is narrow, whole in its tooltip), ids elided in the middle,
+and a column sized by hand kept, remembered and given back on request."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QStyleOptionViewItem
+
+from bagel_studio.ui.main_window import COLUMN_SHARES, MainWindow
+from bagel_studio.ui.queue_model import COLUMNS
+from bagel_studio.ui.queue_panel import TEXT_LEAST, TEXT_MARGINS, column_widths
+from tests.ui.desk_harness import close_desk, open_desk
+from tests.ui.desk_project import build_project
+
+KEYS = [key for key, _title in COLUMNS]
+FREE_TEXT = {"id", "dimension", "question"}  # elided, whole in the tooltip
+
+
+@pytest.fixture
+def project(tmp_path: Path, data_dir: Path) -> Path:
+    path = tmp_path / "columns.bagel"
+    build_project(path, data_dir, tricky=True)
+    return path
+
+
+def _at_size(qtbot, window: MainWindow, size: tuple[int, int]) -> None:
+    """The columns as the desk first opens on a screen of ``size``."""
+    window.resize(*size)
+    window.splitter.setSizes([int(size[0] * share) for share in COLUMN_SHARES])
+    table = window.queue.table
+    qtbot.waitUntil(lambda: sum(_widths(window)) == table.viewport().width())
+
+
+def _widths(window: MainWindow) -> list[int]:
+    table = window.queue.table
+    return [0 if table.isColumnHidden(c) else table.columnWidth(c) for c in range(len(KEYS))]
+
+
+def _cell_texts(window: MainWindow) -> dict[str, set[str]]:
+    """What the queue draws in each column for its first rows (the delegate's choice)."""
+    table, model = window.queue.table, window.queue_model
+    delegate = table.itemDelegate()
+    drawn: dict[str, set[str]] = {key: set() for key in KEYS}
+    for row in range(min(model.rowCount(), 200)):
+        for column, key in enumerate(KEYS):
+            if table.isColumnHidden(column):
+                continue
+            index = model.index(row, column)
+            option = QStyleOptionViewItem()
+            table.initViewItemOption(option)  # as the view does before it paints a cell
+            option.rect = table.visualRect(index)
+            option.rect.setWidth(table.columnWidth(column))
+            delegate.initStyleOption(option, index)
+            metrics = option.fontMetrics
+            if key in FREE_TEXT:
+                middle = Qt.TextElideMode.ElideMiddle
+                assert option.textElideMode == (middle if key == "id" else table.textElideMode())
+            elif option.text:
+                assert metrics.horizontalAdvance(option.text) <= option.rect.width() - TEXT_MARGINS
+                assert model.data(index, Qt.ItemDataRole.ToolTipRole)  # the whole value
+            drawn[key].add(option.text)
+    return drawn
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1600, 1000)])
+def test_every_short_value_is_drawn_whole(qtbot, project: Path, size: tuple[int, int]) -> None:
+    window = open_desk(qtbot, project)
+    _at_size(qtbot, window, size)
+    drawn = _cell_texts(window)
+    assert {"GloBI", "bioRxiv"} <= drawn["domain"]
+    assert drawn["domain"] & {"Xeno-canto", "XC"} and drawn["domain"] & {"Wikipedia", "Wiki"}
+    widths = dict(zip(KEYS, _widths(window), strict=True))
+    assert widths["question"] >= TEXT_LEAST["question"]
+    if size == (1600, 1000):  # room for the whole words where they matter most
+        assert "unreviewed" in drawn["status"] and "Xeno-canto" in drawn["domain"]
+        assert widths["question"] >= 140
+    else:
+        assert "unrev." in drawn["status"] and "XC" in drawn["domain"]
+    close_desk(window)
+
+
+def test_a_column_sized_by_hand_is_kept_and_remembered(qtbot, project: Path, tmp_path) -> None:
+    window = open_desk(qtbot, project, settings_dir=tmp_path)
+    _at_size(qtbot, window, (1280, 800))
+    table, header = window.queue.table, window.queue.table.horizontalHeader()
+    fitted = _widths(window)
+    id_column = KEYS.index("id")
+    header.resizeSection(id_column, fitted[id_column] + 60)  # as a drag of its edge does
+    widths = _widths(window)
+    assert widths[id_column] == fitted[id_column] + 60
+    assert sum(widths) == table.viewport().width()  # the free-text columns gave the room
+    assert widths[-1] < fitted[-1] and widths[-1] >= 60
+    for key in ("domain", "status", "flags"):
+        assert widths[KEYS.index(key)] == fitted[KEYS.index(key)]
+    window.resize(1300, 800)  # a new width for the panel keeps the chosen one
+    qtbot.waitUntil(lambda: sum(_widths(window)) == table.viewport().width())
+    assert _widths(window)[id_column] == fitted[id_column] + 60
+    close_desk(window)
+
+    window = open_desk(qtbot, project, settings_dir=tmp_path)  # remembered with the window
+    _at_size(qtbot, window, (1280, 800))
+    assert _widths(window)[id_column] == fitted[id_column] + 60
+    window.queue.reset_columns()  # the header's menu: fit the columns to the panel again
+    assert _widths(window) == fitted
+    close_desk(window)
+
+
+def test_chosen_widths_that_leave_the_question_no_room_are_set_aside() -> None:
+    def text(value: str) -> int:
+        return 7 * len(value)
+
+    fitted = column_widths(485, text, text)
+    assert sum(fitted) == 485
+    assert column_widths(485, text, text, {"id": 400}) == fitted
+    dimension = KEYS.index("dimension")
+    wider = column_widths(485, text, text, {"dimension": fitted[dimension] + 20})
+    assert sum(wider) == 485 and wider[dimension] == fitted[dimension] + 20
+    assert wider[-1] < fitted[-1]
