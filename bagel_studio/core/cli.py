@@ -149,10 +149,27 @@ def _command_named(argv: list[str]) -> str | None:
     return first if first in COMMANDS else None
 
 
+def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
+    """``argv`` parsed, with a command's positional words allowed after its options too
+    (``judge PROJECT --model M ID...``, ``decide PROJECT --accept ID...``), which plain argparse
+    refuses when the words follow an optional list of them."""
+    args, extras = parser.parse_known_args(argv)
+    name = getattr(args, "command", None)
+    if not extras:
+        return args
+    if name is None:
+        return parser.parse_args(argv)  # the usual error
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
+    subparser: argparse.ArgumentParser = commands[name]
+    mixed = subparser.parse_intermixed_args(argv[argv.index(name) + 1 :])
+    mixed.command = name
+    return mixed
+
+
 def run(argv: list[str]) -> int:
     parser = build_parser(_command_named(argv))
     try:
-        args = parser.parse_args(argv)
+        args = _parse(parser, argv)
     except SystemExit as exc:  # argparse exits 2 on usage errors and 0 after --help
         return int(exc.code or 0)
     if not args.command:

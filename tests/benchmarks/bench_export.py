@@ -18,7 +18,10 @@ Printed, each the median of REPEAT runs (the load average before and after):
 
 Baselines, before this benchmark's work (issue 11, one quiet run each): 11,852 items 2.7 s = 18x;
 200,000 items 37.7 s, 1.16 GB. Session 2 ended at 3.22 s (34.5x) and 154 MB at 11,852, 50.5 s and
-1.48 GB at 200,000.
+1.48 GB at 200,000; session 3 at 2.03 s (19x, 2.78 s CPU) and 15.5 s (9.4x, 327 MB).
+
+The export command runs with its default ``--workers`` (one per CPU): from 4,000 items it plans
+and renders on forked workers, whose CPU the figure includes. ``--phases`` runs one process.
 """
 
 from __future__ import annotations
@@ -43,8 +46,8 @@ from tests.benchmarks.bench_scale import jsonl_floor  # noqa: E402
 TARGET_RATIO = 5.0
 RSS_TARGET_MB = 400
 BASELINES = {
-    11_852: "2.7 s = 18x (session 2: 3.22 s = 34.5x, 154 MB)",
-    200_000: "37.7 s, 1.16 GB (session 2: 50.5 s, 1.48 GB)",
+    11_852: "2.7 s = 18x (session 2: 3.22 s = 34.5x, 154 MB; session 3: 2.03 s = 19x)",
+    200_000: "37.7 s, 1.16 GB (session 2: 50.5 s, 1.48 GB; session 3: 15.5 s = 9.4x, 327 MB)",
 }
 
 
@@ -106,7 +109,8 @@ def build(items: Path, project: Path) -> int:
 
 
 def phases(project: Path, out: Path) -> None:
-    """Where the export's CPU time goes, in a fresh interpreter (imports are part of it)."""
+    """Where the export's CPU time goes, in a fresh interpreter (imports are part of it), on one
+    process."""
     code = f"""
 import resource, time
 def cpu():

@@ -61,7 +61,10 @@ def llama_server(timeout: float = 180.0) -> Iterator[str]:
     port = _free_port()
     command = [sys.executable, "-m", "llama_cpp.server", "--model", str(model_file()),
                "--model_alias", ALIAS, "--host", "127.0.0.1", "--port", str(port),
-               "--n_ctx", "2048", "--n_threads", "1"]  # fmt: skip
+               "--n_ctx", "2048", "--n_threads", "1",
+               # The GGUF has no chat template: without this the server falls back to llama-2's
+               # [INST] format, which Gemma does not know.
+               "--chat_format", "gemma"]  # fmt: skip
     url = f"http://127.0.0.1:{port}/v1"
     with tempfile.TemporaryFile() as log:
         process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)

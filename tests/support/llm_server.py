@@ -53,6 +53,7 @@ class ScriptedServer:
         self.authorizations: list[str] = []
         self.bodies: list[dict[str, Any]] = []
         self.keep_bodies = True
+        self.served: list[str] = []  # the model ids GET /models lists (none: it cannot tell)
         self._faults: list[Fault] = []
         self._lock = threading.Lock()
         handler = type("Handler", (_Handler,), {"scripted": self})
@@ -229,7 +230,8 @@ class _Handler(BaseHTTPRequestHandler):
         with server._lock:
             server.requests[self.path] += 1
         if self.path.rstrip("/").endswith("/models"):
-            self._json(200, {"object": "list", "data": [{"id": "scripted", "object": "model"}]})
+            data = [{"id": name, "object": "model"} for name in server.served]
+            self._json(200, {"object": "list", "data": data})
         else:
             self._json(404, {"error": {"message": "not found"}})
 

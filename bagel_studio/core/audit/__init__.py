@@ -13,16 +13,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from bagel_studio.core.audit.baselines import Artifact, format_p
 from bagel_studio.core.audit.features import BATCH, BatchedAudit, features, item_rows
 from bagel_studio.core.audit.items import AuditItem, load_items
 from bagel_studio.core.audit.leaks import Leak
-from bagel_studio.core.audit.options_only import options_only_baseline
 from bagel_studio.core.audit.report import AuditReport
 from bagel_studio.core.checks.audit import ANSWERABLE_WITHOUT_STEM, LEAKS_ANSWER_OF, NEAR_DUPLICATE
 from bagel_studio.core.model import Flag, Severity
-from bagel_studio.core.store import Store
+
+if TYPE_CHECKING:
+    from bagel_studio.core.store import Store
 
 NAMED = 10  # ids named in a flag's message (all of them are in its details)
 
@@ -50,6 +52,10 @@ def run_audit(store: Store, progress: Progress | None = None) -> AuditReport:
     items = load_items(store)
     report = audit_items(items, progress)
     say("options-only answers")
+    # Deferred: the model tables it reads are no concern of the release report, which imports
+    # the audit.
+    from bagel_studio.core.audit.options_only import options_only_baseline
+
     return replace(report, options_only=options_only_baseline(store, items))
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import string
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import repeat
 
 import numpy as np
@@ -87,9 +88,13 @@ class Tokens:
 
     def phrase(self, text: int) -> str:
         """``phrase`` of the text at position ``text``."""
-        return b" ".join(self.words[self.starts[text] : self.ends[text]]).decode(
-            "utf-8", "surrogatepass"
-        )
+        return self.phrases[text].decode("utf-8", "surrogatepass")
+
+    @cached_property
+    def phrases(self) -> list[bytes]:
+        """``phrase`` of every text, in UTF-8 (made at once: "a b # c # # d #" is split at
+        its separators, and the spaces around each piece stripped)."""
+        return list(map(bytes.strip, b" ".join(self.words).split(SEPARATOR)[:-1]))
 
 
 def tokenize(texts: Sequence[str]) -> Tokens:

@@ -61,10 +61,15 @@ def retry_policy(args: argparse.Namespace) -> RetryPolicy:
 
 
 def profile_from_args(store: Store, args: argparse.Namespace) -> tuple[Profile, bool]:
-    from bagel_studio.core.llm.project import resolve_profile
+    """The profile the command line names; a new one made from a bare --model (no --base-url) is
+    announced on stderr, naming the stored ones, since it is most often a mistyped label."""
+    from bagel_studio.core.llm.project import find_profile, load_profiles, resolve_profile
 
+    label = args.label or args.model
+    new = args.base_url is None and find_profile(store, label) is None
+    known = ", ".join(p.label for p in load_profiles(store)) or "none yet"
     try:
-        return resolve_profile(
+        profile, changed = resolve_profile(
             store,
             args.model,
             base_url=args.base_url,
@@ -78,6 +83,13 @@ def profile_from_args(store: Store, args: argparse.Namespace) -> tuple[Profile, 
         )
     except ProfileError as exc:
         raise UsageError(str(exc)) from exc
+    if new:
+        print(
+            f"no model profile {label!r} in this project (its profiles: {known}): asking the "
+            f"model id {args.model!r} at {profile.base_url} (--base-url names another server)",
+            file=sys.stderr,
+        )
+    return profile, changed
 
 
 def terminal_progress(label: str) -> Callable[[int, int], None]:

@@ -22,6 +22,7 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from bagel_studio.core.export.plan import ExportError
@@ -67,16 +68,40 @@ class ReleaseFolder:
             self.discard()
             raise
         self.hashes: dict[str, dict[str, int | str]] = {}
+        # Files are made durable on threads while the export goes on (fsync waits on the disk
+        # and lets other threads run); ``commit`` waits for every one before the rename.
+        self._syncs: list[Future[None]] = []
+        self._syncing: ThreadPoolExecutor | None = None
 
     def write(self, relative: str, data: bytes) -> None:
-        """Write one file (durably) and remember its SHA-256 and size for the manifest."""
+        """Write one file (made durable before ``commit``) and remember its SHA-256 and size
+        for the manifest."""
         target = self.path / relative
         target.parent.mkdir(parents=True, exist_ok=True)
         with open(target, "wb") as handle:
             handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+        self._sync(target)
         self.hashes[relative] = {"sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data)}
+
+    def _sync(self, path: Path) -> None:
+        if sys.platform == "win32":  # pragma: no cover - fsync needs a file open for writing
+            with open(path, "rb+") as handle:
+                os.fsync(handle.fileno())
+            return
+        if self._syncing is None:
+            self._syncing = ThreadPoolExecutor(4, thread_name_prefix="export-fsync")
+        self._syncs.append(self._syncing.submit(_fsync_file, path))
+
+    def _synced(self) -> None:
+        """Wait until every file written is durable (raising the first failure)."""
+        try:
+            for sync in self._syncs:
+                sync.result()
+        finally:
+            self._syncs = []
+            if self._syncing is not None:
+                self._syncing.shutdown(wait=True, cancel_futures=True)
+                self._syncing = None
 
     @contextlib.contextmanager
     def stream(self, relative: str) -> Iterator[Callable[[bytes], None]]:
@@ -95,12 +120,12 @@ class ReleaseFolder:
                 handle.write(data)
 
             yield write
-            handle.flush()
-            os.fsync(handle.fileno())
+        self._sync(target)
         self.hashes[relative] = {"sha256": digest.hexdigest(), "bytes": size}
 
     def commit(self) -> Path:
         """Put the folder in place of OUTDIR (replacing an existing one) and return OUTDIR."""
+        self._synced()
         (self.path / MARKER).unlink(missing_ok=True)
         for folder in sorted({p.parent for p in self.path.rglob("*")} | {self.path}):
             _fsync_dir(folder)
@@ -123,6 +148,8 @@ class ReleaseFolder:
         return self.out_dir
 
     def discard(self) -> None:
+        with contextlib.suppress(OSError):
+            self._synced()
         shutil.rmtree(self.path, ignore_errors=True)
 
 
@@ -204,6 +231,15 @@ def _alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
+
+
+def _fsync_file(path: Path) -> None:
+    """Make a written file durable (Linux and macOS flush a file's data from any descriptor)."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _fsync_dir(path: Path) -> None:

@@ -35,11 +35,14 @@ POSITIONS = 4
 Group = tuple[int, ...]  # the positions an item's gold may take, ascending
 
 
+_DIGITS = re.compile(r"(\d+)")
+
+
 def natural_order(text: str) -> tuple[tuple[int, int | str], ...]:
     """Sort key that orders "globi:2:0" before "globi:10:0" (seed-independent and total); for
     sorting many ids once (``natural_key`` remembers the keys of ids sorted again and again)."""
     return tuple(
-        (0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", text) if part
+        [(0, int(part)) if part.isdigit() else (1, part) for part in _DIGITS.split(text) if part]
     )
 
 
@@ -71,10 +74,14 @@ def deal_targets(
     """The target gold position of every movable item of one domain (as balanced as possible);
     ``order``: ``natural_order``, or the caller's table of it."""
     groups: dict[Group, list[str]] = defaultdict(list)
+    named: dict[frozenset[int], Group] = {}  # a few distinct sets of positions, named once
     for item in items:
-        if len(item.allowed) < 2:
-            raise ValueError(f"{item.item_id} cannot move; deal only movable items")
-        groups[tuple(sorted(item.allowed))].append(item.item_id)
+        group = named.get(item.allowed)
+        if group is None:
+            if len(item.allowed) < 2:
+                raise ValueError(f"{item.item_id} cannot move; deal only movable items")
+            group = named[item.allowed] = tuple(sorted(item.allowed))
+        groups[group].append(item.item_id)
     counts = _deal_counts(seed, domain, {g: len(ids) for g, ids in groups.items()})
     targets: dict[str, int] = {}
     for group, ids in groups.items():

@@ -77,8 +77,8 @@ class LengthSums:
         sums[1] += len(question.split())
         sums[2] += len(question)
         sums[3] += len(options)
-        sums[4] += sum([len(o.split()) for o in options])
-        sums[5] += sum([len(o) for o in options])
+        sums[4] += len(" ".join(options).split())  # the joining spaces split no word
+        sums[5] += sum(map(len, options))
 
     def merge(self, other: LengthSums) -> None:
         for domain, sums in other.by_domain.items():

@@ -120,6 +120,16 @@ def _retry_after(exc: Any) -> float | None:
         return None
 
 
+def serves(served: list[str], model: str) -> bool:
+    """Whether a server listing ``served`` answers ``model``: the same id, Ollama's ``:latest``
+    tag left out, or a listing that prefixes ids with a folder (``models/NAME``). A server such
+    as llama.cpp's answers any name with its one model, so a typo would be stored as another
+    model's answers: the listing is what tells."""
+    return any(
+        name == model or name == f"{model}:latest" or name.endswith(f"/{model}") for name in served
+    )
+
+
 class LLMClient:
     """Requests to one profile's endpoint; thread-safe (one HTTP connection pool)."""
 
@@ -143,7 +153,7 @@ class LLMClient:
         """Raise EndpointError when the endpoint is unreachable or rejects the key."""
         openai = self._openai
         try:
-            self._client.models.list()
+            listing = self._client.models.list()
         except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
             raise EndpointError(
                 f"{self.profile.base_url} refused the key from ${self.profile.api_key_env} "
@@ -154,7 +164,15 @@ class LLMClient:
                 f"cannot reach {self.profile.base_url}: {self._message(exc)}"
             ) from exc
         except openai.APIError:
-            pass  # a server without /models (or a failing one) is found out per request
+            return  # a server without /models (or a failing one) is found out per request
+        served = [str(getattr(m, "id", "")) for m in getattr(listing, "data", None) or []]
+        if served and not serves(served, self.profile.model):
+            more = len(served) - 12
+            shown = ", ".join(served[:12]) + (f" and {more} more" if more > 0 else "")
+            raise EndpointError(
+                f"{self.profile.base_url} does not serve the model {self.profile.model!r}; it "
+                f"serves {shown} (--model takes one of those, or a stored profile's label)"
+            )
 
     def _message(self, exc: BaseException) -> str:
         cause = exc.__cause__ or exc.__context__

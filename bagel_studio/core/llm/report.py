@@ -8,6 +8,7 @@ no project; an empty dict means no model was evaluated and the report has no mod
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -27,13 +28,13 @@ from bagel_studio.core.store import Store
 def model_report(store: Store, released: Sequence[tuple[str, str, str | None]]) -> dict[str, Any]:
     """From (item id, domain, level) of each released item: the models' tables, or {}."""
     profiles = load_profiles(store)
-    ids = {item_id for item_id, _, _ in released}
-    answers = answers_by_profile(store, profiles, ids)
-    profiles = [p for p in profiles if answers[p.label]]
+    if profiles:  # the released ids are gathered only when there are answers to filter
+        answers = answers_by_profile(store, profiles, {item_id for item_id, _, _ in released})
+        profiles = [p for p in profiles if answers[p.label]]
     levels: dict[str, dict[str, int]] = {}
-    for _, domain, level in released:
+    for (domain, level), count in Counter([(d, v) for _, d, v in released]).items():
         if level in LEVELS:
-            levels.setdefault(domain, dict.fromkeys(LEVELS, 0))[level] += 1
+            levels.setdefault(domain, dict.fromkeys(LEVELS, 0))[level] += count
     if not profiles and not levels:
         return {}
     prompt = evaluation_template().encode("utf-8")

@@ -180,3 +180,25 @@ def test_an_audit_in_batches_is_the_audit_of_all_items() -> None:
     whole = audit_items(items)
     assert whole.duplicates and whole.leaks  # the same fact about one text, the same words
     assert audit_items(items, batch=7) == audit_items(items, batch=1) == whole
+
+
+def test_the_release_audit_imports_neither_scipy_nor_the_model_tables() -> None:
+    """The export runs in a fresh interpreter: scipy.special alone took longer to import than
+    the whole audit of 11,852 items takes."""
+    code = """
+import sys
+from bagel_studio.core.audit import AuditItem, audit_items
+from bagel_studio.core.export import audit_section
+from bagel_studio.core.model import ItemContent
+content = ItemContent("Which bird sings at dawn?", ("a robin", "b", "c", "d"), 0, "Diet", "easy")
+item = AuditItem("i", "Wikipedia", "Diet", content.question, content.options, 0, None,
+                 frozenset(), content)
+assert audit_items([item] * 300).items == 300
+print(sorted(m for m in sys.modules if m.startswith(("scipy", "bagel_studio.core.llm"))
+             or m == "bagel_studio.core.audit.options_only"))
+"""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip() == "[]"

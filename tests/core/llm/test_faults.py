@@ -90,3 +90,53 @@ def test_a_page_of_html_is_named_as_such(
     assert "not an OpenAI-style reply" in error and "502 Bad Gateway" in error
     assert "has no attribute" not in error
     assert "502 Bad Gateway" in capsys.readouterr().err
+
+
+def test_a_model_the_server_does_not_serve_is_refused_before_anything_is_asked(
+    llm_project: Path, scripted: ScriptedServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # llama.cpp's server answers any model name with its one model: the listing tells.
+    scripted.served = ["gold", "always-A:latest"]
+    args = ["evaluate", str(llm_project), "--base-url", scripted.url]
+    assert run([*args, "--model", "glod"]) == 2
+    err = capsys.readouterr().err
+    assert "does not serve the model 'glod'; it serves gold, always-A:latest" in err
+    assert scripted.total() == 1  # the listing only
+    with Store.open(llm_project, read_only=True) as store:
+        assert sql.all_answers(store, "glod") == [] and sql.profile_rows(store) == []
+    assert run([*args, "--model", "always-A"]) == 0  # Ollama's ":latest" left out
+    assert run([*args, "--model", "gold"]) == 0
+
+
+def test_a_label_that_is_no_profile_is_named_with_the_profiles_there_are(
+    llm_project: Path,
+    scripted: ScriptedServer,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert run(["evaluate", str(llm_project), "--model", "gold", "--base-url", scripted.url]) == 0
+    capsys.readouterr()
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")  # nothing listens there
+    assert run(["judge", str(llm_project), "--model", "glod", "wiki:1"]) == 2
+    err = capsys.readouterr().err
+    assert "no model profile 'glod' in this project (its profiles: gold)" in err
+    assert "cannot reach http://127.0.0.1:9/v1" in err
+    # The stored profile by its label: no such line.
+    assert run(["judge", str(llm_project), "--model", "gold", "wiki:1"]) == 0
+    assert "no model profile" not in capsys.readouterr().err
+
+
+def test_item_ids_may_follow_the_options(
+    llm_project: Path, scripted: ScriptedServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # As the README writes it: judge PROJECT --model LABEL [ITEM_ID...].
+    status = run(["judge", str(llm_project), "--model", "gold", "--base-url", scripted.url,
+                  "wiki:1", "globi:1", "--json"])  # fmt: skip
+    assert status == 0
+    assert json.loads(capsys.readouterr().out)["asked"] == 2
+    assert run(["decide", str(llm_project), "--curator", "ann", "--accept", "wiki:1", "xc:1"]) == 0
+    with Store.open(llm_project, read_only=True) as store:
+        assert [i.id for i in store.get_items() if i.status == "accepted"] == ["wiki:1", "xc:1"]
+    # A word the command does not take is still refused, by the command's own usage.
+    assert run(["judge", str(llm_project), "--model", "gold", "--bogus"]) == 2
+    assert "bagel-studio judge" in capsys.readouterr().err
