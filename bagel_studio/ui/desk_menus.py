@@ -176,16 +176,21 @@ class DeskMenus:
         name, _ = QFileDialog.getOpenFileName(self.window, "Open project", "", PROJECT_FILTER)
         if name:
             self._open(Path(name), create=False)
+        else:
+            self._return_keys()
 
     def import_dialog(self) -> None:
         paths = choose_import_paths(self.window)
         if paths:
             self.run_import(paths)
+        else:  # cancelled: without a window manager no window would have the keys
+            self._return_keys()
 
     def run_import(self, paths: list[Path]) -> ImportDialog:
         dialog = ImportDialog(self.window.services, paths, self.window)
         dialog.finished_import.connect(self.window.after_import)
         self.panels["import"] = dialog
+        dialog.installEventFilter(_KeysBackOnClose(dialog, self._return_keys))
         dialog.open()
         dialog.start()
         return dialog
@@ -198,8 +203,11 @@ class DeskMenus:
             dialog = MergeDialog(self.window.services, [Path(n) for n in names], self.window)
             dialog.finished_import.connect(self.window.after_import)
             self.panels["merge"] = dialog
+            dialog.installEventFilter(_KeysBackOnClose(dialog, self._return_keys))
             dialog.open()
             dialog.start()
+        else:
+            self._return_keys()
 
     def export_dialog(self) -> None:
         module = importlib.import_module("bagel_studio.ui.export_dialog")

@@ -102,8 +102,8 @@ class MainWindow(QMainWindow):
     def _prepare_listening(self) -> None:
         """Build the listening panel (pyqtgraph) in small steps while the desk is idle, from
         once the first item is on screen: whatever the curator does (an item shown, a filter, a
-        review key) pushes the next step back, so no action waits on it (see listening_warmup).
-        """
+        review key, scrolling the queue) pushes the next step back, so no action waits on it
+        (see listening_warmup)."""
         if self.evidence.listening is not None:
             return
         poke = self.evidence.listening_poke
@@ -111,6 +111,7 @@ class MainWindow(QMainWindow):
         self.queue_model.modelReset.connect(poke)
         self.machine.state_changed.connect(lambda _state: poke())
         self.queue.filters.search.textChanged.connect(lambda _text: poke())
+        self.queue.table.verticalScrollBar().valueChanged.connect(lambda _value: poke())
         self.evidence.start_listening()
 
     def _build_layout(self) -> None:

@@ -234,16 +234,17 @@ def _display(record: dict[str, Any], key: str) -> str:
 
 
 def alternatives(record: dict[str, Any], key: str) -> tuple[str, ...] | None:
-    """The cell's text from its whole form to its shortest, for the columns that have shorter
-    forms (None for the others, which elide)."""
+    """The cell's text in each of its column's forms, whole first (the same number of forms in
+    every row of a column: the column shows one form in all its rows), or None for a column
+    without shorter forms (it elides)."""
     if key == "flags":
         checks = record["flag_checks"]
         if not checks:
             return None
         severity = SEVERITY_NAMES.get(record["flag_severity"], "")
         more = f" +{len(checks) - 1}" if len(checks) > 1 else ""
-        forms = (severity, SEVERITY_SHORT.get(severity, severity), SEVERITY_MARK.get(severity, ""))
-        return tuple(dict.fromkeys(form + more for form in forms if form))
+        forms = (severity, SEVERITY_SHORT.get(severity, severity), SEVERITY_MARK.get(severity, "?"))
+        return tuple(form + more for form in forms)
     if key == "id":  # "xeno-canto:xc236243:dominant" beside its domain: "xc236243:dominant"
         item_id, domain = str(record["id"]), str(record.get("domain") or "")
         prefix = f"{domain.lower()}:"
@@ -254,7 +255,7 @@ def alternatives(record: dict[str, Any], key: str) -> tuple[str, ...] | None:
     if short is None:
         return None
     value = _display(record, key)
-    return (value, short[value]) if value in short else None
+    return (value, short.get(value, value)) if value else None
 
 
 def _tooltip(record: dict[str, Any], key: str) -> str | None:

@@ -50,6 +50,7 @@ from bagel_studio.ui.queue_model import (
     DOMAIN_SHORT,
     LEVEL_SHORT,
     SEVERITY_MARK,
+    SEVERITY_SHORT,
     STATUS_SHORT,
     QueueModel,
 )
@@ -254,15 +255,23 @@ class ProgressStrip(QWidget):
 # QUESTION_RESERVE to spare (the queue at 1280x800 and 1600x1000), the level column is left out:
 # the item's header and the Level filter show it.
 # A column the curator widened or narrowed by hand keeps that width (remembered with the window).
-VALUE_COLUMNS = {  # key: (whole values, their shortest forms)
+FORM_LEVELS = {  # key: the values in each of the column's forms, whole first
     "domain": (tuple(DOMAINS), tuple(DOMAIN_SHORT.get(d, d) for d in DOMAINS)),
     "level": (tuple(LEVELS), tuple(LEVEL_SHORT.get(lv, lv) for lv in LEVELS)),
     "status": (
         tuple(s.value for s in Status),
         tuple(STATUS_SHORT.get(s.value, s.value) for s in Status),
     ),
-    "flags": (("blocking +9", "warning +9"), tuple(f"{m} +9" for m in SEVERITY_MARK.values())),
+    "flags": (
+        tuple(f"{severity} +9" for severity in SEVERITY_SHORT),
+        tuple(f"{short} +9" for short in SEVERITY_SHORT.values()),
+        tuple(f"{mark} +9" for mark in SEVERITY_MARK.values()),
+    ),
 }
+VALUE_COLUMNS = {key: (forms[0], forms[-1]) for key, forms in FORM_LEVELS.items()}
+# Columns whose rows all show the same form; a flags cell reads best in its own longest form
+# ("warn" for one warning, "▲ +2" beside it), its count differing from row to row anyway.
+ONE_FORM_PER_COLUMN = ("domain", "status", "level")
 TEXT_SHARES = {"id": 0.25, "dimension": 0.25, "question": 0.5}
 TEXT_LEAST = {"id": 100, "question": 100}
 DROPPED_WHEN_NARROW = "level"
@@ -348,12 +357,28 @@ class QueueDelegate(QStyledItemDelegate):
         if index.column() == ID_COLUMN:
             option.textElideMode = Qt.TextElideMode.ElideMiddle
         forms = index.data(ALTERNATIVES_ROLE)
-        if forms:
-            room = option.rect.width() - TEXT_MARGINS
-            metrics = option.fontMetrics
+        if not forms:
+            return
+        room = option.rect.width() - TEXT_MARGINS
+        metrics = option.fontMetrics
+        key = COLUMNS[index.column()][0]
+        levels = FORM_LEVELS.get(key) if key in ONE_FORM_PER_COLUMN else None
+        if levels is None:  # the id and the flags: the cell's own longest form that fits
             option.text = next(
                 (form for form in forms if metrics.horizontalAdvance(form) <= room), forms[-1]
             )
+            return
+        # One form for the whole column ("acc." beside "unrev.", never beside "rejected"): the
+        # longest whose every value fits.
+        level = next(
+            (
+                n
+                for n, values in enumerate(levels)
+                if max(map(metrics.horizontalAdvance, values)) <= room
+            ),
+            len(levels) - 1,
+        )
+        option.text = forms[min(level, len(forms) - 1)]
 
 
 class QueuePanel(QWidget):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
 from bagel_studio.ui.shortcuts import State
@@ -152,5 +152,28 @@ def test_the_export_dialog_has_the_keys_and_gives_them_back(
     qtbot.waitUntil(lambda: QApplication.activeWindow() is dialog)  # Esc, Enter act on it
     qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Escape)
     assert not dialog.isVisible()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+    close_desk(window)
+
+
+def test_a_cancelled_import_gives_the_keys_back_to_the_desk(
+    qtbot, tmp_path: Path, data_dir: Path
+) -> None:
+    path = tmp_path / "desk.bagel"
+    build_project(path, data_dir)
+    window = open_desk(qtbot, path)
+    picked: list[str] = []
+
+    def cancel() -> None:  # the file picker runs modal: cancel it once it is up
+        picker = QApplication.activeModalWidget()
+        if picker is None:
+            QTimer.singleShot(50, cancel)
+            return
+        picked.append(type(picker).__name__)
+        picker.close()
+
+    QTimer.singleShot(0, cancel)
+    window.menus.import_dialog()
+    assert picked == ["ImportPicker"]
     qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
     close_desk(window)

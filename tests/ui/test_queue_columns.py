@@ -10,9 +10,12 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QStyleOptionViewItem
 
+from bagel_studio.core import operations
+from bagel_studio.core.model import Decision
+from bagel_studio.core.store import Store
 from bagel_studio.ui.main_window import COLUMN_SHARES, MainWindow
 from bagel_studio.ui.queue_model import COLUMNS
-from bagel_studio.ui.queue_panel import TEXT_LEAST, TEXT_MARGINS, column_widths
+from bagel_studio.ui.queue_panel import FORM_LEVELS, TEXT_LEAST, TEXT_MARGINS, column_widths
 from tests.ui.desk_harness import close_desk, open_desk
 from tests.ui.desk_project import build_project
 
@@ -23,7 +26,10 @@ FREE_TEXT = {"id", "dimension", "question"}  # elided, whole in the tooltip
 @pytest.fixture
 def project(tmp_path: Path, data_dir: Path) -> Path:
     path = tmp_path / "columns.bagel"
-    build_project(path, data_dir, tricky=True)
+    ids = build_project(path, data_dir, tricky=True)
+    with Store.open(path) as store:  # statuses of every width: "accepted", "rejected"
+        operations.decide(store, ids[0], "ada", Decision.ACCEPT)
+        operations.decide(store, ids[1], "ada", Decision.REJECT, reason="trivial")
     return path
 
 
@@ -73,6 +79,8 @@ def test_every_short_value_is_drawn_whole(qtbot, project: Path, size: tuple[int,
     drawn = _cell_texts(window)
     assert {"GloBI", "bioRxiv"} <= drawn["domain"]
     assert drawn["domain"] & {"Xeno-canto", "XC"} and drawn["domain"] & {"Wikipedia", "Wiki"}
+    for key in ("domain", "status"):  # one form in every row: not "acc." beside "rejected"
+        assert any(drawn[key] <= set(values) for values in FORM_LEVELS[key]), drawn[key]
     widths = dict(zip(KEYS, _widths(window), strict=True))
     assert widths["question"] >= TEXT_LEAST["question"]
     if size == (1600, 1000):  # room for the whole words where they matter most

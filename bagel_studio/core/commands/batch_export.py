@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from pathlib import Path
 
 from bagel_studio.core.cli import UsageError
@@ -51,4 +52,10 @@ def run(args: argparse.Namespace) -> int:
             partial.unlink(missing_ok=True)
             raise UsageError(f"{out}: {exc.strerror or exc}") from exc
     print(f"{count} requests for {profile.label} ({profile.model}) written to {out}")
+    if count < len(wanted):
+        print(
+            f"  {len(wanted) - count} of {len(wanted)} items are answered already by "
+            f"{profile.label} under these settings: not asked again",
+            file=sys.stderr,
+        )
     return 0

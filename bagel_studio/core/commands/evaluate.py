@@ -98,7 +98,10 @@ def run(args: argparse.Namespace) -> int:
             f"invalid, {result['failed']} failed"
         )
         if left_out:
-            print(f"  {left_out} items left out: they do not have four options (fix them first)")
+            print(
+                f"  {left_out} item{'s' if left_out > 1 else ''} left out: not four options "
+                "(fix or reject first)"
+            )
         print("  " + _accuracy_line(result))
         if result["note"]:
             print(f"  {result['note']}")

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from bagel_studio.core.commands.common import add_wait_argument, open_project, print_json
 from bagel_studio.core.commands.llm_common import add_profile_options, ask_model, stored_items
 
+SHOWN_ERRORS = 10
 HELP = "a model's second opinion on items (a JSON verdict with its reason; never decides)"
 
 
@@ -37,8 +39,16 @@ def run(args: argparse.Namespace) -> int:
         print_json(summary.to_json())
     else:
         verdicts = ", ".join(f"{k} {v}" for k, v in sorted(summary.verdicts.items()))
-        print(f"{profile.label}: {summary.asked} judged ({verdicts or 'none'}), "
-              f"{summary.failed} unreadable or failed")  # fmt: skip
+        judged = summary.asked - summary.failed
+        print(
+            f"{profile.label}: {summary.asked} asked, {judged} verdicts ({verdicts or 'none'}), "
+            f"{summary.failed} unreadable or failed"
+        )
         for item_id in summary.disagree:
             print(f"  disagrees: {item_id}")
+        for error in summary.errors[:SHOWN_ERRORS]:
+            print(f"  failed: {error}", file=sys.stderr)
+        if len(summary.errors) > SHOWN_ERRORS:
+            more = len(summary.errors) - SHOWN_ERRORS
+            print(f"  ... and {more} more (each stored with its reply)", file=sys.stderr)
     return 1 if summary.failed else 0

@@ -55,6 +55,8 @@ def run(args: argparse.Namespace) -> int:
     with open_project(
         args.project, read_only=not args.apply, owner="bagel-studio levels", wait=args.wait
     ) as store:
+        if args.models[0] == args.models[1]:
+            raise UsageError("name two different profiles: levels compare two models' answers")
         profiles = []
         for label in args.models:
             profile = find_profile(store, label)

@@ -66,7 +66,8 @@ def profile_from_args(store: Store, args: argparse.Namespace) -> tuple[Profile, 
     from bagel_studio.core.llm.project import find_profile, load_profiles, resolve_profile
 
     label = args.label or args.model
-    new = args.base_url is None and find_profile(store, label) is None
+    before = find_profile(store, label)
+    new = args.base_url is None and before is None
     known = ", ".join(p.label for p in load_profiles(store)) or "none yet"
     try:
         profile, changed = resolve_profile(
@@ -87,6 +88,15 @@ def profile_from_args(store: Store, args: argparse.Namespace) -> tuple[Profile, 
         print(
             f"no model profile {label!r} in this project (its profiles: {known}): asking the "
             f"model id {args.model!r} at {profile.base_url} (--base-url names another server)",
+            file=sys.stderr,
+        )
+    if before is not None and before.settings_hash() != profile.settings_hash():
+        was, now = before.measured(), profile.measured()
+        what = ", ".join(f"{k} {was[k]!r} -> {now[k]!r}" for k in was if was[k] != now[k])
+        print(
+            f"profile {label!r} changes what is measured ({what}): its answers under the old "
+            "settings stay stored but no longer count, here, in stats, levels and the report "
+            "(--label NEW keeps both)",
             file=sys.stderr,
         )
     return profile, changed

@@ -36,6 +36,7 @@ class JudgeSummary:
     verdicts: Counter[str] = field(default_factory=Counter)
     failed: int = 0
     disagree: list[str] = field(default_factory=list)  # item ids whose verdict is not ok
+    errors: list[str] = field(default_factory=list)  # "item id: what went wrong", per failure
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -43,6 +44,7 @@ class JudgeSummary:
             "verdicts": dict(self.verdicts),
             "failed": self.failed,
             "disagree": self.disagree,
+            "errors": self.errors,
         }
 
 
@@ -103,6 +105,7 @@ def judge(
         summary.asked += 1
         if verdict is None:
             summary.failed += 1
+            summary.errors.append(f"{item_id}: {error}")
         else:
             summary.verdicts[verdict] += 1
             if verdict != "ok" or (key is not None and key != item.content.answer_index):

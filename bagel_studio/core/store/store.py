@@ -587,8 +587,12 @@ class Store(ReviewsMixin, DecisionsMixin, EvidenceMixin, QueuePagingMixin):
 
     def pending_check_ids(self) -> list[str]:
         """Items whose checks an interrupted import (or desk job) did not finish."""
+        # CROSS JOIN: the few pending rows first, then sorted. With a plain JOIN SQLite walked
+        # every item in queue order to probe pending_checks (0.14 s at 200,000 items, at each
+        # desk start), though the table is nearly always empty.
         rows = self.db.execute(
-            "SELECT p.item_id FROM pending_checks p JOIN items i ON i.id = p.item_id ORDER BY i.seq"
+            "SELECT p.item_id FROM pending_checks p CROSS JOIN items i ON i.id = p.item_id"
+            " ORDER BY i.seq"
         ).fetchall()
         return [row[0] for row in rows]
 

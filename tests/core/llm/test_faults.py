@@ -140,3 +140,16 @@ def test_item_ids_may_follow_the_options(
     # A word the command does not take is still refused, by the command's own usage.
     assert run(["judge", str(llm_project), "--model", "gold", "--bogus"]) == 2
     assert "bagel-studio judge" in capsys.readouterr().err
+
+
+def test_changing_a_profiles_measured_settings_is_said(
+    llm_project: Path, scripted: ScriptedServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(["evaluate", str(llm_project), "--model", "gold", "--base-url", scripted.url]) == 0
+    capsys.readouterr()
+    assert run(["evaluate", str(llm_project), "--model", "gold", "--concurrency", "2"]) == 0
+    assert "changes what is measured" not in capsys.readouterr().err  # not a measured setting
+    assert run(["evaluate", str(llm_project), "--model", "gold", "--max-tokens", "4"]) == 0
+    err = capsys.readouterr().err
+    assert "profile 'gold' changes what is measured (max_tokens 16 -> 4)" in err
+    assert "no longer count" in err and "--label NEW" in err

@@ -77,6 +77,8 @@ def test_levels_are_not_applied_from_invalid_replies(
     assert "Nothing applied" in capsys.readouterr().err
     with Store.open(llm_project, read_only=True) as store:
         assert all(item.content.level is None for item in store.get_items())
+    assert run(["levels", str(llm_project), "--models", "gold", "gold"]) == 2
+    assert "name two different profiles" in capsys.readouterr().err
     assert run([*args, "--apply", "--allow-invalid", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["invalid"] == {"gold": 0, "rambling": N} and result["applied"]["changed"] == N
@@ -98,3 +100,20 @@ def test_a_reply_without_a_letter_does_not_miss_the_gold(
     misses = [f for f in json.loads(capsys.readouterr().out) if f["check"] == "models-miss-gold"]
     assert len(misses) == N - 1  # wiki:2 has the gold B
     assert all(f["message"].startswith("1 of 1 models miss the gold") for f in misses)
+
+
+def test_evaluate_names_the_items_it_cannot_ask(
+    llm_project: Path, scripted: ScriptedServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bagel_studio.core.model import ItemContent
+    from bagel_studio.core.store import NewItem
+
+    owls = ("Barn owl", "Eagle owl", "Elf owl")
+    three = ItemContent("Which of these owls is largest?", owls, 1, "Morphology")
+    with Store.open(llm_project) as store:
+        store.add_items([NewItem(id="wiki:3", domain="Wikipedia", content=three)], None)
+    assert evaluate(llm_project, scripted, "gold", "--json") == 0
+    result = json.loads(capsys.readouterr().out)
+    assert (result["items"], result["left_out"]) == (N, 1)
+    assert evaluate(llm_project, scripted, "always-A") == 0
+    assert "1 item left out: not four options" in capsys.readouterr().out

@@ -154,3 +154,28 @@ def test_batch_export_then_import_is_exactly_evaluate(
 def test_batch_import_of_a_missing_file_is_a_usage_error(llm_project: Path, tmp_path: Path) -> None:
     missing = str(tmp_path / "none.jsonl")
     assert run(["batch-import", str(llm_project), missing, "--model", "x"]) == 2
+
+
+def test_judge_says_what_failed(
+    llm_project: Path, scripted: ScriptedServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status = run(["judge", str(llm_project), "wiki:1", "globi:1", "--model", "rambling",
+                  "--base-url", scripted.url])  # fmt: skip
+    assert status == 1
+    captured = capsys.readouterr()
+    assert "rambling: 2 asked, 0 verdicts (none), 2 unreadable or failed" in captured.out
+    assert "failed: wiki:1: the reply holds no JSON object" in captured.err
+
+
+def test_batch_export_says_what_it_left_out(
+    llm_project: Path, scripted: ScriptedServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(["evaluate", str(llm_project), "--model", "gold", "--base-url", scripted.url,
+                "--items", "wiki:1", "wiki:2"]) == 0  # fmt: skip
+    capsys.readouterr()
+    out = tmp_path / "batch.jsonl"
+    assert run(["batch-export", str(llm_project), str(out), "--model", "gold"]) == 0
+    captured = capsys.readouterr()
+    assert f"{len(ITEMS) - 2} requests for gold" in captured.out
+    assert f"2 of {len(ITEMS)} items are answered already by gold" in captured.err
+    assert len(out.read_text().splitlines()) == len(ITEMS) - 2
