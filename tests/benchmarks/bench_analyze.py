@@ -2,7 +2,7 @@
 and on a Dask cluster, against issue 11's baseline (~21 min on one core) and target (< 11 min).
 
 Run: .venv/bin/python tests/benchmarks/bench_analyze.py [CLIPS] [--runs 3] [--corpus DIR]
-         [--workers N] [--subset N] [--no-pool] [--no-dask]
+         [--workers N] [--subset N] [--reference FILE] [--no-pool] [--no-dask]
 e.g. ``tests/benchmarks/bench_analyze.py 4242 --corpus ~/bench-clips`` (the corpus takes minutes
 to encode; with --corpus it is kept and reused by later runs of the same CLIPS and --seed).
 
@@ -309,6 +309,30 @@ def run_analyze(project: Path, extra: list[str], watch: list[int], log: Path) ->
     return Run(wall, cpu, largest / 2**20, sampler.peak / 2**20, measured)
 
 
+def stored_results(project: Path) -> dict[str, str]:
+    """Each recording's stored measurement (its JSON text, or "" when none), by recording id."""
+    from bagel_studio.core.audio.analysis import ANALYSIS_VERSION
+    from bagel_studio.core.audio.project import cache_key
+    from bagel_studio.core.store import Store
+
+    with Store.open(project, read_only=True) as store:
+        return {
+            str(rec["id"]): store.measurement_json(cache_key(rec), ANALYSIS_VERSION) or ""
+            for rec in store.recordings()
+        }
+
+
+def compare_results(reference: dict[str, str], label: str, found: dict[str, str]) -> int:
+    """Print and return how many recordings' stored results differ from the first run's (or the
+    reference's)."""
+    differing = sorted(
+        k for k in reference.keys() | found.keys() if reference.get(k) != found.get(k)
+    )
+    same = f"{len(differing):,} differ, e.g. {differing[:3]}" if differing else "all identical"
+    print(f"  {label}: stored measurements against the first run's: {same}", flush=True)
+    return len(differing)
+
+
 def loadavg() -> str:
     return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
@@ -354,6 +378,13 @@ def main() -> None:
         help="measure only the first N files of the corpus of CLIPS (the figures are scaled to "
         "4,242; lengths are drawn independently, so any N files have the same mix)",
     )
+    parser.add_argument(
+        "--reference",
+        type=Path,
+        metavar="FILE",
+        help="compare every run's stored measurements with those kept in FILE (by an earlier "
+        "invocation: the first run writes them there when FILE does not exist yet)",
+    )
     parser.add_argument("--no-pool", action="store_true", help="skip the process-pool runs")
     parser.add_argument("--no-dask", action="store_true", help="skip the Dask LocalCluster runs")
     args = parser.parse_args()
@@ -378,6 +409,11 @@ def main() -> None:
             print(f"measuring the first {len(plans):,} of them")
         built_project = build_project(Path(tmp), corpus, plans)
         configs: list[tuple[str, list[str]]] = []
+        reference: dict[str, str] = {}
+        if args.reference and args.reference.is_file():
+            reference = json.loads(args.reference.read_text())
+            print(f"stored measurements compared with those in {args.reference.name}")
+        differing = compared = 0
         if not args.no_pool:
             workers = f" --workers {args.workers}" if args.workers else ""
             label = f"bagel-studio analyze PROJECT{workers}"
@@ -395,10 +431,30 @@ def main() -> None:
                     runs.append(_run_on_dask(project, cores, log))
                 else:
                     runs.append(run_analyze(project, extra, [], log))
-                if runs[-1].measured != len(plans):
-                    raise SystemExit(f"bench: {runs[-1].measured} of {len(plans)} measured")
+                done = runs[-1]
+                if done.measured != len(plans):
+                    raise SystemExit(f"bench: {done.measured} of {len(plans)} measured")
+                print(
+                    f"    {done.wall_s:.0f} s wall, {done.cpu_s:.0f} s CPU "
+                    f"({done.cpu_s / len(plans):.3f} s per clip), load {loadavg()}",
+                    flush=True,
+                )
+                found = stored_results(project)
+                if not reference:
+                    reference = found
+                    if args.reference and not args.reference.is_file():
+                        args.reference.write_text(json.dumps(found, sort_keys=True))
+                else:
+                    differing += compare_results(reference, f"{label} run {n + 1}", found)
+                    compared += 1
                 project.unlink()
             report(label, runs, len(plans), cores)
+    if compared:
+        same = "identical to" if not differing else f"{differing:,} differences from"
+        print(
+            f"\nstored measurements of all {len(reference):,} recordings, {compared} run(s): "
+            f"{same} the first run's (or the reference's)"
+        )
     print(f"\nload average at the end: {loadavg()}")
 
 

@@ -10,14 +10,13 @@ so a command added later is covered.
 from __future__ import annotations
 
 import json
-import threading
 from pathlib import Path
 
 import pytest
 
 from bagel_studio.core.cli import COMMANDS, run
 from bagel_studio.core.store import Store
-from tests.core.test_lock_wait import _hold, _release
+from tests.support.lock_holder import held, waits_then_runs
 
 READ_ONLY = {"stats", "agreement", "audio", "verify"}  # never open a project for writing
 
@@ -63,17 +62,8 @@ def test_audit_waits_for_the_writer_then_sets_its_flags(
 ) -> None:
     project = tmp_path / "p.bagel"
     make_project(project)
-    holder = _hold(project)
-    status: list[int] = []
-    audit = threading.Thread(target=lambda: status.append(run(["audit", str(project)])))
-    try:
-        audit.start()
-        audit.join(1.0)
-        assert audit.is_alive()  # waiting for alice (default --wait 5), rather than failed at once
-    finally:
-        _release(holder)
-        audit.join(60)
-    assert status == [0], capsys.readouterr().err
+    status = waits_then_runs(project, lambda: run(["audit", str(project)]))  # default --wait 5
+    assert status == 0, capsys.readouterr().err
     with Store.open(project, read_only=True) as store:
         assert store.flag_counts().get("near-duplicate") == 2
 
@@ -83,12 +73,9 @@ def test_audit_gives_up_after_wait_naming_the_owner(
 ) -> None:
     project = tmp_path / "p.bagel"
     make_project(project)
-    holder = _hold(project)
-    try:
+    with held(project):
         status = run(["audit", str(project), "--wait", "0.5"])
         read = run(["stats", str(project)])  # a reader is never kept out
-    finally:
-        _release(holder)
     assert status == 2
     assert read == 0
     err = capsys.readouterr().err

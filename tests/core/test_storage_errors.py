@@ -3,14 +3,9 @@ with the project intact (real limits: RLIMIT_FSIZE on a real process, a read-onl
 
 from __future__ import annotations
 
-import json
 import os
-import resource
 import shutil
-import signal
-import sqlite3
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,88 +13,35 @@ import pytest
 
 from bagel_studio.core.store import Store
 from tests.core.test_cli import make_project
+from tests.support.storage import ROOT, cli, intact, items_file, one_line
 
-ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "resources" / "demo"
-
-
-def _cli(*args: str, file_limit: int | None = None) -> subprocess.CompletedProcess[str]:
-    """Run ``bagel-studio ARGS`` in a process whose files may not grow past ``file_limit`` bytes
-    (the kernel then refuses the write with EFBIG, as a full disk refuses it with ENOSPC)."""
-
-    def limit() -> None:
-        if file_limit is not None:
-            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # fail the write, do not kill
-            resource.setrlimit(resource.RLIMIT_FSIZE, (file_limit, file_limit))
-
-    return subprocess.run(
-        [sys.executable, "-m", "bagel_studio", *args],
-        cwd=ROOT,
-        preexec_fn=limit,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-
-
-def _intact(project: Path, *, on_read_only_media: bool = False) -> int:
-    """Check the project file with SQLite's own integrity check; return its item count."""
-    mode = "immutable=1" if on_read_only_media else "mode=ro"
-    conn = sqlite3.connect(f"file:{project}?{mode}", uri=True)
-    try:
-        assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
-        return int(conn.execute("SELECT count(*) FROM items").fetchone()[0])
-    finally:
-        conn.close()
-
-
-def _one_clear_line(result: subprocess.CompletedProcess[str], command: str) -> None:
-    assert result.returncode == 2, result.stderr
-    assert "Traceback" not in result.stderr
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith(f"bagel-studio {command}: could not write")
-
-
-def _big_items(path: Path, count: int) -> Path:
-    with open(path, "w", encoding="utf-8") as handle:
-        for i in range(count):
-            item = {
-                "id": f"big-{i}",
-                "domain": "Wikipedia",
-                "dimension": "Diet",
-                "question": f"What does animal number {i} eat most of the year?",
-                "options": [f"Leaves {i}", f"Seeds {i}", f"Insects {i}", f"Fish {i}"],
-                "answer": "A",
-            }
-            handle.write(json.dumps(item) + "\n")
-    return path
 
 
 def test_disk_full_during_import_is_one_line_and_the_project_survives(tmp_path: Path) -> None:
     project = tmp_path / "p.bagel"
     with Store.open(project):
         pass
-    big = _big_items(tmp_path / "big.jsonl", 5_000)  # ~3.5 MB of project: past the limit
+    big = items_file(tmp_path / "big.jsonl", 5_000, prefix="big-")  # ~3.5 MB: past the limit
     demo_items = DEMO / "wikipedia_generator_outputs.jsonl"
     inputs = (str(demo_items), str(big))
-    result = _cli("import", str(project), *inputs, file_limit=project.stat().st_size + 1_000_000)
-    _one_clear_line(result, "import")
-    kept = _intact(project)
+    result = cli("import", str(project), *inputs, file_limit=project.stat().st_size + 1_000_000)
+    one_line(result, "import", "could not write")
+    kept = intact(project)
     assert kept > 0  # the first file came in before the disk filled
-    again = _cli("import", str(project), *inputs)  # room again: the rest comes in
+    again = cli("import", str(project), *inputs)  # room again: the rest comes in
     assert again.returncode == 0, again.stderr
     fresh = tmp_path / "fresh.bagel"
-    assert _cli("import", str(fresh), *inputs).returncode == 0
-    assert _intact(project) == _intact(fresh) == kept + 5_000
+    assert cli("import", str(fresh), *inputs).returncode == 0
+    assert intact(project) == intact(fresh) == kept + 5_000
 
 
 def test_disk_full_during_decide_keeps_the_decision_out(tmp_path: Path) -> None:
     project = tmp_path / "p.bagel"
     make_project(project)
-    result = _cli("decide", str(project), "w0", "--curator", "ana", "--accept", file_limit=4096)
-    _one_clear_line(result, "decide")
-    _intact(project)
+    result = cli("decide", str(project), "w0", "--curator", "ana", "--accept", file_limit=4096)
+    one_line(result, "decide", "could not write")
+    intact(project)
     with Store.open(project, read_only=True) as store:
         assert store.reviews("w0") == []
 
@@ -139,9 +81,7 @@ def test_read_only_project_is_one_line(read_only_folder: Path) -> None:
         for path in read_only_folder.iterdir():
             path.chmod(0o444)
         read_only_folder.chmod(0o555)
-    result = _cli("decide", str(project), "w0", "--curator", "ana", "--accept")
-    assert result.returncode == 2, result.stderr
-    assert "Traceback" not in result.stderr
-    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
-    assert _intact(project, on_read_only_media=True) == 7
+    result = cli("decide", str(project), "w0", "--curator", "ana", "--accept")
+    one_line(result, "decide")
+    assert intact(project, on_read_only_media=True) == 7
     assert "read-only" in result.stderr.lower() or "readonly" in result.stderr.lower()

@@ -22,7 +22,9 @@ from bagel_studio.core.audio import dsp
 from bagel_studio.core.audio.contour import classify_modulation, peak_contours
 from bagel_studio.core.audio.decode import CLIP_LEVEL, DecodedAudio
 
-ANALYSIS_VERSION = "2"  # 2: steady narrow lines and the top edge of the band left out
+# 2: steady narrow lines and the top edge of the band left out; 3: a file holding fewer frames
+# than its header announces no longer gets its peak, clipping and length from unwritten memory
+ANALYSIS_VERSION = "3"
 ANALYSIS_RATE = 16_000
 MAX_SECONDS = 30.0
 MIN_DURATION_S = 5.0

@@ -8,13 +8,14 @@ playback. For analysis, which reads only a clip's first seconds, ``decode(path, 
 keeps only those samples in memory and streams through the rest for the peak and the length.
 Every way a file can fail (missing, empty, truncated, not audio) becomes an
 ``AudioError`` with one line fit to show a curator, never a library traceback, and never the
-decoder's own chatter: libsndfile's MP3 decoder (mpg123) writes warnings such as "Xing stream
-size off by more than 1%" straight to the process's standard error, so that descriptor points at
-the null device while a file decodes.
+decoder's own chatter: libsndfile's MP3 decoder (mpg123) prints warnings such as "Xing stream
+size off by more than 1%" to C's ``stderr`` stream, so that stream (not descriptor 2, which other
+threads keep writing to) points at the null device while a file decodes.
 """
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import io
 import os
@@ -22,8 +23,9 @@ import re
 import sys
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -127,7 +129,7 @@ def _decode_bytes(
     kind = _kind(suffix)
     rest_frames, rest_peak = 0, 0.0
     try:
-        with _quiet_stderr(), sf.SoundFile(io.BytesIO(data)) as handle:
+        with _quiet_decoder(), sf.SoundFile(io.BytesIO(data)) as handle:
             fmt = str(handle.format)
             rate = int(handle.samplerate)
             declared = int(handle.frames)
@@ -159,51 +161,86 @@ def _decode_bytes(
 
 
 def _scan_rest(handle: sf.SoundFile, rate: int) -> tuple[int, float]:
-    """(frames, peak) of what is left to read in ``handle``, ten seconds at a time."""
+    """(frames, peak) of what is left to read in ``handle``, ten seconds at a time.
+
+    Not ``handle.blocks()``: it yields each block at the length the header announced, so when a
+    file holds fewer frames than that (MP3 headers estimate), its last block ends in memory
+    nothing was decoded into, whose values (up to 1e38) became the peak at random."""
     frames, peak = 0, 0.0
-    for block in handle.blocks(blocksize=10 * rate, dtype="float32", always_2d=True):
-        if block.size:
-            np.nan_to_num(block, copy=False, nan=0.0, posinf=1.0, neginf=-1.0)
-            peak = max(peak, float(np.max(np.abs(block))))
+    while True:
+        block = handle.read(10 * rate, dtype="float32", always_2d=True)  # what was decoded
+        if not block.shape[0]:
+            return frames, peak
+        np.nan_to_num(block, copy=False, nan=0.0, posinf=1.0, neginf=-1.0)
+        peak = max(peak, float(np.max(np.abs(block))))
         frames += block.shape[0]
-    return frames, peak
+
+
+@cache
+def _c_stderr() -> tuple[ctypes.c_void_p, int] | None:
+    """The C library's ``stderr`` stream variable, and a stream on the null device to point it
+    at; None where it cannot be reached or is read-only (musl), and then the decoder's messages
+    are not held back."""
+    try:
+        glibc = sys.platform.startswith("linux") and bool(os.confstr("CS_GNU_LIBC_VERSION"))
+    except (ValueError, OSError):
+        glibc = False
+    if sys.platform != "darwin" and not glibc:
+        return None
+    name = "__stderrp" if sys.platform == "darwin" else "stderr"
+    try:
+        libc = ctypes.CDLL(None)
+        libc.fopen.restype = ctypes.c_void_p
+        libc.fopen.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
+        variable = ctypes.c_void_p.in_dll(libc, name)
+    except (OSError, AttributeError, ValueError):
+        return None
+    null = libc.fopen(os.devnull.encode(), b"w")  # never closed: see _quiet_decoder
+    return (variable, null) if null and variable.value else None
 
 
 _quiet_lock = threading.Lock()
 _quiet_users = 0  # decodes under way, in any thread
-_saved_stderr: int | None = None  # the real descriptor 2 while they run
+_saved_stream: int | None = None  # C's own stderr stream while they run
 
 
 @contextmanager
-def _quiet_stderr() -> Iterator[None]:
-    """Descriptor 2 on the null device while the block runs, so C code's messages are dropped.
-    Threads decoding at once share one redirection: the first in makes it, the last out undoes
-    it (anything else written to descriptor 2 meanwhile is dropped too; Python's own
-    ``sys.stderr`` is flushed first, so nothing already written is lost)."""
-    global _quiet_users, _saved_stderr
+def _quiet_decoder() -> Iterator[None]:
+    """C's ``stderr`` stream on the null device while the block runs, so the messages the MP3
+    decoder prints to it (``fprintf(stderr, ...)``) are dropped. Descriptor 2 is left alone:
+    whatever another thread writes there meanwhile (Python's ``sys.stderr``, logging, a crash
+    report) arrives. Threads decoding at once share one swap: the first in makes it, the last out
+    undoes it. The null stream is never closed, as another thread may still hold it."""
+    global _quiet_users, _saved_stream
+    found = _c_stderr()
+    if found is None:
+        yield
+        return
+    variable, null = found
     with _quiet_lock:
         if _quiet_users == 0:
-            with suppress(AttributeError, OSError, ValueError):  # no stderr, or closed
-                sys.stderr.flush()
-            try:
-                saved = os.dup(2)
-            except OSError:
-                saved = None  # no descriptor 2 to silence
-            if saved is not None:
-                null = os.open(os.devnull, os.O_WRONLY)
-                os.dup2(null, 2)
-                os.close(null)
-            _saved_stderr = saved
+            _saved_stream, variable.value = variable.value, null
         _quiet_users += 1
     try:
         yield
     finally:
         with _quiet_lock:
             _quiet_users -= 1
-            if _quiet_users == 0 and _saved_stderr is not None:
-                os.dup2(_saved_stderr, 2)
-                os.close(_saved_stderr)
-                _saved_stderr = None
+            if _quiet_users == 0:
+                variable.value = _saved_stream
+                _saved_stream = None
+
+
+def _after_fork_in_child() -> None:
+    """A process forked while another thread decoded gets C's stderr back (and a free lock)."""
+    global _quiet_lock, _quiet_users, _saved_stream
+    _quiet_lock = threading.Lock()
+    if _quiet_users and _saved_stream is not None and (found := _c_stderr()) is not None:
+        found[0].value = _saved_stream
+    _quiet_users, _saved_stream = 0, None
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def _declared_by_data_chunk(info: str, frames: int) -> int:

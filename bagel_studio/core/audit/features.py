@@ -158,22 +158,23 @@ def features(rows: AuditRows) -> AuditFeatures:
     phrases = [""] * count  # an item about nothing is neither grouped nor leaking
     recordings, subjects, dimensions = rows.recordings, rows.subjects, rows.dimensions
     concerned = [p for p, r, a in zip(range(count), recordings, subjects, strict=True) if r or a]
+    ends = gold_ends.tolist()
+    gold_of = answers.tolist()
+    texts_of = tokens.phrases if concerned else []
     for position in concerned:
         about = subjects[position]
-        end = int(gold_ends[position])
-        start = int(gold_ends[position - 1]) if position else 0
-        gold_words = stems(gold_stems[start:end])
+        gold_words = stems(gold_stems[ends[position - 1] if position else 0 : ends[position]])
         keys = group_keys(dimensions[position], recordings[position], about, gold_words)
-        for digest in key_digests(keys):
-            digests += digest
-            positions.append(position)
+        digests += b"".join(key_digests(keys))
+        positions += [position] * len(keys)
         first = TEXTS * position
-        gold_at = first + 1 + int(answers[position])
-        gold = leakable(tokens.phrase(gold_at)) if gold_words else None
-        if gold is not None:
-            golds[position] = gold
-            answer_words[position] = texts[gold_at].strip()
-        phrases[position] = tokens.phrase(first)
+        gold_at = first + 1 + gold_of[position]
+        if gold_words:
+            gold = leakable(texts_of[gold_at].decode("utf-8", "surrogatepass"))
+            if gold is not None:
+                golds[position] = gold
+                answer_words[position] = texts[gold_at].strip()
+        phrases[position] = texts_of[first].decode("utf-8", "surrogatepass")
     of_item = list(zip(rows.domains, rows.dimensions, strict=True))
     kinds = list(dict.fromkeys(of_item))
     kind_number = {pair: number for number, pair in enumerate(kinds)}

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import importlib
 import os
+import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -13,6 +16,8 @@ import pytest
 
 from bagel_studio.core.audio import AudioError, decode
 from tests.core.audio import audio_support as sig
+
+decode_module = importlib.import_module("bagel_studio.core.audio.decode")  # not the function
 
 
 def test_real_clips_decode_with_their_metadata(data_dir: Path) -> None:
@@ -147,6 +152,35 @@ def test_decoding_keeps_the_decoders_messages_off_stderr(
     assert capfd.readouterr().err == "still stderr\n"
 
 
+def test_another_threads_stderr_arrives_while_a_file_decodes(
+    data_dir: Path,
+    tmp_path: Path,
+    capfd: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Only the decoder's own messages are held back: a line another thread writes to
+    descriptor 2, or to ``sys.stderr``, while a file is being decoded reaches it."""
+    data = (data_dir / "xeno_canto" / "XC625750.mp3").read_bytes()
+    cut = tmp_path / "XC625750.mp3"
+    cut.write_bytes(data[: len(data) // 2])  # mpg123 warns "Xing stream size off" on opening it
+    inside = decode_module._declared_by_data_chunk  # called with the file open, mid-decode
+
+    def other_thread_writes(info: str, frames: int) -> int:
+        def write() -> None:
+            os.write(2, b"from another thread\n")
+            print("and through sys.stderr", file=sys.stderr, flush=True)
+
+        writer = threading.Thread(target=write)
+        writer.start()
+        writer.join()
+        return inside(info, frames)
+
+    monkeypatch.setattr(decode_module, "_declared_by_data_chunk", other_thread_writes)
+    with pytest.raises(AudioError, match="truncated or corrupt MP3"):
+        decode(cut)
+    assert capfd.readouterr().err == "from another thread\nand through sys.stderr\n"
+
+
 def test_header_only_wav_has_no_audio(tmp_path: Path) -> None:
     path = sig.write(tmp_path, "silent.wav", np.zeros(0, dtype=np.float32), 16000)
     with pytest.raises(AudioError, match="holds no audio"):
@@ -184,3 +218,23 @@ def test_decoding_only_the_start_keeps_the_whole_files_facts(
     assert start.samples.shape == (rate, 1) and start.duration_s == pytest.approx(14.0)
     assert start.peak == pytest.approx(1.5, abs=0.01) and start.clipped
     assert float(np.max(np.abs(start.samples))) == pytest.approx(0.2, abs=0.01)
+
+
+def test_a_file_shorter_than_its_header_says_is_read_to_its_last_decoded_frame(
+    data_dir: Path, tmp_path: Path
+) -> None:
+    """An MP3 whose header announces a few frames more than it holds (within the slack allowed
+    for MP3 estimates) gives the same duration and peak whether read whole or from its start:
+    the frames past what was decoded are not counted, nor read from memory never written."""
+    data = (data_dir / "xeno_canto" / "XC625750.mp3").read_bytes()
+    cut = tmp_path / "XC625750.mp3"
+    cut.write_bytes(data[:-1500])  # 4,201 frames fewer than the 264,600 its Xing tag announces
+    whole = decode(cut)
+    assert whole.samples.shape[0] == 260_399
+    for seconds in (1.5, 5.0, 30.0):
+        start = decode(cut, seconds)
+        assert (start.duration_s, start.peak, start.clipped) == (
+            whole.duration_s,
+            whole.peak,
+            whole.clipped,
+        )

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,24 +20,7 @@ from bagel_studio.core.checks.structural import (
 from bagel_studio.core.importers import import_paths
 from bagel_studio.core.model import Decision, Severity
 from bagel_studio.core.store import BlockedError, Store
-
-
-@pytest.fixture
-def store(project_path: Path) -> Iterator[Store]:
-    with Store.open(project_path) as opened:
-        yield opened
-
-
-def good(item_id: str, **changes: Any) -> dict[str, Any]:
-    return {
-        "id": item_id,
-        "domain": "Wikipedia",
-        "dimension": "Diet",
-        "level": "easy",
-        "question": f"What does animal {item_id} eat?",
-        "options": ["Leaves", "Fish", "Insects", "Seeds"],
-        "answer": "A",
-    } | changes
+from tests.support.items import good
 
 
 def lines(path: Path, *rows: Any) -> Path:

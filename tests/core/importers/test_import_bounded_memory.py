@@ -22,21 +22,10 @@ import pytest
 from bagel_studio.core.importers import import_paths
 from bagel_studio.core.importers.textio import iter_lines, split_lines, to_utf8, utf8_chunks
 from bagel_studio.core.store import Store
+from tests.support.items import good
 
 ROOT = Path(__file__).resolve().parents[3]
 MB = 1_000_000
-
-
-def good(item_id: str, **changes: Any) -> dict[str, Any]:
-    return {
-        "id": item_id,
-        "domain": "Wikipedia",
-        "dimension": "Diet",
-        "level": "easy",
-        "question": f"What does animal {item_id} eat?",
-        "options": ["Leaves", "Fish", "Insects", "Seeds"],
-        "answer": "A",
-    } | changes
 
 
 def line(record: dict[str, Any]) -> str:

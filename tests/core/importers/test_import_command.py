@@ -130,8 +130,8 @@ def test_as_a_subprocess(tmp_path: Path, data_dir: Path) -> None:
 def test_a_truncated_mp3_gives_our_reject_and_no_decoder_noise(
     tmp_path: Path, data_dir: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:
-    # libsndfile's MP3 decoder writes "Warning: Xing stream size off by more than 1%..." straight
-    # to descriptor 2; the curator sees our one reject line and nothing else.
+    # libsndfile's MP3 decoder prints "Warning: Xing stream size off by more than 1%..." to C's
+    # stderr; the curator sees our one reject line and nothing else.
     folder = tmp_path / "xc"
     folder.mkdir()
     source = data_dir / "xeno_canto"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,12 +23,6 @@ KOALA_DIMENSIONS = [
     "Geographic distribution",
     "DIET",
 ]
-
-
-@pytest.fixture
-def store(project_path: Path) -> Iterator[Store]:
-    with Store.open(project_path) as opened:
-        yield opened
 
 
 def write_jsonl(path: Path, records: list[Any]) -> Path:

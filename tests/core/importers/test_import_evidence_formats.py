@@ -6,10 +6,7 @@ from __future__ import annotations
 import csv
 import json
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from bagel_studio.core.importers import import_paths
 from bagel_studio.core.store import Store
@@ -18,12 +15,6 @@ BIORXIV_ABSTRACT = (
     "Aggregation is often thought to reduce predation risk, whether through dilution, confusion,"
     " or vigilance effects. "
 ) * 12
-
-
-@pytest.fixture
-def store(project_path: Path) -> Iterator[Store]:
-    with Store.open(project_path) as opened:
-        yield opened
 
 
 def test_xeno_canto_api_json_with_audio_beside_it(

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import textwrap
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,12 +14,6 @@ from bagel_studio.core.importers.texts import paragraphed
 from bagel_studio.core.store import Store
 
 BATS = "biorxiv/biorxiv_2020.02.11.942060_birds_versus_bats.json"
-
-
-@pytest.fixture
-def store(project_path: Path) -> Iterator[Store]:
-    with Store.open(project_path) as opened:
-        yield opened
 
 
 @pytest.mark.parametrize("title", ["Koala", "Lion", "Raccoon", "Wolf"])

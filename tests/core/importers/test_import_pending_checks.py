@@ -16,7 +16,7 @@ import pytest
 from bagel_studio.core.cli import run
 from bagel_studio.core.importers import import_paths
 from bagel_studio.core.store import Store
-from tests.support.kill_items import count_rows, items_file
+from tests.support.kill_items import count_rows, items_file, kill, stopped_import
 
 ROOT = Path(__file__).resolve().parents[3]
 ITEMS = 12_000  # BAGEL's size
@@ -32,8 +32,12 @@ def _warnings(project: Path) -> set[tuple[str, str]]:
 
 
 def _kill_import(project: Path, items: Path, when: str, delay: float = 0.0) -> None:
-    """Start ``bagel-studio import`` in a process and SIGKILL it: ``when`` = "checking" once its
-    items are committed (the checks running), or "at" after ``delay`` seconds."""
+    """Start ``bagel-studio import`` in a process and SIGKILL it: ``when`` = "checking" as the
+    checks of its committed items begin (it stops there and says so), or "at" after ``delay``
+    seconds, wherever it is."""
+    if when == "checking":
+        kill(stopped_import("checks", str(project), str(items)))
+        return
     process = subprocess.Popen(
         [sys.executable, "-m", "bagel_studio", "import", str(project), str(items)],
         cwd=ROOT,
@@ -41,14 +45,7 @@ def _kill_import(project: Path, items: Path, when: str, delay: float = 0.0) -> N
         stderr=subprocess.DEVNULL,
     )
     try:
-        if when == "checking":
-            deadline = time.monotonic() + 300
-            while process.poll() is None and time.monotonic() < deadline:
-                if count_rows(project, "SELECT count(*) FROM items") > 0:
-                    break
-                time.sleep(0.005)
-        else:
-            time.sleep(delay)
+        time.sleep(delay)
         assert process.poll() is None, "the import finished before it could be killed"
     finally:
         os.kill(process.pid, signal.SIGKILL)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import csv
 import itertools
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,12 +15,6 @@ from bagel_studio.core.store import Store
 
 ASH = "ashForestInteractions__interactions.tsv"
 TEMPLATE = "template-dataset__interactions.tsv"
-
-
-@pytest.fixture
-def store(project_path: Path) -> Iterator[Store]:
-    with Store.open(project_path) as opened:
-        yield opened
 
 
 def test_paper_examples_import_as_flat_items(store: Store, data_dir: Path) -> None:

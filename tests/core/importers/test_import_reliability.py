@@ -8,7 +8,6 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,26 +15,9 @@ import pytest
 
 from bagel_studio.core.importers import import_paths
 from bagel_studio.core.store import Store
+from tests.support.items import good
 
 ROOT = Path(__file__).resolve().parents[3]
-
-
-@pytest.fixture
-def store(project_path: Path) -> Iterator[Store]:
-    with Store.open(project_path) as opened:
-        yield opened
-
-
-def good(item_id: str, **changes: Any) -> dict[str, Any]:
-    return {
-        "id": item_id,
-        "domain": "Wikipedia",
-        "dimension": "Diet",
-        "level": "easy",
-        "question": f"What does animal {item_id} eat?",
-        "options": ["Leaves", "Fish", "Insects", "Seeds"],
-        "answer": "A",
-    } | changes
 
 
 def jsonl(*rows: dict[str, Any]) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import csv
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -164,12 +164,6 @@ SHAPES: dict[str, Callable[[Row], dict[str, Any]]] = {
     "gbif": gbif,
     "kaggle": kaggle,
 }
-
-
-@pytest.fixture
-def store(project_path: Path) -> Iterator[Store]:
-    with Store.open(project_path) as opened:
-        yield opened
 
 
 @pytest.fixture

@@ -14,7 +14,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,7 +22,7 @@ import pytest
 from bagel_studio.core.checks.processes import PARALLEL_MIN
 from bagel_studio.core.cli import run
 from bagel_studio.core.store import Store
-from tests.support.kill_items import count_rows, items_file
+from tests.support.kill_items import count_rows, items_file, kill, stopped_import
 
 ROOT = Path(__file__).resolve().parents[3]
 WORKERS = ["--workers", "2"]
@@ -102,28 +101,12 @@ def test_a_killed_writers_forked_child_does_not_keep_the_project_locked(project:
 def test_import_killed_while_its_check_workers_run_is_finished_by_check(
     tmp_path: Path, project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The size at which the import's checks run on two worker processes; SIGKILL once the items
-    are committed, then ``check --wait 0`` must get the project and finish the checks."""
+    """The size at which the import's checks run on two worker processes; SIGKILL once both
+    workers have taken a task, then ``check --wait 0`` must get the project and finish the
+    checks."""
     items = items_file(tmp_path / "items.jsonl", PARALLEL_MIN)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "bagel_studio", "import", str(project), str(items), *WORKERS],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 300
-        while process.poll() is None and time.monotonic() < deadline:
-            if count_rows(project, "SELECT count(*) FROM items") > 0:
-                break
-            time.sleep(0.005)
-        # the workers fork before the checks' write transaction opens: wait for them
-        while process.poll() is None and len(_processes_naming(str(project))) < 3:
-            time.sleep(0.005)
-        assert process.poll() is None, "the import finished before it could be killed"
-    finally:
-        os.kill(process.pid, signal.SIGKILL)
-        process.wait()
+    # both workers forked and each at its first task (the checks' write transaction not open)
+    kill(stopped_import("workers", str(project), str(items), *WORKERS, stops=2))
     waiting = count_rows(project, "SELECT count(*) FROM pending_checks")
     assert waiting == PARALLEL_MIN
     assert run(["check", str(project), "--no-audio", "--wait", "0"]) == 0
