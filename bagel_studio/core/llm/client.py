@@ -177,7 +177,11 @@ class LLMClient:
     def _message(self, exc: BaseException) -> str:
         cause = exc.__cause__ or exc.__context__
         text = str(exc)
-        if cause is not None and isinstance(exc, self._openai.APIConnectionError):
+        if isinstance(exc, self._openai.APITimeoutError) and str(cause) in ("timed out", "None"):
+            text = (
+                f"timed out: no reply within {self.profile.timeout:g} s (--timeout S allows more)"
+            )
+        elif cause is not None and isinstance(exc, self._openai.APIConnectionError):
             text = f"{text} ({type(cause).__name__}: {cause})"
         return redact(" ".join(text.split())[:500], self.profile)
 

@@ -153,3 +153,14 @@ def test_changing_a_profiles_measured_settings_is_said(
     err = capsys.readouterr().err
     assert "profile 'gold' changes what is measured (max_tokens 16 -> 4)" in err
     assert "no longer count" in err and "--label NEW" in err
+
+
+def test_a_server_that_says_nothing_is_named_with_the_timeout(
+    llm_project: Path, scripted: ScriptedServer
+) -> None:
+    scripted.fail_next("slow", times=2, seconds=3, question="dipper")
+    status = run(["evaluate", str(llm_project), "--model", "gold", "--base-url", scripted.url,
+                  "--timeout", "0.5", "--retries", "1"])  # fmt: skip
+    assert status == 1
+    error = str(stored(llm_project, "gold")["wiki:2"]["error"])
+    assert error == "timed out: no reply within 0.5 s (--timeout S allows more)"
