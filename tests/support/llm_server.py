@@ -36,7 +36,7 @@ _QUESTION = re.compile(r"^Question: (.*)$", re.MULTILINE)
 
 @dataclass
 class Fault:
-    kind: str  # 429, 500, slow, malformed, empty, echo-auth, html, trickle
+    kind: str  # 429, 500, 404, slow, malformed, empty, echo-auth, html, trickle
     times: int
     retry_after: str | None = None
     question: str | None = None  # only requests whose question contains this text
@@ -291,6 +291,9 @@ class _Handler(BaseHTTPRequestHandler):
             self._json(429, {"error": {"message": "rate limited", "type": "rate_limit"}}, headers)
         elif fault.kind == "500":
             self._json(500, {"error": {"message": "internal error"}})
+        elif fault.kind == "404":  # OpenAI's and vLLM's answer to a model they do not serve
+            message = "The model does not exist or you do not have access to it."
+            self._json(404, {"error": {"message": message, "code": "model_not_found"}})
         elif fault.kind == "echo-auth":
             message = f"bad request from {self.headers.get('Authorization', '')}"
             self._json(500, {"error": {"message": message}})

@@ -28,7 +28,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "it points to, correct or not, latency and tokens. Answers already stored for the same "
         "profile, prompt, item content and option order are not asked again, so a run that was "
         "interrupted resumes. Exit status: 0 all answered, 1 some failed or invalid, 2 usage "
-        "error or endpoint that cannot be reached (nothing written).",
+        "error or endpoint that cannot be reached (nothing written), or one that refused the "
+        "key, route or model (401, 403, 404) during the run, which then stops.",
     )
     parser.add_argument("project", metavar="PROJECT", help="the project file (.bagel)")
     add_profile_options(parser, model_help="a stored profile's label, or a model id")
@@ -109,6 +110,14 @@ def run(args: argparse.Namespace) -> int:
             print(f"  failed: {error}", file=sys.stderr)
         if summary.cancelled:
             print("cancelled: run the same command again to resume", file=sys.stderr)
+        if summary.stopped:
+            print(
+                f"stopped: {summary.stopped}; every other request would be refused the same "
+                "way, so no more were sent (fix the key, --base-url or --model, then run again)",
+                file=sys.stderr,
+            )
+    if summary.stopped:
+        return 2
     if summary.cancelled:
         return 1
     return 1 if summary.failed or summary.invalid else 0

@@ -38,6 +38,12 @@ class Reply:
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
     attempts: int = 1
+    # The endpoint refused in a way every other request would meet too (the key, the route or
+    # the model: HTTP 401, 403, 404): a run stops instead of asking every item in vain.
+    fatal: bool = False
+
+
+FATAL_STATUSES = frozenset({401, 403, 404})
 
 
 @dataclass(frozen=True)
@@ -216,7 +222,8 @@ class LLMClient:
                 wait = _retry_after(exc)
             except openai.APIStatusError as exc:
                 if exc.status_code < 500:
-                    return Reply(None, error=self._message(exc), attempts=attempts)
+                    fatal = exc.status_code in FATAL_STATUSES
+                    return Reply(None, error=self._message(exc), attempts=attempts, fatal=fatal)
                 error, wait = self._message(exc), _retry_after(exc)
             except Exception as exc:  # a malformed reply: the client could not read it
                 return Reply(None, error=self._message(exc), attempts=attempts)

@@ -84,6 +84,7 @@ class EvaluationSummary:
     correct: int = 0
     cancelled: bool = False
     errors: list[str] = field(default_factory=list)  # the first few, for the message
+    stopped: str | None = None  # the refusal that stopped the run (every request would meet it)
 
     @property
     def failed(self) -> int:
@@ -110,6 +111,7 @@ class EvaluationSummary:
             "letters": {x: self.letters[x] for x in LETTERS},
             "note": invalid_note(answered, self.invalid),
             "cancelled": self.cancelled,
+            "stopped": self.stopped,
             "errors": self.errors,
         }
 
@@ -211,6 +213,10 @@ def evaluate(
     cancel = cancel or threading.Event()
     try:
         for batch in _replies(client, todo, profile.concurrency, cancel):
+            fatal = next((reply for _, reply in batch if reply.fatal), None)
+            if fatal is not None and summary.stopped is None:
+                summary.stopped = fatal.error
+                cancel.set()  # what is in flight arrives; nothing more is asked
             rows = [answer_row(profile, q, reply, store.clock()) for q, reply in batch]
             write(functools.partial(ops.record_answers, store, rows))
             for row in rows:
@@ -227,7 +233,7 @@ def evaluate(
         if own_client:
             client.close()
         write(lambda: ops.refresh_model_flags(store, [q.item_id for q in todo]))
-    summary.cancelled = cancel.is_set()
+    summary.cancelled = cancel.is_set() and summary.stopped is None
     return summary
 
 

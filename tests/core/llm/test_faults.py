@@ -164,3 +164,19 @@ def test_a_server_that_says_nothing_is_named_with_the_timeout(
     assert status == 1
     error = str(stored(llm_project, "gold")["wiki:2"]["error"])
     assert error == "timed out: no reply within 0.5 s (--timeout S allows more)"
+
+
+def test_a_refusal_every_request_would_meet_stops_the_run(
+    llm_project: Path, scripted: ScriptedServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scripted.fail_next("404", times=len(ITEMS))
+    status = run(["evaluate", str(llm_project), "--model", "gold", "--base-url", scripted.url,
+                  "--concurrency", "1", "--json"])  # fmt: skip
+    assert status == 2
+    summary = json.loads(capsys.readouterr().out)
+    assert "does not exist" in summary["stopped"] and not summary["cancelled"]
+    posts = scripted.requests["/v1/chat/completions"]
+    assert posts == summary["asked"] == summary["failed"] < len(ITEMS)  # what was in flight only
+    scripted.clear_faults()
+    assert run(["evaluate", str(llm_project), "--model", "gold"]) == 0  # resumes, asks the rest
+    assert len(stored(llm_project, "gold")) == len(ITEMS)
