@@ -84,8 +84,10 @@ class ImportReport:
             lines.append(f"Skipped {name}: already imported")
         if len(self.skipped_files) > 10:
             lines.append(f"Skipped {len(self.skipped_files) - 10} more files already imported")
-        if self.ignored:
-            lines.append(f"Ignored {len(self.ignored)} file(s) that are not input formats")
+        for name in self.ignored[:10]:
+            lines.append(f"Ignored {name}: not an input format")
+        if len(self.ignored) > 10:
+            lines.append(f"Ignored {len(self.ignored) - 10} more files that are not input formats")
         if self.timings:
             took = [
                 f"{label} in {self.timings[key]:.2f} s"

@@ -169,6 +169,13 @@ def test_folder_walk_of_all_real_data(store: Store, data_dir: Path) -> None:
         "glacier-bay-humpback.ogg",
         "ashForestInteractions__globi.json",
     } <= ignored
+    summary = report.summary_lines()
+    named = [line for line in summary if line.startswith("Ignored ")]
+    assert any(line.endswith("README.md: not an input format") for line in named), summary
+    if len(report.ignored) > 10:
+        assert (
+            named[-1] == f"Ignored {len(report.ignored) - 10} more files that are not input formats"
+        )
     files = report.files
     assert files.index(str(data_dir / "items" / "paper_examples.jsonl")) == len(files) - 1
     assert seen[0][0] == 0 and seen[-1][0] == seen[-1][1] > 0
