@@ -34,3 +34,12 @@ def paper_store(make_project: MakeProject, data_dir: Path) -> Store:
     store = make_project(paper_items(data_dir))
     decide_all(store, store.item_ids())
     return store
+
+
+@pytest.fixture
+def paper_project(tmp_path: Path, data_dir: Path) -> Path:
+    """A closed project file with the paper's items, all accepted."""
+    path = tmp_path / "paper.bagel"
+    with new_project(path, paper_items(data_dir)) as store:
+        decide_all(store, store.item_ids())
+    return path

@@ -13,21 +13,11 @@ from bagel_studio.core.export import export_release
 from bagel_studio.core.model import Flag, Severity
 from bagel_studio.core.store import Store
 from tests.core.export.export_support import (
-    decide_all,
     interrupt_export,
     new_project,
     paper_items,
     read_jsonl,
 )
-
-
-@pytest.fixture
-def paper_project(tmp_path: Path, data_dir: Path) -> Path:
-    """A closed project file with the paper's items, all accepted."""
-    path = tmp_path / "paper.bagel"
-    with new_project(path, paper_items(data_dir)) as store:
-        decide_all(store, store.item_ids())
-    return path
 
 
 def _exports(project: Path) -> list[tuple[str, int]]:
