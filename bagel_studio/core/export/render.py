@@ -1,11 +1,18 @@
 """A batch of released items turned into what the release writer writes and gathers.
 
-``render(store, slots)`` gives the batch's data lines (grouped by domain, in release order), its
-provenance lines, its lines of the content hash, the lengths it adds to the report's table and
-its features for the release audit: everything the writer needs of the items, in values that
-do not depend on the process that computed them, so that worker processes may render batches
-and the writer take them in release order (``processes``) with the same bytes as a
-single process.
+An item's lines are made in two steps. ``prepare`` writes everything that does not depend on
+where its options go: its data line up to the options, its provenance line around the option
+order, its line of the content hash, the lengths it adds to the report's table and what the
+release audit reads of it. ``finish`` puts the options in their released order (the deal,
+``plan``) and completes the lines. An export on worker processes prepares each item on the pass
+that plans it and keeps it on that worker until the deal is known (``processes``); one that
+plans first and renders later (the desk's preview, then its export) does both steps here, in
+``render(store, slots)``, from a second read of the project.
+
+Either way the batch's result (``Rendered``) is its data lines (grouped by domain, in release
+order), its provenance lines, its lines of the content hash, its lengths and its features for
+the release audit, in values that do not depend on the process that computed them, so that the
+writer takes batches from any process in release order with the same bytes as a single process.
 
 The lines are written from the project's stored rows (``Store.release_rows``, the reviews and
 adjudications as stored) rather than from decoded ``Item`` and ``Review`` objects: the store
@@ -28,6 +35,7 @@ import numpy as np
 from bagel_studio.core.audit.features import AuditFeatures, AuditRows, features
 from bagel_studio.core.audit.items import stored_subjects
 from bagel_studio.core.domains import LETTERS
+from bagel_studio.core.export.balance import permutation
 from bagel_studio.core.export.plan import ExportError, Slot, content_json, digest_of
 from bagel_studio.core.export.rows import (
     SORTED,
@@ -40,7 +48,6 @@ from bagel_studio.core.export.rows import (
 )
 from bagel_studio.core.export.stored import (
     Row,
-    StoredBatch,
     decode,
     read_batch,
     recording_of,
@@ -48,7 +55,7 @@ from bagel_studio.core.export.stored import (
     source_of,
 )
 from bagel_studio.core.export.tables import LengthSums
-from bagel_studio.core.model import Decision, ItemContent, json_strings
+from bagel_studio.core.model import Decision, ItemContent
 from bagel_studio.core.store import Store
 
 _DECISIONS = {d.value: encode(d.value) for d in Decision}  # a decision's JSON, by its value
@@ -66,20 +73,67 @@ class Rendered:
     count: int
 
 
-class _Lines(NamedTuple):
-    """One released item's lines and what the report gathers of it."""
+class Prepared(NamedTuple):
+    """One released item's lines but for its option order, and what the report gathers of it."""
 
+    item_id: str
     domain: str
-    data: str
-    provenance: str
-    hashed: str
-    content: ItemContent  # released, in curated order
-    options: list[str]  # released, in released order
-    answer: int  # the gold's released position
+    gold: int  # the gold's curated position
+    fixed: frozenset[int]
+    head: str  # the data line up to its options
+    tail: str  # the data line after its answer: the recording, the end
+    encoded: tuple[str, ...]  # each curated option's JSON
+    provenance: tuple[str, str, str, str]  # the provenance line around answer, movable, order
+    hashed: str  # the line of the content hash
+    question: str
+    options: tuple[str, ...]  # curated order
+    dimension: str  # as the audit names it ("(none)" for none)
     recording: str | None  # the item's recording column (what the audit reads)
-    text_key: str | None
-    globi_ref: str | None
-    source: Any  # the generator's record
+
+
+@dataclass
+class PreparedBatch:
+    """A batch's prepared items in release order, with the lengths and the audit's subjects
+    (``items.stored_subjects``) of each: what ``finish`` needs besides the deal."""
+
+    items: list[Prepared]
+    lengths: LengthSums
+    subjects: list[frozenset[str]]
+
+
+class Preparer:
+    """Prepares the released items of one batch as planning finds them (``plan.plan_batch``
+    calls it for each item it releases), then their batch."""
+
+    def __init__(self) -> None:
+        self.items: list[Prepared] = []
+        self.lengths = LengthSums()
+        self._subject_fields: list[tuple[str | None, str | None, Any]] = []
+
+    def __call__(
+        self,
+        row: Row,
+        reviews: Sequence[Row],
+        adjudication: dict[str, Any] | None,
+        found: tuple[ItemContent, str],
+        fixed: frozenset[int],
+        licence: str | None,
+    ) -> None:
+        prepared, source = prepare(row, reviews, adjudication, found, fixed, licence)
+        self.items.append(prepared)
+        self.lengths.add(prepared.domain, prepared.question, prepared.options)
+        self._subject_fields.append((row[11], row[9], source))
+
+    def batch(self) -> PreparedBatch:
+        fields = self._subject_fields
+        subjects = stored_subjects(
+            [text_key for text_key, _, _ in fields],
+            [globi_ref for _, globi_ref, _ in fields],
+            [item.recording for item in self.items],
+            [source for _, _, source in fields],
+            [item.question for item in self.items],
+        )
+        return PreparedBatch(self.items, self.lengths, subjects)
 
 
 def render(store: Store, slots: Sequence[Slot], seed: int) -> Rendered:
@@ -87,86 +141,101 @@ def render(store: Store, slots: Sequence[Slot], seed: int) -> Rendered:
     ``ExportError`` when an item is gone or its released content changed since the plan."""
     batch = read_batch(store, [slot.item_id for slot in slots])
     rows = {row[0]: row for row in batch.rows}
-    segments: list[tuple[str, bytes]] = []
-    lines: list[str] = []
-    current = ""
-    rendered: list[_Lines] = []
+    preparer = Preparer()
     for slot in slots:
         row = rows.get(slot.item_id)
-        found = None if row is None else item_lines(row, slot, batch, seed)
-        if found is None:
+        reviews = batch.reviews.get(slot.item_id, [])
+        adjudication = batch.adjudications.get(slot.item_id)
+        found = None if row is None else released(row, reviews, adjudication)
+        if row is None or found is None or digest_of(found[0]) != slot.digest:
             raise ExportError(
                 f"the project changed since this export was planned ({slot.item_id}); plan it again"
             )
-        if found.domain != current:
-            if lines:
-                segments.append((current, "".join(lines).encode("utf-8")))
-            lines, current = [], found.domain
-        lines.append(found.data)
-        rendered.append(found)
-    if lines:
-        segments.append((current, "".join(lines).encode("utf-8")))
-    lengths = LengthSums()
-    for item in rendered:
-        lengths.add(item.domain, item.content.question, item.content.options)
+        preparer(row, reviews, adjudication, found, slot.fixed, slot.licence)
+    return finish(
+        preparer.batch(), seed, [slot.target for slot in slots], [slot.movable for slot in slots]
+    )
+
+
+def finish(
+    batch: PreparedBatch, seed: int, targets: Sequence[int], movable: Sequence[bool]
+) -> Rendered:
+    """The batch's lines with each item's gold moved to its ``target`` (``movable``: whether
+    it took part in the deal), the other options placed by the seed (``balance.permutation``)."""
+    segments: list[tuple[str, bytes]] = []
+    data: list[str] = []
+    provenance: list[str] = []
+    texts: list[str] = []
+    answers: list[int] = []
+    current = ""
+    items = batch.items
+    for item, target, moved in zip(items, targets, movable, strict=True):
+        order = permutation(seed, item.domain, item.item_id, item.gold, target, item.fixed)
+        answer = order.index(item.gold)
+        options = item.options
+        encoded = item.encoded
+        if item.domain != current:
+            if data:
+                segments.append((current, "".join(data).encode("utf-8")))
+            data, current = [], item.domain
+        data.append(
+            f"{item.head}[{', '.join([encoded[i] for i in order])}], "
+            f'"answer": "{LETTERS[answer]}", "answer_index": {answer}{item.tail}'
+        )
+        first, second, third, last = item.provenance
+        provenance.append(
+            f"{first}{answer}{second}{'true' if moved else 'false'}{third}{_order_json(order)}"
+            + last
+        )
+        texts.append(item.question)
+        texts += [options[i] for i in order]
+        answers.append(answer)
+    if data:
+        segments.append((current, "".join(data).encode("utf-8")))
+    rows = AuditRows(
+        [item.domain for item in items],
+        [item.dimension for item in items],
+        texts,
+        np.array(answers, dtype=np.int64),
+        [item.recording for item in items],
+        batch.subjects,
+    )
     return Rendered(
         segments,
-        "".join([item.provenance for item in rendered]).encode("utf-8"),
-        "".join([item.hashed for item in rendered]).encode("utf-8"),
-        lengths,
-        features(_audit_rows(rendered)),
-        len(slots),
+        "".join(provenance).encode("utf-8"),
+        "".join([item.hashed for item in items]).encode("utf-8"),
+        batch.lengths,
+        features(rows),
+        len(items),
     )
 
 
-def _audit_rows(rendered: list[_Lines]) -> AuditRows:
-    """The batch as the release audit reads it (``audit_section.release_rows``' fields)."""
-    texts: list[str] = []
-    for item in rendered:
-        texts.append(item.content.question)
-        texts += item.options
-    return AuditRows(
-        [item.domain for item in rendered],
-        [item.content.dimension or "(none)" for item in rendered],
-        texts,
-        np.array([item.answer for item in rendered], dtype=np.int64),
-        [item.recording for item in rendered],
-        stored_subjects(
-            [item.text_key for item in rendered],
-            [item.globi_ref for item in rendered],
-            [item.recording for item in rendered],
-            [item.source for item in rendered],
-            [item.content.question for item in rendered],
-        ),
-    )
-
-
-def item_lines(row: Row, slot: Slot, batch: StoredBatch, seed: int) -> _Lines | None:
-    """One item's lines from its stored row and decisions in ``batch``; None when it has no
-    released content, or not the planned one."""
+def prepare(
+    row: Row,
+    reviews: Sequence[Row],
+    adjudication: dict[str, Any] | None,
+    found: tuple[ItemContent, str],
+    fixed: frozenset[int],
+    licence: str | None,
+) -> tuple[Prepared, Any]:
+    """One item's lines but for its option order, from its stored row and decisions, and its
+    generator record (decoded on the way); ``found``: its released content and that content's
+    canonical JSON (``stored.released``)."""
     item_id, domain, original = row[0], row[1], row[7]
     source_text, globi_ref, recording_column, text_key, source_file, source_line = row[8:14]
-    reviews = batch.reviews.get(item_id, [])
-    adjudication = batch.adjudications.get(item_id)
-    found = released(row, reviews, adjudication)
-    if found is None or digest_of(found[0]) != slot.digest:
-        return None
     content, text = found
     assert content.answer_index is not None  # the plan released it: its gold is an option
-    order = slot.order(seed)
-    shuffled = [content.options[i] for i in order]
-    answer = order.index(content.answer_index)
     source = source_of(source_text)
     recording = recording_of(row, source)
     # id, domain: text columns (their JSON is the same in every line); recording: text or None
     identity, area, recorded = encode(item_id), encode(domain), json_value(recording)
-    data = (
+    head = (
         f'{{"id": {identity}, "domain": {area}, '
         f'"dimension": {plain_json(content.dimension)}, "level": {plain_json(content.level)}, '
-        f'"question": {plain_json(content.question)}, "options": {json_strings(shuffled)}, '
-        f'"answer": "{LETTERS[answer]}", "answer_index": {answer}'
-        + (f', "recording": {recorded}}}\n' if recording else "}\n")
+        f'"question": {plain_json(content.question)}, "options": '
     )
+    tail = f', "recording": {recorded}}}\n' if recording else "}\n"
+    encoded = tuple(map(encode, content.options))
     if text == original:
         before = after = "null"
         revised = "false"
@@ -183,34 +252,36 @@ def item_lines(row: Row, slot: Slot, batch: StoredBatch, seed: int) -> _Lines | 
         decided = SORTED(adjudication_row(stored, content))
     generator = "{}" if type(source) is dict and not source else SORTED(strip_paths(source))
     provenance = (
-        f'{{"adjudication": {decided}, "after": {after}, "answer_index": {answer}, '
-        f'"before": {before}, "decisions": [{decisions}], "domain": {area}, '
-        f'"fixed_positions": {_fixed_json(slot.fixed)}, "id": {identity}, '
-        f'"movable": {"true" if slot.movable else "false"}, '
-        f'"original_answer_index": {json_value(content.answer_index)}, '
-        f'"original_options": {json_strings(content.options)}, '
-        f'"permutation": {_order_json(order)}, "revised": {revised}, '
+        f'{{"adjudication": {decided}, "after": {after}, "answer_index": ',
+        f', "before": {before}, "decisions": [{decisions}], "domain": {area}, '
+        f'"fixed_positions": {_fixed_json(fixed)}, "id": {identity}, "movable": ',
+        f', "original_answer_index": {json_value(content.answer_index)}, '
+        f'"original_options": [{", ".join(encoded)}], "permutation": ',
+        f', "revised": {revised}, '
         f'"source": {{"file": {_text(base_name(source_file) if source_file else None)}, '
         f'"generator": {generator}, '
         f'"globi_ref": {_text(globi_ref)}, "line": {json_value(source_line)}, '
         f'"recording": {recorded}, '
-        f'"recording_licence": {_text(slot.licence)}, '
-        f'"text_key": {_text(text_key)}}}, "source_item_id": {identity}}}\n'
+        f'"recording_licence": {_text(licence)}, '
+        f'"text_key": {_text(text_key)}}}, "source_item_id": {identity}}}\n',
     )
     hashed = f'{{"content": {text}, "domain": {area}, "id": {identity}, "recording": {recorded}}}\n'
-    return _Lines(
+    prepared = Prepared(
+        item_id,
         domain,
-        data,
+        content.answer_index,
+        fixed,
+        head,
+        tail,
+        encoded,
         provenance,
         hashed,
-        content,
-        shuffled,
-        answer,
+        content.question,
+        content.options,
+        content.dimension or "(none)",
         recording_column,
-        text_key,
-        globi_ref,
-        source,
     )
+    return prepared, source
 
 
 def _decision(review: Row, released: ItemContent, released_text: str) -> str:
