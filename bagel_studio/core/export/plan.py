@@ -10,7 +10,7 @@ import gc
 import hashlib
 import json
 import re
-from collections import Counter, defaultdict
+from collections import Counter, defaultdict, deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -326,13 +326,16 @@ def plan_export(
     seed: int,
     progress: Progress | None = None,
     planner: Planner | None = None,
+    dealt: Dealt | None = None,
 ) -> ExportPlan:
     """Decide what a release with ``seed`` contains (reads the project, writes nothing);
     ``planner`` plans the batches of items (default ``plan_batches``: in this process; the
     command line plans a large project on worker processes, which keep each released item's
-    prepared lines for the writer: ``processes.ExportWorkers``)."""
+    prepared lines for the writer: ``processes.ExportWorkers``), and ``dealt`` hears of each
+    batch as soon as the gold positions of all its items are dealt (a domain is dealt once its
+    last batch is planned), so that its lines may be finished while later ones are planned."""
     with snapshot(store), gc_paused():
-        plan = _plan(store, seed, progress, planner or plan_batches)
+        plan = _plan(store, seed, progress, planner or plan_batches, dealt)
         return replace(plan, models=_model_report(store, plan))
 
 
@@ -432,6 +435,11 @@ Planner = Callable[
 ]
 
 
+# Told of each planned batch, in order, once its items are dealt: the seed, the batch's number and
+# its released items (``Slot.target`` and ``Slot.movable`` set).
+Dealt = Callable[[int, int, list["Slot"]], None]
+
+
 def plan_batches(
     store: Store,
     batches: list[list[str]],
@@ -446,20 +454,24 @@ def plan_batches(
 def release_order(candidates: Iterable[tuple[str, str]]) -> list[tuple[str, str, NaturalKey]]:
     """The (id, domain) ``candidates`` (in queue order) in release order: by domain
     (``domain_order``), then by natural id order, ties in queue order; with each one's key."""
-    by_domain: dict[str, list[tuple[str, str, NaturalKey]]] = defaultdict(list)
+    by_domain: dict[str, list[tuple[str, NaturalKey]]] = defaultdict(list)
     for item_id, domain in candidates:
-        by_domain[domain].append((item_id, domain, natural_order(item_id)))
+        by_domain[domain].append((item_id, natural_order(item_id)))
     ordered: list[tuple[str, str, NaturalKey]] = []
-    for domain in domain_order(by_domain):
-        ordered += sorted(by_domain[domain], key=_third)
+    for domain in domain_order(by_domain):  # one string per domain, not one per item
+        ordered += [
+            (item_id, domain, key) for item_id, key in sorted(by_domain[domain], key=_second)
+        ]
     return ordered
 
 
-def _third(entry: tuple[str, str, NaturalKey]) -> NaturalKey:
-    return entry[2]
+def _second(entry: tuple[str, NaturalKey]) -> NaturalKey:
+    return entry[1]
 
 
-def _plan(store: Store, seed: int, progress: Progress | None, planner: Planner) -> ExportPlan:
+def _plan(
+    store: Store, seed: int, progress: Progress | None, planner: Planner, dealt: Dealt | None
+) -> ExportPlan:
     licences = collected_licences(store)
     outcomes: dict[str, Counter[str]] = defaultdict(Counter)
     left_out: dict[str, Counter[str]] = defaultdict(Counter)
@@ -475,52 +487,47 @@ def _plan(store: Store, seed: int, progress: Progress | None, planner: Planner) 
     order = release_order(store.release_candidates(RELEASED_VALUES))
     size = ReleasedItems.BATCH
     batches = [order[start : start + size] for start in range(0, len(order), size)]
-    ids = [[entry[0] for entry in batch] for batch in batches]
-    kept: list[Slot] = []
+    planned = planner(
+        store,
+        [[entry[0] for entry in batch] for batch in batches],
+        licences,
+        collected_blocking(store),
+    )
+    released: list[Slot] = []
+    sizes: list[int] = []
     blocked: list[BlockedItem] = []
     unknown: set[str] = set()
-    sizes: list[int] = []
+    balance: dict[str, DomainBalance] = {}
+    undealt: dict[str, list[Slot]] = {}  # domain -> its items planned so far (release order)
+    waiting: deque[tuple[int, list[Slot]]] = deque()  # planned batches with undealt items
     done = 0
-    for batch, found in zip(
-        batches, planner(store, ids, licences, collected_blocking(store)), strict=True
-    ):
+    for number, (batch, found) in enumerate(zip(batches, planned, strict=True)):
         if found.changed is not None:
             raise ExportError(
                 f"the project changed while this export read it ({found.changed}); export again"
             )
-        for place, gold, fixed, dimension, level, licence, digest in zip(
-            found.kept,
-            found.gold,
-            found.fixed,
-            found.dimension,
-            found.level,
-            found.licence,
-            found.digest,
-            strict=True,
-        ):
-            item_id, domain, key = batch[place]
-            kept.append(
-                Slot(
-                    item_id,
-                    _shared(domain),
-                    _shared(dimension),
-                    _shared(level),
-                    gold,
-                    _shared(fixed),
-                    _shared(licence),
-                    digest,
-                    key,
-                )
-            )
-        sizes.append(len(found.kept))
+        slots = _slots(batch, found)
+        for slot in slots:
+            undealt.setdefault(slot.domain, []).append(slot)
+        waiting.append((number, slots))
         blocked += found.blocked
         unknown |= found.unknown
         for domain, count in found.unresolved.items():
             left_out[UNRESOLVED][domain] += count
+        # release order is by domain: every domain but the next batch's first is complete
+        following = batches[number + 1][0][1] if number + 1 < len(batches) else None
+        for domain in [d for d in undealt if d != following]:
+            balance[domain] = _deal(seed, domain, undealt.pop(domain))
+        while waiting and not any(slot.domain in undealt for slot in waiting[0][1]):
+            ready, slots = waiting.popleft()
+            released += slots
+            sizes.append(len(slots))
+            if dealt is not None and not blocked:
+                dealt(seed, ready, slots)
         done += len(batch)
         if progress is not None:
             progress(done, len(order))
-    released, balance = _shuffle(seed, kept)
+    assert not waiting and not undealt
     domains = domain_order([*outcomes, *balance])
     return ExportPlan(
         seed=seed,
@@ -536,6 +543,36 @@ def _plan(store: Store, seed: int, progress: Progress | None, planner: Planner) 
         unknown_licence=tuple(sorted(unknown, key=natural_key)),
         batch_sizes=tuple(sizes),
     )
+
+
+def _slots(batch: list[tuple[str, str, NaturalKey]], found: BatchPlan) -> list[Slot]:
+    """The released items of a planned batch (``batch``: its ids, domains and keys)."""
+    slots = []
+    for place, gold, fixed, dimension, level, licence, digest in zip(
+        found.kept,
+        found.gold,
+        found.fixed,
+        found.dimension,
+        found.level,
+        found.licence,
+        found.digest,
+        strict=True,
+    ):
+        item_id, domain, key = batch[place]
+        slots.append(
+            Slot(
+                item_id,
+                domain,
+                _shared(dimension),
+                _shared(level),
+                gold,
+                _shared(fixed),
+                _shared(licence),
+                digest,
+                key,
+            )
+        )
+    return slots
 
 
 _SHARED: dict[Any, Any] = {}  # one object per distinct small value: domains, sets, orders
@@ -578,41 +615,31 @@ def _empty_balance() -> DomainBalance:
     return DomainBalance(zero, zero, zero, 0, 0)
 
 
-def _shuffle(seed: int, kept: list[Slot]) -> tuple[list[Slot], dict[str, DomainBalance]]:
-    """Deal the gold positions of each domain and permute every item's options accordingly."""
-    by_domain: dict[str, list[Slot]] = defaultdict(list)
-    for slot in kept:
-        by_domain[slot.domain].append(slot)
-    released: list[Slot] = []
-    balance: dict[str, DomainBalance] = {}
-    for domain in domain_order(by_domain):
-        keys = {slot.item_id: slot.key or natural_order(slot.item_id) for slot in by_domain[domain]}
-        entries = sorted(by_domain[domain], key=lambda e: keys[e.item_id])
-        movable = []
-        for slot in entries:
-            allowed = allowed_positions(slot.gold, slot.fixed)
-            if len(allowed) >= 2:
-                movable.append(Movable(slot.item_id, allowed))
-        targets = deal_targets(seed, domain, movable, keys.__getitem__)
-        del movable[:]
-        group = entries
-        for slot in entries:
-            slot.key = None
-            slot.target = targets.get(slot.item_id, slot.gold)
-            slot.movable = slot.item_id in targets
-        del by_domain[domain][:]
-        released.extend(group)
-        after = [s.target for s in group]  # where ``order`` puts the gold
-        balance[domain] = DomainBalance(
-            before=tuple(position_counts([s.gold for s in group])),
-            after=tuple(position_counts(after)),
-            movable_after=tuple(
-                position_counts([a for s, a in zip(group, after, strict=True) if s.movable])
-            ),
-            movable=len(targets),
-            immovable=len(group) - len(targets),
-        )
-    return released, balance
+def _deal(seed: int, domain: str, entries: list[Slot]) -> DomainBalance:
+    """Deal the gold positions of one domain's released items (in release order: natural id
+    order) and note where each item's gold goes (``Slot.target``, ``Slot.movable``)."""
+    keys = {slot.item_id: slot.key or natural_order(slot.item_id) for slot in entries}
+    movable = []
+    for slot in entries:
+        allowed = allowed_positions(slot.gold, slot.fixed)
+        if len(allowed) >= 2:
+            movable.append(Movable(slot.item_id, allowed))
+    targets = deal_targets(seed, domain, movable, keys.__getitem__)
+    del movable[:]
+    for slot in entries:
+        slot.key = None
+        slot.target = targets.get(slot.item_id, slot.gold)
+        slot.movable = slot.item_id in targets
+    after = [s.target for s in entries]  # where ``order`` puts the gold
+    return DomainBalance(
+        before=tuple(position_counts([s.gold for s in entries])),
+        after=tuple(position_counts(after)),
+        movable_after=tuple(
+            position_counts([a for s, a in zip(entries, after, strict=True) if s.movable])
+        ),
+        movable=len(targets),
+        immovable=len(entries) - len(targets),
+    )
 
 
 def _gold(content: ItemContent) -> int:

@@ -29,12 +29,13 @@ from itertools import islice
 from pathlib import Path
 from typing import TypeVar
 
-from bagel_studio.core.export.plan import BatchPlan, ExportPlan, ReleasedItems, plan_batch
+from bagel_studio.core.export.plan import BatchPlan, ExportPlan, Slot, plan_batch
 from bagel_studio.core.export.render import PreparedBatch, Preparer, Rendered, finish
 from bagel_studio.core.export.stored import read_batch
 from bagel_studio.core.store import Store
 
 T = TypeVar("T")
+Task = tuple[int, tuple[int, list[int], list[bool]]]  # a batch to finish: number, seed, deal
 R = TypeVar("R")
 
 PLAN_MIN = 4_000  # project items from which an export is worth worker processes
@@ -65,7 +66,11 @@ class ExportWorkers:
         self.path = str(path)
         self.workers = workers
         self._pools: list[ProcessPoolExecutor] = []
-        self._planned: ReleasedItems | None = None  # the released items of the plan they hold
+        self._planned = 0  # batches planned by the last ``plan``
+        self._dealt: deque[Task] = deque()  # batches dealt, to be finished (in order)
+        self._finishing: deque[Future[Rendered]] = deque()  # handed out, in order
+        self._finished = 0  # batches handed out to be finished
+        self._seed: int | None = None  # of the plan dealt
 
     def _pool(self, number: int) -> ProcessPoolExecutor:
         if not self._pools:
@@ -90,9 +95,11 @@ class ExportWorkers:
         blocking: dict[str, list[str]],
     ) -> Iterator[BatchPlan]:
         """Each batch of item ids planned, in order (a ``plan.Planner``); the workers keep the
-        prepared lines of the items released."""
+        prepared lines of the items released, to finish them once they are dealt
+        (``dealt``)."""
         global _lookups
-        self._planned = None
+        self._forget()
+        self._planned = len(batches)
         tasks = iter(enumerate(batches))
         _lookups = (licences, blocking)
         try:
@@ -100,26 +107,39 @@ class ExportWorkers:
         finally:
             _lookups = ({}, {})
 
-    def holds(self, plan: ExportPlan) -> bool:
-        """True when these workers planned ``plan`` and keep its prepared lines."""
-        return self._planned is plan.items and sum(plan.batch_sizes) == len(plan.items)
+    def dealt(self, seed: int, number: int, slots: list[Slot]) -> None:
+        """Batch ``number`` of the plan is dealt (a ``plan.Dealt``): its worker may finish it.
+        A few batches are handed out at once, while later ones are planned; the others when
+        the writer takes the rendered ones (``rendered``), so memory stays bounded."""
+        self._seed = seed
+        self._dealt.append((number, (seed, [s.target for s in slots], [s.movable for s in slots])))
+        self._hand_out()
 
-    def planned(self, plan: ExportPlan) -> None:
-        """Note that ``plan`` is the one these workers just planned (``plan.plan_export``)."""
-        self._planned = plan.items
+    def holds(self, plan: ExportPlan) -> bool:
+        """True when these workers planned ``plan`` and keep the prepared lines of all its
+        batches, dealt."""
+        return (
+            self._seed == plan.seed
+            and self._planned == len(plan.batch_sizes)
+            and self._finished + len(self._dealt) == self._planned
+            and sum(plan.batch_sizes) == len(plan.items)
+        )
 
     def rendered(self, plan: ExportPlan) -> Iterator[Rendered]:
         """The released items of ``plan`` rendered a batch at a time, in release order, by the
         workers that planned them."""
-        slots = plan.items.slots
-        tasks: list[tuple[int, tuple[int, list[int], list[bool]]]] = []
-        start = 0
-        for number, size in enumerate(plan.batch_sizes):
-            part = slots[start : start + size]
-            tasks.append((number, (plan.seed, [s.target for s in part], [s.movable for s in part])))
-            start += size
-        self._planned = None  # each batch is finished once
-        yield from self._in_order(_finish, iter(tasks), self.workers * AHEAD)
+        assert self.holds(plan)
+        while self._finishing:
+            done = self._finishing.popleft().result()
+            self._hand_out()
+            yield done
+        self._planned = 0  # each batch is finished once
+
+    def _hand_out(self) -> None:
+        while self._dealt and len(self._finishing) < self.workers * AHEAD:
+            task = self._dealt.popleft()
+            self._finishing.append(self._pool(task[0]).submit(_finish, task))
+            self._finished += 1
 
     def _in_order(
         self, work: Callable[[tuple[int, T]], R], tasks: Iterator[tuple[int, T]], ahead: int
@@ -136,11 +156,21 @@ class ExportWorkers:
                 pending.append(self._pool(following[0]).submit(work, following))
             yield done
 
+    def _forget(self) -> None:
+        for future in self._finishing:
+            future.cancel()
+        self._finishing.clear()
+        self._dealt.clear()
+        self._planned = self._finished = 0
+        self._seed = None
+
     def close(self) -> None:
+        """End the workers. They leave on their own: the exporting process goes on meanwhile
+        (and waits for them when it ends)."""
+        self._forget()
         for pool in self._pools:
-            pool.shutdown(wait=True, cancel_futures=True)
+            pool.shutdown(wait=False, cancel_futures=True)
         self._pools = []
-        self._planned = None
 
 
 def _start(path: str) -> None:
@@ -160,6 +190,6 @@ def _plan(task: tuple[int, list[str]]) -> BatchPlan:
     return found
 
 
-def _finish(task: tuple[int, tuple[int, list[int], list[bool]]]) -> Rendered:
+def _finish(task: Task) -> Rendered:
     number, (seed, targets, movable) = task
     return finish(_held.pop(number), seed, targets, movable)

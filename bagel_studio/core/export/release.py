@@ -106,16 +106,19 @@ def export_release(
 
     pool = _workers(store.path, workers)
     try:
-        planner = pool.plan if pool is not None and pool.plans(store) else None
-        plan = plan_export(store, seed, planning, planner)
+        pooled = pool if pool is not None and pool.plans(store) else None
+        plan = plan_export(
+            store,
+            seed,
+            planning,
+            pooled.plan if pooled is not None else None,
+            pooled.dealt if pooled is not None else None,
+        )
         if plan.blocked:
             raise ExportBlockedError(plan.blocked)
         if not plan.items:
             left_out = ", ".join(f"{n} {s}" for s, n in plan.left_out_totals().items())
             raise NothingToReleaseError(f"nothing to release: no item is accepted ({left_out})")
-        if planner is not None:
-            assert pool is not None
-            pool.planned(plan)
         return write_release(plan, out, force, progress, project, pool)
     finally:
         if pool is not None:

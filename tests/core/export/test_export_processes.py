@@ -60,13 +60,11 @@ def test_workers_keep_the_lines_of_the_plan_they_made(planted: Path, small_batch
     with Store.open(planted, read_only=True) as store:
         pool = export_processes.ExportWorkers(planted, 2)
         try:
-            plan = plan_export(store, seed=8, planner=pool.plan)
-            other = plan_export(store, seed=8)
-            pool.planned(plan)
-            assert pool.holds(plan) and not pool.holds(other)
+            plan = plan_export(store, seed=8, planner=pool.plan, dealt=pool.dealt)
+            assert pool.holds(plan) and not pool.holds(plan_export(store, seed=9))
             assert sum(plan.batch_sizes) == len(plan.items) and len(plan.batch_sizes) > 4
             rendered = list(pool.rendered(plan))
-            assert sum(r.count for r in rendered) == len(plan.items)
+            assert [r.count for r in rendered] == list(plan.batch_sizes)
             assert not pool.holds(plan)  # each batch is finished once
         finally:
             pool.close()
