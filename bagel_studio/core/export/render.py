@@ -107,7 +107,6 @@ class Preparer:
 
     def __init__(self) -> None:
         self.items: list[Prepared] = []
-        self.lengths = LengthSums()
         self._subject_fields: list[tuple[str | None, str | None, Any]] = []
 
     def __call__(
@@ -121,10 +120,17 @@ class Preparer:
     ) -> None:
         prepared, source = prepare(row, reviews, adjudication, found, fixed, licence)
         self.items.append(prepared)
-        self.lengths.add(prepared.domain, prepared.question, prepared.options)
         self._subject_fields.append((row[11], row[9], source))
 
     def batch(self) -> PreparedBatch:
+        items = self.items
+        lengths = LengthSums()
+        start = 0
+        for end in range(1, len(items) + 1):  # each domain's run of items at once
+            if end == len(items) or items[end].domain != items[start].domain:
+                run = items[start:end]
+                lengths.add_all(run[0].domain, [i.question for i in run], [i.options for i in run])
+                start = end
         fields = self._subject_fields
         subjects = stored_subjects(
             [text_key for text_key, _, _ in fields],
@@ -133,7 +139,7 @@ class Preparer:
             [source for _, _, source in fields],
             [item.question for item in self.items],
         )
-        return PreparedBatch(self.items, self.lengths, subjects)
+        return PreparedBatch(items, lengths, subjects)
 
 
 def render(store: Store, slots: Sequence[Slot], seed: int) -> Rendered:
