@@ -5,8 +5,9 @@ lines, the content hash, the report's lengths and audit features) is pure Python
 uses one core. ``ExportWorkers`` forks its worker processes once for an export, from
 ``PLAN_MIN`` items on, and reads the project once: each worker plans batches of the items a
 release may take, in release order (``plan.plan_batch``), and prepares the lines of those it
-releases (``render.Preparer``) on the same pass. It keeps them, and hands the exporting process
-only what the deal and the tables need. Once the exporting process has dealt the gold positions,
+releases (``render.Preparer``) on the same pass. It keeps them (up to ``HOLD`` items; past
+that it reads a batch again when finishing it), and hands the exporting process only what the
+deal and the tables need. Once the exporting process has dealt the gold positions,
 the worker that planned a batch finishes its lines (``render.finish``). Batch ``k`` goes to
 worker ``k mod N``, so each knows which batches it holds; the exporting process takes the
 results in order, at most ``AHEAD`` rendered batches per worker ahead, so that its memory stays
@@ -29,7 +30,7 @@ from itertools import islice
 from pathlib import Path
 from typing import TypeVar
 
-from bagel_studio.core.export.plan import BatchPlan, ExportPlan, Slot, plan_batch
+from bagel_studio.core.export.plan import BatchPlan, ExportError, ExportPlan, Slot, plan_batch
 from bagel_studio.core.export.render import PreparedBatch, Preparer, Rendered, finish
 from bagel_studio.core.export.stored import read_batch
 from bagel_studio.core.store import Store
@@ -44,7 +45,11 @@ AHEAD = 2  # rendered batches handed out per worker beyond the one the exporting
 # planning: the project's licences and blocking flags, inherited by the forked workers
 _lookups: tuple[dict[str, str], dict[str, list[str]]] = ({}, {})
 _reader: Store | None = None  # a worker's own read-only connection
-_held: dict[int, PreparedBatch] = {}  # a worker's planned batches, by number, until finished
+HOLD = 60_000  # released items a worker keeps prepared (about 2 KB each; see ``_plan``)
+# a worker's planned batches, by number, until finished: prepared, or to read again (their ids
+# and what planning found, to tell that nothing changed since)
+_held: dict[int, PreparedBatch | tuple[list[str], BatchPlan]] = {}
+_holding = 0  # released items held prepared
 
 
 def can_fork(path: Path | str, workers: int) -> bool:
@@ -181,15 +186,48 @@ def _start(path: str) -> None:
 
 
 def _plan(task: tuple[int, list[str]]) -> BatchPlan:
+    """Plan a batch and keep its released items' lines, prepared; past ``HOLD`` items held,
+    only their ids: the batch is read and prepared again when it is finished (memory stays
+    bounded whatever the size of the project; the first ``HOLD`` items per worker are read
+    once)."""
+    global _holding
     assert _reader is not None
     number, item_ids = task
-    preparer = Preparer()
+    preparer = Preparer() if _holding < HOLD else None
     with _reader.read_snapshot():
         found = plan_batch(read_batch(_reader, item_ids), item_ids, *_lookups, preparer)
-    _held[number] = preparer.batch()
+    if preparer is not None:
+        _held[number] = preparer.batch()
+        _holding += len(found.kept)
+    else:
+        _held[number] = (item_ids, found)
     return found
 
 
 def _finish(task: Task) -> Rendered:
+    global _holding
     number, (seed, targets, movable) = task
-    return finish(_held.pop(number), seed, targets, movable)
+    held = _held.pop(number)
+    if isinstance(held, PreparedBatch):
+        _holding -= len(held.items)
+        return finish(held, seed, targets, movable)
+    assert _reader is not None
+    item_ids, planned = held
+    preparer = Preparer()
+    with _reader.read_snapshot():
+        again = plan_batch(read_batch(_reader, item_ids), item_ids, *_lookups, preparer)
+    if (again.changed, again.kept, again.digest) != (None, planned.kept, planned.digest):
+        changed = _changed(item_ids, planned, again)
+        raise ExportError(
+            f"the project changed since this export was planned ({changed}); plan it again"
+        )
+    return finish(preparer.batch(), seed, targets, movable)
+
+
+def _changed(item_ids: list[str], planned: BatchPlan, again: BatchPlan) -> str:
+    """The first item of a batch planned ``again`` that differs from what was ``planned``."""
+    if again.changed is not None:
+        return again.changed
+    before = dict(zip(planned.kept, planned.digest, strict=True))
+    after = dict(zip(again.kept, again.digest, strict=True))
+    return next(item_ids[p] for p in sorted({*before, *after}) if before.get(p) != after.get(p))

@@ -59,6 +59,7 @@ from bagel_studio.core.model import Decision, ItemContent
 from bagel_studio.core.store import Store
 
 _DECISIONS = {d.value: encode(d.value) for d in Decision}  # a decision's JSON, by its value
+_LETTERS = [letter.encode("ascii") for letter in LETTERS]
 
 
 @dataclass(frozen=True)
@@ -74,21 +75,20 @@ class Rendered:
 
 
 class Prepared(NamedTuple):
-    """One released item's lines but for its option order, and what the report gathers of it."""
+    """One released item's lines but for its option order, and what the audit reads of it,
+    packed (a worker process holds many of them until the deal: about 2 KB each)."""
 
     item_id: str
     domain: str
     gold: int  # the gold's curated position
     fixed: frozenset[int]
-    head: str  # the data line up to its options
-    tail: str  # the data line after its answer: the recording, the end
-    encoded: tuple[str, ...]  # each curated option's JSON
-    provenance: tuple[str, str, str, str]  # the provenance line around answer, movable, order
-    hashed: str  # the line of the content hash
-    question: str
-    options: tuple[str, ...]  # curated order
     dimension: str  # as the audit names it ("(none)" for none)
     recording: str | None  # the item's recording column (what the audit reads)
+    # UTF-8, NUL between the pieces (JSON text holds no NUL): the data line up to its options,
+    # each curated option's JSON, the data line after its answer, the provenance line around
+    # its answer, movable and permutation (four pieces), the line of the content hash
+    lines: bytes
+    texts: str | tuple[str, ...]  # the question and options (curated order), NUL between them
 
 
 @dataclass
@@ -107,7 +107,7 @@ class Preparer:
 
     def __init__(self) -> None:
         self.items: list[Prepared] = []
-        self._subject_fields: list[tuple[str | None, str | None, Any]] = []
+        self._read: list[tuple[str, tuple[str, ...], str | None, str | None, Any]] = []
 
     def __call__(
         self,
@@ -120,24 +120,24 @@ class Preparer:
     ) -> None:
         prepared, source = prepare(row, reviews, adjudication, found, fixed, licence)
         self.items.append(prepared)
-        self._subject_fields.append((row[11], row[9], source))
+        content = found[0]
+        self._read.append((content.question, content.options, row[11], row[9], source))
 
     def batch(self) -> PreparedBatch:
-        items = self.items
+        items, read = self.items, self._read
         lengths = LengthSums()
         start = 0
         for end in range(1, len(items) + 1):  # each domain's run of items at once
             if end == len(items) or items[end].domain != items[start].domain:
-                run = items[start:end]
-                lengths.add_all(run[0].domain, [i.question for i in run], [i.options for i in run])
+                run = read[start:end]
+                lengths.add_all(items[start].domain, [r[0] for r in run], [r[1] for r in run])
                 start = end
-        fields = self._subject_fields
         subjects = stored_subjects(
-            [text_key for text_key, _, _ in fields],
-            [globi_ref for _, globi_ref, _ in fields],
-            [item.recording for item in self.items],
-            [source for _, _, source in fields],
-            [item.question for item in self.items],
+            [text_key for _, _, text_key, _, _ in read],
+            [globi_ref for _, _, _, globi_ref, _ in read],
+            [item.recording for item in items],
+            [source for _, _, _, _, source in read],
+            [question for question, _, _, _, _ in read],
         )
         return PreparedBatch(items, lengths, subjects)
 
@@ -169,8 +169,9 @@ def finish(
     """The batch's lines with each item's gold moved to its ``target`` (``movable``: whether
     it took part in the deal), the other options placed by the seed (``balance.permutation``)."""
     segments: list[tuple[str, bytes]] = []
-    data: list[str] = []
-    provenance: list[str] = []
+    data: list[bytes] = []
+    provenance: list[bytes] = []
+    hashed: list[bytes] = []
     texts: list[str] = []
     answers: list[int] = []
     current = ""
@@ -178,26 +179,41 @@ def finish(
     for item, target, moved in zip(items, targets, movable, strict=True):
         order = permutation(seed, item.domain, item.item_id, item.gold, target, item.fixed)
         answer = order.index(item.gold)
-        options = item.options
-        encoded = item.encoded
+        pieces = item.lines.split(b"\x00")
+        tail, first, second, third, last, line = pieces[-6:]
         if item.domain != current:
             if data:
-                segments.append((current, "".join(data).encode("utf-8")))
+                segments.append((current, b"".join(data)))
             data, current = [], item.domain
         data.append(
-            f"{item.head}[{', '.join([encoded[i] for i in order])}], "
-            f'"answer": "{LETTERS[answer]}", "answer_index": {answer}{item.tail}'
+            b'%s[%s], "answer": "%s", "answer_index": %d%s'
+            % (
+                pieces[0],
+                b", ".join([pieces[1 + i] for i in order]),
+                _LETTERS[answer],
+                answer,
+                tail,
+            )
         )
-        first, second, third, last = item.provenance
         provenance.append(
-            f"{first}{answer}{second}{'true' if moved else 'false'}{third}{_order_json(order)}"
-            + last
+            b"%s%d%s%s%s%s%s"
+            % (
+                first,
+                answer,
+                second,
+                b"true" if moved else b"false",
+                third,
+                _order_json(order),
+                last,
+            )
         )
-        texts.append(item.question)
-        texts += [options[i] for i in order]
+        hashed.append(line)
+        words = item.texts.split("\x00") if type(item.texts) is str else item.texts
+        texts.append(words[0])
+        texts += [words[1 + i] for i in order]
         answers.append(answer)
     if data:
-        segments.append((current, "".join(data).encode("utf-8")))
+        segments.append((current, b"".join(data)))
     rows = AuditRows(
         [item.domain for item in items],
         [item.dimension for item in items],
@@ -208,8 +224,8 @@ def finish(
     )
     return Rendered(
         segments,
-        "".join(provenance).encode("utf-8"),
-        "".join([item.hashed for item in items]).encode("utf-8"),
+        b"".join(provenance),
+        b"".join(hashed),
         batch.lengths,
         features(rows),
         len(items),
@@ -257,7 +273,10 @@ def prepare(
         stored = {**adjudication, "content": decode(adjudication["content"])}
         decided = SORTED(adjudication_row(stored, content))
     generator = "{}" if type(source) is dict and not source else SORTED(strip_paths(source))
-    provenance = (
+    lines = [
+        head,
+        *encoded,
+        tail,
         f'{{"adjudication": {decided}, "after": {after}, "answer_index": ',
         f', "before": {before}, "decisions": [{decisions}], "domain": {area}, '
         f'"fixed_positions": {_fixed_json(fixed)}, "id": {identity}, "movable": ',
@@ -270,22 +289,21 @@ def prepare(
         f'"recording": {recorded}, '
         f'"recording_licence": {_text(licence)}, '
         f'"text_key": {_text(text_key)}}}, "source_item_id": {identity}}}\n',
-    )
-    hashed = f'{{"content": {text}, "domain": {area}, "id": {identity}, "recording": {recorded}}}\n'
+        f'{{"content": {text}, "domain": {area}, "id": {identity}, "recording": {recorded}}}\n',
+    ]
+    texts: str | tuple[str, ...] = (content.question, *content.options)
+    packed = "\x00".join(texts)
+    if packed.count("\x00") == len(texts) - 1:  # no text holds a NUL of its own
+        texts = packed
     prepared = Prepared(
         item_id,
         domain,
         content.answer_index,
         fixed,
-        head,
-        tail,
-        encoded,
-        provenance,
-        hashed,
-        content.question,
-        content.options,
         content.dimension or "(none)",
         recording_column,
+        "\x00".join(lines).encode("utf-8"),
+        texts,
     )
     return prepared, source
 
@@ -317,5 +335,5 @@ def _fixed_json(fixed: frozenset[int]) -> str:
 
 
 @lru_cache(maxsize=256)
-def _order_json(order: tuple[int, ...]) -> str:
-    return ints_json(order)
+def _order_json(order: tuple[int, ...]) -> bytes:
+    return ints_json(order).encode("ascii")

@@ -70,6 +70,34 @@ def test_workers_keep_the_lines_of_the_plan_they_made(planted: Path, small_batch
             pool.close()
 
 
+def test_workers_past_what_they_hold_read_batches_again(
+    planted: Path, tmp_path: Path, small_batches: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past ``HOLD`` items a worker keeps only ids and reads a batch again to finish it: the
+    same release; and an item changed in between stops the export, nothing written."""
+    monkeypatch.setattr(export_processes, "HOLD", 1)  # each worker keeps its first batch only
+    monkeypatch.setattr(export_processes, "AHEAD", 1)
+    with Store.open(planted) as store:
+        export_release(store, tmp_path / "once", seed=8, workers=1)
+        export_release(store, tmp_path / "again", seed=8, workers=2)
+        assert _files(tmp_path / "again") == _files(tmp_path / "once")
+        pool = export_processes.ExportWorkers(planted, 2)
+        try:
+            plan = plan_export(store, seed=8, planner=pool.plan, dealt=pool.dealt)
+            assert len(plan.batch_sizes) > 4  # the last is neither held nor handed out yet
+            last = plan.items.slots[-1].item_id
+            content = store.get_item(last).content
+            changed = content.with_changes(question=content.question + " (edited)")
+            operations.edit_and_accept(store, last, "ana", changed)
+            with pytest.raises(
+                ExportError, match=f"changed since this export was planned \\({last}"
+            ):
+                write_release(plan, tmp_path / "out", pool=pool)
+        finally:
+            pool.close()
+    assert not (tmp_path / "out").exists()
+
+
 def test_a_change_after_planning_stops_the_export(planted: Path, tmp_path: Path) -> None:
     with Store.open(planted) as store:
         plan = plan_export(store, seed=8)
