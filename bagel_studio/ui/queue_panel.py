@@ -42,7 +42,7 @@ from bagel_studio.core.checks import CHECKS
 from bagel_studio.core.domains import DOMAINS, LEVELS
 from bagel_studio.core.model import Status
 from bagel_studio.core.store import QueueFilter, Store
-from bagel_studio.ui.own_keys import CHORD_MODIFIERS, keep_plain_keys
+from bagel_studio.ui.own_keys import CHORD_MODIFIERS, give_chords_to_the_desk, keep_plain_keys
 from bagel_studio.ui.plain import plain_label
 from bagel_studio.ui.queue_model import (
     ALTERNATIVES_ROLE,
@@ -54,6 +54,7 @@ from bagel_studio.ui.queue_model import (
     STATUS_SHORT,
     QueueModel,
 )
+from bagel_studio.ui.shortcuts import SHORTCUTS
 
 SEARCH_DEBOUNCE_MS = 250
 EMPTY_PROJECT_TEXT = "No items yet.\nFile → Import… (Ctrl+I) brings in generated items."
@@ -84,6 +85,8 @@ class FilterBar(QWidget):
         # installed last sees the key first).
         self.search.installEventFilter(_EscapeLeaves(self.search, self.left.emit))
         self.search.installEventFilter(_EscapeClears(self.search))
+        # Ctrl+E exports from here too (Qt's line edit took it for 'end of line' on X11).
+        give_chords_to_the_desk(self.search, (key for s in SHORTCUTS for key in s.keys))
         self.whole_words = QCheckBox("Whole words", self)
         self.whole_words.setChecked(True)
         self.whole_words.setToolTip(
