@@ -78,17 +78,15 @@ FIELD_EDITING_KEYS = (  # a text field's context menu: these chords stay the fie
 class _DeskChords(QObject):
     def __init__(self, parent: QWidget, keys: Iterable[str]) -> None:
         super().__init__(parent)
-        self.chords = {
-            sequence[0]
-            for sequence in map(QKeySequence, keys)
-            if sequence.count() == 1 and sequence[0].keyboardModifiers() & CHORD_MODIFIERS
-        }
+        self.keys = {QKeySequence(key) for key in keys}
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() != QEvent.Type.ShortcutOverride:
             return False
         assert isinstance(event, QKeyEvent)
-        if event.keyCombination() not in self.chords:
+        if not event.modifiers() & CHORD_MODIFIERS:
+            return False  # plain keys type
+        if QKeySequence(event.keyCombination()) not in self.keys:
             return False
         if any(event.matches(key) for key in FIELD_EDITING_KEYS):
             return False
