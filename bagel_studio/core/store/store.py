@@ -511,12 +511,6 @@ class Store(ReviewsMixin, DecisionsMixin, EvidenceMixin, QueuePagingMixin):
         for row in cursor.fetchall():
             yield item_from_values(row, contents)
 
-    def distinct_values(self, column: str) -> list[str]:
-        if column not in {"domain", "dimension", "level", "status"}:
-            raise ValueError(column)
-        sql = f"SELECT DISTINCT {column} FROM items WHERE {column} IS NOT NULL ORDER BY 1"
-        return [row[0] for row in self.db.execute(sql)]
-
     # -- flags ---------------------------------------------------------------------------------
 
     def replace_flags(self, item_id: str, flags: Sequence[Flag]) -> None:
