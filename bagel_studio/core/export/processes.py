@@ -45,7 +45,10 @@ AHEAD = 2  # rendered batches handed out per worker beyond the one the exporting
 # planning: the project's licences and blocking flags, inherited by the forked workers
 _lookups: tuple[dict[str, str], dict[str, list[str]]] = ({}, {})
 _reader: Store | None = None  # a worker's own read-only connection
-HOLD = 60_000  # released items a worker keeps prepared (about 2 KB each; see ``_plan``)
+# released items a worker keeps prepared (about 2.6 KB each), then packed (about 1.2 KB), then
+# by their ids only, to be read again (see ``_plan``)
+PLAIN = 20_000
+HOLD = 150_000
 # a worker's planned batches, by number, until finished: prepared, or to read again (their ids
 # and what planning found, to tell that nothing changed since)
 _held: dict[int, PreparedBatch | tuple[list[str], BatchPlan]] = {}
@@ -186,10 +189,10 @@ def _start(path: str) -> None:
 
 
 def _plan(task: tuple[int, list[str]]) -> BatchPlan:
-    """Plan a batch and keep its released items' lines, prepared; past ``HOLD`` items held,
-    only their ids: the batch is read and prepared again when it is finished (memory stays
-    bounded whatever the size of the project; the first ``HOLD`` items per worker are read
-    once)."""
+    """Plan a batch and keep its released items' lines, prepared; past ``PLAIN`` items held,
+    compressed (``PreparedBatch.pack``); past ``HOLD``, only their ids: the batch is read and
+    prepared again when it is finished. Memory stays bounded whatever the size of the project
+    (about 250 MB a worker at most), and up to ``HOLD`` items a worker are read once."""
     global _holding
     assert _reader is not None
     number, item_ids = task
@@ -197,7 +200,9 @@ def _plan(task: tuple[int, list[str]]) -> BatchPlan:
     with _reader.read_snapshot():
         found = plan_batch(read_batch(_reader, item_ids), item_ids, *_lookups, preparer)
     if preparer is not None:
-        _held[number] = preparer.batch()
+        prepared = _held[number] = preparer.batch()
+        if _holding >= PLAIN:
+            prepared.pack()
         _holding += len(found.kept)
     else:
         _held[number] = (item_ids, found)

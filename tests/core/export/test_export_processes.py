@@ -73,14 +73,17 @@ def test_workers_keep_the_lines_of_the_plan_they_made(planted: Path, small_batch
 def test_workers_past_what_they_hold_read_batches_again(
     planted: Path, tmp_path: Path, small_batches: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Past ``HOLD`` items a worker keeps only ids and reads a batch again to finish it: the
-    same release; and an item changed in between stops the export, nothing written."""
-    monkeypatch.setattr(export_processes, "HOLD", 1)  # each worker keeps its first batch only
+    """Past ``PLAIN`` items a worker holds its batches compressed, past ``HOLD`` only their
+    ids, and reads such a batch again to finish it: the same release; and an item changed in
+    between stops the export, nothing written."""
+    monkeypatch.setattr(export_processes, "PLAIN", 0)  # every batch held is packed
+    monkeypatch.setattr(export_processes, "HOLD", 20)  # about two batches of nine each
     monkeypatch.setattr(export_processes, "AHEAD", 1)
     with Store.open(planted) as store:
         export_release(store, tmp_path / "once", seed=8, workers=1)
         export_release(store, tmp_path / "again", seed=8, workers=2)
         assert _files(tmp_path / "again") == _files(tmp_path / "once")
+        monkeypatch.setattr(export_processes, "HOLD", 1)  # each worker keeps its first batch
         pool = export_processes.ExportWorkers(planted, 2)
         try:
             plan = plan_export(store, seed=8, planner=pool.plan, dealt=pool.dealt)
