@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
+import sys
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from itertools import islice
 from pathlib import Path
@@ -98,20 +99,24 @@ class ExportWorkers:
     def plan(
         self,
         store: Store,
-        batches: list[list[str]],
+        batches: Iterable[list[str]],
         licences: dict[str, str],
         blocking: dict[str, list[str]],
     ) -> Iterator[BatchPlan]:
-        """Each batch of item ids planned, in order (a ``plan.Planner``); the workers keep the
-        prepared lines of the items released, to finish them once they are dealt
-        (``dealt``)."""
+        """Each batch of item ids planned, in order (a ``plan.Planner``); every batch is
+        handed out as soon as it is given, and the workers keep the prepared lines of the items
+        released, to finish them once they are dealt (``dealt``)."""
         global _lookups
         self._forget()
-        self._planned = len(batches)
-        tasks = iter(enumerate(batches))
+
+        def numbered() -> Iterator[tuple[int, list[str]]]:
+            for task in enumerate(batches):
+                self._planned += 1
+                yield task
+
         _lookups = (licences, blocking)
         try:
-            yield from self._in_order(_plan, tasks, len(batches))
+            yield from self._in_order(_plan, numbered(), sys.maxsize)
         finally:
             _lookups = ({}, {})
 

@@ -4,7 +4,7 @@ planning, or while an export reads it, stops the export."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pytest
@@ -124,8 +124,9 @@ def test_an_item_rejected_while_the_export_reads_stops_it(
     with Store.open(planted) as store:
 
         def rejecting(
-            store: Store, batches: list[list[str]], *lookups: dict
+            store: Store, given: Iterable[list[str]], *lookups: dict
         ) -> Iterator[BatchPlan]:
+            batches = list(given)
             planned = plan_batches(store, batches, *lookups)
             yield next(planned)
             operations.decide(store, batches[-1][0], "ana", Decision.REJECT, reason="other")
