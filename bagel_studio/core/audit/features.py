@@ -4,11 +4,13 @@ audit of everything kept (``BatchedAudit``).
 The project's audit (``audit_items``) and the release report's (``export.audit_section``) both
 run here, so that the same items give the same report whichever asks. Per batch, every text of
 every item is tokenized in one pass (``words.tokenize``) and the rest is numpy over the batch's
-words: the content-word sets of stem, options and gold are the distinct (text, stem) pairs, a
-stem's overlap with each option a sorted lookup, the options' lengths and case-folded forms
-come from one joined string when their whitespace is plain. What is kept of an item is a few
-numbers and short strings, and nothing that depends on the process that computed it (a worker
-process may; words travel as their stems), so batches may be computed anywhere, in any size.
+words: one sort of the distinct (item, stem, slot) of its content words gives both the word
+sets of stem and gold and each option's overlap with its stem (an option's word shared with the
+stem sorts right after the stem's), and the options' lengths and case-folded forms come from
+one joined string when their whitespace is plain (checked in numpy when they are ASCII). What
+is kept of an item is a few numbers and short strings, and nothing that depends on the process
+that computed it (a worker process may; words travel as their stems, and only the order of the
+words within an item's set is the process's), so batches may be computed anywhere, in any size.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from bagel_studio.core.audit.duplicates import (
 from bagel_studio.core.audit.items import AuditItem
 from bagel_studio.core.audit.leaks import Leak, leak_pairs, leakable
 from bagel_studio.core.audit.report import AuditReport
-from bagel_studio.core.audit.words import MARK, Tokens, stems, tokenize
+from bagel_studio.core.audit.words import Tokens, stems, tokenize
 
 TEXTS = 5  # texts per item: its stem, then its four options
 _LOW = np.int64(0xFFFFFFFF)  # the stem of a (text, stem) pair
@@ -135,12 +137,12 @@ def features(rows: AuditRows) -> AuditFeatures:
     # Every content word once per text, as item << 35 | stem << 3 | slot (0: the item's stem,
     # 1-4: its options), sorted: the texts of an item sharing a stem are neighbours, the item's
     # stem first.
-    keys = _word_keys(tokens)
+    keys = _word_keys(tokens, count)
     slot = (keys & 7).astype(np.int32)
     pairs = keys >> 3  # item << 32 | stem
     item = (pairs >> 32).astype(np.int32)
-    # How many content words each option shares with its stem: those whose run of one item's
-    # word starts in the item's stem.
+    # How many content words each option shares with its stem: an option's word is shared when
+    # the run of its (item, stem) starts in the item's stem (slot 0 sorts first).
     runs = np.empty(len(pairs), dtype=bool)
     runs[:1] = True
     np.not_equal(pairs[1:], pairs[:-1], out=runs[1:])
@@ -155,7 +157,8 @@ def features(rows: AuditRows) -> AuditFeatures:
     del options[::TEXTS]
     lengths, folded = _folded(options)
     credit = item_credits(lengths.reshape(count, 4), overlap, folded, answers)
-    # The word set of stem and gold, numbered by the rank of the stem among the batch's.
+    # The word set of stem and gold, numbered by the rank of the stem among the batch's (through
+    # a table from stem number to rank, where the batch's stems are first marked).
     in_gold = slot == (answers.astype(np.int32) + 1)[item]
     in_set = slot == 0
     in_set |= in_gold
@@ -165,14 +168,14 @@ def features(rows: AuditRows) -> AuditFeatures:
     np.not_equal(chosen[1:], chosen[:-1], out=once[1:])
     chosen = chosen[once]
     set_items, set_stems = chosen >> 32, (chosen & _LOW).astype(np.int32)
-    number_of = np.zeros(int(set_stems.max()) + 1 if len(set_stems) else 0, dtype=np.int32)
-    number_of[set_stems] = 1
-    numbers = np.flatnonzero(number_of)
+    rank_of = np.zeros(int(set_stems.max()) + 1 if len(set_stems) else 0, dtype=np.int32)
+    rank_of[set_stems] = 1
+    numbers = np.flatnonzero(rank_of)
     found = stems(numbers.tolist())
     order = sorted(range(len(found)), key=found.__getitem__)
     rank = np.empty(len(found), dtype=np.int32)
     rank[order] = np.arange(len(found), dtype=np.int32)
-    number_of[numbers] = rank
+    rank_of[numbers] = rank
     set_lengths = np.bincount(set_items, minlength=count)
     digests = bytearray()
     positions: list[int] = []
@@ -211,7 +214,7 @@ def features(rows: AuditRows) -> AuditFeatures:
         kinds,
         np.fromiter(map(kind_number.__getitem__, of_item), dtype=np.int32, count=count),
         [found[i] for i in order],
-        number_of[set_stems],
+        rank_of[set_stems],
         set_lengths,
         bytes(digests),
         positions,
@@ -222,18 +225,19 @@ def features(rows: AuditRows) -> AuditFeatures:
     )
 
 
-def _word_keys(tokens: Tokens) -> np.ndarray:
-    """The distinct (item, stem, slot) of the content words, as item << 35 | stem << 3 | slot
-    (int64), sorted."""
+def _word_keys(tokens: Tokens, count: int) -> np.ndarray:
+    """The distinct (item, stem, slot) of the content words of ``count`` items' texts, as
+    item << 35 | stem << 3 | slot (int64), sorted."""
     numbers = tokens.numbers
+    text = np.arange(TEXTS * count, dtype=np.int64)
+    of_text = (text // TEXTS) << 35
+    of_text |= text % TEXTS
+    keys = np.repeat(of_text, np.diff(tokens.ends, prepend=-1))  # every word's item and slot
     content = numbers >= 0
-    text = np.cumsum(numbers == MARK, dtype=np.int32)[content]
-    item, slot = np.divmod(text, TEXTS)
-    keys = item.astype(np.int64)
-    keys <<= 32
-    keys |= numbers[content]
-    keys <<= 3
-    keys |= slot
+    keys = keys[content]
+    stem = numbers[content].astype(np.int64)
+    stem <<= 3
+    keys |= stem
     return distinct(keys)
 
 

@@ -3,10 +3,11 @@ for reading a whole project at once.
 
 An audit reads every stem and option of a project (a million texts at 200,000 items), so the
 texts of a batch are tokenized together (``tokenize``): joined into one string, lower-cased,
-encoded in UTF-8, stripped of punctuation (``bytes.translate``: punctuation becomes space) and
-split in a few calls, each distinct word stemmed once in the process's life, and every word
-looked up in C. Content words come back as small integers (one per distinct stem, stop words as
--1), ready for numpy.
+encoded in UTF-8 and stripped of punctuation (``bytes.translate``: punctuation becomes space),
+then numbered in numpy without a Python object per word (``_numbered``: the words' bytes hashed
+and sorted, each distinct word looked up once per batch and stemmed once in the process's life).
+Content words come back as small integers (one per distinct stem, stop words as -1), ready for
+numpy.
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ _PLAIN = bytes(32 if b < 128 and (chr(b) in _MARKS or chr(b).isspace()) else b f
 # Joined texts are separated by a NUL between spaces, which becomes the word "#": no text's word
 # can be "#" (punctuation becomes space), so the separator is never taken for a word.
 _JOINED = b"#" + _PLAIN[1:]
+# The same for ASCII text not lower-cased yet (str.lower and bytes.lower agree on ASCII).
+_JOINED_LOWER = bytes(_JOINED[b] if not 65 <= b <= 90 else b + 32 for b in range(256))
 SEPARATOR = b"#"
 _SPACE = 32
 _LONG = 16  # words up to this many bytes are hashed in numpy (``_numbered``)
@@ -122,6 +125,9 @@ def _buffer(texts: Sequence[str]) -> bytes:
     word's ninth): its words are ``bytes.split``'s words of it, the separators words "#"."""
     joined = " \x00 ".join(texts)
     if joined.count("\x00") == len(texts) - 1:  # one pass over all the texts
+        if joined.isascii():  # lower-cased by the table
+            ascii = b"".join([b" ", joined.encode("ascii"), b" \x00", _PADDING.encode()])
+            return ascii.translate(_JOINED_LOWER)
         return _translated("".join([" ", joined, " \x00", _PADDING]).lower(), _JOINED)
     # A text holds a NUL: each text on its own.
     parts = [_translated(text.lower(), _PLAIN) + b" # " for text in texts]
@@ -151,12 +157,13 @@ def looked_up(words: list[bytes]) -> np.ndarray:
     return numbers
 
 
-def _numbered(buffer: bytes) -> np.ndarray | None:
+def _numbered(buffer: bytes, hash_bits: int = 64 - _AT_BITS) -> np.ndarray | None:
     """``looked_up(buffer.split())`` without a Python object per word: the words are found in
     numpy (the buffer's only space is byte 32), each word up to 16 bytes held as two integers
     (its bytes, zero-padded), hashed, and the hashes sorted, so that only the first word of each
     hash is looked up in Python. Words sharing a hash are checked to be the same bytes; where
-    two are not (a chance of about 2**-40 per pair of distinct words), or a word holds a NUL
+    two are not (a chance of about 2**-40 per pair of distinct words; ``hash_bits`` fewer, to
+    test that), or a word holds a NUL
     (then its padding could not be told from it), None: the caller looks the words up plainly.
     Longer words are looked up one by one. (The arrays are made in place where they can be: at
     a hundred thousand words each new one costs more in fresh memory than in arithmetic.)"""
@@ -165,13 +172,14 @@ def _numbered(buffer: bytes) -> np.ndarray | None:
     text = np.frombuffer(buffer, dtype=np.uint8)  # " " first, _LONG spaces last (``_buffer``)
     in_word = text != _SPACE
     edges = np.flatnonzero(in_word[1:] != in_word[:-1])
+    del in_word
     edges += 1
     starts, ends = edges[0::2], edges[1::2]  # each word's bytes: buffer[start:end]
     count = len(starts)
     if count >= 1 << _AT_BITS:
         return None
     numbers = np.empty(count, dtype=np.int32)
-    lengths = ends - starts
+    lengths = np.subtract(ends, starts, dtype=np.int32)
     at: np.ndarray | None = None  # the words up to _LONG bytes (None: all of them)
     if count and lengths.max() > _LONG:
         longer = lengths > _LONG
@@ -187,14 +195,14 @@ def _numbered(buffer: bytes) -> np.ndarray | None:
     size = lengths.astype(np.uint8)
     # Each word's first and next eight bytes as integers (little-endian), the bytes after the
     # word shifted out (in place, with byte-sized shifts: big arrays cost in fresh memory).
-    eights = np.ndarray((len(text) - 7,), dtype="<u8", buffer=text, strides=(1,))
+    eights = np.ndarray((len(text) - 15,), dtype="<u8", buffer=text, strides=(1,))
     first = eights[starts]
     shift = np.minimum(size, 8)
     np.subtract(8, shift, out=shift)
     shift <<= 3  # 8 * (8 - bytes kept): 0 to 56
     first <<= shift
     first >>= shift
-    second = eights[starts + 8]
+    second = np.ndarray(eights.shape, dtype="<u8", buffer=text, offset=8, strides=(1,))[starts]
     np.subtract(16, size, out=shift)
     np.minimum(shift, 7, out=shift)
     shift <<= 3
@@ -206,7 +214,7 @@ def _numbered(buffer: bytes) -> np.ndarray | None:
     keys = np.multiply(second, _MIX_SECOND)
     keys ^= first
     keys *= _MIX_FIRST
-    keys >>= _AT_SHIFT
+    keys >>= np.uint64(64 - hash_bits)
     keys <<= _AT_SHIFT
     keys |= _positions(len(keys))
     keys.sort()
@@ -215,9 +223,9 @@ def _numbered(buffer: bytes) -> np.ndarray | None:
     heads = np.empty(len(keys), dtype=bool)
     heads[:1] = True
     np.not_equal(keys[1:], keys[:-1], out=heads[1:])
-    ordered = np.take(first, order, out=keys)
+    ordered = np.take(first, order, out=keys, mode="clip")  # (in range: no copy)
     same = ordered[1:] == ordered[:-1]
-    ordered = np.take(second, order, out=first)
+    ordered = np.take(second, order, out=first, mode="clip")
     same &= ordered[1:] == ordered[:-1]
     if not (heads[1:] | same).all():
         return None
