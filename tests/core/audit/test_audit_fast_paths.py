@@ -179,3 +179,27 @@ def test_an_empty_batch_has_empty_features() -> None:
     found = features(item_rows([]))
     assert found.words.dtype == np.int32 and found.lengths.tolist() == found.words.tolist() == []
     assert found.vocabulary == found.stems == [] and all(not len(c) for c in found.credit.values())
+
+
+def test_binomials_are_found_in_a_batch_as_in_each_question_alone() -> None:
+    from bagel_studio.core.audit.items import _BINOMIAL, _NOT_GENUS, stored_subjects
+
+    batches = [
+        HOSTILE,
+        ["what does vulpes vulpes eat?", "which bird sings at dawn?"],  # no capital at all
+        ["Does Vulpes vulpes eat Microtus arvalis?", "ÑVulpes vulpes", "É Canis lupus"],
+        [],
+    ]
+    for questions in batches:
+        nothing = [None] * len(questions)
+        found = stored_subjects(nothing, nothing, nothing, nothing, questions)
+        if questions is batches[2]:
+            found_in_third = found[0]
+        for question, subjects in zip(questions, found, strict=True):
+            alone = {
+                f"taxon:{(m[1] + m[2]).casefold()} {m[3]}"
+                for m in _BINOMIAL.finditer(question)
+                if (m[1] + m[2]).lower() not in _NOT_GENUS
+            }
+            assert subjects == alone
+    assert found_in_third == {"taxon:vulpes vulpes", "taxon:microtus arvalis"}
