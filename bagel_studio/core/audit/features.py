@@ -172,10 +172,11 @@ def features(rows: AuditRows) -> AuditFeatures:
     rank_of[set_stems] = 1
     numbers = np.flatnonzero(rank_of)
     found = stems(numbers.tolist())
-    order = sorted(range(len(found)), key=found.__getitem__)
-    rank = np.empty(len(found), dtype=np.int32)
-    rank[order] = np.arange(len(found), dtype=np.int32)
-    rank_of[numbers] = rank
+    if b"\x00" in tokens.buffer:  # a stem may end in NUL, which numpy's strings drop
+        order = sorted(range(len(found)), key=found.__getitem__)
+    else:  # distinct strings, sorted by code point as Python sorts them
+        order = np.argsort(np.array(found, dtype=str)).tolist()
+    rank_of[numbers[order]] = np.arange(len(found), dtype=np.int32)
     set_lengths = np.bincount(set_items, minlength=count)
     digests = bytearray()
     positions: list[int] = []

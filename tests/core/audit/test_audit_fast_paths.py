@@ -114,7 +114,7 @@ def test_options_are_folded_and_measured_as_one_by_one() -> None:
         assert folded == [" ".join(o.split()).casefold() for o in options]
 
 
-def _items(count: int) -> list[AuditItem]:
+def _items(count: int, nul: bool = False) -> list[AuditItem]:
     rng = random.Random(7)
     vocabulary = [w for text in HOSTILE for w in text.split()] + ["fox", "foxes", "the", "of"]
 
@@ -126,6 +126,8 @@ def _items(count: int) -> list[AuditItem]:
     items = []
     for n in range(count):
         question = rng.choice(HOSTILE) if n % 10 == 0 else text(60)
+        if nul and n % 50 == 25:  # the batch is read text by text; stems end in NUL
+            question = f"a NUL \x00 inside, and\x00glued {question} fox\x00 \x00\x00"
         options = tuple(rng.choice(["", "  ", text(6), text(3)]) for _ in range(4))
         answer = rng.randrange(4)
         about = frozenset({f"text:{n % 7}"}) if n % 3 else frozenset()
@@ -138,8 +140,9 @@ def _items(count: int) -> list[AuditItem]:
     return items
 
 
-def test_a_batch_s_features_are_a_plain_reading_of_each_item() -> None:
-    items = _items(400)
+@pytest.mark.parametrize("nul", [False, True])
+def test_a_batch_s_features_are_a_plain_reading_of_each_item(nul: bool) -> None:
+    items = _items(400, nul)
     found = features(item_rows(items))
     sets = [_content_words(i.question) | _content_words(i.gold) for i in items]
     assert found.vocabulary == sorted(set().union(*sets))
