@@ -1,13 +1,51 @@
-"""Many prompts to one client, a few at a time, results in the order they arrive."""
+"""Many prompts to one client, a few at a time, results in the order they arrive; and the rule
+that stops a run whose server accepts requests but never answers."""
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass
 from typing import TypeVar
 
 from bagel_studio.core.llm.client import LLMClient, Messages, Reply
+from bagel_studio.core.llm.profiles import Profile
+
+# Items in a row whose every attempt timed out before a run stops (``--stop-after-timeouts``).
+TIMEOUTS_IN_A_ROW = 3
+
+
+@dataclass
+class TimeoutStop:
+    """Counts the items in a row that got no reply within the timeout (every attempt); at
+    ``limit`` (0: never) ``note`` returns the message that stops the run. A server that accepts
+    requests and never answers costs (retries + 1) x timeout per item: without this, hours."""
+
+    profile: Profile
+    limit: int = TIMEOUTS_IN_A_ROW
+    in_a_row: int = 0
+
+    def note(self, reply: Reply) -> str | None:
+        """Why the run must stop after ``reply``, or None: a refusal every other request would
+        meet (the key, the route, the model), or the limit of timed-out items in a row."""
+        if reply.fatal:
+            return (
+                f"{reply.error}; every other request would be refused the same way, so no more "
+                "were sent (fix the key, --base-url or --model, then run again)"
+            )
+        self.in_a_row = self.in_a_row + 1 if reply.timed_out else 0
+        if not self.limit or self.in_a_row < self.limit:
+            return None
+        what = "an item" if self.limit == 1 else f"{self.limit} items in a row"
+        return (
+            f"{what} got no reply from {self.profile.base_url} within the timeout "
+            f"({self.profile.timeout:g} s, {reply.attempts} attempt"
+            f"{'s' if reply.attempts != 1 else ''} each): the server accepts requests but does "
+            "not answer, so no more were sent; what was answered before is kept (--timeout S "
+            "allows more time, --stop-after-timeouts N more items, 0 never stops)"
+        )
+
 
 K = TypeVar("K")
 
