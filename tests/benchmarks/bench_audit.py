@@ -18,9 +18,9 @@ and its report, with the imports it makes on the way (a fresh interpreter each r
 export command is one). The project holds ``bagel_scale.py`` items (the export benchmark's), all
 accepted; ``--project FILE`` reuses such a project. Target: under 0.15 s of CPU at 11,852 items,
 linear in N (baselines below, each a median of three). ``features`` alone (in a fresh
-interpreter, on the six batches the export renders of that project) took 11.6 us of CPU per item (16.0 us wall) with the
-words looked up one by one in Python, 7.3 us (12.1 us wall) with them numbered in numpy
-(medians of three, load 5.7).
+interpreter, on the six batches the export renders of that project) took 11.6 us of CPU per
+item (16.0 us wall) with the words looked up one by one in Python, 7.3 us (12.1 us wall) with
+them numbered in numpy (medians of three, load 5.7).
 """
 
 from __future__ import annotations
