@@ -20,7 +20,7 @@ from typing import Any
 
 from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.llm.client import LLMClient, Reply, RetryPolicy
-from bagel_studio.core.llm.jobs import TIMEOUTS_IN_A_ROW, TimeoutStop
+from bagel_studio.core.llm.jobs import CLI_ADVICE, TIMEOUTS_IN_A_ROW, StopAdvice, TimeoutStop
 from bagel_studio.core.llm.metrics import invalid_note
 from bagel_studio.core.llm.parse import FAILED, INVALID, parse_letter
 from bagel_studio.core.llm.profiles import Profile
@@ -204,6 +204,7 @@ def evaluate(
     cancel: threading.Event | None = None,
     write: Write = _direct,
     stop_after_timeouts: int = TIMEOUTS_IN_A_ROW,
+    advice: StopAdvice = CLI_ADVICE,
 ) -> EvaluationSummary:
     """Ask ``profile`` every question not answered yet; commit each answer as it arrives.
 
@@ -217,7 +218,7 @@ def evaluate(
     own_client = client is None
     client = client or LLMClient(profile, policy)
     cancel = cancel or threading.Event()
-    timeouts = TimeoutStop(profile, stop_after_timeouts)
+    timeouts = TimeoutStop(profile, stop_after_timeouts, advice)
     try:
         for batch in _replies(client, todo, profile.concurrency, cancel):
             for _, reply in batch:

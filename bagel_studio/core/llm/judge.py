@@ -18,7 +18,13 @@ from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.llm.client import LLMClient, Reply
 from bagel_studio.core.llm.evaluate import Write, _direct
 from bagel_studio.core.llm.evidence import evidence_text
-from bagel_studio.core.llm.jobs import TIMEOUTS_IN_A_ROW, TimeoutStop, ask_all
+from bagel_studio.core.llm.jobs import (
+    CLI_ADVICE,
+    TIMEOUTS_IN_A_ROW,
+    StopAdvice,
+    TimeoutStop,
+    ask_all,
+)
 from bagel_studio.core.llm.profiles import Profile
 from bagel_studio.core.llm.replies import json_object
 from bagel_studio.core.llm.templates import judge_prompt
@@ -81,11 +87,12 @@ def judge(
     cancel: threading.Event | None = None,
     write: Write = _direct,
     stop_after_timeouts: int = TIMEOUTS_IN_A_ROW,
+    advice: StopAdvice = CLI_ADVICE,
 ) -> JudgeSummary:
     """Ask for a verdict on each item and store each as it arrives; stop as ``evaluate`` does
     (a refusal every request would meet, timed-out items in a row)."""
     cancel = cancel or threading.Event()
-    timeouts = TimeoutStop(profile, stop_after_timeouts)
+    timeouts = TimeoutStop(profile, stop_after_timeouts, advice)
     by_id = {item.id: item for item in items}
     jobs = [(item.id, prompt_for(store, item)) for item in items]
     summary = JudgeSummary()

@@ -19,7 +19,13 @@ from typing import Any
 from bagel_studio.core.llm.client import LLMClient, Messages, Reply
 from bagel_studio.core.llm.evaluate import Write, _direct
 from bagel_studio.core.llm.evidence import generation_values
-from bagel_studio.core.llm.jobs import TIMEOUTS_IN_A_ROW, TimeoutStop, ask_all
+from bagel_studio.core.llm.jobs import (
+    CLI_ADVICE,
+    TIMEOUTS_IN_A_ROW,
+    StopAdvice,
+    TimeoutStop,
+    ask_all,
+)
 from bagel_studio.core.llm.profiles import CHAT, Profile
 from bagel_studio.core.llm.replies import json_object
 from bagel_studio.core.llm.templates import generation_messages
@@ -115,13 +121,14 @@ def regenerate(
     cancel: threading.Event | None = None,
     write: Write = _direct,
     stop_after_timeouts: int = TIMEOUTS_IN_A_ROW,
+    advice: StopAdvice = CLI_ADVICE,
 ) -> RegenerationSummary:
     """Regenerate each item from its evidence; store each result as it arrives; stop as
     ``evaluate`` does (a refusal every request would meet, timed-out items in a row)."""
     from bagel_studio.core.checks.structural import structural_flags
 
     cancel = cancel or threading.Event()
-    timeouts = TimeoutStop(profile, stop_after_timeouts)
+    timeouts = TimeoutStop(profile, stop_after_timeouts, advice)
     summary = RegenerationSummary()
     jobs: list[tuple[str, str | Messages]] = []
     by_id = {item.id: item for item in items}
