@@ -394,6 +394,14 @@ def m_import_file_stats(db: sqlite_utils.Database) -> None:
 
 
 @migration
+def m_reviews_curator_index(db: sqlite_utils.Database) -> None:
+    """The decisions by curator: the desk lists the project's curators at each start, which
+    read every decision (50 ms at 200,000) before; through this index it is a seek per
+    curator."""
+    db.execute("CREATE INDEX IF NOT EXISTS idx_reviews_curator ON reviews (curator)")
+
+
+@migration
 def m_items_release_order(db: sqlite_utils.Database) -> None:
     """The index of items by domain and queue position also holds their status and id, so that
     an export puts a domain's accepted and revised items in order from the index alone, without
