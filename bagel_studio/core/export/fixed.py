@@ -113,9 +113,13 @@ _ANYWHERE = ("indistinguishable", *_ORDINALS)
 def _maybe_catch_all_or_ordinal(joined: str) -> bool:
     """The second cheap test above, on the options joined by NUL."""
     folded = joined.casefold()
-    if any(word in folded for word in _ANYWHERE):
-        return True
-    return any(part.lstrip().startswith(_CATCH_ALL_STARTS) for part in folded.split("\x00"))
+    for word in _ANYWHERE:
+        if word in folded:
+            return True
+    for part in folded.split("\x00"):
+        if part.lstrip().startswith(_CATCH_ALL_STARTS):
+            return True
+    return False
 
 
 def _normal(text: str) -> str:
