@@ -116,10 +116,7 @@ def _maybe_catch_all_or_ordinal(joined: str) -> bool:
     for word in _ANYWHERE:
         if word in folded:
             return True
-    for part in folded.split("\x00"):
-        if part.lstrip().startswith(_CATCH_ALL_STARTS):
-            return True
-    return False
+    return any(part.lstrip().startswith(_CATCH_ALL_STARTS) for part in folded.split("\x00"))
 
 
 def _normal(text: str) -> str:
