@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
+import os
 import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -35,6 +36,7 @@ from bagel_studio.core.export.plan import BatchPlan, ExportError, ExportPlan, Sl
 from bagel_studio.core.export.render import PreparedBatch, Preparer, Rendered, finish
 from bagel_studio.core.export.stored import read_batch
 from bagel_studio.core.store import Store
+from bagel_studio.core.workers import die_with_parent
 
 T = TypeVar("T")
 Task = tuple[int, tuple[int, list[int], list[bool]]]  # a batch to finish: number, seed, deal
@@ -86,7 +88,7 @@ class ExportWorkers:
             context = multiprocessing.get_context("fork")
             self._pools = [
                 ProcessPoolExecutor(
-                    1, mp_context=context, initializer=_start, initargs=(self.path,)
+                    1, mp_context=context, initializer=_start, initargs=(self.path, os.getpid())
                 )
                 for _ in range(self.workers)
             ]
@@ -186,9 +188,11 @@ class ExportWorkers:
         self._pools = []
 
 
-def _start(path: str) -> None:
-    """In a new worker: its own read-only connection to the project."""
+def _start(path: str, parent: int) -> None:
+    """In a new worker: it dies with the exporting process, and reads the project with its own
+    read-only connection."""
     global _reader
+    die_with_parent(parent)
     gc.disable()  # a short-lived worker of small acyclic objects
     _reader = Store.open(path, read_only=True)
 
