@@ -697,8 +697,16 @@ def _summary_pairs(rows: Iterable[tuple[str, str]]) -> list[tuple[str, Severity]
 
 
 def _foreign_database(conn: sqlite3.Connection) -> bool:
-    """True for a database with tables but no BAGEL Studio schema (no migration ever ran)."""
+    """True for a database with tables but no BAGEL Studio schema (no migration ever ran). A
+    file whose first migration never ended (a process killed right after it recorded that it
+    would migrate: ``migrate.apply_migrations``) holds only our ``schema_migrations`` table:
+    it is ours, and is migrated."""
     if int(conn.execute("PRAGMA user_version").fetchone()[0]) != 0:
+        return False
+    ours = conn.execute(
+        "SELECT 1 FROM pragma_table_info('schema_migrations') WHERE name = 'applied_at'"
+    ).fetchone()
+    if ours is not None:
         return False
     return conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone() is not None
 
