@@ -391,3 +391,17 @@ def m_import_file_stats(db: sqlite_utils.Database) -> None:
         " size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, ctime_ns INTEGER NOT NULL,"
         " inode INTEGER NOT NULL, device INTEGER NOT NULL)"
     )
+
+
+@migration
+def m_llm_evidence_sent(db: sqlite_utils.Database) -> None:
+    """What a judge's or a generator's request sent of the item's evidence: its characters, of
+    how many, and, when it was shortened (to fit the model's context, or the judge's cap), a note
+    saying so, by how much and why (NULL when it was sent whole)."""
+    for table in ("llm_verdicts", "llm_regenerations"):
+        for column, kind in (
+            ("evidence_chars", "INTEGER"),
+            ("evidence_total_chars", "INTEGER"),
+            ("evidence_note", "TEXT"),
+        ):
+            db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
