@@ -402,6 +402,20 @@ def m_reviews_curator_index(db: sqlite_utils.Database) -> None:
 
 
 @migration
+def m_llm_evidence_sent(db: sqlite_utils.Database) -> None:
+    """What a judge's or a generator's request sent of the item's evidence: its characters, of
+    how many, and, when it was shortened (to fit the model's context, or the judge's cap), a note
+    saying so, by how much and why (NULL when it was sent whole)."""
+    for table in ("llm_verdicts", "llm_regenerations"):
+        for column, kind in (
+            ("evidence_chars", "INTEGER"),
+            ("evidence_total_chars", "INTEGER"),
+            ("evidence_note", "TEXT"),
+        ):
+            db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+
+
+@migration
 def m_items_release_order(db: sqlite_utils.Database) -> None:
     """The index of items by domain and queue position also holds their status and id, so that
     an export puts a domain's accepted and revised items in order from the index alone, without
