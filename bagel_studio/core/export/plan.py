@@ -141,7 +141,7 @@ class ReleasedItems(Sequence[ReleasedItem]):
     they are gone through: a plan of 200,000 items holds a few small values per item, not the
     items (writing the release streams them into its files)."""
 
-    BATCH = 2000
+    BATCH = 1000  # items read at a time; the batches workers plan and finish (``processes``)
 
     def __init__(self, store: Store, slots: Sequence[Slot], seed: int) -> None:
         self.store = store
