@@ -50,7 +50,7 @@ _lookups: tuple[dict[str, str], dict[str, list[str]]] = ({}, {})
 _reader: Store | None = None  # a worker's own read-only connection
 # released items a worker keeps prepared (about 2.6 KB each), then packed (about 1.2 KB), then
 # by their ids only, to be read again (see ``_plan``)
-PLAIN = 20_000
+PLAIN = 60_000
 HOLD = 150_000
 # a worker's planned batches, by number, until finished: prepared, or to read again (their ids
 # and what planning found, to tell that nothing changed since)
@@ -201,7 +201,7 @@ def _plan(task: tuple[int, list[str]]) -> BatchPlan:
     """Plan a batch and keep its released items' lines, prepared; past ``PLAIN`` items held,
     compressed (``PreparedBatch.pack``); past ``HOLD``, only their ids: the batch is read and
     prepared again when it is finished. Memory stays bounded whatever the size of the project
-    (about 250 MB a worker at most), and up to ``HOLD`` items a worker are read once."""
+    (about 300 MB a worker at most), and up to ``HOLD`` items a worker are read once."""
     global _holding
     assert _reader is not None
     number, item_ids = task
