@@ -91,19 +91,20 @@ class Tokens:
 
     def phrase(self, text: int) -> str:
         """``phrase`` of the text at position ``text``."""
-        return self.phrases[text].decode("utf-8", "surrogatepass")
+        return self.phrases[text]
 
     @cached_property
-    def phrases(self) -> list[bytes]:
-        """``phrase`` of every text, in UTF-8 (made at once: the buffer's runs of spaces made
-        one, then split at its separators, and the spaces around each piece stripped)."""
+    def phrases(self) -> list[str]:
+        """``phrase`` of every text (made at once: the buffer's runs of spaces made one, the
+        whole decoded, split at its separators, and the spaces around each piece stripped)."""
         if not self.buffer:
             return []
         text = np.frombuffer(self.buffer, dtype=np.uint8)
         space = text == _SPACE
         kept = ~space  # a space is kept unless it follows a space
         kept[1:] |= ~space[:-1]
-        return list(map(bytes.strip, text[kept].tobytes().split(SEPARATOR)[:-1]))
+        joined = text[kept].tobytes().decode("utf-8", "surrogatepass")
+        return list(map(str.strip, joined.split("#")[:-1]))
 
 
 def tokenize(texts: Sequence[str]) -> Tokens:
