@@ -77,7 +77,7 @@ def _number(word: bytes) -> int:
 class Tokens:
     """The words of many texts, one text after another."""
 
-    buffer: bytes  # the texts lower case, UTF-8, marks made spaces, " # " after each text
+    buffer: bytes  # the texts lower case, UTF-8, marks made spaces, " # " after each (``_buffer``)
     numbers: np.ndarray  # each word's stem number (int32): STOP for a stop word, MARK after a text
     starts: np.ndarray  # where each text's words start in ``numbers``
     ends: np.ndarray  # where they end
@@ -108,7 +108,7 @@ def tokenize(texts: Sequence[str]) -> Tokens:
     """The words of ``texts`` (``phrase``'s words) and the numbers of their stems."""
     buffer = _buffer(texts)
     numbers = _numbered(buffer)
-    if numbers is None:  # a NUL in a text, a great many words, or a hash shared by two words
+    if numbers is None:  # a NUL in a text, or a hash shared by two words
         numbers = looked_up(buffer.split())
     ends = np.flatnonzero(numbers == MARK)
     starts = np.empty_like(ends)
