@@ -17,7 +17,7 @@ case "$mode" in
       echo "bagel: no display found; starting the desk on a virtual screen (Xvfb)."
       echo "bagel: the desk prints how to see it (VNC, screenshots); Ctrl+C quits."
       export BAGEL_STUDIO_HEADLESS=1
-      exec xvfb-run -a -s "-screen 0 1600x1000x24" .venv/bin/bagel-studio demo "$@"
+      exec bash packaging/virtual-screen.sh 1600x1000x24 .venv/bin/bagel-studio demo "$@"
     fi
     exec .venv/bin/bagel-studio demo "$@"
     ;;

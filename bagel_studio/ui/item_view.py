@@ -271,15 +271,29 @@ def _heading(text: str, parent: QWidget) -> QLabel:
     return label
 
 
+NBSP = "\u00a0"
+META_SEPARATOR = NBSP * 3 + "·   "  # a line may end after the dot, never begin with it
+
+
 def _meta_text(item: Item, mine: Review | None) -> str:
-    parts = [item.id, item.domain, item.content.dimension or "(no dimension)"]
-    parts.append(item.content.level or "(no level)")
-    parts.append(f"status: {item.status.value}")
+    """The item's header: 'id · domain · dimension · level · status: unreviewed'. It wraps
+    between its parts, and inside a dimension (a phrase: 'Masked participant identification'),
+    nowhere else: a narrow item column never shows 'status:' at the end of one line and its
+    value at the start of the next."""
+    whole = [item.id, item.domain]
+    dimension = item.content.dimension
+    if not dimension:
+        whole.append("(no dimension)")
+    level = [item.content.level or "(no level)", f"status: {item.status.value}"]
     if mine is not None:
-        parts.append(f"your decision: {mine.decision.value}")
+        level.append(f"your decision: {mine.decision.value}")
     if item.is_revised:
-        parts.append("edited")
-    return "   ·   ".join(parts)
+        level.append("edited")
+    parts = [p.replace(" ", NBSP) for p in whole]
+    if dimension:
+        parts.append(dimension)
+    parts += [p.replace(" ", NBSP) for p in level]
+    return META_SEPARATOR.join(parts)
 
 
 def _blind_flag_text(flag: Flag) -> str:

@@ -15,6 +15,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
+    QDoubleSpinBox,
     QFormLayout,
     QHBoxLayout,
     QHeaderView,
@@ -29,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from bagel_studio.core.domains import LETTERS
+from bagel_studio.core.llm.jobs import DESK_ADVICE
 from bagel_studio.core.llm.profiles import API_STYLES, DEFAULT_KEY_ENV, Profile, ProfileError
 from bagel_studio.core.llm.project import load_profiles
 from bagel_studio.core.model import Status
@@ -36,7 +38,9 @@ from bagel_studio.ui.plain import plain_label
 from bagel_studio.ui.secondary import add_button_key
 from bagel_studio.ui.services import Executor, Services
 
-PROFILE_COLUMNS = ("Label", "Model", "Endpoint", "API", "Grammar", "Key", "Concurrency")
+PROFILE_COLUMNS = (
+    "Label", "Model", "Endpoint", "API", "Grammar", "Key", "Concurrency", "Timeout",
+)  # fmt: skip
 RESULT_COLUMNS = ("Model", "Answered", "Invalid", "Accuracy", *LETTERS)
 
 
@@ -86,6 +90,15 @@ class ModelsPanel(QWidget):
         self.concurrency = QSpinBox()
         self.concurrency.setRange(1, 64)
         self.concurrency.setValue(8)
+        self.timeout = QDoubleSpinBox()
+        self.timeout.setRange(1, 3600)
+        self.timeout.setDecimals(0)
+        self.timeout.setValue(60)
+        self.timeout.setSuffix(" s")
+        self.timeout.setToolTip(
+            "How long one request may take as a whole; a run stops after three items in a row "
+            "got no reply in time"
+        )
         self.save = QPushButton("Save profile")
         self.run_button = QPushButton("Evaluate all items")
         self.cancel_button = QPushButton("Cancel")
@@ -94,6 +107,9 @@ class ModelsPanel(QWidget):
         self.no_profiles = plain_label(NO_PROFILES, selectable=False)
         self.bar = QProgressBar()
         self.status = plain_label("")
+        # Beside the accuracies: how many replies held no letter (they count as wrong) and, when
+        # they are many, that the figure measures the reply format (as the CLI prints it).
+        self.notes = plain_label("")
         self._layout()
         self.save.clicked.connect(self.save_profile)
         self.run_button.clicked.connect(self.run_evaluation)
@@ -120,6 +136,7 @@ class ModelsPanel(QWidget):
         form.addRow("API", self.api_style)
         form.addRow("", self.grammar)
         form.addRow("Concurrency", self.concurrency)
+        form.addRow("Timeout", self.timeout)
         form.addRow("", self.save)
         buttons = QHBoxLayout()
         for button in (self.run_button, self.cancel_button):
@@ -136,14 +153,20 @@ class ModelsPanel(QWidget):
         layout.addLayout(buttons)
         layout.addLayout(items)
         layout.addWidget(self.status)
-        layout.addWidget(plain_label("Accuracy and emitted letters (position bias)"))
+        layout.addWidget(
+            plain_label(
+                "Accuracy and emitted letters (position bias); a reply without a letter A-D is "
+                "invalid and counts as wrong"
+            )
+        )
         layout.addWidget(self.results, 2)
+        layout.addWidget(self.notes)
 
     # -- showing -------------------------------------------------------------------------------
 
     def refresh(self) -> None:
         """Re-read the profiles and the models' results from the project."""
-        from bagel_studio.core.llm.metrics import models_stats
+        from bagel_studio.core.llm.metrics import DESK_REMEDY, invalid_note, models_stats
 
         store = self.services.store
         profiles = load_profiles(store)
@@ -151,22 +174,34 @@ class ModelsPanel(QWidget):
         self.profiles.setRowCount(len(profiles))
         for row, p in enumerate(profiles):
             cells = [p.label, p.model, p.base_url, p.api_style, "yes" if p.grammar else "no",
-                     f"${p.api_key_env} ({p.key_state()})", str(p.concurrency)]  # fmt: skip
+                     f"${p.api_key_env} ({p.key_state()})", str(p.concurrency),
+                     f"{p.timeout:g} s"]  # fmt: skip
             for column, text in enumerate(cells):
                 self.profiles.setItem(row, column, QTableWidgetItem(text))
         if profiles and not self.profiles.selectedItems():
             self.profiles.selectRow(0)
         stats = models_stats(store)
         self.results.setRowCount(len(stats))
+        notes = []
         for row, (label, s) in enumerate(stats.items()):
             letters = {x: sum(d[x] for d in s["letters"].values()) for x in LETTERS}
             total = sum(letters.values()) or 1
             accuracy = s["accuracy"]["overall"]
-            cells = [label, str(s["answered"]), str(s["invalid"]),
-                     "-" if accuracy is None else f"{accuracy:.1%}",
+            answered, invalid = s["answered"], s["invalid"]
+            note = invalid_note(answered, invalid, DESK_REMEDY)
+            cells = [label, str(answered),
+                     f"{invalid} ({invalid / answered:.0%})" if invalid else "0",
+                     "-" if accuracy is None else f"{accuracy:.1%}" + (" *" if note else ""),
                      *[f"{letters[x]} ({letters[x] / total:.0%})" for x in LETTERS]]  # fmt: skip
             for column, text in enumerate(cells):
-                self.results.setItem(row, column, QTableWidgetItem(text))
+                cell = QTableWidgetItem(text)
+                if note and column in (RESULT_COLUMNS.index("Invalid"), 3):
+                    cell.setToolTip(note)
+                self.results.setItem(row, column, cell)
+            if note:
+                notes.append(f"* {label}: {note}.")
+        self.notes.setText("\n".join(notes))
+        self.notes.setVisible(bool(notes))
         self.profiles.resizeColumnsToContents()
         self.results.resizeColumnsToContents()
 
@@ -192,6 +227,7 @@ class ModelsPanel(QWidget):
                 api_style=self.api_style.currentText(),
                 grammar=self.grammar.isChecked(),
                 concurrency=self.concurrency.value(),
+                timeout=self.timeout.value(),
             )
         except ProfileError as exc:
             self.status.setText(str(exc))
@@ -220,6 +256,7 @@ class ModelsPanel(QWidget):
         self.cancel_button.setEnabled(True)
         self.bar.setRange(0, 0)
         self.status.setText(what)
+        self.status.setStyleSheet("")
 
         def run() -> None:
             try:
@@ -246,16 +283,19 @@ class ModelsPanel(QWidget):
                 summary = evaluate(
                     store, profile, questions(store), client=client,
                     progress=self._relay.progress.emit, cancel=self._cancel, write=self._write,
+                    advice=DESK_ADVICE,
                 )  # fmt: skip
             finally:
                 client.close()
             s = summary.to_json()
-            ending = "cancelled" if s["cancelled"] else "done"
-            return (
-                f"{profile.label}: {ending}. {s['asked']} asked ({s['already_answered']} "
-                f"answered before): {s['strict']} strict, {s['lenient']} lenient, "
-                f"{s['invalid']} invalid, {s['failed']} failed."
+            counts = (
+                f"{s['asked']} asked ({s['already_answered']} answered before): {s['strict']} "
+                f"strict, {s['lenient']} lenient, {s['invalid']} invalid, {s['failed']} failed."
             )
+            if s["stopped"]:
+                return f"{profile.label}: stopped. {counts} Why: {_first_upper(s['stopped'])}."
+            ending = "cancelled" if s["cancelled"] else "done"
+            return f"{profile.label}: {ending}. {counts}"
 
         self._start(job, f"Evaluating with {profile.label}…")
 
@@ -282,17 +322,22 @@ class ModelsPanel(QWidget):
 
                     summary = judge(
                         store, profile, [item], client=client, cancel=self._cancel,
-                        write=self._write,
+                        write=self._write, advice=DESK_ADVICE,
                     )  # fmt: skip
+                    if summary.stopped:
+                        return f"{item_id}: stopped. Why: {_first_upper(summary.stopped)}."
                     return f"{item_id}: " + (
-                        ", ".join(summary.verdicts) or "the reply could not be read"
+                        ", ".join(summary.verdicts)
+                        or "the reply could not be read: " + "; ".join(summary.errors)
                     )
                 from bagel_studio.core.llm.regenerate import regenerate
 
                 result = regenerate(
                     store, profile, [item], client=client, cancel=self._cancel,
-                    write=self._write,
+                    write=self._write, advice=DESK_ADVICE,
                 )  # fmt: skip
+                if result.stopped:
+                    return f"{item_id}: stopped. Why: {_first_upper(result.stopped)}."
                 outcome = result.outcomes.get(item_id, "")
                 detail = result.created.get(item_id) or result.reasons.get(item_id, "")
                 return f"{item_id}: {outcome} {detail}".strip()
@@ -320,19 +365,13 @@ class ModelsPanel(QWidget):
 
     def _end(self, message: str) -> None:
         self.status.setText(message)
+        # a run that stopped before asking everything stands out from one that finished
+        self.status.setStyleSheet("font-weight: bold" if "stopped" in message.lower() else "")
         self.bar.setRange(0, 1)
         self.bar.setValue(1)
         for button in (self.run_button, self.judge_button, self.regenerate_button):
             button.setEnabled(True)
         self.cancel_button.setEnabled(False)
-        for button, key in (
-            (self.save, "Ctrl+S"),
-            (self.run_button, "Ctrl+E"),
-            (self.cancel_button, "Ctrl+."),
-            (self.judge_button, "Ctrl+J"),
-            (self.regenerate_button, "Ctrl+G"),
-        ):
-            add_button_key(self, button, key)
         self.refresh()
         self.models_changed.emit()
 
@@ -340,6 +379,10 @@ class ModelsPanel(QWidget):
         self._cancel.set()
         self._runner.shutdown()
         super().closeEvent(event)
+
+
+def _first_upper(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _table(columns: tuple[str, ...]) -> QTableWidget:

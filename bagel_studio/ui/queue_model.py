@@ -83,6 +83,7 @@ class QueueModel(QAbstractTableModel):
         self._count = store.item_count(self._filter)
         self._pages: OrderedDict[int, _Page] = OrderedDict()
         self.pages_loaded = 0  # how many pages were fetched from SQLite (for tests and benchmarks)
+        self.generation = 0  # counts the filters shown (each a new set of rows)
 
     # -- what the desk asks --------------------------------------------------------------------
 
@@ -101,6 +102,7 @@ class QueueModel(QAbstractTableModel):
         self._filter = queue_filter
         self._count = self._store.item_count(queue_filter)
         self._pages.clear()
+        self.generation += 1
         self.endResetModel()
 
     def reload(self) -> None:
@@ -149,6 +151,12 @@ class QueueModel(QAbstractTableModel):
 
     def cached_pages(self) -> int:
         return len(self._pages)
+
+    def loaded_id_forms(self) -> list[tuple[str, ...]]:
+        """The forms (``alternatives``) of the ids read so far that have a shorter one: what
+        the Id column's form is chosen from, without reading another row."""
+        forms = (alternatives(r, "id") for page in self._pages.values() for r in page.records)
+        return [f for f in forms if f]
 
     def _cached_row(self, item_id: str) -> int | None:
         for page in self._pages.values():

@@ -42,7 +42,7 @@ from bagel_studio.core.checks import CHECKS
 from bagel_studio.core.domains import DOMAINS, LEVELS
 from bagel_studio.core.model import Status
 from bagel_studio.core.store import QueueFilter, Store
-from bagel_studio.ui.own_keys import CHORD_MODIFIERS, keep_plain_keys
+from bagel_studio.ui.own_keys import CHORD_MODIFIERS, give_chords_to_the_desk, keep_plain_keys
 from bagel_studio.ui.plain import plain_label
 from bagel_studio.ui.queue_model import (
     ALTERNATIVES_ROLE,
@@ -54,6 +54,7 @@ from bagel_studio.ui.queue_model import (
     STATUS_SHORT,
     QueueModel,
 )
+from bagel_studio.ui.shortcuts import SHORTCUTS
 
 SEARCH_DEBOUNCE_MS = 250
 EMPTY_PROJECT_TEXT = "No items yet.\nFile → Import… (Ctrl+I) brings in generated items."
@@ -84,6 +85,8 @@ class FilterBar(QWidget):
         # installed last sees the key first).
         self.search.installEventFilter(_EscapeLeaves(self.search, self.left.emit))
         self.search.installEventFilter(_EscapeClears(self.search))
+        # Ctrl+E exports from here too (Qt's line edit took it for 'end of line' on X11).
+        give_chords_to_the_desk(self.search, (key for s in SHORTCUTS for key in s.keys))
         self.whole_words = QCheckBox("Whole words", self)
         self.whole_words.setChecked(True)
         self.whole_words.setToolTip(
@@ -346,9 +349,18 @@ def column_widths(
 
 
 class QueueDelegate(QStyledItemDelegate):
-    """Draws a queue cell in the longest of its forms that fits the column: an id whole, else
-    without the domain its Domain cell names, elided in the middle (its start and its number
-    stay); domain, status, level and flags whole or in their short forms."""
+    """Draws a queue cell in the longest of its forms that fits the column: domain, status,
+    level and flags whole or in their short forms; ids whole or, all of them, without the
+    domain their Domain cell names, elided in the middle (start and number stay)."""
+
+    def __init__(self, parent: QTableView) -> None:
+        super().__init__(parent)
+        self._view = parent
+        # The Id column's form: (model generation, room) it was chosen for, the pages read
+        # then, and whether the ids go without their domain.
+        self._id_basis: tuple[int, int] = (-1, -1)
+        self._id_pages = -1
+        self._ids_short = False
 
     def initStyleOption(
         self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
@@ -362,8 +374,11 @@ class QueueDelegate(QStyledItemDelegate):
         room = option.rect.width() - TEXT_MARGINS
         metrics = option.fontMetrics
         key = COLUMNS[index.column()][0]
+        if key == "id":
+            option.text = forms[-1] if self._short_ids(room, metrics) else forms[0]
+            return
         levels = FORM_LEVELS.get(key) if key in ONE_FORM_PER_COLUMN else None
-        if levels is None:  # the id and the flags: the cell's own longest form that fits
+        if levels is None:  # the flags: the cell's own longest form that fits
             option.text = next(
                 (form for form in forms if metrics.horizontalAdvance(form) <= room), forms[-1]
             )
@@ -379,6 +394,24 @@ class QueueDelegate(QStyledItemDelegate):
             len(levels) - 1,
         )
         option.text = forms[min(level, len(forms) - 1)]
+
+    def _short_ids(self, room: int, metrics: QFontMetrics) -> bool:
+        """Whether every id goes without its domain: as soon as one id read from the queue
+        does not fit whole ('wikipedia:koala:0' beside 'wikipedia:lion:0' that does), until the
+        filter or the column's width changes. Never back while scrolling: the rows read later
+        only add ids, so a column does not change its form under the curator's eyes."""
+        model = self._view.model()
+        if not isinstance(model, QueueModel):
+            return False
+        basis = (model.generation, room)
+        if basis != self._id_basis:
+            self._id_basis, self._id_pages, self._ids_short = basis, -1, False
+        if not self._ids_short and model.pages_loaded != self._id_pages:
+            self._id_pages = model.pages_loaded
+            if any(metrics.horizontalAdvance(forms[0]) > room for forms in model.loaded_id_forms()):
+                self._ids_short = True
+                self._view.viewport().update()  # the rows drawn whole so far, again
+        return self._ids_short
 
 
 class QueuePanel(QWidget):

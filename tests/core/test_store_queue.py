@@ -8,6 +8,7 @@ from pathlib import Path
 from bagel_studio.core import operations
 from bagel_studio.core.model import Decision, ItemContent
 from bagel_studio.core.store import NewItem, QueueFilter, Store
+from bagel_studio.core.store.paging import SEEK_PATHS, seek_distinct_sql
 from bagel_studio.core.store.queue import word_query
 
 
@@ -140,3 +141,47 @@ def test_ambiguity_order_pages_and_ranks_the_same(tmp_path: Path) -> None:
         assert [r["id"] for r in first + rest] == everything
         assert [store.queue_rank(queue, i) for i in everything[:5]] == [0, 1, 2, 3, 4]
         assert store.queue_next(queue, everything[149]) == everything[150]
+
+
+def _distinct_items() -> list[NewItem]:
+    shapes = [
+        ("GloBI", "Masked participant identification", "easy"),
+        ("GloBI", "Interaction type", None),
+        ("Wikipedia", "Diet", "hard"),
+        ("Wikipedia", None, "medium"),
+        ("Xeno-canto", "Dominant frequency", "expert"),
+        ("bioRxiv", "Result interpretation", "easy"),
+    ]
+    return [
+        NewItem(
+            id=f"d:{n}",
+            domain=domain,
+            content=ItemContent(f"Question {n}?", ("a", "b", "c", "d"), 0, dimension, level),
+        )
+        for n, (domain, dimension, level) in enumerate(shapes * 3)
+    ]
+
+
+def test_distinct_values_seek_through_indexes(tmp_path: Path) -> None:
+    """The filter bar's choices: the same as reading every item, by index seeks alone (no scan
+    of the items), and the plain way from a file without the index opened read-only."""
+    path = tmp_path / "p.bagel"
+    with Store.open(path) as store:
+        store.add_items(_distinct_items(), None)
+        operations.decide(store, "d:0", "ana", Decision.ACCEPT)
+        operations.decide(store, "d:8", "ana", Decision.REJECT, reason="trivial")
+        for column, (columns, _index) in SEEK_PATHS.items():
+            plain = f"SELECT DISTINCT {column} FROM items WHERE {column} IS NOT NULL ORDER BY 1"
+            expected = [row[0] for row in store.db.execute(plain)]
+            assert store.distinct_values(column) == expected
+            assert len(expected) > 1
+            plan = store.db.execute("EXPLAIN QUERY PLAN " + seek_distinct_sql("items", columns))
+            steps = [str(row[3]) for row in plan]
+            assert not [s for s in steps if s.startswith("SCAN t")], steps  # seeks only
+        assert store.distinct_values("level") == ["easy", "expert", "hard", "medium"]
+        assert store.domains_in_queue_order() == ["GloBI", "Wikipedia", "Xeno-canto", "bioRxiv"]
+    conn = sqlite3.connect(path)
+    conn.execute("DROP INDEX idx_items_queue_filters")
+    conn.close()
+    with Store.open(path, read_only=True) as store:
+        assert store.distinct_values("level") == ["easy", "expert", "hard", "medium"]

@@ -111,3 +111,50 @@ def test_cancel_keeps_what_arrived_and_regenerate_needs_a_rejected_item(
     assert "regenerate a rejected item" in panel.status.text()
     panel.close()
     close_desk(window)
+
+
+def test_the_panel_says_what_invalid_replies_mean_and_why_a_run_stopped(
+    qtbot, tmp_path: Path, scripted: ScriptedServer
+) -> None:
+    from bagel_studio.core.cli import run
+
+    path = make_project(tmp_path / "notes.bagel")
+    # A model whose every reply holds no letter, and one that answers them all.
+    assert run(["evaluate", str(path), "--model", "rambling", "--base-url", scripted.url]) == 1
+    assert run(["evaluate", str(path), "--model", "gold", "--base-url", scripted.url]) == 0
+    window = open_desk(qtbot, path)
+    window.menus.open_panel("models")
+    panel = window.menus.panels["models"]
+    rows = {panel.results.item(r, 0).text(): r for r in range(panel.results.rowCount())}
+    rambling, gold = rows["rambling"], rows["gold"]
+    assert panel.results.item(rambling, 2).text() == f"{len(ITEMS)} (100%)"
+    assert panel.results.item(rambling, 3).text() == "0.0% *"
+    assert panel.results.item(gold, 2).text() == "0"
+    assert panel.results.item(gold, 3).text() == "100.0%"
+    assert panel.notes.isVisibleTo(panel)
+    note = panel.notes.text()
+    assert note.startswith(f"* rambling: {len(ITEMS)} of {len(ITEMS)} replies held no letter A-D")
+    assert "count as wrong: this accuracy measures the reply format" in note
+    assert "one-letter grammar" in note and "--grammar" not in note  # the desk's own words
+    assert "gold" not in note
+    assert panel.results.item(rambling, 2).toolTip() in note
+    # A run the endpoint refuses stops, and the panel says why.
+    scripted.fail_next("404", times=len(ITEMS))
+    panel.timeout.setValue(20)
+    fill_profile(panel, scripted.url, "always-B", "refused", qtbot)
+    qtbot.waitUntil(lambda: panel.profiles.rowCount() == 3, timeout=5_000)
+    row = next(r for r in range(3) if panel.profiles.item(r, 0).text() == "refused")
+    assert panel.profiles.item(row, 7).text() == "20 s"
+    panel.profiles.selectRow(row)
+    assert panel.selected_profile().timeout == 20
+    with qtbot.waitSignal(panel.models_changed, timeout=30_000):
+        qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
+    status = panel.status.text()
+    assert status.startswith("refused: stopped.") and "done" not in status
+    assert "Why: Error code: 404 - The model does not exist" in status
+    assert "no more were sent (check the profile's key variable, base URL" in status
+    assert "--base-url" not in status  # the desk's own words
+    assert panel.status.styleSheet() == "font-weight: bold"
+    assert panel.run_button.text() == "Evaluate all items [Ctrl+E]"  # once, after a run
+    panel.close()
+    close_desk(window)

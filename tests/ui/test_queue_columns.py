@@ -14,7 +14,7 @@ from bagel_studio.core import operations
 from bagel_studio.core.model import Decision
 from bagel_studio.core.store import Store
 from bagel_studio.ui.main_window import COLUMN_SHARES, MainWindow
-from bagel_studio.ui.queue_model import COLUMNS
+from bagel_studio.ui.queue_model import ALTERNATIVES_ROLE, COLUMNS
 from bagel_studio.ui.queue_panel import FORM_LEVELS, TEXT_LEAST, TEXT_MARGINS, column_widths
 from tests.ui.desk_harness import close_desk, open_desk
 from tests.ui.desk_project import build_project
@@ -128,3 +128,23 @@ def test_chosen_widths_that_leave_the_question_no_room_are_set_aside() -> None:
     wider = column_widths(485, text, text, {"dimension": fitted[dimension] + 20})
     assert sum(wider) == 485 and wider[dimension] == fitted[dimension] + 20
     assert wider[-1] < fitted[-1]
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1600, 1000)])
+def test_the_id_column_shows_one_form(qtbot, demo_copy: Path, size: tuple[int, int]) -> None:
+    """Every id with its domain in front shows it, or none does ('wikipedia:lion:0' never
+    beside 'koala:0'); the tooltip has the whole id."""
+    window = open_desk(qtbot, demo_copy)
+    _at_size(qtbot, window, size)
+    model = window.queue_model
+    drawn = _cell_texts(window)["id"]
+    forms_used = set()
+    for row in range(model.rowCount()):
+        index = model.index(row, KEYS.index("id"))
+        forms = model.data(index, ALTERNATIVES_ROLE)
+        item_id = model.item_id(row)
+        assert item_id and item_id in model.data(index, Qt.ItemDataRole.ToolTipRole)
+        if forms:
+            forms_used |= {n for n, form in enumerate(forms) if form in drawn}
+    assert len(forms_used) == 1, (forms_used, sorted(drawn))
+    close_desk(window)

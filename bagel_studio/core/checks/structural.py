@@ -4,6 +4,7 @@ acceptance until a curator fixes the item."""
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from bagel_studio.core.domains import DIMENSIONS, LETTERS, normalize_dimension
@@ -38,18 +39,29 @@ def _valid_dimension(domain: str, dimension: str | None) -> bool:
     return bool(dimension) and normalize_dimension(domain, dimension) == dimension
 
 
+# Whitespace that ``_norm`` would change in options joined by NUL: any but the space, two
+# spaces, a space at an option's start or end; and a NUL, which would cut the join wrongly.
+_UNNORMAL = re.compile(r"[^\S ]|  |^ | $| \x00|\x00 ")
+
+
 def _sound(domain: str, content: ItemContent) -> bool:
     """True when no structural check can fail: the common case, settled without building
-    messages (the import runs these checks on every item)."""
+    messages (the import and the export run these checks on every item)."""
     options = content.options
     index = content.answer_index
-    return (
+    if not (
         len(options) == len(LETTERS)
         and type(index) is int
         and 0 <= index < len(options)
         and _valid_dimension(domain, content.dimension)
-        and len({" ".join(o.split()).casefold() for o in options} - {""}) == len(options)
-    )
+    ):
+        return False
+    joined = "\x00".join(options)
+    if joined.count("\x00") == len(options) - 1 and _UNNORMAL.search(joined) is None:
+        # every option is already in ``_norm``'s form but for its case: fold them at once
+        folded = set(joined.casefold().split("\x00"))
+        return "" not in folded and len(folded) == len(options)
+    return len({_norm(o) for o in options} - {""}) == len(options)
 
 
 def structural_flags(domain: str, content: ItemContent) -> list[Flag]:

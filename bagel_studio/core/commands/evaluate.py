@@ -12,8 +12,10 @@ from bagel_studio.core.cli import UsageError
 from bagel_studio.core.commands.common import add_wait_argument, open_project, print_json
 from bagel_studio.core.commands.llm_common import (
     add_profile_options,
+    add_run_options,
     profile_from_args,
     retry_policy,
+    stop_after_timeouts,
     terminal_progress,
 )
 
@@ -29,7 +31,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "profile, prompt, item content and option order are not asked again, so a run that was "
         "interrupted resumes. Exit status: 0 all answered, 1 some failed or invalid, 2 usage "
         "error or endpoint that cannot be reached (nothing written), or one that refused the "
-        "key, route or model (401, 403, 404) during the run, which then stops.",
+        "key, route or model (401, 403, 404) during the run, which then stops, as it does after "
+        "--stop-after-timeouts items in a row got no reply in time.",
     )
     parser.add_argument("project", metavar="PROJECT", help="the project file (.bagel)")
     add_profile_options(parser, model_help="a stored profile's label, or a model id")
@@ -46,6 +49,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="the paper's prompt with the question removed: what the model picks from the "
         "options alone (the audit's options-only baseline; stored apart from full answers)",
     )
+    add_run_options(parser)
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     add_wait_argument(parser)
 
@@ -55,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
     from bagel_studio.core.llm.evaluate import evaluate, questions
     from bagel_studio.core.operations.llm import save_profile
 
+    limit = stop_after_timeouts(args)
     with open_project(args.project, owner="bagel-studio evaluate", wait=args.wait) as store:
         profile, changed = profile_from_args(store, args)
         wanted = questions(store, args.items, args.seed, options_only=args.options_only)
@@ -83,6 +88,7 @@ def run(args: argparse.Namespace) -> int:
                 client=client,
                 progress=terminal_progress(profile.label),
                 cancel=cancel,
+                stop_after_timeouts=limit,
             )
         finally:
             signal.signal(signal.SIGINT, previous)
@@ -111,11 +117,7 @@ def run(args: argparse.Namespace) -> int:
         if summary.cancelled:
             print("cancelled: run the same command again to resume", file=sys.stderr)
         if summary.stopped:
-            print(
-                f"stopped: {summary.stopped}; every other request would be refused the same "
-                "way, so no more were sent (fix the key, --base-url or --model, then run again)",
-                file=sys.stderr,
-            )
+            print(f"stopped: {summary.stopped}", file=sys.stderr)
     if summary.stopped:
         return 2
     if summary.cancelled:

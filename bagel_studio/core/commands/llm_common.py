@@ -54,6 +54,25 @@ def add_profile_options(parser: argparse.ArgumentParser, *, model_help: str) -> 
     )
 
 
+def add_run_options(parser: argparse.ArgumentParser) -> None:
+    """Options of the commands that ask a server item after item (evaluate, judge, regenerate)."""
+    parser.add_argument(
+        "--stop-after-timeouts",
+        type=int,
+        default=3,
+        metavar="N",
+        help="stop the run when N items in a row got no reply within --timeout (every attempt): "
+        "a server that accepts requests but never answers; what was answered is kept (default "
+        "3, 0 never stops)",
+    )
+
+
+def stop_after_timeouts(args: argparse.Namespace) -> int:
+    if args.stop_after_timeouts < 0:
+        raise UsageError("--stop-after-timeouts must be 0 or more")
+    return int(args.stop_after_timeouts)
+
+
 def retry_policy(args: argparse.Namespace) -> RetryPolicy:
     if args.retries < 0:
         raise UsageError("--retries must be 0 or more")
@@ -153,12 +172,17 @@ def ask_model(
     is stored before anything is asked (judge, regenerate)."""
     from bagel_studio.core.operations.llm import save_profile
 
+    limit = stop_after_timeouts(args)
     profile, changed = profile_from_args(store, args)
     client = connected_client(profile, args)
     if changed:
         save_profile(store, profile)
     try:
-        kwargs: dict[str, Any] = {"client": client, "progress": terminal_progress(profile.label)}
+        kwargs: dict[str, Any] = {
+            "client": client,
+            "progress": terminal_progress(profile.label),
+            "stop_after_timeouts": limit,
+        }
         return profile, task(store, profile, items, **kwargs)
     finally:
         client.close()

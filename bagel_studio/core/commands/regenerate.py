@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from bagel_studio.core.cli import UsageError
 from bagel_studio.core.commands.common import add_wait_argument, open_project, print_json
-from bagel_studio.core.commands.llm_common import add_profile_options, ask_model, stored_items
+from bagel_studio.core.commands.llm_common import (
+    add_profile_options,
+    add_run_options,
+    ask_model,
+    stored_items,
+)
 
 HELP = "regenerate items from their evidence with the paper's generation prompts"
 
@@ -20,11 +26,14 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "checks, and store the result as a new unreviewed item linked to the one it replaces "
         '(ID~regenN); a usable: "false" reply is stored as a generator rejection with its '
         "reason. Exit status: 0 every item regenerated, 1 some rejected by the generator, "
-        "unreadable, failed or without evidence, 2 usage error or unreachable endpoint.",
+        "unreadable, failed or without evidence, 2 usage error or unreachable endpoint, or a run "
+        "that stopped: a refusal every request would meet (401, 403, 404) or "
+        "--stop-after-timeouts items in a row without a reply in time.",
     )
     parser.add_argument("project", metavar="PROJECT", help="the project file (.bagel)")
     parser.add_argument("items", nargs="+", metavar="ITEM_ID", help="the items to regenerate")
     add_profile_options(parser, model_help="a stored profile's label, or a model id")
+    add_run_options(parser)
     parser.add_argument("--json", action="store_true", help="print the outcome per item as JSON")
     add_wait_argument(parser)
 
@@ -43,4 +52,9 @@ def run(args: argparse.Namespace) -> int:
         for item_id, outcome in summary.outcomes.items():
             detail = summary.created.get(item_id) or summary.reasons.get(item_id, "")
             print(f"{item_id}: {outcome} {detail}".rstrip())
+        if summary.stopped:
+            left = len(items) - len(summary.outcomes)
+            print(f"stopped: {summary.stopped} ({left} not asked)", file=sys.stderr)
+    if summary.stopped:
+        return 2
     return 0 if all(o == CREATED for o in summary.outcomes.values()) else 1

@@ -10,7 +10,7 @@ import gc
 import hashlib
 import json
 import re
-from collections import Counter, defaultdict
+from collections import Counter, defaultdict, deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -33,7 +33,7 @@ from bagel_studio.core.export.collect import Decisions, collect_items
 from bagel_studio.core.export.collect import blocking as collected_blocking
 from bagel_studio.core.export.collect import licences as collected_licences
 from bagel_studio.core.export.fixed import fixed_positions
-from bagel_studio.core.export.stored import STATUS, StoredBatch
+from bagel_studio.core.export.stored import STATUS, Row, StoredBatch
 from bagel_studio.core.model import Decision, Item, ItemContent, Review, Status
 from bagel_studio.core.store import Store
 from bagel_studio.core.store.rows import released_content
@@ -44,6 +44,7 @@ RELEASED_STATUSES = (Status.ACCEPTED, Status.REVISED)
 RELEASED_VALUES = frozenset(s.value for s in RELEASED_STATUSES)
 REJECTED = Status.REJECTED.value
 _STATUS_VALUES = {s.value: s.value for s in Status}  # an unknown status fails as decoding would
+NaturalKey = tuple[tuple[int, int | str], ...]  # ``balance.natural_order`` of an id
 UNRESOLVED = "unresolved"  # accepted or revised, but the store holds no single content to release
 
 # ``json.dumps(value, ensure_ascii=False, sort_keys=True)`` without a new encoder per call.
@@ -126,7 +127,7 @@ class Slot:
     fixed: frozenset[int]
     licence: str | None
     digest: int  # of the released content, to tell that the project has not changed since
-    key: tuple[tuple[int, int | str], ...] | None = None  # natural order, until dealt
+    key: NaturalKey | None = None  # natural order, until dealt
     movable: bool = False
     target: int = -1  # where the gold goes
 
@@ -212,6 +213,9 @@ class ExportPlan:
     licences: dict[str, int] = field(default_factory=dict)  # licence -> released items using it
     unknown_licence: tuple[str, ...] = ()  # recordings referenced without a known licence
     models: dict[str, Any] = field(default_factory=dict)  # the models' tables (llm.report)
+    # released items per batch planned (release order): how the writer's batches follow the
+    # planner's, whose workers keep each batch's prepared lines (``processes``)
+    batch_sizes: tuple[int, ...] = ()
 
     @property
     def domains(self) -> list[str]:
@@ -321,13 +325,17 @@ def plan_export(
     store: Store,
     seed: int,
     progress: Progress | None = None,
-    tallies: TallySource | None = None,
+    planner: Planner | None = None,
+    dealt: Dealt | None = None,
 ) -> ExportPlan:
     """Decide what a release with ``seed`` contains (reads the project, writes nothing);
-    ``tallies`` reads the items (default ``batch_tallies``: in this process; the command line
-    reads a large project on worker processes, ``processes.ExportWorkers.tallies``)."""
+    ``planner`` plans the batches of items (default ``plan_batches``: in this process; the
+    command line plans a large project on worker processes, which keep each released item's
+    prepared lines for the writer: ``processes.ExportWorkers``), and ``dealt`` hears of each
+    batch as soon as the gold positions of all its items are dealt (a domain is dealt once its
+    last batch is planned), so that its lines may be finished while later ones are planned."""
     with snapshot(store), gc_paused():
-        plan = _plan(store, seed, progress, tallies or batch_tallies)
+        plan = _plan(store, seed, progress, planner or plan_batches, dealt)
         return replace(plan, models=_model_report(store, plan))
 
 
@@ -341,52 +349,62 @@ def _model_report(store: Store, plan: ExportPlan) -> dict[str, Any]:
 
 
 @dataclass
-class Tally:
-    """What planning finds in some of the project's items: the released items' slots, the
-    blocked ones, and the counts the manifest and the report show. A plan adds up the tallies
-    of its batches of items (a worker process may tally a batch: ``processes``)."""
+class BatchPlan:
+    """What planning finds in a batch of the items a release may take (``plan_batch``): those
+    it releases, given by their place in the batch, with what the deal and the tables need of
+    each; those that block it; the accepted or revised items without one content to release.
+    Lists, not objects per item: a worker process hands it back to the exporting process."""
 
-    count: int = 0
-    outcomes: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
-    left_out: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
-    reject_reasons: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    kept: list[int] = field(default_factory=list)  # places in the batch
+    gold: list[int] = field(default_factory=list)
+    fixed: list[frozenset[int]] = field(default_factory=list)
+    dimension: list[str | None] = field(default_factory=list)
+    level: list[str | None] = field(default_factory=list)
+    licence: list[str | None] = field(default_factory=list)
+    digest: list[int] = field(default_factory=list)
     blocked: list[BlockedItem] = field(default_factory=list)
-    kept: list[Slot] = field(default_factory=list)
-    unknown: set[str] = field(default_factory=set)
-
-    def merge(self, other: Tally) -> None:
-        self.count += other.count
-        for mine, theirs in (
-            (self.outcomes, other.outcomes),
-            (self.left_out, other.left_out),
-            (self.reject_reasons, other.reject_reasons),
-        ):
-            for key, counts in theirs.items():
-                mine[key].update(counts)
-        self.blocked += other.blocked
-        # from a worker, a batch's slots share their strings and sets as the worker's did
-        # (pickling keeps shared objects shared): a few copies of each per batch, not per item
-        self.kept += other.kept
-        self.unknown |= other.unknown
+    unresolved: Counter[str] = field(default_factory=Counter)  # domain -> items
+    unknown: set[str] = field(default_factory=set)  # recordings without a known licence
+    changed: str | None = None  # an item no longer accepted or revised, or gone, since ordered
 
 
-def tally(batch: StoredBatch, licences: dict[str, str], blocking: dict[str, list[str]]) -> Tally:
-    """Plan the items of ``batch`` (``licences`` and ``blocking``: the project's)."""
-    found = Tally(count=len(batch.rows))
-    outcomes, left_out, reject_reasons = found.outcomes, found.left_out, found.reject_reasons
-    for row in batch.rows:
-        item_id, domain, status = row[0], row[1], _STATUS_VALUES[row[STATUS]]
-        outcomes[domain][status] += 1
-        if status == REJECTED:
-            reject_reasons[domain].update(_reject_reasons(batch, item_id))
-        if status not in RELEASED_VALUES:
-            left_out[status][domain] += 1
-            continue
-        released = stored.released(
-            row, batch.reviews.get(item_id, ()), batch.adjudications.get(item_id)
-        )
+# Called with each item ``plan_batch`` releases: its row, reviews, adjudication, released
+# content (``stored.released``), fixed positions and licence (``render.Preparer``).
+OnKept = Callable[
+    [
+        Row,
+        Sequence[Row],
+        dict[str, Any] | None,
+        tuple[ItemContent, str],
+        frozenset[int],
+        str | None,
+    ],
+    None,
+]
+
+
+def plan_batch(
+    batch: StoredBatch,
+    item_ids: Sequence[str],
+    licences: dict[str, str],
+    blocking: dict[str, list[str]],
+    on_kept: OnKept | None = None,
+) -> BatchPlan:
+    """Plan the items ``item_ids`` (in release order) of ``batch`` (their rows as read);
+    ``licences`` and ``blocking``: the project's."""
+    found = BatchPlan()
+    rows = {row[0]: row for row in batch.rows}
+    for place, item_id in enumerate(item_ids):
+        row = rows.get(item_id)
+        if row is None or row[STATUS] not in RELEASED_VALUES:
+            found.changed = item_id
+            return found
+        domain = row[1]
+        reviews = batch.reviews.get(item_id, ())
+        adjudication = batch.adjudications.get(item_id)
+        released = stored.released(row, reviews, adjudication)
         if released is None:
-            left_out[UNRESOLVED][domain] += 1
+            found.unresolved[domain] += 1
             continue
         content = released[0]
         recording = stored.recording_of(row)
@@ -396,34 +414,120 @@ def tally(batch: StoredBatch, licences: dict[str, str], blocking: dict[str, list
         reasons = _block_reasons(domain, content, blocking.get(item_id, []), recording, licence)
         if reasons:
             found.blocked.append(BlockedItem(item_id, domain, reasons))
-        else:
-            found.kept.append(_kept(item_id, domain, content, licence))
+            continue
+        fixed = _shared(fixed_positions(content.options))
+        found.kept.append(place)
+        found.gold.append(_gold(content))
+        found.fixed.append(fixed)
+        found.dimension.append(content.dimension)
+        found.level.append(content.level)
+        found.licence.append(licence)
+        found.digest.append(digest_of(content))
+        if on_kept is not None:
+            on_kept(row, reviews, adjudication, released, fixed, licence)
     return found
 
 
-TallySource = Callable[[Store, dict[str, str], dict[str, list[str]]], Iterator[Tally]]
+# Plans batches of items: given the project, the batches' item ids (release order), the
+# licences and the blocking flags, the ``BatchPlan`` of each batch in order.
+Planner = Callable[
+    [Store, list[list[str]], dict[str, str], dict[str, list[str]]], Iterator[BatchPlan]
+]
 
 
-def batch_tallies(
-    store: Store, licences: dict[str, str], blocking: dict[str, list[str]]
-) -> Iterator[Tally]:
-    """The tallies of the project's items, a batch at a time in queue order (this process; a
-    ``TallySource`` such as ``processes.ExportWorkers.tallies`` may give the same from workers)."""
-    for batch in stored.batches(store, ReleasedItems.BATCH):
-        yield tally(batch, licences, blocking)
+# Told of each planned batch, in order, once its items are dealt: the seed, the batch's number and
+# its released items (``Slot.target`` and ``Slot.movable`` set).
+Dealt = Callable[[int, int, list["Slot"]], None]
 
 
-def _plan(store: Store, seed: int, progress: Progress | None, tallies: TallySource) -> ExportPlan:
-    total = store.item_count()
+def plan_batches(
+    store: Store,
+    batches: list[list[str]],
+    licences: dict[str, str],
+    blocking: dict[str, list[str]],
+) -> Iterator[BatchPlan]:
+    """Each batch planned in this process, in order (a ``Planner``)."""
+    for item_ids in batches:
+        yield plan_batch(stored.read_batch(store, item_ids), item_ids, licences, blocking)
+
+
+def release_order(candidates: Iterable[tuple[str, str]]) -> list[tuple[str, str, NaturalKey]]:
+    """The (id, domain) ``candidates`` (in queue order) in release order: by domain
+    (``domain_order``), then by natural id order, ties in queue order; with each one's key."""
+    by_domain: dict[str, list[tuple[str, NaturalKey]]] = defaultdict(list)
+    for item_id, domain in candidates:
+        by_domain[domain].append((item_id, natural_order(item_id)))
+    ordered: list[tuple[str, str, NaturalKey]] = []
+    for domain in domain_order(by_domain):  # one string per domain, not one per item
+        ordered += [
+            (item_id, domain, key) for item_id, key in sorted(by_domain[domain], key=_second)
+        ]
+    return ordered
+
+
+def _second(entry: tuple[str, NaturalKey]) -> NaturalKey:
+    return entry[1]
+
+
+def _plan(
+    store: Store, seed: int, progress: Progress | None, planner: Planner, dealt: Dealt | None
+) -> ExportPlan:
     licences = collected_licences(store)
-    whole = Tally()
-    for part in tallies(store, licences, collected_blocking(store)):
-        whole.merge(part)
+    outcomes: dict[str, Counter[str]] = defaultdict(Counter)
+    left_out: dict[str, Counter[str]] = defaultdict(Counter)
+    for domain, status, count in store.status_counts():
+        if status not in _STATUS_VALUES:
+            raise ExportError(f"an item of {domain} has an unknown status: {status!r}")
+        outcomes[domain][status] += count
+        if status not in RELEASED_VALUES:
+            left_out[status][domain] += count
+    reject_reasons: dict[str, Counter[str]] = defaultdict(Counter)
+    for domain, reason, count in store.reject_reason_counts(REJECTED, Decision.REJECT.value):
+        reject_reasons[domain][reason] += count
+    order = release_order(store.release_candidates(RELEASED_VALUES))
+    size = ReleasedItems.BATCH
+    batches = [order[start : start + size] for start in range(0, len(order), size)]
+    planned = planner(
+        store,
+        [[entry[0] for entry in batch] for batch in batches],
+        licences,
+        collected_blocking(store),
+    )
+    released: list[Slot] = []
+    sizes: list[int] = []
+    blocked: list[BlockedItem] = []
+    unknown: set[str] = set()
+    balance: dict[str, DomainBalance] = {}
+    undealt: dict[str, list[Slot]] = {}  # domain -> its items planned so far (release order)
+    waiting: deque[tuple[int, list[Slot]]] = deque()  # planned batches with undealt items
+    done = 0
+    for number, (batch, found) in enumerate(zip(batches, planned, strict=True)):
+        if found.changed is not None:
+            raise ExportError(
+                f"the project changed while this export read it ({found.changed}); export again"
+            )
+        slots = _slots(batch, found)
+        for slot in slots:
+            undealt.setdefault(slot.domain, []).append(slot)
+        waiting.append((number, slots))
+        blocked += found.blocked
+        unknown |= found.unknown
+        for domain, count in found.unresolved.items():
+            left_out[UNRESOLVED][domain] += count
+        # release order is by domain: every domain but the next batch's first is complete
+        following = batches[number + 1][0][1] if number + 1 < len(batches) else None
+        for domain in [d for d in undealt if d != following]:
+            balance[domain] = _deal(seed, domain, undealt.pop(domain))
+        while waiting and not any(slot.domain in undealt for slot in waiting[0][1]):
+            ready, slots = waiting.popleft()
+            released += slots
+            sizes.append(len(slots))
+            if dealt is not None and not blocked:
+                dealt(seed, ready, slots)
+        done += len(batch)
         if progress is not None:
-            progress(whole.count, max(total, whole.count))
-    outcomes, left_out, reject_reasons = whole.outcomes, whole.left_out, whole.reject_reasons
-    blocked, kept, unknown = whole.blocked, whole.kept, whole.unknown
-    released, balance = _shuffle(seed, kept)
+            progress(done, len(order))
+    assert not waiting and not undealt
     domains = domain_order([*outcomes, *balance])
     return ExportPlan(
         seed=seed,
@@ -437,21 +541,38 @@ def _plan(store: Store, seed: int, progress: Progress | None, tallies: TallySour
         balance={d: balance.get(d, _empty_balance()) for d in domains},
         licences=dict(sorted(Counter(s.licence for s in released if s.licence).items())),
         unknown_licence=tuple(sorted(unknown, key=natural_key)),
+        batch_sizes=tuple(sizes),
     )
 
 
-def _kept(item_id: str, domain: str, content: ItemContent, licence: str | None) -> Slot:
-    return Slot(
-        item_id,
-        _shared(domain),
-        _shared(content.dimension),
-        _shared(content.level),
-        _gold(content),
-        _shared(fixed_positions(content.options)),
-        _shared(licence),
-        digest_of(content),
-        natural_order(item_id),  # here, where a worker may compute it
-    )
+def _slots(batch: list[tuple[str, str, NaturalKey]], found: BatchPlan) -> list[Slot]:
+    """The released items of a planned batch (``batch``: its ids, domains and keys)."""
+    slots = []
+    for place, gold, fixed, dimension, level, licence, digest in zip(
+        found.kept,
+        found.gold,
+        found.fixed,
+        found.dimension,
+        found.level,
+        found.licence,
+        found.digest,
+        strict=True,
+    ):
+        item_id, domain, key = batch[place]
+        slots.append(
+            Slot(
+                item_id,
+                domain,
+                _shared(dimension),
+                _shared(level),
+                gold,
+                _shared(fixed),
+                _shared(licence),
+                digest,
+                key,
+            )
+        )
+    return slots
 
 
 _SHARED: dict[Any, Any] = {}  # one object per distinct small value: domains, sets, orders
@@ -489,54 +610,36 @@ def _final_content(decisions: Decisions, item_id: str) -> ItemContent | None:
     )
 
 
-def _reject_reasons(batch: StoredBatch, item_id: str) -> set[str]:
-    adjudication = batch.adjudications.get(item_id)
-    if adjudication is not None:
-        return {adjudication["reason"] or "other"}
-    reviews = batch.reviews.get(item_id, ())
-    return {review[3] or "other" for review in reviews if review[2] == Decision.REJECT.value}
-
-
 def _empty_balance() -> DomainBalance:
     zero = (0, 0, 0, 0)
     return DomainBalance(zero, zero, zero, 0, 0)
 
 
-def _shuffle(seed: int, kept: list[Slot]) -> tuple[list[Slot], dict[str, DomainBalance]]:
-    """Deal the gold positions of each domain and permute every item's options accordingly."""
-    by_domain: dict[str, list[Slot]] = defaultdict(list)
-    for slot in kept:
-        by_domain[slot.domain].append(slot)
-    released: list[Slot] = []
-    balance: dict[str, DomainBalance] = {}
-    for domain in domain_order(by_domain):
-        keys = {slot.item_id: slot.key or natural_order(slot.item_id) for slot in by_domain[domain]}
-        entries = sorted(by_domain[domain], key=lambda e: keys[e.item_id])
-        movable = []
-        for slot in entries:
-            allowed = allowed_positions(slot.gold, slot.fixed)
-            if len(allowed) >= 2:
-                movable.append(Movable(slot.item_id, allowed))
-        targets = deal_targets(seed, domain, movable, keys.__getitem__)
-        del movable[:]
-        group = entries
-        for slot in entries:
-            slot.key = None
-            slot.target = targets.get(slot.item_id, slot.gold)
-            slot.movable = slot.item_id in targets
-        del by_domain[domain][:]
-        released.extend(group)
-        after = [s.target for s in group]  # where ``order`` puts the gold
-        balance[domain] = DomainBalance(
-            before=tuple(position_counts([s.gold for s in group])),
-            after=tuple(position_counts(after)),
-            movable_after=tuple(
-                position_counts([a for s, a in zip(group, after, strict=True) if s.movable])
-            ),
-            movable=len(targets),
-            immovable=len(group) - len(targets),
-        )
-    return released, balance
+def _deal(seed: int, domain: str, entries: list[Slot]) -> DomainBalance:
+    """Deal the gold positions of one domain's released items (in release order: natural id
+    order) and note where each item's gold goes (``Slot.target``, ``Slot.movable``)."""
+    keys = {slot.item_id: slot.key or natural_order(slot.item_id) for slot in entries}
+    movable = []
+    for slot in entries:
+        allowed = allowed_positions(slot.gold, slot.fixed)
+        if len(allowed) >= 2:
+            movable.append(Movable(slot.item_id, allowed))
+    targets = deal_targets(seed, domain, movable, keys.__getitem__)
+    del movable[:]
+    for slot in entries:
+        slot.key = None
+        slot.target = targets.get(slot.item_id, slot.gold)
+        slot.movable = slot.item_id in targets
+    after = [s.target for s in entries]  # where ``order`` puts the gold
+    return DomainBalance(
+        before=tuple(position_counts([s.gold for s in entries])),
+        after=tuple(position_counts(after)),
+        movable_after=tuple(
+            position_counts([a for s, a in zip(entries, after, strict=True) if s.movable])
+        ),
+        movable=len(targets),
+        immovable=len(entries) - len(targets),
+    )
 
 
 def _gold(content: ItemContent) -> int:

@@ -2,14 +2,21 @@
 
 Reading the project's items, planning them and rendering the released ones (data and provenance
 lines, the content hash, the report's lengths and audit features) is pure Python: one process
-uses one core. ``ExportWorkers`` forks worker processes once for an export and hands them
-batches: of the project's items to plan (``plan.tally``), from ``PLAN_MIN`` items on, then of
-the released items' slots to render (``render``), from ``PARALLEL_MIN`` on. Each worker opens
-the project read-only with its own connection and reads each batch in one read transaction; the
-exporting process takes the results in order, at most ``AHEAD`` per worker ahead, so memory
-stays bounded. A worker that finds the project changed since the plan raises the plan's
-``ExportError``, which reaches the exporting process. The desk never asks for workers: forking
-a process that runs Qt threads is not safe.
+uses one core. ``ExportWorkers`` forks its worker processes once for an export, from
+``PLAN_MIN`` items on, and reads the project once: each worker plans batches of the items a
+release may take, in release order (``plan.plan_batch``), and prepares the lines of those it
+releases (``render.Preparer``) on the same pass. It keeps them (up to ``HOLD`` items; past
+that it reads a batch again when finishing it), and hands the exporting process only what the
+deal and the tables need. Once the exporting process has dealt the gold positions,
+the worker that planned a batch finishes its lines (``render.finish``). Batch ``k`` goes to
+worker ``k mod N``, so each knows which batches it holds; the exporting process takes the
+results in order, at most ``AHEAD`` rendered batches per worker ahead, so that its memory stays
+bounded (the workers hold their batches' prepared lines until they are written).
+
+Each worker opens the project read-only with its own connection and reads each batch in one
+read transaction. An item no longer accepted or revised when a worker reads it stops the export
+(``plan.ExportError``). The desk never asks for workers: forking a process that runs Qt threads
+is not safe.
 """
 
 from __future__ import annotations
@@ -17,27 +24,32 @@ from __future__ import annotations
 import gc
 import multiprocessing
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from itertools import islice
 from pathlib import Path
 from typing import TypeVar
 
-from bagel_studio.core.export.plan import ReleasedItems, Slot, Tally, tally
-from bagel_studio.core.export.render import Rendered, render
-from bagel_studio.core.export.stored import read_after
+from bagel_studio.core.export.plan import BatchPlan, ExportError, ExportPlan, Slot, plan_batch
+from bagel_studio.core.export.render import PreparedBatch, Preparer, Rendered, finish
+from bagel_studio.core.export.stored import read_batch
 from bagel_studio.core.store import Store
 
 T = TypeVar("T")
+Task = tuple[int, tuple[int, list[int], list[bool]]]  # a batch to finish: number, seed, deal
 R = TypeVar("R")
 
-PARALLEL_MIN = 4_000  # released items from which rendering is worth worker processes
-PLAN_MIN = 4_000  # project items from which planning is worth worker processes
-AHEAD = 2  # tasks handed out per worker beyond the one the exporting process waits for
+PLAN_MIN = 4_000  # project items from which an export is worth worker processes
+AHEAD = 2  # rendered batches handed out per worker beyond the one the exporting process waits for
 
 # planning: the project's licences and blocking flags, inherited by the forked workers
 _lookups: tuple[dict[str, str], dict[str, list[str]]] = ({}, {})
 _reader: Store | None = None  # a worker's own read-only connection
+HOLD = 60_000  # released items a worker keeps prepared (about 2 KB each; see ``_plan``)
+# a worker's planned batches, by number, until finished: prepared, or to read again (their ids
+# and what planning found, to tell that nothing changed since)
+_held: dict[int, PreparedBatch | tuple[list[str], BatchPlan]] = {}
+_holding = 0  # released items held prepared
 
 
 def can_fork(path: Path | str, workers: int) -> bool:
@@ -51,71 +63,119 @@ def can_fork(path: Path | str, workers: int) -> bool:
 
 
 class ExportWorkers:
-    """Worker processes of one export, forked when first given work (and then inheriting the
-    lookups ``tallies`` sets); ``close`` ends them."""
+    """The worker processes of one export, each a pool of one process (so that the batches it
+    planned come back to it), forked when first given work (inheriting the lookups ``plan``
+    sets); ``close`` ends them."""
 
     def __init__(self, path: Path | str, workers: int) -> None:
         self.path = str(path)
         self.workers = workers
-        self._pool: ProcessPoolExecutor | None = None
+        self._pools: list[ProcessPoolExecutor] = []
+        self._planned = 0  # batches planned by the last ``plan``
+        self._dealt: deque[Task] = deque()  # batches dealt, to be finished (in order)
+        self._finishing: deque[Future[Rendered]] = deque()  # handed out, in order
+        self._finished = 0  # batches handed out to be finished
+        self._seed: int | None = None  # of the plan dealt
 
-    def _started(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(
-                self.workers,
-                mp_context=multiprocessing.get_context("fork"),
-                initializer=_start,
-                initargs=(self.path,),
-            )
-        return self._pool
+    def _pool(self, number: int) -> ProcessPoolExecutor:
+        if not self._pools:
+            context = multiprocessing.get_context("fork")
+            self._pools = [
+                ProcessPoolExecutor(
+                    1, mp_context=context, initializer=_start, initargs=(self.path,)
+                )
+                for _ in range(self.workers)
+            ]
+        return self._pools[number % self.workers]
 
     def plans(self, store: Store) -> bool:
         """True when planning ``store`` is worth these workers."""
         return store.item_count() >= PLAN_MIN
 
-    def renders(self, released: int) -> bool:
-        """True when rendering ``released`` items is worth these workers."""
-        return released >= PARALLEL_MIN
-
-    def tallies(
-        self, store: Store, licences: dict[str, str], blocking: dict[str, list[str]]
-    ) -> Iterator[Tally]:
-        """The tallies of the project's items (``plan.tally``), a batch at a time in queue
-        order: a ``plan.TallySource``."""
+    def plan(
+        self,
+        store: Store,
+        batches: list[list[str]],
+        licences: dict[str, str],
+        blocking: dict[str, list[str]],
+    ) -> Iterator[BatchPlan]:
+        """Each batch of item ids planned, in order (a ``plan.Planner``); the workers keep the
+        prepared lines of the items released, to finish them once they are dealt
+        (``dealt``)."""
         global _lookups
-        size = ReleasedItems.BATCH
-        tasks = iter([(start, size) for start in store.batch_starts(size)])
+        self._forget()
+        self._planned = len(batches)
+        tasks = iter(enumerate(batches))
         _lookups = (licences, blocking)
         try:
-            yield from _in_order(self._started(), _tally, tasks, self.workers * AHEAD)
+            yield from self._in_order(_plan, tasks, len(batches))
         finally:
             _lookups = ({}, {})
 
-    def rendered(self, slots: Sequence[Slot], size: int, seed: int) -> Iterator[Rendered]:
-        """The released items of ``slots`` rendered ``size`` at a time, in release order."""
-        tasks = iter(
-            [(tuple(slots[start : start + size]), seed) for start in range(0, len(slots), size)]
+    def dealt(self, seed: int, number: int, slots: list[Slot]) -> None:
+        """Batch ``number`` of the plan is dealt (a ``plan.Dealt``): its worker may finish it.
+        A few batches are handed out at once, while later ones are planned; the others when
+        the writer takes the rendered ones (``rendered``), so memory stays bounded."""
+        self._seed = seed
+        self._dealt.append((number, (seed, [s.target for s in slots], [s.movable for s in slots])))
+        self._hand_out()
+
+    def holds(self, plan: ExportPlan) -> bool:
+        """True when these workers planned ``plan`` and keep the prepared lines of all its
+        batches, dealt."""
+        return (
+            self._seed == plan.seed
+            and self._planned == len(plan.batch_sizes)
+            and self._finished + len(self._dealt) == self._planned
+            and sum(plan.batch_sizes) == len(plan.items)
         )
-        yield from _in_order(self._started(), _render, tasks, self.workers * AHEAD)
+
+    def rendered(self, plan: ExportPlan) -> Iterator[Rendered]:
+        """The released items of ``plan`` rendered a batch at a time, in release order, by the
+        workers that planned them."""
+        assert self.holds(plan)
+        while self._finishing:
+            done = self._finishing.popleft().result()
+            self._hand_out()
+            yield done
+        self._planned = 0  # each batch is finished once
+
+    def _hand_out(self) -> None:
+        while self._dealt and len(self._finishing) < self.workers * AHEAD:
+            task = self._dealt.popleft()
+            self._finishing.append(self._pool(task[0]).submit(_finish, task))
+            self._finished += 1
+
+    def _in_order(
+        self, work: Callable[[tuple[int, T]], R], tasks: Iterator[tuple[int, T]], ahead: int
+    ) -> Iterator[R]:
+        """``work`` of every numbered task, each on the worker its number names, yielded in
+        the tasks' order, with at most ``ahead`` tasks submitted and not yet taken."""
+        pending: deque[Future[R]] = deque(
+            self._pool(task[0]).submit(work, task) for task in islice(tasks, ahead)
+        )
+        while pending:
+            done = pending.popleft().result()
+            following = next(tasks, None)
+            if following is not None:
+                pending.append(self._pool(following[0]).submit(work, following))
+            yield done
+
+    def _forget(self) -> None:
+        for future in self._finishing:
+            future.cancel()
+        self._finishing.clear()
+        self._dealt.clear()
+        self._planned = self._finished = 0
+        self._seed = None
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
-
-
-def _in_order(
-    pool: ProcessPoolExecutor, work: Callable[[T], R], tasks: Iterator[T], ahead: int
-) -> Iterator[R]:
-    """``work`` of every task on ``pool``, yielded in the tasks' order, with at most ``ahead``
-    tasks submitted and not yet taken (memory stays bounded whatever the number of tasks)."""
-    pending: deque[Future[R]] = deque(pool.submit(work, task) for task in islice(tasks, ahead))
-    while pending:
-        done = pending.popleft().result()
-        following = next(tasks, None)
-        if following is not None:
-            pending.append(pool.submit(work, following))
-        yield done
+        """End the workers. They leave on their own: the exporting process goes on meanwhile
+        (and waits for them when it ends)."""
+        self._forget()
+        for pool in self._pools:
+            pool.shutdown(wait=False, cancel_futures=True)
+        self._pools = []
 
 
 def _start(path: str) -> None:
@@ -125,13 +185,49 @@ def _start(path: str) -> None:
     _reader = Store.open(path, read_only=True)
 
 
-def _tally(batch: tuple[int, int]) -> Tally:
+def _plan(task: tuple[int, list[str]]) -> BatchPlan:
+    """Plan a batch and keep its released items' lines, prepared; past ``HOLD`` items held,
+    only their ids: the batch is read and prepared again when it is finished (memory stays
+    bounded whatever the size of the project; the first ``HOLD`` items per worker are read
+    once)."""
+    global _holding
     assert _reader is not None
+    number, item_ids = task
+    preparer = Preparer() if _holding < HOLD else None
     with _reader.read_snapshot():
-        return tally(read_after(_reader, *batch), *_lookups)
+        found = plan_batch(read_batch(_reader, item_ids), item_ids, *_lookups, preparer)
+    if preparer is not None:
+        _held[number] = preparer.batch()
+        _holding += len(found.kept)
+    else:
+        _held[number] = (item_ids, found)
+    return found
 
 
-def _render(task: tuple[tuple[Slot, ...], int]) -> Rendered:
+def _finish(task: Task) -> Rendered:
+    global _holding
+    number, (seed, targets, movable) = task
+    held = _held.pop(number)
+    if isinstance(held, PreparedBatch):
+        _holding -= len(held.items)
+        return finish(held, seed, targets, movable)
     assert _reader is not None
+    item_ids, planned = held
+    preparer = Preparer()
     with _reader.read_snapshot():
-        return render(_reader, *task)
+        again = plan_batch(read_batch(_reader, item_ids), item_ids, *_lookups, preparer)
+    if (again.changed, again.kept, again.digest) != (None, planned.kept, planned.digest):
+        changed = _changed(item_ids, planned, again)
+        raise ExportError(
+            f"the project changed since this export was planned ({changed}); plan it again"
+        )
+    return finish(preparer.batch(), seed, targets, movable)
+
+
+def _changed(item_ids: list[str], planned: BatchPlan, again: BatchPlan) -> str:
+    """The first item of a batch planned ``again`` that differs from what was ``planned``."""
+    if again.changed is not None:
+        return again.changed
+    before = dict(zip(planned.kept, planned.digest, strict=True))
+    after = dict(zip(again.kept, again.digest, strict=True))
+    return next(item_ids[p] for p in sorted({*before, *after}) if before.get(p) != after.get(p))

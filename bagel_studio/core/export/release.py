@@ -94,7 +94,8 @@ def export_release(
     workers: int = 1,
 ) -> ExportResult:
     """Write the release of ``store`` under ``seed`` to ``out_dir`` (see the module docstring);
-    a large release is rendered on ``workers`` processes (``processes``; never from the desk)."""
+    a large project is planned and rendered on ``workers`` processes (``processes``; never
+    from the desk)."""
     out = Path(out_dir).absolute()
     project = None if str(store.path) == ":memory:" else store.path
     check_out_dir(out, force, project)
@@ -105,14 +106,20 @@ def export_release(
 
     pool = _workers(store.path, workers)
     try:
-        tallies = pool.tallies if pool is not None and pool.plans(store) else None
-        plan = plan_export(store, seed, planning, tallies)
+        pooled = pool if pool is not None and pool.plans(store) else None
+        plan = plan_export(
+            store,
+            seed,
+            planning,
+            pooled.plan if pooled is not None else None,
+            pooled.dealt if pooled is not None else None,
+        )
         if plan.blocked:
             raise ExportBlockedError(plan.blocked)
         if not plan.items:
             left_out = ", ".join(f"{n} {s}" for s, n in plan.left_out_totals().items())
             raise NothingToReleaseError(f"nothing to release: no item is accepted ({left_out})")
-        return write_release(plan, out, force, progress, project, workers, pool)
+        return write_release(plan, out, force, progress, project, pool)
     finally:
         if pool is not None:
             pool.close()
@@ -134,23 +141,19 @@ def write_release(
     force: bool = False,
     progress: Progress | None = None,
     project: Path | None = None,
-    workers: int = 1,
     pool: ExportWorkers | None = None,
 ) -> ExportResult:
-    """Write an already computed plan (the desk plans once for the preview, then writes); a
-    large release is rendered on ``workers`` processes (``pool``: those of the export that
-    planned it, else forked here).
+    """Write an already computed plan (the desk plans once for the preview, then writes); the
+    items are rendered by ``pool`` when its workers planned it and keep its prepared lines
+    (``export_release``), else read again and rendered here.
 
-    The released items stream from the project into the data and provenance files a batch at a
-    time; the content hash is taken on the way, so the report, card and manifest that follow
-    have it without a second pass."""
+    The released items stream into the data and provenance files a batch at a time; the
+    content hash is taken on the way, so the report, card and manifest that follow have it
+    without a second pass."""
     if plan.blocked:
         raise ExportBlockedError(plan.blocked)
     check_out_dir(out_dir, force, project)
     folder = ReleaseFolder(out_dir)
-    own = pool is None and len(plan.items) > 0
-    if own:
-        pool = _workers(plan.items.store.path, workers)
     try:
         with gc_paused(), snapshot(plan.items.store):
             content_hash, sections = _write_items(folder, plan, progress, pool)
@@ -161,9 +164,6 @@ def write_release(
     except BaseException:
         folder.discard()
         raise
-    finally:
-        if own and pool is not None:
-            pool.close()
     if progress is not None:
         progress(PROGRESS_TOTAL, PROGRESS_TOTAL)
     return ExportResult(final, plan, manifest)
@@ -218,10 +218,10 @@ def _write_items(
 
 def _rendered(plan: ExportPlan, pool: ExportWorkers | None) -> Generator[Rendered, None, None]:
     """The released items rendered a batch at a time, in release order."""
-    items = plan.items
-    if pool is not None and pool.renders(len(items)):
-        yield from pool.rendered(items.slots, items.BATCH, items.seed)
+    if pool is not None and pool.holds(plan):
+        yield from pool.rendered(plan)
         return
+    items = plan.items
     for start in range(0, len(items), items.BATCH):
         yield render(items.store, items.slots[start : start + items.BATCH], items.seed)
 

@@ -1,11 +1,18 @@
 """A batch of released items turned into what the release writer writes and gathers.
 
-``render(store, slots)`` gives the batch's data lines (grouped by domain, in release order), its
-provenance lines, its lines of the content hash, the lengths it adds to the report's table and
-its features for the release audit: everything the writer needs of the items, in values that
-do not depend on the process that computed them, so that worker processes may render batches
-and the writer take them in release order (``processes``) with the same bytes as a
-single process.
+An item's lines are made in two steps. ``prepare`` writes everything that does not depend on
+where its options go: its data line up to the options, its provenance line around the option
+order, its line of the content hash, the lengths it adds to the report's table and what the
+release audit reads of it. ``finish`` puts the options in their released order (the deal,
+``plan``) and completes the lines. An export on worker processes prepares each item on the pass
+that plans it and keeps it on that worker until the deal is known (``processes``); one that
+plans first and renders later (the desk's preview, then its export) does both steps here, in
+``render(store, slots)``, from a second read of the project.
+
+Either way the batch's result (``Rendered``) is its data lines (grouped by domain, in release
+order), its provenance lines, its lines of the content hash, its lengths and its features for
+the release audit, in values that do not depend on the process that computed them, so that the
+writer takes batches from any process in release order with the same bytes as a single process.
 
 The lines are written from the project's stored rows (``Store.release_rows``, the reviews and
 adjudications as stored) rather than from decoded ``Item`` and ``Review`` objects: the store
@@ -28,6 +35,7 @@ import numpy as np
 from bagel_studio.core.audit.features import AuditFeatures, AuditRows, features
 from bagel_studio.core.audit.items import stored_subjects
 from bagel_studio.core.domains import LETTERS
+from bagel_studio.core.export.balance import permutation
 from bagel_studio.core.export.plan import ExportError, Slot, content_json, digest_of
 from bagel_studio.core.export.rows import (
     SORTED,
@@ -40,7 +48,6 @@ from bagel_studio.core.export.rows import (
 )
 from bagel_studio.core.export.stored import (
     Row,
-    StoredBatch,
     decode,
     read_batch,
     recording_of,
@@ -48,10 +55,11 @@ from bagel_studio.core.export.stored import (
     source_of,
 )
 from bagel_studio.core.export.tables import LengthSums
-from bagel_studio.core.model import Decision, ItemContent, json_strings
+from bagel_studio.core.model import Decision, ItemContent
 from bagel_studio.core.store import Store
 
 _DECISIONS = {d.value: encode(d.value) for d in Decision}  # a decision's JSON, by its value
+_LETTERS = [letter.encode("ascii") for letter in LETTERS]
 
 
 @dataclass(frozen=True)
@@ -66,20 +74,72 @@ class Rendered:
     count: int
 
 
-class _Lines(NamedTuple):
-    """One released item's lines and what the report gathers of it."""
+class Prepared(NamedTuple):
+    """One released item's lines but for its option order, and what the audit reads of it,
+    packed (a worker process holds many of them until the deal: about 2 KB each)."""
 
+    item_id: str
     domain: str
-    data: str
-    provenance: str
-    hashed: str
-    content: ItemContent  # released, in curated order
-    options: list[str]  # released, in released order
-    answer: int  # the gold's released position
+    gold: int  # the gold's curated position
+    fixed: frozenset[int]
+    dimension: str  # as the audit names it ("(none)" for none)
     recording: str | None  # the item's recording column (what the audit reads)
-    text_key: str | None
-    globi_ref: str | None
-    source: Any  # the generator's record
+    # UTF-8, NUL between the pieces (JSON text holds no NUL): the data line up to its options,
+    # each curated option's JSON, the data line after its answer, the provenance line around
+    # its answer, movable and permutation (four pieces), the line of the content hash
+    lines: bytes
+    texts: str | tuple[str, ...]  # the question and options (curated order), NUL between them
+
+
+@dataclass
+class PreparedBatch:
+    """A batch's prepared items in release order, with the lengths and the audit's subjects
+    (``items.stored_subjects``) of each: what ``finish`` needs besides the deal."""
+
+    items: list[Prepared]
+    lengths: LengthSums
+    subjects: list[frozenset[str]]
+
+
+class Preparer:
+    """Prepares the released items of one batch as planning finds them (``plan.plan_batch``
+    calls it for each item it releases), then their batch."""
+
+    def __init__(self) -> None:
+        self.items: list[Prepared] = []
+        self._read: list[tuple[str, tuple[str, ...], str | None, str | None, Any]] = []
+
+    def __call__(
+        self,
+        row: Row,
+        reviews: Sequence[Row],
+        adjudication: dict[str, Any] | None,
+        found: tuple[ItemContent, str],
+        fixed: frozenset[int],
+        licence: str | None,
+    ) -> None:
+        prepared, source = prepare(row, reviews, adjudication, found, fixed, licence)
+        self.items.append(prepared)
+        content = found[0]
+        self._read.append((content.question, content.options, row[11], row[9], source))
+
+    def batch(self) -> PreparedBatch:
+        items, read = self.items, self._read
+        lengths = LengthSums()
+        start = 0
+        for end in range(1, len(items) + 1):  # each domain's run of items at once
+            if end == len(items) or items[end].domain != items[start].domain:
+                run = read[start:end]
+                lengths.add_all(items[start].domain, [r[0] for r in run], [r[1] for r in run])
+                start = end
+        subjects = stored_subjects(
+            [text_key for _, _, text_key, _, _ in read],
+            [globi_ref for _, _, _, globi_ref, _ in read],
+            [item.recording for item in items],
+            [source for _, _, _, _, source in read],
+            [question for question, _, _, _, _ in read],
+        )
+        return PreparedBatch(items, lengths, subjects)
 
 
 def render(store: Store, slots: Sequence[Slot], seed: int) -> Rendered:
@@ -87,86 +147,117 @@ def render(store: Store, slots: Sequence[Slot], seed: int) -> Rendered:
     ``ExportError`` when an item is gone or its released content changed since the plan."""
     batch = read_batch(store, [slot.item_id for slot in slots])
     rows = {row[0]: row for row in batch.rows}
-    segments: list[tuple[str, bytes]] = []
-    lines: list[str] = []
-    current = ""
-    rendered: list[_Lines] = []
+    preparer = Preparer()
     for slot in slots:
         row = rows.get(slot.item_id)
-        found = None if row is None else item_lines(row, slot, batch, seed)
-        if found is None:
+        reviews = batch.reviews.get(slot.item_id, [])
+        adjudication = batch.adjudications.get(slot.item_id)
+        found = None if row is None else released(row, reviews, adjudication)
+        if row is None or found is None or digest_of(found[0]) != slot.digest:
             raise ExportError(
                 f"the project changed since this export was planned ({slot.item_id}); plan it again"
             )
-        if found.domain != current:
-            if lines:
-                segments.append((current, "".join(lines).encode("utf-8")))
-            lines, current = [], found.domain
-        lines.append(found.data)
-        rendered.append(found)
-    if lines:
-        segments.append((current, "".join(lines).encode("utf-8")))
-    lengths = LengthSums()
-    for item in rendered:
-        lengths.add(item.domain, item.content.question, item.content.options)
+        preparer(row, reviews, adjudication, found, slot.fixed, slot.licence)
+    return finish(
+        preparer.batch(), seed, [slot.target for slot in slots], [slot.movable for slot in slots]
+    )
+
+
+def finish(
+    batch: PreparedBatch, seed: int, targets: Sequence[int], movable: Sequence[bool]
+) -> Rendered:
+    """The batch's lines with each item's gold moved to its ``target`` (``movable``: whether
+    it took part in the deal), the other options placed by the seed (``balance.permutation``)."""
+    segments: list[tuple[str, bytes]] = []
+    data: list[bytes] = []
+    provenance: list[bytes] = []
+    hashed: list[bytes] = []
+    texts: list[str] = []
+    answers: list[int] = []
+    current = ""
+    items = batch.items
+    for item, target, moved in zip(items, targets, movable, strict=True):
+        order = permutation(seed, item.domain, item.item_id, item.gold, target, item.fixed)
+        answer = order.index(item.gold)
+        pieces = item.lines.split(b"\x00")
+        tail, first, second, third, last, line = pieces[-6:]
+        if item.domain != current:
+            if data:
+                segments.append((current, b"".join(data)))
+            data, current = [], item.domain
+        data.append(
+            b'%s[%s], "answer": "%s", "answer_index": %d%s'
+            % (
+                pieces[0],
+                b", ".join([pieces[1 + i] for i in order]),
+                _LETTERS[answer],
+                answer,
+                tail,
+            )
+        )
+        provenance.append(
+            b"%s%d%s%s%s%s%s"
+            % (
+                first,
+                answer,
+                second,
+                b"true" if moved else b"false",
+                third,
+                _order_json(order),
+                last,
+            )
+        )
+        hashed.append(line)
+        words = item.texts.split("\x00") if type(item.texts) is str else item.texts
+        texts.append(words[0])
+        texts += [words[1 + i] for i in order]
+        answers.append(answer)
+    if data:
+        segments.append((current, b"".join(data)))
+    rows = AuditRows(
+        [item.domain for item in items],
+        [item.dimension for item in items],
+        texts,
+        np.array(answers, dtype=np.int64),
+        [item.recording for item in items],
+        batch.subjects,
+    )
     return Rendered(
         segments,
-        "".join([item.provenance for item in rendered]).encode("utf-8"),
-        "".join([item.hashed for item in rendered]).encode("utf-8"),
-        lengths,
-        features(_audit_rows(rendered)),
-        len(slots),
+        b"".join(provenance),
+        b"".join(hashed),
+        batch.lengths,
+        features(rows),
+        len(items),
     )
 
 
-def _audit_rows(rendered: list[_Lines]) -> AuditRows:
-    """The batch as the release audit reads it (``audit_section.release_rows``' fields)."""
-    texts: list[str] = []
-    for item in rendered:
-        texts.append(item.content.question)
-        texts += item.options
-    return AuditRows(
-        [item.domain for item in rendered],
-        [item.content.dimension or "(none)" for item in rendered],
-        texts,
-        np.array([item.answer for item in rendered], dtype=np.int64),
-        [item.recording for item in rendered],
-        stored_subjects(
-            [item.text_key for item in rendered],
-            [item.globi_ref for item in rendered],
-            [item.recording for item in rendered],
-            [item.source for item in rendered],
-            [item.content.question for item in rendered],
-        ),
-    )
-
-
-def item_lines(row: Row, slot: Slot, batch: StoredBatch, seed: int) -> _Lines | None:
-    """One item's lines from its stored row and decisions in ``batch``; None when it has no
-    released content, or not the planned one."""
+def prepare(
+    row: Row,
+    reviews: Sequence[Row],
+    adjudication: dict[str, Any] | None,
+    found: tuple[ItemContent, str],
+    fixed: frozenset[int],
+    licence: str | None,
+) -> tuple[Prepared, Any]:
+    """One item's lines but for its option order, from its stored row and decisions, and its
+    generator record (decoded on the way); ``found``: its released content and that content's
+    canonical JSON (``stored.released``)."""
     item_id, domain, original = row[0], row[1], row[7]
     source_text, globi_ref, recording_column, text_key, source_file, source_line = row[8:14]
-    reviews = batch.reviews.get(item_id, [])
-    adjudication = batch.adjudications.get(item_id)
-    found = released(row, reviews, adjudication)
-    if found is None or digest_of(found[0]) != slot.digest:
-        return None
     content, text = found
     assert content.answer_index is not None  # the plan released it: its gold is an option
-    order = slot.order(seed)
-    shuffled = [content.options[i] for i in order]
-    answer = order.index(content.answer_index)
     source = source_of(source_text)
     recording = recording_of(row, source)
     # id, domain: text columns (their JSON is the same in every line); recording: text or None
     identity, area, recorded = encode(item_id), encode(domain), json_value(recording)
-    data = (
+    head = (
         f'{{"id": {identity}, "domain": {area}, '
         f'"dimension": {plain_json(content.dimension)}, "level": {plain_json(content.level)}, '
-        f'"question": {plain_json(content.question)}, "options": {json_strings(shuffled)}, '
-        f'"answer": "{LETTERS[answer]}", "answer_index": {answer}'
-        + (f', "recording": {recorded}}}\n' if recording else "}\n")
+        f'"question": {plain_json(content.question)}, "options": '
     )
+    tail = f', "recording": {recorded}}}\n' if recording else "}\n"
+    encoded = tuple(map(encode, content.options))
     if text == original:
         before = after = "null"
         revised = "false"
@@ -182,35 +273,39 @@ def item_lines(row: Row, slot: Slot, batch: StoredBatch, seed: int) -> _Lines | 
         stored = {**adjudication, "content": decode(adjudication["content"])}
         decided = SORTED(adjudication_row(stored, content))
     generator = "{}" if type(source) is dict and not source else SORTED(strip_paths(source))
-    provenance = (
-        f'{{"adjudication": {decided}, "after": {after}, "answer_index": {answer}, '
-        f'"before": {before}, "decisions": [{decisions}], "domain": {area}, '
-        f'"fixed_positions": {_fixed_json(slot.fixed)}, "id": {identity}, '
-        f'"movable": {"true" if slot.movable else "false"}, '
-        f'"original_answer_index": {json_value(content.answer_index)}, '
-        f'"original_options": {json_strings(content.options)}, '
-        f'"permutation": {_order_json(order)}, "revised": {revised}, '
+    lines = [
+        head,
+        *encoded,
+        tail,
+        f'{{"adjudication": {decided}, "after": {after}, "answer_index": ',
+        f', "before": {before}, "decisions": [{decisions}], "domain": {area}, '
+        f'"fixed_positions": {_fixed_json(fixed)}, "id": {identity}, "movable": ',
+        f', "original_answer_index": {json_value(content.answer_index)}, '
+        f'"original_options": [{", ".join(encoded)}], "permutation": ',
+        f', "revised": {revised}, '
         f'"source": {{"file": {_text(base_name(source_file) if source_file else None)}, '
         f'"generator": {generator}, '
         f'"globi_ref": {_text(globi_ref)}, "line": {json_value(source_line)}, '
         f'"recording": {recorded}, '
-        f'"recording_licence": {_text(slot.licence)}, '
-        f'"text_key": {_text(text_key)}}}, "source_item_id": {identity}}}\n'
-    )
-    hashed = f'{{"content": {text}, "domain": {area}, "id": {identity}, "recording": {recorded}}}\n'
-    return _Lines(
+        f'"recording_licence": {_text(licence)}, '
+        f'"text_key": {_text(text_key)}}}, "source_item_id": {identity}}}\n',
+        f'{{"content": {text}, "domain": {area}, "id": {identity}, "recording": {recorded}}}\n',
+    ]
+    texts: str | tuple[str, ...] = (content.question, *content.options)
+    packed = "\x00".join(texts)
+    if packed.count("\x00") == len(texts) - 1:  # no text holds a NUL of its own
+        texts = packed
+    prepared = Prepared(
+        item_id,
         domain,
-        data,
-        provenance,
-        hashed,
-        content,
-        shuffled,
-        answer,
+        content.answer_index,
+        fixed,
+        content.dimension or "(none)",
         recording_column,
-        text_key,
-        globi_ref,
-        source,
+        "\x00".join(lines).encode("utf-8"),
+        texts,
     )
+    return prepared, source
 
 
 def _decision(review: Row, released: ItemContent, released_text: str) -> str:
@@ -240,5 +335,5 @@ def _fixed_json(fixed: frozenset[int]) -> str:
 
 
 @lru_cache(maxsize=256)
-def _order_json(order: tuple[int, ...]) -> str:
-    return ints_json(order)
+def _order_json(order: tuple[int, ...]) -> bytes:
+    return ints_json(order).encode("ascii")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,19 +39,6 @@ class StoredBatch:
 def read_batch(store: Store, item_ids: Sequence[str]) -> StoredBatch:
     """The stored rows of those of ``item_ids`` that exist (one query per table)."""
     return _with_decisions(store, store.release_rows(item_ids))
-
-
-def batches(store: Store, size: int) -> Iterator[StoredBatch]:
-    """Every item's rows as planning reads them (``Store.plan_rows_after``: what the lines
-    alone need is left None), ``size`` items at a time in queue order."""
-    for rows in store.plan_row_batches(size):
-        yield _with_decisions(store, rows)
-
-
-def read_after(store: Store, seq: int, size: int) -> StoredBatch:
-    """The rows, as planning reads them, of the ``size`` items after queue position ``seq``
-    (``Store.batch_starts``)."""
-    return _with_decisions(store, store.plan_rows_after(seq, size))
 
 
 def _with_decisions(store: Store, rows: list[Row]) -> StoredBatch:

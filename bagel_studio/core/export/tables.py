@@ -80,6 +80,21 @@ class LengthSums:
         sums[4] += len(" ".join(options).split())  # the joining spaces split no word
         sums[5] += sum(map(len, options))
 
+    def add_all(
+        self, domain: str, questions: Sequence[str], options: Sequence[Sequence[str]]
+    ) -> None:
+        """``add`` of many items of one domain at once (each item's question and options)."""
+        sums = self.by_domain.get(domain)
+        if sums is None:
+            sums = self.by_domain[domain] = [0] * 6
+        every = [option for item in options for option in item]
+        sums[0] += len(questions)
+        sums[1] += len(" ".join(questions).split())  # the joining spaces split no word
+        sums[2] += sum(map(len, questions))
+        sums[3] += len(every)
+        sums[4] += len(" ".join(every).split())
+        sums[5] += sum(map(len, every))
+
     def merge(self, other: LengthSums) -> None:
         for domain, sums in other.by_domain.items():
             mine = self.by_domain.setdefault(domain, [0] * 6)

@@ -41,6 +41,9 @@ class Reply:
     # The endpoint refused in a way every other request would meet too (the key, the route or
     # the model: HTTP 401, 403, 404): a run stops instead of asking every item in vain.
     fatal: bool = False
+    # Every attempt ended without a reply within the timeout: the server accepts requests but
+    # does not answer (a run stops after a few such items in a row, ``jobs.TimeoutStop``).
+    timed_out: bool = False
 
 
 FATAL_STATUSES = frozenset({401, 403, 404})
@@ -124,6 +127,17 @@ def _retry_after(exc: Any) -> float | None:
         return max(0.0, parsedate_to_datetime(value).timestamp() - time.time())
     except (TypeError, ValueError):
         return None
+
+
+def _is_timeout(exc: BaseException) -> bool:
+    """Whether a failed attempt got no (whole) reply within the timeout: ``openai``'s own timeout,
+    or the transport's deadline on a body still arriving."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if "Timeout" in type(seen).__name__:
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
 
 
 def serves(served: list[str], model: str) -> bool:
@@ -220,23 +234,25 @@ class LLMClient:
             ) as exc:
                 error = self._message(exc)
                 wait = _retry_after(exc)
+                timed_out = _is_timeout(exc)
             except openai.APIStatusError as exc:
                 if exc.status_code < 500:
                     fatal = exc.status_code in FATAL_STATUSES
                     return Reply(None, error=self._message(exc), attempts=attempts, fatal=fatal)
                 error, wait = self._message(exc), _retry_after(exc)
+                timed_out = False
             except Exception as exc:  # a malformed reply: the client could not read it
                 return Reply(None, error=self._message(exc), attempts=attempts)
             else:
                 latency = (time.perf_counter() - started) * 1000
                 return Reply(text, None, latency, usage[0], usage[1], attempts)
             if attempts > policy.retries or (cancel is not None and cancel.is_set()):
-                return Reply(None, error=error, attempts=attempts)
+                return Reply(None, error=error, attempts=attempts, timed_out=timed_out)
             delay = policy.backoff * 2 ** (attempts - 1) if wait is None else wait
             delay = min(delay, policy.max_wait)
             if cancel is not None:
                 if cancel.wait(delay):
-                    return Reply(None, error=error, attempts=attempts)
+                    return Reply(None, error=error, attempts=attempts, timed_out=timed_out)
             else:
                 time.sleep(delay)
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.llm.client import LLMClient, Reply, RetryPolicy
+from bagel_studio.core.llm.jobs import CLI_ADVICE, TIMEOUTS_IN_A_ROW, StopAdvice, TimeoutStop
 from bagel_studio.core.llm.metrics import invalid_note
 from bagel_studio.core.llm.parse import FAILED, INVALID, parse_letter
 from bagel_studio.core.llm.profiles import Profile
@@ -84,7 +85,9 @@ class EvaluationSummary:
     correct: int = 0
     cancelled: bool = False
     errors: list[str] = field(default_factory=list)  # the first few, for the message
-    stopped: str | None = None  # the refusal that stopped the run (every request would meet it)
+    # Why the run stopped before asking everything: a refusal every request would meet, or
+    # items in a row that got no reply within the timeout.
+    stopped: str | None = None
 
     @property
     def failed(self) -> int:
@@ -200,10 +203,14 @@ def evaluate(
     progress: Progress | None = None,
     cancel: threading.Event | None = None,
     write: Write = _direct,
+    stop_after_timeouts: int = TIMEOUTS_IN_A_ROW,
+    advice: StopAdvice = CLI_ADVICE,
 ) -> EvaluationSummary:
     """Ask ``profile`` every question not answered yet; commit each answer as it arrives.
 
-    ``write`` runs each commit (the desk passes its single database-writer thread)."""
+    ``write`` runs each commit (the desk passes its single database-writer thread). The run
+    stops (``summary.stopped``) at a refusal every request would meet, or after
+    ``stop_after_timeouts`` items in a row got no reply within the timeout (0: never)."""
     todo = pending(store, profile, wanted)
     summary = EvaluationSummary(profile.label, total=len(wanted), already=len(wanted) - len(todo))
     if not todo:
@@ -211,12 +218,14 @@ def evaluate(
     own_client = client is None
     client = client or LLMClient(profile, policy)
     cancel = cancel or threading.Event()
+    timeouts = TimeoutStop(profile, stop_after_timeouts, advice)
     try:
         for batch in _replies(client, todo, profile.concurrency, cancel):
-            fatal = next((reply for _, reply in batch if reply.fatal), None)
-            if fatal is not None and summary.stopped is None:
-                summary.stopped = fatal.error
-                cancel.set()  # what is in flight arrives; nothing more is asked
+            for _, reply in batch:
+                why = timeouts.note(reply)
+                if why is not None and summary.stopped is None:
+                    summary.stopped = why
+                    cancel.set()  # what is in flight arrives; nothing more is asked
             rows = [answer_row(profile, q, reply, store.clock()) for q, reply in batch]
             write(functools.partial(ops.record_answers, store, rows))
             for row in rows:

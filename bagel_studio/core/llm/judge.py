@@ -18,7 +18,13 @@ from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.llm.client import LLMClient, Reply
 from bagel_studio.core.llm.evaluate import Write, _direct
 from bagel_studio.core.llm.evidence import evidence_text
-from bagel_studio.core.llm.jobs import ask_all
+from bagel_studio.core.llm.jobs import (
+    CLI_ADVICE,
+    TIMEOUTS_IN_A_ROW,
+    StopAdvice,
+    TimeoutStop,
+    ask_all,
+)
 from bagel_studio.core.llm.profiles import Profile
 from bagel_studio.core.llm.replies import json_object
 from bagel_studio.core.llm.templates import judge_prompt
@@ -37,6 +43,7 @@ class JudgeSummary:
     failed: int = 0
     disagree: list[str] = field(default_factory=list)  # item ids whose verdict is not ok
     errors: list[str] = field(default_factory=list)  # "item id: what went wrong", per failure
+    stopped: str | None = None  # why the run stopped before asking every item
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -45,6 +52,7 @@ class JudgeSummary:
             "failed": self.failed,
             "disagree": self.disagree,
             "errors": self.errors,
+            "stopped": self.stopped,
         }
 
 
@@ -78,9 +86,13 @@ def judge(
     progress: Callable[[int, int], None] | None = None,
     cancel: threading.Event | None = None,
     write: Write = _direct,
+    stop_after_timeouts: int = TIMEOUTS_IN_A_ROW,
+    advice: StopAdvice = CLI_ADVICE,
 ) -> JudgeSummary:
-    """Ask for a verdict on each item and store each as it arrives."""
+    """Ask for a verdict on each item and store each as it arrives; stop as ``evaluate`` does
+    (a refusal every request would meet, timed-out items in a row)."""
     cancel = cancel or threading.Event()
+    timeouts = TimeoutStop(profile, stop_after_timeouts, advice)
     by_id = {item.id: item for item in items}
     jobs = [(item.id, prompt_for(store, item)) for item in items]
     summary = JudgeSummary()
@@ -88,6 +100,10 @@ def judge(
                       max_tokens=JUDGE_MAX_TOKENS, cancel=cancel)  # fmt: skip
     for item_id, reply in replies:
         item = by_id[item_id]
+        why = timeouts.note(reply)
+        if why is not None and summary.stopped is None:
+            summary.stopped = why
+            cancel.set()  # what is in flight arrives; nothing more is asked
         verdict, key, reason, error = read_verdict(reply)
         row = {
             "item_id": item_id,

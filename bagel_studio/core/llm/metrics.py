@@ -49,18 +49,25 @@ def answers_by_profile(
 INVALID_WARN_SHARE = 0.1
 
 
-def invalid_note(answered: int, invalid: int) -> str | None:
+# What to do about many invalid replies, on the command line and in the desk's Models panel.
+CLI_REMEDY = (
+    "ask again with llama.cpp's one-letter grammar (--grammar), --api-style completions for a "
+    "base model, or more --max-tokens, under another --label"
+)
+DESK_REMEDY = (
+    "ask again under another label with the profile's one-letter grammar (llama.cpp) ticked, "
+    "or the completions API for a base model"
+)
+
+
+def invalid_note(answered: int, invalid: int, remedy: str = CLI_REMEDY) -> str | None:
     """What must stand beside an accuracy over ``answered`` replies of which ``invalid`` held no
-    letter A-D; None when every reply held one."""
+    letter A-D; None when every reply held one. ``remedy`` says how to ask better."""
     if not invalid:
         return None
     note = f"{invalid} of {answered} replies held no letter A-D and count as wrong"
     if invalid > INVALID_WARN_SHARE * answered:
-        note += (
-            ": this accuracy measures the reply format more than the model; ask again with "
-            "llama.cpp's one-letter grammar (--grammar), --api-style completions for a base "
-            "model, or more --max-tokens, under another --label"
-        )
+        note += f": this accuracy measures the reply format more than the model; {remedy}"
     return note
 
 

@@ -19,7 +19,13 @@ from typing import Any
 from bagel_studio.core.llm.client import LLMClient, Messages, Reply
 from bagel_studio.core.llm.evaluate import Write, _direct
 from bagel_studio.core.llm.evidence import generation_values
-from bagel_studio.core.llm.jobs import ask_all
+from bagel_studio.core.llm.jobs import (
+    CLI_ADVICE,
+    TIMEOUTS_IN_A_ROW,
+    StopAdvice,
+    TimeoutStop,
+    ask_all,
+)
 from bagel_studio.core.llm.profiles import CHAT, Profile
 from bagel_studio.core.llm.replies import json_object
 from bagel_studio.core.llm.templates import generation_messages
@@ -45,9 +51,15 @@ class RegenerationSummary:
     outcomes: dict[str, str] = field(default_factory=dict)  # old item id -> outcome
     created: dict[str, str] = field(default_factory=dict)  # old item id -> new item id
     reasons: dict[str, str] = field(default_factory=dict)
+    stopped: str | None = None  # why the run stopped before asking every item
 
     def to_json(self) -> dict[str, Any]:
-        return {"outcomes": self.outcomes, "created": self.created, "reasons": self.reasons}
+        return {
+            "outcomes": self.outcomes,
+            "created": self.created,
+            "reasons": self.reasons,
+            "stopped": self.stopped,
+        }
 
 
 def _as_prompt(messages: Messages, profile: Profile) -> str | Messages:
@@ -108,11 +120,15 @@ def regenerate(
     progress: Callable[[int, int], None] | None = None,
     cancel: threading.Event | None = None,
     write: Write = _direct,
+    stop_after_timeouts: int = TIMEOUTS_IN_A_ROW,
+    advice: StopAdvice = CLI_ADVICE,
 ) -> RegenerationSummary:
-    """Regenerate each item from its evidence; store each result as it arrives."""
+    """Regenerate each item from its evidence; store each result as it arrives; stop as
+    ``evaluate`` does (a refusal every request would meet, timed-out items in a row)."""
     from bagel_studio.core.checks.structural import structural_flags
 
     cancel = cancel or threading.Event()
+    timeouts = TimeoutStop(profile, stop_after_timeouts, advice)
     summary = RegenerationSummary()
     jobs: list[tuple[str, str | Messages]] = []
     by_id = {item.id: item for item in items}
@@ -127,6 +143,10 @@ def regenerate(
                       max_tokens=GENERATION_MAX_TOKENS, cancel=cancel)  # fmt: skip
     for done, (item_id, reply) in enumerate(replies, start=1):
         item = by_id[item_id]
+        why = timeouts.note(reply)
+        if why is not None and summary.stopped is None:
+            summary.stopped = why
+            cancel.set()  # what is in flight arrives; nothing more is asked
         new_id = new_item_id(store, item)
         outcome, new_item, rejection, reason = read_generation(item, new_id, reply)
         if rejection is not None:

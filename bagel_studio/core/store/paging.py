@@ -13,6 +13,7 @@ word in most items stops after its rows instead of first listing every match.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +23,49 @@ from bagel_studio.core.store.queue import QUEUE_COLUMNS, QueueFilter
 WORD_SOURCE = "items_fts CROSS JOIN items ON items.seq = items_fts.rowid"  # the index drives
 
 Key = tuple[Any, ...]
+
+# Per column: the index columns that lead to it, and the index (``schema``) they are. Every column
+# before the last is NOT NULL (a NULL there would hide its rows from the seeks).
+SEEK_PATHS: dict[str, tuple[tuple[str, ...], str]] = {
+    "domain": (("domain",), "idx_items_domain_dimension"),
+    "status": (("status",), "idx_items_status"),
+    "dimension": (("domain", "dimension"), "idx_items_domain_dimension"),
+    "level": (("domain", "status", "level"), "idx_items_queue_filters"),
+}
+
+
+def seek_distinct_sql(table: str, path: Sequence[str]) -> str:
+    """SQL for the distinct non-NULL values of ``path[-1]`` in ``table``, sorted, read from an
+    index on ``path`` (its leading columns) by a loose index scan: a recursive step per value,
+    each the least value after the one before (``min()`` over an index range is one seek), for
+    each value of the columns before it. SQLite has no such scan of its own without ANALYZE."""
+    ctes = []
+    for depth, column in enumerate(path):
+        fixed = path[:depth]
+
+        def least(
+            source: str, after: bool, fixed: Sequence[str] = fixed, column: str = column
+        ) -> str:
+            terms = [f"t.{c} = {source}.{c}" for c in fixed]
+            if after:
+                terms.append(f"t.{column} > {source}.{column}")
+            where = f" WHERE {' AND '.join(terms)}" if terms else ""
+            return f"(SELECT min(t.{column}) FROM {table} t{where})"
+
+        carried = "".join(f"p.{c}, " for c in fixed)
+        if depth == 0:
+            first = f"SELECT {least('p', after=False)}"
+        else:
+            first = f"SELECT {carried}{least('p', after=False)} FROM s{depth - 1} p"
+            first += f" WHERE p.{path[depth - 1]} IS NOT NULL"
+        step = f"SELECT {carried}{least('p', after=True)} FROM s{depth} p"
+        step += f" WHERE p.{column} IS NOT NULL"
+        ctes.append(f"s{depth}({', '.join([*fixed, column])}) AS ({first} UNION ALL {step})")
+    last = path[-1]
+    return (
+        f"WITH RECURSIVE {', '.join(ctes)} SELECT DISTINCT {last} FROM s{len(path) - 1}"
+        f" WHERE {last} IS NOT NULL ORDER BY 1"
+    )
 
 
 @dataclass(frozen=True)
@@ -49,6 +93,7 @@ class QueuePagingMixin:
 
     db: Database
     _word_index: bool | None = None
+    _indexes: set[str] | None = None
 
     def has_word_index(self) -> bool:
         """The project has ``m_items_word_search``'s index (a file opened read-only before that
@@ -156,10 +201,31 @@ class QueuePagingMixin:
         ).fetchone()
         return None if row is None else str(row[0])
 
+    def distinct_values(self, column: str) -> list[str]:
+        """The values ``column`` takes among the items (NULL left out), sorted: the filter
+        bar's choices, asked at every desk start. Read by seeking through an index whose
+        columns lead to ``column`` (``SEEK_PATHS``): one seek per value met on the way, a few
+        dozen, instead of reading a row per item (50 ms at 200,000 items, per column). A file
+        opened read-only before the index existed is read the plain way."""
+        if column not in SEEK_PATHS:
+            raise ValueError(column)
+        path, index = SEEK_PATHS[column]
+        if index in self._item_indexes():
+            sql = seek_distinct_sql("items", path)
+        else:
+            sql = f"SELECT DISTINCT {column} FROM items WHERE {column} IS NOT NULL ORDER BY 1"
+        return [row[0] for row in self.db.execute(sql)]
+
+    def _item_indexes(self) -> set[str]:
+        if self._indexes is None:
+            rows = self.db.execute("SELECT name FROM pragma_index_list('items')").fetchall()
+            self._indexes = {str(row[0]) for row in rows}
+        return self._indexes
+
     def domains_in_queue_order(self) -> list[str]:
         """The project's domains in the order the queue meets them (by their first item)."""
         firsts = []
-        for (domain,) in self.db.execute("SELECT DISTINCT domain FROM items").fetchall():
+        for domain in self.distinct_values("domain"):
             row = self.db.execute("SELECT min(seq) FROM items WHERE domain = ?", [domain])
             firsts.append((row.fetchone()[0], domain))
         return [domain for _seq, domain in sorted(firsts)]

@@ -188,11 +188,6 @@ RELEASE_COLUMNS = (
     "id, domain, question, options, answer_index, dimension, level, original, source,"
     " globi_ref, recording_id, text_key, source_file, source_line, status"
 )
-# What planning a release reads: RELEASE_COLUMNS' places, those only the lines need left NULL.
-PLAN_COLUMNS = (
-    "id, domain, question, options, answer_index, dimension, level, NULL, source,"
-    " NULL, recording_id, NULL, NULL, NULL, status"
-)
 
 
 class ContentCache:

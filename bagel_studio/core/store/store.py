@@ -35,7 +35,6 @@ from bagel_studio.core.store.queue import NO_FLAG, QUEUE_COLUMNS, QueueFilter
 from bagel_studio.core.store.reviews import ReviewsMixin
 from bagel_studio.core.store.rows import (
     ITEM_COLUMNS,
-    PLAN_COLUMNS,
     RELEASE_COLUMNS,
     ContentCache,
     NewItem,
@@ -413,32 +412,38 @@ class Store(ReviewsMixin, DecisionsMixin, EvidenceMixin, QueuePagingMixin):
             [json.dumps(list(item_ids))],
         ).fetchall()
 
-    def plan_row_batches(self, size: int = 2000) -> Iterator[list[tuple[Any, ...]]]:
-        """``plan_rows_after`` of every item, ``size`` at a time in queue order (one query
-        each: bounded memory)."""
-        last = -1
-        while rows := self.plan_rows_after(last, size):
-            last = rows[-1][-1]
-            yield rows
-
-    def plan_rows_after(self, seq: int, size: int) -> list[tuple[Any, ...]]:
-        """What planning a release reads of the ``size`` items that follow queue position
-        ``seq``: ``release_rows`` with the columns only its lines need left None
-        (``PLAN_COLUMNS``), each row with its own ``seq`` last."""
+    def release_candidates(self, statuses: Iterable[str]) -> list[tuple[str, str]]:
+        """(id, domain) of every item whose status is one of ``statuses``, in queue order: the
+        items a release may take, put in release order before any of them is read."""
         return self.db.execute(
-            f"SELECT {PLAN_COLUMNS}, seq FROM items WHERE seq > ? ORDER BY seq LIMIT ?",
-            [seq, size],
+            "SELECT id, domain FROM items WHERE status IN (SELECT value FROM json_each(?))"
+            " ORDER BY seq",
+            [json.dumps(sorted(statuses))],
         ).fetchall()
 
-    def batch_starts(self, size: int) -> list[int]:
-        """The queue positions after which each batch of ``size`` items starts (for
-        ``plan_rows_after``: the first is -1), without reading every item's id."""
-        ends = self.db.execute(
-            "SELECT seq FROM (SELECT seq, row_number() OVER (ORDER BY seq) AS n FROM items)"
-            " WHERE n % ? = 0",
-            [size],
+    def status_counts(self) -> list[tuple[str, str, int]]:
+        """(domain, status, items) of every domain and status the project's items have."""
+        return self.db.execute(
+            "SELECT domain, status, count(*) FROM items GROUP BY domain, status"
         ).fetchall()
-        return [-1, *(int(row[0]) for row in ends)]
+
+    def reject_reason_counts(self, rejected: str, reject: str) -> list[tuple[str, str, int]]:
+        """(domain, reason, items) over the items whose status is ``rejected``: an adjudicated
+        item counts under its adjudication's reason, any other under each distinct reason of
+        its curators' ``reject`` decisions; a decision without a reason counts as "other"."""
+        return self.db.execute(
+            "SELECT domain, reason, count(*) FROM ("
+            " SELECT i.domain AS domain, coalesce(nullif(a.reason, ''), 'other') AS reason"
+            " FROM items AS i JOIN adjudications AS a ON a.item_id = i.id WHERE i.status = ?"
+            " UNION ALL"
+            " SELECT domain, reason FROM (SELECT DISTINCT i.id, i.domain AS domain,"
+            " coalesce(nullif(r.reason, ''), 'other') AS reason"
+            " FROM items AS i JOIN reviews AS r ON r.item_id = i.id"
+            " WHERE i.status = ? AND r.decision = ?"
+            " AND NOT EXISTS (SELECT 1 FROM adjudications AS a WHERE a.item_id = i.id)))"
+            " GROUP BY domain, reason",
+            [rejected, rejected, reject],
+        ).fetchall()
 
     def item_batches(
         self, item_ids: Sequence[str] | None = None, size: int = 2000
@@ -510,12 +515,6 @@ class Store(ReviewsMixin, DecisionsMixin, EvidenceMixin, QueuePagingMixin):
         contents = ContentCache()
         for row in cursor.fetchall():
             yield item_from_values(row, contents)
-
-    def distinct_values(self, column: str) -> list[str]:
-        if column not in {"domain", "dimension", "level", "status"}:
-            raise ValueError(column)
-        sql = f"SELECT DISTINCT {column} FROM items WHERE {column} IS NOT NULL ORDER BY 1"
-        return [row[0] for row in self.db.execute(sql)]
 
     # -- flags ---------------------------------------------------------------------------------
 

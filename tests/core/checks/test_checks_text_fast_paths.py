@@ -168,3 +168,48 @@ def test_stems_without_those_words_skip_the_patterns() -> None:
     assert run("Which call is heard at dawn?", XENO_CANTO) == (False, False)  # no "this call"
     assert run("How long is this call in the data?", XENO_CANTO) == (True, True)
     assert run("Qu'indique l'étude citée?", WIKIPEDIA) == (True, False)  # not ASCII: they run
+
+
+def test_structural_fast_path_decides_what_the_normalised_rule_decides() -> None:
+    """``structural._sound`` folds the options joined when their whitespace is already plain;
+    on any options, plain or hostile, it says what normalising each one says."""
+    from bagel_studio.core.checks.structural import _norm, _sound
+    from bagel_studio.core.model import ItemContent
+
+    def rule(options: tuple[str, ...]) -> bool:
+        return len({_norm(o) for o in options} - {""}) == len(options)
+
+    pieces = [
+        "a",
+        "A",
+        "b",
+        "ß",
+        "SS",
+        "ss",
+        " ",
+        "  ",
+        "\t",
+        "\n",
+        "\x00",
+        "\xa0",
+        "\u2003",
+        "\x1f",
+        "é",
+        "É",
+        "",
+        "x y",
+        "X  Y",
+        "İ",
+        "i̇",
+    ]
+    generator = random.Random(11)
+    decided = set()
+    for _ in range(4000):
+        options = tuple(
+            "".join(generator.choice(pieces) for _ in range(generator.randint(0, 3)))
+            for _ in range(4)
+        )
+        content = ItemContent("Which?", options, 1, "Habitat", None)
+        assert _sound("Wikipedia", content) == rule(options), options
+        decided.add(rule(options))
+    assert decided == {True, False}

@@ -1,16 +1,18 @@
-"""A large release planned and rendered on worker processes is the release one process writes,
-byte for byte, and a project changed after planning stops the export on any number of
-processes."""
+"""A large release planned and rendered on worker processes (each keeping the lines it prepared
+while planning) is the release one process writes, byte for byte; a project changed after
+planning, or while an export reads it, stops the export."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from bagel_studio.core import operations
-from bagel_studio.core.export import ExportError, plan_export, write_release
+from bagel_studio.core.export import ExportError, export_release, plan_export, write_release
 from bagel_studio.core.export import processes as export_processes
+from bagel_studio.core.export.plan import BatchPlan, ReleasedItems, plan_batches
 from bagel_studio.core.model import Decision
 from bagel_studio.core.store import Store
 from tests.core.audit.planted import planted_project
@@ -28,46 +30,75 @@ def planted(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def small_release_forks(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(export_processes, "PARALLEL_MIN", 1)
+def small_batches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Workers from the first item, and batches of nine: many batches, domains and clusters
+    cut across them, each worker holding several."""
     monkeypatch.setattr(export_processes, "PLAN_MIN", 1)
+    monkeypatch.setattr(ReleasedItems, "BATCH", 9)
 
 
 def _files(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
 
 
-def test_workers_write_the_same_release(
-    planted: Path, tmp_path: Path, small_release_forks: None
-) -> None:
+def test_workers_write_the_same_release(planted: Path, tmp_path: Path, small_batches: None) -> None:
     with Store.open(planted, read_only=True) as store:
         for workers in (1, 2, 3):
             assert export_processes.can_fork(planted, workers) == (workers > 1)
-            pool = export_processes.ExportWorkers(planted, workers) if workers > 1 else None
-            try:  # one pool plans and renders, as an export's does
-                plan = plan_export(store, seed=8, tallies=pool.tallies if pool else None)
-                plan.items.BATCH = 9  # many batches, domains and clusters cut across them
-                assert pool is None or (pool.plans(store) and pool.renders(len(plan.items)))
-                write_release(plan, tmp_path / f"out{workers}", workers=workers, pool=pool)
-            finally:
-                if pool is not None:
-                    pool.close()
-        # a plan made in this process, its release rendered on workers forked for it
-        plan = plan_export(store, seed=8)
-        plan.items.BATCH = 9
-        write_release(plan, tmp_path / "forked", workers=2)
+            export_release(store, tmp_path / f"out{workers}", seed=8, workers=workers)
+        # planned in this process, then read again and rendered here (the desk's way)
+        write_release(plan_export(store, seed=8), tmp_path / "desk")
     single = _files(tmp_path / "out1")
     assert "report/report.md" in single and len(single) >= 10
     assert b"Near-duplicate clusters among the released items: 0." not in single["report/report.md"]
     assert _files(tmp_path / "out2") == single
     assert _files(tmp_path / "out3") == single
-    assert _files(tmp_path / "forked") == single
+    assert _files(tmp_path / "desk") == single
 
 
-@pytest.mark.parametrize("workers", [1, 2])
-def test_a_change_after_planning_stops_the_export(
-    planted: Path, tmp_path: Path, small_release_forks: None, workers: int
+def test_workers_keep_the_lines_of_the_plan_they_made(planted: Path, small_batches: None) -> None:
+    with Store.open(planted, read_only=True) as store:
+        pool = export_processes.ExportWorkers(planted, 2)
+        try:
+            plan = plan_export(store, seed=8, planner=pool.plan, dealt=pool.dealt)
+            assert pool.holds(plan) and not pool.holds(plan_export(store, seed=9))
+            assert sum(plan.batch_sizes) == len(plan.items) and len(plan.batch_sizes) > 4
+            rendered = list(pool.rendered(plan))
+            assert [r.count for r in rendered] == list(plan.batch_sizes)
+            assert not pool.holds(plan)  # each batch is finished once
+        finally:
+            pool.close()
+
+
+def test_workers_past_what_they_hold_read_batches_again(
+    planted: Path, tmp_path: Path, small_batches: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Past ``HOLD`` items a worker keeps only ids and reads a batch again to finish it: the
+    same release; and an item changed in between stops the export, nothing written."""
+    monkeypatch.setattr(export_processes, "HOLD", 1)  # each worker keeps its first batch only
+    monkeypatch.setattr(export_processes, "AHEAD", 1)
+    with Store.open(planted) as store:
+        export_release(store, tmp_path / "once", seed=8, workers=1)
+        export_release(store, tmp_path / "again", seed=8, workers=2)
+        assert _files(tmp_path / "again") == _files(tmp_path / "once")
+        pool = export_processes.ExportWorkers(planted, 2)
+        try:
+            plan = plan_export(store, seed=8, planner=pool.plan, dealt=pool.dealt)
+            assert len(plan.batch_sizes) > 4  # the last is neither held nor handed out yet
+            last = plan.items.slots[-1].item_id
+            content = store.get_item(last).content
+            changed = content.with_changes(question=content.question + " (edited)")
+            operations.edit_and_accept(store, last, "ana", changed)
+            with pytest.raises(
+                ExportError, match=f"changed since this export was planned \\({last}"
+            ):
+                write_release(plan, tmp_path / "out", pool=pool)
+        finally:
+            pool.close()
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_change_after_planning_stops_the_export(planted: Path, tmp_path: Path) -> None:
     with Store.open(planted) as store:
         plan = plan_export(store, seed=8)
         plan.items.BATCH = 9
@@ -77,6 +108,27 @@ def test_a_change_after_planning_stops_the_export(
         operations.edit_and_accept(store, last, "ana", changed)
         changed_since = f"changed since this export was planned \\({last}\\)"
         with pytest.raises(ExportError, match=changed_since):
-            write_release(plan, tmp_path / "out", workers=workers)
+            write_release(plan, tmp_path / "out")
     assert not (tmp_path / "out").exists()
     assert [p.name for p in tmp_path.iterdir() if ".tmp-" in p.name] == []
+
+
+def test_an_item_rejected_while_the_export_reads_stops_it(
+    planted: Path, tmp_path: Path, small_batches: None
+) -> None:
+    """Items are put in release order first, then read a batch at a time: one decided
+    otherwise in between is named, and nothing is written."""
+    with Store.open(planted) as store:
+
+        def rejecting(
+            store: Store, batches: list[list[str]], *lookups: dict
+        ) -> Iterator[BatchPlan]:
+            planned = plan_batches(store, batches, *lookups)
+            yield next(planned)
+            operations.decide(store, batches[-1][0], "ana", Decision.REJECT, reason="other")
+            yield from planned
+
+        with pytest.raises(ExportError, match="changed while this export read it") as raised:
+            plan_export(store, seed=8, planner=rejecting)
+        rejected = [i for i in store.item_ids() if store.get_item(i).status.value == "rejected"]
+        assert len(rejected) == 1 and f"({rejected[0]})" in str(raised.value)

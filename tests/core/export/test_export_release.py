@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 import json
 import socket
+import sqlite3
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -92,6 +94,36 @@ def test_left_out_items_are_absent_and_counted(
     assert reasons == {"Wikipedia": {"several-answers": 1}}
     report = (tmp_path / "out" / "report" / "report.md").read_text(encoding="utf-8")
     assert "Several defensible answers" in report
+
+
+def test_reject_reasons_count_each_rejected_item_once_per_reason(
+    make_project: MakeProject, data_dir: Path
+) -> None:
+    """Curators' distinct reasons each count, the same reason twice once, none is "other",
+    and an adjudication's reason replaces the curators' (the plan counts them in SQL)."""
+    store = make_project(paper_items(data_dir))
+    ids = store.item_ids()
+    decide_all(store, ids[4:])
+    reject = Decision.REJECT
+    for curator, reason in (("ada", "ambiguous"), ("bob", "several-answers"), ("cy", "ambiguous")):
+        operations.decide(store, ids[0], curator, reject, reason=reason)
+    for curator in ("ada", "bob"):
+        operations.decide(store, ids[1], curator, reject, reason="trivial")
+    with sqlite3.connect(store.path) as conn:  # as an older project may hold them: no reason
+        conn.execute("UPDATE reviews SET reason = NULL WHERE item_id = ?", [ids[1]])
+    operations.decide(store, ids[2], "ada", reject, reason="ambiguous")
+    operations.decide(store, ids[2], "bob", Decision.ACCEPT)
+    operations.adjudicate(store, ids[2], "eve", reject, reason="factually-wrong")
+    operations.decide(store, ids[3], "ada", reject, reason="trivial")
+    operations.adjudicate(store, ids[3], "eve", reject)
+    plan = plan_export(store, seed=1)
+    domains = {store.get_item(i).domain for i in ids[:4]}
+    counted: Counter[str] = Counter()
+    for domain in domains:
+        counted.update(plan.reject_reasons.get(domain, {}))
+    assert counted == {"ambiguous": 1, "several-answers": 1, "other": 2, "factually-wrong": 1}
+    assert sum(plan.left_out["rejected"].values()) == 4
+    assert sum(sum(by.values()) for by in plan.outcomes.values()) == len(ids)
 
 
 def test_answer_is_the_approved_gold_text(paper_store: Store, tmp_path: Path) -> None:

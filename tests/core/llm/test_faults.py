@@ -72,7 +72,7 @@ def test_a_cancel_lets_what_is_in_flight_arrive_within_the_timeout(
     with Store.open(llm_project) as store:
         summary = evaluate(store, profile, questions(store), cancel=cancel,
                            progress=lambda done, total: cancel.set(),
-                           policy=RetryPolicy(retries=0))  # fmt: skip
+                           policy=RetryPolicy(retries=0), stop_after_timeouts=0)  # fmt: skip
     assert summary.cancelled and summary.asked == summary.failed
     assert 1 <= summary.asked < len(ITEMS)
     errors = {str(a["error"]) for a in stored(llm_project, "gold").values()}
