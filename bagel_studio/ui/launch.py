@@ -60,6 +60,17 @@ def _parser(command: str) -> argparse.ArgumentParser:
 
 
 def launch(args: list[str]) -> int:
+    """Ctrl+C while the demo is built or the desk opens ends it with a line, not a traceback
+    (the demo is built aside and renamed when whole: nothing half-built is left to open). Once
+    the desk runs, Ctrl+C closes it (``headless.HeadlessWatcher``)."""
+    try:
+        return _launch(args)
+    except KeyboardInterrupt:
+        sys.stderr.write("bagel-studio: interrupted before the desk was open\n")
+        return 130
+
+
+def _launch(args: list[str]) -> int:
     command = args[0] if args else None
     if command in ("-h", "--help"):
         sys.stdout.write(USAGE)

@@ -208,7 +208,7 @@ def main() -> None:
     if "choices_ms" in data:  # an older desk measured for a baseline may lack it
         print(
             f"filter bar's choices (ms)            {summary(data['choices_ms'])}"
-            "   (before: two scans of the items, 100 ms at 200,000)"
+            "   (before: a scan of the items per list, 100 ms at 200,000)"
         )
         print(f"  main-thread CPU (ms)               {summary(data['choices_cpu'])}")
     print(

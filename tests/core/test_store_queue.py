@@ -170,6 +170,7 @@ def test_distinct_values_seek_through_indexes(tmp_path: Path) -> None:
         store.add_items(_distinct_items(), None)
         operations.decide(store, "d:0", "ana", Decision.ACCEPT)
         operations.decide(store, "d:8", "ana", Decision.REJECT, reason="trivial")
+        operations.decide(store, "d:3", "bo", Decision.SKIP)
         for column, (columns, _index) in SEEK_PATHS.items():
             plain = f"SELECT DISTINCT {column} FROM items WHERE {column} IS NOT NULL ORDER BY 1"
             expected = [row[0] for row in store.db.execute(plain)]
@@ -180,8 +181,13 @@ def test_distinct_values_seek_through_indexes(tmp_path: Path) -> None:
             assert not [s for s in steps if s.startswith("SCAN t")], steps  # seeks only
         assert store.distinct_values("level") == ["easy", "expert", "hard", "medium"]
         assert store.domains_in_queue_order() == ["GloBI", "Wikipedia", "Xeno-canto", "bioRxiv"]
+        assert store.curators() == ["ana", "bo"]
+        plan = store.db.execute("EXPLAIN QUERY PLAN " + seek_distinct_sql("reviews", ["curator"]))
+        assert not [row for row in plan if str(row[3]).startswith("SCAN t")]
     conn = sqlite3.connect(path)
     conn.execute("DROP INDEX idx_items_queue_filters")
+    conn.execute("DROP INDEX idx_reviews_curator")
     conn.close()
-    with Store.open(path, read_only=True) as store:
+    with Store.open(path, read_only=True) as store:  # as a file from before the indexes
         assert store.distinct_values("level") == ["easy", "expert", "hard", "medium"]
+        assert store.curators() == ["ana", "bo"]

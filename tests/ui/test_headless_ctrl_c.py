@@ -77,3 +77,35 @@ def test_ctrl_c_ends_the_desk_then_its_virtual_screen(tmp_path: Path, data_dir: 
     ]
     assert _processes_naming(str(tmp_path / "bagel-screen.")) == []  # the screen is gone
     assert not list(tmp_path.glob("bagel-screen.*"))  # and its cookie
+
+
+def test_ctrl_c_while_the_demo_is_built_says_so_in_one_line(tmp_path: Path) -> None:
+    config = tmp_path / "config"
+    env = dict(os.environ)
+    env.update(
+        QT_QPA_PLATFORM="offscreen",
+        BAGEL_STUDIO_HEADLESS="1",
+        BAGEL_STUDIO_CONFIG_DIR=str(config),
+        PYTHONPATH=str(ROOT),
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bagel_studio", "demo", "--curator", "kim"],
+        env=env,
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        assert process.stdout is not None
+        assert "building the demo project" in process.stdout.readline()
+        os.killpg(process.pid, signal.SIGINT)  # Ctrl+C while it imports and measures the clips
+        _out, err = process.communicate(timeout=DEADLINE_S)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+    assert process.returncode == 130
+    assert err == "bagel-studio: interrupted before the desk was open\n"  # no traceback
+    assert not (config / "data" / "demo.bagel").exists()  # nothing half-built to open

@@ -25,8 +25,11 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
+import threading
 from collections.abc import Generator, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -87,6 +90,23 @@ def measure_clips(
     yield from _on_pool(jobs, min(count, len(jobs)))
 
 
+@contextmanager
+def _children_ignore_ctrl_c() -> Iterator[None]:
+    """Workers started in the block ignore SIGINT from their start: Ctrl+C in the terminal
+    reaches the whole process group, and each worker printed a KeyboardInterrupt from wherever
+    it was (importing the decoder, inside it). The caller alone answers it: it cancels the clips
+    not started and waits for the few running. (Only the main thread may set a handler; a pool
+    started from another, the desk's worker, is left as it is.)"""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # inherited through spawn's exec
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def _on_pool(
     jobs: Sequence[ClipJob], workers: int
 ) -> Generator[tuple[ClipJob, Result], None, None]:
@@ -100,7 +120,8 @@ def _on_pool(
             running[pool.submit(measure_clip_file, job.path)] = job
 
     try:
-        submit(workers * IN_FLIGHT_PER_WORKER)
+        with _children_ignore_ctrl_c():  # the first jobs start every worker
+            submit(workers * IN_FLIGHT_PER_WORKER)
         while running:
             done, _ = wait(running, return_when=FIRST_COMPLETED)
             submit(len(done))

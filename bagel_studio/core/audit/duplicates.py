@@ -146,8 +146,11 @@ def _key(*parts: str) -> str:
 
 def key_digests(keys: Iterable[str]) -> list[bytes]:
     """16-byte digests of group keys: what a large audit keeps of them (two keys share a digest
-    by chance with a probability of about 2**-128 per pair)."""
-    return [hashlib.blake2b(k.encode("utf-8"), digest_size=16).digest() for k in keys]
+    by chance with a probability of about 2**-128 per pair; a lone surrogate, which JSON may
+    hold, is digested as it is)."""
+    return [
+        hashlib.blake2b(k.encode("utf-8", "surrogatepass"), digest_size=16).digest() for k in keys
+    ]
 
 
 def _grouped_pairs(digests: bytes, positions: Sequence[int]) -> Iterable[tuple[int, int]]:

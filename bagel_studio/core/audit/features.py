@@ -4,11 +4,13 @@ audit of everything kept (``BatchedAudit``).
 The project's audit (``audit_items``) and the release report's (``export.audit_section``) both
 run here, so that the same items give the same report whichever asks. Per batch, every text of
 every item is tokenized in one pass (``words.tokenize``) and the rest is numpy over the batch's
-words: the content-word sets of stem, options and gold are the distinct (text, stem) pairs, a
-stem's overlap with each option a sorted lookup, the options' lengths and case-folded forms
-come from one joined string when their whitespace is plain. What is kept of an item is a few
-numbers and short strings, and nothing that depends on the process that computed it (a worker
-process may; words travel as their stems), so batches may be computed anywhere, in any size.
+words: one sort of the distinct (item, stem, slot) of its content words gives both the word
+sets of stem and gold and each option's overlap with its stem (an option's word shared with the
+stem sorts right after the stem's), and the options' lengths and case-folded forms come from
+one joined string when their whitespace is plain (checked in numpy when they are ASCII). What
+is kept of an item is a few numbers and short strings, and nothing that depends on the process
+that computed it (a worker process may; words travel as their stems, and only the order of the
+words within an item's set is the process's), so batches may be computed anywhere, in any size.
 """
 
 from __future__ import annotations
@@ -89,6 +91,15 @@ def _folded(options: list[str]) -> tuple[np.ndarray, list[str]]:
     """Each option's length without the whitespace around it, and the option case-folded with
     its whitespace made single spaces."""
     joined = "\x00".join(options)
+    if options and joined.isascii():  # the usual case, checked in numpy
+        codes = np.frombuffer(joined.encode("ascii"), dtype=np.uint8)
+        ends = np.flatnonzero(codes == 0)
+        if len(ends) == len(options) - 1 and _plain_ascii(codes, len(ends)):
+            bounds = np.empty(len(options) + 1, dtype=np.int64)
+            bounds[0], bounds[1:-1], bounds[-1] = -1, ends, len(codes)
+            lengths = np.diff(bounds).astype(float)
+            lengths -= 1
+            return lengths, joined.lower().split("\x00")
     plain = (
         joined.count("\x00") == len(options) - 1
         and not joined.startswith(" ")
@@ -105,52 +116,68 @@ def _folded(options: list[str]) -> tuple[np.ndarray, list[str]]:
     return lengths, [" ".join(o.split()).casefold() for o in options]
 
 
+def _plain_ascii(codes: np.ndarray, separators: int) -> bool:
+    """True when ASCII options joined by NULs (``codes``, with ``separators`` NULs) hold no
+    whitespace but single spaces between words: no control character but the NULs, and no
+    space beside a space, a NUL or either end."""
+    if np.count_nonzero(codes < 32) != separators:
+        return False
+    blank = np.ones(len(codes) + 2, dtype=bool)
+    np.less_equal(codes, 32, out=blank[1:-1])
+    space = codes == 32
+    return not (space & (blank[:-2] | blank[2:])).any()
+
+
 def features(rows: AuditRows) -> AuditFeatures:
     """What the audit keeps of a batch of items (``BatchedAudit.merge`` takes it in)."""
     count = len(rows.answers)
     texts = rows.texts
     answers = rows.answers.astype(np.int64, copy=False)
     tokens = tokenize(texts)
-    # Every distinct (text, content word) pair as text << 32 | stem, sorted; per text its item,
-    # its place in the item (0: the stem, 1-4: the options) and whether it is the gold.
-    pairs = _stem_pairs(tokens)
-    text, stem = pairs >> 32, pairs & _LOW
-    text_item = np.repeat(np.arange(count, dtype=np.int64), TEXTS)
-    text_slot = np.tile(np.arange(TEXTS, dtype=np.int64), count)
-    gold_text = np.zeros(TEXTS * count, dtype=bool)
-    gold_text[np.arange(count, dtype=np.int64) * TEXTS + 1 + answers] = True
-    item, slot, in_gold = text_item[text], text_slot[text], gold_text[text]
-    in_question = slot == 0
-    # How many content words each option shares with its stem: the option's pairs moved to its
-    # stem's text, looked up among the stem's pairs.
-    question_keys = pairs[in_question]  # sorted
-    in_option = ~in_question
-    option_slot = slot[in_option]
-    option_keys = pairs[in_option] - (option_slot << 32)
-    where = np.searchsorted(question_keys, option_keys)
-    shared = np.zeros(len(option_keys), dtype=bool)
-    inside = where < len(question_keys)
-    shared[inside] = question_keys[where[inside]] == option_keys[inside]
-    overlap = np.bincount(
-        item[in_option] * 4 + option_slot - 1, weights=shared, minlength=4 * count
-    ).reshape(count, 4)
+    # Every content word once per text, as item << 35 | stem << 3 | slot (0: the item's stem,
+    # 1-4: its options), sorted: the texts of an item sharing a stem are neighbours, the item's
+    # stem first.
+    keys = _word_keys(tokens, count)
+    slot = (keys & 7).astype(np.int32)
+    pairs = keys >> 3  # item << 32 | stem
+    item = (pairs >> 32).astype(np.int32)
+    # How many content words each option shares with its stem: an option's word is shared when
+    # the run of its (item, stem) starts in the item's stem (slot 0 sorts first).
+    runs = np.empty(len(pairs), dtype=bool)
+    runs[:1] = True
+    np.not_equal(pairs[1:], pairs[:-1], out=runs[1:])
+    run_of = np.cumsum(runs, dtype=np.int32)
+    run_of -= 1
+    shared = (slot[runs] == 0)[run_of]
+    shared &= slot > 0
+    place = item[shared] * 4
+    place += slot[shared] - 1
+    overlap = np.bincount(place, minlength=4 * count).reshape(count, 4).astype(float)
     options = texts.copy()
     del options[::TEXTS]
     lengths, folded = _folded(options)
     credit = item_credits(lengths.reshape(count, 4), overlap, folded, answers)
-    # The word set of stem and gold, numbered by the rank of the stem among the batch's.
-    in_set = in_question | in_gold
-    set_keys = distinct((item[in_set] << 32) | stem[in_set])
-    set_items, set_stems = set_keys >> 32, set_keys & _LOW
-    numbers = distinct(set_stems)
-    index = np.searchsorted(numbers, set_stems)
+    # The word set of stem and gold, numbered by the rank of the stem among the batch's (through
+    # a table from stem number to rank, where the batch's stems are first marked).
+    in_gold = slot == (answers.astype(np.int32) + 1)[item]
+    in_set = slot == 0
+    in_set |= in_gold
+    chosen = pairs[in_set]  # sorted: one item's duplicates (in stem and gold) are neighbours
+    once = np.empty(len(chosen), dtype=bool)
+    once[:1] = True
+    np.not_equal(chosen[1:], chosen[:-1], out=once[1:])
+    chosen = chosen[once]
+    set_items, set_stems = chosen >> 32, (chosen & _LOW).astype(np.int32)
+    rank_of = np.zeros(int(set_stems.max()) + 1 if len(set_stems) else 0, dtype=np.int32)
+    rank_of[set_stems] = 1
+    numbers = np.flatnonzero(rank_of)
     found = stems(numbers.tolist())
-    order = sorted(range(len(found)), key=found.__getitem__)
-    rank = np.empty(len(found), dtype=np.int32)
-    rank[order] = np.arange(len(found), dtype=np.int32)
+    if b"\x00" in tokens.buffer:  # a stem may end in NUL, which numpy's strings drop
+        order = sorted(range(len(found)), key=found.__getitem__)
+    else:  # distinct strings, sorted by code point as Python sorts them
+        order = np.argsort(np.array(found, dtype=str)).tolist()
+    rank_of[numbers[order]] = np.arange(len(found), dtype=np.int32)
     set_lengths = np.bincount(set_items, minlength=count)
-    gold_ends = np.cumsum(np.bincount(item[in_gold], minlength=count))
-    gold_stems = stem[in_gold].tolist()
     digests = bytearray()
     positions: list[int] = []
     golds: list[str | None] = [None] * count
@@ -158,15 +185,19 @@ def features(rows: AuditRows) -> AuditFeatures:
     phrases = [""] * count  # an item about nothing is neither grouped nor leaking
     recordings, subjects, dimensions = rows.recordings, rows.subjects, rows.dimensions
     concerned = [p for p, r, a in zip(range(count), recordings, subjects, strict=True) if r or a]
-    ends = gold_ends.tolist()
-    gold_of = answers.tolist()
-    texts_of = tokens.phrases if concerned else []
+    if concerned:
+        gold_ends = np.cumsum(np.bincount(item[in_gold], minlength=count)).tolist()
+        gold_stems = (pairs[in_gold] & _LOW).tolist()
+        gold_of = answers.tolist()
+        texts_of = tokens.phrases
     for position in concerned:
         about = subjects[position]
-        gold_words = stems(gold_stems[ends[position - 1] if position else 0 : ends[position]])
-        keys = group_keys(dimensions[position], recordings[position], about, gold_words)
-        digests += b"".join(key_digests(keys))
-        positions += [position] * len(keys)
+        gold_words = stems(
+            gold_stems[gold_ends[position - 1] if position else 0 : gold_ends[position]]
+        )
+        keys_of = group_keys(dimensions[position], recordings[position], about, gold_words)
+        digests += b"".join(key_digests(keys_of))
+        positions += [position] * len(keys_of)
         first = TEXTS * position
         gold_at = first + 1 + gold_of[position]
         if gold_words:
@@ -184,7 +215,7 @@ def features(rows: AuditRows) -> AuditFeatures:
         kinds,
         np.fromiter(map(kind_number.__getitem__, of_item), dtype=np.int32, count=count),
         [found[i] for i in order],
-        rank[index.reshape(-1)] if len(found) else np.zeros(0, dtype=np.int32),
+        rank_of[set_stems],
         set_lengths,
         bytes(digests),
         positions,
@@ -195,12 +226,19 @@ def features(rows: AuditRows) -> AuditFeatures:
     )
 
 
-def _stem_pairs(tokens: Tokens) -> np.ndarray:
-    """The distinct (text, stem) pairs of the content words, as text << 32 | stem, sorted."""
+def _word_keys(tokens: Tokens, count: int) -> np.ndarray:
+    """The distinct (item, stem, slot) of the content words of ``count`` items' texts, as
+    item << 35 | stem << 3 | slot (int64), sorted."""
     numbers = tokens.numbers
+    text = np.arange(TEXTS * count, dtype=np.int64)
+    of_text = (text // TEXTS) << 35
+    of_text |= text % TEXTS
+    keys = np.repeat(of_text, np.diff(tokens.ends, prepend=-1))  # every word's item and slot
     content = numbers >= 0
-    keys = tokens.text_of()[content].astype(np.int64) << 32
-    keys |= numbers[content]
+    keys = keys[content]
+    stem = numbers[content].astype(np.int64)
+    stem <<= 3
+    keys |= stem
     return distinct(keys)
 
 

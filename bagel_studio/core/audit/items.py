@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from bagel_studio.core.model import Item, ItemContent, Status
 from bagel_studio.core.store import Store
 from bagel_studio.core.store.rows import released_content
@@ -130,13 +132,20 @@ def stored_subjects(
     add([" ".join(n.split()).casefold() if isinstance(n, str) else None for n in names], "taxon:")
     joined = "\x00".join(questions)  # NUL: no word character, so each question stands alone
     ends = list(itertools.accumulate(len(q) + 1 for q in questions))
-    for match in _BINOMIAL.finditer(joined):
+    for match in _BINOMIAL.finditer(joined) if _has_capital(joined) else ():
         capital, rest, epithet = match.groups()
         genus = capital + rest
         if genus.lower() not in _NOT_GENUS:
             where = bisect.bisect_right(ends, match.start())
             found.setdefault(where, set()).add(f"taxon:{genus.casefold()} {epithet}")
     return [frozenset(found[p]) if p in found else _NOTHING for p in range(len(questions))]
+
+
+def _has_capital(text: str) -> bool:
+    """Whether ``text`` holds a capital A to Z (a binomial starts with one): looked for in numpy,
+    some twenty times faster than the binomial search takes to find nothing."""
+    codes = np.frombuffer(text.encode("utf-8", "surrogatepass"), dtype=np.uint8)
+    return bool(np.count_nonzero((codes >= 65) & (codes <= 90)))
 
 
 def _sources(items: Sequence[Item]) -> list[Any]:

@@ -34,6 +34,21 @@ SEEK_PATHS: dict[str, tuple[tuple[str, ...], str]] = {
 }
 
 
+def distinct_by_seeking(db: Database, table: str, path: Sequence[str], index: str) -> list[Any]:
+    """The distinct non-NULL values of ``path[-1]``, sorted, by ``seek_distinct_sql`` through
+    ``index``; read the plain way (every row) from a file without that index, one opened
+    read-only before the migration that adds it."""
+    has_index = db.execute(
+        "SELECT 1 FROM pragma_index_list(?) WHERE name = ?", [table, index]
+    ).fetchone()
+    if has_index:
+        sql = seek_distinct_sql(table, path)
+    else:
+        last = path[-1]
+        sql = f"SELECT DISTINCT {last} FROM {table} WHERE {last} IS NOT NULL ORDER BY 1"
+    return [row[0] for row in db.execute(sql)]
+
+
 def seek_distinct_sql(table: str, path: Sequence[str]) -> str:
     """SQL for the distinct non-NULL values of ``path[-1]`` in ``table``, sorted, read from an
     index on ``path`` (its leading columns) by a loose index scan: a recursive step per value,
@@ -93,7 +108,6 @@ class QueuePagingMixin:
 
     db: Database
     _word_index: bool | None = None
-    _indexes: set[str] | None = None
 
     def has_word_index(self) -> bool:
         """The project has ``m_items_word_search``'s index (a file opened read-only before that
@@ -210,17 +224,7 @@ class QueuePagingMixin:
         if column not in SEEK_PATHS:
             raise ValueError(column)
         path, index = SEEK_PATHS[column]
-        if index in self._item_indexes():
-            sql = seek_distinct_sql("items", path)
-        else:
-            sql = f"SELECT DISTINCT {column} FROM items WHERE {column} IS NOT NULL ORDER BY 1"
-        return [row[0] for row in self.db.execute(sql)]
-
-    def _item_indexes(self) -> set[str]:
-        if self._indexes is None:
-            rows = self.db.execute("SELECT name FROM pragma_index_list('items')").fetchall()
-            self._indexes = {str(row[0]) for row in rows}
-        return self._indexes
+        return distinct_by_seeking(self.db, "items", path, index)
 
     def domains_in_queue_order(self) -> list[str]:
         """The project's domains in the order the queue meets them (by their first item)."""

@@ -23,6 +23,7 @@ from bagel_studio.core.model import (
 )
 from bagel_studio.core.store.database import Database
 from bagel_studio.core.store.errors import StoreError
+from bagel_studio.core.store.paging import distinct_by_seeking
 from bagel_studio.core.store.rows import (
     REVIEW_UPSERT,
     _dumps,
@@ -36,6 +37,8 @@ from bagel_studio.core.store.rows import (
     released_content,
     review_row,
 )
+
+CURATORS = "idx_reviews_curator"  # schema.m_reviews_curator_index
 
 
 class ReviewsMixin:
@@ -352,7 +355,9 @@ class ReviewsMixin:
         return [_review_from_row(r) for r in rows]
 
     def curators(self) -> list[str]:
-        return [r[0] for r in self.db.execute("SELECT DISTINCT curator FROM reviews ORDER BY 1")]
+        """Every curator with a decision in the project, sorted (the desk's Curator filter, at
+        each start): by seeking through ``idx_reviews_curator``, not a row per decision."""
+        return [str(c) for c in distinct_by_seeking(self.db, "reviews", ("curator",), CURATORS)]
 
     def history(self, item_id: str) -> list[HistoryEntry]:
         rows = self.db.execute(

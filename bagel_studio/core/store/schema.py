@@ -391,3 +391,11 @@ def m_import_file_stats(db: sqlite_utils.Database) -> None:
         " size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, ctime_ns INTEGER NOT NULL,"
         " inode INTEGER NOT NULL, device INTEGER NOT NULL)"
     )
+
+
+@migration
+def m_reviews_curator_index(db: sqlite_utils.Database) -> None:
+    """The decisions by curator: the desk lists the project's curators at each start, which
+    read every decision (50 ms at 200,000) before; through this index it is a seek per
+    curator."""
+    db.execute("CREATE INDEX IF NOT EXISTS idx_reviews_curator ON reviews (curator)")

@@ -3,6 +3,10 @@ still returns every clip exactly once, with the in-process results, on a pool an
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -59,3 +63,55 @@ def test_a_dask_cluster_fed_one_clip_per_core_returns_every_clip_once(
         assert all(client.run(heap.configured_thresholds).values())
         on_dask = results_by_id(measure_clips(jobs, scheduler=cluster.scheduler_address))
     assert on_dask == here
+
+
+INTERRUPTED = r"""
+import multiprocessing, sys, threading, time
+from pathlib import Path
+from bagel_studio.core.audio.batch import ClipJob, measure_clips
+
+def sigint_ignored(pid):  # as the kernel has it from the process's start (exec)
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("SigIgn:"):
+            return bool(int(line.split()[1], 16) & (1 << 1))  # SIGINT is signal 2
+
+def say_when_the_workers_start():
+    while len(children := multiprocessing.active_children()) < 2:
+        time.sleep(0.005)
+    print("workers ignore SIGINT:", all(sigint_ignored(c.pid) for c in children), flush=True)
+
+clips = sorted(Path(sys.argv[1]).glob("*.mp3"))[:3]
+threading.Thread(target=say_when_the_workers_start, daemon=True).start()
+try:
+    for _pair in measure_clips([ClipJob(c.stem, str(c)) for c in clips], workers=2):
+        pass
+    print("finished", flush=True)
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+"""
+
+
+def test_ctrl_c_is_the_callers_alone(data_dir: Path, tmp_path: Path) -> None:
+    """Ctrl+C reaches the whole process group, the pool's workers too: they leave it to the
+    caller (which stops, cancelling the clips not started), and print nothing."""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[3])}
+    process = subprocess.Popen(
+        [sys.executable, "-c", INTERRUPTED, str(data_dir / "xeno_canto")],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # a process group of its own, as a terminal's job
+    )
+    try:
+        assert process.stdout is not None
+        first = process.stdout.readline()
+        assert first == "workers ignore SIGINT: True\n", (first, process.communicate())
+        os.killpg(process.pid, signal.SIGINT)
+        out, err = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+    assert out.strip() == "interrupted"
+    assert err == ""
