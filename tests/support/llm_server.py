@@ -13,6 +13,11 @@ timeout, malformed JSON, empty content, a 500 whose body echoes the Authorizatio
 page of HTML (a proxy's), and a reply that streams forever (``trickle``: a byte every 0.1 s until
 the client hangs up).
 Every request is counted, per path and per (model, question).
+
+A model's context window can be scripted (``context``: prompts of more tokens, one per 4 bytes,
+are refused with HTTP 400 in the words of ``context_style``: ``openai`` (which names the window),
+``llama.cpp`` (``n_ctx`` and ``n_prompt_tokens`` in the error) or ``bare`` (names nothing)), as
+can llama.cpp's ``/props`` (``props``) and ``/tokenize`` (``tokenize``).
 """
 
 from __future__ import annotations
@@ -54,6 +59,11 @@ class ScriptedServer:
         self.bodies: list[dict[str, Any]] = []
         self.keep_bodies = True
         self.served: list[str] = []  # the model ids GET /models lists (none: it cannot tell)
+        self.context: int | None = None  # the model's context window in tokens (None: endless)
+        self.context_style = "openai"
+        self.props = False  # serve llama.cpp's /props (n_ctx) and /tokenize
+        self.tokenize = False
+        self.prompts: list[str] = []  # every completion prompt, in order
         self._faults: list[Fault] = []
         self._lock = threading.Lock()
         handler = type("Handler", (_Handler,), {"scripted": self})
@@ -194,6 +204,11 @@ class ScriptedServer:
         )
 
 
+def tokens(text: str) -> int:
+    """The scripted model's tokens in ``text``: one per 4 bytes (English runs about that)."""
+    return -(-len(text.encode("utf-8")) // 4)
+
+
 def parse_prompt(prompt: str) -> tuple[str, list[str]]:
     question = _QUESTION.search(prompt)
     return (question.group(1) if question else "", [m.group(2) for m in _OPTION.finditer(prompt)])
@@ -232,6 +247,9 @@ class _Handler(BaseHTTPRequestHandler):
         if self.path.rstrip("/").endswith("/models"):
             data = [{"id": name, "object": "model"} for name in server.served]
             self._json(200, {"object": "list", "data": data})
+        elif self.path == "/props" and server.props:
+            settings = {"n_ctx": server.context, "temperature": 0.8}
+            self._json(200, {"default_generation_settings": settings, "total_slots": 1})
         else:
             self._json(404, {"error": {"message": "not found"}})
 
@@ -246,14 +264,25 @@ class _Handler(BaseHTTPRequestHandler):
             prompt = str(body.get("prompt", ""))
         model = str(body.get("model", ""))
         question, _ = parse_prompt(prompt)
+        if self.path == "/tokenize" and server.tokenize:
+            with server._lock:
+                server.requests[self.path] += 1
+            self._json(200, {"tokens": list(range(tokens(str(body.get("content", "")))))})
+            return
+        if not (chat or self.path.endswith("/completions")):
+            with server._lock:
+                server.requests[self.path] += 1
+            self._json(404, {"error": {"message": f"no route {self.path}"}})
+            return
         with server._lock:
             server.requests[self.path] += 1
             server.asked[(model, question)] += 1
             server.authorizations.append(self.headers.get("Authorization", ""))
             if server.keep_bodies:
                 server.bodies.append(body)
-        if not (chat or self.path.endswith("/completions")):
-            self._json(404, {"error": {"message": f"no route {self.path}"}})
+                server.prompts.append(prompt)
+        if server.context is not None and tokens(prompt) >= server.context:
+            self._too_long(tokens(prompt), server.context, int(body.get("max_tokens") or 0))
             return
         fault = server.take_fault(question)
         if fault is not None and self._fault(fault):
@@ -283,6 +312,23 @@ class _Handler(BaseHTTPRequestHandler):
                 "usage": usage,
             },
         )
+
+    def _too_long(self, used: int, window: int, reply: int) -> None:
+        """A context-length error, in the words of the server the script plays."""
+        style = self.scripted.context_style
+        if style == "llama.cpp":
+            error = {"code": 400, "type": "exceed_context_size_error", "n_prompt_tokens": used,
+                     "n_ctx": window,
+                     "message": "the request exceeds the available context size, try increasing "
+                                "it"}  # fmt: skip
+        elif style == "bare":
+            error = {"message": "prompt is too long", "type": "invalid_request_error"}
+        else:
+            error = {"code": "context_length_exceeded", "type": "invalid_request_error",
+                     "message": f"This model's maximum context length is {window} tokens. However,"
+                                f" you requested {used + reply} tokens ({used} in the messages, "
+                                f"{reply} in the completion)."}  # fmt: skip
+        self._json(400, {"error": error})
 
     def _fault(self, fault: Fault) -> bool:
         """Answer with the fault; False for faults that only change the reply."""

@@ -46,6 +46,14 @@ def add_profile_options(parser: argparse.ArgumentParser, *, model_help: str) -> 
     parser.add_argument("--timeout", type=float, metavar="S", help="seconds per request")
     parser.add_argument("--concurrency", type=int, metavar="N", help="requests at a time")
     parser.add_argument(
+        "--context-tokens",
+        type=int,
+        metavar="N",
+        help="the model's context window in tokens, for a server that does not say it "
+        "(llama.cpp's /props and vLLM's model listing do): judge and regenerate cut an item's "
+        "evidence to fit it, and say so in what they store; kept in the profile",
+    )
+    parser.add_argument(
         "--retries",
         type=int,
         default=4,
@@ -100,6 +108,7 @@ def profile_from_args(store: Store, args: argparse.Namespace) -> tuple[Profile, 
             max_tokens=args.max_tokens,
             timeout=args.timeout,
             concurrency=args.concurrency,
+            context_tokens=args.context_tokens,
         )
     except ProfileError as exc:
         raise UsageError(str(exc)) from exc

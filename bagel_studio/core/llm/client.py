@@ -15,6 +15,7 @@ cuts them off at their next bytes.
 from __future__ import annotations
 
 import importlib
+import json
 import threading
 import time
 from dataclasses import dataclass
@@ -44,6 +45,9 @@ class Reply:
     # Every attempt ended without a reply within the timeout: the server accepts requests but
     # does not answer (a run stops after a few such items in a row, ``jobs.TimeoutStop``).
     timed_out: bool = False
+    # The error's JSON body as the server sent it (its numbers: llama.cpp's ``n_ctx`` of a
+    # context-length error), for a refused request; never stored.
+    error_body: str | None = None
 
 
 FATAL_STATUSES = frozenset({401, 403, 404})
@@ -129,6 +133,15 @@ def _retry_after(exc: Any) -> float | None:
         return None
 
 
+def _body_text(body: object) -> str | None:
+    if body is None:
+        return None
+    try:
+        return json.dumps(body)[:2000]
+    except (TypeError, ValueError):
+        return str(body)[:2000]
+
+
 def _is_timeout(exc: BaseException) -> bool:
     """Whether a failed attempt got no (whole) reply within the timeout: ``openai``'s own timeout,
     or the transport's deadline on a body still arriving."""
@@ -158,12 +171,13 @@ class LLMClient:
         self.profile = profile
         self.policy = policy or RetryPolicy()
         self._openai = openai
+        self._http = _http_client(openai, profile.timeout)
         self._client = openai.OpenAI(
             base_url=profile.base_url,
             api_key=profile.api_key() or "no-key",
             timeout=profile.timeout,
             max_retries=0,
-            http_client=_http_client(openai, profile.timeout),
+            http_client=self._http,
         )
 
     def close(self) -> None:
@@ -193,6 +207,38 @@ class LLMClient:
                 f"{self.profile.base_url} does not serve the model {self.profile.model!r}; it "
                 f"serves {shown} (--model takes one of those, or a stored profile's label)"
             )
+
+    def listed_context(self) -> int | None:
+        """The model's context length as the server's ``/models`` listing gives it (vLLM's
+        ``max_model_len``), or None."""
+        try:
+            listing = self._client.models.list()
+        except Exception:  # no listing: nothing learnt
+            return None
+        for entry in getattr(listing, "data", None) or []:
+            if serves([str(getattr(entry, "id", ""))], self.profile.model):
+                value = getattr(entry, "max_model_len", None)
+                if isinstance(value, int) and value > 0:
+                    return value
+        return None
+
+    def server_json(self, path: str, body: dict[str, Any] | None = None) -> Any:
+        """GET (or, with ``body``, POST) ``path`` of the server beside its OpenAI routes
+        (llama.cpp's ``/props``, ``/tokenize``) and return its JSON; None when the server has no
+        such route or says nothing readable. Never raises."""
+        root = self.profile.base_url.rstrip("/")
+        root = root[: -len("/v1")] if root.endswith("/v1") else root
+        headers = {"Authorization": f"Bearer {self.profile.api_key() or 'no-key'}"}
+        try:
+            if body is None:
+                response = self._http.get(root + path, headers=headers)
+            else:
+                response = self._http.post(root + path, json=body, headers=headers)
+            if response.status_code != 200:
+                return None
+            return response.json()
+        except Exception:  # no such route, not JSON, a dropped connection: nothing learnt
+            return None
 
     def _message(self, exc: BaseException) -> str:
         cause = exc.__cause__ or exc.__context__
@@ -238,7 +284,9 @@ class LLMClient:
             except openai.APIStatusError as exc:
                 if exc.status_code < 500:
                     fatal = exc.status_code in FATAL_STATUSES
-                    return Reply(None, error=self._message(exc), attempts=attempts, fatal=fatal)
+                    body = _body_text(getattr(exc, "body", None))
+                    return Reply(None, error=self._message(exc), attempts=attempts, fatal=fatal,
+                                 error_body=body)  # fmt: skip
                 error, wait = self._message(exc), _retry_after(exc)
                 timed_out = False
             except Exception as exc:  # a malformed reply: the client could not read it

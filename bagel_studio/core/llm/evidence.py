@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from bagel_studio.core.domains import BIORXIV, GLOBI, WIKIPEDIA, XENO_CANTO
+from bagel_studio.core.llm.fit import Evidence
 from bagel_studio.core.model import Item
 from bagel_studio.core.store import Store
 
-MAX_TEXT = 12_000  # characters of an article or paper given to the judge
+MAX_TEXT = 12_000  # characters of an article or paper given to the judge at most
+# The placeholder of each domain's generation prompt that holds the evidence: the only part of
+# the paper's prompt that may be shortened to fit a model's context.
+EVIDENCE_FIELDS = {WIKIPEDIA: "WikipediaText", BIORXIV: "paper", GLOBI: "Interaction record"}
 
 _GLOBI_FIELDS = (
     ("source_taxon", "Source taxon"),
@@ -67,28 +72,46 @@ def _globi_summary(store: Store, item: Item) -> str:
     return "; ".join(f"{label}: {record[key]}" for key, label in _GLOBI_FIELDS if record.get(key))
 
 
-def evidence_text(store: Store, item: Item) -> str:
-    """The item's evidence as plain text (what the judge is shown)."""
-    parts: list[str] = []
+def focus(item: Item) -> str:
+    """What the item asks (stem and options): the parts of a shortened evidence kept first."""
+    return " ".join([item.content.question, *item.content.options])
+
+
+def judge_evidence(store: Store, item: Item) -> tuple[Evidence, Callable[[str], str]]:
+    """The item's evidence for the judge: the part that may be shortened (the article or the
+    paper; a record or a recording is short and sent whole), and the whole evidence around a
+    (shortened) text: the title, the text, the generator's spans and rationale."""
+    before: list[str] = []
+    text = ""
+    after: list[str] = []
     if item.domain in (WIKIPEDIA, BIORXIV):
-        text = _text(store, item)
-        if text:
-            parts.append(f"{text.get('title') or ''}\n{str(text['text'])[:MAX_TEXT]}".strip())
+        found = _text(store, item)
+        if found:
+            before.append(str(found.get("title") or "").strip())
+            text = str(found["text"]).strip()
     elif item.domain == GLOBI:
-        parts.append(_globi_summary(store, item))
+        before.append(_globi_summary(store, item))
     elif item.domain == XENO_CANTO:
         recording = store.recording(item.recording_id) if item.recording_id else None
         if recording:
-            parts.append(
+            before.append(
                 f"Recording {recording['id']} of {recording.get('common_name') or ''} "
                 f"({recording.get('scientific_name') or ''}), vocalization type: "
                 f"{recording.get('vocalization_type') or 'unknown'}"
             )
     if item.supporting_evidence:
-        parts.append("Supporting spans: " + " | ".join(item.supporting_evidence))
+        after.append("Supporting spans: " + " | ".join(item.supporting_evidence))
     if item.rationale:
-        parts.append(f"Generator's rationale: {item.rationale}")
-    return "\n\n".join(p for p in parts if p) or "(no evidence is loaded for this item)"
+        after.append(f"Generator's rationale: {item.rationale}")
+
+    def render(shown: str) -> str:
+        head = "\n".join(p for p in (*before, shown) if p)
+        return (
+            "\n\n".join(p for p in (head, *after) if p) or "(no evidence is loaded for this item)"
+        )
+
+    cap_reason = f"to the judge's cap of {MAX_TEXT:,} characters"
+    return Evidence(text, focus(item), MAX_TEXT, cap_reason), render
 
 
 def generation_values(store: Store, item: Item) -> dict[str, str] | None:

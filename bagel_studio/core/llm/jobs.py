@@ -4,12 +4,13 @@ that stops a run whose server accepts requests but never answers."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import TypeVar
 
 from bagel_studio.core.llm.client import LLMClient, Messages, Reply
+from bagel_studio.core.llm.fit import Context, Evidence, Sent, ask_fitted
 from bagel_studio.core.llm.profiles import Profile
 
 # Items in a row whose every attempt timed out before a run stops (``--stop-after-timeouts``).
@@ -68,29 +69,34 @@ class TimeoutStop:
 
 
 K = TypeVar("K")
+Render = Callable[[str], "str | Messages"]  # the prompt around a (possibly shortened) evidence
 
 
 def ask_all(
     client: LLMClient,
-    jobs: Sequence[tuple[K, str | Messages]],
+    jobs: Sequence[tuple[K, Render, Evidence]],
     *,
     concurrency: int,
     max_tokens: int,
     cancel: threading.Event,
-) -> Iterator[tuple[K, Reply]]:
-    """(key, reply) for each job as it completes; after a cancel nothing new starts."""
+) -> Iterator[tuple[K, Reply, Sent]]:
+    """(key, reply, what was sent of the evidence) for each job as it completes, each prompt
+    fitted into the model's context (``fit``); after a cancel nothing new starts."""
     pending = iter(jobs)
-    running: dict[Future[Reply], K] = {}
+    running: dict[Future[tuple[Reply, Sent]], K] = {}
     abort = threading.Event()
+    context = Context(client)
     with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="llm-job") as pool:
 
         def submit() -> bool:
-            for key, prompt in pending:
+            for key, render, evidence in pending:
                 future = pool.submit(
-                    client.ask,
-                    prompt,
+                    ask_fitted,
+                    client,
+                    context,
+                    render,
+                    evidence,
                     max_tokens=max_tokens,
-                    letter_grammar=False,
                     cancel=cancel,
                     abort=abort,
                 )
@@ -107,7 +113,8 @@ def ask_all(
                     key = running.pop(future)
                     if not cancel.is_set():
                         submit()
-                    yield key, future.result()
+                    reply, sent = future.result()
+                    yield key, reply, sent
         except BaseException:  # Ctrl+C, SIGTERM, a failed write: cut off what is in flight
             cancel.set()
             abort.set()

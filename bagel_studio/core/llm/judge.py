@@ -17,7 +17,8 @@ from typing import Any
 from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.llm.client import LLMClient, Reply
 from bagel_studio.core.llm.evaluate import Write, _direct
-from bagel_studio.core.llm.evidence import evidence_text
+from bagel_studio.core.llm.evidence import judge_evidence
+from bagel_studio.core.llm.fit import Evidence
 from bagel_studio.core.llm.jobs import (
     CLI_ADVICE,
     TIMEOUTS_IN_A_ROW,
@@ -44,6 +45,7 @@ class JudgeSummary:
     disagree: list[str] = field(default_factory=list)  # item ids whose verdict is not ok
     errors: list[str] = field(default_factory=list)  # "item id: what went wrong", per failure
     stopped: str | None = None  # why the run stopped before asking every item
+    shortened: dict[str, str] = field(default_factory=dict)  # item id -> how its evidence was cut
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -53,13 +55,26 @@ class JudgeSummary:
             "disagree": self.disagree,
             "errors": self.errors,
             "stopped": self.stopped,
+            "shortened": self.shortened,
         }
 
 
-def prompt_for(store: Store, item: Item) -> str:
+def render_for(store: Store, item: Item) -> tuple[Callable[[str], str], Evidence]:
+    """The judge's prompt around an evidence text (shortened or not), and the evidence."""
     content = item.content
     gold = content.answer_letter or "none"
-    return judge_prompt(content.question, content.options, gold, evidence_text(store, item))
+    evidence, around = judge_evidence(store, item)
+
+    def render(text: str) -> str:
+        return judge_prompt(content.question, content.options, gold, around(text))
+
+    return render, evidence
+
+
+def prompt_for(store: Store, item: Item) -> str:
+    """The judge's prompt for ``item`` with its whole evidence (up to the judge's cap)."""
+    render, evidence = render_for(store, item)
+    return render(evidence.text)
 
 
 def read_verdict(reply: Reply) -> tuple[str | None, int | None, str | None, str | None]:
@@ -94,11 +109,11 @@ def judge(
     cancel = cancel or threading.Event()
     timeouts = TimeoutStop(profile, stop_after_timeouts, advice)
     by_id = {item.id: item for item in items}
-    jobs = [(item.id, prompt_for(store, item)) for item in items]
+    jobs = [(item.id, *render_for(store, item)) for item in items]
     summary = JudgeSummary()
     replies = ask_all(client, jobs, concurrency=profile.concurrency,
                       max_tokens=JUDGE_MAX_TOKENS, cancel=cancel)  # fmt: skip
-    for item_id, reply in replies:
+    for item_id, reply, sent in replies:
         item = by_id[item_id]
         why = timeouts.note(reply)
         if why is not None and summary.stopped is None:
@@ -116,9 +131,12 @@ def judge(
             "raw_reply": reply.text,
             "error": error,
             "asked_at": store.clock(),
+            **sent.to_json(),
         }
         write(functools.partial(ops.record_verdict, store, row))
         summary.asked += 1
+        if sent.note:
+            summary.shortened[item_id] = sent.note
         if verdict is None:
             summary.failed += 1
             summary.errors.append(f"{item_id}: {error}")

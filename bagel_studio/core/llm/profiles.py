@@ -42,6 +42,9 @@ class Profile:
     max_tokens: int = 16
     timeout: float = 60.0
     concurrency: int = 8
+    # The model's context window in tokens, for a server that does not say it (llama.cpp's
+    # /props and vLLM's listing do): the judge's and the generator's evidence is cut to fit.
+    context_tokens: int | None = None
 
     def __post_init__(self) -> None:
         if not self.label.strip():
@@ -54,6 +57,8 @@ class Profile:
             raise ProfileError(f"base URL must start with http:// or https://: {self.base_url}")
         if self.concurrency < 1 or self.max_tokens < 1 or self.timeout <= 0:
             raise ProfileError("concurrency, max tokens and timeout must be positive")
+        if self.context_tokens is not None and self.context_tokens < 1:
+            raise ProfileError("context tokens must be positive")
 
     def measured(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in MEASURED}

@@ -18,7 +18,8 @@ from typing import Any
 
 from bagel_studio.core.llm.client import LLMClient, Messages, Reply
 from bagel_studio.core.llm.evaluate import Write, _direct
-from bagel_studio.core.llm.evidence import generation_values
+from bagel_studio.core.llm.evidence import EVIDENCE_FIELDS, focus, generation_values
+from bagel_studio.core.llm.fit import Evidence
 from bagel_studio.core.llm.jobs import (
     CLI_ADVICE,
     TIMEOUTS_IN_A_ROW,
@@ -52,6 +53,7 @@ class RegenerationSummary:
     created: dict[str, str] = field(default_factory=dict)  # old item id -> new item id
     reasons: dict[str, str] = field(default_factory=dict)
     stopped: str | None = None  # why the run stopped before asking every item
+    shortened: dict[str, str] = field(default_factory=dict)  # item id -> how its evidence was cut
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -59,6 +61,7 @@ class RegenerationSummary:
             "created": self.created,
             "reasons": self.reasons,
             "stopped": self.stopped,
+            "shortened": self.shortened,
         }
 
 
@@ -68,6 +71,20 @@ def _as_prompt(messages: Messages, profile: Profile) -> str | Messages:
         return messages
     text = "\n\n".join(f"{m['role'].capitalize()}: {m['content']}" for m in messages)
     return text + "\n\nAssistant:"
+
+
+def _render(
+    item: Item, values: dict[str, str], profile: Profile
+) -> tuple[Callable[[str], str | Messages], Evidence]:
+    """The domain's generation prompt around an evidence text (shortened or not): the paper's
+    prompt verbatim, only its evidence placeholder may hold less than the whole evidence."""
+    name = EVIDENCE_FIELDS.get(item.domain)
+
+    def render(text: str) -> str | Messages:
+        filled = values if name is None else {**values, name: text}
+        return _as_prompt(generation_messages(item.domain, filled), profile)
+
+    return render, Evidence(values.get(name, "") if name else "", focus(item))
 
 
 def new_item_id(store: Store, item: Item) -> str:
@@ -130,7 +147,7 @@ def regenerate(
     cancel = cancel or threading.Event()
     timeouts = TimeoutStop(profile, stop_after_timeouts, advice)
     summary = RegenerationSummary()
-    jobs: list[tuple[str, str | Messages]] = []
+    jobs: list[tuple[str, Callable[[str], str | Messages], Evidence]] = []
     by_id = {item.id: item for item in items}
     for item in items:
         values = generation_values(store, item)
@@ -138,10 +155,10 @@ def regenerate(
             summary.outcomes[item.id] = NO_EVIDENCE
             summary.reasons[item.id] = "the item's evidence is not loaded in this project"
             continue
-        jobs.append((item.id, _as_prompt(generation_messages(item.domain, values), profile)))
+        jobs.append((item.id, *_render(item, values, profile)))
     replies = ask_all(client, jobs, concurrency=profile.concurrency,
                       max_tokens=GENERATION_MAX_TOKENS, cancel=cancel)  # fmt: skip
-    for done, (item_id, reply) in enumerate(replies, start=1):
+    for done, (item_id, reply, sent) in enumerate(replies, start=1):
         item = by_id[item_id]
         why = timeouts.note(reply)
         if why is not None and summary.stopped is None:
@@ -161,9 +178,12 @@ def regenerate(
             "reason": reason,
             "raw_reply": reply.text,
             "created_at": store.clock(),
+            **sent.to_json(),
         }
         write(functools.partial(ops.record_regeneration, store, record, new_item, flags, rejection))
         summary.outcomes[item_id] = outcome
+        if sent.note:
+            summary.shortened[item_id] = sent.note
         if new_item is not None:
             summary.created[item_id] = new_item.id
         if reason:

@@ -399,3 +399,17 @@ def m_reviews_curator_index(db: sqlite_utils.Database) -> None:
     read every decision (50 ms at 200,000) before; through this index it is a seek per
     curator."""
     db.execute("CREATE INDEX IF NOT EXISTS idx_reviews_curator ON reviews (curator)")
+
+
+@migration
+def m_llm_evidence_sent(db: sqlite_utils.Database) -> None:
+    """What a judge's or a generator's request sent of the item's evidence: its characters, of
+    how many, and, when it was shortened (to fit the model's context, or the judge's cap), a note
+    saying so, by how much and why (NULL when it was sent whole)."""
+    for table in ("llm_verdicts", "llm_regenerations"):
+        for column, kind in (
+            ("evidence_chars", "INTEGER"),
+            ("evidence_total_chars", "INTEGER"),
+            ("evidence_note", "TEXT"),
+        ):
+            db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from bagel_studio.core.cli import run
-from bagel_studio.core.store import Store
+from bagel_studio.core.model import ItemContent
+from bagel_studio.core.store import NewItem, Store
 from bagel_studio.core.store import llm as sql
 from tests.support.llama_server import ALIAS, llama_server, missing
 
@@ -85,3 +86,35 @@ def test_real_model_completions_chat_and_grammar(
     report = {label: [(a["parse"], a["letter"], a["raw_reply"]) for a in stored(llm_project, label)]
               for label in ("gemma-completions", "gemma-grammar", "gemma-chat")}  # fmt: skip
     print(json.dumps(report, indent=1))  # in the test log: what the real model did
+
+
+def test_real_model_judges_an_article_longer_than_its_context(
+    llama_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The whole Koala article does not fit Gemma's 2,048 tokens. llama-cpp-python's server says
+    # no context size until a request is refused ("maximum context length is 2048 tokens"):
+    # the judge then asks once more with the evidence cut to fit, counted by the server's own
+    # tokenizer (/extras/tokenize/count), and stores how much was sent.
+    from tests.core.llm.test_context_fit import KOALA, QUESTION
+
+    koala = tmp_path / "koala.bagel"
+    with Store.open(koala, owner="test") as store:
+        store.add_texts([{"key": "wikipedia:Koala", "kind": "wikipedia", "title": "Koala",
+                          "text": KOALA, "truncated": 0}], None)  # fmt: skip
+        content = ItemContent(QUESTION, ("4", "8", "12", "20"), 3, "Behavior")
+        store.add_items([NewItem("wiki:koala:0", "Wikipedia", content, text_key="title:Koala")],
+                        None)  # fmt: skip
+    status = run(["judge", str(koala), "--model", ALIAS, "--label", "gemma-judge", "--base-url",
+                  llama_url, "--concurrency", "1", "--timeout", "300", "--retries", "0",
+                  "--json"])  # fmt: skip
+    summary = json.loads(capsys.readouterr().out)
+    with Store.open(koala, read_only=True) as store:
+        verdict = sql.verdicts_for_item(store, "wiki:koala:0")[0]
+    print(json.dumps(verdict, indent=1, default=str))  # in the test log: what the model said
+    assert verdict["error"] is None or "context" not in str(verdict["error"])  # it was asked
+    assert status == (0 if verdict["verdict"] else 1)
+    note = str(verdict["evidence_note"])
+    assert "to fit the model's context of 2,048 tokens (the server's error message" in note
+    assert verdict["evidence_total_chars"] == len(KOALA)
+    assert int(verdict["evidence_chars"]) < len(KOALA)
+    assert summary["shortened"]["wiki:koala:0"] == note
