@@ -50,14 +50,16 @@ def count_rows(project: Path, sql: str) -> int:
 
 # ``bagel-studio import ARGS`` with a stop at a named point, where it says "stopped" on its
 # standard output and waits to be killed: "checks", as the checks of its committed items begin (in
-# the importing process), or "workers", as each forked check worker takes its first task.
+# the importing process), or "workers", as each forked check worker takes its first task. The
+# line is one write (print() makes two when Python runs unbuffered, PYTHONUNBUFFERED, and two
+# workers' lines then interleave as "stoppedstopped").
 STOPPED_IMPORT = (
-    "import sys, time\n"
+    "import os, sys, time\n"
     "from bagel_studio.core.checks import processes\n"
     "from bagel_studio.core.cli import run\n"
     "from bagel_studio.core.importers import runner\n"
     "def stop(*args, **kwargs):\n"
-    "    print('stopped', flush=True)\n"
+    "    os.write(1, b'stopped\\n')\n"
     "    time.sleep(600)\n"  # until killed
     "    raise SystemExit('not killed')\n"
     "if sys.argv[1] == 'checks':\n"

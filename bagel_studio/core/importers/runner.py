@@ -49,9 +49,11 @@ from bagel_studio.core.importers.textio import decode, to_utf8
 from bagel_studio.core.operations.imports import (
     Evidence,
     FileImport,
+    forget_arrivals,
     import_file,
     linked_items,
     record_unreadable_audio,
+    recordings_arrived,
     remember_files,
 )
 from bagel_studio.core.operations.project import recheck
@@ -83,9 +85,6 @@ class _Run:
     attached_by: dict[Path, int] = field(default_factory=dict)  # audio -> the import naming it
     evidence: Evidence = field(default_factory=Evidence)  # what this run brought in
     import_ids: list[int] = field(default_factory=list)
-    # recordings this run inserted or changed, counted once when its audio file and then its
-    # metadata (or the other way round) each fill in part of it
-    recording_ids: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.hashes = FileHashes(self.counter)
@@ -172,7 +171,9 @@ def _import_paths(
         done += plan.size
         if progress is not None:
             progress(done, total)
-    report.evidence["recordings"] = len(run.recording_ids)
+    # recordings this run inserted or changed, counted once when its audio file and then its
+    # metadata (or the other way round) each fill in part of it
+    report.evidence["recordings"] = recordings_arrived(store, run.evidence)
     report.evidence["audio_files"] = len(run.attached)
     remember_files(store, run.seen)
     report.bytes_read = run.counter.bytes
@@ -186,6 +187,9 @@ def _import_paths(
             " (their checks had not finished)."
         )
     report.check_item_ids = due + leftover
+    # (a run that fails before this leaves its note behind, harmless: it is read by import id)
+    if run.evidence.recording_imports:
+        forget_arrivals(store)
     report.timings["import"] = time.perf_counter() - started
     report.timings["import_cpu"] = time.process_time() - started_cpu
     if full_checks:
@@ -531,7 +535,7 @@ def _import_xc_metadata(
     count = rejected = 0
     for batch in _batched(rows, RECORDING_BATCH):
         recordings, rejects = xenocanto.recording_rows(batch, audio, plan.input.display, run.hashes)
-        run.recording_ids.update(writer.write_recordings(recordings))
+        writer.write_recordings(recordings)
         for recording in recordings:
             if recording["audio_path"]:
                 run.attached.add(Path(recording["audio_path"]))
@@ -570,7 +574,7 @@ def _import_audio(
         reason = "audio file without a Xeno-canto id in its name, and no metadata row names it"
         _reject(run, writer, [Reject(plan.input.display, 1, reason)])
         return {"audio": 0, "rejects": 1}
-    run.recording_ids.update(writer.write_recordings([recording]))
+    writer.write_recordings([recording])
     run.attached.add(path)
     run.attached_by[path] = writer.import_id
     return {"audio": 1, "recording": recording["id"]}

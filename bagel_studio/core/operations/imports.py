@@ -24,18 +24,20 @@ from bagel_studio.core.store import GeneratorRejection, NewItem, Reject, Store
 
 @dataclass
 class Evidence:
-    """Evidence that arrived: GloBI records (how many), recording ids, text keys (lower case)."""
+    """Evidence that arrived: GloBI records (how many), the imports that wrote recordings (the
+    store keeps which recordings each wrote, so that this does not grow with them), text keys
+    (lower case)."""
 
     globi_added: int = 0
-    recording_ids: set[str] = field(default_factory=set)
+    recording_imports: set[int] = field(default_factory=set)
     text_keys: set[str] = field(default_factory=set)
 
     def __bool__(self) -> bool:
-        return bool(self.globi_added or self.recording_ids or self.text_keys)
+        return bool(self.globi_added or self.recording_imports or self.text_keys)
 
     def update(self, other: Evidence) -> None:
         self.globi_added += other.globi_added
-        self.recording_ids |= other.recording_ids
+        self.recording_imports |= other.recording_imports
         self.text_keys |= other.text_keys
 
 
@@ -91,7 +93,8 @@ class FileImport:
 
     def write_recordings(self, recordings: Sequence[dict[str, Any]]) -> list[str]:
         """Store ``recordings``; the ids of those inserted or changed."""
-        self.evidence.recording_ids.update(r["id"] for r in recordings)
+        if recordings:
+            self.evidence.recording_imports.add(self.import_id)
         return self.store.upsert_recordings(recordings, self.import_id)
 
     def write_generator_rejections(self, rejections: Sequence[GeneratorRejection]) -> int:
@@ -153,10 +156,21 @@ def linked_items(store: Store, evidence: Evidence, exclude: set[str]) -> list[st
         return []  # no evidence came in: nothing earlier can have changed
     linked = store.linked_item_ids(
         GLOBI if evidence.globi_added > 0 else None,
-        sorted(evidence.recording_ids),
+        sorted(evidence.recording_imports),
         sorted(evidence.text_keys),
     )
     return [item_id for item_id in linked if item_id not in exclude]
+
+
+def recordings_arrived(store: Store, evidence: Evidence) -> int:
+    """How many distinct recordings the imports of ``evidence`` inserted or changed."""
+    return store.arrived_recording_count(sorted(evidence.recording_imports))
+
+
+def forget_arrivals(store: Store) -> None:
+    """Once an import run is done: empty the store's note of the recordings its imports wrote
+    (a temporary table of this connection; nothing of the project changes)."""
+    store.forget_arrived_recordings()
 
 
 def text_keys(text: dict[str, Any]) -> list[str]:

@@ -368,8 +368,11 @@ class EvidenceMixin:
     ) -> list[str]:
         """Insert recordings or fill in what is new about known ones (e.g. an audio path found
         after the metadata); existing non-empty values are kept. Returns the ids of those
-        inserted or changed (a recording whose audio comes after its metadata is one of each)."""
+        inserted or changed (a recording whose audio comes after its metadata is one of each).
+        Under an ``import_id``, each recording is also noted as that import's (see
+        ``arrived_recording_count``, ``linked_item_ids``)."""
         changed: list[str] = []
+        arrived: list[tuple[int, str, int]] = []
         with self.transaction() as conn:
             for rec in recordings:
                 values = {c: rec.get(c) for c in RECORDING_COLUMNS}
@@ -386,6 +389,7 @@ class EvidenceMixin:
                         [*values.values(), import_id],
                     )
                     changed.append(str(values["id"]))
+                    arrived.append((import_id or 0, str(values["id"]), 1))
                     continue
                 old = dict(zip(RECORDING_COLUMNS, existing, strict=True))
                 merged = {
@@ -395,14 +399,62 @@ class EvidenceMixin:
                 if values["audio_path"]:  # a newly found audio file replaces a stale path
                     merged["audio_path"] = values["audio_path"]
                     merged["audio_sha256"] = values["audio_sha256"]
-                if merged != old:
+                differs = merged != old
+                if differs:
                     sets = ",".join(f"{c} = ?" for c in RECORDING_COLUMNS[1:])
                     conn.execute(
                         f"UPDATE recordings SET {sets} WHERE id = ?",
                         [*(merged[c] for c in RECORDING_COLUMNS[1:]), values["id"]],
                     )
                     changed.append(str(values["id"]))
+                arrived.append((import_id or 0, str(values["id"]), int(differs)))
+            if import_id is not None and arrived:
+                self._note_arrived(conn, arrived)
         return changed
+
+    # The recordings each import of this connection wrote (its id, the recording's, and whether
+    # it was inserted or changed), in a temporary table: what an import run re-checks and counts
+    # is read from it, so that its memory does not grow with the recordings a file holds. It is
+    # part of the import's transaction (a file rolled back takes its rows with it) and is
+    # emptied by ``forget_arrived_recordings`` once the run is done.
+    _ARRIVED = "temp.arrived_recordings"
+
+    def _note_arrived(self, conn: sqlite3.Connection, rows: list[tuple[int, str, int]]) -> None:
+        conn.execute(
+            f"CREATE TABLE IF NOT EXISTS {self._ARRIVED} (import_id INTEGER NOT NULL,"
+            " id TEXT NOT NULL, changed INTEGER NOT NULL, PRIMARY KEY (import_id, id))"
+            " WITHOUT ROWID"
+        )
+        conn.executemany(
+            f"INSERT INTO {self._ARRIVED} (import_id, id, changed) VALUES (?, ?, ?)"
+            " ON CONFLICT (import_id, id) DO UPDATE SET changed = max(changed, excluded.changed)",
+            rows,
+        )
+
+    def _arrived_exists(self) -> bool:
+        return bool(
+            self.db.execute(
+                "SELECT 1 FROM sqlite_temp_master WHERE type = 'table' AND name = ?",
+                ["arrived_recordings"],
+            ).fetchone()
+        )
+
+    def arrived_recording_count(self, import_ids: Sequence[int]) -> int:
+        """How many distinct recordings the imports ``import_ids`` inserted or changed."""
+        if not import_ids or not self._arrived_exists():
+            return 0
+        row = self.db.execute(
+            f"SELECT count(DISTINCT id) FROM {self._ARRIVED} WHERE changed"
+            " AND import_id IN (SELECT value FROM json_each(?))",
+            [json.dumps(list(import_ids))],
+        ).fetchone()
+        return int(row[0])
+
+    def forget_arrived_recordings(self) -> None:
+        """Empty the table of the recordings this connection's imports wrote."""
+        if self._arrived_exists():
+            with self.transaction() as conn:
+                conn.execute(f"DELETE FROM {self._ARRIVED}")
 
     def recording(self, recording_id: str | None) -> dict[str, Any] | None:
         if not recording_id:

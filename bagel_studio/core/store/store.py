@@ -318,21 +318,26 @@ class Store(ReviewsMixin, DecisionsMixin, EvidenceMixin, QueuePagingMixin):
         ]
 
     def linked_item_ids(
-        self, domain: str | None, recording_ids: Sequence[str], text_keys: Sequence[str]
+        self, domain: str | None, recording_imports: Sequence[int], text_keys: Sequence[str]
     ) -> list[str]:
-        """Items of ``domain`` (None: none), or naming one of ``recording_ids``, or whose text key
-        (lower case) is one of ``text_keys``: those whose evidence just changed."""
+        """Items of ``domain`` (None: none), or naming a recording that one of the imports
+        ``recording_imports`` of this connection wrote (see ``upsert_recordings``), or whose
+        text key (lower case) is one of ``text_keys``: those whose evidence just changed."""
+        recordings = "0"
+        if recording_imports and self._arrived_exists():
+            recordings = (
+                f"recording_id IN (SELECT id FROM {self._ARRIVED}"
+                " WHERE import_id IN (SELECT value FROM json_each(?)))"
+            )
         query = (
             "SELECT id FROM items WHERE (? AND domain = ?)"
-            " OR recording_id IN (SELECT value FROM json_each(?))"
+            f" OR {recordings}"
             " OR lower(text_key) IN (SELECT value FROM json_each(?))"
         )
-        params = [
-            int(domain is not None),
-            domain or "",
-            json.dumps(list(recording_ids)),
-            json.dumps(list(text_keys)),
-        ]
+        params: list[Any] = [int(domain is not None), domain or ""]
+        if recordings != "0":
+            params.append(json.dumps(list(recording_imports)))
+        params.append(json.dumps(list(text_keys)))
         return [row[0] for row in self.db.execute(query, params)]
 
     def item_stat_rows(self) -> list[tuple[str, str | None, str | None, str, int | None]]:

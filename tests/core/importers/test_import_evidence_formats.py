@@ -128,6 +128,56 @@ def test_recordings_with_ids_only_in_urls_are_counted_once(
     assert again.evidence["recordings"] == 0  # nothing new the second time
 
 
+def test_each_run_rechecks_and_counts_only_the_recordings_it_brought(
+    store: Store, tmp_path: Path
+) -> None:
+    # The recordings an import wrote are noted in the project's connection (not in memory, where
+    # a large table's ids would pile up): a later run on the same open project, as the desk
+    # makes, re-checks the items of its own recordings, not of an earlier run's.
+    items = tmp_path / "items.jsonl"
+    items.write_text(
+        "".join(
+            json.dumps(
+                {
+                    "id": f"xc:{n}",
+                    "domain": "Xeno-canto",
+                    "dimension": "Dominant frequency range",
+                    "question": f"Which band holds the song of recording {n}?",
+                    "options": ["1-2 kHz", "2-4 kHz", "4-8 kHz", "8-12 kHz"],
+                    "answer": "B",
+                    "recording": f"XC{n}",
+                }
+            )
+            + "\n"
+            for n in (1, 2)
+        ),
+        encoding="utf-8",
+    )
+    import_paths(store, [items])
+    header = "id,gen,sp,en,type\n"
+    first, second, both = (tmp_path / f"{name}.csv" for name in ("first", "second", "both"))
+    first.write_text(header + "1,Passer,domesticus,House Sparrow,song\n", encoding="utf-8")
+    second.write_text(header + "2,Junco,hyemalis,Dark-eyed Junco,song\n", encoding="utf-8")
+    both.write_text(
+        header + "2,Junco,hyemalis,Dark-eyed Junco,song\n3,Melozone,crissalis,,call\n",
+        encoding="utf-8",
+    )
+
+    missing = "vocalization-missing"  # until its recording says "song"
+    assert all(missing in {f.check for f in store.flags(f"xc:{n}")} for n in (1, 2))
+
+    one = import_paths(store, [first])
+    assert one.check_item_ids == ["xc:1"] and one.evidence["recordings"] == 1
+    assert missing not in {f.check for f in store.flags("xc:1")}
+    assert missing in {f.check for f in store.flags("xc:2")}
+    two = import_paths(store, [second])
+    assert two.check_item_ids == ["xc:2"] and two.evidence["recordings"] == 1
+    # XC2 again (unchanged, but named by the file) and XC3 (new): one recording came in
+    three = import_paths(store, [both])
+    assert three.check_item_ids == ["xc:2"] and three.evidence["recordings"] == 1
+    assert missing not in {f.check for f in store.flags("xc:2")}
+
+
 def test_texts_as_json_and_plain_biorxiv(store: Store, tmp_path: Path, data_dir: Path) -> None:
     koala = (data_dir / "wikipedia" / "Koala.txt").read_text("utf-8")
     (tmp_path / "koala.json").write_text(
