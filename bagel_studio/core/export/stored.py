@@ -29,7 +29,8 @@ _KEEPS = (Decision.ACCEPT.value, Decision.REVISE.value)
 
 @dataclass(frozen=True)
 class StoredBatch:
-    """Some items' rows (in queue order), with their reviews (by curator) and adjudications."""
+    """Some items' rows (in no particular order), with their reviews (by curator) and
+    adjudications."""
 
     rows: list[Row]
     reviews: dict[str, list[Row]]  # item id -> its ``review_rows``
