@@ -700,10 +700,16 @@ def _summary_pairs(rows: Iterable[tuple[str, str]]) -> list[tuple[str, Severity]
 
 
 def _foreign_database(conn: sqlite3.Connection) -> bool:
-    """True for a database with tables but no BAGEL Studio schema (no migration ever ran)."""
+    """True for a database with tables but no BAGEL Studio schema (no migration ever ran). A
+    new project whose process was killed after its first step (the ``schema_migrations`` table,
+    committed alone) and before its first migration is not foreign: it is finished on opening."""
     if int(conn.execute("PRAGMA user_version").fetchone()[0]) != 0:
         return False
-    return conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone() is not None
+    tables = {str(row[0]) for row in conn.execute("SELECT name FROM sqlite_master")}
+    if tables <= {"schema_migrations", "sqlite_autoindex_schema_migrations_1"}:
+        columns = [str(row[1]) for row in conn.execute("PRAGMA table_info(schema_migrations)")]
+        return bool(tables) and columns != ["name", "applied_at"]
+    return True
 
 
 def _looks_like_sqlite(path: Path) -> bool:
