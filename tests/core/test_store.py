@@ -197,30 +197,6 @@ def test_not_a_project_and_too_new_schema_are_refused(tmp_path: Path) -> None:
         Store.open(newer)
 
 
-def test_a_project_killed_before_its_first_migration_is_finished_on_opening(
-    tmp_path: Path,
-) -> None:
-    """A new project's first transaction creates ``schema_migrations`` alone: a process killed
-    right after it (an import killed at start) left a file that was refused as another
-    program's database. Another program's table of that name is still refused."""
-    path = tmp_path / "killed.bagel"
-    conn = sqlite3.connect(path)
-    conn.execute("CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
-    conn.commit()
-    conn.close()
-    with Store.open(path) as store:
-        assert store.item_count(QueueFilter()) == 0
-    with Store.open(path, read_only=True) as store:
-        assert store.distinct_values("domain") == []
-    rails = tmp_path / "rails.db"
-    conn = sqlite3.connect(rails)
-    conn.execute("CREATE TABLE schema_migrations (version TEXT PRIMARY KEY)")
-    conn.commit()
-    conn.close()
-    with pytest.raises(StoreError, match="not a BAGEL Studio project"):
-        Store.open(rails)
-
-
 def test_another_programs_database_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
     """An SQLite file that is not a project (another tool's data) is not turned into one."""
     foreign = tmp_path / "field-notes.db"

@@ -201,11 +201,11 @@ def features(rows: AuditRows) -> AuditFeatures:
         first = TEXTS * position
         gold_at = first + 1 + gold_of[position]
         if gold_words:
-            gold = leakable(texts_of[gold_at].decode("utf-8", "surrogatepass"))
+            gold = leakable(texts_of[gold_at])
             if gold is not None:
                 golds[position] = gold
                 answer_words[position] = texts[gold_at].strip()
-        phrases[position] = texts_of[first].decode("utf-8", "surrogatepass")
+        phrases[position] = texts_of[first]
     of_item = list(zip(rows.domains, rows.dimensions, strict=True))
     kinds = list(dict.fromkeys(of_item))
     kind_number = {pair: number for number, pair in enumerate(kinds)}

@@ -412,14 +412,16 @@ class Store(ReviewsMixin, DecisionsMixin, EvidenceMixin, QueuePagingMixin):
             [json.dumps(list(item_ids))],
         ).fetchall()
 
-    def release_candidates(self, statuses: Iterable[str]) -> list[tuple[str, str]]:
-        """(id, domain) of every item whose status is one of ``statuses``, in queue order: the
-        items a release may take, put in release order before any of them is read."""
-        return self.db.execute(
-            "SELECT id, domain FROM items WHERE status IN (SELECT value FROM json_each(?))"
+    def release_candidates(self, domain: str, statuses: Iterable[str]) -> list[str]:
+        """The ids of the items of ``domain`` whose status is one of ``statuses``, in queue
+        order: the items a release may take, put in release order before any of them is read
+        (from the index of items by domain and queue position alone: ``m_items_release_order``)."""
+        rows = self.db.execute(
+            "SELECT id FROM items WHERE domain = ? AND status IN (SELECT value FROM json_each(?))"
             " ORDER BY seq",
-            [json.dumps(sorted(statuses))],
+            [domain, json.dumps(sorted(statuses))],
         ).fetchall()
+        return [row[0] for row in rows]
 
     def status_counts(self) -> list[tuple[str, str, int]]:
         """(domain, status, items) of every domain and status the project's items have."""
@@ -701,15 +703,17 @@ def _summary_pairs(rows: Iterable[tuple[str, str]]) -> list[tuple[str, Severity]
 
 def _foreign_database(conn: sqlite3.Connection) -> bool:
     """True for a database with tables but no BAGEL Studio schema (no migration ever ran). A
-    new project whose process was killed after its first step (the ``schema_migrations`` table,
-    committed alone) and before its first migration is not foreign: it is finished on opening."""
+    file whose first migration never ended (a process killed right after it recorded that it
+    would migrate: ``migrate.apply_migrations``) holds only our ``schema_migrations`` table:
+    it is ours, and is migrated."""
     if int(conn.execute("PRAGMA user_version").fetchone()[0]) != 0:
         return False
-    tables = {str(row[0]) for row in conn.execute("SELECT name FROM sqlite_master")}
-    if tables <= {"schema_migrations", "sqlite_autoindex_schema_migrations_1"}:
-        columns = [str(row[1]) for row in conn.execute("PRAGMA table_info(schema_migrations)")]
-        return bool(tables) and columns != ["name", "applied_at"]
-    return True
+    ours = conn.execute(
+        "SELECT 1 FROM pragma_table_info('schema_migrations') WHERE name = 'applied_at'"
+    ).fetchone()
+    if ours is not None:
+        return False
+    return conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone() is not None
 
 
 def _looks_like_sqlite(path: Path) -> bool:
