@@ -36,7 +36,7 @@ cookie="$(mcookie)"
 : >"$work/auth"
 xauth -q -f "$work/auth" add :0 . "$cookie"
 setsid Xvfb -displayfd 3 -screen 0 "$geometry" -nolisten tcp -auth "$work/auth" \
-  3>"$work/display" 2>"$work/xvfb.log" </dev/null &
+  3>"$work/display" >"$work/xvfb.log" 2>&1 </dev/null &
 xvfb=$!
 for _ in $(seq 200); do  # -displayfd: the number is written once the screen takes clients
   [ -s "$work/display" ] && break

@@ -166,6 +166,13 @@ def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespa
     return mixed
 
 
+# Commands after which the process may end without tearing the interpreter down
+# (``__main__.leave``): everything they write is written and closed when they return (files
+# renamed into place, the project committed and closed), and their worker processes die with
+# this one (``core.workers.die_with_parent``).
+LEAVE_AT_ONCE = frozenset({"export", "import", "check", "decide"})
+
+
 def run(argv: list[str]) -> int:
     parser = build_parser(_command_named(argv))
     try:

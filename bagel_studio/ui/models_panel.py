@@ -326,9 +326,14 @@ class ModelsPanel(QWidget):
                     )  # fmt: skip
                     if summary.stopped:
                         return f"{item_id}: stopped. Why: {_first_upper(summary.stopped)}."
-                    return f"{item_id}: " + (
-                        ", ".join(summary.verdicts)
-                        or "the reply could not be read: " + "; ".join(summary.errors)
+                    cut = summary.shortened.get(item_id)
+                    return (
+                        f"{item_id}: "
+                        + (
+                            ", ".join(summary.verdicts)
+                            or "the reply could not be read: " + "; ".join(summary.errors)
+                        )
+                        + (f" ({cut})" if cut else "")
                     )
                 from bagel_studio.core.llm.regenerate import regenerate
 
@@ -340,7 +345,8 @@ class ModelsPanel(QWidget):
                     return f"{item_id}: stopped. Why: {_first_upper(result.stopped)}."
                 outcome = result.outcomes.get(item_id, "")
                 detail = result.created.get(item_id) or result.reasons.get(item_id, "")
-                return f"{item_id}: {outcome} {detail}".strip()
+                cut = result.shortened.get(item_id)
+                return f"{item_id}: {outcome} {detail}".strip() + (f" ({cut})" if cut else "")
             finally:
                 client.close()
 

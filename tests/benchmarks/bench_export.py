@@ -41,7 +41,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from tests.benchmarks.bagel_scale import write_scale_items  # noqa: E402
-from tests.benchmarks.bench_scale import jsonl_floor  # noqa: E402
+from tests.benchmarks.bench_scale import compiled, jsonl_floor  # noqa: E402
 
 TARGET_RATIO = 5.0
 RSS_TARGET_MB = 400
@@ -151,6 +151,7 @@ def main() -> None:
     parser.add_argument("--items", type=Path, help="an item file instead of bagel_scale's")
     parser.add_argument("--phases", action="store_true", help="also print where the time goes")
     args = parser.parse_args()
+    compiled()
     print(f"{args.count:,} items, median of {args.repeat}; load average {load()}")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)

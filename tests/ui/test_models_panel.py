@@ -158,3 +158,35 @@ def test_the_panel_says_what_invalid_replies_mean_and_why_a_run_stopped(
     assert panel.run_button.text() == "Evaluate all items [Ctrl+E]"  # once, after a run
     panel.close()
     close_desk(window)
+
+
+def test_a_second_opinion_on_a_long_article_says_how_much_the_judge_saw(
+    qtbot, tmp_path: Path, scripted: ScriptedServer
+) -> None:
+    from bagel_studio.core.model import ItemContent
+    from bagel_studio.core.store import NewItem
+    from tests.core.llm.test_context_fit import KOALA, OPTIONS, QUESTION
+
+    path = tmp_path / "koala.bagel"
+    with Store.open(path, owner="test") as store:
+        store.add_texts([{"key": "wikipedia:Koala", "kind": "wikipedia", "title": "Koala",
+                          "text": KOALA, "truncated": 0}], None)  # fmt: skip
+        content = ItemContent(QUESTION, OPTIONS, 3, "Behavior")
+        store.add_items([NewItem("wiki:koala:0", "Wikipedia", content, text_key="title:Koala")],
+                        None)  # fmt: skip
+    scripted.context, scripted.props = 2048, True  # llama.cpp's server with a small model
+    window = open_desk(qtbot, path)
+    window.menus.open_panel("models")
+    panel = window.menus.panels["models"]
+    fill_profile(panel, scripted.url, "gold", "judge", qtbot)
+    panel.profiles.selectRow(0)
+    window.show_item("wiki:koala:0")
+    with qtbot.waitSignal(panel.models_changed, timeout=30_000):
+        qtbot.mouseClick(panel.judge_button, Qt.MouseButton.LeftButton)
+    status = panel.status.text()
+    assert status.startswith("wiki:koala:0: ok (evidence shortened to ")
+    assert "to fit the model's context of 2,048 tokens (the server's /props)" in status
+    window.show_item("wiki:koala:0")
+    assert "of the evidence's 36,633 characters" in window.item_view.models.text()
+    panel.close()
+    close_desk(window)

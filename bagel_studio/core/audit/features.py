@@ -187,25 +187,23 @@ def features(rows: AuditRows) -> AuditFeatures:
     concerned = [p for p, r, a in zip(range(count), recordings, subjects, strict=True) if r or a]
     if concerned:
         gold_ends = np.cumsum(np.bincount(item[in_gold], minlength=count)).tolist()
-        gold_stems = (pairs[in_gold] & _LOW).tolist()
+        gold_stems = stems((pairs[in_gold] & _LOW).tolist())  # each item's, one after another
         gold_of = answers.tolist()
         texts_of = tokens.phrases
     for position in concerned:
         about = subjects[position]
-        gold_words = stems(
-            gold_stems[gold_ends[position - 1] if position else 0 : gold_ends[position]]
-        )
+        gold_words = gold_stems[gold_ends[position - 1] if position else 0 : gold_ends[position]]
         keys_of = group_keys(dimensions[position], recordings[position], about, gold_words)
         digests += b"".join(key_digests(keys_of))
         positions += [position] * len(keys_of)
         first = TEXTS * position
         gold_at = first + 1 + gold_of[position]
         if gold_words:
-            gold = leakable(texts_of[gold_at].decode("utf-8", "surrogatepass"))
+            gold = leakable(texts_of[gold_at])
             if gold is not None:
                 golds[position] = gold
                 answer_words[position] = texts[gold_at].strip()
-        phrases[position] = texts_of[first].decode("utf-8", "surrogatepass")
+        phrases[position] = texts_of[first]
     of_item = list(zip(rows.domains, rows.dimensions, strict=True))
     kinds = list(dict.fromkeys(of_item))
     kind_number = {pair: number for number, pair in enumerate(kinds)}

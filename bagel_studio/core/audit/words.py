@@ -44,9 +44,6 @@ _LONG = 16  # words up to this many bytes are hashed in numpy (``_numbered``)
 _MIX_FIRST = np.uint64(0x9E3779B97F4A7C15)  # odd constants of splitmix64 and xxhash
 _MIX_SECOND = np.uint64(0xC2B2AE3D27D4EB4F)
 _PADDING = " " * _LONG
-_AT_BITS = 24  # a word's position among the buffer's words, in the low bits of its hash key
-_AT_SHIFT = np.uint64(_AT_BITS)
-_AT_MASK = np.uint64((1 << _AT_BITS) - 1)
 _POSITIONS = np.arange(0, dtype=np.uint64)  # ``_positions``
 STOP = -1  # the number of a stop word
 MARK = -2  # the number of the separator between two texts
@@ -80,7 +77,7 @@ def _number(word: bytes) -> int:
 class Tokens:
     """The words of many texts, one text after another."""
 
-    buffer: bytes  # the texts lower case, UTF-8, marks made spaces, " # " after each text
+    buffer: bytes  # the texts lower case, UTF-8, marks made spaces, " # " after each (``_buffer``)
     numbers: np.ndarray  # each word's stem number (int32): STOP for a stop word, MARK after a text
     starts: np.ndarray  # where each text's words start in ``numbers``
     ends: np.ndarray  # where they end
@@ -91,26 +88,27 @@ class Tokens:
 
     def phrase(self, text: int) -> str:
         """``phrase`` of the text at position ``text``."""
-        return self.phrases[text].decode("utf-8", "surrogatepass")
+        return self.phrases[text]
 
     @cached_property
-    def phrases(self) -> list[bytes]:
-        """``phrase`` of every text, in UTF-8 (made at once: the buffer's runs of spaces made
-        one, then split at its separators, and the spaces around each piece stripped)."""
+    def phrases(self) -> list[str]:
+        """``phrase`` of every text (made at once: the buffer's runs of spaces made one, the
+        whole decoded, split at its separators, and the spaces around each piece stripped)."""
         if not self.buffer:
             return []
         text = np.frombuffer(self.buffer, dtype=np.uint8)
         space = text == _SPACE
         kept = ~space  # a space is kept unless it follows a space
         kept[1:] |= ~space[:-1]
-        return list(map(bytes.strip, text[kept].tobytes().split(SEPARATOR)[:-1]))
+        joined = text[kept].tobytes().decode("utf-8", "surrogatepass")
+        return list(map(str.strip, joined.split("#")[:-1]))
 
 
 def tokenize(texts: Sequence[str]) -> Tokens:
     """The words of ``texts`` (``phrase``'s words) and the numbers of their stems."""
     buffer = _buffer(texts)
     numbers = _numbered(buffer)
-    if numbers is None:  # a NUL in a text, a great many words, or a hash shared by two words
+    if numbers is None:  # a NUL in a text, or a hash shared by two words
         numbers = looked_up(buffer.split())
     ends = np.flatnonzero(numbers == MARK)
     starts = np.empty_like(ends)
@@ -157,16 +155,16 @@ def looked_up(words: list[bytes]) -> np.ndarray:
     return numbers
 
 
-def _numbered(buffer: bytes, hash_bits: int = 64 - _AT_BITS) -> np.ndarray | None:
+def _numbered(buffer: bytes, hash_bits: int | None = None) -> np.ndarray | None:
     """``looked_up(buffer.split())`` without a Python object per word: the words are found in
     numpy (the buffer's only space is byte 32), each word up to 16 bytes held as two integers
     (its bytes, zero-padded), hashed, and the hashes sorted, so that only the first word of each
     hash is looked up in Python. Words sharing a hash are checked to be the same bytes; where
-    two are not (a chance of about 2**-40 per pair of distinct words; ``hash_bits`` fewer, to
-    test that), or a word holds a NUL
-    (then its padding could not be told from it), None: the caller looks the words up plainly.
-    Longer words are looked up one by one. (The arrays are made in place where they can be: at
-    a hundred thousand words each new one costs more in fresh memory than in arithmetic.)"""
+    two are not (a chance of about 2**-47 per pair of distinct words in a batch of a hundred
+    thousand words; ``hash_bits`` fewer, to test that), or a word holds a NUL (then its padding
+    could not be told from it), None: the caller looks the words up plainly. Longer words are
+    looked up one by one. (The arrays are made in place where they can be: at a hundred
+    thousand words each new one costs more in fresh memory than in arithmetic.)"""
     if b"\x00" in buffer:
         return None
     text = np.frombuffer(buffer, dtype=np.uint8)  # " " first, _LONG spaces last (``_buffer``)
@@ -176,8 +174,6 @@ def _numbered(buffer: bytes, hash_bits: int = 64 - _AT_BITS) -> np.ndarray | Non
     edges += 1
     starts, ends = edges[0::2], edges[1::2]  # each word's bytes: buffer[start:end]
     count = len(starts)
-    if count >= 1 << _AT_BITS:
-        return None
     numbers = np.empty(count, dtype=np.int32)
     lengths = np.subtract(ends, starts, dtype=np.int32)
     at: np.ndarray | None = None  # the words up to _LONG bytes (None: all of them)
@@ -214,12 +210,13 @@ def _numbered(buffer: bytes, hash_bits: int = 64 - _AT_BITS) -> np.ndarray | Non
     keys = np.multiply(second, _MIX_SECOND)
     keys ^= first
     keys *= _MIX_FIRST
-    keys >>= np.uint64(64 - hash_bits)
-    keys <<= _AT_SHIFT
+    position_bits = max(count - 1, 1).bit_length()
+    keys >>= np.uint64(position_bits if hash_bits is None else 64 - hash_bits)
+    keys <<= np.uint64(position_bits)
     keys |= _positions(len(keys))
     keys.sort()
-    order = (keys & _AT_MASK).view(np.int64)
-    keys >>= _AT_SHIFT
+    order = (keys & np.uint64((1 << position_bits) - 1)).view(np.int64)
+    keys >>= np.uint64(position_bits)
     heads = np.empty(len(keys), dtype=bool)
     heads[:1] = True
     np.not_equal(keys[1:], keys[:-1], out=heads[1:])

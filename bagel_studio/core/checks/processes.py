@@ -11,19 +11,16 @@ desk never asks for workers: forking a process that runs Qt threads is not safe.
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import gc
 import multiprocessing
 import os
-import signal
-import sys
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING
 
 from bagel_studio.core.checks.context import CheckContext
 from bagel_studio.core.model import Flag
+from bagel_studio.core.workers import die_with_parent
 
 if TYPE_CHECKING:
     from bagel_studio.core.store import Store
@@ -35,7 +32,6 @@ PARALLEL_MIN = 20_000
 TASK = 4_000  # at most this many item ids per task
 TASKS_PER_WORKER = 4  # smaller tasks at the end keep every worker busy until the last one
 
-_PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 
 _inherited: CheckContext | None = None  # built by the parent, handed to the forked workers
 _worker: tuple[Store, CheckContext, bool] | None = None
@@ -79,20 +75,6 @@ def checked_in_processes(
             yield from results
     finally:
         _inherited = None
-
-
-def die_with_parent(parent: int) -> None:
-    """Make this forked worker die with ``parent``: a killed ``check`` or ``import`` must not
-    leave its workers behind (each holds the parent's lookups, and they would wait forever on
-    a queue no one feeds). On Linux the kernel sends SIGKILL when the parent dies; if it died
-    before that was asked for, the worker has been handed to another process and ends now.
-    SIGTERM ends the worker too, instead of the parent's handler unwinding it."""
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    if sys.platform.startswith("linux"):
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    if os.getppid() != parent:
-        os._exit(1)
 
 
 def _start(path: str, audio: bool, parent: int) -> None:

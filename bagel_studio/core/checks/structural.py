@@ -4,7 +4,6 @@ acceptance until a curator fixes the item."""
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
 from bagel_studio.core.domains import DIMENSIONS, LETTERS, normalize_dimension
@@ -39,11 +38,6 @@ def _valid_dimension(domain: str, dimension: str | None) -> bool:
     return bool(dimension) and normalize_dimension(domain, dimension) == dimension
 
 
-# Whitespace that ``_norm`` would change in options joined by NUL: any but the space, two
-# spaces, a space at an option's start or end; and a NUL, which would cut the join wrongly.
-_UNNORMAL = re.compile(r"[^\S ]|  |^ | $| \x00|\x00 ")
-
-
 def _sound(domain: str, content: ItemContent) -> bool:
     """True when no structural check can fail: the common case, settled without building
     messages (the import and the export run these checks on every item)."""
@@ -57,7 +51,14 @@ def _sound(domain: str, content: ItemContent) -> bool:
     ):
         return False
     joined = "\x00".join(options)
-    if joined.count("\x00") == len(options) - 1 and _UNNORMAL.search(joined) is None:
+    if (
+        all(map(str.isprintable, options))  # no whitespace but the space, and no NUL
+        and "  " not in joined
+        and " \x00" not in joined
+        and "\x00 " not in joined
+        and joined[:1] != " "
+        and joined[-1:] != " "
+    ):
         # every option is already in ``_norm``'s form but for its case: fold them at once
         folded = set(joined.casefold().split("\x00"))
         return "" not in folded and len(folded) == len(options)

@@ -54,6 +54,8 @@ def run(args: argparse.Namespace) -> int:
         )
         for item_id in summary.disagree:
             print(f"  disagrees: {item_id}")
+        for item_id, note in summary.shortened.items():
+            print(f"  {item_id}: {note}")
         for error in summary.errors[:SHOWN_ERRORS]:
             print(f"  failed: {error}", file=sys.stderr)
         if len(summary.errors) > SHOWN_ERRORS:

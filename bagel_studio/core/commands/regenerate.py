@@ -52,6 +52,8 @@ def run(args: argparse.Namespace) -> int:
         for item_id, outcome in summary.outcomes.items():
             detail = summary.created.get(item_id) or summary.reasons.get(item_id, "")
             print(f"{item_id}: {outcome} {detail}".rstrip())
+            if item_id in summary.shortened:
+                print(f"  {summary.shortened[item_id]}")
         if summary.stopped:
             left = len(items) - len(summary.outcomes)
             print(f"stopped: {summary.stopped} ({left} not asked)", file=sys.stderr)

@@ -10,7 +10,7 @@ import gc
 import hashlib
 import json
 import re
-from collections import Counter, defaultdict, deque
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -141,7 +141,7 @@ class ReleasedItems(Sequence[ReleasedItem]):
     they are gone through: a plan of 200,000 items holds a few small values per item, not the
     items (writing the release streams them into its files)."""
 
-    BATCH = 2000
+    BATCH = 1000  # items read at a time; the batches workers plan and finish (``processes``)
 
     def __init__(self, store: Store, slots: Sequence[Slot], seed: int) -> None:
         self.store = store
@@ -431,7 +431,7 @@ def plan_batch(
 # Plans batches of items: given the project, the batches' item ids (release order), the
 # licences and the blocking flags, the ``BatchPlan`` of each batch in order.
 Planner = Callable[
-    [Store, list[list[str]], dict[str, str], dict[str, list[str]]], Iterator[BatchPlan]
+    [Store, Iterable[list[str]], dict[str, str], dict[str, list[str]]], Iterator[BatchPlan]
 ]
 
 
@@ -442,7 +442,7 @@ Dealt = Callable[[int, int, list["Slot"]], None]
 
 def plan_batches(
     store: Store,
-    batches: list[list[str]],
+    batches: Iterable[list[str]],
     licences: dict[str, str],
     blocking: dict[str, list[str]],
 ) -> Iterator[BatchPlan]:
@@ -451,18 +451,19 @@ def plan_batches(
         yield plan_batch(stored.read_batch(store, item_ids), item_ids, licences, blocking)
 
 
-def release_order(candidates: Iterable[tuple[str, str]]) -> list[tuple[str, str, NaturalKey]]:
-    """The (id, domain) ``candidates`` (in queue order) in release order: by domain
-    (``domain_order``), then by natural id order, ties in queue order; with each one's key."""
-    by_domain: dict[str, list[tuple[str, NaturalKey]]] = defaultdict(list)
-    for item_id, domain in candidates:
-        by_domain[domain].append((item_id, natural_order(item_id)))
-    ordered: list[tuple[str, str, NaturalKey]] = []
-    for domain in domain_order(by_domain):  # one string per domain, not one per item
-        ordered += [
-            (item_id, domain, key) for item_id, key in sorted(by_domain[domain], key=_second)
-        ]
-    return ordered
+def release_batches(
+    store: Store, domains: Iterable[str], size: int
+) -> Iterator[tuple[str, list[tuple[str, NaturalKey]], bool]]:
+    """The items a release may take (accepted or revised) in release order, ``size`` at a
+    time: by domain (``domain_order``), then by natural id order, ties in queue order. Each
+    batch is one domain's: (the domain, its items' ids and keys, whether it is the domain's
+    last). A domain is read and sorted when its first batch is asked for, so that the batches
+    before it may be planned meanwhile."""
+    for domain in domain_order(domains):
+        ids = store.release_candidates(domain, RELEASED_VALUES)
+        entries = sorted([(item_id, natural_order(item_id)) for item_id in ids], key=_second)
+        for start in range(0, len(entries), size):
+            yield domain, entries[start : start + size], start + size >= len(entries)
 
 
 def _second(entry: tuple[str, NaturalKey]) -> NaturalKey:
@@ -484,49 +485,49 @@ def _plan(
     reject_reasons: dict[str, Counter[str]] = defaultdict(Counter)
     for domain, reason, count in store.reject_reason_counts(REJECTED, Decision.REJECT.value):
         reject_reasons[domain][reason] += count
-    order = release_order(store.release_candidates(RELEASED_VALUES))
-    size = ReleasedItems.BATCH
-    batches = [order[start : start + size] for start in range(0, len(order), size)]
-    planned = planner(
-        store,
-        [[entry[0] for entry in batch] for batch in batches],
-        licences,
-        collected_blocking(store),
-    )
+    batches: list[tuple[str, list[tuple[str, NaturalKey]], bool]] = []
+
+    def item_ids() -> Iterator[list[str]]:
+        for batch in release_batches(store, list(outcomes), ReleasedItems.BATCH):
+            batches.append(batch)
+            yield [item_id for item_id, _ in batch[1]]
+
+    planned = planner(store, item_ids(), licences, collected_blocking(store))
     released: list[Slot] = []
     sizes: list[int] = []
     blocked: list[BlockedItem] = []
     unknown: set[str] = set()
     balance: dict[str, DomainBalance] = {}
-    undealt: dict[str, list[Slot]] = {}  # domain -> its items planned so far (release order)
-    waiting: deque[tuple[int, list[Slot]]] = deque()  # planned batches with undealt items
+    undealt: list[Slot] = []  # the current domain's released items planned so far
+    waiting: list[tuple[int, list[Slot]]] = []  # its batches planned so far
     done = 0
-    for number, (batch, found) in enumerate(zip(batches, planned, strict=True)):
+    total = sum(outcomes[d][status] for d in outcomes for status in RELEASED_VALUES)
+    for number, found in enumerate(planned):
+        domain, entries, last = batches[number]
         if found.changed is not None:
             raise ExportError(
                 f"the project changed while this export read it ({found.changed}); export again"
             )
-        slots = _slots(batch, found)
-        for slot in slots:
-            undealt.setdefault(slot.domain, []).append(slot)
+        slots = _slots(domain, entries, found)
+        undealt += slots
         waiting.append((number, slots))
         blocked += found.blocked
         unknown |= found.unknown
-        for domain, count in found.unresolved.items():
-            left_out[UNRESOLVED][domain] += count
-        # release order is by domain: every domain but the next batch's first is complete
-        following = batches[number + 1][0][1] if number + 1 < len(batches) else None
-        for domain in [d for d in undealt if d != following]:
-            balance[domain] = _deal(seed, domain, undealt.pop(domain))
-        while waiting and not any(slot.domain in undealt for slot in waiting[0][1]):
-            ready, slots = waiting.popleft()
-            released += slots
-            sizes.append(len(slots))
-            if dealt is not None and not blocked:
-                dealt(seed, ready, slots)
-        done += len(batch)
+        for where, count in found.unresolved.items():
+            left_out[UNRESOLVED][where] += count
+        if last:  # the domain is planned: deal it, and its batches are ready
+            if undealt:
+                balance[domain] = _deal(seed, domain, undealt)
+            undealt = []
+            for ready, ready_slots in waiting:
+                released += ready_slots
+                sizes.append(len(ready_slots))
+                if dealt is not None and not blocked:
+                    dealt(seed, ready, ready_slots)
+            waiting.clear()
+        done += len(entries)
         if progress is not None:
-            progress(done, len(order))
+            progress(done, max(total, done))
     assert not waiting and not undealt
     domains = domain_order([*outcomes, *balance])
     return ExportPlan(
@@ -545,8 +546,8 @@ def _plan(
     )
 
 
-def _slots(batch: list[tuple[str, str, NaturalKey]], found: BatchPlan) -> list[Slot]:
-    """The released items of a planned batch (``batch``: its ids, domains and keys)."""
+def _slots(domain: str, entries: list[tuple[str, NaturalKey]], found: BatchPlan) -> list[Slot]:
+    """The released items of a planned batch of ``domain`` (``entries``: its ids and keys)."""
     slots = []
     for place, gold, fixed, dimension, level, licence, digest in zip(
         found.kept,
@@ -558,7 +559,7 @@ def _slots(batch: list[tuple[str, str, NaturalKey]], found: BatchPlan) -> list[S
         found.digest,
         strict=True,
     ):
-        item_id, domain, key = batch[place]
+        item_id, key = entries[place]
         slots.append(
             Slot(
                 item_id,

@@ -23,8 +23,10 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
+import os
+import sys
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from itertools import islice
 from pathlib import Path
@@ -34,6 +36,7 @@ from bagel_studio.core.export.plan import BatchPlan, ExportError, ExportPlan, Sl
 from bagel_studio.core.export.render import PreparedBatch, Preparer, Rendered, finish
 from bagel_studio.core.export.stored import read_batch
 from bagel_studio.core.store import Store
+from bagel_studio.core.workers import die_with_parent
 
 T = TypeVar("T")
 Task = tuple[int, tuple[int, list[int], list[bool]]]  # a batch to finish: number, seed, deal
@@ -45,7 +48,10 @@ AHEAD = 2  # rendered batches handed out per worker beyond the one the exporting
 # planning: the project's licences and blocking flags, inherited by the forked workers
 _lookups: tuple[dict[str, str], dict[str, list[str]]] = ({}, {})
 _reader: Store | None = None  # a worker's own read-only connection
-HOLD = 60_000  # released items a worker keeps prepared (about 2 KB each; see ``_plan``)
+# released items a worker keeps prepared (about 2.6 KB each), then packed (about 1.2 KB), then
+# by their ids only, to be read again (see ``_plan``)
+PLAIN = 60_000
+HOLD = 150_000
 # a worker's planned batches, by number, until finished: prepared, or to read again (their ids
 # and what planning found, to tell that nothing changed since)
 _held: dict[int, PreparedBatch | tuple[list[str], BatchPlan]] = {}
@@ -82,7 +88,7 @@ class ExportWorkers:
             context = multiprocessing.get_context("fork")
             self._pools = [
                 ProcessPoolExecutor(
-                    1, mp_context=context, initializer=_start, initargs=(self.path,)
+                    1, mp_context=context, initializer=_start, initargs=(self.path, os.getpid())
                 )
                 for _ in range(self.workers)
             ]
@@ -95,20 +101,24 @@ class ExportWorkers:
     def plan(
         self,
         store: Store,
-        batches: list[list[str]],
+        batches: Iterable[list[str]],
         licences: dict[str, str],
         blocking: dict[str, list[str]],
     ) -> Iterator[BatchPlan]:
-        """Each batch of item ids planned, in order (a ``plan.Planner``); the workers keep the
-        prepared lines of the items released, to finish them once they are dealt
-        (``dealt``)."""
+        """Each batch of item ids planned, in order (a ``plan.Planner``); every batch is
+        handed out as soon as it is given, and the workers keep the prepared lines of the items
+        released, to finish them once they are dealt (``dealt``)."""
         global _lookups
         self._forget()
-        self._planned = len(batches)
-        tasks = iter(enumerate(batches))
+
+        def numbered() -> Iterator[tuple[int, list[str]]]:
+            for task in enumerate(batches):
+                self._planned += 1
+                yield task
+
         _lookups = (licences, blocking)
         try:
-            yield from self._in_order(_plan, tasks, len(batches))
+            yield from self._in_order(_plan, numbered(), sys.maxsize)
         finally:
             _lookups = ({}, {})
 
@@ -178,18 +188,20 @@ class ExportWorkers:
         self._pools = []
 
 
-def _start(path: str) -> None:
-    """In a new worker: its own read-only connection to the project."""
+def _start(path: str, parent: int) -> None:
+    """In a new worker: it dies with the exporting process, and reads the project with its own
+    read-only connection."""
     global _reader
+    die_with_parent(parent)
     gc.disable()  # a short-lived worker of small acyclic objects
     _reader = Store.open(path, read_only=True)
 
 
 def _plan(task: tuple[int, list[str]]) -> BatchPlan:
-    """Plan a batch and keep its released items' lines, prepared; past ``HOLD`` items held,
-    only their ids: the batch is read and prepared again when it is finished (memory stays
-    bounded whatever the size of the project; the first ``HOLD`` items per worker are read
-    once)."""
+    """Plan a batch and keep its released items' lines, prepared; past ``PLAIN`` items held,
+    compressed (``PreparedBatch.pack``); past ``HOLD``, only their ids: the batch is read and
+    prepared again when it is finished. Memory stays bounded whatever the size of the project
+    (about 300 MB a worker at most), and up to ``HOLD`` items a worker are read once."""
     global _holding
     assert _reader is not None
     number, item_ids = task
@@ -197,7 +209,9 @@ def _plan(task: tuple[int, list[str]]) -> BatchPlan:
     with _reader.read_snapshot():
         found = plan_batch(read_batch(_reader, item_ids), item_ids, *_lookups, preparer)
     if preparer is not None:
-        _held[number] = preparer.batch()
+        prepared = _held[number] = preparer.batch()
+        if _holding >= PLAIN:
+            prepared.pack()
         _holding += len(found.kept)
     else:
         _held[number] = (item_ids, found)

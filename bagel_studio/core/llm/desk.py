@@ -8,6 +8,16 @@ from bagel_studio.core.store import Store
 from bagel_studio.core.store import llm as sql
 
 
+def _seen(verdict: dict[str, object]) -> str:
+    """How much of the evidence the judge saw, when not all of it (shortened to fit)."""
+    sent, total = verdict.get("evidence_chars"), verdict.get("evidence_total_chars")
+    if not verdict.get("evidence_note") or not isinstance(sent, int):
+        return ""
+    if not isinstance(total, int) or not total:
+        return ""
+    return f" (saw {sent:,} of the evidence's {total:,} characters, {100 * sent / total:.0f}%)"
+
+
 def model_choice_lines(store: Store, item: Item) -> list[str]:
     """One line per model that answered the item's current content (its letter, right or not,
     strict/lenient/invalid), then the newest second opinion."""
@@ -27,5 +37,6 @@ def model_choice_lines(store: Store, item: Item) -> list[str]:
         lines.append(
             f"Judge {v['profile']} ({str(v['asked_at'])[:16]}): {v['verdict']}, would key {key}"
             + (f" — {v['reason']}" if v["reason"] else "")
+            + _seen(v)
         )
     return lines

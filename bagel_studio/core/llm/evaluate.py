@@ -267,6 +267,11 @@ def _replies(
         submit(concurrency * 2)
         try:
             while running:
+                if cancel.is_set():  # what is queued and not sent yet is never sent
+                    for future in [f for f in running if f.cancel()]:
+                        del running[future]
+                    if not running:
+                        break
                 done, _ = wait(running, timeout=0.5, return_when=FIRST_COMPLETED)
                 batch = [(running.pop(f), f.result()) for f in done]
                 if not cancel.is_set():

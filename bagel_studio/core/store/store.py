@@ -412,14 +412,16 @@ class Store(ReviewsMixin, DecisionsMixin, EvidenceMixin, QueuePagingMixin):
             [json.dumps(list(item_ids))],
         ).fetchall()
 
-    def release_candidates(self, statuses: Iterable[str]) -> list[tuple[str, str]]:
-        """(id, domain) of every item whose status is one of ``statuses``, in queue order: the
-        items a release may take, put in release order before any of them is read."""
-        return self.db.execute(
-            "SELECT id, domain FROM items WHERE status IN (SELECT value FROM json_each(?))"
+    def release_candidates(self, domain: str, statuses: Iterable[str]) -> list[str]:
+        """The ids of the items of ``domain`` whose status is one of ``statuses``, in queue
+        order: the items a release may take, put in release order before any of them is read
+        (from the index of items by domain and queue position alone: ``m_items_release_order``)."""
+        rows = self.db.execute(
+            "SELECT id FROM items WHERE domain = ? AND status IN (SELECT value FROM json_each(?))"
             " ORDER BY seq",
-            [json.dumps(sorted(statuses))],
+            [domain, json.dumps(sorted(statuses))],
         ).fetchall()
+        return [row[0] for row in rows]
 
     def status_counts(self) -> list[tuple[str, str, int]]:
         """(domain, status, items) of every domain and status the project's items have."""
@@ -700,8 +702,16 @@ def _summary_pairs(rows: Iterable[tuple[str, str]]) -> list[tuple[str, Severity]
 
 
 def _foreign_database(conn: sqlite3.Connection) -> bool:
-    """True for a database with tables but no BAGEL Studio schema (no migration ever ran)."""
+    """True for a database with tables but no BAGEL Studio schema (no migration ever ran). A
+    file whose first migration never ended (a process killed right after it recorded that it
+    would migrate: ``migrate.apply_migrations``) holds only our ``schema_migrations`` table:
+    it is ours, and is migrated."""
     if int(conn.execute("PRAGMA user_version").fetchone()[0]) != 0:
+        return False
+    ours = conn.execute(
+        "SELECT 1 FROM pragma_table_info('schema_migrations') WHERE name = 'applied_at'"
+    ).fetchone()
+    if ours is not None:
         return False
     return conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone() is not None
 

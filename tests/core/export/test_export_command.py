@@ -127,3 +127,61 @@ def test_force_never_replaces_the_folder_holding_the_project(
     assert run(["export", str(paper_project), str(folder), "--seed", "1", "--force"]) == 2
     assert "holds the project" in capsys.readouterr().err
     assert paper_project.is_file()
+
+
+def test_the_command_leaves_at_once_with_its_output_and_no_worker_behind(
+    paper_project: Path, tmp_path: Path
+) -> None:
+    """``bagel-studio export`` ends without tearing the interpreter down (``__main__.leave``):
+    all it printed arrives, its exit status too, and its forked workers die with it."""
+    import os
+    import subprocess
+    import sys
+    import time
+    import uuid
+
+    marker = uuid.uuid4().hex
+    code = (
+        "import sys; import bagel_studio.core.export.processes as p; p.PLAN_MIN = 1;"
+        " from bagel_studio.__main__ import main; sys.argv[1:] = sys.argv[2:];"
+        " sys.exit(main())"
+    )
+    out = tmp_path / "release"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            code,
+            "-",
+            "export",
+            str(paper_project),
+            str(out),
+            "--seed",
+            "3",
+            "--workers",
+            "2",
+        ],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "BAGEL_TEST_MARKER": marker},
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Released 17 items (seed 3)" in done.stdout and done.stdout.endswith("\n")
+    assert "Traceback" not in done.stderr
+    assert (out / "manifest.json").is_file()
+
+    def marked() -> list[int]:
+        found = []
+        for entry in Path("/proc").iterdir():
+            try:
+                if entry.name.isdigit() and marker.encode() in (entry / "environ").read_bytes():
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+        return found
+
+    deadline = time.monotonic() + 10
+    while marked() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert marked() == []

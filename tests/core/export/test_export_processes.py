@@ -4,7 +4,7 @@ planning, or while an export reads it, stops the export."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pytest
@@ -73,14 +73,17 @@ def test_workers_keep_the_lines_of_the_plan_they_made(planted: Path, small_batch
 def test_workers_past_what_they_hold_read_batches_again(
     planted: Path, tmp_path: Path, small_batches: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Past ``HOLD`` items a worker keeps only ids and reads a batch again to finish it: the
-    same release; and an item changed in between stops the export, nothing written."""
-    monkeypatch.setattr(export_processes, "HOLD", 1)  # each worker keeps its first batch only
+    """Past ``PLAIN`` items a worker holds its batches compressed, past ``HOLD`` only their
+    ids, and reads such a batch again to finish it: the same release; and an item changed in
+    between stops the export, nothing written."""
+    monkeypatch.setattr(export_processes, "PLAIN", 0)  # every batch held is packed
+    monkeypatch.setattr(export_processes, "HOLD", 20)  # about two batches of nine each
     monkeypatch.setattr(export_processes, "AHEAD", 1)
     with Store.open(planted) as store:
         export_release(store, tmp_path / "once", seed=8, workers=1)
         export_release(store, tmp_path / "again", seed=8, workers=2)
         assert _files(tmp_path / "again") == _files(tmp_path / "once")
+        monkeypatch.setattr(export_processes, "HOLD", 1)  # each worker keeps its first batch
         pool = export_processes.ExportWorkers(planted, 2)
         try:
             plan = plan_export(store, seed=8, planner=pool.plan, dealt=pool.dealt)
@@ -121,8 +124,9 @@ def test_an_item_rejected_while_the_export_reads_stops_it(
     with Store.open(planted) as store:
 
         def rejecting(
-            store: Store, batches: list[list[str]], *lookups: dict
+            store: Store, given: Iterable[list[str]], *lookups: dict
         ) -> Iterator[BatchPlan]:
+            batches = list(given)
             planned = plan_batches(store, batches, *lookups)
             yield next(planned)
             operations.decide(store, batches[-1][0], "ana", Decision.REJECT, reason="other")

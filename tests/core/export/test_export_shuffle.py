@@ -160,3 +160,52 @@ def test_filling_a_level_at_a_time_gives_what_one_item_at_a_time_gives() -> None
             expected_totals[best] += 1
         assert balance._fill(group, items, totals, rank) == expected
         assert totals == expected_totals
+
+
+def test_the_catch_all_pretest_lets_through_what_its_pattern_did() -> None:
+    """``fixed._maybe_catch_all_or_ordinal`` (string methods) says what the regular expression
+    it replaced said, on options with hostile whitespace, case and NULs."""
+    import random
+    import re
+
+    from bagel_studio.core.export import fixed
+
+    pattern = re.compile(
+        r"(?:^|\x00)\s*(?:no|all|neither|both|any|each|it|can|could|impossible|insufficient"
+        r"|there)|indistinguishable|" + "|".join(fixed._ORDINALS)
+    )
+    pieces = [
+        "No",
+        "ALL",
+        "nei",
+        "ther",
+        "It",
+        "can",
+        "Could",
+        "FIRST",
+        "2nd",
+        "İt",
+        "ǅ",
+        " ",
+        "\t",
+        "\xa0",
+        "\x00",
+        "x",
+        "The",
+        "Indistinguishable",
+        "4th",
+        "ß",
+        "ﬁrst",
+    ]
+    generator = random.Random(5)
+    seen = set()
+    for _ in range(5000):
+        options = [
+            "".join(generator.choice(pieces) for _ in range(generator.randint(0, 3)))
+            for _ in range(4)
+        ]
+        joined = "\x00".join(options)
+        expected = pattern.search(joined.casefold()) is not None
+        assert fixed._maybe_catch_all_or_ordinal(joined) == expected, options
+        seen.add(expected)
+    assert seen == {True, False}

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from bagel_studio.core.cli import run
+from bagel_studio.core.llm.desk import model_choice_lines
 from bagel_studio.core.llm.evidence import generation_values
 from bagel_studio.core.llm.fit import GAP, shorten
 from bagel_studio.core.llm.templates import generation_messages
@@ -87,6 +88,13 @@ def test_llama_cpp_props_give_the_context_and_the_evidence_is_cut_before_asking(
     assert note.startswith(f"evidence shortened to {stored['evidence_chars']:,} of {len(KOALA):,}")
     assert f"({share}%) to fit the model's context of 2,048 tokens (the server's /props)" in note
     assert summary["shortened"]["wiki:koala:0"] == note  # type: ignore[index]
+    # The desk shows the verdict with how much of the evidence the judge saw.
+    with Store.open(koala_project, read_only=True) as store:
+        lines = model_choice_lines(store, store.get_item("wiki:koala:0"))
+    seen = (
+        f"(saw {stored['evidence_chars']:,} of the evidence's {len(KOALA):,} characters, {share}%)"
+    )
+    assert any(line.startswith("Judge gold") and line.endswith(seen) for line in lines)
 
 
 def test_an_openai_style_server_takes_the_context_from_the_option(
@@ -121,11 +129,14 @@ def test_a_context_error_is_answered_by_one_request_cut_to_fit(
 
 
 def test_a_server_that_names_no_size_gets_the_evidence_halved_once(
-    koala_project: Path, scripted: ScriptedServer
+    koala_project: Path, scripted: ScriptedServer, capsys: pytest.CaptureFixture[str]
 ) -> None:
     scripted.context, scripted.context_style = 2000, "bare"
-    status, _ = judge(koala_project, scripted.url, "--concurrency", "1", "wiki:koala:0")
+    status = run(["judge", str(koala_project), "wiki:koala:0", "--model", "gold", "--base-url",
+                  scripted.url, "--concurrency", "1"])  # fmt: skip
     assert status == 0
+    out = capsys.readouterr().out  # printed too
+    assert "  wiki:koala:0: evidence shortened to " in out and "error message" in out
     assert scripted.requests["/v1/chat/completions"] == 2
     assert tokens(scripted.prompts[1]) < tokens(scripted.prompts[0]) / 2 + 300
     stored = verdicts(koala_project)["wiki:koala:0"]

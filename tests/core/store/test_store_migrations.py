@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import sqlite_utils
 
-from bagel_studio.core.store import SchemaTooNewError, Store
+from bagel_studio.core.store import SchemaTooNewError, Store, StoreError
 from bagel_studio.core.store.migrate import BEFORE_NAMES, applied_migrations, apply_migrations
 from bagel_studio.core.store.schema import MIGRATIONS, migration, migration_names
 
@@ -160,3 +160,20 @@ def test_two_migrations_with_one_name_are_refused() -> None:
     with pytest.raises(ValueError, match="m001_initial"):
         migration(m001_initial)
     assert migration_names().count("m001_initial") == 1
+
+
+def test_a_file_killed_before_its_first_migration_ended_is_ours(tmp_path: Path) -> None:
+    """A process killed between recording that it would migrate (the ``schema_migrations``
+    table, committed) and its first migration's commit leaves only that table: the next open
+    migrates the file, it does not call it another program's database. Another program's
+    table of the same name is still refused."""
+    path = tmp_path / "killed.bagel"
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT)")
+    with Store.open(path) as store:
+        assert list(applied_migrations(store.db)) == migration_names()
+    rails = tmp_path / "rails.sqlite"
+    with sqlite3.connect(rails) as conn:
+        conn.execute("CREATE TABLE schema_migrations (version TEXT PRIMARY KEY)")
+    with pytest.raises(StoreError, match="another program"):
+        Store.open(rails)
