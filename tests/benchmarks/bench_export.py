@@ -42,6 +42,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.benchmarks.bagel_scale import write_scale_items  # noqa: E402
 from tests.benchmarks.bench_scale import compiled, jsonl_floor  # noqa: E402
+from tests.benchmarks.peak_memory import adopt_orphans, reap_orphans  # noqa: E402
 
 TARGET_RATIO = 5.0
 RSS_TARGET_MB = 400
@@ -60,7 +61,8 @@ class Run:
 
 
 def bagel(args: list[str], stdin: Path | None = None) -> Run:
-    """``bagel-studio ARGS`` in a fresh interpreter: wall, CPU (with its children), peak RSS."""
+    """``bagel-studio ARGS`` in a fresh interpreter: wall, CPU (with its worker processes, waited
+    for by it or left to this process), peak RSS (the largest of the command's and theirs)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     with open(stdin or os.devnull) as feed:
         start = time.perf_counter()
@@ -73,10 +75,12 @@ def bagel(args: list[str], stdin: Path | None = None) -> Run:
         )
         _, status, usage = os.wait4(process.pid, 0)
         wall = time.perf_counter() - start
+    # the worker processes the command left to end with it (``adopt_orphans``)
+    workers_cpu, workers_peak = reap_orphans()
     return Run(
         wall,
-        usage.ru_utime + usage.ru_stime,
-        usage.ru_maxrss / 1024,
+        usage.ru_utime + usage.ru_stime + workers_cpu,
+        max(usage.ru_maxrss / 1024, workers_peak),
         os.waitstatus_to_exitcode(status),
     )
 
@@ -152,6 +156,7 @@ def main() -> None:
     parser.add_argument("--phases", action="store_true", help="also print where the time goes")
     args = parser.parse_args()
     compiled()
+    adopt_orphans()
     print(f"{args.count:,} items, median of {args.repeat}; load average {load()}")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)

@@ -46,7 +46,12 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from tests.benchmarks.bagel_scale import write_scale_items  # noqa: E402
-from tests.benchmarks.peak_memory import module_command, read_peak_mb  # noqa: E402
+from tests.benchmarks.peak_memory import (  # noqa: E402
+    adopt_orphans,
+    module_command,
+    read_peak_mb,
+    reap_orphans,
+)
 
 BASELINES = {  # issue 11, one run each on this machine before the work
     11_852: {"import": "7.4 s", "check": "7.0 s", "export": "2.7 s", "decide": "~2 min"},
@@ -71,7 +76,8 @@ class Run:
 
 def command(args: list[str], stdin: Path | None = None) -> Run:
     """Run ``bagel-studio ARGS`` in a fresh interpreter; its wall, CPU time and peak RSS (its
-    own VmHWM: wait4's ru_maxrss would include this process's peak, see peak_memory)."""
+    own VmHWM: wait4's ru_maxrss would include this process's peak, see peak_memory), with the
+    CPU of the worker processes it leaves to end with it and the largest of their peaks."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     with (
         tempfile.TemporaryFile("w+", encoding="utf-8") as out,
@@ -90,10 +96,12 @@ def command(args: list[str], stdin: Path | None = None) -> Run:
         _, status, usage = os.wait4(process.pid, 0)
         wall = time.perf_counter() - start
         process.returncode = os.waitstatus_to_exitcode(status)
+        # worker processes the command left to end with it: their CPU counts, and their peak
+        workers_cpu, workers_peak = reap_orphans()
         out.seek(0)
         text = out.read()
-        rss_mb = read_peak_mb(peak_file)
-    cpu = usage.ru_utime + usage.ru_stime
+        rss_mb = max(read_peak_mb(peak_file), workers_peak)
+    cpu = usage.ru_utime + usage.ru_stime + workers_cpu
     return Run(wall, cpu, rss_mb, text, process.returncode)
 
 
@@ -218,6 +226,7 @@ def main() -> None:
     parser.add_argument("--items", type=Path, help="an item file instead of bagel_scale's")
     args = parser.parse_args()
     compiled()
+    adopt_orphans()
     baseline = BASELINES.get(args.count, {})
     print(f"{args.count:,} items, median of {args.repeat}; load average {load()}")
     with tempfile.TemporaryDirectory() as tmp:

@@ -52,3 +52,31 @@ def read_peak_mb(peak_file: Path) -> float:
         return int(peak_file.read_text()) / 1024
     except (OSError, ValueError):
         return float("nan")
+
+
+_PR_SET_CHILD_SUBREAPER = 36  # from <linux/prctl.h>
+
+
+def adopt_orphans() -> None:
+    """Make this process the one that orphaned descendants are handed to (Linux): a measured
+    command that ends without waiting for its worker processes (``bagel_studio.__main__.leave``;
+    they die with it) leaves them to this process, whose ``reap_orphans`` then counts them."""
+    import ctypes
+
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+
+
+def reap_orphans() -> tuple[float, float]:
+    """Wait for every child left to this process (``adopt_orphans``): their CPU time (user +
+    system, s) and the largest of their peak RSS (MB; 0 when there were none)."""
+    import os
+
+    cpu, peak = 0.0, 0.0
+    while True:
+        try:
+            _, _, usage = os.wait4(-1, 0)
+        except ChildProcessError:
+            return cpu, peak
+        cpu += usage.ru_utime + usage.ru_stime
+        peak = max(peak, usage.ru_maxrss / 1024)

@@ -210,7 +210,4 @@ def _layout(
 
 def position_counts(positions: Sequence[int]) -> list[int]:
     """How many of ``positions`` are A, B, C and D."""
-    counts = [0] * POSITIONS
-    for p in positions:
-        counts[p] += 1
-    return counts
+    return [positions.count(p) for p in range(POSITIONS)]

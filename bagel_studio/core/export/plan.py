@@ -419,9 +419,10 @@ def plan_batch(
         found.kept.append(place)
         found.gold.append(_gold(content))
         found.fixed.append(fixed)
-        found.dimension.append(content.dimension)
-        found.level.append(content.level)
-        found.licence.append(licence)
+        # one object per distinct value (a batch from a worker pickles each once)
+        found.dimension.append(_shared(content.dimension))
+        found.level.append(_shared(content.level))
+        found.licence.append(_shared(licence))
         found.digest.append(digest_of(content))
         if on_kept is not None:
             on_kept(row, reviews, adjudication, released, fixed, licence)
@@ -560,19 +561,7 @@ def _slots(domain: str, entries: list[tuple[str, NaturalKey]], found: BatchPlan)
         strict=True,
     ):
         item_id, key = entries[place]
-        slots.append(
-            Slot(
-                item_id,
-                domain,
-                _shared(dimension),
-                _shared(level),
-                gold,
-                _shared(fixed),
-                _shared(licence),
-                digest,
-                key,
-            )
-        )
+        slots.append(Slot(item_id, domain, dimension, level, gold, fixed, licence, digest, key))
     return slots
 
 

@@ -43,7 +43,7 @@ Task = tuple[int, tuple[int, list[int], list[bool]]]  # a batch to finish: numbe
 R = TypeVar("R")
 
 PLAN_MIN = 4_000  # project items from which an export is worth worker processes
-AHEAD = 2  # rendered batches handed out per worker beyond the one the exporting process waits for
+AHEAD = 4  # rendered batches handed out per worker beyond the one the exporting process waits for
 
 # planning: the project's licences and blocking flags, inherited by the forked workers
 _lookups: tuple[dict[str, str], dict[str, list[str]]] = ({}, {})

@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bagel_studio.core.model import Decision, ItemContent, json_strings
+from bagel_studio.core.model import Decision, ItemContent
 from bagel_studio.core.store import Store
-from bagel_studio.core.store.rows import options_of
+from bagel_studio.core.store.rows import content_columns_json, options_of
 
 Row = tuple[Any, ...]  # a ``release_rows`` row: RELEASE_COLUMNS, in their order
 STATUS = 14  # the status column of a row
@@ -29,7 +29,8 @@ _KEEPS = (Decision.ACCEPT.value, Decision.REVISE.value)
 
 @dataclass(frozen=True)
 class StoredBatch:
-    """Some items' rows (in queue order), with their reviews (by curator) and adjudications."""
+    """Some items' rows (in no particular order), with their reviews (by curator) and
+    adjudications."""
 
     rows: list[Row]
     reviews: dict[str, list[Row]]  # item id -> its ``review_rows``
@@ -75,10 +76,10 @@ def released(
         texts = {review[5] for review in verdicts}
     if len(texts) == 1:
         text = next(iter(texts))
-        columns = columns_content(row)
-        canonical = columns.canonical_json(json_strings(columns.options))
-        if text == canonical:
-            return columns, canonical
+        # the columns' canonical JSON from their text (the options column is stored as JSON):
+        # a review of the item as shown stores exactly that
+        if text == content_columns_json(row[2], row[3], row[4], row[5], row[6]):
+            return columns_content(row), text
         content = decode(text)
         return content, content.canonical_json()
     decoded = {decode(text) for text in texts}
