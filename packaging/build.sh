@@ -20,7 +20,8 @@ if [ -z "${BAGEL_VENV:-}" ]; then
   bash packaging/setup.sh
   if ! .venv/bin/python -c "import PyInstaller, build" 2>/dev/null; then
     echo "build: installing the build tools into .venv"
-    .venv/bin/python -m pip install -q -e ".[dev,bundle]" --config-settings editable_mode=compat \
+    PYTHONWARNINGS="ignore:Compat editable installs" \
+      .venv/bin/python -m pip install -q -e ".[dev,bundle]" --config-settings editable_mode=compat \
       || .venv/bin/python -m pip install -q -e ".[dev,bundle]"  # as setup.sh installs it
   fi
 fi

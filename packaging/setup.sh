@@ -33,10 +33,12 @@ if [ ! -x .venv/bin/python ]; then
 fi
 # The project goes in editable, as a plain path entry to this folder (setuptools' "compat" mode):
 # the default mode installs an import finder instead (setup.py maps resources/ into the package),
-# which every start of Python in .venv, so every bagel-studio command, would load first. Should
-# setuptools refuse that mode one day, the default one is installed: slower to start, as correct.
+# which every start of Python in .venv, so every bagel-studio command, would load first. Setuptools
+# calls that mode transitional (its warning is not shown here): should it refuse the mode one day,
+# the default one is installed, slower to start and as correct.
 editable() {
-  .venv/bin/python -m pip install -q "$@" --config-settings editable_mode=compat \
+  PYTHONWARNINGS="ignore:Compat editable installs" \
+    .venv/bin/python -m pip install -q "$@" --config-settings editable_mode=compat \
     || { echo "setup: installing in setuptools' default editable mode"; .venv/bin/python -m pip install -q "$@"; }
 }
 stamp=.venv/.bagel-installed

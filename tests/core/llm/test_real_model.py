@@ -118,3 +118,33 @@ def test_real_model_judges_an_article_longer_than_its_context(
     assert verdict["evidence_total_chars"] == len(KOALA)
     assert int(verdict["evidence_chars"]) < len(KOALA)
     assert summary["shortened"]["wiki:koala:0"] == note
+
+
+def test_real_model_regenerates_from_an_article_longer_than_its_context(
+    llama_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The paper's Wikipedia prompt around the whole Koala article is five times Gemma's context:
+    # refused once, then sent with only the article cut to fit, the reply given the room left.
+    from tests.core.llm.test_context_fit import KOALA, QUESTION
+
+    koala = tmp_path / "regenerate.bagel"
+    with Store.open(koala, owner="test") as store:
+        store.add_texts([{"key": "wikipedia:Koala", "kind": "wikipedia", "title": "Koala",
+                          "text": KOALA, "truncated": 0}], None)  # fmt: skip
+        content = ItemContent(QUESTION, ("4", "8", "12", "20"), 3, "Behavior")
+        store.add_items([NewItem("wiki:koala:0", "Wikipedia", content, text_key="title:Koala")],
+                        None)  # fmt: skip
+    status = run(["regenerate", str(koala), "wiki:koala:0", "--model", ALIAS, "--label",
+                  "gemma-generator", "--base-url", llama_url, "--timeout", "300", "--retries",
+                  "0", "--json"])  # fmt: skip
+    summary = json.loads(capsys.readouterr().out)
+    with Store.open(koala, read_only=True) as store:
+        record = sql.regenerations(store, "wiki:koala:0")[0]
+    print(json.dumps(record, indent=1, default=str))  # in the test log: what the model wrote
+    assert record["outcome"] != "failed", record["reason"]  # asked, and it answered
+    assert record["raw_reply"]
+    assert status == (0 if record["outcome"] == "created" else 1)
+    note = str(record["evidence_note"])
+    assert "to fit the model's context of 2,048 tokens (the server's error message" in note
+    assert record["evidence_total_chars"] == len(KOALA) > int(record["evidence_chars"])
+    assert summary["shortened"]["wiki:koala:0"] == note
