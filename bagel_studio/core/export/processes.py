@@ -7,11 +7,11 @@ uses one core. ``ExportWorkers`` forks its worker processes once for an export, 
 release may take, in release order (``plan.plan_batch``), and prepares the lines of those it
 releases (``render.Preparer``) on the same pass. It keeps them (up to ``HOLD`` items; past
 that it reads a batch again when finishing it), and hands the exporting process only what the
-deal and the tables need. Once the exporting process has dealt the gold positions,
-the worker that planned a batch finishes its lines (``render.finish``). Batch ``k`` goes to
-worker ``k mod N``, so each knows which batches it holds; the exporting process takes the
-results in order, at most ``AHEAD`` rendered batches per worker ahead, so that its memory stays
-bounded (the workers hold their batches' prepared lines until they are written).
+deal and the tables need. A batch to plan goes to the worker with the fewest in hand, and the
+exporting process notes which. Once it has dealt the gold positions of a batch's domain, the
+worker that planned the batch finishes its lines (``render.finish``); the exporting process
+takes the results in order, at most ``AHEAD`` rendered batches per worker ahead, so that its
+memory stays bounded (the workers hold their batches' prepared lines until they are written).
 
 Each worker opens the project read-only with its own connection and reads each batch in one
 read transaction. An item no longer accepted or revised when a worker reads it stops the export
@@ -24,13 +24,10 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
-import sys
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
-from itertools import islice
+from collections.abc import Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
-from typing import TypeVar
 
 from bagel_studio.core.export.plan import BatchPlan, ExportError, ExportPlan, Slot, plan_batch
 from bagel_studio.core.export.render import PreparedBatch, Preparer, Rendered, finish
@@ -38,11 +35,10 @@ from bagel_studio.core.export.stored import read_batch
 from bagel_studio.core.store import Store
 from bagel_studio.core.workers import die_with_parent
 
-T = TypeVar("T")
 Task = tuple[int, tuple[int, list[int], list[bool]]]  # a batch to finish: number, seed, deal
-R = TypeVar("R")
 
 PLAN_MIN = 4_000  # project items from which an export is worth worker processes
+PLAN_AHEAD = 2  # batches a worker has in hand to plan: the one it plans, the one it plans next
 AHEAD = 4  # rendered batches handed out per worker beyond the one the exporting process waits for
 
 # planning: the project's licences and blocking flags, inherited by the forked workers
@@ -82,8 +78,9 @@ class ExportWorkers:
         self._finishing: deque[Future[Rendered]] = deque()  # handed out, in order
         self._finished = 0  # batches handed out to be finished
         self._seed: int | None = None  # of the plan dealt
+        self._owner: dict[int, int] = {}  # batch number -> the worker that planned it
 
-    def _pool(self, number: int) -> ProcessPoolExecutor:
+    def _started(self) -> list[ProcessPoolExecutor]:
         if not self._pools:
             context = multiprocessing.get_context("fork")
             self._pools = [
@@ -92,7 +89,7 @@ class ExportWorkers:
                 )
                 for _ in range(self.workers)
             ]
-        return self._pools[number % self.workers]
+        return self._pools
 
     def plans(self, store: Store) -> bool:
         """True when planning ``store`` is worth these workers."""
@@ -105,20 +102,54 @@ class ExportWorkers:
         licences: dict[str, str],
         blocking: dict[str, list[str]],
     ) -> Iterator[BatchPlan]:
-        """Each batch of item ids planned, in order (a ``plan.Planner``); every batch is
-        handed out as soon as it is given, and the workers keep the prepared lines of the items
-        released, to finish them once they are dealt (``dealt``)."""
+        """Each batch of item ids planned, in order (a ``plan.Planner``). A batch goes to the
+        worker with the fewest in hand (``PLAN_AHEAD`` each at most), so that one slowed down
+        (by this process, or another program) plans fewer; the worker keeps the prepared lines
+        of the items released, to finish them once they are dealt (``dealt``)."""
         global _lookups
         self._forget()
+        pools = self._started()
+        tasks = enumerate(batches)
+        running: dict[int, Future[BatchPlan]] = {}  # batch number -> its planning
+        in_hand = [0] * len(pools)  # batches handed to each worker and not yet planned
+        counted: set[int] = set()  # batch numbers planned, counted off ``in_hand``
+        more = True
 
-        def numbered() -> Iterator[tuple[int, list[str]]]:
-            for task in enumerate(batches):
+        def hand_out() -> None:
+            nonlocal more
+            while more and min(in_hand) < PLAN_AHEAD:
+                task = next(tasks, None)
+                if task is None:
+                    more = False
+                    return
+                worker = in_hand.index(min(in_hand))
+                running[task[0]] = pools[worker].submit(_plan, task)
+                self._owner[task[0]] = worker
+                in_hand[worker] += 1
                 self._planned += 1
-                yield task
+
+        def count_off(done: Iterable[int]) -> None:
+            for number in done:
+                if number not in counted:
+                    counted.add(number)
+                    in_hand[self._owner[number]] -= 1
 
         _lookups = (licences, blocking)
         try:
-            yield from self._in_order(_plan, numbered(), sys.maxsize)
+            hand_out()
+            following = 0
+            while following in running:
+                if not running[following].done():
+                    busy = [future for future in running.values() if not future.done()]
+                    wait(busy, return_when=FIRST_COMPLETED)
+                    count_off([n for n, future in running.items() if future.done()])
+                    hand_out()
+                    continue
+                count_off([following])
+                found = running.pop(following).result()
+                hand_out()
+                following += 1
+                yield found
         finally:
             _lookups = ({}, {})
 
@@ -153,23 +184,8 @@ class ExportWorkers:
     def _hand_out(self) -> None:
         while self._dealt and len(self._finishing) < self.workers * AHEAD:
             task = self._dealt.popleft()
-            self._finishing.append(self._pool(task[0]).submit(_finish, task))
+            self._finishing.append(self._pools[self._owner[task[0]]].submit(_finish, task))
             self._finished += 1
-
-    def _in_order(
-        self, work: Callable[[tuple[int, T]], R], tasks: Iterator[tuple[int, T]], ahead: int
-    ) -> Iterator[R]:
-        """``work`` of every numbered task, each on the worker its number names, yielded in
-        the tasks' order, with at most ``ahead`` tasks submitted and not yet taken."""
-        pending: deque[Future[R]] = deque(
-            self._pool(task[0]).submit(work, task) for task in islice(tasks, ahead)
-        )
-        while pending:
-            done = pending.popleft().result()
-            following = next(tasks, None)
-            if following is not None:
-                pending.append(self._pool(following[0]).submit(work, following))
-            yield done
 
     def _forget(self) -> None:
         for future in self._finishing:
@@ -178,6 +194,7 @@ class ExportWorkers:
         self._dealt.clear()
         self._planned = self._finished = 0
         self._seed = None
+        self._owner.clear()
 
     def close(self) -> None:
         """End the workers. They leave on their own: the exporting process goes on meanwhile
