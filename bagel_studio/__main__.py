@@ -15,7 +15,7 @@ def main(argv: list[str] | None = None) -> int:
         return launch(args)
     from bagel_studio.core.cli import LEAVE_AT_ONCE, run
 
-    code = run(args)
+    code = run(args, own_process=argv is None)
     if argv is None and args[0] in LEAVE_AT_ONCE:
         leave(code)
     return code

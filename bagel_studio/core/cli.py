@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import gc
 import importlib
 import os
 import signal
@@ -173,18 +174,29 @@ def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespa
 LEAVE_AT_ONCE = frozenset({"export", "import", "check", "decide"})
 
 
-def run(argv: list[str]) -> int:
-    parser = build_parser(_command_named(argv))
+def run(argv: list[str], own_process: bool = False) -> int:
+    """Run the command line ``argv``; ``own_process``: this process is the command's alone
+    (``bagel-studio``, not a caller's), so the command's module is imported with the cyclic
+    garbage collector held off, and what the imports made is frozen out of its later passes
+    (``gc.freeze``: long-lived objects, never garbage; forked workers then share their pages)."""
+    if own_process:
+        gc.disable()
     try:
-        args = _parse(parser, argv)
-    except SystemExit as exc:  # argparse exits 2 on usage errors and 0 after --help
-        return int(exc.code or 0)
-    if not args.command:
-        parser.print_help()
-        return 2
-    if getattr(args, "unavailable", None):
-        print(f"bagel-studio: {args.unavailable}", file=sys.stderr)
-        return 2
+        parser = build_parser(_command_named(argv))  # imports the command's module
+        try:
+            args = _parse(parser, argv)
+        except SystemExit as exc:  # argparse exits 2 on usage errors and 0 after --help
+            return int(exc.code or 0)
+        if not args.command:
+            parser.print_help()
+            return 2
+        if getattr(args, "unavailable", None):
+            print(f"bagel-studio: {args.unavailable}", file=sys.stderr)
+            return 2
+    finally:
+        if own_process:
+            gc.freeze()
+            gc.enable()
     _on_sigterm()
     try:
         return int(command_module(args.command).run(args))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Generator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, closing
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,7 +32,7 @@ from bagel_studio.core.export.plan import (
     snapshot,
 )
 from bagel_studio.core.export.render import Rendered, render
-from bagel_studio.core.export.report import Sections, report_files
+from bagel_studio.core.export.report import Sections, plan_plots, report_files
 from bagel_studio.core.export.rows import dumps_document
 from bagel_studio.core.export.tables import LengthSums
 from bagel_studio.core.store import Store
@@ -154,16 +155,22 @@ def write_release(
         raise ExportBlockedError(plan.blocked)
     check_out_dir(out_dir, force, project)
     folder = ReleaseFolder(out_dir)
+    drawing = ThreadPoolExecutor(1, thread_name_prefix="export-plots")
     try:
+        # the plan's plots are drawn meanwhile (their compression lets the writer's thread run)
+        plots = drawing.submit(plan_plots, plan)
         with gc_paused(), snapshot(plan.items.store):
             content_hash, sections = _write_items(folder, plan, progress, pool)
-            _write_steps(folder, _steps(plan, content_hash, sections), progress)
+            steps = _steps(plan, content_hash, sections, plots.result())
+            _write_steps(folder, steps, progress)
         manifest = build_manifest(plan, folder.hashes, content_hash)
         folder.write(layout.MANIFEST, dumps_document(manifest))
         final = folder.commit()
     except BaseException:
         folder.discard()
         raise
+    finally:
+        drawing.shutdown(wait=True, cancel_futures=True)
     if progress is not None:
         progress(PROGRESS_TOTAL, PROGRESS_TOTAL)
     return ExportResult(final, plan, manifest)
@@ -236,10 +243,12 @@ def _write_steps(folder: ReleaseFolder, steps: list[Step], progress: Progress | 
             progress(base + share * index // (len(steps) + 1), PROGRESS_TOTAL)
 
 
-def _steps(plan: ExportPlan, content_hash: str, sections: Sections) -> list[Step]:
+def _steps(
+    plan: ExportPlan, content_hash: str, sections: Sections, plots: dict[str, bytes]
+) -> list[Step]:
     """What is written after the items: report, card (the manifest comes last)."""
     return [
-        ("report", lambda: report_files(plan, content_hash, sections)),
+        ("report", lambda: report_files(plan, content_hash, sections, plots)),
         (
             "card",
             lambda: {layout.README: dataset_card(plan, content_hash, __version__).encode("utf-8")},

@@ -103,17 +103,27 @@ def _models(plan: ExportPlan) -> str:
 
 
 def report_files(
-    plan: ExportPlan, content_hash: str, sections: Sections | None = None
+    plan: ExportPlan,
+    content_hash: str,
+    sections: Sections | None = None,
+    plots: dict[str, bytes] | None = None,
 ) -> dict[str, bytes]:
-    """{path in the release: bytes} of the report and its plots."""
+    """{path in the release: bytes} of the report and its plots (``plots``: ``plan_plots`` of
+    the plan, if drawn already)."""
     sections = sections or sections_of(plan)
     files = {layout.REPORT: report_markdown(plan, content_hash, sections).encode("utf-8")}
-    for name, png in render_plots(plan).items():
+    for name, png in (plan_plots(plan) if plots is None else plots).items():
         files[f"{layout.REPORT_DIR}/{name}"] = png
     files[f"{layout.REPORT_DIR}/{AUDIT_PLOT}"] = audit_plot(sections.audit)
+    return files
+
+
+def plan_plots(plan: ExportPlan) -> dict[str, bytes]:
+    """{file name: PNG} of the plots the plan alone decides (all but the audit's): the release
+    writer draws them on a thread while the items are written."""
+    plots = render_plots(plan)
     if plan.models:
         from bagel_studio.core.llm.report import report_plots
 
-        for name, png in report_plots(plan.models).items():
-            files[f"{layout.REPORT_DIR}/{name}"] = png
-    return files
+        plots.update(report_plots(plan.models))
+    return plots
