@@ -62,6 +62,7 @@ class ScriptedServer:
         self.context: int | None = None  # the model's context window in tokens (None: endless)
         self.context_style = "openai"
         self.props = False  # serve llama.cpp's /props (n_ctx) and /tokenize
+        self.props_delay = 0.0  # seconds /props takes to answer
         self.tokenize = False
         self.prompts: list[str] = []  # every completion prompt, in order
         self._faults: list[Fault] = []
@@ -248,6 +249,7 @@ class _Handler(BaseHTTPRequestHandler):
             data = [{"id": name, "object": "model"} for name in server.served]
             self._json(200, {"object": "list", "data": data})
         elif self.path == "/props" and server.props:
+            time.sleep(server.props_delay)
             settings = {"n_ctx": server.context, "temperature": 0.8}
             self._json(200, {"default_generation_settings": settings, "total_slots": 1})
         else:

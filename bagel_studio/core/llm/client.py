@@ -171,6 +171,7 @@ class LLMClient:
         self.profile = profile
         self.policy = policy or RetryPolicy()
         self._openai = openai
+        self.silent = False  # a request beside the OpenAI routes got no reply in time
         self._http = _http_client(openai, profile.timeout)
         self._client = openai.OpenAI(
             base_url=profile.base_url,
@@ -222,22 +223,29 @@ class LLMClient:
                     return value
         return None
 
-    def server_json(self, path: str, body: dict[str, Any] | None = None) -> Any:
+    def server_json(
+        self, path: str, body: dict[str, Any] | None = None, *, timeout: float = 10.0
+    ) -> Any:
         """GET (or, with ``body``, POST) ``path`` of the server beside its OpenAI routes
         (llama.cpp's ``/props``, ``/tokenize``) and return its JSON; None when the server has no
-        such route or says nothing readable. Never raises."""
+        such route or says nothing readable within ``timeout`` (then ``silent`` is set, and
+        the callers ask no more of it). Never raises."""
         root = self.profile.base_url.rstrip("/")
         root = root[: -len("/v1")] if root.endswith("/v1") else root
         headers = {"Authorization": f"Bearer {self.profile.api_key() or 'no-key'}"}
+        seconds = min(timeout, self.profile.timeout)
         try:
             if body is None:
-                response = self._http.get(root + path, headers=headers)
+                response = self._http.get(root + path, headers=headers, timeout=seconds)
             else:
-                response = self._http.post(root + path, json=body, headers=headers)
+                response = self._http.post(root + path, json=body, headers=headers,
+                                           timeout=seconds)  # fmt: skip
             if response.status_code != 200:
                 return None
             return response.json()
-        except Exception:  # no such route, not JSON, a dropped connection: nothing learnt
+        except Exception as exc:  # no such route, not JSON, a dropped connection: nothing learnt
+            if _is_timeout(exc):
+                self.silent = True
             return None
 
     def _message(self, exc: BaseException) -> str:

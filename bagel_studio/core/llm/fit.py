@@ -206,11 +206,12 @@ class Context:
                     n_ctx = props.get("n_ctx")
                 if isinstance(n_ctx, int) and n_ctx > 0:
                     self.tokens, self.source = n_ctx, "the server's /props"
-                else:
+                elif not self.client.silent:
                     listed = self.client.listed_context()
                     if listed:
                         self.tokens, self.source = listed, "the server's model listing"
-            self._counter = self._find_counter()
+            # a server that did not answer in time is not asked to count tokens
+            self._counter = None if self.client.silent else self._find_counter()
 
     def learn(self, tokens: int, source: str) -> None:
         with self._lock:
@@ -220,6 +221,8 @@ class Context:
     def _find_counter(self) -> Callable[[str], int | None] | None:
         client = self.client
         found = client.server_json("/tokenize", {"content": "a test"})
+        if client.silent:
+            return None
         if isinstance(found, dict) and isinstance(found.get("tokens"), list):
 
             def llama_cpp(text: str) -> int | None:
@@ -242,13 +245,10 @@ class Context:
             return llama_cpp_python
         return None
 
-    @property
-    def counted_by(self) -> str:
-        return "the server's tokenizer" if self._counter else f"{BYTES_PER_TOKEN} bytes a token"
-
     def count(self, text: str) -> int:
-        if self._counter is not None:
-            counted = self._counter(text)
+        counter = self._counter
+        if counter is not None and not self.client.silent:
+            counted = counter(text)
             if counted is not None:
                 return counted
         return math.ceil(len(text.encode("utf-8")) / BYTES_PER_TOKEN)

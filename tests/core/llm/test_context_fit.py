@@ -204,3 +204,16 @@ def test_shorten_keeps_the_lead_and_the_parts_about_the_question() -> None:
     kept = [KOALA.index(line) for line in lines if line != GAP]
     assert kept == sorted(kept)
     assert shorten("short", "anything", 100) == "short"
+
+
+def test_a_server_silent_beside_its_openai_routes_is_not_asked_again(
+    koala_project: Path, scripted: ScriptedServer
+) -> None:
+    # /props hangs: the probe gives up within the timeout and asks nothing more beside the
+    # completions (no tokenizer), which still answer; the judge's cap still holds.
+    scripted.props, scripted.props_delay, scripted.tokenize = True, 5.0, True
+    status, _ = judge(koala_project, scripted.url, "--timeout", "0.5", "wiki:koala:0")
+    assert status == 0
+    assert scripted.requests["/props"] == 1 and scripted.requests["/tokenize"] == 0
+    assert "/extras/tokenize/count" not in scripted.requests
+    assert "judge's cap" in str(verdicts(koala_project)["wiki:koala:0"]["evidence_note"])
