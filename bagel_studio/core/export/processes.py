@@ -39,7 +39,7 @@ Task = tuple[int, tuple[int, list[int], list[bool]]]  # a batch to finish: numbe
 
 PLAN_MIN = 4_000  # project items from which an export is worth worker processes
 PLAN_AHEAD = 2  # batches a worker has in hand to plan: the one it plans, the one it plans next
-AHEAD = 4  # rendered batches handed out per worker beyond the one the exporting process waits for
+AHEAD = 16  # rendered batches handed out per worker (about 2.4 MB each) and not yet written
 
 # planning: the project's licences and blocking flags, inherited by the forked workers
 _lookups: tuple[dict[str, str], dict[str, list[str]]] = ({}, {})
