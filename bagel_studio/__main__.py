@@ -6,6 +6,14 @@ import atexit
 import os
 import sys
 
+# numpy's OpenBLAS starts a thread that spins while it waits for work (measured: a second of
+# waiting cost half a second of CPU), taking a core from the export's, the check's and the clip
+# analysis's worker processes, whose own work is one thread each; nothing here multiplies
+# matrices large enough to gain from a pool. Set before numpy is first imported; a value the
+# user set is kept.
+for _pool in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_pool, "1")
+
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
@@ -22,10 +30,15 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def leave(code: int) -> None:
-    """End the process now that the command has finished: its output flushed and every exit
-    handler run (a library's, a caller's), but without tearing the interpreter down, which
-    frees every object one by one (tens of ms after a large release; mypy's command line skips
-    it too). Only for the commands in ``cli.LEAVE_AT_ONCE``."""
+    """End the process now that the command has finished: its output flushed and the exit
+    handlers run (a library's, a caller's; not multiprocessing's, which would wait for worker
+    processes that end with this one: ``core.workers.die_with_parent``), but without tearing
+    the interpreter down, which frees every object one by one (tens of ms after a large
+    release; mypy's command line skips it too). Only for the commands in
+    ``cli.LEAVE_AT_ONCE``."""
+    processes = sys.modules.get("multiprocessing.util")
+    if processes is not None:  # it would wait for worker processes that die with this one
+        atexit.unregister(processes._exit_function)
     try:
         atexit._run_exitfuncs()
         sys.stdout.flush()

@@ -189,3 +189,24 @@ def test_output_cut_short_by_a_closed_pipe_is_no_traceback(project_path: Path) -
     process.stderr.close()
     process.wait()
     assert "Traceback" not in err
+
+
+def test_the_entry_point_keeps_numpy_from_starting_a_spinning_thread_pool() -> None:
+    """``bagel-studio`` asks OpenBLAS (and OpenMP, MKL) for one thread before numpy is imported:
+    a pool's idle thread spins and takes a core from the worker processes; a value the user set
+    is kept."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import os, bagel_studio.__main__, numpy; from pathlib import Path;"
+        " print(os.environ['OPENBLAS_NUM_THREADS'], os.environ['OMP_NUM_THREADS'],"
+        " len(list(Path('/proc/self/task').iterdir())))"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert done.stdout.split() == ["1", "1", "1"], done.stderr
+    env["OPENBLAS_NUM_THREADS"] = "3"
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert done.stdout.split()[:2] == ["3", "1"], done.stderr
