@@ -6,17 +6,16 @@ import atexit
 import os
 import sys
 
-# numpy's OpenBLAS starts a thread that spins while it waits for work (measured: a second of
-# waiting cost half a second of CPU), taking a core from the export's, the check's and the clip
-# analysis's worker processes, whose own work is one thread each; nothing here multiplies
-# matrices large enough to gain from a pool. Set before numpy is first imported; a value the
-# user set is kept.
-for _pool in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_pool, "1")
-
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if argv is None:  # this process is bagel-studio's alone: numpy is not imported yet
+        # numpy's OpenBLAS starts a thread that spins while it waits for work (a 0.2 s sleep
+        # cost 0.1 s of CPU), taking a core from the worker processes of the export, the check
+        # and the clip analysis, whose work is one thread each; nothing here multiplies
+        # matrices large enough to gain from a pool. A value the user set is kept.
+        for pool in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+            os.environ.setdefault(pool, "1")
     if not args or args[0] in ("open", "demo"):
         from bagel_studio.ui.launch import launch
 

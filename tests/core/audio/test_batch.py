@@ -80,7 +80,7 @@ def say_when_the_workers_start():
         time.sleep(0.005)
     print("workers ignore SIGINT:", all(sigint_ignored(c.pid) for c in children), flush=True)
 
-clips = sorted(Path(sys.argv[1]).glob("*.mp3"))[:3]
+clips = sorted(Path(sys.argv[1]).glob("*.mp3"))  # all: time for the Ctrl+C to arrive
 threading.Thread(target=say_when_the_workers_start, daemon=True).start()
 try:
     for _pair in measure_clips([ClipJob(c.stem, str(c)) for c in clips], workers=2):
