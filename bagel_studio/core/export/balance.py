@@ -23,27 +23,30 @@ from __future__ import annotations
 import hashlib
 import random
 import re
-from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import permutations
-from typing import Any
+from typing import Any, TypeVar
 
 POSITIONS = 4
 
 Group = tuple[int, ...]  # the positions an item's gold may take, ascending
+T = TypeVar("T")
 
 
 _DIGITS = re.compile(r"(\d+)")
 
 
-def natural_order(text: str) -> tuple[tuple[int, int | str], ...]:
+def natural_order(text: str) -> tuple[str | int, ...]:
     """Sort key that orders "globi:2:0" before "globi:10:0" (seed-independent and total); for
-    sorting many ids once (``natural_key`` remembers the keys of ids sorted again and again)."""
-    return tuple(
-        [(0, int(part)) if part.isdigit() else (1, part) for part in _DIGITS.split(text) if part]
-    )
+    sorting many ids once (``natural_key`` remembers the keys of ids sorted again and again).
+    The text split at its runs of digits: text, number, text... (a key's places hold the same
+    kind in every key, the texts possibly empty, so any two keys compare)."""
+    parts: list[str | int] = list(_DIGITS.split(text))
+    parts[1::2] = map(int, parts[1::2])
+    return tuple(parts)
 
 
 natural_key = lru_cache(maxsize=1 << 16)(natural_order)
@@ -73,23 +76,28 @@ def deal_targets(
 ) -> dict[str, int]:
     """The target gold position of every movable item of one domain (as balanced as possible);
     ``order``: ``natural_order``, or the caller's table of it."""
-    groups: dict[Group, list[str]] = defaultdict(list)
-    named: dict[frozenset[int], Group] = {}  # a few distinct sets of positions, named once
+    groups: dict[frozenset[int], list[str]] = defaultdict(list)
     for item in items:
-        group = named.get(item.allowed)
-        if group is None:
-            if len(item.allowed) < 2:
-                raise ValueError(f"{item.item_id} cannot move; deal only movable items")
-            group = named[item.allowed] = tuple(sorted(item.allowed))
-        groups[group].append(item.item_id)
-    counts = _deal_counts(seed, domain, {g: len(ids) for g, ids in groups.items()})
-    targets: dict[str, int] = {}
-    for group, ids in groups.items():
+        if len(item.allowed) < 2:
+            raise ValueError(f"{item.item_id} cannot move; deal only movable items")
+        groups[item.allowed].append(item.item_id)
+    ordered = {allowed: sorted(ids, key=order) for allowed, ids in groups.items()}
+    return dict(deal_groups(seed, domain, ordered))
+
+
+def deal_groups(
+    seed: int, domain: str, groups: dict[frozenset[int], list[T]]
+) -> Iterator[tuple[T, int]]:
+    """Each item of the movable ``groups`` of one domain (by the positions their gold may
+    take, each group's items in natural id order) with the target it is dealt: what
+    ``deal_targets`` does once the items are grouped and sorted (the exporter's items come in
+    that order already)."""
+    named = {tuple(sorted(allowed)): allowed for allowed in groups}
+    counts = _deal_counts(seed, domain, {g: len(groups[a]) for g, a in named.items()})
+    for group, allowed in named.items():
         dealt = [p for p in range(POSITIONS) for _ in range(counts[group][p])]
         random.Random(f"{seed}:{domain}:deal:{group}").shuffle(dealt)
-        for item_id, target in zip(sorted(ids, key=order), dealt, strict=True):
-            targets[item_id] = target
-    return targets
+        yield from zip(groups[allowed], dealt, strict=True)
 
 
 def _deal_counts(seed: int, domain: str, sizes: dict[Group, int]) -> dict[Group, list[int]]:
@@ -208,6 +216,7 @@ def _layout(
     return tuple(template), free, tuple(permutations(rest))
 
 
-def position_counts(positions: Sequence[int]) -> list[int]:
+def position_counts(positions: Iterable[int]) -> list[int]:
     """How many of ``positions`` are A, B, C and D."""
-    return [positions.count(p) for p in range(POSITIONS)]
+    counts = Counter(positions)
+    return [counts[p] for p in range(POSITIONS)]

@@ -21,9 +21,8 @@ from bagel_studio.core.checks.structural import structural_flags
 from bagel_studio.core.domains import DOMAINS
 from bagel_studio.core.export import stored
 from bagel_studio.core.export.balance import (
-    Movable,
     allowed_positions,
-    deal_targets,
+    deal_groups,
     natural_key,
     natural_order,
     permutation,
@@ -44,7 +43,6 @@ RELEASED_STATUSES = (Status.ACCEPTED, Status.REVISED)
 RELEASED_VALUES = frozenset(s.value for s in RELEASED_STATUSES)
 REJECTED = Status.REJECTED.value
 _STATUS_VALUES = {s.value: s.value for s in Status}  # an unknown status fails as decoding would
-NaturalKey = tuple[tuple[int, int | str], ...]  # ``balance.natural_order`` of an id
 UNRESOLVED = "unresolved"  # accepted or revised, but the store holds no single content to release
 
 # ``json.dumps(value, ensure_ascii=False, sort_keys=True)`` without a new encoder per call.
@@ -127,7 +125,6 @@ class Slot:
     fixed: frozenset[int]
     licence: str | None
     digest: int  # of the released content, to tell that the project has not changed since
-    key: NaturalKey | None = None  # natural order, until dealt
     movable: bool = False
     target: int = -1  # where the gold goes
 
@@ -454,21 +451,17 @@ def plan_batches(
 
 def release_batches(
     store: Store, domains: Iterable[str], size: int
-) -> Iterator[tuple[str, list[tuple[str, NaturalKey]], bool]]:
+) -> Iterator[tuple[str, list[str], bool]]:
     """The items a release may take (accepted or revised) in release order, ``size`` at a
     time: by domain (``domain_order``), then by natural id order, ties in queue order. Each
-    batch is one domain's: (the domain, its items' ids and keys, whether it is the domain's
+    batch is one domain's: (the domain, its items' ids, whether it is the domain's
     last). A domain is read and sorted when its first batch is asked for, so that the batches
     before it may be planned meanwhile."""
     for domain in domain_order(domains):
         ids = store.release_candidates(domain, RELEASED_VALUES)
-        entries = sorted([(item_id, natural_order(item_id)) for item_id in ids], key=_second)
-        for start in range(0, len(entries), size):
-            yield domain, entries[start : start + size], start + size >= len(entries)
-
-
-def _second(entry: tuple[str, NaturalKey]) -> NaturalKey:
-    return entry[1]
+        ids.sort(key=natural_order)
+        for start in range(0, len(ids), size):
+            yield domain, ids[start : start + size], start + size >= len(ids)
 
 
 def _plan(
@@ -486,12 +479,12 @@ def _plan(
     reject_reasons: dict[str, Counter[str]] = defaultdict(Counter)
     for domain, reason, count in store.reject_reason_counts(REJECTED, Decision.REJECT.value):
         reject_reasons[domain][reason] += count
-    batches: list[tuple[str, list[tuple[str, NaturalKey]], bool]] = []
+    batches: list[tuple[str, list[str], bool]] = []
 
     def item_ids() -> Iterator[list[str]]:
         for batch in release_batches(store, list(outcomes), ReleasedItems.BATCH):
             batches.append(batch)
-            yield [item_id for item_id, _ in batch[1]]
+            yield batch[1]
 
     planned = planner(store, item_ids(), licences, collected_blocking(store))
     released: list[Slot] = []
@@ -504,12 +497,12 @@ def _plan(
     done = 0
     total = sum(outcomes[d][status] for d in outcomes for status in RELEASED_VALUES)
     for number, found in enumerate(planned):
-        domain, entries, last = batches[number]
+        domain, ids, last = batches[number]
         if found.changed is not None:
             raise ExportError(
                 f"the project changed while this export read it ({found.changed}); export again"
             )
-        slots = _slots(domain, entries, found)
+        slots = _slots(domain, ids, found)
         undealt += slots
         waiting.append((number, slots))
         blocked += found.blocked
@@ -526,7 +519,7 @@ def _plan(
                 if dealt is not None and not blocked:
                     dealt(seed, ready, ready_slots)
             waiting.clear()
-        done += len(entries)
+        done += len(ids)
         if progress is not None:
             progress(done, max(total, done))
     assert not waiting and not undealt
@@ -547,8 +540,8 @@ def _plan(
     )
 
 
-def _slots(domain: str, entries: list[tuple[str, NaturalKey]], found: BatchPlan) -> list[Slot]:
-    """The released items of a planned batch of ``domain`` (``entries``: its ids and keys)."""
+def _slots(domain: str, item_ids: list[str], found: BatchPlan) -> list[Slot]:
+    """The released items of a planned batch of ``domain`` (``item_ids``: its items')."""
     slots = []
     for place, gold, fixed, dimension, level, licence, digest in zip(
         found.kept,
@@ -560,8 +553,7 @@ def _slots(domain: str, entries: list[tuple[str, NaturalKey]], found: BatchPlan)
         found.digest,
         strict=True,
     ):
-        item_id, key = entries[place]
-        slots.append(Slot(item_id, domain, dimension, level, gold, fixed, licence, digest, key))
+        slots.append(Slot(item_ids[place], domain, dimension, level, gold, fixed, licence, digest))
     return slots
 
 
@@ -607,28 +599,28 @@ def _empty_balance() -> DomainBalance:
 
 def _deal(seed: int, domain: str, entries: list[Slot]) -> DomainBalance:
     """Deal the gold positions of one domain's released items (in release order: natural id
-    order) and note where each item's gold goes (``Slot.target``, ``Slot.movable``)."""
-    keys = {slot.item_id: slot.key or natural_order(slot.item_id) for slot in entries}
-    movable = []
+    order, so each group of ``balance.deal_groups`` is in that order as it comes) and note
+    where each item's gold goes (``Slot.target``, ``Slot.movable``)."""
+    groups: dict[frozenset[int], list[Slot]] = defaultdict(list)
+    allowed: dict[tuple[int, frozenset[int]], frozenset[int]] = {}
     for slot in entries:
-        allowed = allowed_positions(slot.gold, slot.fixed)
-        if len(allowed) >= 2:
-            movable.append(Movable(slot.item_id, allowed))
-    targets = deal_targets(seed, domain, movable, keys.__getitem__)
-    del movable[:]
-    for slot in entries:
-        slot.key = None
-        slot.target = targets.get(slot.item_id, slot.gold)
-        slot.movable = slot.item_id in targets
-    after = [s.target for s in entries]  # where ``order`` puts the gold
+        slot.target = slot.gold
+        where = allowed.get((slot.gold, slot.fixed))
+        if where is None:
+            where = allowed[slot.gold, slot.fixed] = allowed_positions(slot.gold, slot.fixed)
+        if len(where) >= 2:
+            groups[where].append(slot)
+    movable = 0
+    for slot, target in deal_groups(seed, domain, groups):
+        slot.target = target
+        slot.movable = True
+        movable += 1
     return DomainBalance(
-        before=tuple(position_counts([s.gold for s in entries])),
-        after=tuple(position_counts(after)),
-        movable_after=tuple(
-            position_counts([a for s, a in zip(entries, after, strict=True) if s.movable])
-        ),
-        movable=len(targets),
-        immovable=len(entries) - len(targets),
+        before=tuple(position_counts(s.gold for s in entries)),
+        after=tuple(position_counts(s.target for s in entries)),
+        movable_after=tuple(position_counts(s.target for s in entries if s.movable)),
+        movable=movable,
+        immovable=len(entries) - movable,
     )
 
 
