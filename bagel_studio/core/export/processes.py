@@ -25,9 +25,10 @@ import gc
 import multiprocessing
 import os
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
+from typing import Any
 
 from bagel_studio.core.export.plan import BatchPlan, ExportError, ExportPlan, Slot, plan_batch
 from bagel_studio.core.export.render import PreparedBatch, Preparer, Rendered, finish
@@ -79,6 +80,9 @@ class ExportWorkers:
         self._finished = 0  # batches handed out to be finished
         self._seed: int | None = None  # of the plan dealt
         self._owner: dict[int, int] = {}  # batch number -> the worker that planned it
+        # given each rendered batch, in release order, as soon as it is done: the export writes
+        # it while later batches are planned (what is left when planning ends: ``rendered``)
+        self.sink: Callable[[Rendered], None] | None = None
 
     def _started(self) -> list[ProcessPoolExecutor]:
         if not self._pools:
@@ -139,8 +143,11 @@ class ExportWorkers:
             hand_out()
             following = 0
             while following in running:
+                self._drain()
                 if not running[following].done():
-                    busy = [future for future in running.values() if not future.done()]
+                    busy: list[Future[Any]] = [f for f in running.values() if not f.done()]
+                    if self.sink is not None and self._finishing:
+                        busy.append(self._finishing[0])
                     wait(busy, return_when=FIRST_COMPLETED)
                     count_off([n for n, future in running.items() if future.done()])
                     hand_out()
@@ -171,7 +178,7 @@ class ExportWorkers:
             and sum(plan.batch_sizes) == len(plan.items)
         )
 
-    def rendered(self, plan: ExportPlan) -> Iterator[Rendered]:
+    def rendered(self, plan: ExportPlan) -> Generator[Rendered, None, None]:
         """The released items of ``plan`` rendered a batch at a time, in release order, by the
         workers that planned them."""
         assert self.holds(plan)
@@ -180,6 +187,13 @@ class ExportWorkers:
             self._hand_out()
             yield done
         self._planned = 0  # each batch is finished once
+
+    def _drain(self) -> None:
+        """Give ``sink`` the rendered batches done at the head of the line, in order."""
+        while self.sink is not None and self._finishing and self._finishing[0].done():
+            done = self._finishing.popleft().result()
+            self._hand_out()
+            self.sink(done)
 
     def _hand_out(self) -> None:
         while self._dealt and len(self._finishing) < self.workers * AHEAD:

@@ -96,7 +96,7 @@ def export_release(
 ) -> ExportResult:
     """Write the release of ``store`` under ``seed`` to ``out_dir`` (see the module docstring);
     a large project is planned and rendered on ``workers`` processes (``processes``; never
-    from the desk)."""
+    from the desk), and its items are written while it is planned."""
     out = Path(out_dir).absolute()
     project = None if str(store.path) == ":memory:" else store.path
     check_out_dir(out, force, project)
@@ -107,23 +107,49 @@ def export_release(
 
     pool = _workers(store.path, workers)
     try:
-        pooled = pool if pool is not None and pool.plans(store) else None
-        plan = plan_export(
-            store,
-            seed,
-            planning,
-            pooled.plan if pooled is not None else None,
-            pooled.dealt if pooled is not None else None,
-        )
-        if plan.blocked:
-            raise ExportBlockedError(plan.blocked)
-        if not plan.items:
-            left_out = ", ".join(f"{n} {s}" for s, n in plan.left_out_totals().items())
-            raise NothingToReleaseError(f"nothing to release: no item is accepted ({left_out})")
-        return write_release(plan, out, force, progress, project, pool)
+        if pool is not None and pool.plans(store):
+            return _export_pooled(store, seed, out, progress, planning, pool)
+        plan = plan_export(store, seed, planning)
+        _releasable(plan)
+        return write_release(plan, out, force, progress, project)
     finally:
         if pool is not None:
             pool.close()
+
+
+def _export_pooled(
+    store: Store,
+    seed: int,
+    out: Path,
+    progress: Progress | None,
+    planning: Progress,
+    pool: ExportWorkers,
+) -> ExportResult:
+    """Plan on the workers, and write each batch of items into the release folder as soon as
+    the workers have rendered it, while later batches are planned; then the rest."""
+    folder = ReleaseFolder(out)
+    items: ItemWriter | None = None
+    try:
+        items = ItemWriter(folder)
+        pool.sink = items.add
+        plan = plan_export(store, seed, planning, pool.plan, pool.dealt)
+        pool.sink = None
+        _releasable(plan)
+        return _write(plan, folder, items, progress, pool.rendered(plan))
+    except BaseException as exc:
+        if items is not None:
+            items.abandon(exc)
+        folder.discard()
+        raise
+
+
+def _releasable(plan: ExportPlan) -> None:
+    """Raise when ``plan`` cannot be released: blocked items, or nothing accepted."""
+    if plan.blocked:
+        raise ExportBlockedError(plan.blocked)
+    if not plan.items:
+        left_out = ", ".join(f"{n} {s}" for s, n in plan.left_out_totals().items())
+        raise NothingToReleaseError(f"nothing to release: no item is accepted ({left_out})")
 
 
 def _workers(path: Path, workers: int) -> ExportWorkers | None:
@@ -144,31 +170,56 @@ def write_release(
     project: Path | None = None,
     pool: ExportWorkers | None = None,
 ) -> ExportResult:
-    """Write an already computed plan (the desk plans once for the preview, then writes); the
-    items are rendered by ``pool`` when its workers planned it and keep its prepared lines
-    (``export_release``), else read again and rendered here.
-
-    The released items stream into the data and provenance files a batch at a time; the
-    content hash is taken on the way, so the report, card and manifest that follow have it
-    without a second pass."""
+    """Write an already computed plan (the desk plans once for the preview, then writes): the
+    items are rendered by ``pool`` when its workers planned it and keep its prepared lines,
+    else read again and rendered here, a batch at a time."""
     if plan.blocked:
         raise ExportBlockedError(plan.blocked)
     check_out_dir(out_dir, force, project)
     folder = ReleaseFolder(out_dir)
+    items: ItemWriter | None = None
+    try:
+        items = ItemWriter(folder)
+        rest = pool.rendered(plan) if pool is not None and pool.holds(plan) else _rendered(plan)
+        return _write(plan, folder, items, progress, rest)
+    except BaseException as exc:
+        if items is not None:
+            items.abandon(exc)
+        folder.discard()
+        raise
+
+
+def _write(
+    plan: ExportPlan,
+    folder: ReleaseFolder,
+    items: ItemWriter,
+    progress: Progress | None,
+    rest: Generator[Rendered, None, None],
+) -> ExportResult:
+    """Write the items not written yet (``rest``, rendered), then the report, card and
+    manifest, and put the folder in place (the caller discards it on an error).
+
+    The released items stream into the data and provenance files a batch at a time; the
+    content hash is taken on the way, so the report, card and manifest that follow have it
+    without a second pass."""
     drawing = ThreadPoolExecutor(1, thread_name_prefix="export-plots")
     try:
         # the plan's plots are drawn meanwhile (their compression lets the writer's thread run)
         plots = drawing.submit(plan_plots, plan)
         with gc_paused(), snapshot(plan.items.store):
-            content_hash, sections = _write_items(folder, plan, progress, pool)
+            total = len(plan.items)
+            with closing(rest):
+                for rendered in rest:
+                    items.add(rendered)
+                    if progress is not None:
+                        share = (PROGRESS_TOTAL - PLAN_SHARE) // 2
+                        progress(PLAN_SHARE + share * items.done // max(total, 1), PROGRESS_TOTAL)
+            content_hash, sections = items.close(plan)
             steps = _steps(plan, content_hash, sections, plots.result())
             _write_steps(folder, steps, progress)
         manifest = build_manifest(plan, folder.hashes, content_hash)
         folder.write(layout.MANIFEST, dumps_document(manifest))
         final = folder.commit()
-    except BaseException:
-        folder.discard()
-        raise
     finally:
         drawing.shutdown(wait=True, cancel_futures=True)
     if progress is not None:
@@ -176,58 +227,63 @@ def write_release(
     return ExportResult(final, plan, manifest)
 
 
-def _write_items(
-    folder: ReleaseFolder, plan: ExportPlan, progress: Progress | None, pool: ExportWorkers | None
-) -> tuple[str, Sections]:
-    """Write the data files and the provenance in one pass over the released items (in release
-    order: by domain, so each domain's file is written in one go), read and rendered a batch at
-    a time (``render``; on worker processes for a large release, ``processes``); return the
-    content hash and what the report's item-level sections need, gathered on the same pass
-    (nothing of an item outlives its batch but those sections' few values)."""
-    content_hash = hashlib.sha256()
-    audit = ReleaseAudit()
-    lengths = LengthSums()
-    total = len(plan.items)
-    done = 0
-    with ExitStack() as files:
-        write_all = files.enter_context(folder.stream(layout.ALL_ITEMS))
-        write_provenance = files.enter_context(folder.stream(layout.PROVENANCE))
-        domain_files: ExitStack | None = None
-        current: str | None = None
-        write_domain: Callable[[bytes], None] | None = None
-        for rendered in files.enter_context(closing(_rendered(plan, pool))):
-            for domain, lines in rendered.segments:
-                if domain != current:
-                    if domain_files is not None:
-                        domain_files.close()
-                    domain_files = files.enter_context(ExitStack())
-                    write_domain = domain_files.enter_context(
-                        folder.stream(layout.domain_file(domain))
-                    )
-                    current = domain
-                write_all(lines)
-                assert write_domain is not None
-                write_domain(lines)
-            write_provenance(rendered.provenance)
-            content_hash.update(rendered.hashed)
-            lengths.merge(rendered.lengths)
-            audit.merge(rendered.audit)
-            done += rendered.count
-            if progress is not None:
-                share = (PROGRESS_TOTAL - PLAN_SHARE) // 2
-                progress(PLAN_SHARE + share * done // max(total, 1), PROGRESS_TOTAL)
-    for domain in plan.domains:  # a domain with nothing released still gets its (empty) file
-        if layout.domain_file(domain) not in folder.hashes:
-            folder.write(layout.domain_file(domain), b"")
-    ids = [slot.item_id for slot in plan.items.slots]
-    return content_hash.hexdigest(), Sections(audit.report(ids), lengths)
+class ItemWriter:
+    """The data files and the provenance, written in one pass over the released items in
+    release order (by domain, so each domain's file is written in one go), a rendered batch
+    at a time (``add``); ``close`` gives the content hash and what the report's item-level
+    sections need, gathered on the same pass (nothing of an item outlives its batch but
+    those sections' few values)."""
+
+    def __init__(self, folder: ReleaseFolder) -> None:
+        self.folder = folder
+        self.done = 0  # items written
+        self._hash = hashlib.sha256()
+        self._audit = ReleaseAudit()
+        self._lengths = LengthSums()
+        self._files = ExitStack()
+        self._write_all = self._files.enter_context(folder.stream(layout.ALL_ITEMS))
+        self._write_provenance = self._files.enter_context(folder.stream(layout.PROVENANCE))
+        self._domain_file: ExitStack | None = None
+        self._write_domain: Callable[[bytes], None] | None = None
+        self._current: str | None = None
+
+    def add(self, rendered: Rendered) -> None:
+        """Write the next batch of released items."""
+        for domain, lines in rendered.segments:
+            if domain != self._current:
+                if self._domain_file is not None:
+                    self._domain_file.close()
+                self._domain_file = self._files.enter_context(ExitStack())
+                self._write_domain = self._domain_file.enter_context(
+                    self.folder.stream(layout.domain_file(domain))
+                )
+                self._current = domain
+            self._write_all(lines)
+            assert self._write_domain is not None
+            self._write_domain(lines)
+        self._write_provenance(rendered.provenance)
+        self._hash.update(rendered.hashed)
+        self._lengths.merge(rendered.lengths)
+        self._audit.merge(rendered.audit)
+        self.done += rendered.count
+
+    def close(self, plan: ExportPlan) -> tuple[str, Sections]:
+        """Close the files (each made durable); the content hash and the report's sections."""
+        self._files.close()
+        folder = self.folder
+        for domain in plan.domains:  # a domain with nothing released still gets its (empty) file
+            if layout.domain_file(domain) not in folder.hashes:
+                folder.write(layout.domain_file(domain), b"")
+        ids = [slot.item_id for slot in plan.items.slots]
+        return self._hash.hexdigest(), Sections(self._audit.report(ids), self._lengths)
+
+    def abandon(self, error: BaseException) -> None:
+        """Close the files of a release that will not be (nothing more is made durable)."""
+        self._files.__exit__(type(error), error, error.__traceback__)
 
 
-def _rendered(plan: ExportPlan, pool: ExportWorkers | None) -> Generator[Rendered, None, None]:
-    """The released items rendered a batch at a time, in release order."""
-    if pool is not None and pool.holds(plan):
-        yield from pool.rendered(plan)
-        return
+def _rendered(plan: ExportPlan) -> Generator[Rendered, None, None]:
+    """The released items read and rendered here a batch at a time, in release order."""
     items = plan.items
     for start in range(0, len(items), items.BATCH):
         yield render(items.store, items.slots[start : start + items.BATCH], items.seed)
