@@ -4,15 +4,23 @@ planning, or while an export reads it, stops the export."""
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pytest
 
 from bagel_studio.core import operations
-from bagel_studio.core.export import ExportError, export_release, plan_export, write_release
+from bagel_studio.core.export import (
+    ExportError,
+    export_release,
+    plan_export,
+    release,
+    write_release,
+)
 from bagel_studio.core.export import processes as export_processes
 from bagel_studio.core.export.plan import BatchPlan, ReleasedItems, plan_batches
+from bagel_studio.core.export.render import Rendered
 from bagel_studio.core.model import Decision
 from bagel_studio.core.store import Store
 from tests.core.audit.planted import planted_project
@@ -136,3 +144,41 @@ def test_an_item_rejected_while_the_export_reads_stops_it(
             plan_export(store, seed=8, planner=rejecting)
         rejected = [i for i in store.item_ids() if store.get_item(i).status.value == "rejected"]
         assert len(rejected) == 1 and f"({rejected[0]})" in str(raised.value)
+
+
+def test_items_are_written_while_later_batches_are_planned(
+    planted: Path, tmp_path: Path, small_batches: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The exporting process writes each rendered batch as soon as it is done, before the plan
+    is complete; a write that fails then (a full disk) stops the export, nothing left behind."""
+    planned: list[int] = []  # batches planned when each batch was written
+    plans = export_processes.ExportWorkers.plan
+
+    def counted(self: export_processes.ExportWorkers, *args: object) -> Iterator[BatchPlan]:
+        for found in plans(self, *args):  # type: ignore[arg-type]
+            planned.append(1)
+            yield found
+
+    monkeypatch.setattr(export_processes.ExportWorkers, "plan", counted)
+    adds = release.ItemWriter.add
+    written_at: list[int] = []
+
+    def add(self: release.ItemWriter, rendered: Rendered) -> None:
+        written_at.append(len(planned))
+        adds(self, rendered)
+
+    monkeypatch.setattr(release.ItemWriter, "add", add)
+    with Store.open(planted, read_only=True) as store:
+        export_release(store, tmp_path / "out", seed=8, workers=2)
+        batches = len(planned)
+        assert len(written_at) == batches > 4
+        assert written_at[0] < batches  # the first batch went out while others were planned
+
+        def full(self: release.ItemWriter, rendered: Rendered) -> None:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        monkeypatch.setattr(release.ItemWriter, "add", full)
+        with pytest.raises(OSError, match="No space left"):
+            export_release(store, tmp_path / "full", seed=8, workers=2)
+    assert not (tmp_path / "full").exists()
+    assert [p.name for p in tmp_path.iterdir() if ".tmp-" in p.name] == []
