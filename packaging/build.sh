@@ -20,9 +20,7 @@ if [ -z "${BAGEL_VENV:-}" ]; then
   bash packaging/setup.sh
   if ! .venv/bin/python -c "import PyInstaller, build" 2>/dev/null; then
     echo "build: installing the build tools into .venv"
-    PYTHONWARNINGS="ignore:Compat editable installs" \
-      .venv/bin/python -m pip install -q -e ".[dev,bundle]" --config-settings editable_mode=compat \
-      || .venv/bin/python -m pip install -q -e ".[dev,bundle]"  # as setup.sh installs it
+    .venv/bin/python -m pip install -q -e ".[dev,bundle]"  # as setup.sh installs it
   fi
 fi
 python="$venv_dir/bin/python"

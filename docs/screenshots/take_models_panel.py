@@ -6,7 +6,8 @@ Run under a virtual screen of the size to check, from the repository root:
 
 Writes models-panel-WxH.png (W x H: the screen's size): two models on the tests' scripted
 OpenAI-compatible server, one whose replies hold no letter (the panel's note says what that does
-to its accuracy), and the status of a run the server refused, which stopped.
+to its accuracy), and the status of a run the server refused, which stopped; that profile gives
+its context window (the others leave it to be detected).
 """
 
 from __future__ import annotations
@@ -66,6 +67,7 @@ def main(out: Path) -> None:
         panel.label.setText("refused")
         panel.base_url.setText(server.url)
         panel.model.setText("always-B")
+        panel.context_tokens.setText("8192")  # a server that does not say its window
         panel.save_profile()
         wait(app, lambda: panel.profiles.rowCount() == 3)
         row = next(r for r in range(3) if panel.profiles.item(r, 0).text() == "refused")

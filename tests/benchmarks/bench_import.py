@@ -7,6 +7,12 @@ full_checks=False)`` commits), the baseline, their ratio (target: within 3x), th
 none, its stat being the one noted at the import), then the full checks of the imported items
 on their own (``run_full_checks``, what the CLI runs next and the desk runs on its worker) and
 the peak memory of the process that imports (a fresh one, without the set-up).
+
+Run: .venv/bin/python tests/benchmarks/bench_import.py --malformed N
+Imports a JSON Lines file of N malformed lines (each a truncated item of about 4 KB) and prints
+the import's time and its own peak memory against the target (the rejects are written to the
+project as they come; memory keeps their count and the first few the summary lists, so it must
+not grow with N: under 400 MB at 200,000) and the figure before.
 """
 
 from __future__ import annotations
@@ -101,7 +107,76 @@ def measure(folder: Path, items_path: Path, texts: list[Path]) -> dict[str, floa
     }
 
 
+MALFORMED_TARGET_MB = 400  # at 200,000 lines (any N: it must not grow with N)
+MALFORMED_LINE_CHARS = 4000
+# Before the rejects were written as they came (every one kept in the import's report, and in
+# the parser's batch until the end of the file): median of 3, load average about 0.8.
+MALFORMED_BEFORE = {200_000: "922 MB, the import 10.2 s, cpu 9.5 s"}
+
+
+def write_malformed(path: Path, count: int) -> int:
+    """One good item, then ``count`` lines of a truncated item (its options cut off) of about
+    4 KB each."""
+    from tests.support.items import good
+
+    filler = "x" * MALFORMED_LINE_CHARS
+    with path.open("w", encoding="utf-8") as handle:
+        handle.write(json.dumps(good("good:0")) + "\n")
+        for n in range(count):
+            handle.write(f'{{"id": "bad:{n}", "question": "{filler}", "options": ["A", "B"\n')
+    return path.stat().st_size
+
+
+def measure_malformed(folder: Path, path: Path) -> dict[str, float | int]:
+    """The measured part of ``--malformed``, in a fresh process: the import and its peak."""
+    from bagel_studio.core.importers import import_paths
+    from bagel_studio.core.store import Store
+
+    start, cpu = time.perf_counter(), time.process_time()
+    with Store.open(folder / "malformed.bagel") as store:
+        report = import_paths(store, [path], full_checks=False)
+        stored = store.reject_count()
+    took, took_cpu = time.perf_counter() - start, time.process_time() - cpu
+    counted = getattr(report, "reject_count", None)
+    return {
+        "rejected": counted if counted is not None else len(report.rejects),
+        "stored": stored,
+        "summary": len(report.summary_lines()),
+        "took": took,
+        "took_cpu": took_cpu,
+        "peak_mb": own_peak_mb(),
+    }
+
+
+def malformed(count: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        path = folder / "malformed.jsonl"
+        size = write_malformed(path, count)
+        child = [sys.executable, __file__, "--measure-malformed", str(folder), str(path)]
+        done = subprocess.run(child, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            raise SystemExit(done.stderr)
+        result = json.loads(done.stdout.strip().splitlines()[-1])
+    print(f"malformed lines            {count:,} ({size / 1e6:.0f} MB)")
+    print(f"load average               {' '.join(Path('/proc/loadavg').read_text().split()[:3])}")
+    print(f"rejects reported / stored  {result['rejected']:,} / {result['stored']:,}")
+    print(f"summary lines              {result['summary']}")
+    print(f"import                     {result['took']:8.1f} s    cpu {result['took_cpu']:8.1f} s")
+    before = MALFORMED_BEFORE.get(count, "not measured at this N")
+    print(
+        f"peak RSS (the import's own) {result['peak_mb']:7.1f} MB   (target < "
+        f"{MALFORMED_TARGET_MB} MB at 200,000; before: {before})"
+    )
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["--malformed"]:
+        malformed(int(sys.argv[2]) if len(sys.argv) > 2 else 200_000)
+        return
+    if sys.argv[1:2] == ["--measure-malformed"]:
+        print(json.dumps(measure_malformed(Path(sys.argv[2]), Path(sys.argv[3]))))
+        return
     if sys.argv[1:2] == ["--measure"]:
         folder, items_path, *texts = map(Path, sys.argv[2:])
         print(json.dumps(measure(folder, items_path, texts)))

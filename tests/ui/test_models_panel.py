@@ -12,8 +12,9 @@ from PySide6.QtCore import Qt
 
 from bagel_studio.core.store import Store
 from bagel_studio.core.store import llm as sql
+from bagel_studio.ui.models_panel import PROFILE_COLUMNS
 from tests.core.llm.conftest import ITEMS, gold_map, new_items
-from tests.support.llm_server import ScriptedServer
+from tests.support.llm_server import ScriptedServer, tokens
 from tests.ui.desk_harness import close_desk, open_desk
 
 
@@ -188,5 +189,75 @@ def test_a_second_opinion_on_a_long_article_says_how_much_the_judge_saw(
     assert "to fit the model's context of 2,048 tokens (the server's /props)" in status
     window.show_item("wiki:koala:0")
     assert "of the evidence's 36,633 characters" in window.item_view.models.text()
+    panel.close()
+    close_desk(window)
+
+
+def test_the_context_field_cuts_the_evidence_for_a_server_that_does_not_say_its_window(
+    qtbot, tmp_path: Path, scripted: ScriptedServer
+) -> None:
+    """An OpenAI-style server with a 2,048-token window that names it only when it refuses a
+    request: left empty, the field detects the window as the CLI does (a refused request, then
+    one cut to fit); filled in, the evidence is cut before anything is asked. Kept in the
+    profile, shown in its row and again in the form when the profile is selected."""
+    from bagel_studio.core.model import ItemContent
+    from bagel_studio.core.store import NewItem
+    from tests.core.llm.test_context_fit import KOALA, OPTIONS, QUESTION
+
+    path = tmp_path / "context.bagel"
+    with Store.open(path, owner="test") as store:
+        store.add_texts([{"key": "wikipedia:Koala", "kind": "wikipedia", "title": "Koala",
+                          "text": KOALA, "truncated": 0}], None)  # fmt: skip
+        store.add_items(
+            [NewItem(f"wiki:koala:{n}", "Wikipedia", ItemContent(QUESTION, OPTIONS, 3, "Behavior"),
+                     text_key="title:Koala") for n in (0, 1)],
+            None,
+        )  # fmt: skip
+    scripted.context, scripted.context_style = 2048, "openai"
+    window = open_desk(qtbot, path)
+    window.menus.open_panel("models")
+    panel = window.menus.panels["models"]
+    context_column = PROFILE_COLUMNS.index("Context")
+    # Empty: detected.
+    assert panel.context_tokens.text() == "" and "detect" in panel.context_tokens.placeholderText()
+    fill_profile(panel, scripted.url, "gold", "judge", qtbot)
+    assert panel.profiles.item(0, context_column).text() == "detect"
+    with Store.open(path, read_only=True) as store:
+        assert dict(sql.profile_rows(store))["judge"]["context_tokens"] is None
+    window.show_item("wiki:koala:0")
+    with qtbot.waitSignal(panel.models_changed, timeout=30_000):
+        qtbot.mouseClick(panel.judge_button, Qt.MouseButton.LeftButton)
+    assert scripted.requests["/v1/chat/completions"] == 2  # refused whole, then sent cut
+    assert tokens(scripted.prompts[0]) > 2048 > tokens(scripted.prompts[1])
+    assert "context of 2,048 tokens (the server's error message" in panel.status.text()
+    # Bad input is refused with a message and nothing is saved.
+    panel.context_tokens.setText("0")
+    qtbot.mouseClick(panel.save, Qt.MouseButton.LeftButton)
+    assert panel.status.text().startswith("Not saved: context tokens must be a whole number")
+    assert panel.profiles.item(0, context_column).text() == "detect"
+    # Filled in: kept in the profile, and the evidence is cut before asking.
+    panel.context_tokens.setText("2048")
+    qtbot.mouseClick(panel.save, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: panel.profiles.item(0, context_column).text() == "2,048")
+    with Store.open(path, read_only=True) as store:
+        assert dict(sql.profile_rows(store))["judge"]["context_tokens"] == 2048
+    window.show_item("wiki:koala:1")
+    with qtbot.waitSignal(panel.models_changed, timeout=30_000):
+        qtbot.mouseClick(panel.judge_button, Qt.MouseButton.LeftButton)
+    assert scripted.requests["/v1/chat/completions"] == 3  # one request, nothing refused
+    assert tokens(scripted.prompts[2]) < 2048
+    status = panel.status.text()
+    assert status.startswith("wiki:koala:1: ok (evidence shortened to ")
+    assert "to fit the model's context of 2,048 tokens (the profile's context tokens)" in status
+    # The form shows a selected profile's settings, the context among them.
+    panel.context_tokens.clear()
+    panel.label.clear()
+    panel.profiles.clearSelection()
+    panel.profiles.selectRow(0)
+    assert panel.label.text() == "judge" and panel.context_tokens.text() == "2048"
+    # Emptied again: detected again.
+    panel.context_tokens.clear()
+    qtbot.mouseClick(panel.save, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: panel.profiles.item(0, context_column).text() == "detect")
     panel.close()
     close_desk(window)

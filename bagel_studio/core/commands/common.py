@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +51,25 @@ def open_project(
 def print_json(data: Any) -> None:
     json.dump(data, sys.stdout, ensure_ascii=False, indent=2, sort_keys=False)
     sys.stdout.write("\n")
+
+
+def print_json_listing(data: dict[str, Any], key: str, rows: Iterable[Any]) -> None:
+    """``print_json(data | {key: list(rows)})``, ``key`` last, each of ``rows`` written as it
+    is read (one a line), so that a listing of any length is never held whole."""
+    head = json.dumps(
+        {k: v for k, v in data.items() if k != key} | {key: []},
+        ensure_ascii=False,
+        indent=2,
+    )
+    empty = "[]\n}"
+    assert head.endswith(empty)
+    out = sys.stdout
+    out.write(head[: -len(empty)] + "[")
+    separator = "\n    "
+    for row in rows:
+        out.write(separator + json.dumps(row, ensure_ascii=False))
+        separator = ",\n    "
+    out.write("\n  ]\n}\n" if separator.startswith(",") else "]\n}\n")
 
 
 def add_workers_argument(parser: argparse.ArgumentParser) -> None:

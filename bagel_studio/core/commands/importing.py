@@ -16,10 +16,11 @@ from bagel_studio.core.commands.common import (
     add_wait_argument,
     add_workers_argument,
     open_project,
-    print_json,
+    print_json_listing,
 )
+from bagel_studio.core.importers.report import KEPT_REJECTS
 
-REJECT_LISTING = 50
+REJECT_LISTING = KEPT_REJECTS
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -86,11 +87,16 @@ def run(args: argparse.Namespace) -> int:
             workers=max(args.workers, 1),
         )
         totals = (store.item_count(), store.reject_count())
+        if args.json:  # every reject of the run, read back from the project as it is written
+            rejects = (
+                {"file": file, "line": line, "reason": reason}
+                for file, line, reason in store.reject_rows_after(report.rejects_after)
+            )
+            data = report.to_json() | {"project_items": totals[0], "project_rejects": totals[1]}
+            print_json_listing(data, "rejects", rejects)
     finally:
         store.close()
-    if args.json:
-        print_json(report.to_json() | {"project_items": totals[0], "project_rejects": totals[1]})
-    else:
+    if not args.json:
         out = sys.stdout
         out.write(f"Imported into {args.project}:\n")
         for line in report.summary_lines(reject_limit=REJECT_LISTING):

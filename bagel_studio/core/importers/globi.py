@@ -41,16 +41,35 @@ HEADER_MARKERS = frozenset(
 CITATION = "referenceCitation"
 
 
+BATCH_RECORDS = 5000  # records handed to ``write`` at a time
+BATCH_REJECTS = 1000  # rejected rows handed to ``write_rejects`` at a time
+
+
 @dataclass
 class GlobiTable:
-    """What reading a table found: its rejected rows, how many records, what was assumed."""
+    """What reading a table found: its rejected rows, how many records, what was assumed.
 
+    With ``write_rejects``, rejects are handed to it a batch at a time (each batch in line
+    order) and ``rejects`` holds those not handed over yet; without it, every one."""
+
+    write_rejects: Callable[[list[Reject]], None] | None = None
     rejects: list[Reject] = field(default_factory=list)
     count: int = 0  # records read
     encoding: str = "utf-8"
     line_ending: str = "LF"
     delimiter: str = "\t"
     quotes_literal: bool = False  # a stray quote made quoted reading unsafe
+
+    def reject(self, reject: Reject) -> None:
+        self.rejects.append(reject)
+        if len(self.rejects) >= BATCH_REJECTS:
+            self.flush_rejects()
+
+    def flush_rejects(self) -> None:
+        self.rejects.sort(key=lambda r: r.line)
+        if self.write_rejects is not None and self.rejects:
+            self.write_rejects(self.rejects)
+            self.rejects = []
 
     def describe(self) -> str:
         separator = "tab" if self.delimiter == "\t" else repr(self.delimiter)
@@ -92,22 +111,21 @@ def header_names(cells: list[str]) -> list[str]:
     return names
 
 
-BATCH_RECORDS = 5000  # records handed to ``write`` at a time
-
-
 def read_table(
     handle: Readable,
     table_name: str,
     display: str,
     write: Callable[[list[dict[str, Any]]], None],
     line_limit: int,
+    write_rejects: Callable[[list[Reject]], None] | None = None,
 ) -> GlobiTable:
     """Every data row of a GloBI table, read as a stream: a row at a time, its records handed
-    to ``write`` ``BATCH_RECORDS`` at a time, so memory holds a batch, never the file
-    (``handle``: the file; ``table_name``: its base name, used in references; ``display``: the
-    name rejects are reported under; a line over ``line_limit`` bytes is a reject, not read)."""
+    to ``write`` ``BATCH_RECORDS`` at a time and its rejects to ``write_rejects``
+    ``BATCH_REJECTS`` at a time, so memory holds a batch, never the file (``handle``: the
+    file; ``table_name``: its base name, used in references; ``display``: the name rejects are
+    reported under; a line over ``line_limit`` bytes is a reject, not read)."""
     lines = TextLines(handle, line_limit, 0)
-    table = GlobiTable()
+    table = GlobiTable(write_rejects)
     source = iter(lines)
     first = next(source, "")
     table.delimiter = sniff_delimiter(first.split("\r", 1)[0])
@@ -127,7 +145,7 @@ def read_table(
             if tabbed and not table.quotes_literal:
                 reader = _quotes_as_text(table, feed, start, rows)
                 continue
-            table.rejects.append(Reject(display, start, f"malformed row: {exc}"))
+            table.reject(Reject(display, start, f"malformed row: {exc}"))
             continue
         if not cells:
             if len(lines.overlong) > overlong:  # a row all the same: the next keeps its number
@@ -148,7 +166,7 @@ def read_table(
         table.rejects.append(Reject(display, number, reason))
     if rows.names is None:
         table.rejects.append(Reject(display, 1, "no header row"))
-    table.rejects.sort(key=lambda r: r.line)
+    table.flush_rejects()
     return table
 
 
@@ -180,7 +198,7 @@ def _quotes_as_text(table: GlobiTable, feed: _Feed, start: int, rows: _Rows) -> 
         try:
             cells = next(csv.reader([line], delimiter="\t", quoting=csv.QUOTE_NONE), [])
         except csv.Error as exc:
-            table.rejects.append(Reject(rows.display, start + offset, f"malformed row: {exc}"))
+            table.reject(Reject(rows.display, start + offset, f"malformed row: {exc}"))
             continue
         if cells:
             rows.add(start + offset, cells)
@@ -224,7 +242,7 @@ class _Rows:
         if not (row.get(self.source) or row.get(self.target)):
             raw = self.table.delimiter.join(cells)
             reason = "no source or target taxon"
-            self.table.rejects.append(Reject(self.display, start, reason, raw))
+            self.table.reject(Reject(self.display, start, reason, raw))
             return
         ref = f"{self.table_name}#{self.number}"
         record = _record(row, self.names, self.columns, ref, self.table_name, self.number)

@@ -29,7 +29,11 @@ from bagel_studio.core.importers.textio import (
 )
 from bagel_studio.core.store.evidence import RAW_LIMIT
 
-CHUNK_ITEMS = 5000  # items of a JSON Lines file written at a time
+# What a JSON Lines file's batch may hold before it is handed over to be written: a file of many
+# malformed lines (or generator rejections) is written as it comes, as one of items is.
+CHUNK_ITEMS = 5000  # items, or generator rejections
+CHUNK_REJECTS = 1000  # rejects
+CHUNK_REJECT_CHARS = 8 << 20  # characters of the rejects' text
 
 
 def read_items(
@@ -42,8 +46,9 @@ def read_items(
     ``reader`` (the file, opened at its start), once.
 
     JSON Lines are read as a stream, a line at a time (UTF-16/32 transcoded as it is read), and
-    with ``write`` handed to it every ``CHUNK_ITEMS`` items (it writes them, and the batch
-    forgets them, see ``ItemBatch.hand_over``), so a file of any length takes bounded memory; the
+    with ``write`` handed to it every ``CHUNK_ITEMS`` items, or as many generator rejections, or
+    ``CHUNK_REJECTS`` rejects (it writes them, and the batch forgets them, see
+    ``ItemBatch.hand_over``), so a file of any length, of any lines, takes bounded memory; the
     batch returned holds what came after the last hand-over. A JSON document (an array of items,
     or one object spread over lines) is parsed whole, up to ``sniff.document_limit``; a larger
     one is one reject that says so. What it is, is told from its first line (a head read apart).
@@ -93,6 +98,9 @@ def _read_lines(
 ) -> None:
     limit = line_limit.get()
     for number, (line, size) in enumerate(iter_lines(chunks, limit, RAW_LIMIT), start=1):
+        if write is not None and _full(batch):
+            write(batch)
+            batch.hand_over()
         if size > limit:
             reason = (
                 f"line is {size / 1e6:.1f} MB, longer than the"
@@ -116,9 +124,15 @@ def _read_lines(
             batch.reject(number, "invalid JSON: nested too deeply", decode_line(line))
             continue
         batch.add_record(record, number, line)
-        if write is not None and len(batch.items) >= CHUNK_ITEMS:
-            write(batch)
-            batch.hand_over()
+
+
+def _full(batch: ItemBatch) -> bool:
+    return (
+        len(batch.items) >= CHUNK_ITEMS
+        or len(batch.generator_rejections) >= CHUNK_ITEMS
+        or len(batch.rejects) >= CHUNK_REJECTS
+        or batch.reject_chars >= CHUNK_REJECT_CHARS
+    )
 
 
 def _read_array(data: bytes, document: list[Any], batch: ItemBatch) -> None:

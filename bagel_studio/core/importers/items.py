@@ -68,6 +68,7 @@ class ItemBatch:
         self.globi_records: list[dict[str, Any]] = []
         self.texts: list[dict[str, Any]] = []
         self.duplicates = 0
+        self.reject_chars = 0  # of the rejects' text (each holds up to its line's first MiB)
         # Items already handed over to be written: id -> (content, domain, line), the content
         # as its canonical JSON's digest, so that a file streams in bounded memory.
         self._handed_over: dict[str, tuple[int | bytes, str, int | None]] = {}
@@ -83,6 +84,7 @@ class ItemBatch:
         self.globi_records = []
         self.texts = []
         self.duplicates = 0
+        self.reject_chars = 0
 
     def reject(
         self, line: int, reason: str, raw: str | bytes = "", size: int | None = None
@@ -91,6 +93,7 @@ class ItemBatch:
         if isinstance(raw, bytes):
             raw = decode_line(raw)
         self.rejects.append(Reject(self.file, line, reason, raw, size))
+        self.reject_chars += len(raw)
 
     def add_record(self, record: Any, line: int, raw: str | bytes) -> None:
         """Add whatever ``record`` (one parsed JSON value from ``line``, whose text is ``raw``)

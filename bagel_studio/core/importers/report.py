@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bagel_studio.core.domains import DOMAINS
@@ -15,6 +16,10 @@ EVIDENCE_LABELS = {
     "recordings": "recordings",
     "audio_files": "audio files",
 }
+# The rejects a report holds (its summary lists them); the project keeps every one, with its
+# text up to its first MiB, written as the import meets them.
+KEPT_REJECTS = 50
+REPORT_RAW = 4096  # of a kept reject's text, the report holds this much
 
 
 @dataclass
@@ -24,7 +29,12 @@ class ImportReport:
     added_by_domain: dict[str, int] = field(default_factory=dict)
     already_by_domain: dict[str, int] = field(default_factory=dict)
     unchanged: int = 0
+    # The first KEPT_REJECTS rejects of the run and how many there were: memory does not grow
+    # with them (a file of 200,000 malformed lines). All are in the project, after
+    # ``rejects_after`` (the id of its last reject before the run: one writer at a time).
     rejects: list[Reject] = field(default_factory=list)
+    reject_count: int = 0
+    rejects_after: int = 0
     generator_rejections: dict[str, dict[str, int]] = field(default_factory=dict)
     evidence: dict[str, int] = field(default_factory=lambda: dict.fromkeys(EVIDENCE_KINDS, 0))
     skipped_files: list[str] = field(default_factory=list)
@@ -51,15 +61,25 @@ class ImportReport:
         unreadable (the command-line contract)."""
         if self.unreadable:
             return 2
-        return 1 if self.rejects else 0
+        return 1 if self.reject_count else 0
+
+    def note_rejects(self, rejects: Iterable[Reject]) -> None:
+        """Count ``rejects`` (written to the project by the caller), keeping the first few."""
+        for reject in rejects:
+            self.reject_count += 1
+            if len(self.rejects) < KEPT_REJECTS:
+                if len(reject.raw) > REPORT_RAW:
+                    reject = replace(reject, raw=reject.raw[:REPORT_RAW])
+                self.rejects.append(reject)
 
     def add_generator_rejection(self, domain: str, reason: str) -> None:
         by_reason = self.generator_rejections.setdefault(domain, {})
         by_reason[reason] = by_reason.get(reason, 0) + 1
 
-    def summary_lines(self, reject_limit: int = 50) -> list[str]:
+    def summary_lines(self, reject_limit: int = KEPT_REJECTS) -> list[str]:
         """The report as lines of text: items per domain, evidence, generator rejections, files
-        skipped, and the rejects as ``file:line: reason`` (at most ``reject_limit`` of them)."""
+        skipped, and the rejects as ``file:line: reason`` (at most ``reject_limit`` of them, and
+        of the KEPT_REJECTS the report holds)."""
         lines: list[str] = []
         domains = [d for d in DOMAINS if d in self.added_by_domain or d in self.already_by_domain]
         if not domains:
@@ -95,14 +115,17 @@ class ImportReport:
                 if key in self.timings
             ]
             lines.append(", ".join(took).capitalize())
-        if self.rejects:
-            lines.append(f"Rejected {len(self.rejects):,} line(s) (kept in the project):")
-            lines.extend(f"  {reject}" for reject in self.rejects[:reject_limit])
-            if len(self.rejects) > reject_limit:
-                lines.append(f"  ... and {len(self.rejects) - reject_limit:,} more")
+        if self.reject_count:
+            shown = self.rejects[:reject_limit]
+            lines.append(f"Rejected {self.reject_count:,} line(s) (kept in the project):")
+            lines.extend(f"  {reject}" for reject in shown)
+            if self.reject_count > len(shown):
+                lines.append(f"  ... and {self.reject_count - len(shown):,} more")
         return lines
 
     def to_json(self) -> dict[str, Any]:
+        """The report as JSON: ``rejects`` holds the ones kept (the command line lists every
+        one, read back from the project), ``reject_count`` how many there were."""
         return {
             "added_by_domain": self.added_by_domain,
             "already_by_domain": self.already_by_domain,
@@ -110,6 +133,7 @@ class ImportReport:
             "evidence": self.evidence,
             "generator_rejections": self.generator_rejections,
             "rejects": [{"file": r.file, "line": r.line, "reason": r.reason} for r in self.rejects],
+            "reject_count": self.reject_count,
             "skipped_files": self.skipped_files,
             "unreadable": self.unreadable,
             "ignored": self.ignored,

@@ -20,7 +20,7 @@ import os
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -137,7 +137,7 @@ def _import_paths(
     workers: int,
 ) -> ImportReport:
     started, started_cpu = time.perf_counter(), time.process_time()
-    report = ImportReport()
+    report = ImportReport(rejects_after=store.last_reject_id())
     collected = collect(list(paths))
     report.ignored = collected.ignored
     for name in collected.missing:
@@ -216,7 +216,7 @@ def _probe_audio(run: _Run) -> None:
             reason = f"unreadable audio: {exc}; its items are flagged audio-unreadable"
             reject = Reject(path.name, 1, reason)
             record_unreadable_audio(run.store, import_id, reject, run.hashes.get(path), str(exc))
-            run.report.rejects.append(reject)
+            run.report.note_rejects([reject])
 
 
 def _verified(inputs: list[Input], report: ImportReport) -> list[Input]:
@@ -328,7 +328,6 @@ def _json_kind(path: Path) -> str:
 # (audio) or head (what is nothing we read).
 DOCUMENT_KINDS = frozenset({"text-json", "xc-json"})
 HASHED_KINDS = frozenset({"audio", "empty", "binary", "table"})  # not parsed: hashed first
-REPORT_RAW = 4096  # of a rejected line, the report keeps this much (the project its first MiB)
 
 
 def _import_file(run: _Run, plan: _Planned, advance: Callable[[int], None]) -> None:
@@ -377,9 +376,9 @@ Handler = Callable[[_Run, _Planned, HashingReader, FileImport], dict[str, Any]]
 
 
 def _reject(run: _Run, writer: FileImport, rejects: list[Reject]) -> int:
-    run.report.rejects.extend(
-        replace(r, raw=r.raw[:REPORT_RAW]) if len(r.raw) > REPORT_RAW else r for r in rejects
-    )
+    """Write ``rejects`` to the project now (the file's transaction); the report counts them and
+    keeps the first few, so memory does not grow with them."""
+    run.report.note_rejects(rejects)
     return writer.write_rejects(rejects)
 
 
@@ -471,17 +470,20 @@ def _contradicting(
 def _import_globi(
     run: _Run, plan: _Planned, reader: HashingReader, writer: FileImport
 ) -> dict[str, Any]:
-    added = 0
+    added = rejected = 0
 
     def write(records: list[dict[str, Any]]) -> None:
         nonlocal added
         added += writer.write_globi_records(records)
 
+    def write_rejects(rejects: list[Reject]) -> None:
+        nonlocal rejected
+        rejected += _reject(run, writer, rejects)
+
     name, display = plan.input.path.name, plan.input.display
-    table = globi.read_table(reader, name, display, write, line_limit.get())
+    table = globi.read_table(reader, name, display, write, line_limit.get(), write_rejects)
     run.report.evidence["globi_records"] += added
     run.report.notes.append(f"{plan.input.display}: {table.describe()}")
-    rejected = _reject(run, writer, table.rejects)
     return {
         "globi_records": added,
         "rows": table.count,

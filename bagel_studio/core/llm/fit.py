@@ -196,7 +196,7 @@ class Context:
             self._probed = True
             option = self.client.profile.context_tokens
             if option:
-                self.tokens, self.source = option, "--context-tokens"
+                self.tokens, self.source = option, "the profile's context tokens"
             else:
                 props = self.client.server_json("/props")
                 props = props if isinstance(props, dict) else {}

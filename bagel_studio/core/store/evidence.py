@@ -223,6 +223,24 @@ class EvidenceMixin:
     def reject_count(self) -> int:
         return int(self.db.execute("SELECT count(*) FROM rejects").fetchone()[0])
 
+    def last_reject_id(self) -> int:
+        """The id of the newest reject (0 without any): an import's come after it."""
+        return int(self.db.execute("SELECT coalesce(max(id), 0) FROM rejects").fetchone()[0])
+
+    def reject_rows_after(self, after: int, page: int = 5000) -> Iterator[tuple[str, int, str]]:
+        """(file, line, reason) of every reject after the id ``after``, in the order they were
+        written, read ``page`` at a time: a listing that does not hold them all."""
+        while True:
+            rows = self.db.execute(
+                "SELECT id, file, line, reason FROM rejects WHERE id > ? ORDER BY id LIMIT ?",
+                (after, page),
+            ).fetchall()
+            for _, file, line, reason in rows:
+                yield str(file), int(line), str(reason)
+            if len(rows) < page:
+                return
+            after = int(rows[-1][0])
+
     def add_generator_rejections(
         self, rejections: Sequence[GeneratorRejection], import_id: int | None
     ) -> int:

@@ -1,5 +1,6 @@
-"""A JSON Lines file is written a chunk of items at a time: the project and the report are the
-same as when the whole file is one chunk, duplicates and conflicting ids across chunks included."""
+"""A JSON Lines file is written a chunk of items (or of rejects) at a time: the project and the
+report are the same as when the whole file is one chunk, duplicates and conflicting ids across
+chunks included."""
 
 from __future__ import annotations
 
@@ -47,13 +48,19 @@ def _project_and_report(folder: Path, source: Path) -> tuple[list[Any], dict[str
     return [rows, rejects], summary
 
 
+@pytest.mark.parametrize(
+    ("limit", "value"),
+    [("CHUNK_ITEMS", 3), ("CHUNK_REJECTS", 1), ("CHUNK_REJECT_CHARS", 1)],
+)
 def test_chunks_give_the_project_and_report_of_one_batch(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, limit: str, value: int
 ) -> None:
+    """Handed over every few items, or after every reject (a file of malformed lines is
+    written as it is read too)."""
     source = _lines(tmp_path / "items.jsonl")
     (tmp_path / "whole").mkdir()
     whole = _project_and_report(tmp_path / "whole", source)
-    monkeypatch.setattr(item_files, "CHUNK_ITEMS", 3)
+    monkeypatch.setattr(item_files, limit, value)
     (tmp_path / "chunks").mkdir()
     chunked = _project_and_report(tmp_path / "chunks", source)
 

@@ -105,7 +105,7 @@ def test_an_openai_style_server_takes_the_context_from_the_option(
     assert status == 0 and scripted.requests["/v1/chat/completions"] == 2
     assert all(tokens(p) < 4096 for p in scripted.prompts)
     note = str(verdicts(koala_project)["wiki:koala:1"]["evidence_note"])
-    assert "to fit the model's context of 4,096 tokens (--context-tokens)" in note
+    assert "to fit the model's context of 4,096 tokens (the profile's context tokens)" in note
     with Store.open(koala_project, read_only=True) as store:  # kept in the profile
         profile = dict(sql.profile_rows(store))["gold"]
     assert profile["context_tokens"] == 4096
