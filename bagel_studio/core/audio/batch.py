@@ -26,7 +26,6 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
-import threading
 from collections.abc import Generator, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
@@ -92,26 +91,40 @@ def measure_clips(
 
 @contextmanager
 def _children_ignore_ctrl_c() -> Iterator[None]:
-    """Workers started in the block ignore SIGINT from their start: Ctrl+C in the terminal
-    reaches the whole process group, and each worker printed a KeyboardInterrupt from wherever
-    it was (importing the decoder, inside it). The caller alone answers it: it cancels the clips
-    not started and waits for the few running. (Only the main thread may set a handler; a pool
-    started from another, the desk's worker, is left as it is.)"""
-    if threading.current_thread() is not threading.main_thread():
+    """Workers started in the block never answer Ctrl+C: the terminal sends it to the whole
+    process group, and each worker printed a KeyboardInterrupt from wherever it was (importing
+    the decoder, inside it). The caller alone answers it: it cancels the clips not started and
+    waits for the few running. While the workers start, the starting thread holds SIGINT back
+    (blocked, not ignored): they inherit that through spawn's exec and ignore the signal before
+    they take it again (``_start_worker``), and a Ctrl+C meanwhile reaches the caller as the
+    block ends. (Ignoring it in the caller instead lost a Ctrl+C that came while they started.)"""
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not POSIX
         yield
         return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # inherited through spawn's exec
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()  # started later, it would unblock SIGINT in this thread
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def _start_worker() -> None:
+    """A pool worker's first act: ignore SIGINT (a Ctrl+C held back since it started is dropped
+    with it), then take signals again; then keep the C heap for clips."""
+    if hasattr(signal, "pthread_sigmask"):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    keep_for_clips()
 
 
 def _on_pool(
     jobs: Sequence[ClipJob], workers: int
 ) -> Generator[tuple[ClipJob, Result], None, None]:
     context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=keep_for_clips)
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_start_worker)
     waiting: Iterator[ClipJob] = iter(jobs)
     running: dict[Future[Result], ClipJob] = {}
 

@@ -20,6 +20,7 @@ import hashlib
 import io
 import os
 import re
+import signal
 import sys
 import threading
 from collections.abc import Iterator
@@ -27,6 +28,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from types import FrameType
 
 import numpy as np
 import soundfile as sf
@@ -129,7 +131,7 @@ def _decode_bytes(
     kind = _kind(suffix)
     rest_frames, rest_peak = 0, 0.0
     try:
-        with _quiet_decoder(), sf.SoundFile(io.BytesIO(data)) as handle:
+        with _ctrl_c_after_decoding(), _quiet_decoder(), sf.SoundFile(io.BytesIO(data)) as handle:
             fmt = str(handle.format)
             rate = int(handle.samplerate)
             declared = int(handle.frames)
@@ -197,6 +199,31 @@ def _c_stderr() -> tuple[ctypes.c_void_p, int] | None:
         return None
     null = libc.fopen(os.devnull.encode(), b"w")  # never closed: see _quiet_decoder
     return (variable, null) if null and variable.value else None
+
+
+@contextmanager
+def _ctrl_c_after_decoding() -> Iterator[None]:
+    """libsndfile reads the bytes through Python callbacks (cffi), and cffi prints and drops an
+    exception raised in one: a Ctrl+C that came while a callback ran was lost, and the clip read
+    short (then reported truncated or unreadable). While the decoder runs, SIGINT is only
+    noted; it is answered as before once the decoder has returned. Only the main thread runs
+    Python's signal handlers (and may set them); a signal ignored or left to the system's
+    default is left so."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    answer = signal.getsignal(signal.SIGINT)
+    if not callable(answer):
+        yield
+        return
+    arrived: list[FrameType | None] = []
+    signal.signal(signal.SIGINT, lambda _signal, frame: arrived.append(frame))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, answer)
+        if arrived:
+            answer(signal.SIGINT, arrived[0])
 
 
 _quiet_lock = threading.Lock()

@@ -5,11 +5,14 @@ from __future__ import annotations
 import csv
 import hashlib
 import importlib
+import io
 import os
+import signal
 import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -36,6 +39,32 @@ def test_real_clips_decode_with_their_metadata(data_dir: Path) -> None:
         assert audio.samples.dtype == np.float32
         assert 0.1 < audio.peak < 1.0 and not audio.clipped
         assert audio.mono().shape == (audio.samples.shape[0],)
+
+
+def test_ctrl_c_while_the_decoder_reads_is_answered_when_it_returns(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """libsndfile reads the bytes through Python callbacks, where cffi dropped the
+    KeyboardInterrupt (the Ctrl+C was lost and the clip read short): it is raised once the
+    decoder has returned."""
+    clip = data_dir / "xeno_canto" / "XC625750.mp3"
+    reads: list[int] = []
+
+    class CtrlCAtTheFirstRead(io.BytesIO):
+        def readinto(self, buffer: bytearray) -> int:  # type: ignore[override]
+            if not reads:
+                signal.raise_signal(signal.SIGINT)  # what Ctrl+C in the terminal sends
+            reads.append(len(buffer))
+            return super().readinto(buffer)
+
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    monkeypatch.setattr(decode_module, "io", SimpleNamespace(BytesIO=CtrlCAtTheFirstRead))
+    with pytest.raises(KeyboardInterrupt):
+        decode(clip)
+    assert len(reads) > 1  # the decoder read on, then the interrupt came
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    monkeypatch.undo()
+    assert decode(clip).channels == 2
 
 
 def test_ogg_humpback_song(data_dir: Path) -> None:
