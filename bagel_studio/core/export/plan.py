@@ -21,12 +21,12 @@ from bagel_studio.core.checks.structural import structural_flags
 from bagel_studio.core.domains import DOMAINS
 from bagel_studio.core.export import stored
 from bagel_studio.core.export.balance import (
+    POSITIONS,
     allowed_positions,
     deal_groups,
     natural_key,
     natural_order,
     permutation,
-    position_counts,
 )
 from bagel_studio.core.export.collect import Decisions, collect_items
 from bagel_studio.core.export.collect import blocking as collected_blocking
@@ -603,22 +603,28 @@ def _deal(seed: int, domain: str, entries: list[Slot]) -> DomainBalance:
     where each item's gold goes (``Slot.target``, ``Slot.movable``)."""
     groups: dict[frozenset[int], list[Slot]] = defaultdict(list)
     allowed: dict[tuple[int, frozenset[int]], frozenset[int]] = {}
+    before = [0] * POSITIONS  # every item's gold, curated
+    kept = [0] * POSITIONS  # the golds that cannot move
     for slot in entries:
-        slot.target = slot.gold
-        where = allowed.get((slot.gold, slot.fixed))
+        gold = slot.target = slot.gold
+        before[gold] += 1
+        where = allowed.get((gold, slot.fixed))
         if where is None:
-            where = allowed[slot.gold, slot.fixed] = allowed_positions(slot.gold, slot.fixed)
+            where = allowed[gold, slot.fixed] = allowed_positions(gold, slot.fixed)
         if len(where) >= 2:
             groups[where].append(slot)
-    movable = 0
+        else:
+            kept[gold] += 1
+    moved = [0] * POSITIONS  # where the movable golds go
     for slot, target in deal_groups(seed, domain, groups):
         slot.target = target
         slot.movable = True
-        movable += 1
+        moved[target] += 1
+    movable = sum(moved)
     return DomainBalance(
-        before=tuple(position_counts(s.gold for s in entries)),
-        after=tuple(position_counts(s.target for s in entries)),
-        movable_after=tuple(position_counts(s.target for s in entries if s.movable)),
+        before=tuple(before),
+        after=tuple(k + m for k, m in zip(kept, moved, strict=True)),
+        movable_after=tuple(moved),
         movable=movable,
         immovable=len(entries) - movable,
     )
