@@ -441,7 +441,9 @@ def _make_listening_panel(services: Services) -> ListeningPanel | None:
         log.exception("the listening panel could not be imported")
         return None
     try:
-        return ListeningPanel(services)
+        panel = ListeningPanel(services)
     except Exception:
         log.exception("the listening panel could not start")
         return None
+    panel.brief_header = True  # the recording's card above names the rest
+    return panel

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QRect, Qt
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QBoxLayout, QWidget
 
 from tests.ui.desk_harness import close_desk, listening_panel, open_desk
 from tests.ui.desk_project import XC_ID, build_project
@@ -86,3 +86,30 @@ def test_l_gives_the_recording_the_queue_width_and_is_remembered(
     assert again.queue.isVisible()
     assert again.splitter.sizes()[0] >= again.queue.minimumWidth()  # the queue has its room
     close_desk(again)
+
+
+def test_the_recording_is_described_once_and_the_measurements_have_room(
+    qtbot, tmp_path: Path, data_dir: Path
+) -> None:
+    """At 1280x800 the card above the spectrogram names the recording (species, type,
+    recordist, licence); the panel's header does not say it again, only the recording and its
+    decoded file, on one line, and the height goes to the measurements below the spectrogram."""
+    path = tmp_path / "once.bagel"
+    build_project(path, data_dir)
+    window = open_desk(qtbot, path)
+    window.resize(1280, 800)
+    window.show_item(XC_ID)
+    panel = listening_panel(qtbot, window)
+    qtbot.waitUntil(lambda: panel.clip is not None, timeout=30_000)
+    qtbot.wait(50)
+    card = window.evidence.recording.text()
+    header = panel.header.text()
+    assert "Passer domesticus" in card and "House Sparrow" in card
+    assert "House Sparrow" not in header and "Passer domesticus" not in header
+    assert header.startswith("XC") and "kHz" in header and "peak" in header
+    assert panel.header.height() <= 2 * panel.header.fontMetrics().lineSpacing()
+    scroll = panel.measurement_scroll
+    assert panel.body.direction() == QBoxLayout.Direction.TopToBottom  # a narrow column
+    assert scroll.height() >= 190
+    assert panel.view.height() >= 200  # the spectrogram keeps its room
+    close_desk(window)

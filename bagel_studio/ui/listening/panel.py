@@ -41,6 +41,7 @@ from bagel_studio.ui.plain import plain_label
 from bagel_studio.ui.services import Services
 
 WIDE_LAYOUT_PX = 1000  # from this panel width on, the measurements sit beside the spectrogram
+NARROW_MEASUREMENTS_PX = 190  # the measurements' height below the spectrogram
 QWIDGETSIZE_MAX = (1 << 24) - 1
 
 
@@ -60,15 +61,18 @@ def option_claims(content: ItemContent) -> list[OptionClaim]:
     return claims
 
 
-def describe_recording(recording: dict[str, Any], clip: LoadedClip | None = None) -> str:
-    """One line about the recording: who, what, licence, and (once decoded) the file."""
+def describe_recording(
+    recording: dict[str, Any], clip: LoadedClip | None = None, brief: bool = False
+) -> str:
+    """One line about the recording: who, what, licence, and (once decoded) the file;
+    ``brief``: its id and the file only (the desk shows the rest in the card above)."""
     names = " ".join(str(recording.get(k) or "") for k in ("scientific_name",)).strip()
     common = recording.get("common_name")
     parts = [str(recording["id"])]
-    if names or common:
+    if (names or common) and not brief:
         parts.append(f"{names} ({common})" if names and common else names or str(common))
     for key in ("vocalization_type", "recordist", "licence"):
-        if recording.get(key):
+        if recording.get(key) and not brief:
             parts.append(str(recording[key]))
     if clip is not None:
         audio = clip.audio
@@ -101,6 +105,10 @@ class ListeningPanel(QWidget):
         self._generation = 0
         self._spectrogram_request = 0
         self._closed = False
+        # True where the recording's card is on screen beside the panel (the desk's evidence):
+        # the header then names the recording and its file only, and leaves the height to the
+        # spectrogram and the measurements
+        self.brief_header = False
         self.controller = PlaybackController(Player(device), self)
         self._build()
         self._connect()
@@ -155,7 +163,7 @@ class ListeningPanel(QWidget):
         else:
             scroll.setMinimumWidth(0)
             scroll.setMaximumWidth(QWIDGETSIZE_MAX)
-            scroll.setFixedHeight(150)
+            scroll.setFixedHeight(NARROW_MEASUREMENTS_PX)
 
     def _connect(self) -> None:
         c, t = self.controller, self.transport
@@ -203,7 +211,7 @@ class ListeningPanel(QWidget):
             self._show_notice(f"no recording {item.recording_id} in this project")
             return
         self.recording = recording
-        self.header.setText(describe_recording(recording))
+        self.header.setText(describe_recording(recording, brief=self.brief_header))
         self._show_notice(f"Loading {recording['id']}…")
         generation, store, settings = self._generation, self.services.store, self.settings
         self.services.workers.submit(
@@ -273,7 +281,7 @@ class ListeningPanel(QWidget):
     def _on_loaded(self, clip: LoadedClip) -> None:
         assert self.recording is not None
         self.clip = clip
-        self.header.setText(describe_recording(self.recording, clip))
+        self.header.setText(describe_recording(self.recording, clip, self.brief_header))
         self.view.set_spectrogram(clip.spectrogram)
         self.stack.setCurrentWidget(self.view)
         self.controller.load(clip.audio)
