@@ -41,6 +41,8 @@ log = logging.getLogger(__name__)
 HIGHLIGHT = QColor("#fff59d")
 RECORDING_CARD_HEIGHT = 190
 NONE_TEXT = "No evidence of this kind is linked to this item."
+# a text's kind as stored (the importers' names) and as the heading says it
+TEXT_KINDS = {"wikipedia": "Wikipedia article", "biorxiv": "bioRxiv paper"}
 NO_EVIDENCE = (
     "No evidence is linked to this item: import the text, GloBI table or recording it was"
     " generated from (File → Import…, Ctrl+I) to see it here."
@@ -333,6 +335,7 @@ class EvidencePanel(QTabWidget):
             return False
         if record is not None:
             kind = record.get("kind") or ""
+            kind = TEXT_KINDS.get(kind, kind)
             heading = " · ".join(
                 str(v) for v in (record.get("title"), kind, record.get("doi")) if v
             )

@@ -36,7 +36,10 @@ RECORDING_TAB = 2
 OpenProject = Callable[[Path, bool], object]
 STATE_TEXT = {  # the status bar's right end: what the keys do now
     State.EMPTY.value: "No item to show · Ctrl+I imports · F1 lists the keys",
-    State.REVIEW.value: "A accept · E edit · R reject · S skip · U uncertain · J/K move · F1 keys",
+    State.REVIEW.value: (
+        "A accept · E edit · R reject · S skip · U uncertain · J/K move · / search · Ctrl+Z undo"
+        " · F1 keys"
+    ),
     State.BLIND.value: "Blind: answer 1-4 (S skips)",
     State.WRITING.value: "Saving…",
     State.EDIT.value: "Editing: Ctrl+Enter saves and accepts, Esc cancels",

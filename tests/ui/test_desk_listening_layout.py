@@ -113,3 +113,21 @@ def test_the_recording_is_described_once_and_the_measurements_have_room(
     assert scroll.height() >= 190
     assert panel.view.height() >= 200  # the spectrogram keeps its room
     close_desk(window)
+
+
+def test_the_status_bar_names_the_frequent_keys_whole_at_1280(
+    qtbot, tmp_path: Path, data_dir: Path
+) -> None:
+    path = tmp_path / "keys.bagel"
+    build_project(path, data_dir)
+    window = open_desk(qtbot, path)
+    window.resize(1280, 800)
+    window.show_item(XC_ID)
+    qtbot.wait(50)
+    label = window.state_label
+    text = label.text()
+    for key in ("A accept", "J/K move", "/ search", "Ctrl+Z undo", "F1 keys"):
+        assert key in text
+    assert label.isVisible()
+    assert label.width() >= label.fontMetrics().horizontalAdvance(text)  # not cut off
+    close_desk(window)
