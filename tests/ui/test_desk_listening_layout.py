@@ -18,9 +18,9 @@ def _rect(widget: QWidget, ancestor: QWidget) -> QRect:
     return QRect(widget.mapTo(ancestor, widget.rect().topLeft()), widget.size())
 
 
-@pytest.mark.parametrize("size", [(1280, 800), (1600, 1000), (1920, 1080)])
-def test_transport_and_queue_fit(qtbot, tmp_path: Path, data_dir: Path, size) -> None:
-    path = tmp_path / "layout.bagel"
+def _xc_on_screen(qtbot, folder: Path, data_dir: Path, size: tuple[int, int]):
+    """The desk at ``size`` on the Xeno-canto item, its clip loaded: (window, listening panel)."""
+    path = folder / "layout.bagel"
     build_project(path, data_dir)
     window = open_desk(qtbot, path)
     window.resize(*size)
@@ -28,6 +28,12 @@ def test_transport_and_queue_fit(qtbot, tmp_path: Path, data_dir: Path, size) ->
     panel = listening_panel(qtbot, window)
     qtbot.waitUntil(lambda: panel.clip is not None, timeout=30_000)
     qtbot.wait(50)
+    return window, panel
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1600, 1000), (1920, 1080)])
+def test_transport_and_queue_fit(qtbot, tmp_path: Path, data_dir: Path, size) -> None:
+    window, panel = _xc_on_screen(qtbot, tmp_path, data_dir, size)
     transport = panel.transport
     controls = [
         transport.play_button,
@@ -94,14 +100,7 @@ def test_the_recording_is_described_once_and_the_measurements_have_room(
     """At 1280x800 the card above the spectrogram names the recording (species, type,
     recordist, licence); the panel's header does not say it again, only the recording and its
     decoded file, on one line, and the height goes to the measurements below the spectrogram."""
-    path = tmp_path / "once.bagel"
-    build_project(path, data_dir)
-    window = open_desk(qtbot, path)
-    window.resize(1280, 800)
-    window.show_item(XC_ID)
-    panel = listening_panel(qtbot, window)
-    qtbot.waitUntil(lambda: panel.clip is not None, timeout=30_000)
-    qtbot.wait(50)
+    window, panel = _xc_on_screen(qtbot, tmp_path, data_dir, (1280, 800))
     card = window.evidence.recording.text()
     header = panel.header.text()
     assert "Passer domesticus" in card and "House Sparrow" in card
@@ -118,12 +117,7 @@ def test_the_recording_is_described_once_and_the_measurements_have_room(
 def test_the_status_bar_names_the_frequent_keys_whole_at_1280(
     qtbot, tmp_path: Path, data_dir: Path
 ) -> None:
-    path = tmp_path / "keys.bagel"
-    build_project(path, data_dir)
-    window = open_desk(qtbot, path)
-    window.resize(1280, 800)
-    window.show_item(XC_ID)
-    qtbot.wait(50)
+    window, _ = _xc_on_screen(qtbot, tmp_path, data_dir, (1280, 800))
     label = window.state_label
     text = label.text()
     for key in ("A accept", "J/K move", "/ search", "Ctrl+Z undo", "F1 keys"):

@@ -10,9 +10,9 @@ killed process leaves OUTDIR as it was.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import ExitStack, closing
+from contextlib import ExitStack, closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -127,20 +127,12 @@ def _export_pooled(
 ) -> ExportResult:
     """Plan on the workers, and write each batch of items into the release folder as soon as
     the workers have rendered it, while later batches are planned; then the rest."""
-    folder = ReleaseFolder(out)
-    items: ItemWriter | None = None
-    try:
-        items = ItemWriter(folder)
+    with _writing(out) as (folder, items):
         pool.sink = items.add
         plan = plan_export(store, seed, planning, pool.plan, pool.dealt)
         pool.sink = None
         _releasable(plan)
         return _write(plan, folder, items, progress, pool.rendered(plan))
-    except BaseException as exc:
-        if items is not None:
-            items.abandon(exc)
-        folder.discard()
-        raise
 
 
 def _releasable(plan: ExportPlan) -> None:
@@ -176,12 +168,20 @@ def write_release(
     if plan.blocked:
         raise ExportBlockedError(plan.blocked)
     check_out_dir(out_dir, force, project)
+    with _writing(out_dir) as (folder, items):
+        rest = pool.rendered(plan) if pool is not None and pool.holds(plan) else _rendered(plan)
+        return _write(plan, folder, items, progress, rest)
+
+
+@contextmanager
+def _writing(out_dir: Path) -> Iterator[tuple[ReleaseFolder, ItemWriter]]:
+    """A temporary release folder for ``out_dir`` and the writer of its items; on an error the
+    writer's files are closed and the folder removed (nothing is left behind)."""
     folder = ReleaseFolder(out_dir)
     items: ItemWriter | None = None
     try:
         items = ItemWriter(folder)
-        rest = pool.rendered(plan) if pool is not None and pool.holds(plan) else _rendered(plan)
-        return _write(plan, folder, items, progress, rest)
+        yield folder, items
     except BaseException as exc:
         if items is not None:
             items.abandon(exc)
