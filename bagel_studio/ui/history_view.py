@@ -2,17 +2,22 @@
 
 Undone entries stay in the list (the history is append-only) but are struck through, so the
 curator sees both the action and that it was taken back.
+
+The box takes the height its rows need and no more: an item without history gets one line
+("History · No decisions or edits yet."), and the item above it the room.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtGui import QBrush, QColor
-from PySide6.QtWidgets import QListWidget, QListWidgetItem, QWidget
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QBrush, QColor, QResizeEvent
+from PySide6.QtWidgets import QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
 from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.model import HistoryEntry
+from bagel_studio.ui.plain import plain_label
 
 CONTENT_LABELS = {
     "question": "stem",
@@ -95,6 +100,11 @@ def describe(entry: HistoryEntry) -> str:
     return "\n".join(lines)
 
 
+NO_HISTORY = "No decisions or edits yet."
+ROW_PADDING = 6  # what a list row adds around its text (the style's margins)
+SPACING = 4
+
+
 class HistoryList(QListWidget):
     """The history of the shown item (QListWidget items are plain text)."""
 
@@ -106,9 +116,6 @@ class HistoryList(QListWidget):
 
     def show_entries(self, entries: list[HistoryEntry]) -> None:
         self.clear()
-        if not entries:
-            self.addItem("No decisions or edits yet.")
-            return
         for entry in reversed(entries):
             row = QListWidgetItem(describe(entry))
             if entry.undone:
@@ -125,3 +132,65 @@ class HistoryList(QListWidget):
 
     def texts(self) -> list[str]:
         return [self.item(i).text() for i in range(self.count())]
+
+    def content_height(self) -> int:
+        """The height that shows every row whole at the list's present width."""
+        width = max(self.viewport().width() - ROW_PADDING, 50)
+        metrics = self.fontMetrics()
+        rows = 0
+        for i in range(self.count()):
+            text = self.item(i).text()
+            box = metrics.boundingRect(QRect(0, 0, width, 100_000), Qt.TextFlag.TextWordWrap, text)
+            rows += box.height() + ROW_PADDING
+        return rows + 2 * self.frameWidth()
+
+
+class HistoryBox(QWidget):
+    """'History' over the list of entries; without entries (or while blind mode hides them) one
+    line that says so, and the box no higher than that line."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.heading = plain_label("History", self, wrap=True, bold=True, selectable=False)
+        self.list = HistoryList(self)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 0, 8, 0)
+        layout.setSpacing(SPACING)
+        layout.addWidget(self.heading)
+        layout.addWidget(self.list, 1)
+        self._message: str | None = NO_HISTORY
+        self._fit()
+
+    def show_entries(self, entries: list[HistoryEntry]) -> None:
+        self.list.show_entries(entries)
+        self._message = None if entries else NO_HISTORY
+        self._fit()
+
+    def show_message(self, text: str) -> None:
+        """One line instead of the entries (blind mode hides them until the answer)."""
+        self.list.clear()
+        self._message = text
+        self._fit()
+
+    def texts(self) -> list[str]:
+        """What the box says: its entries, or the one line that stands for them."""
+        return [self._message] if self._message is not None else self.list.texts()
+
+    @property
+    def collapsed(self) -> bool:
+        return self._message is not None
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():  # rows wrap anew
+            self._fit()
+
+    def _fit(self) -> None:
+        """No higher than the heading (collapsed) or the heading and every row."""
+        self.heading.setText("History" if self._message is None else f"History · {self._message}")
+        self.list.setVisible(self._message is None)
+        # at the width it has (a wrapped label's size hint is three lines of a narrow one)
+        height = self.heading.heightForWidth(max(self.width() - 16, 50))
+        if self._message is None:
+            height += SPACING + self.list.content_height()
+        self.setMaximumHeight(height)
