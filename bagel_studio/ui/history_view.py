@@ -13,11 +13,11 @@ from typing import Any
 
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QBrush, QColor, QResizeEvent
-from PySide6.QtWidgets import QListWidget, QListWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QListWidget, QListWidgetItem, QSizePolicy, QVBoxLayout, QWidget
 
 from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.model import HistoryEntry
-from bagel_studio.ui.plain import plain_label
+from bagel_studio.ui.plain import plain_label, plain_tooltip
 
 CONTENT_LABELS = {
     "question": "stem",
@@ -151,7 +151,11 @@ class HistoryBox(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.heading = plain_label("History", self, wrap=True, bold=True, selectable=False)
+        # one line, never wrapped: a wrapped label asks for three lines of a narrow one, and the
+        # box is exactly one line high while it has no rows
+        self.heading = plain_label("History", self, wrap=False, bold=True, selectable=False)
+        self.heading.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.heading.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.list = HistoryList(self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 0, 8, 0)
@@ -182,15 +186,16 @@ class HistoryBox(QWidget):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        if event.size().width() != event.oldSize().width():  # rows wrap anew
-            self._fit()
+        if event.size().width() != event.oldSize().width() and self._message is None:
+            self._fit()  # the rows wrap anew
 
     def _fit(self) -> None:
         """No higher than the heading (collapsed) or the heading and every row."""
-        self.heading.setText("History" if self._message is None else f"History · {self._message}")
+        text = "History" if self._message is None else f"History · {self._message}"
+        self.heading.setText(text)
+        self.heading.setToolTip(plain_tooltip(text))  # whole, should a narrow column cut it
         self.list.setVisible(self._message is None)
-        # at the width it has (a wrapped label's size hint is three lines of a narrow one)
-        height = self.heading.heightForWidth(max(self.width() - 16, 50))
+        height = self.heading.sizeHint().height()
         if self._message is None:
             height += SPACING + self.list.content_height()
         self.setMaximumHeight(height)

@@ -238,3 +238,33 @@ def test_agreement_view_switches_to_the_three_verdicts(
     view.scheme.setCurrentIndex(view.scheme.findData("keep"))
     assert table_texts(view.fleiss) == keep
     assert "1 items" not in view.summary.text() and "1 curators" not in view.summary.text()
+
+
+def test_every_version_is_side_by_side_and_whole_at_1280x800(
+    qtbot: QtBot, services: Services, files: dict[str, Path]
+) -> None:
+    """The three curators' versions beside the imported one in the panel's width (the third
+    was behind a sideways scroll at 1280x800), each cell's wrapped text whole, the decision
+    times to the minute."""
+    panel = merged_panel(qtbot, services, files)
+    panel.resize(1152, 720)  # what a 1280x800 screen gives it (90%)
+    qtbot.waitUntil(lambda: panel.table.viewport().width() > 500)
+    qtbot.wait(50)
+    table = panel.table
+    assert table.columnCount() == 4
+    assert table.horizontalScrollBar().maximum() == 0
+    widths = [table.columnWidth(c) for c in range(table.columnCount())]
+    assert sum(widths) <= table.viewport().width() + 1
+    assert min(widths) >= 150
+    metrics = table.fontMetrics()
+    for row in range(table.rowCount()):
+        for column in range(table.columnCount()):
+            cell = table.item(row, column)
+            if cell is None or not cell.text():
+                continue
+            flags = int(Qt.TextFlag.TextWordWrap)
+            needed = metrics.boundingRect(0, 0, widths[column] - 8, 10_000, flags, cell.text())
+            assert table.rowHeight(row) >= needed.height(), cell.text()  # no line cut off
+    labels = [table.verticalHeaderItem(r).text() for r in range(table.rowCount())]
+    decided = [table.item(labels.index("Decided"), c).text() for c in range(1, 4)]
+    assert all(d.endswith(" UTC") and len(d) == len("2026-11-23 16:47 UTC") for d in decided)

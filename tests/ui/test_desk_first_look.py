@@ -296,6 +296,10 @@ def test_a_first_start_says_where_to_begin_and_offers_the_demo(qtbot, tmp_path: 
     assert screen.no_recent.isVisible() and "Ctrl+D" in screen.no_recent.text()
     assert not screen.recent.isVisible()
     assert screen.demo_button.shortcut().toString() == "Ctrl+D"
+    # the window ends under the sentence (it was 420 px high, its lower half empty)
+    sentence = screen.no_recent
+    assert sentence.height() >= sentence.heightForWidth(sentence.width())  # whole
+    assert screen.height() - sentence.geometry().bottom() <= 40
 
 
 def test_an_item_without_any_evidence_says_so_on_one_tab(qtbot, tmp_path: Path) -> None:

@@ -28,6 +28,7 @@ def test_an_empty_history_is_one_line_and_grows_with_its_rows(
     assert box.heading.text() == "History · No decisions or edits yet."
     assert not box.list.isVisible()
     assert box.height() <= 2 * line + 8  # one line, not a box of empty rows
+    _whole(box)
     top = view.splitter.sizes()[0]
     assert top >= view.height() - 2 * line - 20  # the stem, options and flags get the rest
 
@@ -58,4 +59,14 @@ def test_blind_mode_says_in_one_line_that_the_history_waits(
     assert "blind mode" in box.heading.text()
     assert box.heading.isVisible()
     assert box.height() <= 2 * box.heading.fontMetrics().lineSpacing() + 8
+    _whole(box)
     close_desk(window)
+
+
+def _whole(box) -> None:
+    """The heading's one line is inside the box and not cut (a label taller than the box drew
+    its text below the box's edge, where nothing showed)."""
+    heading = box.heading
+    assert box.rect().contains(heading.geometry())
+    assert heading.height() >= heading.fontMetrics().height()
+    assert heading.width() >= heading.fontMetrics().horizontalAdvance(heading.text())
