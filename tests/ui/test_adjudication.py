@@ -18,7 +18,7 @@ from bagel_studio.core.model import Decision, ItemContent, Status
 from bagel_studio.core.prefs import Preferences
 from bagel_studio.core.store import NewItem, QueueFilter, Store
 from bagel_studio.ui.adjudication import AdjudicationPanel
-from bagel_studio.ui.agreement_view import AgreementView, table_texts
+from bagel_studio.ui.agreement_view import AgreementView, strength, table_texts
 from bagel_studio.ui.services import Services
 
 W = [f"wikipedia:andean-flamingo:{i}" for i in range(4)]
@@ -205,13 +205,18 @@ def test_agreement_view_shows_kappa_overall_and_per_domain(
     fleiss = table_texts(view.fleiss)
     # Overall: W0..W2 rated by all three: rows keep/keep/keep, keep/keep/reject, keep x3 ->
     # P-bar 7/9, P-bar_e 65/81, kappa -0.125 (they agree less than their keep-heavy marginals)
-    assert fleiss[0] == ["Overall", "alice, bob, carol", "5", "3", "-0.125", "78%", "poor"]
+    few = "poor (only 3 items: says little)"  # a kappa over 3 items is no finding
+    assert fleiss[0] == ["Overall", "alice, bob, carol", "5", "3", "-0.125", "78%", few]
     assert [row[0] for row in fleiss] == ["Overall", "GloBI", "Wikipedia"]
     assert fleiss[1][:5] == ["GloBI", "alice, bob", "1", "1", "-1.000"]
     cohen = table_texts(view.cohen)
     # alice/bob agree on 3 of 5; marginals keep 4+uncertain 1 vs keep 4+reject 1 -> -1/9
-    assert cohen[0] == ["Overall", "alice", "bob", "5", "-0.111", "60%", "poor"]
-    assert ["Wikipedia", "alice", "bob", "4", "0.000", "75%", "slight"] in cohen
+    assert cohen[0][:6] == ["Overall", "alice", "bob", "5", "-0.111", "60%"]
+    assert cohen[0][6] == "poor (only 5 items: says little)"
+    few = "slight (only 4 items: says little)"
+    assert ["Wikipedia", "alice", "bob", "4", "0.000", "75%", few] in cohen
+    assert strength(0.5, 40) == "moderate" and strength(-0.2, 12) == "poor"
+    assert strength(0.0, 1) == "slight (only 1 item: says little)"
     assert "Fleiss' κ -0.125 over 3 items" in view.summary.text()
 
     with qtbot.waitSignal(panel.adjudicated):  # the adjudicator's decision is not a rating
