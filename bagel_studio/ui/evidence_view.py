@@ -105,8 +105,9 @@ class RecordingCard(QWidget):
         self._grid.setContentsMargins(0, 0, 0, 0)
         self._grid.setHorizontalSpacing(6)
         self._grid.setVerticalSpacing(2)
-        self._grid.setColumnStretch(1, 1)
-        self._grid.setColumnStretch(3, 1)
+        # The width beyond what the fields ask for goes to an empty last column: in a wide
+        # evidence column (the listening layout) a pair stays together, not at either edge.
+        self._grid.setColumnStretch(4, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 4)
         layout.setSpacing(2)
@@ -144,7 +145,7 @@ class RecordingCard(QWidget):
                 value.setToolTip(plain_tooltip(self.values[name]))
             self.labels[name] = value
             self._grid.addWidget(key, row, column, Qt.AlignmentFlag.AlignTop)
-            self._grid.addWidget(value, row, column + 1, 1, 1 if paired else 3)
+            self._grid.addWidget(value, row, column + 1, 1, 1 if paired else 4)
             if paired and column == 0:
                 column = 2
             else:

@@ -101,7 +101,7 @@ def describe(entry: HistoryEntry) -> str:
 
 
 NO_HISTORY = "No decisions or edits yet."
-ROW_PADDING = 6  # what a list row adds around its text (the style's margins)
+ROW_PADDING = 6  # the width a list row's text may not use (the style's margins)
 SPACING = 4
 
 
@@ -140,8 +140,13 @@ class HistoryList(QListWidget):
         rows = 0
         for i in range(self.count()):
             text = self.item(i).text()
-            box = metrics.boundingRect(QRect(0, 0, width, 100_000), Qt.TextFlag.TextWordWrap, text)
-            rows += box.height() + ROW_PADDING
+            unwrapped = metrics.boundingRect(QRect(0, 0, 100_000, 100_000), 0, text).height()
+            wrapped = metrics.boundingRect(
+                QRect(0, 0, width, 100_000), Qt.TextFlag.TextWordWrap, text
+            ).height()
+            # the style's margins around a row: its own size hint less its unwrapped text
+            margins = max(0, self.sizeHintForRow(i) - unwrapped)
+            rows += wrapped + margins
         return rows + 2 * self.frameWidth()
 
 
