@@ -22,9 +22,9 @@ is not safe.
 from __future__ import annotations
 
 import gc
+import heapq
 import multiprocessing
 import os
-from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
@@ -75,14 +75,22 @@ class ExportWorkers:
         self.workers = workers
         self._pools: list[ProcessPoolExecutor] = []
         self._planned = 0  # batches planned by the last ``plan``
-        self._dealt: deque[Task] = deque()  # batches dealt, to be finished (in order)
-        self._finishing: deque[Future[Rendered]] = deque()  # handed out, in order
+        # batches dealt, to be finished: by their place in release order
+        self._dealt: list[tuple[int, Task]] = []
+        self._finishing: dict[int, Future[Rendered]] = {}  # handed out, by place
+        self._written = 0  # the place of the next batch to hand to the writer
         self._finished = 0  # batches handed out to be finished
         self._seed: int | None = None  # of the plan dealt
         self._owner: dict[int, int] = {}  # batch number -> the worker that planned it
         # given each rendered batch, in release order, as soon as it is done: the export writes
         # it while later batches are planned (what is left when planning ends: ``rendered``)
         self.sink: Callable[[Rendered], None] | None = None
+
+    @property
+    def ahead(self) -> int:
+        """How many batches past the one written next may be finished and held (``AHEAD``
+        a worker): the planner's ``ahead``."""
+        return self.workers * AHEAD
 
     def _started(self) -> list[ProcessPoolExecutor]:
         if not self._pools:
@@ -146,8 +154,9 @@ class ExportWorkers:
                 self._drain()
                 if not running[following].done():
                     busy: list[Future[Any]] = [f for f in running.values() if not f.done()]
-                    if self.sink is not None and self._finishing:
-                        busy.append(self._finishing[0])
+                    writable = self._finishing.get(self._written)
+                    if self.sink is not None and writable is not None:
+                        busy.append(writable)
                     wait(busy, return_when=FIRST_COMPLETED)
                     count_off([n for n, future in running.items() if future.done()])
                     hand_out()
@@ -160,12 +169,14 @@ class ExportWorkers:
         finally:
             _lookups = ({}, {})
 
-    def dealt(self, seed: int, number: int, slots: list[Slot]) -> None:
-        """Batch ``number`` of the plan is dealt (a ``plan.Dealt``): its worker may finish it.
-        A few batches are handed out at once, while later ones are planned; the others when
-        the writer takes the rendered ones (``rendered``), so memory stays bounded."""
+    def dealt(self, seed: int, number: int, place: int, slots: list[Slot]) -> None:
+        """Batch ``number`` of the plan, at ``place`` in release order, is dealt (a
+        ``plan.Dealt``): its worker may finish it. The batches up to ``ahead`` past the one
+        the writer takes next are handed out, while later ones are planned; the others as the
+        writer takes the rendered ones (``rendered``), so memory stays bounded."""
         self._seed = seed
-        self._dealt.append((number, (seed, [s.target for s in slots], [s.movable for s in slots])))
+        task = (number, (seed, [s.target for s in slots], [s.movable for s in slots]))
+        heapq.heappush(self._dealt, (place, task))
         self._hand_out()
 
     def holds(self, plan: ExportPlan) -> bool:
@@ -183,30 +194,38 @@ class ExportWorkers:
         workers that planned them."""
         assert self.holds(plan)
         while self._finishing:
-            done = self._finishing.popleft().result()
+            done = self._finishing.pop(self._written).result()
+            self._written += 1
             self._hand_out()
             yield done
         self._planned = 0  # each batch is finished once
 
     def _drain(self) -> None:
         """Give ``sink`` the rendered batches done at the head of the line, in order."""
-        while self.sink is not None and self._finishing and self._finishing[0].done():
-            done = self._finishing.popleft().result()
+        while self.sink is not None:
+            writable = self._finishing.get(self._written)
+            if writable is None or not writable.done():
+                return
+            del self._finishing[self._written]
+            self._written += 1
             self._hand_out()
-            self.sink(done)
+            self.sink(writable.result())
 
     def _hand_out(self) -> None:
-        while self._dealt and len(self._finishing) < self.workers * AHEAD:
-            task = self._dealt.popleft()
-            self._finishing.append(self._pools[self._owner[task[0]]].submit(_finish, task))
+        """Hand out the dealt batches within ``ahead`` of the one written next (in release
+        order): the batch to be written next always is, so the writer never waits on a
+        batch held back, and at most ``ahead`` rendered batches wait for it."""
+        while self._dealt and self._dealt[0][0] < self._written + self.ahead:
+            place, task = heapq.heappop(self._dealt)
+            self._finishing[place] = self._pools[self._owner[task[0]]].submit(_finish, task)
             self._finished += 1
 
     def _forget(self) -> None:
-        for future in self._finishing:
+        for future in self._finishing.values():
             future.cancel()
         self._finishing.clear()
         self._dealt.clear()
-        self._planned = self._finished = 0
+        self._planned = self._finished = self._written = 0
         self._seed = None
         self._owner.clear()
 

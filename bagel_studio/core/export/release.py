@@ -129,7 +129,7 @@ def _export_pooled(
     the workers have rendered it, while later batches are planned; then the rest."""
     with _writing(out) as (folder, items):
         pool.sink = items.add
-        plan = plan_export(store, seed, planning, pool.plan, pool.dealt)
+        plan = plan_export(store, seed, planning, pool.plan, pool.dealt, pool.ahead, pool.workers)
         pool.sink = None
         _releasable(plan)
         return _write(plan, folder, items, progress, pool.rendered(plan))

@@ -18,8 +18,16 @@ from bagel_studio.core.export import (
     release,
     write_release,
 )
+from bagel_studio.core.export import plan as export_plan
 from bagel_studio.core.export import processes as export_processes
-from bagel_studio.core.export.plan import BatchPlan, ReleasedItems, plan_batches
+from bagel_studio.core.export.plan import (
+    BatchPlan,
+    ReleasedItems,
+    batch_sizes,
+    domain_order,
+    plan_batches,
+    planning_order,
+)
 from bagel_studio.core.export.render import Rendered
 from bagel_studio.core.model import Decision
 from bagel_studio.core.store import Store
@@ -182,3 +190,62 @@ def test_items_are_written_while_later_batches_are_planned(
             export_release(store, tmp_path / "full", seed=8, workers=2)
     assert not (tmp_path / "full").exists()
     assert [p.name for p in tmp_path.iterdir() if ".tmp-" in p.name] == []
+
+
+def test_the_largest_domain_is_planned_first_and_the_last_in_smaller_batches() -> None:
+    """BAGEL's domains: Xeno-canto, the largest and last released, is planned first when the
+    writer may hold all its batches, and bioRxiv, then planned last, in about two batches a
+    worker."""
+    candidates = {"Wikipedia": 1910, "GloBI": 3545, "bioRxiv": 2160, "Xeno-canto": 4237}
+    first = ["Xeno-canto", "Wikipedia", "GloBI", "bioRxiv"]
+    assert planning_order(candidates, 1000, ahead=32) == first
+    assert planning_order(candidates, 1000, ahead=5) == first
+    assert planning_order(candidates, 1000, ahead=4) == list(candidates)  # 5 batches do not fit
+    assert planning_order(candidates, 1000, ahead=0) == list(candidates)  # one process
+    assert planning_order({}, 1000, ahead=32) == []
+    assert batch_sizes(candidates, first, workers=2) == {
+        "Wikipedia": 1000,
+        "GloBI": 1000,
+        "bioRxiv": 540,
+        "Xeno-canto": 1000,
+    }
+    assert batch_sizes(candidates, first, workers=1) == dict.fromkeys(candidates, 1000)
+    assert batch_sizes({"GloBI": 30}, ["GloBI"], workers=2) == {"GloBI": export_plan.TAIL_BATCH}
+
+
+def test_batches_planned_out_of_release_order_are_written_in_it(
+    planted: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Domains planned in the reverse of release order, with room for two rendered batches
+    ahead of the writer and the domain planned last in smaller batches: the batches dealt
+    before the writer may take them wait (none is lost, none is held up for good), each is
+    written once and in release order, and the release is the one process's."""
+    monkeypatch.setattr(export_processes, "PLAN_MIN", 1)
+    monkeypatch.setattr(export_processes, "AHEAD", 1)
+    monkeypatch.setattr(ReleasedItems, "BATCH", 80)
+    monkeypatch.setattr(export_plan, "TAIL_BATCH", 5)
+
+    def reversed_order(candidates: dict[str, int], size: int, ahead: int) -> list[str]:
+        return list(reversed(candidates))
+
+    monkeypatch.setattr(export_plan, "planning_order", reversed_order)
+    adds = release.ItemWriter.add
+    written: list[str] = []  # the domains of each batch written, in the order written
+
+    def add(self: release.ItemWriter, rendered: Rendered) -> None:
+        written.extend(domain for domain, _ in rendered.segments)
+        adds(self, rendered)
+
+    monkeypatch.setattr(release.ItemWriter, "add", add)
+    with Store.open(planted, read_only=True) as store:
+        export_release(store, tmp_path / "one", seed=8, workers=1)
+        del written[:]
+        export_release(store, tmp_path / "two", seed=8, workers=2)
+        plan = plan_export(store, seed=8, ahead=2, workers=2)
+    assert _files(tmp_path / "two") == _files(tmp_path / "one")
+    domains = domain_order(plan.domains)
+    assert written == sorted(written, key=domains.index) and len(set(written)) == len(domains)
+    # Wikipedia (about 220 items, planned last) in batches of about a quarter of it
+    sizes = plan.batch_sizes
+    assert len(sizes) > len(domains) + 4 and max(sizes) <= 80
+    assert {s.domain for s in plan.items.slots[: sizes[0]]} == {"Wikipedia"} and sizes[0] < 80
