@@ -36,7 +36,8 @@ from bagel_studio.core.export.stored import read_batch
 from bagel_studio.core.store import Store
 from bagel_studio.core.workers import die_with_parent
 
-Task = tuple[int, tuple[int, list[int], list[bool]]]  # a batch to finish: number, seed, deal
+# a batch to finish: its number, the seed and deal, the folder to spool its lines to (or None)
+Task = tuple[int, tuple[int, list[int], list[bool]], str | None]
 
 PLAN_MIN = 4_000  # project items from which an export is worth worker processes
 PLAN_AHEAD = 2  # batches a worker has in hand to plan: the one it plans, the one it plans next
@@ -85,6 +86,8 @@ class ExportWorkers:
         # given each rendered batch, in release order, as soon as it is done: the export writes
         # it while later batches are planned (what is left when planning ends: ``rendered``)
         self.sink: Callable[[Rendered], None] | None = None
+        # where the workers write each rendered batch's lines (``Rendered.spool``), if anywhere
+        self.spool: Path | None = None
 
     @property
     def ahead(self) -> int:
@@ -175,7 +178,8 @@ class ExportWorkers:
         the writer takes next are handed out, while later ones are planned; the others as the
         writer takes the rendered ones (``rendered``), so memory stays bounded."""
         self._seed = seed
-        task = (number, (seed, [s.target for s in slots], [s.movable for s in slots]))
+        spool = None if self.spool is None else str(self.spool)
+        task = (number, (seed, [s.target for s in slots], [s.movable for s in slots]), spool)
         heapq.heappush(self._dealt, (place, task))
         self._hand_out()
 
@@ -269,8 +273,13 @@ def _plan(task: tuple[int, list[str]]) -> BatchPlan:
 
 
 def _finish(task: Task) -> Rendered:
+    number, deal, spool = task
+    rendered = _finished(number, *deal)
+    return rendered if spool is None else rendered.spool(Path(spool) / str(number))
+
+
+def _finished(number: int, seed: int, targets: list[int], movable: list[bool]) -> Rendered:
     global _holding
-    number, (seed, targets, movable) = task
     held = _held.pop(number)
     if isinstance(held, PreparedBatch):
         _holding -= len(held.items)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import errno
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -28,7 +29,7 @@ from bagel_studio.core.export.plan import (
     plan_batches,
     planning_order,
 )
-from bagel_studio.core.export.render import Rendered
+from bagel_studio.core.export.render import Rendered, render
 from bagel_studio.core.model import Decision
 from bagel_studio.core.store import Store
 from tests.core.audit.planted import planted_project
@@ -70,6 +71,8 @@ def test_workers_write_the_same_release(planted: Path, tmp_path: Path, small_bat
     assert _files(tmp_path / "out2") == single
     assert _files(tmp_path / "out3") == single
     assert _files(tmp_path / "desk") == single
+    # the workers' rendered batches went through files, all of them gone
+    assert not (tmp_path / "out2" / release.SPOOL).exists()
 
 
 def test_workers_keep_the_lines_of_the_plan_they_made(planted: Path, small_batches: None) -> None:
@@ -188,6 +191,16 @@ def test_items_are_written_while_later_batches_are_planned(
         monkeypatch.setattr(release.ItemWriter, "add", full)
         with pytest.raises(OSError, match="No space left"):
             export_release(store, tmp_path / "full", seed=8, workers=2)
+        # the disk full when a worker spools a rendered batch (the workers fork with this)
+        monkeypatch.setattr(release.ItemWriter, "add", adds)
+
+        def no_room(self: Rendered, path: Path) -> Rendered:
+            path.write_bytes(b"part of a batch")
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        monkeypatch.setattr(Rendered, "spool", no_room)
+        with pytest.raises(OSError, match="No space left"):
+            export_release(store, tmp_path / "full", seed=8, workers=2)
     assert not (tmp_path / "full").exists()
     assert [p.name for p in tmp_path.iterdir() if ".tmp-" in p.name] == []
 
@@ -249,3 +262,22 @@ def test_batches_planned_out_of_release_order_are_written_in_it(
     sizes = plan.batch_sizes
     assert len(sizes) > len(domains) + 4 and max(sizes) <= 80
     assert {s.domain for s in plan.items.slots[: sizes[0]]} == {"Wikipedia"} and sizes[0] < 80
+
+
+def test_a_rendered_batch_spooled_to_a_file_comes_back_whole(planted: Path, tmp_path: Path) -> None:
+    with Store.open(planted, read_only=True) as store:
+        plan = plan_export(store, seed=8)
+        kept = render(store, plan.items.slots[:40], seed=8)
+    spooled = kept.spool(tmp_path / "batch")
+    assert spooled.spooled is not None and spooled.provenance == b""
+    assert (tmp_path / "batch").stat().st_size == sum(spooled.sizes) > 10_000
+    back = spooled.unspooled()
+    assert not (tmp_path / "batch").exists()
+    assert [(d, bytes(lines)) for d, lines in back.segments] == kept.segments
+    assert bytes(back.provenance) == kept.provenance and bytes(back.hashed) == kept.hashed
+    assert back.count == kept.count == 40 and back.unspooled() is back
+    kept.spool(tmp_path / "short")
+    with open(tmp_path / "short", "r+b") as handle:  # a file cut short (a full disk)
+        handle.truncate(100)
+    with pytest.raises(OSError, match="incomplete"):
+        replace(spooled, spooled=str(tmp_path / "short")).unspooled()
