@@ -30,6 +30,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from pathlib import Path
 from typing import Any
 
+from bagel_studio.core.export.collect import blocking, licences
 from bagel_studio.core.export.plan import BatchPlan, ExportError, ExportPlan, Slot, plan_batch
 from bagel_studio.core.export.render import PreparedBatch, Preparer, Rendered, finish
 from bagel_studio.core.export.stored import read_batch
@@ -43,7 +44,7 @@ PLAN_MIN = 4_000  # project items from which an export is worth worker processes
 PLAN_AHEAD = 2  # batches a worker has in hand to plan: the one it plans, the one it plans next
 AHEAD = 16  # rendered batches handed out per worker (about 2.4 MB each) and not yet written
 
-# planning: the project's licences and blocking flags, inherited by the forked workers
+# planning: the project's licences and blocking flags, read by a worker when it starts
 _lookups: tuple[dict[str, str], dict[str, list[str]]] = ({}, {})
 _reader: Store | None = None  # a worker's own read-only connection
 # released items a worker keeps prepared (about 2.6 KB each), then packed (about 1.2 KB), then
@@ -106,6 +107,13 @@ class ExportWorkers:
             ]
         return self._pools
 
+    def start(self) -> None:
+        """Fork the workers now rather than with the first batch to plan: each opens the
+        project and reads its licences and blocking flags while this process reads the items
+        a release may take."""
+        for pool in self._started():
+            pool.submit(_ready)
+
     def plans(self, store: Store) -> bool:
         """True when planning ``store`` is worth these workers."""
         return store.item_count() >= PLAN_MIN
@@ -120,8 +128,10 @@ class ExportWorkers:
         """Each batch of item ids planned, in order (a ``plan.Planner``). A batch goes to the
         worker with the fewest in hand (``PLAN_AHEAD`` each at most), so that one slowed down
         (by this process, or another program) plans fewer; the worker keeps the prepared lines
-        of the items released, to finish them once they are dealt (``dealt``)."""
-        global _lookups
+        of the items released, to finish them once they are dealt (``dealt``). The workers
+        plan with the licences and blocking flags they read when they started (as the
+        project was then: it is read in several transactions anyway, and an item changed
+        meanwhile stops the export), not ``licences`` and ``blocking``."""
         self._forget()
         pools = self._started()
         tasks = enumerate(batches)
@@ -149,28 +159,24 @@ class ExportWorkers:
                     counted.add(number)
                     in_hand[self._owner[number]] -= 1
 
-        _lookups = (licences, blocking)
-        try:
-            hand_out()
-            following = 0
-            while following in running:
-                self._drain()
-                if not running[following].done():
-                    busy: list[Future[Any]] = [f for f in running.values() if not f.done()]
-                    writable = self._finishing.get(self._written)
-                    if self.sink is not None and writable is not None:
-                        busy.append(writable)
-                    wait(busy, return_when=FIRST_COMPLETED)
-                    count_off([n for n, future in running.items() if future.done()])
-                    hand_out()
-                    continue
-                count_off([following])
-                found = running.pop(following).result()
+        hand_out()
+        following = 0
+        while following in running:
+            self._drain()
+            if not running[following].done():
+                busy: list[Future[Any]] = [f for f in running.values() if not f.done()]
+                writable = self._finishing.get(self._written)
+                if self.sink is not None and writable is not None:
+                    busy.append(writable)
+                wait(busy, return_when=FIRST_COMPLETED)
+                count_off([n for n, future in running.items() if future.done()])
                 hand_out()
-                following += 1
-                yield found
-        finally:
-            _lookups = ({}, {})
+                continue
+            count_off([following])
+            found = running.pop(following).result()
+            hand_out()
+            following += 1
+            yield found
 
     def dealt(self, seed: int, number: int, place: int, slots: list[Slot]) -> None:
         """Batch ``number`` of the plan, at ``place`` in release order, is dealt (a
@@ -244,11 +250,17 @@ class ExportWorkers:
 
 def _start(path: str, parent: int) -> None:
     """In a new worker: it dies with the exporting process, and reads the project with its own
-    read-only connection."""
-    global _reader
+    read-only connection, first its licences and blocking flags."""
+    global _reader, _lookups
     die_with_parent(parent)
     gc.disable()  # a short-lived worker of small acyclic objects
     _reader = Store.open(path, read_only=True)
+    with _reader.read_snapshot():
+        _lookups = (licences(_reader), blocking(_reader))
+
+
+def _ready() -> None:
+    """Nothing: the first task a worker is given, to fork it (``ExportWorkers.start``)."""
 
 
 def _plan(task: tuple[int, list[str]]) -> BatchPlan:

@@ -109,6 +109,7 @@ def export_release(
     pool = _workers(store.path, workers)
     try:
         if pool is not None and pool.plans(store):
+            pool.start()
             return _export_pooled(store, seed, out, progress, planning, pool)
         plan = plan_export(store, seed, planning)
         _releasable(plan)

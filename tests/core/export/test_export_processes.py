@@ -13,6 +13,7 @@ import pytest
 
 from bagel_studio.core import operations
 from bagel_studio.core.export import (
+    ExportBlockedError,
     ExportError,
     export_release,
     plan_export,
@@ -30,7 +31,7 @@ from bagel_studio.core.export.plan import (
     planning_order,
 )
 from bagel_studio.core.export.render import Rendered, render
-from bagel_studio.core.model import Decision
+from bagel_studio.core.model import Decision, Flag, Severity
 from bagel_studio.core.store import Store
 from tests.core.audit.planted import planted_project
 
@@ -281,3 +282,21 @@ def test_a_rendered_batch_spooled_to_a_file_comes_back_whole(planted: Path, tmp_
         handle.truncate(100)
     with pytest.raises(OSError, match="incomplete"):
         replace(spooled, spooled=str(tmp_path / "short")).unspooled()
+
+
+def test_workers_read_the_blocking_flags_themselves(
+    planted: Path, tmp_path: Path, small_batches: None
+) -> None:
+    """The workers start before the exporting process reads the project, and read its
+    blocking flags themselves: a flagged item stops a pooled export as it does one process's."""
+    with Store.open(planted) as store:
+        item_id = next(i for i in store.item_ids() if not i.endswith("3"))
+        flag = Flag("gold-unsupported", Severity.BLOCKING, "The gold answer is not in the evidence")
+        store.replace_flags(item_id, [flag])
+    with Store.open(planted, read_only=True) as store:
+        for workers in (1, 2):
+            with pytest.raises(ExportBlockedError) as caught:
+                export_release(store, tmp_path / "out", seed=8, workers=workers)
+            assert [b.item_id for b in caught.value.blocked] == [item_id]
+            assert "not in the evidence" in str(caught.value)
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith("out")] == []
