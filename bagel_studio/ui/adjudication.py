@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QLineEdit,
     QListWidget,
@@ -70,7 +71,7 @@ def version_rows(item: Item, reviews: list[Review]) -> list[tuple[str, list[str]
     for r in reviews:
         blind = LETTERS[r.blind_answer] if r.blind_answer is not None else ""
         columns.append(
-            (r.decision.value, r.reason or "", r.note or "", blind, r.decided_at, r.content)
+            (r.decision.value, r.reason or "", r.note or "", blind, _when(r.decided_at), r.content)
         )
     width = max(len(c[5].options) for c in columns)
     rows: list[tuple[str, list[str]]] = [
@@ -114,6 +115,14 @@ def differing_cells(label: str, values: list[str]) -> set[int]:
     return {i for i, v in enumerate(values) if i > 0 and v != counts[0][0]}
 
 
+def _when(stamp: str) -> str:
+    """'2026-11-23T16:47:29.023+00:00' as '2026-11-23 16:47 UTC': the minute is what tells
+    curators' decisions apart, and the whole stamp took a column's width."""
+    if len(stamp) >= 16 and stamp[10] == "T" and stamp.endswith(("+00:00", "Z")):
+        return f"{stamp[:10]} {stamp[11:16]} UTC"
+    return stamp.replace("T", " ")
+
+
 def _option(content: ItemContent, index: int) -> str:
     return content.options[index] if index < len(content.options) else ""
 
@@ -154,6 +163,11 @@ class AdjudicationPanel(QWidget):
         self.table = QTableWidget()
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.setWordWrap(True)
+        # Every version side by side in the panel's width, wrapped, never a sideways scroll
+        # that hides the third curator's column; rows as high as their wrapped text.
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.reason_text = QLineEdit()
         self.reason_text.setPlaceholderText("Adjudicator's reason or note (optional)")
         self.reject_reason = QComboBox()
@@ -251,8 +265,6 @@ class AdjudicationPanel(QWidget):
                     font.setBold(True)
                     cell.setFont(font)
                 self.table.setItem(row, column, cell)
-        self.table.resizeColumnsToContents()
-        self.table.resizeRowsToContents()
 
     def highlighted_cells(self) -> list[tuple[str, str]]:
         """(row label, column header) of every highlighted cell: what differs."""

@@ -55,15 +55,22 @@ STRENGTH = (
 )
 
 
-def strength(kappa: float | None) -> str:
+FEW_ITEMS = 10  # below this many items a kappa is noise, and the Strength column says so
+
+
+def strength(kappa: float | None, items: int | None = None) -> str:
+    """Landis and Koch's word for ``kappa``; over fewer than FEW_ITEMS ``items`` it says that
+    the word means little ('slight' for a kappa of 0 over one item read as a finding)."""
     if kappa is None:
         return "undefined"
+    label = STRENGTH[-1][1]
     if kappa < 0:
-        return "poor"
-    for upper, label in STRENGTH[1:]:
-        if kappa <= upper:
-            return label
-    return STRENGTH[-1][1]
+        label = "poor"
+    else:
+        label = next((word for upper, word in STRENGTH[1:] if kappa <= upper), label)
+    if items is not None and items < FEW_ITEMS:
+        return f"{label} (only {_count(items, 'item')}: says little)"
+    return label
 
 
 def _number(value: float | None) -> str:
@@ -122,7 +129,15 @@ class AgreementView(QWidget):
         blocks += list(report.domains.items())
         _fill(self.fleiss, [self._fleiss_row(name, block) for name, block in blocks])
         pair_rows = [
-            [name, p.a, p.b, str(p.n), _number(p.kappa), _percent(p.observed), strength(p.kappa)]
+            [
+                name,
+                p.a,
+                p.b,
+                str(p.n),
+                _number(p.kappa),
+                _percent(p.observed),
+                strength(p.kappa, p.n),
+            ]
             for name, block in blocks
             for p in block.pairs
         ]
@@ -145,7 +160,7 @@ class AgreementView(QWidget):
             str(block.fleiss_items),
             _number(block.fleiss_kappa),
             _percent(block.observed),
-            strength(block.fleiss_kappa),
+            strength(block.fleiss_kappa, block.fleiss_items),
         ]
 
 

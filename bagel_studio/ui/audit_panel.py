@@ -283,7 +283,9 @@ class AuditPanel(QWidget):
         domains = list(report.baselines.by_domain[BASELINES[0]])
         flagged = {(a.baseline, a.domain) for a in report.artifacts if a.dimension is None}
         table = QTableWidget(len(BASELINES), len(domains))
-        table.setHorizontalHeaderLabels(domains)
+        # each domain with its item count: a rate over 12 items and one over 1,200 read apart
+        first = report.baselines.by_domain[BASELINES[0]]
+        table.setHorizontalHeaderLabels([f"{d}\nn = {first[d].n:,}" for d in domains])
         table.setVerticalHeaderLabels(list(BASELINES))
         table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         for row, name in enumerate(BASELINES):
@@ -302,7 +304,8 @@ class AuditPanel(QWidget):
         self.detail_layout.addWidget(
             plain_label(
                 f"How often each rule finds the gold without reading the question (chance"
-                f" {CHANCE:.0%}); artifacts in red. Hover a cell for n and the p-value."
+                f" {CHANCE:.0%}), over the n items of each domain; artifacts in red. Hover a"
+                f" cell for its p-value."
             )
         )
         self.detail_layout.addWidget(table)

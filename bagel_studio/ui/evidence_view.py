@@ -9,15 +9,18 @@ URLs and DOIs are shown as text to copy, not links.
 from __future__ import annotations
 
 import logging
+import re
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QFormLayout,
+    QGridLayout,
     QLabel,
     QPlainTextEdit,
     QScrollArea,
+    QSizePolicy,
     QTabWidget,
     QTextEdit,
     QVBoxLayout,
@@ -30,7 +33,7 @@ from bagel_studio.core.store import Store
 from bagel_studio.ui.ambiguity import RecordCard, record_cards
 from bagel_studio.ui.evidence_spans import Span, support_ranges
 from bagel_studio.ui.listening_warmup import ListeningWarmup
-from bagel_studio.ui.plain import plain_label
+from bagel_studio.ui.plain import plain_label, plain_tooltip
 from bagel_studio.ui.services import Services
 
 if TYPE_CHECKING:
@@ -39,7 +42,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 HIGHLIGHT = QColor("#fff59d")
-RECORDING_CARD_HEIGHT = 190
 NONE_TEXT = "No evidence of this kind is linked to this item."
 # a text's kind as stored (the importers' names) and as the heading says it
 TEXT_KINDS = {"wikipedia": "Wikipedia article", "biorxiv": "bioRxiv paper"}
@@ -86,6 +88,89 @@ class Card(QWidget):
 
     def text(self) -> str:
         return "\n".join(f"{k}: {v}" for k, v in self.values.items())
+
+
+class RecordingCard(QWidget):
+    """A recording's metadata in as few lines as it reads well in a narrow evidence column (the
+    spectrogram below needs the height): species and common name in the title, short fields
+    two to a row, a Creative Commons licence by its name (the URL in its tooltip). ``values``
+    holds every field whole."""
+
+    PAIRED = ("Recordist", "Licence", "Length", "File")  # short: two to a row
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.title = plain_label("", self, bold=True)
+        self._grid = QGridLayout()
+        self._grid.setContentsMargins(0, 0, 0, 0)
+        self._grid.setHorizontalSpacing(6)
+        self._grid.setVerticalSpacing(2)
+        # The width beyond what the fields ask for goes to an empty last column: in a wide
+        # evidence column (the listening layout) a pair stays together, not at either edge.
+        self._grid.setColumnStretch(4, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 4, 6, 4)
+        layout.setSpacing(2)
+        layout.addWidget(self.title)
+        layout.addLayout(self._grid)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
+        self.values: dict[str, str] = {}
+        self.labels: dict[str, QLabel] = {}  # the value labels on screen, by field
+
+    def set_fields(self, title: str, fields: list[tuple[str, Any]]) -> None:
+        while self._grid.count():
+            taken = self._grid.takeAt(0)
+            widget = taken.widget() if taken is not None else None
+            if widget is not None:
+                widget.hide()
+                widget.deleteLater()
+        self.values = {
+            name: str(value) for name, value in fields if value not in (None, "", [], {})
+        }
+        self.labels = {}
+        names = [n for n in self.values if n not in ("Species", "Common name")]
+        species, common = self.values.get("Species"), self.values.get("Common name")
+        named = f"{species} ({common})" if species and common else species or common
+        self.title.setText(" · ".join(part for part in (title, named) if part))
+        row = column = 0
+        for name in names:
+            paired = name in self.PAIRED
+            if column and not paired:
+                row, column = row + 1, 0
+            shown_text = licence_name(self.values[name]) if name == "Licence" else self.values[name]
+            key = plain_label(name + ":", self, wrap=False, selectable=False)
+            key.setStyleSheet("color:#555555;")
+            value = plain_label(shown_text, self)
+            if shown_text != self.values[name]:
+                value.setToolTip(plain_tooltip(self.values[name]))
+            self.labels[name] = value
+            self._grid.addWidget(key, row, column, Qt.AlignmentFlag.AlignTop)
+            self._grid.addWidget(value, row, column + 1, 1, 1 if paired else 4)
+            if paired and column == 0:
+                column = 2
+            else:
+                row, column = row + 1, 0
+
+    def text(self) -> str:
+        lines = [self.title.text()] + [f"{k}: {v}" for k, v in self.values.items()]
+        return "\n".join(lines)
+
+
+_CC = re.compile(r"creativecommons\.org/(?:licenses|publicdomain)/([a-z-]+)/([0-9.]+)", re.I)
+
+
+def licence_name(licence: str) -> str:
+    """'https://creativecommons.org/licenses/by-nc-sa/4.0/' as 'CC BY-NC-SA 4.0' (CC0 for the
+    public-domain dedication); any other licence text as it is."""
+    match = _CC.search(licence)
+    if match is None:
+        return licence
+    code, version = match.group(1).lower(), match.group(2)
+    if code == "zero":
+        return f"CC0 {version}"
+    if code == "mark":
+        return f"Public Domain Mark {version}"
+    return f"CC {code.upper()} {version}"
 
 
 class CitedRecords(QWidget):
@@ -180,15 +265,9 @@ class TextEvidence(QWidget):
         return [text[s:e] for s, e in self.spans]
 
 
-NO_EVIDENCE_TIP = {
-    0: "No Wikipedia or bioRxiv text is linked to this item",
-    1: "No GloBI record is linked to this item",
-    2: "No recording is linked to this item",
-}
-
-
 class EvidencePanel(QTabWidget):
-    """Tabs for the item's text, GloBI record and recording; the relevant one is brought forward."""
+    """Tabs for the item's text, GloBI record and recording; only the kinds of evidence the item
+    has are shown (greyed-out tabs said nothing but took the eye), the relevant one in front."""
 
     status_message = Signal(str)
     flags_changed = Signal(str)  # an item re-checked after its clip was measured
@@ -199,7 +278,7 @@ class EvidencePanel(QTabWidget):
         self.text = TextEvidence(self)
         self.globi = Card(self)
         self.cited = CitedRecords(self)  # the GloBI rows the item's flags name
-        self.recording = Card(self)
+        self.recording = RecordingCard(self)
         self._services = services
         # The listening panel (pyqtgraph, PortAudio) is built by ``warmup`` in small steps while
         # the desk is idle, once the first item is on screen (``start_listening``); a recording
@@ -230,9 +309,8 @@ class EvidencePanel(QTabWidget):
         tab = QWidget(self)
         layout = QVBoxLayout(tab)
         layout.setContentsMargins(0, 0, 0, 0)
-        card = _scrolling(self.recording)
-        card.setMaximumHeight(RECORDING_CARD_HEIGHT)  # leave the room to the spectrogram
-        layout.addWidget(card)
+        layout.setSpacing(0)
+        layout.addWidget(self.recording)  # whole, and no higher than its lines
         layout.addWidget(self._listening_slot, 1)
         self._recording_layout = layout
         return tab
@@ -300,8 +378,7 @@ class EvidencePanel(QTabWidget):
             self.listening.set_key_revealed(key_revealed)
         if item is None:
             for index in range(self.count()):
-                self.setTabEnabled(index, True)
-                self.setTabToolTip(index, "")
+                self.setTabVisible(index, True)
             self.setCurrentIndex(0)  # not the last item's recording tab, empty
             self.text.show_text("", "", [])
             self.globi.set_fields("", [])
@@ -315,17 +392,15 @@ class EvidencePanel(QTabWidget):
         has_recording = self._show_recording(item)
         preferred = {WIKIPEDIA: 0, BIORXIV: 0, GLOBI: 1, XENO_CANTO: 2}.get(item.domain, 0)
         available = {0: has_text, 1: has_globi, 2: has_recording}
-        for index, present in available.items():  # which evidence the item has, at a glance
-            self.setTabEnabled(index, present)
-            self.setTabToolTip(index, "" if present else NO_EVIDENCE_TIP[index])
-        if not any(available.values()):  # one tab that says so, not three greyed out
-            self.setTabEnabled(0, True)
-            self.setTabToolTip(0, "")
+        if not any(available.values()):  # one tab that says so
+            available[0] = True
             self.text.show_text(NO_EVIDENCE, "", [])
             preferred = 0
         elif not available[preferred]:
             preferred = next((i for i in (0, 1, 2) if available[i]), preferred)
-        self.setCurrentIndex(preferred)
+        self.setCurrentIndex(preferred)  # before hiding: a hidden current tab would move on
+        for index, present in available.items():  # which evidence the item has, at a glance
+            self.setTabVisible(index, present)
 
     def _show_text(self, item: Item) -> bool:
         record = self._store.find_text(item.text_key) if item.text_key else None
@@ -376,7 +451,7 @@ class EvidencePanel(QTabWidget):
             if self.listening is not None:
                 self.listening.clear()
             return False
-        self.recording.set_fields(f"Xeno-canto {rec['id']}", recording_fields(rec))
+        self.recording.set_fields(str(rec["id"]), recording_fields(rec))
         if self.listening is not None:
             self._show_in_panel(self.listening, item)
         elif not self._listening_tried:
@@ -423,7 +498,10 @@ def recording_fields(rec: dict[str, Any]) -> list[tuple[str, Any]]:
         ("Licence", rec.get("licence")),
         ("URL", rec.get("url")),
         ("File", rec.get("file_name") or rec.get("audio_path")),
-        ("Length", meta.get("length") or meta.get("length_s")),
+        (
+            "Length",
+            meta.get("length") or (f"{meta['length_s']} s" if meta.get("length_s") else None),
+        ),
         ("Location", meta.get("loc") or meta.get("cnt")),
     ]
 

@@ -2,17 +2,22 @@
 
 Undone entries stay in the list (the history is append-only) but are struck through, so the
 curator sees both the action and that it was taken back.
+
+The box takes the height its rows need and no more: an item without history gets one line
+("History · No decisions or edits yet."), and the item above it the room.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtGui import QBrush, QColor
-from PySide6.QtWidgets import QListWidget, QListWidgetItem, QWidget
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QBrush, QColor, QResizeEvent
+from PySide6.QtWidgets import QListWidget, QListWidgetItem, QSizePolicy, QVBoxLayout, QWidget
 
 from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.model import HistoryEntry
+from bagel_studio.ui.plain import plain_label, plain_tooltip
 
 CONTENT_LABELS = {
     "question": "stem",
@@ -95,6 +100,11 @@ def describe(entry: HistoryEntry) -> str:
     return "\n".join(lines)
 
 
+NO_HISTORY = "No decisions or edits yet."
+ROW_PADDING = 6  # the width a list row's text may not use (the style's margins)
+SPACING = 4
+
+
 class HistoryList(QListWidget):
     """The history of the shown item (QListWidget items are plain text)."""
 
@@ -106,9 +116,6 @@ class HistoryList(QListWidget):
 
     def show_entries(self, entries: list[HistoryEntry]) -> None:
         self.clear()
-        if not entries:
-            self.addItem("No decisions or edits yet.")
-            return
         for entry in reversed(entries):
             row = QListWidgetItem(describe(entry))
             if entry.undone:
@@ -125,3 +132,75 @@ class HistoryList(QListWidget):
 
     def texts(self) -> list[str]:
         return [self.item(i).text() for i in range(self.count())]
+
+    def content_height(self) -> int:
+        """The height that shows every row whole at the list's present width."""
+        width = max(self.viewport().width() - ROW_PADDING, 50)
+        metrics = self.fontMetrics()
+        rows = 0
+        for i in range(self.count()):
+            text = self.item(i).text()
+            unwrapped = metrics.boundingRect(QRect(0, 0, 100_000, 100_000), 0, text).height()
+            wrapped = metrics.boundingRect(
+                QRect(0, 0, width, 100_000), Qt.TextFlag.TextWordWrap, text
+            ).height()
+            # the style's margins around a row: its own size hint less its unwrapped text
+            margins = max(0, self.sizeHintForRow(i) - unwrapped)
+            rows += wrapped + margins
+        return rows + 2 * self.frameWidth()
+
+
+class HistoryBox(QWidget):
+    """'History' over the list of entries; without entries (or while blind mode hides them) one
+    line that says so, and the box no higher than that line."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        # one line, never wrapped: a wrapped label asks for three lines of a narrow one, and the
+        # box is exactly one line high while it has no rows
+        self.heading = plain_label("History", self, wrap=False, bold=True, selectable=False)
+        self.heading.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.heading.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self.list = HistoryList(self)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 0, 8, 0)
+        layout.setSpacing(SPACING)
+        layout.addWidget(self.heading)
+        layout.addWidget(self.list, 1)
+        self._message: str | None = NO_HISTORY
+        self._fit()
+
+    def show_entries(self, entries: list[HistoryEntry]) -> None:
+        self.list.show_entries(entries)
+        self._message = None if entries else NO_HISTORY
+        self._fit()
+
+    def show_message(self, text: str) -> None:
+        """One line instead of the entries (blind mode hides them until the answer)."""
+        self.list.clear()
+        self._message = text
+        self._fit()
+
+    def texts(self) -> list[str]:
+        """What the box says: its entries, or the one line that stands for them."""
+        return [self._message] if self._message is not None else self.list.texts()
+
+    @property
+    def collapsed(self) -> bool:
+        return self._message is not None
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width() and self._message is None:
+            self._fit()  # the rows wrap anew
+
+    def _fit(self) -> None:
+        """No higher than the heading (collapsed) or the heading and every row."""
+        text = "History" if self._message is None else f"History · {self._message}"
+        self.heading.setText(text)
+        self.heading.setToolTip(plain_tooltip(text))  # whole, should a narrow column cut it
+        self.list.setVisible(self._message is None)
+        height = self.heading.sizeHint().height()
+        if self._message is None:
+            height += SPACING + self.list.content_height()
+        self.setMaximumHeight(height)

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 from bagel_studio.core.checks import CHECKS
 from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.model import Flag, HistoryEntry, Item, Review, Severity
-from bagel_studio.ui.history_view import HistoryList
+from bagel_studio.ui.history_view import HistoryBox
 from bagel_studio.ui.item_editor import ItemEditor
 from bagel_studio.ui.plain import plain_label, shown
 
@@ -37,7 +37,7 @@ PICK_STYLE = "padding:6px; border:2px dashed #1565c0; border-radius:4px;"
 MODELS_STYLE = "padding:4px; color:#37474f; background:#eceff1;"
 EMPTY_TEXT = "No item to show: the queue is empty for this filter."
 BLIND_FLAG = "details shown once you have answered (blind mode)"
-BLIND_HISTORY = "The history is shown once you have answered (blind mode)."
+BLIND_HISTORY = "shown once you have answered (blind mode)"
 BANNER_STYLE = {
     "error": "background:#ffebee; color:#b71c1c; padding:6px; border:1px solid #c62828;",
     "info": "background:#e3f2fd; color:#0d47a1; padding:6px; border:1px solid #1565c0;",
@@ -75,7 +75,7 @@ class ItemView(QWidget):
         self.flag_labels: list[QLabel] = []
         self._flags: list[Flag] = []
         self._history: list[HistoryEntry] = []
-        self.history = HistoryList(self)
+        self.history = HistoryBox(self)
         self._layout()
 
     def _layout(self) -> None:
@@ -96,14 +96,12 @@ class ItemView(QWidget):
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setWidget(top)
-        lower = QWidget(self)
-        lower_layout = QVBoxLayout(lower)
-        lower_layout.setContentsMargins(8, 0, 8, 0)
-        lower_layout.addWidget(_heading("History", lower))
-        lower_layout.addWidget(self.history)
-        splitter = QSplitter(Qt.Orientation.Vertical, self)
+        # The history takes the height its rows need (one line while it has none), at most a
+        # quarter of the column unless the curator drags the handle.
+        splitter = self.splitter = QSplitter(Qt.Orientation.Vertical, self)
         splitter.addWidget(scroll)
-        splitter.addWidget(lower)
+        splitter.addWidget(self.history)
+        splitter.setChildrenCollapsible(False)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 1)
         layout = QVBoxLayout(self)

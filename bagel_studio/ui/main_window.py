@@ -26,7 +26,7 @@ from bagel_studio.ui.queue_panel import QueuePanel
 from bagel_studio.ui.review_controller import ReviewController
 from bagel_studio.ui.secondary import useful_size
 from bagel_studio.ui.services import Services
-from bagel_studio.ui.shortcuts import SHORTCUTS, ReviewMachine, State
+from bagel_studio.ui.shortcuts import SHORTCUTS, SHOWING, ReviewMachine, State
 
 DESK_SIZE = QSize(1600, 1000)  # the first size of the window, shrunk to fit a smaller screen
 COLUMN_SHARES = (0.4, 0.3, 0.3)  # queue, item, evidence
@@ -40,12 +40,23 @@ STATE_TEXT = {  # the status bar's right end: what the keys do now
         "A accept · E edit · R reject · S skip · U uncertain · J/K move · / search · Ctrl+Z undo"
         " · F1 keys"
     ),
-    State.BLIND.value: "Blind: answer 1-4 (S skips)",
+    State.BLIND.value: "Blind: answer 1-4 · S skip · J/K move · F1 keys",
     State.WRITING.value: "Saving…",
     State.EDIT.value: "Editing: Ctrl+Enter saves and accepts, Esc cancels",
     State.REJECT.value: "Reject: reason 1-9, Enter rejects, Esc cancels",
-    State.READ_ONLY.value: "Read-only: J/K move",
+    State.READ_ONLY.value: "Read-only: J/K move · F1 keys",
 }
+# Where the item on screen has a recording, the hint names its key too (before "J/K move").
+PLAY_HINT = "Space play"
+LISTENING_STATES = frozenset(state.value for state in SHOWING)  # where Space plays
+
+
+def state_hint(state: str, has_recording: bool) -> str:
+    """The status bar's key hint for ``state``, naming Space where the item has a recording."""
+    text = STATE_TEXT.get(state, state)
+    if has_recording and state in LISTENING_STATES and " · J/K move" in text:
+        text = text.replace(" · J/K move", f" · {PLAY_HINT} · J/K move", 1)
+    return text
 
 
 class MainWindow(QMainWindow):
@@ -174,6 +185,9 @@ class MainWindow(QMainWindow):
         self.controller.write_finished.connect(self.update_progress)
         self.queue_model.modelReset.connect(self.show_progress)
         self.machine.state_changed.connect(self._state_changed)
+        self.controller.item_shown.connect(
+            lambda _id: self._state_changed(self.machine.state.value)
+        )
         self._state_changed(self.machine.state.value)
 
     # -- what tests and benchmarks drive -------------------------------------------------------
@@ -204,7 +218,9 @@ class MainWindow(QMainWindow):
         getattr(panel, method)(*args)
 
     def _state_changed(self, state: str) -> None:
-        self.state_label.setText(STATE_TEXT.get(state, state))
+        item = self.controller.item
+        has_recording = item is not None and bool(item.recording_id)
+        self.state_label.setText(state_hint(state, has_recording))
 
     def show_status(self, message: str) -> None:
         self.statusBar().showMessage(message, 6000)

@@ -49,8 +49,13 @@ STATUS_SHORT = {
     "disputed": "disp.",
 }
 LEVEL_SHORT = {"medium": "med."}
-SEVERITY_SHORT = {"blocking": "block", "warning": "warn", "info": "info"}
-SEVERITY_MARK = {"blocking": "■", "warning": "▲", "info": "●"}  # drawn in the severity's colour
+# A flags cell: the worst flag's severity as a mark drawn in its colour, and how many flags the
+# item has ("▲ 2"), the same form in every row and at every width; the tooltip names them.
+SEVERITY_MARK = {"blocking": "■", "warning": "▲", "info": "●"}
+FLAGS_HEADER_TIP = (
+    "The item's flags: ■ blocking, ▲ warning, ● info (the worst of them) and how many there are."
+    " The cell's tooltip names them."
+)
 ALTERNATIVES_ROLE = Qt.ItemDataRole.UserRole + 1
 SEVERITY_COLOURS = {0: QColor("#c62828"), 1: QColor("#ef6c00"), 2: QColor("#1565c0")}
 STATUS_COLOURS = {
@@ -180,8 +185,12 @@ class QueueModel(QAbstractTableModel):
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[section][1] if 0 <= section < len(COLUMNS) else None
+        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(COLUMNS):
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return COLUMNS[section][1]
+        if role == Qt.ItemDataRole.ToolTipRole and COLUMNS[section][0] == "flags":
+            return plain_tooltip(FLAGS_HEADER_TIP)
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -231,10 +240,9 @@ def _display(record: dict[str, Any], key: str) -> str:
         checks = record["flag_checks"]
         if not checks:
             return ""
-        # Only the worst severity is stored with the row: name it, and count the others apart
-        # ("blocking +1", not "2 blocking" for one blocking flag and one warning).
+        # Only the worst severity is stored with the row: its mark, and the count of all flags.
         severity = SEVERITY_NAMES.get(record["flag_severity"], "")
-        return severity if len(checks) == 1 else f"{severity} +{len(checks) - 1}"
+        return f"{SEVERITY_MARK.get(severity, '?')} {len(checks)}"
     if key == "question":
         return " ".join(shown(str(record["question"] or "")).split())
     value = record.get(key)
@@ -245,14 +253,6 @@ def alternatives(record: dict[str, Any], key: str) -> tuple[str, ...] | None:
     """The cell's text in each of its column's forms, whole first (the same number of forms in
     every row of a column: the column shows one form in all its rows), or None for a column
     without shorter forms (it elides)."""
-    if key == "flags":
-        checks = record["flag_checks"]
-        if not checks:
-            return None
-        severity = SEVERITY_NAMES.get(record["flag_severity"], "")
-        more = f" +{len(checks) - 1}" if len(checks) > 1 else ""
-        forms = (severity, SEVERITY_SHORT.get(severity, severity), SEVERITY_MARK.get(severity, "?"))
-        return tuple(form + more for form in forms)
     if key == "id":  # "xeno-canto:xc236243:dominant" beside its domain: "xc236243:dominant"
         item_id, domain = str(record["id"]), str(record.get("domain") or "")
         prefix = f"{domain.lower()}:"
@@ -270,7 +270,11 @@ def _tooltip(record: dict[str, Any], key: str) -> str | None:
     if key in ("domain", "status", "level") and record.get(key):
         return plain_tooltip(shown(str(record[key])))  # whole, when the column shortens it
     if key == "flags" and record["flag_checks"]:
-        return plain_tooltip("\n".join(f"{c}: {CHECKS.get(c, '')}" for c in record["flag_checks"]))
+        checks = record["flag_checks"]
+        severity = SEVERITY_NAMES.get(record["flag_severity"], "")
+        count = f"{len(checks)} flags, the worst" if len(checks) > 1 else "1 flag,"
+        lines = [f"{count} {severity}:"] + [f"{c}: {CHECKS.get(c, '')}" for c in checks]
+        return plain_tooltip("\n".join(lines))
     if key == "question":
         return plain_tooltip(shown(str(record["question"] or "")))
     if key in ("id", "dimension") and record.get(key):

@@ -50,7 +50,6 @@ from bagel_studio.ui.queue_model import (
     DOMAIN_SHORT,
     LEVEL_SHORT,
     SEVERITY_MARK,
-    SEVERITY_SHORT,
     STATUS_SHORT,
     QueueModel,
 )
@@ -253,7 +252,7 @@ class ProgressStrip(QWidget):
 # Every header stays whole at any width the desk allows. The id and the question get at least
 # TEXT_LEAST pixels each; then the columns whose values come from a short fixed list get the width
 # of their widest value as far as there is room, and never less than their shortest forms ("XC",
-# "unrev.", "▲ +9": the cell shows the longest form that fits, the tooltip the whole value); the
+# "unrev.": the cell shows the longest form that fits, the tooltip the whole value); the
 # id, the dimension and the question share what is left. When the whole values do not fit with
 # QUESTION_RESERVE to spare (the queue at 1280x800 and 1600x1000), the level column is left out:
 # the item's header and the Level filter show it.
@@ -265,20 +264,13 @@ FORM_LEVELS = {  # key: the values in each of the column's forms, whole first
         tuple(s.value for s in Status),
         tuple(STATUS_SHORT.get(s.value, s.value) for s in Status),
     ),
-    "flags": (
-        tuple(f"{severity} +9" for severity in SEVERITY_SHORT),
-        tuple(f"{short} +9" for short in SEVERITY_SHORT.values()),
-        tuple(f"{mark} +9" for mark in SEVERITY_MARK.values()),
-    ),
+    "flags": (tuple(f"{mark} 99" for mark in SEVERITY_MARK.values()),),  # one form: "▲ 2"
 }
 VALUE_COLUMNS = {key: (forms[0], forms[-1]) for key, forms in FORM_LEVELS.items()}
-# Columns whose rows all show the same form; a flags cell reads best in its own longest form
-# ("warn" for one warning, "▲ +2" beside it), its count differing from row to row anyway.
-ONE_FORM_PER_COLUMN = ("domain", "status", "level")
 TEXT_SHARES = {"id": 0.25, "dimension": 0.25, "question": 0.5}
 TEXT_LEAST = {"id": 100, "question": 100}
 DROPPED_WHEN_NARROW = "level"
-VALUE_PRIORITY = ("status", "domain", "flags", "level")
+VALUE_PRIORITY = ("status", "domain", "level")
 QUESTION_RESERVE = 80
 QUESTION_LEAST_CHOSEN = 60  # what widths set by hand must leave the question
 LEAST_SECTION = 36
@@ -330,7 +322,7 @@ def column_widths(
                 least[column], min(wanted[column], width - sum(least) + least[column])
             )
     # A fixed-list column shows its short forms until it has the room for its whole values,
-    # so it gets that room or nothing more (status first, then domain, flags, level): a width
+    # so it gets that room or nothing more (status first, then domain, level): a width
     # in between would go to waste. The question keeps QUESTION_RESERVE more before any.
     for key in VALUE_PRIORITY:
         column = keys.index(key)
@@ -350,7 +342,7 @@ def column_widths(
 
 class QueueDelegate(QStyledItemDelegate):
     """Draws a queue cell in the longest of its forms that fits the column: domain, status,
-    level and flags whole or in their short forms; ids whole or, all of them, without the
+    level whole or in their short forms; ids whole or, all of them, without the
     domain their Domain cell names, elided in the middle (start and number stay)."""
 
     def __init__(self, parent: QTableView) -> None:
@@ -377,12 +369,7 @@ class QueueDelegate(QStyledItemDelegate):
         if key == "id":
             option.text = forms[-1] if self._short_ids(room, metrics) else forms[0]
             return
-        levels = FORM_LEVELS.get(key) if key in ONE_FORM_PER_COLUMN else None
-        if levels is None:  # the flags: the cell's own longest form that fits
-            option.text = next(
-                (form for form in forms if metrics.horizontalAdvance(form) <= room), forms[-1]
-            )
-            return
+        levels = FORM_LEVELS[key]
         # One form for the whole column ("acc." beside "unrev.", never beside "rejected"): the
         # longest whose every value fits.
         level = next(

@@ -78,8 +78,9 @@ class StartScreen(QWidget):
         for widget in (recent_label, self.recent):
             widget.setVisible(has_recent)
         self.no_recent.setVisible(not has_recent)
-        if not has_recent:  # the sentence right under the buttons, not floating mid-window
+        if not has_recent:  # the sentence right under the buttons, and no empty half-window
             layout.addStretch(1)
+            self.resize(560, layout.totalHeightForWidth(560) + 8)
         if self.recent.count():
             self.recent.setCurrentRow(0)
             self.recent.setFocus()  # Enter opens the latest project at once

@@ -18,7 +18,7 @@ from bagel_studio.core.model import Decision, ItemContent, Status
 from bagel_studio.core.prefs import Preferences
 from bagel_studio.core.store import NewItem, QueueFilter, Store
 from bagel_studio.ui.adjudication import AdjudicationPanel
-from bagel_studio.ui.agreement_view import AgreementView, table_texts
+from bagel_studio.ui.agreement_view import AgreementView, strength, table_texts
 from bagel_studio.ui.services import Services
 
 W = [f"wikipedia:andean-flamingo:{i}" for i in range(4)]
@@ -205,13 +205,18 @@ def test_agreement_view_shows_kappa_overall_and_per_domain(
     fleiss = table_texts(view.fleiss)
     # Overall: W0..W2 rated by all three: rows keep/keep/keep, keep/keep/reject, keep x3 ->
     # P-bar 7/9, P-bar_e 65/81, kappa -0.125 (they agree less than their keep-heavy marginals)
-    assert fleiss[0] == ["Overall", "alice, bob, carol", "5", "3", "-0.125", "78%", "poor"]
+    few = "poor (only 3 items: says little)"  # a kappa over 3 items is no finding
+    assert fleiss[0] == ["Overall", "alice, bob, carol", "5", "3", "-0.125", "78%", few]
     assert [row[0] for row in fleiss] == ["Overall", "GloBI", "Wikipedia"]
     assert fleiss[1][:5] == ["GloBI", "alice, bob", "1", "1", "-1.000"]
     cohen = table_texts(view.cohen)
     # alice/bob agree on 3 of 5; marginals keep 4+uncertain 1 vs keep 4+reject 1 -> -1/9
-    assert cohen[0] == ["Overall", "alice", "bob", "5", "-0.111", "60%", "poor"]
-    assert ["Wikipedia", "alice", "bob", "4", "0.000", "75%", "slight"] in cohen
+    assert cohen[0][:6] == ["Overall", "alice", "bob", "5", "-0.111", "60%"]
+    assert cohen[0][6] == "poor (only 5 items: says little)"
+    few = "slight (only 4 items: says little)"
+    assert ["Wikipedia", "alice", "bob", "4", "0.000", "75%", few] in cohen
+    assert strength(0.5, 40) == "moderate" and strength(-0.2, 12) == "poor"
+    assert strength(0.0, 1) == "slight (only 1 item: says little)"
     assert "Fleiss' κ -0.125 over 3 items" in view.summary.text()
 
     with qtbot.waitSignal(panel.adjudicated):  # the adjudicator's decision is not a rating
@@ -238,3 +243,33 @@ def test_agreement_view_switches_to_the_three_verdicts(
     view.scheme.setCurrentIndex(view.scheme.findData("keep"))
     assert table_texts(view.fleiss) == keep
     assert "1 items" not in view.summary.text() and "1 curators" not in view.summary.text()
+
+
+def test_every_version_is_side_by_side_and_whole_at_1280x800(
+    qtbot: QtBot, services: Services, files: dict[str, Path]
+) -> None:
+    """The three curators' versions beside the imported one in the panel's width (the third
+    was behind a sideways scroll at 1280x800), each cell's wrapped text whole, the decision
+    times to the minute."""
+    panel = merged_panel(qtbot, services, files)
+    panel.resize(1152, 720)  # what a 1280x800 screen gives it (90%)
+    qtbot.waitUntil(lambda: panel.table.viewport().width() > 500)
+    qtbot.wait(50)
+    table = panel.table
+    assert table.columnCount() == 4
+    assert table.horizontalScrollBar().maximum() == 0
+    widths = [table.columnWidth(c) for c in range(table.columnCount())]
+    assert sum(widths) <= table.viewport().width() + 1
+    assert min(widths) >= 150
+    metrics = table.fontMetrics()
+    for row in range(table.rowCount()):
+        for column in range(table.columnCount()):
+            cell = table.item(row, column)
+            if cell is None or not cell.text():
+                continue
+            flags = int(Qt.TextFlag.TextWordWrap)
+            needed = metrics.boundingRect(0, 0, widths[column] - 8, 10_000, flags, cell.text())
+            assert table.rowHeight(row) >= needed.height(), cell.text()  # no line cut off
+    labels = [table.verticalHeaderItem(r).text() for r in range(table.rowCount())]
+    decided = [table.item(labels.index("Decided"), c).text() for c in range(1, 4)]
+    assert all(d.endswith(" UTC") and len(d) == len("2026-11-23 16:47 UTC") for d in decided)

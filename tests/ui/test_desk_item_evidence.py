@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt
 
 from bagel_studio.core.model import Item, ItemContent, Status
 from bagel_studio.ui.evidence_spans import find_phrase, support_ranges
+from bagel_studio.ui.evidence_view import licence_name
 from bagel_studio.ui.history_view import content_diff
 from bagel_studio.ui.queue_model import COLUMNS
 from tests.ui.desk_harness import close_desk, open_desk
@@ -134,3 +135,10 @@ def test_history_describes_an_older_merged_decision() -> None:
     text = describe(entry)
     assert "older decision from another file" in text and "reject" in text
     assert "kept the newer" in text and "accept" in text
+
+
+def test_creative_commons_licences_are_named() -> None:
+    assert licence_name("https://creativecommons.org/licenses/by-nc-sa/4.0/") == "CC BY-NC-SA 4.0"
+    assert licence_name("//creativecommons.org/licenses/by-nc-nd/2.5/") == "CC BY-NC-ND 2.5"
+    assert licence_name("https://creativecommons.org/publicdomain/zero/1.0/") == "CC0 1.0"
+    assert licence_name("All rights reserved") == "All rights reserved"

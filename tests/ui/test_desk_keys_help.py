@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QApplication, QLabel
 
 from bagel_studio.core.model import Severity
 from bagel_studio.ui.desk_menus import PANEL_SIZES, PANELS
+from bagel_studio.ui.queue_model import SEVERITY_MARK
 from bagel_studio.ui.secondary import DEFAULT_SIZE
 from bagel_studio.ui.shortcuts import SHORTCUTS
 from bagel_studio.ui.shortcuts_help import ShortcutsHelp, shortcut_lines
@@ -95,7 +96,7 @@ def test_secondary_windows_open_roomy_and_close_by_keyboard(
     close_desk(window)
 
 
-def test_queue_names_the_worst_flag_and_counts_the_others(qtbot, tmp_path, data_dir) -> None:
+def test_queue_marks_the_worst_flag_and_counts_them_all(qtbot, tmp_path, data_dir) -> None:
     path = tmp_path / "flags.bagel"
     build_project(path, data_dir)
     window = open_desk(qtbot, path)
@@ -109,8 +110,7 @@ def test_queue_names_the_worst_flag_and_counts_the_others(qtbot, tmp_path, data_
             assert text == ""
             continue
         worst = min(flags, key=lambda f: SEVERITY_ORDER.index(f.severity)).severity.value
-        expected = worst if len(flags) == 1 else f"{worst} +{len(flags) - 1}"
-        assert text == expected
+        assert text == f"{SEVERITY_MARK[worst]} {len(flags)}"  # "▲ 2": the same form in every row
         seen.append(len(flags))
     assert max(seen) > 1  # the project has an item with more than one flag
     close_desk(window)

@@ -11,7 +11,7 @@ from PySide6.QtCore import QRect, Qt
 from PySide6.QtWidgets import QBoxLayout, QWidget
 
 from tests.ui.desk_harness import close_desk, listening_panel, open_desk
-from tests.ui.desk_project import XC_ID, build_project
+from tests.ui.desk_project import KOALA_ID, XC_ID, build_project
 
 
 def _rect(widget: QWidget, ancestor: QWidget) -> QRect:
@@ -98,11 +98,23 @@ def test_the_recording_is_described_once_and_the_measurements_have_room(
     qtbot, tmp_path: Path, data_dir: Path
 ) -> None:
     """At 1280x800 the card above the spectrogram names the recording (species, type,
-    recordist, licence); the panel's header does not say it again, only the recording and its
-    decoded file, on one line, and the height goes to the measurements below the spectrogram."""
+    recordist, licence), whole, without scrolling; the panel's header does not say it again,
+    only the recording and its decoded file, on one line, and the height goes to the
+    measurements below the spectrogram."""
     window, panel = _xc_on_screen(qtbot, tmp_path, data_dir, (1280, 800))
-    card = window.evidence.recording.text()
+    recording = window.evidence.recording
+    card = recording.text()
     header = panel.header.text()
+    # the whole card is on screen, no row scrolled away or cut: every field, the title too
+    assert set(recording.labels) >= {"Type", "Recordist", "Licence", "URL", "File", "Length"}
+    assert recording.visibleRegion().boundingRect() == recording.rect()
+    for label in [recording.title, *recording.labels.values()]:
+        assert label.isVisible()
+        assert recording.rect().contains(_rect(label, recording)), label.text()
+        assert label.height() >= label.heightForWidth(label.width())  # no line cut off
+    assert recording.labels["Licence"].text() == "CC BY-NC-SA 4.0"  # the URL in its tooltip
+    assert "creativecommons.org" in recording.labels["Licence"].toolTip()
+    assert _rect(recording, window).bottom() < _rect(panel, window).top()  # above, not over
     assert "Passer domesticus" in card and "House Sparrow" in card
     assert "House Sparrow" not in header and "Passer domesticus" not in header
     assert header.startswith("XC") and "kHz" in header and "peak" in header
@@ -117,11 +129,29 @@ def test_the_recording_is_described_once_and_the_measurements_have_room(
 def test_the_status_bar_names_the_frequent_keys_whole_at_1280(
     qtbot, tmp_path: Path, data_dir: Path
 ) -> None:
+    """The key hint names what applies: Space where the item has a recording, 1-4 in blind
+    mode, and stays whole at 1280x800 in every state."""
     window, _ = _xc_on_screen(qtbot, tmp_path, data_dir, (1280, 800))
     label = window.state_label
-    text = label.text()
-    for key in ("A accept", "J/K move", "/ search", "Ctrl+Z undo", "F1 keys"):
+
+    def whole() -> str:
+        assert label.isVisible()
+        text = label.text()
+        assert label.width() >= label.fontMetrics().horizontalAdvance(text)  # not cut off
+        return text
+
+    text = whole()
+    for key in ("A accept", "Space play", "J/K move", "/ search", "Ctrl+Z undo", "F1 keys"):
         assert key in text
-    assert label.isVisible()
-    assert label.width() >= label.fontMetrics().horizontalAdvance(text)  # not cut off
+    qtbot.keyClick(window, Qt.Key.Key_B, Qt.KeyboardModifier.ControlModifier)  # blind mode
+    qtbot.waitUntil(lambda: "1-4" in label.text())
+    text = whole()
+    assert "answer 1-4" in text and "Space play" in text and "A accept" not in text
+    window.show_item(KOALA_ID)  # no recording: no Space
+    qtbot.waitUntil(lambda: window.current_item_id() == KOALA_ID)
+    text = whole()
+    assert "answer 1-4" in text and "Space" not in text
+    qtbot.keyClick(window, Qt.Key.Key_B, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: "A accept" in label.text())
+    assert "Space" not in whole()
     close_desk(window)

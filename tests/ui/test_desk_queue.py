@@ -47,6 +47,9 @@ def test_model_pages_rows_from_sqlite_at_12000_items(tmp_path: Path) -> None:
         assert model.ids() == ["synthetic:11999"]
 
 
+TOOLTIP = Qt.ItemDataRole.ToolTipRole
+
+
 def test_flag_column_is_coloured_and_explained(tmp_path: Path, data_dir: Path) -> None:
     path = tmp_path / "flags.bagel"
     build_project(path, data_dir, tricky=True)
@@ -54,9 +57,14 @@ def test_flag_column_is_coloured_and_explained(tmp_path: Path, data_dir: Path) -
         model = QueueModel(store)
         row = model.row_of(BROKEN_ID)
         flags = model.index(row, [c[0] for c in COLUMNS].index("flags"))
-        assert "blocking" in model.data(flags)
+        checks = store.flags(BROKEN_ID)
+        # the worst severity's mark and the count of flags, in the severity's colour
+        assert model.data(flags) == f"■ {len(checks)}"
         assert model.data(flags, Qt.ItemDataRole.ForegroundRole) is not None
-        assert "gold-invalid" in model.data(flags, Qt.ItemDataRole.ToolTipRole)
+        tip = model.data(flags, Qt.ItemDataRole.ToolTipRole)
+        assert "blocking" in tip and "gold-invalid" in tip  # the tooltip names them
+        header_tip = model.headerData(flags.column(), Qt.Orientation.Horizontal, TOOLTIP)
+        assert "■ blocking" in header_tip and "▲ warning" in header_tip
 
 
 def test_filters_and_search_change_the_rows(qtbot, tmp_path: Path, data_dir: Path) -> None:

@@ -4,6 +4,7 @@ and a column sized by hand kept, remembered and given back on request."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -81,6 +82,8 @@ def test_every_short_value_is_drawn_whole(qtbot, project: Path, size: tuple[int,
     assert drawn["domain"] & {"Xeno-canto", "XC"} and drawn["domain"] & {"Wikipedia", "Wiki"}
     for key in ("domain", "status"):  # one form in every row: not "acc." beside "rejected"
         assert any(drawn[key] <= set(values) for values in FORM_LEVELS[key]), drawn[key]
+    flags = drawn["flags"] - {""}  # one form for every flagged row: a mark and a count
+    assert len(flags) >= 2 and all(re.fullmatch("[■▲●] [0-9]+", text) for text in flags), flags
     widths = dict(zip(KEYS, _widths(window), strict=True))
     assert widths["question"] >= TEXT_LEAST["question"]
     if size == (1600, 1000):  # room for the whole words where they matter most

@@ -1,0 +1,72 @@
+"""The item's history takes the height its rows need: one line while it has none, its rows
+whole once it has some, and the item above it the rest of the column."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+
+from bagel_studio.ui.history_view import NO_HISTORY
+from tests.ui.desk_harness import close_desk, open_desk
+from tests.ui.desk_project import KOALA_ID, build_project
+
+
+def test_an_empty_history_is_one_line_and_grows_with_its_rows(
+    qtbot, tmp_path: Path, data_dir: Path
+) -> None:
+    path = tmp_path / "history.bagel"
+    build_project(path, data_dir)
+    window = open_desk(qtbot, path)
+    window.resize(1280, 800)
+    window.show_item(KOALA_ID)
+    qtbot.wait(50)
+    view = window.item_view
+    box = view.history
+    line = box.heading.fontMetrics().lineSpacing()
+    assert box.texts() == [NO_HISTORY]
+    assert box.heading.text() == "History · No decisions or edits yet."
+    assert not box.list.isVisible()
+    assert box.height() <= 2 * line + 8  # one line, not a box of empty rows
+    _whole(box)
+    top = view.splitter.sizes()[0]
+    assert top >= view.height() - 2 * line - 20  # the stem, options and flags get the rest
+
+    with qtbot.waitSignal(window.controller.write_finished, timeout=10_000):
+        qtbot.keyClick(window, Qt.Key.Key_A)  # accept: the next item; back to see it
+    qtbot.keyClick(window, Qt.Key.Key_K)
+    qtbot.waitUntil(lambda: window.current_item_id() == KOALA_ID)
+    qtbot.waitUntil(lambda: box.list.isVisible())
+    assert box.heading.text() == "History"
+    assert "accept" in box.texts()[0]
+    rows = box.list
+    qtbot.waitUntil(lambda: rows.height() >= rows.sizeHintForRow(0))  # once laid out
+    assert rows.verticalScrollBar().maximum() == 0  # its rows whole
+    assert view.splitter.sizes()[1] < view.height() // 3  # and no more than they need
+    close_desk(window)
+
+
+def test_blind_mode_says_in_one_line_that_the_history_waits(
+    qtbot, tmp_path: Path, data_dir: Path
+) -> None:
+    path = tmp_path / "blind.bagel"
+    build_project(path, data_dir)
+    window = open_desk(qtbot, path, blind=True)
+    window.resize(1280, 800)
+    qtbot.wait(50)
+    box = window.item_view.history
+    assert box.collapsed and not box.list.isVisible()
+    assert "blind mode" in box.heading.text()
+    assert box.heading.isVisible()
+    assert box.height() <= 2 * box.heading.fontMetrics().lineSpacing() + 8
+    _whole(box)
+    close_desk(window)
+
+
+def _whole(box) -> None:
+    """The heading's one line is inside the box and not cut (a label taller than the box drew
+    its text below the box's edge, where nothing showed)."""
+    heading = box.heading
+    assert box.rect().contains(heading.geometry())
+    assert heading.height() >= heading.fontMetrics().height()
+    assert heading.width() >= heading.fontMetrics().horizontalAdvance(heading.text())
