@@ -104,20 +104,27 @@ class ReleaseFolder:
                 self._syncing = None
 
     @contextlib.contextmanager
-    def stream(self, relative: str) -> Iterator[Callable[[bytes], None]]:
+    def stream(self, relative: str) -> Iterator[Callable[[bytes | memoryview], None]]:
         """Write one file piece by piece: yields ``write(data)``; on leaving, the file is made
-        durable and its SHA-256 and size are remembered, as ``write`` does for a whole file."""
+        durable and its SHA-256 and size are remembered, as ``write`` does for a whole file.
+        The pieces go to the file as they come (the release's are hundreds of KB each: a
+        buffer would only copy them once more)."""
         target = self.path / relative
         target.parent.mkdir(parents=True, exist_ok=True)
         digest = hashlib.sha256()
         size = 0
-        with open(target, "wb", buffering=1 << 20) as handle:
+        with open(target, "wb", buffering=0) as handle:
 
-            def write(data: bytes) -> None:
+            def write(data: bytes | memoryview) -> None:
                 nonlocal size
                 digest.update(data)
                 size += len(data)
-                handle.write(data)
+                view = memoryview(data)
+                while view:
+                    written = handle.write(view)
+                    if written is None:  # pragma: no cover - a regular file does not block
+                        raise BlockingIOError(f"{target}: the write would block")
+                    view = view[written:]
 
             yield write
         self._sync(target)

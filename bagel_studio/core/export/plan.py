@@ -44,6 +44,7 @@ RELEASED_VALUES = frozenset(s.value for s in RELEASED_STATUSES)
 REJECTED = Status.REJECTED.value
 _STATUS_VALUES = {s.value: s.value for s in Status}  # an unknown status fails as decoding would
 UNRESOLVED = "unresolved"  # accepted or revised, but the store holds no single content to release
+TAIL_BATCH = 200  # the least items a batch of the domain planned last holds (``batch_sizes``)
 
 # ``json.dumps(value, ensure_ascii=False, sort_keys=True)`` without a new encoder per call.
 _SORTED = json.JSONEncoder(ensure_ascii=False, sort_keys=True).encode
@@ -324,15 +325,19 @@ def plan_export(
     progress: Progress | None = None,
     planner: Planner | None = None,
     dealt: Dealt | None = None,
+    ahead: int = 0,
+    workers: int = 1,
 ) -> ExportPlan:
     """Decide what a release with ``seed`` contains (reads the project, writes nothing);
     ``planner`` plans the batches of items (default ``plan_batches``: in this process; the
     command line plans a large project on worker processes, which keep each released item's
     prepared lines for the writer: ``processes.ExportWorkers``), and ``dealt`` hears of each
     batch as soon as the gold positions of all its items are dealt (a domain is dealt once its
-    last batch is planned), so that its lines may be finished while later ones are planned."""
+    last batch is planned), so that its lines may be finished while later ones are planned;
+    ``ahead``: how many batches past the one to be written next the caller may finish and hold
+    (``planning_order``), ``workers``: on how many processes (``batch_sizes``)."""
     with snapshot(store), gc_paused():
-        plan = _plan(store, seed, progress, planner or plan_batches, dealt)
+        plan = _plan(store, seed, progress, planner or plan_batches, dealt, ahead, workers)
         return replace(plan, models=_model_report(store, plan))
 
 
@@ -433,9 +438,10 @@ Planner = Callable[
 ]
 
 
-# Told of each planned batch, in order, once its items are dealt: the seed, the batch's number and
+# Told of each planned batch once its items are dealt (a domain's batches at once, when its last
+# is planned): the seed, the batch's number (in planning order), its place in release order, and
 # its released items (``Slot.target`` and ``Slot.movable`` set).
-Dealt = Callable[[int, int, list["Slot"]], None]
+Dealt = Callable[[int, int, int, list["Slot"]], None]
 
 
 def plan_batches(
@@ -458,14 +464,61 @@ def release_batches(
     last). A domain is read and sorted when its first batch is asked for, so that the batches
     before it may be planned meanwhile."""
     for domain in domain_order(domains):
-        ids = store.release_candidates(domain, RELEASED_VALUES)
-        ids.sort(key=natural_order)
-        for start in range(0, len(ids), size):
-            yield domain, ids[start : start + size], start + size >= len(ids)
+        for _, ids, last in _domain_batches(store, domain, size):
+            yield domain, ids, last
+
+
+def _domain_batches(store: Store, domain: str, size: int) -> Iterator[tuple[int, list[str], bool]]:
+    """One domain's batches of ``release_batches``: (the batch's place in the domain, its ids,
+    whether it is the domain's last)."""
+    ids = store.release_candidates(domain, RELEASED_VALUES)
+    ids.sort(key=natural_order)
+    for start in range(0, len(ids), size):
+        yield start // size, ids[start : start + size], start + size >= len(ids)
+
+
+def planning_order(candidates: dict[str, int], size: int, ahead: int) -> list[str]:
+    """The order in which the domains of a release are planned (``candidates``: each domain's
+    items a release may take, in release order). A domain is dealt once its last batch is
+    planned, and only then may its items be finished: the domain planned last is finished
+    while nothing else is left to plan. So the largest domain is planned first, when the
+    writer may hold all its batches (``ahead``: how many batches may be finished ahead of the
+    one written next); the others follow in release order. With ``ahead`` 0 (one process,
+    which finishes nothing ahead): release order."""
+    order = list(candidates)
+    if not order:
+        return order
+    largest = max(order, key=lambda d: candidates[d])
+    if _batches(candidates[largest], size) <= ahead:
+        order.remove(largest)
+        order.insert(0, largest)
+    return order
+
+
+def batch_sizes(candidates: dict[str, int], order: list[str], workers: int) -> dict[str, int]:
+    """Items a batch, by domain (``order``: the planning order): ``ReleasedItems.BATCH``, but
+    on several ``workers`` the domain planned last comes in smaller batches, about two a worker
+    (at least ``TAIL_BATCH`` items each): its items are finished once it is all planned, while
+    nothing else is left to do, and small batches share that out evenly."""
+    size = dict.fromkeys(candidates, ReleasedItems.BATCH)
+    if workers > 1 and order:
+        last = order[-1]
+        size[last] = min(size[last], max(TAIL_BATCH, _batches(candidates[last], 2 * workers)))
+    return size
+
+
+def _batches(items: int, size: int) -> int:
+    return -(-items // size)
 
 
 def _plan(
-    store: Store, seed: int, progress: Progress | None, planner: Planner, dealt: Dealt | None
+    store: Store,
+    seed: int,
+    progress: Progress | None,
+    planner: Planner,
+    dealt: Dealt | None,
+    ahead: int,
+    workers: int,
 ) -> ExportPlan:
     licences = collected_licences(store)
     outcomes: dict[str, Counter[str]] = defaultdict(Counter)
@@ -479,32 +532,45 @@ def _plan(
     reject_reasons: dict[str, Counter[str]] = defaultdict(Counter)
     for domain, reason, count in store.reject_reason_counts(REJECTED, Decision.REJECT.value):
         reject_reasons[domain][reason] += count
-    batches: list[tuple[str, list[str], bool]] = []
+    release = domain_order(outcomes)
+    candidates = {d: sum(outcomes[d][status] for status in RELEASED_VALUES) for d in release}
+    order = planning_order(candidates, ReleasedItems.BATCH, ahead)
+    size = batch_sizes(candidates, order, workers)
+    first: dict[str, int] = {}  # each domain's first batch, in release order
+    for domain in release:
+        first[domain] = sum(_batches(candidates[d], size[d]) for d in first)
+    batches: list[tuple[str, list[str], bool, int]] = []  # with each batch's place in release order
 
     def item_ids() -> Iterator[list[str]]:
-        for batch in release_batches(store, list(outcomes), ReleasedItems.BATCH):
-            batches.append(batch)
-            yield batch[1]
+        for domain in order:
+            read = 0
+            for place, ids, last in _domain_batches(store, domain, size[domain]):
+                read += len(ids)
+                if last and read != candidates[domain]:
+                    raise ExportError(
+                        f"the project changed while this export read it ({domain}); export again"
+                    )
+                batches.append((domain, ids, last, first[domain] + place))
+                yield ids
 
     planned = planner(store, item_ids(), licences, collected_blocking(store))
-    released: list[Slot] = []
-    sizes: list[int] = []
+    released: dict[str, list[list[Slot]]] = {}  # each domain's batches, once dealt
     blocked: list[BlockedItem] = []
     unknown: set[str] = set()
     balance: dict[str, DomainBalance] = {}
     undealt: list[Slot] = []  # the current domain's released items planned so far
-    waiting: list[tuple[int, list[Slot]]] = []  # its batches planned so far
+    waiting: list[tuple[int, int, list[Slot]]] = []  # its batches planned so far
     done = 0
-    total = sum(outcomes[d][status] for d in outcomes for status in RELEASED_VALUES)
+    total = sum(candidates.values())
     for number, found in enumerate(planned):
-        domain, ids, last = batches[number]
+        domain, ids, last, place = batches[number]
         if found.changed is not None:
             raise ExportError(
                 f"the project changed while this export read it ({found.changed}); export again"
             )
         slots = _slots(domain, ids, found)
         undealt += slots
-        waiting.append((number, slots))
+        waiting.append((number, place, slots))
         blocked += found.blocked
         unknown |= found.unknown
         for where, count in found.unresolved.items():
@@ -513,20 +579,21 @@ def _plan(
             if undealt:
                 balance[domain] = _deal(seed, domain, undealt)
             undealt = []
-            for ready, ready_slots in waiting:
-                released += ready_slots
-                sizes.append(len(ready_slots))
+            released[domain] = [ready_slots for _, _, ready_slots in waiting]
+            for ready, ready_place, ready_slots in waiting:
                 if dealt is not None and not blocked:
-                    dealt(seed, ready, ready_slots)
+                    dealt(seed, ready, ready_place, ready_slots)
             waiting.clear()
         done += len(ids)
         if progress is not None:
             progress(done, max(total, done))
     assert not waiting and not undealt
     domains = domain_order([*outcomes, *balance])
+    in_order = [batch for d in release for batch in released.get(d, [])]
+    slots = [slot for batch in in_order for slot in batch]
     return ExportPlan(
         seed=seed,
-        items=ReleasedItems(store, released, seed),
+        items=ReleasedItems(store, slots, seed),
         blocked=tuple(sorted(blocked, key=lambda b: natural_key(b.item_id))),
         left_out={s: dict(sorted(c.items())) for s, c in sorted(left_out.items())},
         outcomes={d: dict(sorted(outcomes[d].items())) for d in domains if outcomes[d]},
@@ -534,9 +601,9 @@ def _plan(
             d: dict(sorted(reject_reasons[d].items())) for d in domains if reject_reasons[d]
         },
         balance={d: balance.get(d, _empty_balance()) for d in domains},
-        licences=dict(sorted(Counter(s.licence for s in released if s.licence).items())),
+        licences=dict(sorted(Counter(s.licence for s in slots if s.licence).items())),
         unknown_licence=tuple(sorted(unknown, key=natural_key)),
-        batch_sizes=tuple(sizes),
+        batch_sizes=tuple(len(batch) for batch in in_order),
     )
 
 

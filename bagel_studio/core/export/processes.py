@@ -22,27 +22,29 @@ is not safe.
 from __future__ import annotations
 
 import gc
+import heapq
 import multiprocessing
 import os
-from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import Any
 
+from bagel_studio.core.export.collect import blocking, licences
 from bagel_studio.core.export.plan import BatchPlan, ExportError, ExportPlan, Slot, plan_batch
 from bagel_studio.core.export.render import PreparedBatch, Preparer, Rendered, finish
 from bagel_studio.core.export.stored import read_batch
 from bagel_studio.core.store import Store
 from bagel_studio.core.workers import die_with_parent
 
-Task = tuple[int, tuple[int, list[int], list[bool]]]  # a batch to finish: number, seed, deal
+# a batch to finish: its number, the seed and deal, the folder to spool its lines to (or None)
+Task = tuple[int, tuple[int, list[int], list[bool]], str | None]
 
 PLAN_MIN = 4_000  # project items from which an export is worth worker processes
 PLAN_AHEAD = 2  # batches a worker has in hand to plan: the one it plans, the one it plans next
 AHEAD = 16  # rendered batches handed out per worker (about 2.4 MB each) and not yet written
 
-# planning: the project's licences and blocking flags, inherited by the forked workers
+# planning: the project's licences and blocking flags, read by a worker when it starts
 _lookups: tuple[dict[str, str], dict[str, list[str]]] = ({}, {})
 _reader: Store | None = None  # a worker's own read-only connection
 # released items a worker keeps prepared (about 2.6 KB each), then packed (about 1.2 KB), then
@@ -75,14 +77,24 @@ class ExportWorkers:
         self.workers = workers
         self._pools: list[ProcessPoolExecutor] = []
         self._planned = 0  # batches planned by the last ``plan``
-        self._dealt: deque[Task] = deque()  # batches dealt, to be finished (in order)
-        self._finishing: deque[Future[Rendered]] = deque()  # handed out, in order
+        # batches dealt, to be finished: by their place in release order
+        self._dealt: list[tuple[int, Task]] = []
+        self._finishing: dict[int, Future[Rendered]] = {}  # handed out, by place
+        self._written = 0  # the place of the next batch to hand to the writer
         self._finished = 0  # batches handed out to be finished
         self._seed: int | None = None  # of the plan dealt
         self._owner: dict[int, int] = {}  # batch number -> the worker that planned it
         # given each rendered batch, in release order, as soon as it is done: the export writes
         # it while later batches are planned (what is left when planning ends: ``rendered``)
         self.sink: Callable[[Rendered], None] | None = None
+        # where the workers write each rendered batch's lines (``Rendered.spool``), if anywhere
+        self.spool: Path | None = None
+
+    @property
+    def ahead(self) -> int:
+        """How many batches past the one written next may be finished and held (``AHEAD``
+        a worker): the planner's ``ahead``."""
+        return self.workers * AHEAD
 
     def _started(self) -> list[ProcessPoolExecutor]:
         if not self._pools:
@@ -94,6 +106,13 @@ class ExportWorkers:
                 for _ in range(self.workers)
             ]
         return self._pools
+
+    def start(self) -> None:
+        """Fork the workers now rather than with the first batch to plan: each opens the
+        project and reads its licences and blocking flags while this process reads the items
+        a release may take."""
+        for pool in self._started():
+            pool.submit(_ready)
 
     def plans(self, store: Store) -> bool:
         """True when planning ``store`` is worth these workers."""
@@ -109,8 +128,10 @@ class ExportWorkers:
         """Each batch of item ids planned, in order (a ``plan.Planner``). A batch goes to the
         worker with the fewest in hand (``PLAN_AHEAD`` each at most), so that one slowed down
         (by this process, or another program) plans fewer; the worker keeps the prepared lines
-        of the items released, to finish them once they are dealt (``dealt``)."""
-        global _lookups
+        of the items released, to finish them once they are dealt (``dealt``). The workers
+        plan with the licences and blocking flags they read when they started (as the
+        project was then: it is read in several transactions anyway, and an item changed
+        meanwhile stops the export), not ``licences`` and ``blocking``."""
         self._forget()
         pools = self._started()
         tasks = enumerate(batches)
@@ -138,34 +159,34 @@ class ExportWorkers:
                     counted.add(number)
                     in_hand[self._owner[number]] -= 1
 
-        _lookups = (licences, blocking)
-        try:
-            hand_out()
-            following = 0
-            while following in running:
-                self._drain()
-                if not running[following].done():
-                    busy: list[Future[Any]] = [f for f in running.values() if not f.done()]
-                    if self.sink is not None and self._finishing:
-                        busy.append(self._finishing[0])
-                    wait(busy, return_when=FIRST_COMPLETED)
-                    count_off([n for n, future in running.items() if future.done()])
-                    hand_out()
-                    continue
-                count_off([following])
-                found = running.pop(following).result()
+        hand_out()
+        following = 0
+        while following in running:
+            self._drain()
+            if not running[following].done():
+                busy: list[Future[Any]] = [f for f in running.values() if not f.done()]
+                writable = self._finishing.get(self._written)
+                if self.sink is not None and writable is not None:
+                    busy.append(writable)
+                wait(busy, return_when=FIRST_COMPLETED)
+                count_off([n for n, future in running.items() if future.done()])
                 hand_out()
-                following += 1
-                yield found
-        finally:
-            _lookups = ({}, {})
+                continue
+            count_off([following])
+            found = running.pop(following).result()
+            hand_out()
+            following += 1
+            yield found
 
-    def dealt(self, seed: int, number: int, slots: list[Slot]) -> None:
-        """Batch ``number`` of the plan is dealt (a ``plan.Dealt``): its worker may finish it.
-        A few batches are handed out at once, while later ones are planned; the others when
-        the writer takes the rendered ones (``rendered``), so memory stays bounded."""
+    def dealt(self, seed: int, number: int, place: int, slots: list[Slot]) -> None:
+        """Batch ``number`` of the plan, at ``place`` in release order, is dealt (a
+        ``plan.Dealt``): its worker may finish it. The batches up to ``ahead`` past the one
+        the writer takes next are handed out, while later ones are planned; the others as the
+        writer takes the rendered ones (``rendered``), so memory stays bounded."""
         self._seed = seed
-        self._dealt.append((number, (seed, [s.target for s in slots], [s.movable for s in slots])))
+        spool = None if self.spool is None else str(self.spool)
+        task = (number, (seed, [s.target for s in slots], [s.movable for s in slots]), spool)
+        heapq.heappush(self._dealt, (place, task))
         self._hand_out()
 
     def holds(self, plan: ExportPlan) -> bool:
@@ -183,30 +204,38 @@ class ExportWorkers:
         workers that planned them."""
         assert self.holds(plan)
         while self._finishing:
-            done = self._finishing.popleft().result()
+            done = self._finishing.pop(self._written).result()
+            self._written += 1
             self._hand_out()
             yield done
         self._planned = 0  # each batch is finished once
 
     def _drain(self) -> None:
         """Give ``sink`` the rendered batches done at the head of the line, in order."""
-        while self.sink is not None and self._finishing and self._finishing[0].done():
-            done = self._finishing.popleft().result()
+        while self.sink is not None:
+            writable = self._finishing.get(self._written)
+            if writable is None or not writable.done():
+                return
+            del self._finishing[self._written]
+            self._written += 1
             self._hand_out()
-            self.sink(done)
+            self.sink(writable.result())
 
     def _hand_out(self) -> None:
-        while self._dealt and len(self._finishing) < self.workers * AHEAD:
-            task = self._dealt.popleft()
-            self._finishing.append(self._pools[self._owner[task[0]]].submit(_finish, task))
+        """Hand out the dealt batches within ``ahead`` of the one written next (in release
+        order): the batch to be written next always is, so the writer never waits on a
+        batch held back, and at most ``ahead`` rendered batches wait for it."""
+        while self._dealt and self._dealt[0][0] < self._written + self.ahead:
+            place, task = heapq.heappop(self._dealt)
+            self._finishing[place] = self._pools[self._owner[task[0]]].submit(_finish, task)
             self._finished += 1
 
     def _forget(self) -> None:
-        for future in self._finishing:
+        for future in self._finishing.values():
             future.cancel()
         self._finishing.clear()
         self._dealt.clear()
-        self._planned = self._finished = 0
+        self._planned = self._finished = self._written = 0
         self._seed = None
         self._owner.clear()
 
@@ -221,11 +250,18 @@ class ExportWorkers:
 
 def _start(path: str, parent: int) -> None:
     """In a new worker: it dies with the exporting process, and reads the project with its own
-    read-only connection."""
-    global _reader
+    read-only connection, first its licences and blocking flags."""
+    global _reader, _lookups
     die_with_parent(parent)
     gc.disable()  # a short-lived worker of small acyclic objects
     _reader = Store.open(path, read_only=True)
+    _reader.map_reads()  # a worker that dies of a read error stops the export all the same
+    with _reader.read_snapshot():
+        _lookups = (licences(_reader), blocking(_reader))
+
+
+def _ready() -> None:
+    """Nothing: the first task a worker is given, to fork it (``ExportWorkers.start``)."""
 
 
 def _plan(task: tuple[int, list[str]]) -> BatchPlan:
@@ -250,8 +286,13 @@ def _plan(task: tuple[int, list[str]]) -> BatchPlan:
 
 
 def _finish(task: Task) -> Rendered:
+    number, deal, spool = task
+    rendered = _finished(number, *deal)
+    return rendered if spool is None else rendered.spool(Path(spool) / str(number))
+
+
+def _finished(number: int, seed: int, targets: list[int], movable: list[bool]) -> Rendered:
     global _holding
-    number, (seed, targets, movable) = task
     held = _held.pop(number)
     if isinstance(held, PreparedBatch):
         _holding -= len(held.items)

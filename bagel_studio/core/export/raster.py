@@ -18,6 +18,10 @@ from functools import cache
 from bagel_studio.core.export import glyphs
 
 Colour = tuple[int, int, int]
+# zlib's level for the pixels: 3 takes half the time of the default 6 on the report's charts
+# (mostly white, a few flat colours) for files a quarter larger (99 KB instead of 78 KB for a
+# BAGEL-sized release's five charts); they are drawn at the end of an export, while it waits.
+_LEVEL = 3
 WHITE: Colour = (255, 255, 255)
 BLACK: Colour = (0, 0, 0)
 
@@ -171,7 +175,7 @@ class Canvas:
         return (
             b"\x89PNG\r\n\x1a\n"
             + _chunk(b"IHDR", header)
-            + _chunk(b"IDAT", zlib.compress(raw, 6))
+            + _chunk(b"IDAT", zlib.compress(raw, _LEVEL))
             + _chunk(b"IEND", b"")
         )
 

@@ -31,7 +31,7 @@ from bagel_studio.core.export.plan import (
     plan_export,
     snapshot,
 )
-from bagel_studio.core.export.render import Rendered, render
+from bagel_studio.core.export.render import Lines, Rendered, render
 from bagel_studio.core.export.report import Sections, plan_plots, report_files
 from bagel_studio.core.export.rows import dumps_document
 from bagel_studio.core.export.tables import LengthSums
@@ -44,6 +44,7 @@ Progress = Callable[[int, int], None]
 Step = tuple[str, Callable[[], dict[str, bytes]]]  # a name and what it writes: {path: bytes}
 PROGRESS_TOTAL = 100  # export_release reports progress in percent
 PLAN_SHARE = 40  # the part of it spent planning
+SPOOL = ".rendered"  # the folder of batches rendered by worker processes (``ItemWriter.spool``)
 
 
 class ExportBlockedError(ExportError):
@@ -108,6 +109,7 @@ def export_release(
     pool = _workers(store.path, workers)
     try:
         if pool is not None and pool.plans(store):
+            pool.start()
             return _export_pooled(store, seed, out, progress, planning, pool)
         plan = plan_export(store, seed, planning)
         _releasable(plan)
@@ -129,7 +131,8 @@ def _export_pooled(
     the workers have rendered it, while later batches are planned; then the rest."""
     with _writing(out) as (folder, items):
         pool.sink = items.add
-        plan = plan_export(store, seed, planning, pool.plan, pool.dealt)
+        pool.spool = items.spool()
+        plan = plan_export(store, seed, planning, pool.plan, pool.dealt, pool.ahead, pool.workers)
         pool.sink = None
         _releasable(plan)
         return _write(plan, folder, items, progress, pool.rendered(plan))
@@ -244,11 +247,21 @@ class ItemWriter:
         self._write_all = self._files.enter_context(folder.stream(layout.ALL_ITEMS))
         self._write_provenance = self._files.enter_context(folder.stream(layout.PROVENANCE))
         self._domain_file: ExitStack | None = None
-        self._write_domain: Callable[[bytes], None] | None = None
+        self._write_domain: Callable[[Lines], None] | None = None
         self._current: str | None = None
+        self._spool: Path | None = None
+
+    def spool(self) -> Path:
+        """A folder (in the release's temporary folder) where worker processes may leave
+        rendered batches for ``add`` (``Rendered.spool``); it is gone when the writer closes."""
+        if self._spool is None:
+            self._spool = self.folder.path / SPOOL
+            self._spool.mkdir()
+        return self._spool
 
     def add(self, rendered: Rendered) -> None:
         """Write the next batch of released items."""
+        rendered = rendered.unspooled()
         for domain, lines in rendered.segments:
             if domain != self._current:
                 if self._domain_file is not None:
@@ -270,6 +283,9 @@ class ItemWriter:
     def close(self, plan: ExportPlan) -> tuple[str, Sections]:
         """Close the files (each made durable); the content hash and the report's sections."""
         self._files.close()
+        if self._spool is not None:
+            self._spool.rmdir()  # every batch spooled to it was written, and its file removed
+            self._spool = None
         folder = self.folder
         for domain in plan.domains:  # a domain with nothing released still gets its (empty) file
             if layout.domain_file(domain) not in folder.hashes:

@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import socket
 import sys
 import time
 from datetime import UTC, datetime
@@ -85,7 +84,7 @@ class WriterLock:
             )
         info = {
             "pid": os.getpid(),
-            "host": socket.gethostname(),
+            "host": _host(),
             "owner": owner,
             "since": datetime.now(UTC).isoformat(timespec="seconds"),
         }
@@ -124,3 +123,12 @@ class WriterLock:
 
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_close_in_child)
+
+
+def _host() -> str:
+    """This machine's name (``socket.gethostname``, without importing socket at start-up)."""
+    if hasattr(os, "uname"):
+        return os.uname().nodename
+    import socket  # pragma: no cover - Windows
+
+    return socket.gethostname()

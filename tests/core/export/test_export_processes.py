@@ -6,22 +6,32 @@ from __future__ import annotations
 
 import errno
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from bagel_studio.core import operations
 from bagel_studio.core.export import (
+    ExportBlockedError,
     ExportError,
     export_release,
     plan_export,
     release,
     write_release,
 )
+from bagel_studio.core.export import plan as export_plan
 from bagel_studio.core.export import processes as export_processes
-from bagel_studio.core.export.plan import BatchPlan, ReleasedItems, plan_batches
-from bagel_studio.core.export.render import Rendered
-from bagel_studio.core.model import Decision
+from bagel_studio.core.export.plan import (
+    BatchPlan,
+    ReleasedItems,
+    batch_sizes,
+    domain_order,
+    plan_batches,
+    planning_order,
+)
+from bagel_studio.core.export.render import Rendered, render
+from bagel_studio.core.model import Decision, Flag, Severity
 from bagel_studio.core.store import Store
 from tests.core.audit.planted import planted_project
 
@@ -62,6 +72,8 @@ def test_workers_write_the_same_release(planted: Path, tmp_path: Path, small_bat
     assert _files(tmp_path / "out2") == single
     assert _files(tmp_path / "out3") == single
     assert _files(tmp_path / "desk") == single
+    # the workers' rendered batches went through files, all of them gone
+    assert not (tmp_path / "out2" / release.SPOOL).exists()
 
 
 def test_workers_keep_the_lines_of_the_plan_they_made(planted: Path, small_batches: None) -> None:
@@ -180,5 +192,111 @@ def test_items_are_written_while_later_batches_are_planned(
         monkeypatch.setattr(release.ItemWriter, "add", full)
         with pytest.raises(OSError, match="No space left"):
             export_release(store, tmp_path / "full", seed=8, workers=2)
+        # the disk full when a worker spools a rendered batch (the workers fork with this)
+        monkeypatch.setattr(release.ItemWriter, "add", adds)
+
+        def no_room(self: Rendered, path: Path) -> Rendered:
+            path.write_bytes(b"part of a batch")
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        monkeypatch.setattr(Rendered, "spool", no_room)
+        with pytest.raises(OSError, match="No space left"):
+            export_release(store, tmp_path / "full", seed=8, workers=2)
     assert not (tmp_path / "full").exists()
     assert [p.name for p in tmp_path.iterdir() if ".tmp-" in p.name] == []
+
+
+def test_the_largest_domain_is_planned_first_and_the_last_in_smaller_batches() -> None:
+    """BAGEL's domains: Xeno-canto, the largest and last released, is planned first when the
+    writer may hold all its batches, and bioRxiv, then planned last, in about two batches a
+    worker."""
+    candidates = {"Wikipedia": 1910, "GloBI": 3545, "bioRxiv": 2160, "Xeno-canto": 4237}
+    first = ["Xeno-canto", "Wikipedia", "GloBI", "bioRxiv"]
+    assert planning_order(candidates, 1000, ahead=32) == first
+    assert planning_order(candidates, 1000, ahead=5) == first
+    assert planning_order(candidates, 1000, ahead=4) == list(candidates)  # 5 batches do not fit
+    assert planning_order(candidates, 1000, ahead=0) == list(candidates)  # one process
+    assert planning_order({}, 1000, ahead=32) == []
+    assert batch_sizes(candidates, first, workers=2) == {
+        "Wikipedia": 1000,
+        "GloBI": 1000,
+        "bioRxiv": 540,
+        "Xeno-canto": 1000,
+    }
+    assert batch_sizes(candidates, first, workers=1) == dict.fromkeys(candidates, 1000)
+    assert batch_sizes({"GloBI": 30}, ["GloBI"], workers=2) == {"GloBI": export_plan.TAIL_BATCH}
+
+
+def test_batches_planned_out_of_release_order_are_written_in_it(
+    planted: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Domains planned in the reverse of release order, with room for two rendered batches
+    ahead of the writer and the domain planned last in smaller batches: the batches dealt
+    before the writer may take them wait (none is lost, none is held up for good), each is
+    written once and in release order, and the release is the one process's."""
+    monkeypatch.setattr(export_processes, "PLAN_MIN", 1)
+    monkeypatch.setattr(export_processes, "AHEAD", 1)
+    monkeypatch.setattr(ReleasedItems, "BATCH", 80)
+    monkeypatch.setattr(export_plan, "TAIL_BATCH", 5)
+
+    def reversed_order(candidates: dict[str, int], size: int, ahead: int) -> list[str]:
+        return list(reversed(candidates))
+
+    monkeypatch.setattr(export_plan, "planning_order", reversed_order)
+    adds = release.ItemWriter.add
+    written: list[str] = []  # the domains of each batch written, in the order written
+
+    def add(self: release.ItemWriter, rendered: Rendered) -> None:
+        written.extend(domain for domain, _ in rendered.segments)
+        adds(self, rendered)
+
+    monkeypatch.setattr(release.ItemWriter, "add", add)
+    with Store.open(planted, read_only=True) as store:
+        export_release(store, tmp_path / "one", seed=8, workers=1)
+        del written[:]
+        export_release(store, tmp_path / "two", seed=8, workers=2)
+        plan = plan_export(store, seed=8, ahead=2, workers=2)
+    assert _files(tmp_path / "two") == _files(tmp_path / "one")
+    domains = domain_order(plan.domains)
+    assert written == sorted(written, key=domains.index) and len(set(written)) == len(domains)
+    # Wikipedia (about 220 items, planned last) in batches of about a quarter of it
+    sizes = plan.batch_sizes
+    assert len(sizes) > len(domains) + 4 and max(sizes) <= 80
+    assert {s.domain for s in plan.items.slots[: sizes[0]]} == {"Wikipedia"} and sizes[0] < 80
+
+
+def test_a_rendered_batch_spooled_to_a_file_comes_back_whole(planted: Path, tmp_path: Path) -> None:
+    with Store.open(planted, read_only=True) as store:
+        plan = plan_export(store, seed=8)
+        kept = render(store, plan.items.slots[:40], seed=8)
+    spooled = kept.spool(tmp_path / "batch")
+    assert spooled.spooled is not None and spooled.provenance == b""
+    assert (tmp_path / "batch").stat().st_size == sum(spooled.sizes) > 10_000
+    back = spooled.unspooled()
+    assert not (tmp_path / "batch").exists()
+    assert [(d, bytes(lines)) for d, lines in back.segments] == kept.segments
+    assert bytes(back.provenance) == kept.provenance and bytes(back.hashed) == kept.hashed
+    assert back.count == kept.count == 40 and back.unspooled() is back
+    kept.spool(tmp_path / "short")
+    with open(tmp_path / "short", "r+b") as handle:  # a file cut short (a full disk)
+        handle.truncate(100)
+    with pytest.raises(OSError, match="incomplete"):
+        replace(spooled, spooled=str(tmp_path / "short")).unspooled()
+
+
+def test_workers_read_the_blocking_flags_themselves(
+    planted: Path, tmp_path: Path, small_batches: None
+) -> None:
+    """The workers start before the exporting process reads the project, and read its
+    blocking flags themselves: a flagged item stops a pooled export as it does one process's."""
+    with Store.open(planted) as store:
+        item_id = next(i for i in store.item_ids() if not i.endswith("3"))
+        flag = Flag("gold-unsupported", Severity.BLOCKING, "The gold answer is not in the evidence")
+        store.replace_flags(item_id, [flag])
+    with Store.open(planted, read_only=True) as store:
+        for workers in (1, 2):
+            with pytest.raises(ExportBlockedError) as caught:
+                export_release(store, tmp_path / "out", seed=8, workers=workers)
+            assert [b.item_id for b in caught.value.blocked] == [item_id]
+            assert "not in the evidence" in str(caught.value)
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith("out")] == []
