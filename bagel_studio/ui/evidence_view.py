@@ -210,6 +210,7 @@ class TextEvidence(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.heading = plain_label("", self)
+        self.heading.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.editor = QPlainTextEdit(self)
         self.editor.setReadOnly(True)
         self.editor.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
@@ -218,6 +219,7 @@ class TextEvidence(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.heading)
         layout.addWidget(self.editor, 1)
+        layout.addStretch(0)  # takes the height while the editor is hidden
         self.spans: list[Span] = []
         self.highlighted = False
 
@@ -228,6 +230,8 @@ class TextEvidence(QWidget):
         (blind mode passes False: the sentence that supports the gold would give it away)."""
         self.heading.setText(heading)
         self.editor.setPlainText(text)
+        # No text (the item has none linked): the heading says so, over no empty white box
+        self.editor.setVisible(bool(text))
         self.spans = spans
         self.highlighted = False
         if highlight:

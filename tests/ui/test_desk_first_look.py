@@ -188,6 +188,7 @@ def test_evidence_tabs_say_which_evidence_the_item_has(qtbot, project: Path) -> 
     assert tabs.currentWidget().isVisible()
     window.show_item(KOALA_ID)
     assert shown_tabs() == ["Text"] and tabs.text.isVisible()
+    assert tabs.text.editor.isVisible()  # hidden while the recording's item had no text
     close_desk(window)
 
 
@@ -314,6 +315,8 @@ def test_an_item_without_any_evidence_says_so_on_one_tab(qtbot, tmp_path: Path) 
     assert window.current_item_id() == "wikipedia:bare:0"
     assert tabs.currentIndex() == TEXT_TAB and tabs.tabBar().isTabVisible(TEXT_TAB)
     assert tabs.text.heading.text() == NO_EVIDENCE
+    assert not tabs.text.editor.isVisible()  # the sentence, over no empty text box
+    assert tabs.text.heading.y() < 10
     assert not tabs.tabBar().isTabVisible(GLOBI_TAB)
     assert not tabs.tabBar().isTabVisible(RECORDING_TAB)
     close_desk(window)
