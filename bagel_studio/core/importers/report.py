@@ -10,7 +10,7 @@ from bagel_studio.core.domains import DOMAINS
 from bagel_studio.core.store import Reject
 
 EVIDENCE_KINDS = ("globi_records", "texts", "recordings", "audio_files")
-EVIDENCE_LABELS = {
+EVIDENCE_LABELS = {  # plural; one of a kind drops the final "s" ("1 text")
     "globi_records": "GloBI records",
     "texts": "texts",
     "recordings": "recordings",
@@ -88,11 +88,12 @@ class ImportReport:
             added = self.added_by_domain.get(domain, 0)
             already = self.already_by_domain.get(domain, 0)
             lines.append(f"{domain}: {added:,} added, {already:,} already present")
-        evidence = [
-            f"{self.evidence.get(k, 0):,} {EVIDENCE_LABELS[k]}"
-            for k in EVIDENCE_KINDS
-            if self.evidence.get(k, 0)
-        ]
+        evidence = []
+        for kind in EVIDENCE_KINDS:
+            count = self.evidence.get(kind, 0)
+            label = EVIDENCE_LABELS[kind]
+            if count:
+                evidence.append(f"{count:,} {label[:-1] if count == 1 else label}")
         if evidence:
             lines.append("Evidence: " + ", ".join(evidence))
         for domain, reasons in sorted(self.generator_rejections.items()):

@@ -235,3 +235,11 @@ def test_broken_xeno_canto_csv_keeps_what_it_could_read(store: Store, tmp_path: 
     sparrow = store.recording("XC1001")
     assert sparrow is not None and sparrow["metadata"]["extra"] == ["surplus"]
     assert store.recording("XC1003") is None  # after the break: reported, not guessed
+
+
+def test_one_piece_of_evidence_is_named_in_the_singular(tmp_path: Path) -> None:
+    text = tmp_path / "Koala.txt"
+    text.write_text("The koala is an arboreal marsupial of Australia. " * 40, encoding="utf-8")
+    with Store.open(tmp_path / "one.bagel") as store:
+        report = import_paths(store, [text])
+    assert "Evidence: 1 text" in report.summary_lines()  # not "1 texts"
