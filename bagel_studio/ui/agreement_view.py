@@ -112,9 +112,9 @@ class AgreementView(QWidget):
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(plain_label("Fleiss' kappa (items rated by every curator)", bold=True))
-        layout.addWidget(self.fleiss, 1)
+        layout.addWidget(self.fleiss)  # one row per scope: as high as they are
         layout.addWidget(plain_label("Cohen's kappa per pair (items both rated)", bold=True))
-        layout.addWidget(self.cohen, 2)
+        layout.addWidget(self.cohen, 1)  # a row per pair and scope: the rest of the height
         layout.addWidget(
             plain_label(
                 "Categories: keep (accept or revise), reject, uncertain; or WoW-Bench's three "
@@ -131,6 +131,7 @@ class AgreementView(QWidget):
         blocks: list[tuple[str, AgreementBlock]] = [("Overall", report.overall)]
         blocks += list(report.domains.items())
         _fill(self.fleiss, [self._fleiss_row(name, block) for name, block in blocks])
+        _fit_height(self.fleiss)
         pair_rows = [
             [
                 name,
@@ -194,6 +195,13 @@ def _table(columns: tuple[str, ...]) -> QTableWidget:
     return table
 
 
+def _fit_height(table: QTableWidget) -> None:
+    """The table as high as its rows (no empty band under a handful of scopes)."""
+    rows = sum(table.rowHeight(r) for r in range(table.rowCount()))
+    header = table.horizontalHeader().sizeHint().height()
+    table.setFixedHeight(header + rows + 2 * table.frameWidth())
+
+
 NUMBER = re.compile(r"-?[0-9][0-9,.]*%?|n/a")
 RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 
@@ -209,3 +217,4 @@ def _fill(table: QTableWidget, rows: list[list[str]]) -> None:
                 cell.setTextAlignment(RIGHT)
             table.setItem(r, c, cell)
     table.resizeColumnsToContents()
+    table.resizeRowsToContents()  # both tables' rows alike, as high as their text

@@ -218,6 +218,10 @@ def test_agreement_view_shows_kappa_overall_and_per_domain(
     assert strength(0.5, 40) == "moderate" and strength(-0.2, 12) == "poor"
     assert strength(0.0, 1) == "slight (only 1 item: says little)"
     assert "Fleiss' κ -0.125 over 3 items" in view.summary.text()
+    table = view.fleiss  # its few rows whole, and no empty band under them
+    assert table.verticalScrollBar().maximum() == 0
+    rows = sum(table.rowHeight(r) for r in range(table.rowCount()))
+    assert table.height() <= table.horizontalHeader().sizeHint().height() + rows + 8
     right = Qt.AlignmentFlag.AlignRight
     assert view.cohen.item(0, 4).textAlignment() & right  # "-0.111": digits line up
     assert not view.cohen.item(0, 1).textAlignment() & right  # "alice"
