@@ -255,7 +255,6 @@ def _start(path: str, parent: int) -> None:
     die_with_parent(parent)
     gc.disable()  # a short-lived worker of small acyclic objects
     _reader = Store.open(path, read_only=True)
-    _reader.map_reads()  # a worker that dies of a read error stops the export all the same
     with _reader.read_snapshot():
         _lookups = (licences(_reader), blocking(_reader))
 
