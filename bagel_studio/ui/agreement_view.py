@@ -5,6 +5,9 @@ items says little, so the counts sit beside it). Computed by ``core.agreement``;
 
 from __future__ import annotations
 
+import re
+
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -191,9 +194,18 @@ def _table(columns: tuple[str, ...]) -> QTableWidget:
     return table
 
 
+NUMBER = re.compile(r"-?[0-9][0-9,.]*%?|n/a")
+RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+
+
 def _fill(table: QTableWidget, rows: list[list[str]]) -> None:
+    """The rows' text; counts, kappas and percentages right-aligned, so that their digits line
+    up and a minus sign stands out."""
     table.setRowCount(len(rows))
     for r, values in enumerate(rows):
         for c, value in enumerate(values):
-            table.setItem(r, c, QTableWidgetItem(value))
+            cell = QTableWidgetItem(value)
+            if NUMBER.fullmatch(value):
+                cell.setTextAlignment(RIGHT)
+            table.setItem(r, c, cell)
     table.resizeColumnsToContents()

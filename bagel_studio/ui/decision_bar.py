@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from bagel_studio.core.model import REJECT_REASONS
-from bagel_studio.ui.shortcuts import BY_ACTION, ReviewMachine, button_text
+from bagel_studio.ui.shortcuts import BY_ACTION, ReviewMachine, State, button_text
 
 # Two rows of four: the decisions first, then undo and moving on.
 BUTTON_ACTIONS = ("accept", "edit", "reject", "uncertain", "skip", "undo", "previous", "next")
@@ -60,11 +60,13 @@ class DecisionBar(QWidget):
         self.refresh()
 
     def refresh(self) -> None:
+        """Enable what the state allows; while editing, show only the editor's two ways out
+        (two rows of greyed-out decisions stood over them and took the editor's height)."""
+        editing = self._machine.state is State.EDIT
         for action, button in self.buttons.items():
             allowed = self._machine.state in BY_ACTION[action].states
             button.setEnabled(allowed)
-            if action in EDIT_ACTIONS:
-                button.setVisible(allowed)
+            button.setVisible(allowed if action in EDIT_ACTIONS else not editing)
 
 
 class RejectDialog(QDialog):

@@ -129,6 +129,7 @@ class ExportDialog(QDialog):
         self.progress = QProgressBar(self)
         self.progress.setRange(0, 100)
         self.progress.setValue(0)
+        self.progress.hide()  # until an export runs: a bar at 0% before it said nothing
         self.status_label = plain_label("", self)  # folder names and error messages
 
         self.buttons = QDialogButtonBox(self)
@@ -151,12 +152,13 @@ class ExportDialog(QDialog):
         layout.addLayout(form)
         layout.addWidget(self.preview_label)
         layout.addWidget(plain_label(BALANCE_CAPTION, self, selectable=False))
-        layout.addWidget(self.balance_table, 1)
+        layout.addWidget(self.balance_table)  # as high as its rows: no empty band below them
         layout.addWidget(self.left_out_label)
         layout.addWidget(self.blocked_label)
-        layout.addWidget(self.blocked_list)
+        layout.addWidget(self.blocked_list, 1)
         layout.addWidget(self.progress)
         layout.addWidget(self.status_label)
+        layout.addStretch(1)
         layout.addWidget(self.buttons)
 
     def _browse(self) -> None:
@@ -225,6 +227,10 @@ class ExportDialog(QDialog):
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 table.setItem(row, column, item)
         table.resizeColumnsToContents()
+        table.resizeRowsToContents()
+        rows = sum(table.rowHeight(r) for r in range(table.rowCount()))
+        header = table.horizontalHeader().sizeHint().height()
+        table.setFixedHeight(header + rows + 2 * table.frameWidth())
 
     def _show_error(self, generation: int, error: BaseException) -> None:
         if generation == self._generation:
@@ -247,6 +253,7 @@ class ExportDialog(QDialog):
         self._cancel.clear()
         self._set_inputs_enabled(False)
         self.progress.setValue(0)
+        self.progress.show()
         self.status_label.setText(f"Exporting to {out_dir}…")
 
         def progress(done: int, total: int) -> None:

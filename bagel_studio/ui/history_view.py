@@ -191,13 +191,18 @@ class HistoryBox(QWidget):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        if event.size().width() != event.oldSize().width() and self._message is None:
-            self._fit()  # the rows wrap anew
+        if event.size().width() != event.oldSize().width():
+            self._fit()  # the rows wrap anew, the heading may need eliding
 
     def _fit(self) -> None:
         """No higher than the heading (collapsed) or the heading and every row."""
         text = "History" if self._message is None else f"History · {self._message}"
-        self.heading.setText(text)
+        room = self.width() - 16  # the layout's margins
+        metrics = self.heading.fontMetrics()
+        if 0 < room < metrics.horizontalAdvance(text):  # never cut mid-letter at the edge
+            self.heading.setText(metrics.elidedText(text, Qt.TextElideMode.ElideRight, room))
+        else:
+            self.heading.setText(text)
         self.heading.setToolTip(plain_tooltip(text))  # whole, should a narrow column cut it
         self.list.setVisible(self._message is None)
         height = self.heading.sizeHint().height()

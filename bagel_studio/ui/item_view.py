@@ -37,7 +37,7 @@ PICK_STYLE = "padding:6px; border:2px dashed #1565c0; border-radius:4px;"
 MODELS_STYLE = "padding:4px; color:#37474f; background:#eceff1;"
 EMPTY_TEXT = "No item to show: the queue is empty for this filter."
 BLIND_FLAG = "details shown once you have answered (blind mode)"
-BLIND_HISTORY = "shown once you have answered (blind mode)"
+BLIND_HISTORY = "hidden in blind mode until you answer"
 BANNER_STYLE = {
     "error": "background:#ffebee; color:#b71c1c; padding:6px; border:1px solid #c62828;",
     "info": "background:#e3f2fd; color:#0d47a1; padding:6px; border:1px solid #1565c0;",

@@ -218,6 +218,9 @@ def test_agreement_view_shows_kappa_overall_and_per_domain(
     assert strength(0.5, 40) == "moderate" and strength(-0.2, 12) == "poor"
     assert strength(0.0, 1) == "slight (only 1 item: says little)"
     assert "Fleiss' κ -0.125 over 3 items" in view.summary.text()
+    right = Qt.AlignmentFlag.AlignRight
+    assert view.cohen.item(0, 4).textAlignment() & right  # "-0.111": digits line up
+    assert not view.cohen.item(0, 1).textAlignment() & right  # "alice"
 
     with qtbot.waitSignal(panel.adjudicated):  # the adjudicator's decision is not a rating
         qtbot.keyClick(panel.queue, Qt.Key.Key_3)

@@ -214,11 +214,13 @@ def test_editing_shows_its_two_ways_out_as_buttons(qtbot, project: Path) -> None
     qtbot.keyClick(window, Qt.Key.Key_E)
     assert window.machine.state is State.EDIT
     assert not bar["save_edit"].isHidden() and bar["save_edit"].isEnabled()
+    assert all(bar[a].isHidden() for a in ("accept", "reject", "next", "undo"))  # not greyed
     assert bar["save_edit"].text() == "Save and accept [Ctrl+Return]"
     assert bar["cancel_edit"].text() == "Cancel [Escape]"
     qtbot.mouseClick(bar["cancel_edit"], Qt.MouseButton.LeftButton)
     assert window.machine.state is State.REVIEW
     assert bar["save_edit"].isHidden()
+    assert not bar["accept"].isHidden() and bar["accept"].isEnabled()  # back
     assert bar["accept"].toolTip() == "Accept (A)"
     close_desk(window)
 

@@ -60,6 +60,14 @@ def test_blind_mode_says_in_one_line_that_the_history_waits(
     assert box.heading.isVisible()
     assert box.height() <= 2 * box.heading.fontMetrics().lineSpacing() + 8
     _whole(box)
+    centre = window.centre  # the item column at its narrowest: the line is still whole
+    sizes = window.splitter.sizes()
+    spare = sizes[1] - centre.minimumWidth()
+    window.splitter.setSizes([sizes[0] + spare, centre.minimumWidth(), sizes[2]])
+    qtbot.waitUntil(lambda: centre.width() == centre.minimumWidth())
+    qtbot.wait(20)
+    _whole(box)
+    assert "blind mode" in box.heading.text()  # not elided away
     close_desk(window)
 
 

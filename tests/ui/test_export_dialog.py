@@ -77,6 +77,11 @@ def test_preview_shows_what_will_be_released(qtbot: QtBot, services: Services) -
     assert dialog.blocked_list.isHidden()
     assert dialog.export_button.isEnabled()
     assert dialog.out_edit.text().endswith("project-release")
+    assert dialog.progress.isHidden()  # no bar at 0% before anything runs
+    table = dialog.balance_table  # every domain's row shown, and no empty band under them
+    assert table.verticalScrollBar().maximum() == 0
+    rows = sum(table.rowHeight(r) for r in range(table.rowCount()))
+    assert table.height() <= table.horizontalHeader().height() + rows + 2 * table.frameWidth() + 2
 
 
 def test_changing_the_seed_plans_again(qtbot: QtBot, services: Services) -> None:
@@ -103,7 +108,7 @@ def test_enter_exports_and_the_files_appear(
     assert (out / "report" / "gold_positions.png").is_file()
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["seed"] == 9 and manifest["counts"]["released"]["total"] == 15
-    assert dialog.progress.value() == dialog.progress.maximum()
+    assert dialog.progress.isVisible() and dialog.progress.value() == dialog.progress.maximum()
     assert "Released 15 items with seed 9" in dialog.status_label.text()
     assert dialog.report_button.isEnabled()
     qtbot.waitUntil(lambda: services.writer.pending == 0)

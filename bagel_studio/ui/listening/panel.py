@@ -41,7 +41,8 @@ from bagel_studio.ui.plain import plain_label
 from bagel_studio.ui.services import Services
 
 WIDE_LAYOUT_PX = 1000  # from this panel width on, the measurements sit beside the spectrogram
-NARROW_MEASUREMENTS_PX = 190  # the measurements' height below the spectrogram
+NARROW_MEASUREMENTS_PX = 190  # the measurements' least height below the spectrogram
+SPECTROGRAM_ROOM_PX = 320  # what the spectrogram keeps before the measurements below it grow
 QWIDGETSIZE_MAX = (1 << 24) - 1
 
 
@@ -136,7 +137,7 @@ class ListeningPanel(QWidget):
         self.body = QBoxLayout(QBoxLayout.Direction.LeftToRight)
         self.body.addWidget(self.stack, 1)
         self.body.addWidget(self.measurement_scroll)
-        layout = QVBoxLayout(self)
+        layout = self._column = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.header)
         layout.addWidget(self.transport)
@@ -145,10 +146,10 @@ class ListeningPanel(QWidget):
         self._arrange(self.width())
 
     def resizeEvent(self, event: QResizeEvent) -> None:
-        self._arrange(event.size().width())
+        self._arrange(event.size().width(), event.size().height())
         super().resizeEvent(event)
 
-    def _arrange(self, width: int) -> None:
+    def _arrange(self, width: int, height: int | None = None) -> None:
         """Measurements beside the spectrogram when there is room, below it in a narrow desk
         column: the spectrogram needs the width more than the height."""
         beside = width >= WIDE_LAYOUT_PX
@@ -163,7 +164,20 @@ class ListeningPanel(QWidget):
         else:
             scroll.setMinimumWidth(0)
             scroll.setMaximumWidth(QWIDGETSIZE_MAX)
-            scroll.setFixedHeight(NARROW_MEASUREMENTS_PX)
+            scroll.setFixedHeight(self._narrow_measurements_height(width, height or self.height()))
+
+    def _narrow_measurements_height(self, width: int, height: int) -> int:
+        """Below the spectrogram: NARROW_MEASUREMENTS_PX, or all the measurements' lines where
+        the panel is high enough to leave the spectrogram SPECTROGRAM_ROOM_PX (at 1600x1000
+        the last option's verdict scrolled out of sight under a spectrogram with room to
+        spare)."""
+        inner = self.measurements
+        room = max(width - 8 - self.measurement_scroll.verticalScrollBar().sizeHint().width(), 50)
+        need = inner.heightForWidth(room) if inner.hasHeightForWidth() else -1
+        need = max(need, inner.sizeHint().height())
+        fixed = sum(w.sizeHint().height() for w in (self.header, self.transport, self.settings_bar))
+        spare = height - fixed - 8 - 4 * max(self._column.spacing(), 0) - SPECTROGRAM_ROOM_PX
+        return max(NARROW_MEASUREMENTS_PX, min(need + 2, spare))
 
     def _connect(self) -> None:
         c, t = self.controller, self.transport
@@ -331,6 +345,7 @@ class ListeningPanel(QWidget):
         content = self._visible_content(self.item) if self.item else None
         self.measurements.show_measurement(measurement, content)
         self.view.overlays.set_measured_band(tuple(measurement.dominant_band_hz))
+        self._arrange(self.width())  # below the spectrogram: room for its lines if there is
 
     # -- settings -------------------------------------------------------------------------------
 
