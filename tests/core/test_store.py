@@ -57,15 +57,6 @@ def test_reopening_keeps_items_and_adding_twice_changes_nothing(project_path: Pa
         assert store.get_item("a").content.question == "Q a?"
 
 
-def test_a_reader_may_read_through_a_memory_map(project_path: Path) -> None:
-    with Store.open(project_path) as store:
-        add(store, "a", "b")
-    with Store.open(project_path, read_only=True) as store:
-        store.map_reads(1 << 20)
-        assert store.db.execute("PRAGMA mmap_size").fetchone()[0] == 1 << 20
-        assert store.item_ids() == ["a", "b"] and store.get_item("b").content.question == "Q b?"
-
-
 def test_decision_is_committed_with_its_history(project_path: Path) -> None:
     with Store.open(project_path) as store:
         add(store, "a")

@@ -239,12 +239,13 @@ class ExportWorkers:
         self._seed = None
         self._owner.clear()
 
-    def close(self) -> None:
+    def close(self, wait: bool = False) -> None:
         """End the workers. They leave on their own: the exporting process goes on meanwhile
-        (and waits for them when it ends)."""
+        (and waits for them when it ends); with ``wait``, once they are gone (none is left
+        writing a rendered batch into a folder about to be removed)."""
         self._forget()
         for pool in self._pools:
-            pool.shutdown(wait=False, cancel_futures=True)
+            pool.shutdown(wait=wait, cancel_futures=True)
         self._pools = []
 
 
@@ -255,7 +256,6 @@ def _start(path: str, parent: int) -> None:
     die_with_parent(parent)
     gc.disable()  # a short-lived worker of small acyclic objects
     _reader = Store.open(path, read_only=True)
-    _reader.map_reads()  # a worker that dies of a read error stops the export all the same
     with _reader.read_snapshot():
         _lookups = (licences(_reader), blocking(_reader))
 

@@ -130,12 +130,19 @@ def _export_pooled(
     """Plan on the workers, and write each batch of items into the release folder as soon as
     the workers have rendered it, while later batches are planned; then the rest."""
     with _writing(out) as (folder, items):
-        pool.sink = items.add
-        pool.spool = items.spool()
-        plan = plan_export(store, seed, planning, pool.plan, pool.dealt, pool.ahead, pool.workers)
-        pool.sink = None
-        _releasable(plan)
-        return _write(plan, folder, items, progress, pool.rendered(plan))
+        try:
+            pool.sink = items.add
+            pool.spool = items.spool()
+            plan = plan_export(
+                store, seed, planning, pool.plan, pool.dealt, pool.ahead, pool.workers
+            )
+            pool.sink = None
+            _releasable(plan)
+            return _write(plan, folder, items, progress, pool.rendered(plan))
+        except BaseException:
+            # the folder is removed next: no worker may still be spooling a batch into it
+            pool.close(wait=True)
+            raise
 
 
 def _releasable(plan: ExportPlan) -> None:

@@ -412,13 +412,6 @@ class Store(ReviewsMixin, DecisionsMixin, EvidenceMixin, QueuePagingMixin):
             [json.dumps(list(item_ids))],
         ).fetchall()
 
-    def map_reads(self, limit: int = 1 << 30) -> None:
-        """Read the project file through a memory map of up to ``limit`` bytes (SQLite's
-        ``mmap_size``) instead of copying its pages: a tenth less time for a process that
-        reads much of the project once, an export's worker. A read error of the disk then
-        ends the process instead of raising, so only short-lived readers ask for it."""
-        self.db.execute(f"PRAGMA mmap_size = {int(limit)}")
-
     def release_candidates(self, domain: str, statuses: Iterable[str]) -> list[str]:
         """The ids of the items of ``domain`` whose status is one of ``statuses``, in queue
         order: the items a release may take, put in release order before any of them is read

@@ -5,6 +5,8 @@ planning, or while an export reads it, stops the export."""
 from __future__ import annotations
 
 import errno
+import multiprocessing
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -202,6 +204,22 @@ def test_items_are_written_while_later_batches_are_planned(
         monkeypatch.setattr(Rendered, "spool", no_room)
         with pytest.raises(OSError, match="No space left"):
             export_release(store, tmp_path / "full", seed=8, workers=2)
+        # the writer fails while the workers are still spooling batches: they are gone before
+        # the release's folder is removed, so none of them writes into it afterwards
+        spool = Rendered.spool
+        monkeypatch.undo()
+        monkeypatch.setattr(export_processes, "PLAN_MIN", 1)
+        monkeypatch.setattr(ReleasedItems, "BATCH", 9)
+
+        def slow(self: Rendered, path: Path) -> Rendered:
+            time.sleep(0.05)
+            return spool(self, path)
+
+        monkeypatch.setattr(Rendered, "spool", slow)
+        monkeypatch.setattr(release.ItemWriter, "add", full)
+        with pytest.raises(OSError, match="No space left"):
+            export_release(store, tmp_path / "full", seed=8, workers=2)
+        assert multiprocessing.active_children() == []
     assert not (tmp_path / "full").exists()
     assert [p.name for p in tmp_path.iterdir() if ".tmp-" in p.name] == []
 
