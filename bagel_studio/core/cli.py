@@ -215,6 +215,14 @@ def run(argv: list[str], own_process: bool = False) -> int:
         os.close(devnull)
         return 1
     except Exception as exc:
+        if _worker_died(exc):
+            print(
+                f"bagel-studio {args.command}: a worker process ended abruptly (killed, or out"
+                " of memory?); the step that failed was undone, everything committed before"
+                " it is kept. Run it again, or with --workers 1",
+                file=sys.stderr,
+            )
+            return 1
         if not _storage_error(exc):
             raise
         print(f"bagel-studio {args.command}: {_storage_message(exc)}", file=sys.stderr)
@@ -224,6 +232,12 @@ def run(argv: list[str], own_process: bool = False) -> int:
 _STORAGE_ERRNOS = frozenset(
     {errno.ENOSPC, errno.EFBIG, errno.EROFS, errno.EIO, errno.EDQUOT, errno.EACCES, errno.EPERM}
 )
+
+
+def _worker_died(exc: BaseException) -> bool:
+    """A pool of worker processes broken by one of them ending abruptly (``--workers``)."""
+    futures = sys.modules.get("concurrent.futures")
+    return futures is not None and isinstance(exc, futures.BrokenExecutor)
 
 
 def _storage_error(exc: BaseException) -> bool:

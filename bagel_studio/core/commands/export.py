@@ -19,6 +19,7 @@ from bagel_studio.core.commands.common import add_wait_argument, open_project, p
 from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.export import (
     ExportBlockedError,
+    ExportError,
     ExportResult,
     NothingToReleaseError,
     OutDirExistsError,
@@ -38,8 +39,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
             " domain), manifest.json, provenance.jsonl, a dataset card (README.md) and a report"
             " with plots. The same project and seed give byte-identical files. The folder appears"
             " complete or not at all. Exit status: 0 written, 1 blocked (items with a blocking"
-            " flag or a NoDerivatives recording, listed) or nothing accepted yet, 2 usage"
-            " error (missing project, OUTDIR not empty without --force)."
+            " flag or a NoDerivatives recording, listed), nothing accepted yet, or not written"
+            " (the project changed while it was read, a worker process ended abruptly), 2"
+            " usage error (missing project, OUTDIR not empty without --force)."
         ),
     )
     parser.add_argument("project", metavar="PROJECT")
@@ -77,6 +79,11 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print_json({"exported": False, "blocked": [], "reason": str(exc)})
         sys.stderr.write(f"bagel-studio export: {exc}\n")
+        return 1
+    except ExportError as exc:  # the project changed while it was read, a worker died
+        if args.json:
+            print_json({"exported": False, "blocked": [], "reason": str(exc)})
+        sys.stderr.write(f"bagel-studio export: nothing written; {exc}\n")
         return 1
     except OSError as exc:
         raise UsageError(f"{args.out_dir}: {exc.strerror or exc}") from exc

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Generator, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import BrokenExecutor, ThreadPoolExecutor
 from contextlib import ExitStack, closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -139,9 +139,14 @@ def _export_pooled(
             pool.sink = None
             _releasable(plan)
             return _write(plan, folder, items, progress, pool.rendered(plan))
-        except BaseException:
+        except BaseException as exc:
             # the folder is removed next: no worker may still be spooling a batch into it
             pool.close(wait=True)
+            if isinstance(exc, BrokenExecutor):  # a worker killed (out of memory?)
+                raise ExportError(
+                    "a worker process of the export ended abruptly (killed, or out of memory?);"
+                    " run the export again, or with --workers 1"
+                ) from exc
             raise
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from bagel_studio.core.checks import check_all, processes
+from bagel_studio.core.cli import run
 from bagel_studio.core.importers import import_paths
 from bagel_studio.core.store import Store
 
@@ -60,6 +61,7 @@ def test_tasks_keep_every_worker_busy_to_the_end() -> None:
 _CHILD = """
 import multiprocessing, sys
 from bagel_studio.core.checks import check_all, processes
+from bagel_studio.core.cli import run
 from bagel_studio.core.store import Store
 
 processes.PARALLEL_MIN = 2
@@ -124,3 +126,31 @@ def test_a_worker_whose_parent_is_gone_ends_at_once() -> None:
     same.start()
     same.join()
     assert same.exitcode == 0
+
+
+def _killed(item_ids: list[str]) -> dict[str, list[object]]:
+    """A worker's ``_check`` that ends the worker abruptly."""
+    os._exit(9)
+
+
+def test_a_worker_killed_is_a_message_not_a_traceback(
+    tmp_path: Path,
+    data_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A worker that ends abruptly (the kernel's out-of-memory killer, say) stops
+    ``bagel-studio check --workers 2`` with one line saying so; the flags stored before stay."""
+    project = tmp_path / "p.bagel"
+    with Store.open(project) as store:
+        import_paths(store, [data_dir / "items", data_dir / "globi"], full_checks=False)
+    before = _flags(project)
+    monkeypatch.setattr(processes, "PARALLEL_MIN", 2)
+    monkeypatch.setattr(processes, "TASK", 3)
+
+    monkeypatch.setattr(processes, "_check", _killed)  # the forked workers run this
+    assert run(["check", str(project), "--workers", "2"]) == 1
+    err = capsys.readouterr().err
+    assert "a worker process ended abruptly" in err and "--workers 1" in err
+    assert "Traceback" not in err
+    assert _flags(project) == before

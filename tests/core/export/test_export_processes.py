@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import errno
 import multiprocessing
+import os
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from bagel_studio.core import operations
+from bagel_studio.core.cli import run
 from bagel_studio.core.export import (
     ExportBlockedError,
     ExportError,
@@ -317,4 +319,36 @@ def test_workers_read_the_blocking_flags_themselves(
                 export_release(store, tmp_path / "out", seed=8, workers=workers)
             assert [b.item_id for b in caught.value.blocked] == [item_id]
             assert "not in the evidence" in str(caught.value)
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith("out")] == []
+
+
+_PLAN = export_processes._plan
+
+
+def _killed_at_batch_two(task: tuple[int, list[str]]) -> BatchPlan:
+    """A worker's ``_plan`` that ends the worker abruptly at the third batch."""
+    if task[0] == 2:
+        os._exit(9)
+    return _PLAN(task)
+
+
+def test_a_worker_killed_stops_the_export_with_a_message(
+    planted: Path,
+    tmp_path: Path,
+    small_batches: None,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A worker that ends abruptly (the out-of-memory killer, say) stops the export: nothing
+    written, and the command line says why in one line, exit status 1."""
+    monkeypatch.setattr(export_processes, "_plan", _killed_at_batch_two)  # forked with it
+    with Store.open(planted, read_only=True) as store, pytest.raises(ExportError, match="ended ab"):
+        export_release(store, tmp_path / "out", seed=8, workers=2)
+    project = str(planted)
+    assert run(["export", project, str(tmp_path / "out"), "--seed", "8", "--workers", "2"]) == 1
+    err = capsys.readouterr().err
+    assert (
+        err.startswith("bagel-studio export: nothing written; a worker process")
+        and "Trace" not in err
+    )
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith("out")] == []
