@@ -99,7 +99,7 @@ def test_the_recording_is_described_once_and_the_measurements_have_room(
 ) -> None:
     """At 1280x800 the card above the spectrogram names the recording (species, type,
     recordist, licence), whole, without scrolling; the panel's header does not say it again,
-    only the recording and its decoded file, on one line, and the height goes to the
+    only what the decoded file is, on one line, and the height goes to the
     measurements below the spectrogram."""
     window, panel = _xc_on_screen(qtbot, tmp_path, data_dir, (1280, 800))
     recording = window.evidence.recording
@@ -117,7 +117,8 @@ def test_the_recording_is_described_once_and_the_measurements_have_room(
     assert _rect(recording, window).bottom() < _rect(panel, window).top()  # above, not over
     assert "Passer domesticus" in card and "House Sparrow" in card
     assert "House Sparrow" not in header and "Passer domesticus" not in header
-    assert header.startswith("XC") and "kHz" in header and "peak" in header
+    assert header.startswith("Decoded: ") and "kHz" in header and "peak" in header
+    assert "XC625750" not in header  # the card's title names it
     assert panel.header.height() <= 2 * panel.header.fontMetrics().lineSpacing()
     scroll = panel.measurement_scroll
     assert panel.body.direction() == QBoxLayout.Direction.TopToBottom  # a narrow column

@@ -66,10 +66,11 @@ def describe_recording(
     recording: dict[str, Any], clip: LoadedClip | None = None, brief: bool = False
 ) -> str:
     """One line about the recording: who, what, licence, and (once decoded) the file;
-    ``brief``: its id and the file only (the desk shows the rest in the card above)."""
+    ``brief``: what the decoded file is, only (the desk's card above names the recording, its
+    id and its file: the line repeated the id under the card's title)."""
     names = " ".join(str(recording.get(k) or "") for k in ("scientific_name",)).strip()
     common = recording.get("common_name")
-    parts = [str(recording["id"])]
+    parts = [] if brief else [str(recording["id"])]
     if (names or common) and not brief:
         parts.append(f"{names} ({common})" if names and common else names or str(common))
     for key in ("vocalization_type", "recordist", "licence"):
@@ -78,10 +79,11 @@ def describe_recording(
     if clip is not None:
         audio = clip.audio
         channels = "mono" if audio.channels == 1 else f"{audio.channels} ch"
-        parts.append(
+        decoded = (
             f"{audio.duration_s:.1f} s, {audio.sample_rate / 1000:g} kHz {channels},"
             f" {audio.format}, peak {audio.peak:.2f}"
         )
+        parts.append(f"Decoded: {decoded}" if brief else decoded)
     return " · ".join(parts)
 
 
@@ -107,7 +109,7 @@ class ListeningPanel(QWidget):
         self._spectrogram_request = 0
         self._closed = False
         # True where the recording's card is on screen beside the panel (the desk's evidence):
-        # the header then names the recording and its file only, and leaves the height to the
+        # the header then says only what the decoded file is, and leaves the height to the
         # spectrogram and the measurements
         self.brief_header = False
         self.controller = PlaybackController(Player(device), self)
