@@ -4,14 +4,16 @@ Reading the project's items, planning them and rendering the released ones (data
 lines, the content hash, the report's lengths and audit features) is pure Python: one process
 uses one core. ``ExportWorkers`` forks its worker processes once for an export, from
 ``PLAN_MIN`` items on, and reads the project once: each worker plans batches of the items a
-release may take, in release order (``plan.plan_batch``), and prepares the lines of those it
+release may take, a domain at a time (``plan.plan_batch``, ``plan.planning_order``), and
+prepares the lines of those it
 releases (``render.Preparer``) on the same pass. It keeps them (up to ``HOLD`` items; past
 that it reads a batch again when finishing it), and hands the exporting process only what the
 deal and the tables need. A batch to plan goes to the worker with the fewest in hand, and the
 exporting process notes which. Once it has dealt the gold positions of a batch's domain, the
-worker that planned the batch finishes its lines (``render.finish``); the exporting process
-takes the results in order, at most ``AHEAD`` rendered batches per worker ahead, so that its
-memory stays bounded (the workers hold their batches' prepared lines until they are written).
+worker that planned the batch finishes its lines (``render.finish``) and leaves them in a file
+(``render.Rendered.spool``); the exporting process takes the results in release order, at most
+``AHEAD`` rendered batches per worker ahead of the one it writes next, so that what waits stays
+bounded (the workers hold their batches' prepared lines until they are finished).
 
 Each worker opens the project read-only with its own connection and reads each batch in one
 read transaction. An item no longer accepted or revised when a worker reads it stops the export
@@ -42,7 +44,7 @@ Task = tuple[int, tuple[int, list[int], list[bool]], str | None]
 
 PLAN_MIN = 4_000  # project items from which an export is worth worker processes
 PLAN_AHEAD = 2  # batches a worker has in hand to plan: the one it plans, the one it plans next
-AHEAD = 16  # rendered batches handed out per worker (about 2.4 MB each) and not yet written
+AHEAD = 16  # rendered batches handed out per worker (files of about 1.8 MB) and not yet written
 
 # planning: the project's licences and blocking flags, read by a worker when it starts
 _lookups: tuple[dict[str, str], dict[str, list[str]]] = ({}, {})
