@@ -74,6 +74,9 @@ def lay_out_beside_queue(
     # share of the window where they read (its size hint alone left it 250 px wide at 1280x800).
     queue.setWordWrap(True)
     queue.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    # every other entry shaded: wrapped entries ran into one another, a finding's second line
+    # read as the start of the next
+    queue.setAlternatingRowColors(True)
     splitter = QSplitter()
     splitter.addWidget(left)
     splitter.addWidget(detail)

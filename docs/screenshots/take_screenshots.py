@@ -7,7 +7,9 @@ Run under a virtual screen from the repository root:
 Writes desk-WxH.png (a flagged Wikipedia item) and listening-WxH.png (a Xeno-canto item with its
 spectrogram), plus listening-wide-WxH.png (the recording given the full width, key L), at
 1280x800, 1600x1000 and 1920x1080, from the showcase project the tests build, with a private
-PulseAudio null sink running (as in the tests) so that the player is ready.
+PulseAudio null sink running (as in the tests) so that the player is ready; and audit-WxH.png,
+the audit panel on a near-duplicate pair of the project with planted shortcuts the audit tests
+build, at the size the desk gives it on each screen.
 """
 
 from __future__ import annotations
@@ -69,6 +71,35 @@ def main(out: Path) -> None:
             wide()
             settle(app, window, 1000)
             window.grab().save(str(out / f"listening-wide-{width}x{height}.png"))
+        window.close()
+        drain(services)
+        services.close()
+    take_audit(app, out, folder)
+
+
+def take_audit(app: QApplication, out: Path, folder: Path) -> None:
+    from tests.core.audit.planted import planted_project
+
+    project = planted_project(folder / "planted.bagel")
+    for width, height in SIZES:
+        store = Store.open(project, owner="ana")
+        services = Services(store=store, prefs=Preferences(curator="ana"))
+        settings = QSettings(str(folder / f"audit-{width}.ini"), QSettings.Format.IniFormat)
+        window = MainWindow(services, settings=settings)
+        window.resize(width, height)
+        window.show()
+        window.menus.open_panel("audit")
+        panel = window.menus.panels["audit"]
+        panel.resize(min(panel.width(), int(width * 0.9)), min(panel.height(), int(height * 0.9)))
+        for _ in range(1500):  # the audit runs on the writer
+            app.processEvents()
+            QApplication.instance().thread().msleep(20)  # type: ignore[union-attr]
+            if panel.result is not None:
+                break
+        panel.select("duplicate")
+        settle(app, window, 500)
+        panel.grab().save(str(out / f"audit-{width}x{height}.png"))
+        panel.close()
         window.close()
         drain(services)
         services.close()

@@ -202,6 +202,7 @@ def test_ambiguity_queue_has_room_at_1280x800(qtbot, project: Path) -> None:
     assert panel.queue.width() >= 0.3 * panel.width()  # 256 px before: entries cut off
     assert panel.queue.horizontalScrollBar().maximum() == 0
     assert panel.queue.wordWrap()
+    assert panel.queue.alternatingRowColors()  # wrapped entries told apart
     panel.close()
     assert QApplication.activeWindow() is not panel
     close_desk(window)
