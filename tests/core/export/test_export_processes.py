@@ -162,6 +162,15 @@ def test_an_item_rejected_while_the_export_reads_stops_it(
         assert len(rejected) == 1 and f"({rejected[0]})" in str(raised.value)
 
 
+_SPOOL = Rendered.spool
+
+
+def _slow_spool(self: Rendered, path: Path) -> Rendered:
+    """``Rendered.spool``, slowly: the workers are still at it when the writer fails."""
+    time.sleep(0.05)
+    return _SPOOL(self, path)
+
+
 def test_items_are_written_while_later_batches_are_planned(
     planted: Path, tmp_path: Path, small_batches: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -208,17 +217,10 @@ def test_items_are_written_while_later_batches_are_planned(
             export_release(store, tmp_path / "full", seed=8, workers=2)
         # the writer fails while the workers are still spooling batches: they are gone before
         # the release's folder is removed, so none of them writes into it afterwards
-        spool = Rendered.spool
-        monkeypatch.undo()
-        monkeypatch.setattr(export_processes, "PLAN_MIN", 1)
-        monkeypatch.setattr(ReleasedItems, "BATCH", 9)
-
-        def slow(self: Rendered, path: Path) -> Rendered:
-            time.sleep(0.05)
-            return spool(self, path)
-
-        monkeypatch.setattr(Rendered, "spool", slow)
+        monkeypatch.setattr(Rendered, "spool", _slow_spool)
         monkeypatch.setattr(release.ItemWriter, "add", full)
+        for child in multiprocessing.active_children():  # the earlier exports' workers
+            child.join(timeout=30)
         with pytest.raises(OSError, match="No space left"):
             export_release(store, tmp_path / "full", seed=8, workers=2)
         assert multiprocessing.active_children() == []
