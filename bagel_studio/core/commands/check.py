@@ -16,6 +16,7 @@ from bagel_studio.core.bulk import paused_gc
 from bagel_studio.core.checks import CHECKS
 from bagel_studio.core.cli import UsageError
 from bagel_studio.core.commands.common import (
+    TerminalProgress,
     add_wait_argument,
     add_workers_argument,
     open_project,
@@ -84,10 +85,13 @@ def run(args: argparse.Namespace) -> int:
 
     with open_project(args.project, wait=args.wait) as store:
         if not args.no_audio:
-            analyze_recordings(store)  # the clips not measured yet (all cores when many)
+            with TerminalProgress("measuring clips") as progress:
+                # the clips not measured yet (all cores when many)
+                analyze_recordings(store, progress=progress)
         ids = store.item_ids(QueueFilter(domain=domain)) if domain else None
         _say_pending(store, ids)
-        recheck(store, ids, audio=not args.no_audio, workers=max(args.workers, 1))
+        with TerminalProgress("checking") as progress:
+            recheck(store, ids, progress, audio=not args.no_audio, workers=max(args.workers, 1))
         in_scope = set(ids) if ids is not None else None
         # Thousands of flags and no cycles: the collector would only walk the checks' caches.
         with paused_gc():

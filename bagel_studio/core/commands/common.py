@@ -6,9 +6,11 @@ import argparse
 import json
 import os
 import sys
+import time
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from types import TracebackType
+from typing import Any, TextIO
 
 from bagel_studio.core.cli import UsageError
 from bagel_studio.core.store import ProjectLockedError, SchemaTooNewError, Store, StoreError
@@ -82,3 +84,63 @@ def add_workers_argument(parser: argparse.ArgumentParser) -> None:
         help="processes that run the checks of a large project (default: one per CPU, "
         f"{os.cpu_count() or 1} here)",
     )
+
+
+class TerminalProgress:
+    """How far a long command has come, on one line of a terminal (stderr), redrawn in place
+    at most ten times a second and wiped when the command is done, before it prints anything
+    else; nothing at all when stderr is not a terminal, so scripts and logs read as before.
+    Called as ``progress(done, total)`` (items, bytes or percent alike); a context manager."""
+
+    WIDTH = 20  # characters of the bar
+
+    def __init__(self, what: str, stream: TextIO | None = None) -> None:
+        self.what = what
+        self.stream = sys.stderr if stream is None else stream
+        try:
+            self.live = self.stream.isatty()
+        except (AttributeError, ValueError, OSError):
+            self.live = False
+        self.start = time.monotonic()
+        self._drawn = float("-inf")
+        self._shown = 0  # characters on the line now
+
+    def __enter__(self) -> TerminalProgress:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.live:
+            return
+        now = time.monotonic()
+        if now - self._drawn < 0.1 and done < total:
+            return
+        self._drawn = now
+        share = min(max(done / total, 0.0), 1.0) if total > 0 else 0.0
+        filled = round(share * self.WIDTH)
+        line = f"{self.what} [{'#' * filled}{'.' * (self.WIDTH - filled)}] {share:4.0%}"
+        elapsed = now - self.start
+        if 0.05 <= share < 1 and elapsed >= 2:
+            line += f"  about {elapsed * (1 - share) / share:,.0f} s left"
+        self._write("\r" + line.ljust(self._shown))
+        self._shown = len(line)
+
+    def close(self) -> None:
+        """Wipe the line: what the command prints next starts at its beginning."""
+        if self.live and self._shown:
+            self._write("\r" + " " * self._shown + "\r")
+            self._shown = 0
+
+    def _write(self, text: str) -> None:
+        try:
+            self.stream.write(text)
+            self.stream.flush()
+        except (OSError, ValueError):  # the terminal went away: the command goes on
+            self.live = False

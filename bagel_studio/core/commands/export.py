@@ -15,7 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from bagel_studio.core.cli import UsageError
-from bagel_studio.core.commands.common import add_wait_argument, open_project, print_json
+from bagel_studio.core.commands.common import (
+    TerminalProgress,
+    add_wait_argument,
+    open_project,
+    print_json,
+)
 from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.export import (
     ExportBlockedError,
@@ -65,9 +70,15 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 def run(args: argparse.Namespace) -> int:
     store = open_project(args.project, read_only=True)
     try:
-        result = export_release(
-            store, args.out_dir, args.seed, force=args.force, workers=max(args.workers, 1)
-        )
+        with TerminalProgress("exporting") as progress:
+            result = export_release(
+                store,
+                args.out_dir,
+                args.seed,
+                force=args.force,
+                progress=progress,
+                workers=max(args.workers, 1),
+            )
     except OutDirExistsError as exc:
         raise UsageError(str(exc)) from exc
     except ExportBlockedError as exc:
