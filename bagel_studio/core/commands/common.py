@@ -7,7 +7,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import TracebackType
 from typing import Any, TextIO
@@ -131,6 +131,17 @@ class TerminalProgress:
             line += f"  about {elapsed * (1 - share) / share:,.0f} s left"
         self._write("\r" + line.ljust(self._shown))
         self._shown = len(line)
+
+    def stage(self, what: str) -> Callable[[int, int], None]:
+        """A ``progress(done, total)`` for the command's next stage, shown on the same line
+        under its own name (an import reads its files, then checks their items)."""
+
+        def report(done: int, total: int) -> None:
+            if self.what != what:
+                self.what, self.start, self._drawn = what, time.monotonic(), float("-inf")
+            self(done, total)
+
+        return report
 
     def close(self) -> None:
         """Wipe the line: what the command prints next starts at its beginning."""

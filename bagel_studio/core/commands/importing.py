@@ -13,6 +13,7 @@ from pathlib import Path
 
 from bagel_studio.core.cli import UsageError
 from bagel_studio.core.commands.common import (
+    TerminalProgress,
     add_wait_argument,
     add_workers_argument,
     open_project,
@@ -78,14 +79,17 @@ def run(args: argparse.Namespace) -> int:
     try:
         limit = round(args.max_line_mb * 1e6) if args.max_line_mb else None
         document = round(args.max_document_mb * 1e6) if args.max_document_mb else None
-        report = import_paths(
-            store,
-            args.paths,
-            verify=not args.no_verify,
-            max_line_bytes=limit,
-            max_document_bytes=document,
-            workers=max(args.workers, 1),
-        )
+        with TerminalProgress("importing") as progress:
+            report = import_paths(
+                store,
+                args.paths,
+                progress,
+                verify=not args.no_verify,
+                max_line_bytes=limit,
+                max_document_bytes=document,
+                workers=max(args.workers, 1),
+                check_progress=progress.stage("checking"),
+            )
         totals = (store.item_count(), store.reject_count())
         if args.json:  # every reject of the run, read back from the project as it is written
             rejects = (

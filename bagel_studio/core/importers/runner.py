@@ -100,10 +100,12 @@ def import_paths(
     max_line_bytes: int | None = None,
     max_document_bytes: int | None = None,
     workers: int = 1,
+    check_progress: Progress | None = None,
 ) -> ImportReport:
     """Import files and folders (walked) into ``store``; evidence first, then items.
 
-    ``progress(done, total)`` is called from this thread with bytes of input processed. Items
+    ``progress(done, total)`` is called from this thread with bytes of input processed, and
+    ``check_progress`` with the items checked afterwards. Items
     come in with their structural flags; with ``full_checks`` the other checks then run on
     ``report.check_item_ids`` (see ``run_full_checks``). ``report.timings`` says how long the
     import and the checks took. A release folder is verified first and refused when it differs
@@ -118,7 +120,13 @@ def import_paths(
     document_token = document_limit.set(max_document_bytes) if max_document_bytes else None
     try:
         return _import_paths(
-            store, paths, progress, full_checks=full_checks, verify=verify, workers=workers
+            store,
+            paths,
+            progress,
+            full_checks=full_checks,
+            verify=verify,
+            workers=workers,
+            check_progress=check_progress,
         )
     finally:
         if line_token is not None:
@@ -135,6 +143,7 @@ def _import_paths(
     full_checks: bool,
     verify: bool,
     workers: int,
+    check_progress: Progress | None,
 ) -> ImportReport:
     started, started_cpu = time.perf_counter(), time.process_time()
     report = ImportReport(rejects_after=store.last_reject_id())
@@ -193,7 +202,7 @@ def _import_paths(
     report.timings["import"] = time.perf_counter() - started
     report.timings["import_cpu"] = time.process_time() - started_cpu
     if full_checks:
-        run_full_checks(store, report, workers=workers)
+        run_full_checks(store, report, check_progress, workers=workers)
     return report
 
 
