@@ -47,6 +47,17 @@ def settle(app: QApplication, window: MainWindow, ms: int = 1500) -> None:
         QApplication.instance().thread().msleep(20)  # type: ignore[union-attr]
 
 
+def _desk(project: Path, ini: Path, width: int, height: int) -> tuple[MainWindow, Services]:
+    """The desk on ``project`` as curator ana, its window settings in ``ini``, shown at
+    ``width`` x ``height``."""
+    store = Store.open(project, owner="ana")
+    services = Services(store=store, prefs=Preferences(curator="ana"))
+    window = MainWindow(services, settings=QSettings(str(ini), QSettings.Format.IniFormat))
+    window.resize(width, height)
+    window.show()
+    return window, services
+
+
 def main(out: Path) -> None:
     app = make_qapp()
     out.mkdir(parents=True, exist_ok=True)
@@ -54,12 +65,7 @@ def main(out: Path) -> None:
     project = folder / "showcase.bagel"
     showcase = build_showcase_project(project, DATA)
     for width, height in SIZES:
-        store = Store.open(project, owner="ana")
-        services = Services(store=store, prefs=Preferences(curator="ana"))
-        settings = QSettings(str(folder / f"desk-{width}.ini"), QSettings.Format.IniFormat)
-        window = MainWindow(services, settings=settings)
-        window.resize(width, height)
-        window.show()
+        window, services = _desk(project, folder / f"desk-{width}.ini", width, height)
         window.show_item(showcase)
         settle(app, window)
         window.grab().save(str(out / f"desk-{width}x{height}.png"))
@@ -82,12 +88,7 @@ def take_audit(app: QApplication, out: Path, folder: Path) -> None:
 
     project = planted_project(folder / "planted.bagel")
     for width, height in SIZES:
-        store = Store.open(project, owner="ana")
-        services = Services(store=store, prefs=Preferences(curator="ana"))
-        settings = QSettings(str(folder / f"audit-{width}.ini"), QSettings.Format.IniFormat)
-        window = MainWindow(services, settings=settings)
-        window.resize(width, height)
-        window.show()
+        window, services = _desk(project, folder / f"audit-{width}.ini", width, height)
         window.menus.open_panel("audit")
         panel = window.menus.panels["audit"]
         panel.resize(min(panel.width(), int(width * 0.9)), min(panel.height(), int(height * 0.9)))

@@ -14,6 +14,7 @@ from bagel_studio.core.store import Store
 from bagel_studio.ui.app import drain
 from bagel_studio.ui.main_window import MainWindow
 from bagel_studio.ui.services import Services
+from tests.ui.desk_project import build_project
 
 if TYPE_CHECKING:
     from bagel_studio.ui.listening import ListeningPanel
@@ -41,6 +42,28 @@ def open_desk(
         window.show()
     window.activateWindow()  # window-wide shortcuts act only in the active window
     qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=5_000)
+    return window
+
+
+def desk_on(
+    qtbot: Any,
+    folder: Path,
+    data_dir: Path,
+    item_id: str | None = None,
+    *,
+    size: tuple[int, int] = (1280, 800),
+    name: str = "desk.bagel",
+    **options: Any,
+) -> MainWindow:
+    """A desk (``open_desk`` with ``options``) at ``size`` on the test project built in
+    ``folder`` (``desk_project.build_project``), showing ``item_id`` when one is given."""
+    path = folder / name
+    build_project(path, data_dir)
+    window = open_desk(qtbot, path, **options)
+    window.resize(*size)
+    if item_id is not None:
+        window.show_item(item_id)
+    qtbot.wait(50)
     return window
 
 

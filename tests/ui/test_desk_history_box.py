@@ -8,19 +8,14 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 
 from bagel_studio.ui.history_view import NO_HISTORY
-from tests.ui.desk_harness import close_desk, open_desk
-from tests.ui.desk_project import KOALA_ID, build_project
+from tests.ui.desk_harness import close_desk, desk_on
+from tests.ui.desk_project import KOALA_ID
 
 
 def test_an_empty_history_is_one_line_and_grows_with_its_rows(
     qtbot, tmp_path: Path, data_dir: Path
 ) -> None:
-    path = tmp_path / "history.bagel"
-    build_project(path, data_dir)
-    window = open_desk(qtbot, path)
-    window.resize(1280, 800)
-    window.show_item(KOALA_ID)
-    qtbot.wait(50)
+    window = desk_on(qtbot, tmp_path, data_dir, KOALA_ID)
     view = window.item_view
     box = view.history
     line = box.heading.fontMetrics().lineSpacing()
@@ -49,11 +44,7 @@ def test_an_empty_history_is_one_line_and_grows_with_its_rows(
 def test_blind_mode_says_in_one_line_that_the_history_waits(
     qtbot, tmp_path: Path, data_dir: Path
 ) -> None:
-    path = tmp_path / "blind.bagel"
-    build_project(path, data_dir)
-    window = open_desk(qtbot, path, blind=True)
-    window.resize(1280, 800)
-    qtbot.wait(50)
+    window = desk_on(qtbot, tmp_path, data_dir, blind=True)
     box = window.item_view.history
     assert box.collapsed and not box.list.isVisible()
     assert "blind mode" in box.heading.text()

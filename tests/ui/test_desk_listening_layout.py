@@ -10,8 +10,8 @@ import pytest
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtWidgets import QBoxLayout, QWidget
 
-from tests.ui.desk_harness import close_desk, listening_panel, open_desk
-from tests.ui.desk_project import KOALA_ID, XC_ID, build_project
+from tests.ui.desk_harness import close_desk, desk_on, listening_panel, open_desk
+from tests.ui.desk_project import KOALA_ID, XC_ID
 
 
 def _rect(widget: QWidget, ancestor: QWidget) -> QRect:
@@ -20,11 +20,7 @@ def _rect(widget: QWidget, ancestor: QWidget) -> QRect:
 
 def _xc_on_screen(qtbot, folder: Path, data_dir: Path, size: tuple[int, int]):
     """The desk at ``size`` on the Xeno-canto item, its clip loaded: (window, listening panel)."""
-    path = folder / "layout.bagel"
-    build_project(path, data_dir)
-    window = open_desk(qtbot, path)
-    window.resize(*size)
-    window.show_item(XC_ID)
+    window = desk_on(qtbot, folder, data_dir, XC_ID, size=size)
     panel = listening_panel(qtbot, window)
     qtbot.waitUntil(lambda: panel.clip is not None, timeout=30_000)
     qtbot.wait(50)
@@ -66,12 +62,7 @@ def test_transport_and_queue_fit(qtbot, tmp_path: Path, data_dir: Path, size) ->
 def test_l_gives_the_recording_the_queue_width_and_is_remembered(
     qtbot, tmp_path: Path, data_dir: Path
 ) -> None:
-    path = tmp_path / "wide.bagel"
-    build_project(path, data_dir)
-    window = open_desk(qtbot, path)
-    window.resize(1280, 800)
-    window.show_item(XC_ID)
-    qtbot.wait(50)
+    window = desk_on(qtbot, tmp_path, data_dir, XC_ID)
     before = window.splitter.sizes()
     qtbot.keyClick(window, Qt.Key.Key_L)
     assert window.listening_wide and not window.queue.isVisible()
@@ -86,7 +77,7 @@ def test_l_gives_the_recording_the_queue_width_and_is_remembered(
     qtbot.keyClick(window, Qt.Key.Key_L)
     close_desk(window)  # closed in the listening layout
 
-    again = open_desk(qtbot, path)
+    again = open_desk(qtbot, tmp_path / "desk.bagel")  # the project desk_on built
     assert again.listening_wide and not again.queue.isVisible()
     qtbot.keyClick(again, Qt.Key.Key_L)
     assert again.queue.isVisible()
