@@ -164,6 +164,7 @@ class HistoryBox(QWidget):
         self.list = HistoryList(self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 0, 8, 0)
+        self._margins = layout.contentsMargins()
         layout.setSpacing(SPACING)
         layout.addWidget(self.heading)
         layout.addWidget(self.list, 1)
@@ -197,7 +198,7 @@ class HistoryBox(QWidget):
     def _fit(self) -> None:
         """No higher than the heading (collapsed) or the heading and every row."""
         text = "History" if self._message is None else f"History · {self._message}"
-        room = self.width() - 16  # the layout's margins
+        room = self.contentsRect().width() - self._margins.left() - self._margins.right()
         metrics = self.heading.fontMetrics()
         if 0 < room < metrics.horizontalAdvance(text):  # never cut mid-letter at the edge
             self.heading.setText(metrics.elidedText(text, Qt.TextElideMode.ElideRight, room))

@@ -431,11 +431,9 @@ def plan_batch(
     return found
 
 
-# Plans batches of items: given the project, the batches' item ids (release order), the
-# licences and the blocking flags, the ``BatchPlan`` of each batch in order.
-Planner = Callable[
-    [Store, Iterable[list[str]], dict[str, str], dict[str, list[str]]], Iterator[BatchPlan]
-]
+# Plans batches of items: given the project and the batches' item ids (in planning order), the
+# ``BatchPlan`` of each batch in order, with the project's licences and blocking flags.
+Planner = Callable[[Store, Iterable[list[str]]], Iterator[BatchPlan]]
 
 
 # Told of each planned batch once its items are dealt (a domain's batches at once, when its last
@@ -444,33 +442,18 @@ Planner = Callable[
 Dealt = Callable[[int, int, int, list["Slot"]], None]
 
 
-def plan_batches(
-    store: Store,
-    batches: Iterable[list[str]],
-    licences: dict[str, str],
-    blocking: dict[str, list[str]],
-) -> Iterator[BatchPlan]:
+def plan_batches(store: Store, batches: Iterable[list[str]]) -> Iterator[BatchPlan]:
     """Each batch planned in this process, in order (a ``Planner``)."""
+    licences, blocking = collected_licences(store), collected_blocking(store)
     for item_ids in batches:
         yield plan_batch(stored.read_batch(store, item_ids), item_ids, licences, blocking)
 
 
-def release_batches(
-    store: Store, domains: Iterable[str], size: int
-) -> Iterator[tuple[str, list[str], bool]]:
-    """The items a release may take (accepted or revised) in release order, ``size`` at a
-    time: by domain (``domain_order``), then by natural id order, ties in queue order. Each
-    batch is one domain's: (the domain, its items' ids, whether it is the domain's
-    last). A domain is read and sorted when its first batch is asked for, so that the batches
-    before it may be planned meanwhile."""
-    for domain in domain_order(domains):
-        for _, ids, last in _domain_batches(store, domain, size):
-            yield domain, ids, last
-
-
 def _domain_batches(store: Store, domain: str, size: int) -> Iterator[tuple[int, list[str], bool]]:
-    """One domain's batches of ``release_batches``: (the batch's place in the domain, its ids,
-    whether it is the domain's last)."""
+    """The items of ``domain`` a release may take (accepted or revised) in release order
+    (natural id order, ties in queue order), ``size`` at a time: (the batch's place in the
+    domain, its ids, whether it is the domain's last). The domain is read and sorted when its
+    first batch is asked for, so that the batches before it may be planned meanwhile."""
     ids = store.release_candidates(domain, RELEASED_VALUES)
     ids.sort(key=natural_order)
     for start in range(0, len(ids), size):
@@ -520,7 +503,6 @@ def _plan(
     ahead: int,
     workers: int,
 ) -> ExportPlan:
-    licences = collected_licences(store)
     outcomes: dict[str, Counter[str]] = defaultdict(Counter)
     left_out: dict[str, Counter[str]] = defaultdict(Counter)
     for domain, status, count in store.status_counts():
@@ -553,7 +535,7 @@ def _plan(
                 batches.append((domain, ids, last, first[domain] + place))
                 yield ids
 
-    planned = planner(store, item_ids(), licences, collected_blocking(store))
+    planned = planner(store, item_ids())
     released: dict[str, list[list[Slot]]] = {}  # each domain's batches, once dealt
     blocked: list[BlockedItem] = []
     unknown: set[str] = set()

@@ -120,20 +120,14 @@ class ExportWorkers:
         """True when planning ``store`` is worth these workers."""
         return store.item_count() >= PLAN_MIN
 
-    def plan(
-        self,
-        store: Store,
-        batches: Iterable[list[str]],
-        licences: dict[str, str],
-        blocking: dict[str, list[str]],
-    ) -> Iterator[BatchPlan]:
+    def plan(self, store: Store, batches: Iterable[list[str]]) -> Iterator[BatchPlan]:
         """Each batch of item ids planned, in order (a ``plan.Planner``). A batch goes to the
         worker with the fewest in hand (``PLAN_AHEAD`` each at most), so that one slowed down
         (by this process, or another program) plans fewer; the worker keeps the prepared lines
         of the items released, to finish them once they are dealt (``dealt``). The workers
         plan with the licences and blocking flags they read when they started (as the
         project was then: it is read in several transactions anyway, and an item changed
-        meanwhile stops the export), not ``licences`` and ``blocking``."""
+        meanwhile stops the export)."""
         self._forget()
         pools = self._started()
         tasks = enumerate(batches)

@@ -147,11 +147,9 @@ def test_an_item_rejected_while_the_export_reads_stops_it(
     otherwise in between is named, and nothing is written."""
     with Store.open(planted) as store:
 
-        def rejecting(
-            store: Store, given: Iterable[list[str]], *lookups: dict
-        ) -> Iterator[BatchPlan]:
+        def rejecting(store: Store, given: Iterable[list[str]]) -> Iterator[BatchPlan]:
             batches = list(given)
-            planned = plan_batches(store, batches, *lookups)
+            planned = plan_batches(store, batches)
             yield next(planned)
             operations.decide(store, batches[-1][0], "ana", Decision.REJECT, reason="other")
             yield from planned
