@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,6 +19,12 @@ os.environ.setdefault("BAGEL_STUDIO_CONFIG_DIR", "")  # set per test by isolated
 # The desk would start a PulseAudio for the user when it finds no output device: not from the
 # tests (they start private servers; tests/core/audio/test_sound_server.py passes its own env).
 os.environ.setdefault("BAGEL_STUDIO_NO_SOUND_SERVER", "1")
+
+# A suite started in the background of a script (``command &``) inherits Ctrl+C ignored, and
+# so would every process the tests start (an ignored signal stays ignored across exec): the
+# Ctrl+C tests need it as a terminal gives it.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "resources" / "data"
