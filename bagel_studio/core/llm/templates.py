@@ -13,7 +13,7 @@ import hashlib
 import re
 from collections.abc import Mapping, Sequence
 from functools import cache
-from importlib import resources
+from pathlib import Path
 
 from bagel_studio.core.domains import BIORXIV, GLOBI, LETTERS, WIKIPEDIA, XENO_CANTO
 
@@ -29,7 +29,15 @@ _ROLE = re.compile(r"^(System|User|Assistant):[ ]?", re.MULTILINE)
 @cache
 def template(name: str) -> str:
     """A prompt file's text without its final newline."""
-    text = resources.files("bagel_studio.core.llm").joinpath("prompts", name).read_text("utf-8")
+    # a file beside this module (a plain read: importlib.resources took some 5 ms to set itself
+    # up at the end of every export), else wherever the package's loader keeps it
+    path = Path(__file__).with_name("prompts") / name
+    if path.is_file():
+        text = path.read_text("utf-8")
+    else:  # pragma: no cover - a zipped or otherwise frozen package
+        from importlib import resources
+
+        text = resources.files("bagel_studio.core.llm").joinpath("prompts", name).read_text("utf-8")
     return text[:-1] if text.endswith("\n") else text
 
 
