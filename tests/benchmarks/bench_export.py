@@ -6,15 +6,20 @@ The items come from ``bagel_scale.py N`` (the paper's domain x dimension mix) un
 they are imported and every item without a blocking flag is accepted, through the command line.
 
 Printed for each of REPEAT runs, then their medians (the load average before and after):
-* the floor: read the accepted rows from the project file with sqlite3 and write them once as
-  JSONL (json.loads of the options, json.dumps of the row), in this process;
-* right after it, the export command in a fresh interpreter: wall time, CPU time (user +
+* the floor (``plain_jsonl``): read the accepted rows from the project file with sqlite3 and
+  write them once as JSONL (json.loads of the options, json.dumps of the row), timed two ways:
+  as a command (a fresh interpreter running ``plain_jsonl.py``, started and waited for as the
+  export is: the like-for-like floor, the one the target is judged against) and in this
+  process (its interpreter already running and its modules imported: no start-up, some 35 ms
+  less here);
+* right after them, the export command in a fresh interpreter: wall time, CPU time (user +
   system: what an idle machine would take, the machine being shared) and peak RSS, against the
   targets: within 5x the floor (the release writes every row three ways: all.jsonl, its
   domain's file, provenance.jsonl), the median of the runs' ratios, and under 400 MB. Each
-  export is timed right after its own floor, so that a moment when the machine is slower or
-  faster moves both (a floor measured in other moments than the exports moved the ratio by a
-  third on a shared machine);
+  export is timed right after its own floors, so that a moment when the machine is slower or
+  faster moves them all (a floor measured in other moments than the exports moved the ratio by
+  a third on a shared machine). The ratio to the floor in this process is printed too: it
+  holds the export's start-up (interpreter, imports) against a floor that has none;
 * with ``--phases``, where the export's CPU time goes on one process, the desk's way (plan, then
   read again and write): interpreter and imports, planning (one read of the project, the deal),
   writing (the second read, the three files, the content hash, the report's item sections), and
@@ -47,8 +52,9 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from tests.benchmarks.bagel_scale import write_scale_items  # noqa: E402
-from tests.benchmarks.bench_scale import compiled, jsonl_floor  # noqa: E402
+from tests.benchmarks.bench_scale import compiled  # noqa: E402
 from tests.benchmarks.peak_memory import adopt_orphans, reap_orphans  # noqa: E402
+from tests.benchmarks.plain_jsonl import jsonl_floor, jsonl_floor_command  # noqa: E402
 
 TARGET_RATIO = 5.0
 RSS_TARGET_MB = 400
@@ -171,30 +177,41 @@ def main() -> None:
         accepted = build(items, project)
         print(f"accepted items: {accepted:,}")
         floors: list[float] = []
+        commands: list[float] = []
         runs: list[Run] = []
-        for n in range(args.repeat):  # each export right after its floor: both see one machine
+        for n in range(args.repeat):  # each export right after its floors: all see one machine
             floors.append(jsonl_floor(project, folder / f"plain{n}.jsonl"))
+            commands.append(jsonl_floor_command(project, folder / f"plain{n}c.jsonl"))
             runs.append(bagel(["export", str(project), str(folder / f"release{n}"), "--seed", "1"]))
+            done = runs[-1]
             print(
-                f"  run {n + 1}: floor {floors[-1]:.3f} s, export {runs[-1].wall:.3f} s"
-                f" = {runs[-1].wall / floors[-1]:.2f}x, cpu {runs[-1].cpu:.2f} s, load {load()}"
+                f"  run {n + 1}: floor {commands[-1]:.3f} s as a command ({floors[-1]:.3f} s in"
+                f" this process), export {done.wall:.3f} s = {done.wall / commands[-1]:.2f}x"
+                f" ({done.wall / floors[-1]:.2f}x), cpu {done.cpu:.2f} s, load {load()}"
             )
         if any(r.status for r in runs):
             raise SystemExit(f"export failed: exit status {[r.status for r in runs]}")
         plain = statistics.median(floors)
+        plain_command = statistics.median(commands)
         wall = statistics.median(r.wall for r in runs)
         cpu = statistics.median(r.cpu for r in runs)
         rss = max(r.rss_mb for r in runs)
         ratio = statistics.median(r.wall / f for r, f in zip(runs, floors, strict=True))
-        print(f"floor (read + one JSONL write of the rows): {plain:.3f} s")
+        ratio_command = statistics.median(r.wall / f for r, f in zip(runs, commands, strict=True))
         print(
-            f"export: wall {wall:.2f} s = {ratio:.1f}x the floor (median of the runs' ratios),"
+            f"floor (read + one JSONL write of the rows): {plain_command:.3f} s as a command,"
+            f" {plain:.3f} s in this process"
+        )
+        print(
+            f"export: wall {wall:.2f} s = {ratio_command:.1f}x the floor as a command"
+            f" ({ratio:.1f}x the floor in this process; medians of the runs' ratios),"
             f" cpu {cpu:.2f} s, peak rss {rss:.0f} MB   baseline {BASELINES.get(args.count, '?')}"
         )
         print(
-            f"targets: within {TARGET_RATIO:.0f}x the floor -> "
-            f"{'met' if ratio <= TARGET_RATIO else 'MISSED'}; "
-            f"RSS under {RSS_TARGET_MB} MB -> {'met' if rss < RSS_TARGET_MB else 'MISSED'}"
+            f"targets: within {TARGET_RATIO:.0f}x the floor (as a command, like the export) -> "
+            f"{'met' if ratio_command <= TARGET_RATIO else 'MISSED'}"
+            f" (in this process: {'met' if ratio <= TARGET_RATIO else 'missed'});"
+            f" RSS under {RSS_TARGET_MB} MB -> {'met' if rss < RSS_TARGET_MB else 'MISSED'}"
         )
         if args.phases:
             print("CPU time by phase (one run):")
