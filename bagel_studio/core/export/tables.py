@@ -62,6 +62,27 @@ def words(text: str) -> int:
     return len(text.split())
 
 
+# ASCII's printable characters: what is left of an ASCII text without them is unprintable
+_PRINTABLE_ASCII = bytes(range(32, 127))
+
+
+def word_count(texts: Sequence[str]) -> int:
+    """The words of all ``texts`` (separated by whitespace): ``len(" ".join(texts).split())``,
+    without making the words. The joining spaces split no word. When the only whitespace is
+    single spaces between words (every other whitespace character is unprintable), the words
+    are the spaces plus one: counted at C speed instead of making some 30,000 strings a
+    batch of released items (ASCII text is told printable by deleting its printable bytes,
+    several times faster than ``str.isprintable``)."""
+    joined = " ".join(texts)
+    if "  " in joined or joined[:1] == " " or joined[-1:] == " ":
+        return len(joined.split())
+    if joined.isascii():
+        printable = not joined.encode("ascii").translate(None, _PRINTABLE_ASCII)
+    else:
+        printable = joined.isprintable()
+    return (joined.count(" ") + 1 if joined else 0) if printable else len(joined.split())
+
+
 class LengthSums:
     """What the lengths table needs, summed as the released items stream past: per domain, the
     items, their options, and the words and characters of stems and options."""
@@ -74,10 +95,10 @@ class LengthSums:
         if sums is None:
             sums = self.by_domain[domain] = [0] * 6
         sums[0] += 1
-        sums[1] += len(question.split())
+        sums[1] += word_count([question])
         sums[2] += len(question)
         sums[3] += len(options)
-        sums[4] += len(" ".join(options).split())  # the joining spaces split no word
+        sums[4] += word_count(options)
         sums[5] += sum(map(len, options))
 
     def add_all(
@@ -89,10 +110,10 @@ class LengthSums:
             sums = self.by_domain[domain] = [0] * 6
         every = [option for item in options for option in item]
         sums[0] += len(questions)
-        sums[1] += len(" ".join(questions).split())  # the joining spaces split no word
+        sums[1] += word_count(questions)
         sums[2] += sum(map(len, questions))
         sums[3] += len(every)
-        sums[4] += len(" ".join(every).split())
+        sums[4] += word_count(every)
         sums[5] += sum(map(len, every))
 
     def merge(self, other: LengthSums) -> None:
