@@ -192,28 +192,29 @@ def permutation(
     """
     if target != gold and (target in fixed or gold in fixed):
         raise ValueError(f"{item_id}: the gold cannot move to a fixed place")
-    template, free, orders = _layout(gold, target, fixed)
+    orders = _orders(gold, target, fixed)
     digest = hashlib.sha256(f"{seed}:{domain}:{item_id}".encode()).digest()
-    order = list(template)
-    for slot, original in zip(free, orders[int.from_bytes(digest[:8]) % len(orders)], strict=True):
-        order[slot] = original
-    return tuple(order)
+    return orders[int.from_bytes(digest[:8]) % len(orders)]
 
 
 @lru_cache(maxsize=1024)
-def _layout(
-    gold: int, target: int, fixed: frozenset[int]
-) -> tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]:
-    """What every item with this gold, target and fixed set shares (few distinct ones): the order
-    with the fixed options and the gold in place (-1 elsewhere), the free places, and every order
-    of the remaining options, in a fixed sequence."""
+def _orders(gold: int, target: int, fixed: frozenset[int]) -> tuple[tuple[int, ...], ...]:
+    """Every new order of the options of an item with this gold, target and fixed set (few
+    distinct ones), in a fixed sequence: the fixed options and the gold in place, the other
+    options in each of their orders in the free places."""
     template = [-1] * POSITIONS
     for index in fixed:
         template[index] = index
     template[target] = gold
-    free = tuple(i for i in range(POSITIONS) if template[i] == -1)
+    free = [i for i in range(POSITIONS) if template[i] == -1]
     rest = [i for i in range(POSITIONS) if i not in fixed and i != gold]
-    return tuple(template), free, tuple(permutations(rest))
+    orders = []
+    for placed in permutations(rest):
+        order = list(template)
+        for slot, original in zip(free, placed, strict=True):
+            order[slot] = original
+        orders.append(tuple(order))
+    return tuple(orders)
 
 
 def position_counts(positions: Iterable[int]) -> list[int]:
