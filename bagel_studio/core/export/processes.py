@@ -27,7 +27,7 @@ import gc
 import heapq
 import multiprocessing
 import os
-from collections.abc import Callable, Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import Any
@@ -44,6 +44,11 @@ Task = tuple[int, tuple[int, list[int], list[bool]], str | None]
 
 PLAN_MIN = 4_000  # project items from which an export is worth worker processes
 PLAN_AHEAD = 2  # batches a worker has in hand to plan: the one it plans, the one it plans next
+# What an item costs a worker, roughly (microseconds, measured): planning it (reading, checking,
+# preparing its lines) and finishing it once dealt. Only their ratio matters: a batch to plan
+# goes to the worker with the least work still before it (``least_busy``).
+PLAN_COST = 16
+FINISH_COST = 10
 AHEAD = 16  # rendered batches handed out per worker (files of about 1.8 MB) and not yet written
 
 # planning: the project's licences and blocking flags, read by a worker when it starts
@@ -86,6 +91,10 @@ class ExportWorkers:
         self._finished = 0  # batches handed out to be finished
         self._seed: int | None = None  # of the plan dealt
         self._owner: dict[int, int] = {}  # batch number -> the worker that planned it
+        # each worker's work still to do, in ``PLAN_COST`` units: its batches to plan and to
+        # finish (planned or not); the finishings handed out, counted off once done
+        self._work: list[int] = [0] * workers
+        self._unfinished: list[tuple[Future[Rendered], int, int]] = []  # (it, worker, cost)
         # given each rendered batch, in release order, as soon as it is done: the export writes
         # it while later batches are planned (what is left when planning ends: ``rendered``)
         self.sink: Callable[[Rendered], None] | None = None
@@ -122,9 +131,12 @@ class ExportWorkers:
 
     def plan(self, store: Store, batches: Iterable[list[str]]) -> Iterator[BatchPlan]:
         """Each batch of item ids planned, in order (a ``plan.Planner``). A batch goes to the
-        worker with the fewest in hand (``PLAN_AHEAD`` each at most), so that one slowed down
-        (by this process, or another program) plans fewer; the worker keeps the prepared lines
-        of the items released, to finish them once they are dealt (``dealt``). The workers
+        worker with the least work still before it among those with fewer than ``PLAN_AHEAD``
+        in hand (``least_busy``), so that one slowed down (by this process, or another program)
+        plans fewer, and both end together: a worker finishes the batches it planned, and at
+        the end one with more of them left kept the other waiting. The worker keeps the
+        prepared lines of the items released, to finish them once they are dealt (``dealt``).
+        The workers
         plan with the licences and blocking flags they read when they started (as the
         project was then: it is read in several transactions anyway, and an item changed
         meanwhile stops the export)."""
@@ -134,6 +146,7 @@ class ExportWorkers:
         running: dict[int, Future[BatchPlan]] = {}  # batch number -> its planning
         in_hand = [0] * len(pools)  # batches handed to each worker and not yet planned
         counted: set[int] = set()  # batch numbers planned, counted off ``in_hand``
+        sizes: dict[int, int] = {}  # batch number -> its items, until planned
         more = True
 
         def hand_out() -> None:
@@ -143,17 +156,25 @@ class ExportWorkers:
                 if task is None:
                     more = False
                     return
-                worker = in_hand.index(min(in_hand))
+                self._count_finished()
+                worker = least_busy(self._work, in_hand)
                 running[task[0]] = pools[worker].submit(_plan, task)
                 self._owner[task[0]] = worker
                 in_hand[worker] += 1
+                sizes[task[0]] = len(task[1])
+                self._work[worker] += len(task[1]) * (PLAN_COST + FINISH_COST)
                 self._planned += 1
 
         def count_off(done: Iterable[int]) -> None:
             for number in done:
                 if number not in counted:
                     counted.add(number)
-                    in_hand[self._owner[number]] -= 1
+                    worker = self._owner[number]
+                    in_hand[worker] -= 1
+                    items = sizes.pop(number)
+                    planned = running[number]
+                    kept = items if planned.exception() else len(planned.result().kept)
+                    self._work[worker] -= items * PLAN_COST + (items - kept) * FINISH_COST
 
         hand_out()
         following = 0
@@ -221,16 +242,37 @@ class ExportWorkers:
         """Hand out the dealt batches within ``ahead`` of the one written next (in release
         order): the batch to be written next always is, so the writer never waits on a
         batch held back, and at most ``ahead`` rendered batches wait for it."""
+        self._count_finished()  # (and lets go of the finished batches written)
         while self._dealt and self._dealt[0][0] < self._written + self.ahead:
             place, task = heapq.heappop(self._dealt)
-            self._finishing[place] = self._pools[self._owner[task[0]]].submit(_finish, task)
+            worker = self._owner[task[0]]
+            finishing = self._finishing[place] = self._pools[worker].submit(_finish, task)
+            self._unfinished.append((finishing, worker, len(task[1][1]) * FINISH_COST))
             self._finished += 1
+
+    def work_left(self) -> list[int]:
+        """Each worker's work still to do, in ``PLAN_COST`` units (nothing once an export's
+        batches are all planned and finished)."""
+        self._count_finished()
+        return list(self._work)
+
+    def _count_finished(self) -> None:
+        """Count the finishings done off their workers' work still to do."""
+        unfinished = []
+        for future, worker, cost in self._unfinished:
+            if future.done():
+                self._work[worker] -= cost
+            else:
+                unfinished.append((future, worker, cost))
+        self._unfinished = unfinished
 
     def _forget(self) -> None:
         for future in self._finishing.values():
             future.cancel()
         self._finishing.clear()
         self._dealt.clear()
+        self._work = [0] * self.workers
+        self._unfinished.clear()
         self._planned = self._finished = self._written = 0
         self._seed = None
         self._owner.clear()
@@ -243,6 +285,12 @@ class ExportWorkers:
         for pool in self._pools:
             pool.shutdown(wait=wait, cancel_futures=True)
         self._pools = []
+
+
+def least_busy(work: Sequence[int], in_hand: Sequence[int]) -> int:
+    """The worker to plan the next batch: of those with fewer than ``PLAN_AHEAD`` batches in
+    hand, the one with the least work still before it (the first of equals)."""
+    return min((w for w in range(len(work)) if in_hand[w] < PLAN_AHEAD), key=work.__getitem__)
 
 
 def _start(path: str, parent: int) -> None:

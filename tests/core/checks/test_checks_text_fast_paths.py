@@ -22,6 +22,7 @@ from bagel_studio.core.checks.text import (
     _Option,
 )
 from bagel_studio.core.domains import WIKIPEDIA, XENO_CANTO
+from tests.support.random_text import random_options
 
 WORDS = [
     "dawn",
@@ -202,13 +203,8 @@ def test_structural_fast_path_decides_what_the_normalised_rule_decides() -> None
         "İ",
         "i̇",
     ]
-    generator = random.Random(11)
     decided = set()
-    for _ in range(4000):
-        options = tuple(
-            "".join(generator.choice(pieces) for _ in range(generator.randint(0, 3)))
-            for _ in range(4)
-        )
+    for options in random_options(pieces, seed=11, rounds=4000):
         content = ItemContent("Which?", options, 1, "Habitat", None)
         assert _sound("Wikipedia", content) == rule(options), options
         decided.add(rule(options))

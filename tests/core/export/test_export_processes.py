@@ -90,6 +90,9 @@ def test_workers_keep_the_lines_of_the_plan_they_made(planted: Path, small_batch
             rendered = list(pool.rendered(plan))
             assert [r.count for r in rendered] == list(plan.batch_sizes)
             assert not pool.holds(plan)  # each batch is finished once
+            # every batch's planning and finishing was counted off the worker that did it
+            assert pool.work_left() == [0, 0]
+            assert set(pool._owner.values()) == {0, 1}
         finally:
             pool.close()
 
@@ -352,3 +355,13 @@ def test_a_worker_killed_stops_the_export_with_a_message(
         and "Trace" not in err
     )
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith("out")] == []
+
+
+def test_a_batch_to_plan_goes_to_the_least_busy_worker_with_room() -> None:
+    """``least_busy``: the worker with the least work still before it, among those with fewer
+    than ``PLAN_AHEAD`` batches in hand; the first of equals."""
+    full = export_processes.PLAN_AHEAD
+    assert export_processes.least_busy([500, 200], [0, 1]) == 1
+    assert export_processes.least_busy([500, 200], [0, full]) == 0  # the other has no room
+    assert export_processes.least_busy([300, 300, 100], [1, 1, full]) == 0
+    assert export_processes.least_busy([0, 0], [0, 0]) == 0

@@ -16,6 +16,7 @@ from bagel_studio.core.export.balance import (
     position_counts,
 )
 from bagel_studio.core.export.fixed import fixed_positions, is_catch_all
+from tests.support.random_text import random_options
 
 
 @pytest.mark.parametrize(
@@ -165,7 +166,6 @@ def test_filling_a_level_at_a_time_gives_what_one_item_at_a_time_gives() -> None
 def test_the_catch_all_pretest_lets_through_what_its_pattern_did() -> None:
     """``fixed._maybe_catch_all_or_ordinal`` (string methods) says what the regular expression
     it replaced said, on options with hostile whitespace, case and NULs."""
-    import random
     import re
 
     from bagel_studio.core.export import fixed
@@ -197,13 +197,8 @@ def test_the_catch_all_pretest_lets_through_what_its_pattern_did() -> None:
         "ß",
         "ﬁrst",
     ]
-    generator = random.Random(5)
     seen = set()
-    for _ in range(5000):
-        options = [
-            "".join(generator.choice(pieces) for _ in range(generator.randint(0, 3)))
-            for _ in range(4)
-        ]
+    for options in random_options(pieces, seed=5, rounds=5000):
         joined = "\x00".join(options)
         expected = pattern.search(joined.casefold()) is not None
         assert fixed._maybe_catch_all_or_ordinal(joined) == expected, options
@@ -215,8 +210,6 @@ def test_the_byte_pretest_lets_through_what_both_cheap_tests_did() -> None:
     """``fixed._maybe_fixed`` (bytes deleted at C speed before either cheap test) says what the
     two cheap tests said without it, on options with letters A-D and digits among other
     letters, digits and spaces (full-width, superscript, a lone surrogate, NUL, long s)."""
-    import random
-
     from bagel_studio.core.export import fixed
 
     pieces = [
@@ -246,13 +239,8 @@ def test_the_byte_pretest_lets_through_what_both_cheap_tests_did() -> None:
         "x",
         "é",
     ]
-    generator = random.Random(7)
     seen = set()
-    for _ in range(5000):
-        options = [
-            "".join(generator.choice(pieces) for _ in range(generator.randint(0, 4)))
-            for _ in range(4)
-        ]
+    for options in random_options(pieces, seed=7, rounds=5000, most=4):
         joined = "\x00".join(options)
         expected = fixed._MAYBE_NAMED_OR_NUMBERED.search(
             joined
