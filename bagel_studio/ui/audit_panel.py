@@ -299,7 +299,7 @@ class AuditPanel(QWidget):
                     font.setBold(True)
                     cell.setFont(font)
                 table.setItem(row, column, cell)
-        _fit_height(table)
+        _fit(table)
         self.table = table
         self.detail_layout.addWidget(
             plain_label(
@@ -346,7 +346,7 @@ class AuditPanel(QWidget):
             texts = (f"{score.accuracy:.1%}", f"{score.n:,}", format_p(score.p_value))
             for column, text in enumerate(texts):
                 table.setItem(row, column, QTableWidgetItem(text))
-        _fit_height(table)
+        _fit(table)
         self.table = table
         self.detail_layout.addWidget(table)
 
@@ -366,14 +366,18 @@ class AuditPanel(QWidget):
         self.detail_layout.addWidget(scroll)
 
 
-def _fit_height(table: QTableWidget) -> None:
-    """Columns as wide as their text and the table as high as its rows (no empty band)."""
+def _fit(table: QTableWidget) -> None:
+    """Columns as wide as their text, the table as wide as its columns and as high as its rows:
+    no empty band beside or under them (stretched to the detail's width, the baselines' four
+    columns filled less than half of it, a blank strip the rest). A narrow window scrolls the
+    detail sideways instead of cutting the table."""
     table.resizeColumnsToContents()
     table.resizeRowsToContents()
+    frame = 2 * table.frameWidth()
     rows = sum(table.rowHeight(r) for r in range(table.rowCount()))
-    table.setFixedHeight(
-        table.horizontalHeader().sizeHint().height() + rows + 2 * table.frameWidth()
-    )
+    columns = sum(table.columnWidth(c) for c in range(table.columnCount()))
+    table.setFixedHeight(table.horizontalHeader().sizeHint().height() + rows + frame)
+    table.setFixedWidth(table.verticalHeader().sizeHint().width() + columns + frame)
 
 
 def _count(n: int, noun: str) -> str:

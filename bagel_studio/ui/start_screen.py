@@ -1,11 +1,18 @@
-"""The start screen, shown when there is no recent project: create, open, or pick a recent one."""
+"""The start screen, shown when there is no recent project to open: create, open, or pick a
+recent one.
+
+A recent project reads as a curator knows it: its file name, and under it, smaller and dimmer, its
+folder (the home folder as ``~``, elided in the middle when too long, since its start and its last
+folders are what tell two projects apart); the whole path is in the tooltip.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt
+from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPalette
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
@@ -14,12 +21,15 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QMessageBox,
     QPushButton,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QVBoxLayout,
     QWidget,
 )
 
 from bagel_studio.core.prefs import Preferences
-from bagel_studio.ui.plain import plain_message
+from bagel_studio.ui.plain import plain_message, plain_tooltip
 
 PROJECT_FILTER = "BAGEL Studio projects (*.bagel *.sqlite *.db);;All files (*)"
 OpenProject = Callable[[Path, bool], bool]
@@ -27,6 +37,103 @@ NO_RECENT = (
     "No recent project yet. Start a new one and import your generated items (Ctrl+N), open"
     " a colleague's project file (Ctrl+O), or learn the desk on the demo project (Ctrl+D)."
 )
+PATH_ROLE = Qt.ItemDataRole.UserRole  # the project's path as remembered
+FOLDER_ROLE = Qt.ItemDataRole.UserRole + 1  # its folder as shown: the home folder as "~"
+MISSING_ROLE = Qt.ItemDataRole.UserRole + 2  # True when the file is gone
+MISSING = "(missing)"
+FOLDER_SCALE = 0.9  # the folder's font, against the name's
+MARGIN = 4  # px around each entry's text
+
+
+def shown_folder(path: str) -> str:
+    """The folder of ``path``, the home folder written ``~`` ("~/curation/2026")."""
+    folder = Path(path).parent
+    try:
+        homes = {Path.home(), Path.home().resolve()}
+    except (OSError, RuntimeError):  # no home folder to speak of
+        return str(folder)
+    for home in homes:
+        if folder == home:
+            return "~"
+        if folder.is_relative_to(home):
+            return str(Path("~", folder.relative_to(home)))
+    return str(folder)
+
+
+def recent_entry(path: str) -> QListWidgetItem:
+    """A recent project's entry: its file name (and "(missing)" when the file is gone), its
+    folder as secondary text, its whole path in the tooltip."""
+    missing = not Path(path).exists()
+    name = Path(path).name or path
+    entry = QListWidgetItem(f"{name}   {MISSING}" if missing else name)
+    entry.setData(PATH_ROLE, path)
+    entry.setData(FOLDER_ROLE, shown_folder(path))
+    entry.setData(MISSING_ROLE, missing)
+    entry.setToolTip(plain_tooltip(f"Missing: {path}" if missing else path))
+    return entry
+
+
+class RecentDelegate(QStyledItemDelegate):
+    """Draws an entry in two lines: the file name, then the folder, smaller and dimmer (a missing
+    project's name dimmed too), each elided in the middle to the entry's width."""
+
+    @staticmethod
+    def folder_font(name_font: QFont) -> QFont:
+        font = QFont(name_font)
+        if font.pointSizeF() > 0:
+            font.setPointSizeF(font.pointSizeF() * FOLDER_SCALE)
+        else:  # a font sized in pixels
+            font.setPixelSize(max(1, round(font.pixelSize() * FOLDER_SCALE)))
+        return font
+
+    def lines(
+        self, font: QFont, index: QModelIndex | QPersistentModelIndex, width: int
+    ) -> list[str]:
+        """The name and the folder as drawn in ``width`` pixels, the name in ``font``."""
+        name_metrics = QFontMetrics(font)
+        folder_metrics = QFontMetrics(self.folder_font(font))
+        middle = Qt.TextElideMode.ElideMiddle
+        return [
+            name_metrics.elidedText(str(index.data()), middle, width),
+            folder_metrics.elidedText(str(index.data(FOLDER_ROLE)), middle, width),
+        ]
+
+    def sizeHint(
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> QSize:
+        height = QFontMetrics(option.font).height()
+        height += QFontMetrics(self.folder_font(option.font)).height()
+        return QSize(0, height + 2 * MARGIN)  # as wide as the list: nothing to scroll sideways
+
+    def paint(
+        self,
+        painter: QPainter,
+        option: QStyleOptionViewItem,
+        index: QModelIndex | QPersistentModelIndex,
+    ) -> None:
+        view = QStyleOptionViewItem(option)
+        self.initStyleOption(view, index)
+        view.text = ""  # the background, selection and focus only
+        widget = view.widget
+        style = widget.style() if widget is not None else QApplication.style()
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, view, painter, widget)
+        rect = view.rect.adjusted(MARGIN, MARGIN, -MARGIN, -MARGIN)
+        name, folder = self.lines(view.font, index, rect.width())
+        palette: QPalette = view.palette
+        selected = bool(view.state & QStyle.StateFlag.State_Selected)
+        strong = palette.highlightedText() if selected else palette.text()
+        dim = palette.highlightedText() if selected else palette.placeholderText()
+        missing = bool(index.data(MISSING_ROLE))
+        painter.save()
+        painter.setFont(view.font)
+        painter.setPen(dim.color() if missing else strong.color())
+        top = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop
+        painter.drawText(rect, top, name)
+        painter.setFont(self.folder_font(view.font))
+        painter.setPen(dim.color())
+        bottom = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignBottom
+        painter.drawText(rect, bottom, folder)
+        painter.restore()
 
 
 class StartScreen(QWidget):
@@ -54,14 +161,13 @@ class StartScreen(QWidget):
         )
         self.demo_button.clicked.connect(self.open_demo)
         self.recent = QListWidget(self)
+        self.recent_delegate = RecentDelegate(self.recent)
+        self.recent.setItemDelegate(self.recent_delegate)
+        self.recent.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         for path in prefs.recent_projects:
-            entry = QListWidgetItem(path)
-            entry.setData(Qt.ItemDataRole.UserRole, path)
-            if not Path(path).exists():
-                entry.setText(path + "   (missing)")
-            self.recent.addItem(entry)
+            self.recent.addItem(recent_entry(path))
         self.recent.itemActivated.connect(
-            lambda entry: self._open_project(Path(entry.data(Qt.ItemDataRole.UserRole)), False)
+            lambda entry: self._open_project(Path(entry.data(PATH_ROLE)), False)
         )
         layout = QVBoxLayout(self)
         layout.addWidget(title)

@@ -105,3 +105,47 @@ def test_the_baselines_table_marks_artifacts(qtbot, planted: Path) -> None:
         panel.close()
         services.writer.shutdown()
         services.workers.shutdown()
+
+
+def _fits_its_cells(table) -> bool:
+    """The table's viewport is exactly its rows and columns: no blank strip beside or under."""
+    rows = sum(table.rowHeight(r) for r in range(table.rowCount()))
+    columns = sum(table.columnWidth(c) for c in range(table.columnCount()))
+    viewport = table.viewport()
+    return (
+        viewport.height() == rows
+        and viewport.width() == columns
+        and not table.horizontalScrollBar().isVisible()
+        and not table.verticalScrollBar().isVisible()
+    )
+
+
+def test_the_tables_are_as_wide_and_as_high_as_their_cells(qtbot, planted: Path) -> None:
+    """Stretched to the detail's width, the baselines' columns filled less than half of it, an
+    empty band the rest; each table ends where its cells do, and a narrow panel scrolls the
+    detail rather than cutting the table."""
+    with Store.open(planted, read_only=True) as store:
+        services = Services(store=store, prefs=Preferences(curator="ana"))
+        panel = AuditPanel(services)
+        qtbot.addWidget(panel)
+        panel.resize(1100, 720)
+        with qtbot.waitExposed(panel):
+            panel.show()
+        qtbot.waitUntil(lambda: panel.result is not None, timeout=30_000)
+        panel.select("baselines")
+        table = panel.table
+        assert table is not None
+        qtbot.waitUntil(table.isVisible)
+        assert _fits_its_cells(table)
+        panel.select("artifact")
+        assert panel.table is not None and panel.table.rowCount() == 2
+        qtbot.waitUntil(panel.table.isVisible)
+        assert _fits_its_cells(panel.table)
+        panel.select("baselines")
+        table = panel.table
+        panel.resize(520, 720)  # the detail narrower than the table
+        qtbot.waitUntil(lambda: panel.detail_scroll.horizontalScrollBar().maximum() > 0)
+        assert _fits_its_cells(table)
+        panel.close()
+        services.writer.shutdown()
+        services.workers.shutdown()
