@@ -14,16 +14,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QFontMetrics, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QLineEdit, QMenu, QMessageBox, QWidget
 
 from bagel_studio.core.store import QueueFilter
 from bagel_studio.ui.import_dialog import ImportDialog, MergeDialog
 from bagel_studio.ui.import_picker import choose_import_paths
-from bagel_studio.ui.plain import plain_message
+from bagel_studio.ui.plain import plain_message, plain_tooltip
 from bagel_studio.ui.secondary import DEFAULT_SIZE, add_close_keys, make_secondary
 from bagel_studio.ui.shortcuts import BY_ACTION
 from bagel_studio.ui.shortcuts_help import ShortcutsHelp
+from bagel_studio.ui.start_screen import MISSING, shown_folder
 
 if TYPE_CHECKING:
     from bagel_studio.ui.main_window import MainWindow
@@ -146,12 +147,23 @@ class DeskMenus:
     # -- file ----------------------------------------------------------------------------------
 
     def _fill_recent(self) -> None:
-        self.recent_menu.clear()
+        """The recent projects as the start screen names them: the file name, then its folder
+        (the home folder as "~", elided in the middle when long), "(missing)" for a file that
+        is gone; the whole path in the entry's tooltip."""
+        menu = self.recent_menu
+        menu.clear()
+        menu.setToolTipsVisible(True)
         recent = list(self.window.services.prefs.recent_projects)
         if not recent:
-            self.recent_menu.addAction("(none)").setEnabled(False)
+            menu.addAction("(none)").setEnabled(False)
+        metrics = QFontMetrics(menu.font())
         for path in recent:
-            action = self.recent_menu.addAction(path)
+            missing = not Path(path).exists()
+            name = Path(path).name or path
+            folder = metrics.elidedText(shown_folder(path), Qt.TextElideMode.ElideMiddle, 360)
+            text = f"{name}   {MISSING}" if missing else name
+            action = menu.addAction(f"{text}  —  {folder}".replace("&", "&&"))
+            action.setToolTip(plain_tooltip(f"Missing: {path}" if missing else path))
             action.triggered.connect(lambda _c=False, p=path: self._open(Path(p), create=False))
 
     def _open(self, path: Path, *, create: bool) -> None:

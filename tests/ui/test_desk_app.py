@@ -185,3 +185,37 @@ def test_cannot_open_message_shows_markup_literally(qtbot, tmp_path: Path) -> No
     text, text_format = seen[0]
     assert "<b>not<b> a project.bagel" in text
     assert text_format == Qt.TextFormat.PlainText
+
+
+def test_open_recent_names_projects_as_the_start_screen_does(
+    qtbot, tmp_path: Path, data_dir: Path
+) -> None:
+    """File > Open recent: each project by its file name and folder ("~" for the home folder,
+    "(missing)" for a file that is gone), the whole path in the tooltip, "&" shown as itself;
+    choosing one opens it."""
+    path = tmp_path / "desk.bagel"
+    build_project(path, data_dir)
+    window = open_desk(qtbot, path)
+    try:
+        home_project = Path.home() / "bagel" / "R&D round.bagel"
+        gone = tmp_path / "deep" / "gone.bagel"
+        window.services.prefs.recent_projects = [str(path), str(home_project), str(gone)]
+        opened: list[Path] = []
+        window.open_project = lambda chosen, create: opened.append(chosen)  # type: ignore[assignment]
+        menus = window.menus
+        menus._fill_recent()
+        actions = menus.recent_menu.actions()
+        assert [a.text().split("  —  ")[0] for a in actions] == [
+            "desk.bagel",
+            "R&&D round.bagel   (missing)",
+            "gone.bagel   (missing)",
+        ]
+        assert actions[1].text().endswith("  —  ~/bagel")
+        assert str(tmp_path) in actions[0].text() or "…" in actions[0].text()
+        assert str(path) in actions[0].toolTip() and "Missing" not in actions[0].toolTip()
+        assert f"Missing: {gone}" in actions[2].toolTip()
+        assert menus.recent_menu.toolTipsVisible()
+        actions[0].trigger()
+        assert opened == [path]
+    finally:
+        close_desk(window)
