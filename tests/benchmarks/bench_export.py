@@ -5,7 +5,8 @@ Run: .venv/bin/python tests/benchmarks/bench_export.py N [--repeat 3] [--items F
 The items come from ``bagel_scale.py N`` (the paper's domain x dimension mix) unless FILE is given;
 they are imported and every item without a blocking flag is accepted, through the command line.
 
-Printed for each of REPEAT runs, then their medians (the load average before and after):
+Printed for each of REPEAT runs, then their medians (the load average before and after, and
+``machine.parallel_check``: whether two processes at once run as fast as one right now):
 * the floor (``plain_jsonl``): read the accepted rows from the project file with sqlite3 and
   write them once as JSONL (json.loads of the options, json.dumps of the row), timed two ways:
   as a command (a fresh interpreter running ``plain_jsonl.py``, started and waited for as the
@@ -53,6 +54,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.benchmarks.bagel_scale import write_scale_items  # noqa: E402
 from tests.benchmarks.bench_scale import compiled  # noqa: E402
+from tests.benchmarks.machine import parallel_check  # noqa: E402
 from tests.benchmarks.peak_memory import adopt_orphans, reap_orphans  # noqa: E402
 from tests.benchmarks.plain_jsonl import jsonl_floor, jsonl_floor_command  # noqa: E402
 
@@ -170,6 +172,7 @@ def main() -> None:
     compiled()
     adopt_orphans()
     print(f"{args.count:,} items, median of {args.repeat}; load average {load()}")
+    print(parallel_check())
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         items = args.items or write_scale_items(args.count, folder / "items.jsonl")
@@ -217,6 +220,7 @@ def main() -> None:
             print("CPU time by phase (one run):")
             phases(project, folder / "phases")
     print(f"load average after: {load()}")
+    print(parallel_check())
 
 
 if __name__ == "__main__":

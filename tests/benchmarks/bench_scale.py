@@ -6,7 +6,8 @@ The items come from ``bagel_scale.py N`` (the paper's domain x dimension mix) un
 given. Every figure is the median of REPEAT runs on a fresh copy of the project, printed as wall
 time, CPU time (user + system: what an idle machine would take, the machine being shared) and
 peak RSS of the command's process, beside the baseline measured before issue 11 and the target.
-The load average is printed before and after.
+The load average is printed before and after, and after the figures whether two processes at
+once run as fast as one right now (``machine.parallel_check``).
 
 Rows: import (the whole command, with every check; its loading part from the report against two
 floors, see below), check (on one process per CPU, as the command runs by default, and on one
@@ -47,6 +48,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from tests.benchmarks.bagel_scale import write_scale_items  # noqa: E402
+from tests.benchmarks.machine import parallel_check  # noqa: E402
 from tests.benchmarks.peak_memory import (  # noqa: E402
     adopt_orphans,
     module_command,
@@ -214,6 +216,7 @@ def main() -> None:
     adopt_orphans()
     baseline = BASELINES.get(args.count, {})
     print(f"{args.count:,} items, median of {args.repeat}; load average {load()}")
+    print(parallel_check())
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         items = args.items or write_scale_items(args.count, folder / "items.jsonl")
@@ -309,6 +312,7 @@ def main() -> None:
             f" it), < {RSS_TARGET_MB} MB",
         )
     print(f"load average after: {load()}")
+    print(parallel_check())
 
 
 if __name__ == "__main__":
