@@ -5,11 +5,11 @@ lines, the content hash, the report's lengths and audit features) is pure Python
 uses one core. ``ExportWorkers`` forks its worker processes once for an export, from
 ``PLAN_MIN`` items on, and reads the project once: each worker plans batches of the items a
 release may take, a domain at a time (``plan.plan_batch``, ``plan.planning_order``), and
-prepares the lines of those it
-releases (``render.Preparer``) on the same pass. It keeps them (up to ``HOLD`` items; past
-that it reads a batch again when finishing it), and hands the exporting process only what the
-deal and the tables need. A batch to plan goes to the worker with the fewest in hand, and the
-exporting process notes which. Once it has dealt the gold positions of a batch's domain, the
+prepares the lines of those it releases (``render.Preparer``) on the same pass. It keeps them
+(up to ``HOLD`` items; past that it reads a batch again when finishing it), and hands the
+exporting process only what the deal and the tables need. A batch to plan goes to the worker
+with the least work still before it (``least_busy``), and the exporting process notes which.
+Once it has dealt the gold positions of a batch's domain, the
 worker that planned the batch finishes its lines (``render.finish``) and leaves them in a file
 (``render.Rendered.spool``); the exporting process takes the results in release order, at most
 ``AHEAD`` rendered batches per worker ahead of the one it writes next, so that what waits stays
@@ -136,9 +136,8 @@ class ExportWorkers:
         plans fewer, and both end together: a worker finishes the batches it planned, and at
         the end one with more of them left kept the other waiting. The worker keeps the
         prepared lines of the items released, to finish them once they are dealt (``dealt``).
-        The workers
-        plan with the licences and blocking flags they read when they started (as the
-        project was then: it is read in several transactions anyway, and an item changed
+        The workers plan with the licences and blocking flags they read when they started (as
+        the project was then: it is read in several transactions anyway, and an item changed
         meanwhile stops the export)."""
         self._forget()
         pools = self._started()
