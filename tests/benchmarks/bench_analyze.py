@@ -23,7 +23,9 @@ process per core started here beforehand. Printed per configuration, median of -
 wall time, CPU time of the command and every process it started (or of the command and the Dask
 workers), peak memory (the largest single process, and the whole tree sampled every 0.2 s),
 clips per minute, and the load average before and after (other work on the machine lengthens
-the wall time but hardly the CPU time: CPU / cores is what an idle machine would take). With
+the wall time but hardly the CPU time: CPU / cores is what an idle machine would take), and
+whether two processes at once run as fast as one then (``machine.parallel_check``: on a shared
+machine they sometimes do not, and the CPU time of the same work grows). With
 Dask, the scheduler runs in this script's process and its CPU is not counted.
 """
 
@@ -46,6 +48,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+
+from tests.benchmarks.machine import parallel_check  # noqa: E402
 
 BAGEL_CLIPS = 4_242
 BASELINE_MIN = 21.0  # issue 11: one clip after another on one core, before the work
@@ -392,6 +396,7 @@ def main() -> None:
 
     cores = args.workers or default_workers()
     print(f"bench_analyze: {args.clips:,} clips, {cores} worker(s), load average {loadavg()}")
+    print(parallel_check())
     with tempfile.TemporaryDirectory(prefix="bench-analyze-") as tmp:
         corpus = args.corpus or Path(tmp) / "corpus"
         plans, built = build_corpus(corpus, args.clips, args.seed, default_workers())
@@ -456,6 +461,7 @@ def main() -> None:
             f"{same} the first run's (or the reference's)"
         )
     print(f"\nload average at the end: {loadavg()}")
+    print(parallel_check())
 
 
 def _run_on_dask(project: Path, cores: int, log: Path) -> Run:
