@@ -20,11 +20,11 @@ from PySide6.QtWidgets import QFileDialog, QInputDialog, QLineEdit, QMenu, QMess
 from bagel_studio.core.store import QueueFilter
 from bagel_studio.ui.import_dialog import ImportDialog, MergeDialog
 from bagel_studio.ui.import_picker import choose_import_paths
-from bagel_studio.ui.plain import plain_message, plain_tooltip
+from bagel_studio.ui.plain import plain_message
 from bagel_studio.ui.secondary import DEFAULT_SIZE, add_close_keys, make_secondary
 from bagel_studio.ui.shortcuts import BY_ACTION
 from bagel_studio.ui.shortcuts_help import ShortcutsHelp
-from bagel_studio.ui.start_screen import MISSING, shown_folder
+from bagel_studio.ui.start_screen import recent_project
 
 if TYPE_CHECKING:
     from bagel_studio.ui.main_window import MainWindow
@@ -158,12 +158,10 @@ class DeskMenus:
             menu.addAction("(none)").setEnabled(False)
         metrics = QFontMetrics(menu.font())
         for path in recent:
-            missing = not Path(path).exists()
-            name = Path(path).name or path
-            folder = metrics.elidedText(shown_folder(path), Qt.TextElideMode.ElideMiddle, 360)
-            text = f"{name}   {MISSING}" if missing else name
-            action = menu.addAction(f"{text}  —  {folder}".replace("&", "&&"))
-            action.setToolTip(plain_tooltip(f"Missing: {path}" if missing else path))
+            shown = recent_project(path)
+            folder = metrics.elidedText(shown.folder, Qt.TextElideMode.ElideMiddle, 360)
+            action = menu.addAction(f"{shown.name}  —  {folder}".replace("&", "&&"))
+            action.setToolTip(shown.tooltip)
             action.triggered.connect(lambda _c=False, p=path: self._open(Path(p), create=False))
 
     def _open(self, path: Path, *, create: bool) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPalette
@@ -60,16 +61,35 @@ def shown_folder(path: str) -> str:
     return str(folder)
 
 
-def recent_entry(path: str) -> QListWidgetItem:
-    """A recent project's entry: its file name (and "(missing)" when the file is gone), its
-    folder as secondary text, its whole path in the tooltip."""
+class RecentProject(NamedTuple):
+    """How a recent project is named, on the start screen and in the desk's Open recent menu."""
+
+    name: str  # its file name, and "(missing)" when the file is gone
+    folder: str  # ``shown_folder``
+    tooltip: str  # its whole path (plain text, for a tooltip)
+    missing: bool
+
+
+def recent_project(path: str) -> RecentProject:
     missing = not Path(path).exists()
     name = Path(path).name or path
-    entry = QListWidgetItem(f"{name}   {MISSING}" if missing else name)
+    return RecentProject(
+        f"{name}   {MISSING}" if missing else name,
+        shown_folder(path),
+        plain_tooltip(f"Missing: {path}" if missing else path),
+        missing,
+    )
+
+
+def recent_entry(path: str) -> QListWidgetItem:
+    """A recent project's entry: its name (``recent_project``), its folder as secondary text,
+    its whole path in the tooltip."""
+    shown = recent_project(path)
+    entry = QListWidgetItem(shown.name)
     entry.setData(PATH_ROLE, path)
-    entry.setData(FOLDER_ROLE, shown_folder(path))
-    entry.setData(MISSING_ROLE, missing)
-    entry.setToolTip(plain_tooltip(f"Missing: {path}" if missing else path))
+    entry.setData(FOLDER_ROLE, shown.folder)
+    entry.setData(MISSING_ROLE, shown.missing)
+    entry.setToolTip(shown.tooltip)
     return entry
 
 

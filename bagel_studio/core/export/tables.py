@@ -57,22 +57,17 @@ def dimension_table(plan: ExportPlan) -> str:
     return markdown_table(header, rows, align_right_from=2)
 
 
-def words(text: str) -> int:
-    """Whitespace-separated words: the length unit of the lengths table."""
-    return len(text.split())
-
-
 # ASCII's printable characters: what is left of an ASCII text without them is unprintable
 _PRINTABLE_ASCII = bytes(range(32, 127))
 
 
 def word_count(texts: Sequence[str]) -> int:
-    """The words of all ``texts`` (separated by whitespace): ``len(" ".join(texts).split())``,
-    without making the words. The joining spaces split no word. When the only whitespace is
-    single spaces between words (every other whitespace character is unprintable), the words
-    are the spaces plus one: counted at C speed instead of making some 30,000 strings a
-    batch of released items (ASCII text is told printable by deleting its printable bytes,
-    several times faster than ``str.isprintable``)."""
+    """The words of all ``texts`` (separated by whitespace: the lengths table's unit),
+    ``len(" ".join(texts).split())`` without making the words. The joining spaces split no
+    word. When the only whitespace is single spaces between words (every other whitespace
+    character is unprintable), the words are the spaces plus one: counted at C speed instead of
+    making some 30,000 strings a batch of released items (ASCII text is told printable by
+    deleting its printable bytes, several times faster than ``str.isprintable``)."""
     joined = " ".join(texts)
     if "  " in joined or joined[:1] == " " or joined[-1:] == " ":
         return len(joined.split())
