@@ -38,16 +38,30 @@ def open_project(
     owner: str = "command line",
     wait: float = 0.0,
 ) -> Store:
-    """Open a project for a command, turning every failure into a one-line UsageError."""
+    """Open a project for a command, turning every failure into a one-line UsageError. A
+    project an older release wrote is brought up to date before a command reads it, as opening
+    it for writing does (a command that only reads would otherwise miss what it reads)."""
     project = Path(path)
     if not create and not project.exists():
         raise UsageError(f"{path}: no such project")
     try:
-        return Store.open(project, create=create, read_only=read_only, owner=owner, wait=wait)
+        store = Store.open(project, create=create, read_only=read_only, owner=owner, wait=wait)
     except (ProjectLockedError, SchemaTooNewError, StoreError) as exc:
         raise UsageError(str(exc)) from exc
     except OSError as exc:
         raise UsageError(f"{path}: {exc.strerror or exc}") from exc
+    if not read_only or not store.schema_behind():
+        return store
+    store.close()
+    try:
+        Store.open(project, create=False, owner=owner, wait=wait).close()
+    except (ProjectLockedError, SchemaTooNewError, StoreError, OSError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise UsageError(
+            f"{path}: written by an older BAGEL Studio, and could not be brought up to date"
+            f" ({reason}); open it once with this version for writing, then try again"
+        ) from exc
+    return open_project(path, read_only=True, owner=owner, wait=wait)
 
 
 def print_json(data: Any) -> None:

@@ -6,9 +6,9 @@ The files and their format are described in ``layout.py`` and in the dataset car
 carries (``card.py``).
 """
 
+from bagel_studio.core.checks.fixed import fixed_positions
 from bagel_studio.core.export.atomic import OutDirExistsError, remove_stale
 from bagel_studio.core.export.balance import natural_key
-from bagel_studio.core.export.fixed import fixed_positions
 from bagel_studio.core.export.plan import (
     BlockedItem,
     DomainBalance,

@@ -17,7 +17,9 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, overload
 
+from bagel_studio.core.checks.fixed import fixed_positions
 from bagel_studio.core.checks.structural import structural_flags
+from bagel_studio.core.checks.verdict import stored_fixed
 from bagel_studio.core.domains import DOMAINS
 from bagel_studio.core.export import stored
 from bagel_studio.core.export.balance import (
@@ -31,8 +33,7 @@ from bagel_studio.core.export.balance import (
 from bagel_studio.core.export.collect import Decisions, collect_items
 from bagel_studio.core.export.collect import blocking as collected_blocking
 from bagel_studio.core.export.collect import licences as collected_licences
-from bagel_studio.core.export.fixed import fixed_positions
-from bagel_studio.core.export.stored import STATUS, Row, StoredBatch
+from bagel_studio.core.export.stored import ORIGINAL, STATUS, VERDICT, Row, StoredBatch
 from bagel_studio.core.model import Decision, Item, ItemContent, Review, Status
 from bagel_studio.core.store import Store
 from bagel_studio.core.store.rows import released_content
@@ -408,16 +409,22 @@ def plan_batch(
         if released is None:
             found.unresolved[domain] += 1
             continue
-        content = released[0]
+        content, text = released
         recording = stored.recording_of(row)
         licence = licences.get(recording.casefold()) if recording else None
         if recording and licence is None:
             found.unknown.add(recording)
-        reasons = _block_reasons(domain, content, blocking.get(item_id, []), recording, licence)
-        if reasons:
-            found.blocked.append(BlockedItem(item_id, domain, reasons))
-            continue
-        fixed = _shared(fixed_positions(content.options))
+        # released as imported, with the verdict the import stored: sound, these fixed
+        # positions (a stored verdict is cleared when the content columns change)
+        fixed = stored_fixed(row[VERDICT]) if text == row[ORIGINAL] else None
+        flags = blocking.get(item_id)
+        if fixed is None or flags or (recording and is_nd_licence(licence)):
+            reasons = _block_reasons(domain, content, flags or [], recording, licence)
+            if reasons:
+                found.blocked.append(BlockedItem(item_id, domain, reasons))
+                continue
+            if fixed is None:
+                fixed = _shared(fixed_positions(content.options))
         found.kept.append(place)
         found.gold.append(_gold(content))
         found.fixed.append(fixed)

@@ -21,7 +21,9 @@ from bagel_studio.core.store import Store
 from bagel_studio.core.store.rows import content_columns_json, options_of
 
 Row = tuple[Any, ...]  # a ``release_rows`` row: RELEASE_COLUMNS, in their order
-STATUS = 14  # the status column of a row
+ORIGINAL = 7  # the content as imported (its canonical JSON)
+STATUS = 14
+VERDICT = 15  # the release verdict the import stored (``checks.verdict``), or None
 
 _SKIP = Decision.SKIP.value
 _KEEPS = (Decision.ACCEPT.value, Decision.REVISE.value)
@@ -76,6 +78,10 @@ def released(
         texts = {review[5] for review in verdicts}
     if len(texts) == 1:
         text = next(iter(texts))
+        # an item released as imported whose content columns are as imported: it has a release
+        # verdict, which is cleared when any of them changes (``m_items_release_verdict``)
+        if row[VERDICT] is not None and text == row[ORIGINAL]:
+            return columns_content(row), text
         # the columns' canonical JSON from their text (the options column is stored as JSON):
         # a review of the item as shown stores exactly that
         if text == content_columns_json(row[2], row[3], row[4], row[5], row[6]):

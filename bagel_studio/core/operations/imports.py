@@ -18,7 +18,9 @@ from typing import Any
 
 from bagel_studio.core.audio.project import store_result
 from bagel_studio.core.checks.structural import structural_flags
+from bagel_studio.core.checks.verdict import release_verdict
 from bagel_studio.core.domains import GLOBI
+from bagel_studio.core.model import Flag
 from bagel_studio.core.store import GeneratorRejection, NewItem, Reject, Store
 
 
@@ -71,10 +73,14 @@ class FileImport:
         """Add the items not yet in the project, each with its structural flags."""
         present = self.store.present_item_ids(list(items))
         new = [item for item_id, item in items.items() if item_id not in present]
-        flags = {
-            item.id: found for item in new if (found := structural_flags(item.domain, item.content))
-        }
-        self.store.add_items(new, self.import_id, flags)
+        flags: dict[str, list[Flag]] = {}
+        verdicts: dict[str, int | None] = {}
+        for item in new:
+            # a sound content's verdict; the flags of one that fails a structural check
+            verdict = verdicts[item.id] = release_verdict(item.domain, item.content)
+            if verdict is None and (found := structural_flags(item.domain, item.content)):
+                flags[item.id] = found
+        self.store.add_items(new, self.import_id, flags, verdicts)
         return ItemsWritten(new, present)
 
     def write_globi_records(self, records: Sequence[dict[str, Any]]) -> int:

@@ -118,7 +118,7 @@ def _canonical(value: dict[str, Any]) -> str:
 
 
 def _new_item_row(
-    item: NewItem, seq: int, import_id: int | None, flags: Sequence[Flag]
+    item: NewItem, seq: int, import_id: int | None, flags: Sequence[Flag], verdict: int | None
 ) -> tuple[Any, ...]:
     """The ``items`` row of a new item (columns in ``add_items``' order)."""
     content = item.content
@@ -151,6 +151,7 @@ def _new_item_row(
         item.source_file,
         item.source_line,
         hashlib.sha256(original.encode("utf-8")).hexdigest()[:16],
+        verdict,
     )
 
 
@@ -186,7 +187,7 @@ ITEM_COLUMNS = ", ".join(_ITEM_FIELDS)  # the columns ``item_from_values`` decod
 # The columns a release is planned and written from (``release_rows``; ``export.stored``).
 RELEASE_COLUMNS = (
     "id, domain, question, options, answer_index, dimension, level, original, source,"
-    " globi_ref, recording_id, text_key, source_file, source_line, status"
+    " globi_ref, recording_id, text_key, source_file, source_line, status, release_verdict"
 )
 
 

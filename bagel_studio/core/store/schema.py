@@ -20,6 +20,8 @@ if TYPE_CHECKING:  # a migration is handed a sqlite-utils Database: imported whe
 
 Migration = Callable[["sqlite_utils.Database"], None]
 MIGRATIONS: list[tuple[str, Migration]] = []
+# clears an item's release verdict when a column it depends on changes (m_items_release_verdict)
+VERDICT_TRIGGER = "items_release_verdict_clear"
 
 
 def migration(func: Migration) -> Migration:
@@ -422,3 +424,20 @@ def m_items_release_order(db: sqlite_utils.Database) -> None:
     reading their rows (0.35 s at 200,000 items). The queue's pages by domain use it as before."""
     db.execute("DROP INDEX IF EXISTS idx_items_domain_seq")
     db.execute("CREATE INDEX idx_items_domain_seq ON items (domain, seq, status, id)")
+
+
+@migration
+def m_items_release_verdict(db: sqlite_utils.Database) -> None:
+    """Each item's release verdict (``checks.verdict``): whether its content columns pass the
+    structural checks and which of its options keep their place when shuffled, as one number
+    an import stores, so that an export need not work both out again for an item released as
+    imported. NULL when unknown: for items imported before this column, and as soon as any
+    content column changes (the trigger below, so that no write path has to remember it): an
+    export then checks the item itself, as before. So an item with a verdict also has its
+    content columns as imported (``original``), which the export relies on too."""
+    db.execute("ALTER TABLE items ADD COLUMN release_verdict INTEGER")
+    db.execute(
+        f"CREATE TRIGGER {VERDICT_TRIGGER} AFTER UPDATE OF domain, question, options,"
+        " answer_index, dimension, level ON items WHEN new.release_verdict IS NOT NULL BEGIN"
+        " UPDATE items SET release_verdict = NULL WHERE id = new.id; END"
+    )

@@ -44,6 +44,7 @@ from bagel_studio.core.store.rows import (
     _unique_by_id,
     item_from_values,
 )
+from bagel_studio.core.store.schema import migration_names
 
 Clock = Callable[[], str]
 _FTS_INSERT_TRIGGER = "items_fts_insert"  # see schema.m_items_word_search
@@ -72,6 +73,7 @@ class Store(ReviewsMixin, DecisionsMixin, EvidenceMixin, QueuePagingMixin):
         self.db = db
         self._lock = lock
         self._clock = clock
+        self._release_columns: str | None = None  # what ``release_rows`` selects, once known
 
     def clock(self) -> str:
         return self._clock()
@@ -162,6 +164,12 @@ class Store(ReviewsMixin, DecisionsMixin, EvidenceMixin, QueuePagingMixin):
     def read_only(self) -> bool:
         return self._lock is None and str(self.path) != ":memory:"
 
+    def schema_behind(self) -> bool:
+        """True when the project lacks migrations this program knows: a project an older
+        release wrote, opened read-only (opening it for writing brings it up to date)."""
+        version = int(self.db.execute("PRAGMA user_version").fetchone()[0])
+        return version < len(migration_names())
+
     def close(self) -> None:
         self.db.conn.close()
         if self._lock is not None:
@@ -233,16 +241,19 @@ class Store(ReviewsMixin, DecisionsMixin, EvidenceMixin, QueuePagingMixin):
         items: Iterable[NewItem],
         import_id: int | None,
         flags: Mapping[str, Sequence[Flag]] | None = None,
+        verdicts: Mapping[str, int | None] | None = None,
     ) -> tuple[int, int]:
         """Insert items not yet in the project; return (added, already present).
 
         ``flags`` (by item id) are written with the items they belong to, in the same
         transaction, so an importer's blocking flags exist the moment its items do; items
-        already present keep theirs. Rows are built with precomputed JSON (see
+        already present keep theirs. ``verdicts`` (by item id): their release verdicts
+        (``checks.verdict``), NULL for the others. Rows are built with precomputed JSON (see
         ``ItemContent.canonical_json``) and written by one ``executemany``: an import of the
         whole benchmark passes through here.
         """
         flags = flags or {}
+        verdicts = verdicts or {}
         with self.transaction() as conn:
             batch, given = _unique_by_id(items)
             present = self.present_item_ids(list(batch))
@@ -254,7 +265,9 @@ class Store(ReviewsMixin, DecisionsMixin, EvidenceMixin, QueuePagingMixin):
                     continue
                 next_seq += 1
                 item_flags = flags.get(item.id, ())
-                rows.append(_new_item_row(item, next_seq, import_id, item_flags))
+                rows.append(
+                    _new_item_row(item, next_seq, import_id, item_flags, verdicts.get(item.id))
+                )
                 flag_rows += [
                     (item.id, f.check, f.severity.value, f.message, _dumps(f.details))
                     for f in item_flags
@@ -263,8 +276,8 @@ class Store(ReviewsMixin, DecisionsMixin, EvidenceMixin, QueuePagingMixin):
                 "INSERT OR IGNORE INTO items (id, seq, domain, dimension, level, question, options,"
                 " answer_index, original, status, flag_severity, flag_checks, source,"
                 " supporting_evidence, rationale, globi_ref, recording_id, text_key, import_id,"
-                " source_file, source_line, original_hash)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                " source_file, source_line, original_hash, release_verdict)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 rows,
             )
             conn.executemany(
@@ -407,8 +420,18 @@ class Store(ReviewsMixin, DecisionsMixin, EvidenceMixin, QueuePagingMixin):
         those of ``item_ids`` that exist, as raw rows in no particular order (the export finds
         them by id, and need not wait for a thousand wide rows to be sorted): the export reads
         them without decoding whole items (``export.stored``)."""
+        if self._release_columns is None:
+            # a project from before ``m_items_release_verdict`` (opened read-only, so not
+            # migrated) reads as one whose items have no verdict stored
+            stored = self.db.execute(
+                "SELECT 1 FROM pragma_table_info('items') WHERE name = 'release_verdict'"
+            ).fetchone()
+            self._release_columns = (
+                RELEASE_COLUMNS if stored else RELEASE_COLUMNS.replace("release_verdict", "NULL")
+            )
         return self.db.execute(
-            f"SELECT {RELEASE_COLUMNS} FROM items WHERE id IN (SELECT value FROM json_each(?))",
+            f"SELECT {self._release_columns} FROM items"
+            " WHERE id IN (SELECT value FROM json_each(?))",
             [json.dumps(list(item_ids))],
         ).fetchall()
 

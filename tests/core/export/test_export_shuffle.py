@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from bagel_studio.core.checks.fixed import fixed_positions, is_catch_all
 from bagel_studio.core.export import balance
 from bagel_studio.core.export.balance import (
     Movable,
@@ -15,7 +16,6 @@ from bagel_studio.core.export.balance import (
     permutation,
     position_counts,
 )
-from bagel_studio.core.export.fixed import fixed_positions, is_catch_all
 from tests.support.random_text import random_options
 
 
@@ -168,7 +168,7 @@ def test_the_catch_all_pretest_lets_through_what_its_pattern_did() -> None:
     it replaced said, on options with hostile whitespace, case and NULs."""
     import re
 
-    from bagel_studio.core.export import fixed
+    from bagel_studio.core.checks import fixed
 
     pattern = re.compile(
         r"(?:^|\x00)\s*(?:no|all|neither|both|any|each|it|can|could|impossible|insufficient"
@@ -210,7 +210,7 @@ def test_the_byte_pretest_lets_through_what_both_cheap_tests_did() -> None:
     """``fixed._maybe_fixed`` (bytes deleted at C speed before either cheap test) says what the
     two cheap tests said without it, on options with letters A-D and digits among other
     letters, digits and spaces (full-width, superscript, a lone surrogate, NUL, long s)."""
-    from bagel_studio.core.export import fixed
+    from bagel_studio.core.checks import fixed
 
     pieces = [
         "A",
