@@ -79,6 +79,10 @@ class FilterBar(QWidget):
         self.reviewer = self._combo("Curator")
         self.search = QLineEdit(self)
         self.search.setPlaceholderText("Search stem, options, id   [/]   Esc clears")
+        self.search.setToolTip(
+            "Enter searches at once and hands the keys to the queue (A, R, J... act on the items"
+            " found).\nEsc empties the field; in an empty field Esc hands the keys back too."
+        )
         self.search.setClearButtonEnabled(True)
         # Esc empties the search field; in an empty one it leaves the filters (the filter
         # installed last sees the key first).
@@ -96,7 +100,9 @@ class FilterBar(QWidget):
         self._debounce = QTimer(self, singleShot=True, interval=SEARCH_DEBOUNCE_MS)
         self._debounce.timeout.connect(self.emit_filter)
         self.search.textChanged.connect(self._search_changed)
-        self.search.returnPressed.connect(self.emit_filter)
+        # Enter searches at once and hands the keys to the queue, where A, R, J... act on the
+        # items found: left in the field, they were typed into the search instead.
+        self.search.returnPressed.connect(self._search_entered)
         self._layout()
         self.refresh_choices()
 
@@ -176,6 +182,10 @@ class FilterBar(QWidget):
             self._debounce.start()
         else:
             self.emit_filter()
+
+    def _search_entered(self) -> None:
+        self.emit_filter()
+        self.left.emit()
 
     def emit_filter(self) -> None:
         self._debounce.stop()

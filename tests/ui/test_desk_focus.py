@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QApplication
 
 from bagel_studio.ui.shortcuts import State
 from tests.ui.desk_harness import close_desk, open_desk, rows
-from tests.ui.desk_project import KOALA_ID, build_project
+from tests.ui.desk_project import KOALA_ID, XC_ID, build_project
 
 
 def test_keys_on_a_filter_combo_choose_a_filter_and_decide_nothing(
@@ -177,3 +177,25 @@ def test_a_cancelled_import_gives_the_keys_back_to_the_desk(
     assert picked == ["ImportPicker"]
     qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
     close_desk(window)
+
+
+def test_enter_in_the_search_field_hands_the_keys_to_the_items_found(
+    qtbot, tmp_path: Path, data_dir: Path
+) -> None:
+    path = tmp_path / "desk.bagel"
+    build_project(path, data_dir)
+    window = open_desk(qtbot, path)
+    search = window.queue.filters.search
+    qtbot.keyClick(window.queue.table, Qt.Key.Key_Slash)
+    assert QApplication.focusWidget() is search
+    qtbot.keyClicks(search, "sparrow")
+    qtbot.keyClick(search, Qt.Key.Key_Return)  # searches at once, no wait for the pause
+    assert QApplication.focusWidget() is window.queue.table
+    assert window.queue.model.rowCount() >= 1
+    assert window.current_item_id() == XC_ID  # the first item found is on the desk
+    # The desk's keys act on it now instead of being typed into the search.
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_A)
+    qtbot.waitUntil(lambda: window.machine.state is not State.WRITING)
+    assert search.text() == "sparrow"  # the search stays: the queue still shows what it found
+    close_desk(window)
+    assert rows(path, "SELECT item_id, decision FROM reviews") == [(XC_ID, "accept")]
