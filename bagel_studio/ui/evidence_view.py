@@ -49,6 +49,7 @@ NO_EVIDENCE = (
     "No evidence is linked to this item: import the text, GloBI table or recording it was"
     " generated from (File → Import…, Ctrl+I) to see it here."
 )
+NO_ITEM = "No item on the desk: the evidence of the item shown appears here."
 LISTENING_STARTS = "The listening panel starts once the desk is idle for a moment."
 LISTENING_PREPARING = (
     "Preparing the spectrogram and player: a moment's pause (or Space) brings them."
@@ -381,10 +382,12 @@ class EvidencePanel(QTabWidget):
         if self.listening is not None:
             self.listening.set_key_revealed(key_revealed)
         if item is None:
+            # One tab that says why it is empty (three empty tabs said nothing), not the last
+            # item's recording tab.
+            self.setCurrentIndex(0)
             for index in range(self.count()):
-                self.setTabVisible(index, True)
-            self.setCurrentIndex(0)  # not the last item's recording tab, empty
-            self.text.show_text("", "", [])
+                self.setTabVisible(index, index == 0)
+            self.text.show_text(NO_ITEM, "", [])
             self.globi.set_fields("", [])
             self.cited.show_cards([])
             self.recording.set_fields("", [])

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QApplication, QLabel
 from bagel_studio.core.model import ItemContent
 from bagel_studio.core.prefs import Preferences
 from bagel_studio.core.store import NewItem, QueueFilter, Store
-from bagel_studio.ui.evidence_view import NO_EVIDENCE
+from bagel_studio.ui.evidence_view import NO_EVIDENCE, NO_ITEM
 from bagel_studio.ui.main_window import COLUMN_SHARES
 from bagel_studio.ui.queue_model import COLUMNS
 from bagel_studio.ui.queue_panel import EMPTY_PROJECT_TEXT, NO_MATCH_TEXT
@@ -304,6 +304,30 @@ def test_a_first_start_says_where_to_begin_and_offers_the_demo(qtbot, tmp_path: 
     sentence = screen.no_recent
     assert sentence.height() >= sentence.heightForWidth(sentence.width())  # whole
     assert screen.height() - sentence.geometry().bottom() <= 40
+
+
+def test_with_no_item_on_the_desk_the_evidence_says_so_on_one_tab(qtbot, project: Path) -> None:
+    """A search that finds nothing: the evidence showed three empty tabs (Text, GloBI record,
+    Recording) and said nothing; now one tab says why it is empty."""
+    window = open_desk(qtbot, project)
+    tabs = window.evidence
+    bar = tabs.tabBar()
+    window.show_item(XC_ID)  # the recording tab in front, as the last item leaves it
+    search = window.queue.filters.search
+    qtbot.keyClick(window.queue.table, Qt.Key.Key_Slash)
+    qtbot.keyClicks(search, "zzzqqq")
+    qtbot.keyClick(search, Qt.Key.Key_Return)
+    assert window.current_item_id() is None
+    assert [i for i in range(bar.count()) if bar.isTabVisible(i)] == [TEXT_TAB]
+    assert tabs.currentIndex() == TEXT_TAB
+    assert tabs.text.heading.isVisible() and tabs.text.heading.text() == NO_ITEM
+    assert not tabs.text.editor.isVisible()  # the sentence, over no empty text box
+    # The search emptied, the item's own tabs come back.
+    search.setFocus()
+    qtbot.keyClick(search, Qt.Key.Key_Escape)
+    assert window.current_item_id() is not None
+    assert tabs.text.heading.text() != NO_ITEM
+    close_desk(window)
 
 
 def test_an_item_without_any_evidence_says_so_on_one_tab(qtbot, tmp_path: Path) -> None:
