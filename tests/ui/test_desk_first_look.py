@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, QPoint, QPointF, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QKeySequence
 from PySide6.QtWidgets import QApplication, QLabel
 
@@ -16,6 +16,7 @@ from bagel_studio.core.model import ItemContent
 from bagel_studio.core.prefs import Preferences
 from bagel_studio.core.store import NewItem, QueueFilter, Store
 from bagel_studio.ui.evidence_view import NO_EVIDENCE, NO_ITEM
+from bagel_studio.ui.listening.spectrogram_view import BOX_HINT, BOX_HINT_MEASURING
 from bagel_studio.ui.main_window import COLUMN_SHARES
 from bagel_studio.ui.queue_model import COLUMNS
 from bagel_studio.ui.queue_panel import EMPTY_PROJECT_TEXT, NO_MATCH_TEXT
@@ -242,6 +243,47 @@ def test_the_models_panel_says_how_to_start_and_saves_with_ctrl_s(qtbot, project
     qtbot.waitUntil(lambda: panel.profiles.rowCount() == 1, timeout=10_000)
     assert not panel.no_profiles.isVisible()
     panel.close()
+    close_desk(window)
+
+
+def test_m_says_how_to_use_the_measuring_box_and_a_plain_drag_draws_it(
+    qtbot, project: Path
+) -> None:
+    """M pressed the Measure button down and nothing else changed: the line under the plot
+    still asked for Shift+drag. Now it and the status bar say that a plain drag measures."""
+    window = open_desk(qtbot, project)
+    window.resize(1600, 1000)
+    window.show_item(XC_ID)
+    panel = listening_panel(qtbot, window)
+    qtbot.waitUntil(lambda: panel.view.mapping is not None, timeout=30_000)
+    readout = panel.view.selection_label
+    assert readout.text() == BOX_HINT
+    qtbot.keyClick(window, Qt.Key.Key_M)
+    assert panel.transport.measure_button.isChecked()
+    assert readout.text() == BOX_HINT_MEASURING and readout.isVisible()
+    assert "drag on the spectrogram" in window.statusBar().currentMessage()
+    # A drag without Shift now draws the box, and the line reads it out.
+    view = panel.view
+    viewport = view.plot_widget.viewport()
+
+    def point(t: float, hz: float) -> QPoint:
+        return view.plot_widget.mapFromScene(
+            view.view_box.mapViewToScene(QPointF(t, view.mapping.to_y(hz)))
+        )
+
+    start, end = point(1.0, 6000.0), point(2.0, 3000.0)
+    qtbot.mousePress(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start)
+    for step in range(1, 11):
+        qtbot.mouseMove(viewport, start + (end - start) * step / 10)
+    qtbot.mouseRelease(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, end)
+    assert view.selection() is not None
+    assert readout.text().startswith("Δt = ")
+    qtbot.keyClick(window, Qt.Key.Key_M)  # off: the box and its reading stay
+    assert not panel.transport.measure_button.isChecked()
+    assert readout.text().startswith("Δt = ")
+    assert "off" in window.statusBar().currentMessage()
+    view.clear_selection()
+    assert readout.text() == BOX_HINT
     close_desk(window)
 
 

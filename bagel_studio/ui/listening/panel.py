@@ -259,7 +259,13 @@ class ListeningPanel(QWidget):
         self.transport.loop_button.toggle()
 
     def toggle_measure(self) -> None:
-        self.transport.measure_button.toggle()
+        button = self.transport.measure_button
+        button.toggle()
+        self.status_message.emit(
+            "Measuring box on: drag on the spectrogram (M again: off)"
+            if button.isChecked()
+            else "Measuring box off (Shift+drag still draws one)"
+        )
 
     def shutdown(self) -> None:
         """Close the audio stream; later worker results are ignored."""

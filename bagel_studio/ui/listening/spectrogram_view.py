@@ -57,6 +57,10 @@ class MeasureViewBox(pg.ViewBox):  # type: ignore[misc]
         super().mouseClickEvent(ev)
 
 
+BOX_HINT = "Shift+drag on the spectrogram to measure a call"
+BOX_HINT_MEASURING = "Measuring box on: drag on the spectrogram to measure a call (M turns it off)"
+
+
 def _cosmetic_pen(colour: Any, width: float, style: Qt.PenStyle = Qt.PenStyle.SolidLine) -> Any:
     pen = pg.mkPen(colour, width=width, style=style)
     pen.setCosmetic(True)
@@ -76,7 +80,7 @@ class SpectrogramView(QWidget):
         self._colour_map_name = "viridis"
         self._build_plot()
         self.crosshair_label = QLabel("")
-        self.selection_label = QLabel("Shift+drag on the spectrogram to measure a call")
+        self.selection_label = QLabel(BOX_HINT)
         self.crosshair_label.setObjectName("crosshairReadout")
         self.selection_label.setObjectName("selectionReadout")
         for label in (self.crosshair_label, self.selection_label):
@@ -220,7 +224,14 @@ class SpectrogramView(QWidget):
     # -- the measuring box ----------------------------------------------------------------------
 
     def set_measure_mode(self, on: bool) -> None:
+        """A plain drag draws the box while ``on``; until a box is drawn, the line under the
+        plot says how (M pressed the button down and changed nothing else on screen)."""
         self.view_box.measure_mode = on
+        if self.selection() is None:
+            self.selection_label.setText(self._box_hint())
+
+    def _box_hint(self) -> str:
+        return BOX_HINT_MEASURING if self.view_box.measure_mode else BOX_HINT
 
     def set_selection(self, t0: float, t1: float, low_hz: float, high_hz: float) -> None:
         """Place the box at a time range and frequency band (also how the mouse draws it)."""
@@ -243,7 +254,7 @@ class SpectrogramView(QWidget):
 
     def clear_selection(self) -> None:
         self.box.hide()
-        self.selection_label.setText("Shift+drag on the spectrogram to measure a call")
+        self.selection_label.setText(self._box_hint())
         self.selection_changed.emit(None)
 
     def _on_box_dragged(self, start: QPointF, end: QPointF) -> None:
