@@ -16,7 +16,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 
 import numpy as np
 from rapidfuzz.distance import Indel
@@ -135,7 +134,7 @@ def binomial_p(successes: int, n: int, chance: float = CHANCE) -> float:
         for i in range(k, n + 1):
             tail += term
             term = term * (n - i) // ((i + 1) * 3)
-        return float(Fraction(tail, 4**n))
+        return float(tail / 4**n)  # ints divided to a float: correctly rounded, as by Fraction
     odds = chance / (1.0 - chance)
     if k > n * chance:  # the terms fall from k upward
         total = term = 1.0

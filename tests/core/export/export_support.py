@@ -89,6 +89,15 @@ def flat_item(record: dict[str, Any]) -> NewItem:
     )
 
 
+def release_files(folder: Path) -> dict[str, bytes]:
+    """Every file of a release folder by its path in the folder, with its bytes."""
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
 def read_jsonl(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 

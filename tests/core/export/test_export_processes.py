@@ -38,6 +38,7 @@ from bagel_studio.core.export.render import Rendered, render
 from bagel_studio.core.model import Decision, Flag, Severity
 from bagel_studio.core.store import Store
 from tests.core.audit.planted import planted_project
+from tests.core.export.export_support import release_files
 
 
 @pytest.fixture
@@ -59,10 +60,6 @@ def small_batches(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ReleasedItems, "BATCH", 9)
 
 
-def _files(folder: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
-
-
 def test_workers_write_the_same_release(planted: Path, tmp_path: Path, small_batches: None) -> None:
     with Store.open(planted, read_only=True) as store:
         for workers in (1, 2, 3):
@@ -70,12 +67,12 @@ def test_workers_write_the_same_release(planted: Path, tmp_path: Path, small_bat
             export_release(store, tmp_path / f"out{workers}", seed=8, workers=workers)
         # planned in this process, then read again and rendered here (the desk's way)
         write_release(plan_export(store, seed=8), tmp_path / "desk")
-    single = _files(tmp_path / "out1")
+    single = release_files(tmp_path / "out1")
     assert "report/report.md" in single and len(single) >= 10
     assert b"Near-duplicate clusters among the released items: 0." not in single["report/report.md"]
-    assert _files(tmp_path / "out2") == single
-    assert _files(tmp_path / "out3") == single
-    assert _files(tmp_path / "desk") == single
+    assert release_files(tmp_path / "out2") == single
+    assert release_files(tmp_path / "out3") == single
+    assert release_files(tmp_path / "desk") == single
     # the workers' rendered batches went through files, all of them gone
     assert not (tmp_path / "out2" / release.SPOOL).exists()
 
@@ -109,7 +106,7 @@ def test_workers_past_what_they_hold_read_batches_again(
     with Store.open(planted) as store:
         export_release(store, tmp_path / "once", seed=8, workers=1)
         export_release(store, tmp_path / "again", seed=8, workers=2)
-        assert _files(tmp_path / "again") == _files(tmp_path / "once")
+        assert release_files(tmp_path / "again") == release_files(tmp_path / "once")
         monkeypatch.setattr(export_processes, "HOLD", 1)  # each worker keeps its first batch
         pool = export_processes.ExportWorkers(planted, 2)
         try:
@@ -279,7 +276,7 @@ def test_batches_planned_out_of_release_order_are_written_in_it(
         del written[:]
         export_release(store, tmp_path / "two", seed=8, workers=2)
         plan = plan_export(store, seed=8, ahead=2, workers=2)
-    assert _files(tmp_path / "two") == _files(tmp_path / "one")
+    assert release_files(tmp_path / "two") == release_files(tmp_path / "one")
     domains = domain_order(plan.domains)
     assert written == sorted(written, key=domains.index) and len(set(written)) == len(domains)
     # Wikipedia (about 220 items, planned last) in batches of about a quarter of it

@@ -22,15 +22,7 @@ from bagel_studio.core.export import (
 from bagel_studio.core.model import Decision, Flag, ItemContent, Severity
 from bagel_studio.core.store import NewItem, Store
 from tests.core.export.conftest import MakeProject
-from tests.core.export.export_support import decide_all, paper_items, read_jsonl
-
-
-def _files(folder: Path) -> dict[str, bytes]:
-    return {
-        p.relative_to(folder).as_posix(): p.read_bytes()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file()
-    }
+from tests.core.export.export_support import decide_all, paper_items, read_jsonl, release_files
 
 
 def test_paper_items_come_out_balanced(paper_store: Store, tmp_path: Path) -> None:
@@ -58,7 +50,7 @@ def test_same_seed_gives_identical_bytes_and_another_seed_differs(
     export_release(paper_store, tmp_path / "one", seed=7)
     export_release(paper_store, tmp_path / "two", seed=7)
     export_release(paper_store, tmp_path / "three", seed=8)
-    one, two, three = (_files(tmp_path / n) for n in ("one", "two", "three"))
+    one, two, three = (release_files(tmp_path / n) for n in ("one", "two", "three"))
     assert one == two
     assert any(name.endswith(".png") for name in one)
     assert one["data/all.jsonl"] != three["data/all.jsonl"]
@@ -231,7 +223,7 @@ def test_manifest_hashes_match_the_files(paper_store: Store, tmp_path: Path) -> 
     result = export_release(paper_store, tmp_path / "out", seed=1)
     manifest = json.loads((tmp_path / "out" / "manifest.json").read_text(encoding="utf-8"))
     assert manifest == result.manifest
-    files = _files(tmp_path / "out")
+    files = release_files(tmp_path / "out")
     assert set(manifest["files"]) == set(files) - {"manifest.json"}
     for name, entry in manifest["files"].items():
         assert entry["sha256"] == hashlib.sha256(files[name]).hexdigest()
@@ -244,7 +236,7 @@ def test_manifest_hashes_match_the_files(paper_store: Store, tmp_path: Path) -> 
 
 def test_release_records_nothing_about_the_run(paper_store: Store, tmp_path: Path) -> None:
     export_release(paper_store, tmp_path / "out", seed=1)
-    for name, data in _files(tmp_path / "out").items():
+    for name, data in release_files(tmp_path / "out").items():
         if name.endswith(".png"):
             assert b"Software" not in data and b"tIME" not in data
             continue

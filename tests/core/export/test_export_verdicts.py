@@ -17,7 +17,7 @@ from bagel_studio.core.importers import import_paths
 from bagel_studio.core.model import Decision
 from bagel_studio.core.store import Store
 from bagel_studio.core.store.schema import MIGRATIONS, VERDICT_TRIGGER
-from tests.core.export.export_support import decide_all, read_jsonl
+from tests.core.export.export_support import decide_all, read_jsonl, release_files
 
 FIXED = [
     ("xc:sounds:0", ["Sound 1", "Sound 2", "Sound 3", "All are indistinguishable"], "B"),
@@ -61,14 +61,6 @@ def _imported(tmp_path: Path, data_dir: Path) -> Store:
 def _verdicts(path: Path) -> dict[str, int | None]:
     with sqlite3.connect(path) as conn:
         return dict(conn.execute("SELECT id, release_verdict FROM items").fetchall())
-
-
-def _files(folder: Path) -> dict[str, bytes]:
-    return {
-        p.relative_to(folder).as_posix(): p.read_bytes()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file()
-    }
 
 
 def _set_verdicts(path: Path, sql: str) -> None:
@@ -143,7 +135,7 @@ def test_stored_missing_and_stale_verdicts_give_the_same_release(
     for path in (project, missing, stale):
         with Store.open(path, read_only=True) as store:
             export_release(store, tmp_path / f"out-{path.stem}", seed=11)
-        releases[path.stem] = _files(tmp_path / f"out-{path.stem}")
+        releases[path.stem] = release_files(tmp_path / f"out-{path.stem}")
     assert releases["project"] == releases["missing"] == releases["stale"]
     rows = {r["id"]: r for r in read_jsonl(tmp_path / "out-project" / "provenance.jsonl")}
     assert rows["xc:sounds:1"]["fixed_positions"] == [0, 1, 2, 3]
@@ -181,5 +173,5 @@ def test_a_project_from_before_verdicts_exports_read_only_as_once_migrated(
     for path in (project, old):
         with Store.open(path, read_only=True) as store:
             export_release(store, tmp_path / f"out-{path.stem}", seed=4)
-    assert _files(tmp_path / "out-old") == _files(tmp_path / "out-project")
+    assert release_files(tmp_path / "out-old") == release_files(tmp_path / "out-project")
     assert len(read_jsonl(tmp_path / "out-old" / "data" / "all.jsonl")) == len(FIXED) + 17
