@@ -58,7 +58,7 @@ class MeasureViewBox(pg.ViewBox):  # type: ignore[misc]
 
 
 BOX_HINT = "Shift+drag on the spectrogram to measure a call"
-BOX_HINT_MEASURING = "Measuring box on: drag on the spectrogram to measure a call (M turns it off)"
+BOX_HINT_MEASURING = "Drag on the spectrogram to measure a call (M: off)"
 
 
 def _cosmetic_pen(colour: Any, width: float, style: Qt.PenStyle = Qt.PenStyle.SolidLine) -> Any:
