@@ -46,6 +46,8 @@ STATE_TEXT = {  # the status bar's right end: what the keys do now
     State.REJECT.value: "Reject: reason 1-9, Enter rejects, Esc cancels",
     State.READ_ONLY.value: "Read-only: J/K move · F1 keys",
 }
+# No item because the filters or the search match none: an import is not what is needed.
+EMPTY_FILTERED_TEXT = "No item matches the filters · Ctrl+F filters · / search · F1 keys"
 # Where the item on screen has a recording, the hint names its key too (before "J/K move").
 PLAY_HINT = "Space play"
 LISTENING_STATES = frozenset(state.value for state in SHOWING)  # where Space plays
@@ -185,6 +187,8 @@ class MainWindow(QMainWindow):
         self.controller.write_finished.connect(self.update_progress)
         self.queue_model.modelReset.connect(self.show_progress)
         self.machine.state_changed.connect(self._state_changed)
+        # An empty queue says why (filters or no items) when the filters change, state or not.
+        self.queue_model.modelReset.connect(lambda: self._state_changed(self.machine.state.value))
         self.controller.item_shown.connect(
             lambda _id: self._state_changed(self.machine.state.value)
         )
@@ -220,6 +224,9 @@ class MainWindow(QMainWindow):
     def _state_changed(self, state: str) -> None:
         item = self.controller.item
         has_recording = item is not None and bool(item.recording_id)
+        if state == State.EMPTY.value and self.controller.model.filtered:
+            self.state_label.setText(EMPTY_FILTERED_TEXT)
+            return
         self.state_label.setText(state_hint(state, has_recording))
 
     def show_status(self, message: str) -> None:

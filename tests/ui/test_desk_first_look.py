@@ -17,7 +17,7 @@ from bagel_studio.core.prefs import Preferences
 from bagel_studio.core.store import NewItem, QueueFilter, Store
 from bagel_studio.ui.evidence_view import NO_EVIDENCE, NO_ITEM
 from bagel_studio.ui.listening.spectrogram_view import BOX_HINT, BOX_HINT_MEASURING
-from bagel_studio.ui.main_window import COLUMN_SHARES
+from bagel_studio.ui.main_window import COLUMN_SHARES, EMPTY_FILTERED_TEXT
 from bagel_studio.ui.queue_model import COLUMNS
 from bagel_studio.ui.queue_panel import EMPTY_PROJECT_TEXT, NO_MATCH_TEXT
 from bagel_studio.ui.review_controller import NO_ITEMS_TEXT
@@ -371,6 +371,39 @@ def test_with_no_item_on_the_desk_the_evidence_says_so_on_one_tab(qtbot, project
     qtbot.keyClick(search, Qt.Key.Key_Escape)
     assert window.current_item_id() is not None
     assert tabs.text.heading.text() != NO_ITEM
+    close_desk(window)
+
+
+def test_the_status_bar_says_what_to_do_when_the_filters_match_nothing(
+    qtbot, project: Path, tmp_path: Path
+) -> None:
+    """It said 'Ctrl+I imports' whenever no item was shown, a search that found nothing too."""
+    window = open_desk(qtbot, project)
+    search = window.queue.filters.search
+    qtbot.keyClick(window.queue.table, Qt.Key.Key_Slash)
+    qtbot.keyClicks(search, "zzzqqq")
+    qtbot.keyClick(search, Qt.Key.Key_Return)
+    assert window.machine.state is State.EMPTY
+    assert window.state_label.text() == EMPTY_FILTERED_TEXT
+    assert "import" not in window.state_label.text()
+    search.setFocus()
+    qtbot.keyClick(search, Qt.Key.Key_Escape)  # the search emptied: the decision keys again
+    assert window.machine.state is State.REVIEW
+    assert window.state_label.text().startswith("A accept")
+    close_desk(window)
+    empty = tmp_path / "empty.bagel"
+    Store.open(empty).close()
+    window = open_desk(qtbot, empty)  # an empty project does need an import
+    assert window.machine.state is State.EMPTY
+    assert "Ctrl+I imports" in window.state_label.text()
+    search = window.queue.filters.search
+    search.setFocus()
+    qtbot.keyClicks(search, "wren")
+    qtbot.keyClick(search, Qt.Key.Key_Return)
+    assert window.state_label.text() == EMPTY_FILTERED_TEXT
+    search.setFocus()
+    qtbot.keyClick(search, Qt.Key.Key_Escape)
+    assert "Ctrl+I imports" in window.state_label.text()
     close_desk(window)
 
 
