@@ -42,7 +42,7 @@ from bagel_studio.ui.services import Services
 
 WIDE_LAYOUT_PX = 1000  # from this panel width on, the measurements sit beside the spectrogram
 NARROW_MEASUREMENTS_PX = 190  # the measurements' least height below the spectrogram
-SPECTROGRAM_ROOM_PX = 320  # what the spectrogram keeps before the measurements below it grow
+SPECTROGRAM_ROOM_PX = 240  # what the spectrogram keeps before the measurements below it grow
 QWIDGETSIZE_MAX = (1 << 24) - 1
 
 
@@ -170,9 +170,9 @@ class ListeningPanel(QWidget):
 
     def _narrow_measurements_height(self, width: int, height: int) -> int:
         """Below the spectrogram: NARROW_MEASUREMENTS_PX, or all the measurements' lines where
-        the panel is high enough to leave the spectrogram SPECTROGRAM_ROOM_PX (at 1600x1000
-        the last option's verdict scrolled out of sight under a spectrogram with room to
-        spare)."""
+        the panel is high enough to leave the spectrogram SPECTROGRAM_ROOM_PX (at 1600x1000,
+        and with 320 px kept at 1280x800 too, the last option's verdict scrolled out of sight
+        under a spectrogram with room to spare; a line less of spectrogram shows it)."""
         inner = self.measurements
         room = max(width - 8 - self.measurement_scroll.verticalScrollBar().sizeHint().width(), 50)
         need = inner.heightForWidth(room) if inner.hasHeightForWidth() else -1
