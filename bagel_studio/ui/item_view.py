@@ -138,7 +138,9 @@ class ItemView(QWidget):
             for label in self.flag_labels:  # no "No flags." under no item
                 label.hide()
             self.history.show_entries([])
+            self.history.hide()  # no "History · No decisions or edits yet." under no item
             return
+        self.history.show()
         self.flags_heading.show()
         self.meta.setText(_meta_text(item, mine))
         self.stem.setText(shown(item.content.question))

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
-from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QSplitter, QVBoxLayout, QWidget
 
 from bagel_studio.core.llm.desk import model_choice_lines
 from bagel_studio.core.store import QueueFilter
@@ -80,6 +80,7 @@ class MainWindow(QMainWindow):
         self._settings = settings
         self.machine = ReviewMachine()
         self.listening_wide = False
+        self._focus_before_wide: QWidget | None = None  # where the keys go back after L again
         self._normal_sizes: list[int] = []
         self.queue_model = QueueModel(self.store)
         self.queue = QueuePanel(self.queue_model, self.store, services.prefs.curator, self)
@@ -321,6 +322,10 @@ class MainWindow(QMainWindow):
         self.listening_wide = wide
         if wide:
             self._normal_sizes = self.splitter.sizes()
+            focus = QApplication.focusWidget()
+            self._focus_before_wide = (
+                focus if focus is not None and self.isAncestorOf(focus) else None
+            )
             total = sum(self._normal_sizes)
             centre = self.centre.minimumWidth()
             self.queue.hide()
@@ -331,6 +336,17 @@ class MainWindow(QMainWindow):
             self.queue.show()
             if self._normal_sizes:
                 self.splitter.setSizes(self._normal_sizes)
+            self._give_back_focus()
+
+    def _give_back_focus(self) -> None:
+        """L again: the keys go back where they were before L (the queue, as a rule). Hiding
+        the queue moved the focus to the item's scroll area, and it stayed there once the queue
+        was back: the queue's row lost its highlight."""
+        before, self._focus_before_wide = self._focus_before_wide, None
+        if before is not None and before.isVisible() and before.isEnabled():
+            before.setFocus(Qt.FocusReason.OtherFocusReason)
+        else:
+            self.queue.focus_queue()
 
     # -- geometry ------------------------------------------------------------------------------
 

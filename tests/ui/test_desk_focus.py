@@ -199,3 +199,60 @@ def test_enter_in_the_search_field_hands_the_keys_to_the_items_found(
     assert search.text() == "sparrow"  # the search stays: the queue still shows what it found
     close_desk(window)
     assert rows(path, "SELECT item_id, decision FROM reviews") == [(XC_ID, "accept")]
+
+
+def _key(qtbot, key: Qt.Key) -> None:
+    """``key`` as the keyboard sends it: to the widget with the focus, else the active window."""
+    qtbot.keyClick(QApplication.focusWidget() or QApplication.activeWindow(), key)
+
+
+def test_the_keys_act_in_the_listening_layout_and_go_back_to_the_queue_after_it(
+    qtbot, tmp_path: Path, data_dir: Path
+) -> None:
+    """L hides the queue, which had the keys; L again gives them back to it (before, they
+    stayed on the item's scroll area and the queue's row lost its highlight). In between and
+    after, J/K, Up/Down, Space, E, R and A act as the README says."""
+    path = tmp_path / "desk.bagel"
+    build_project(path, data_dir)
+    window = open_desk(qtbot, path)
+    window.show_item(XC_ID)
+    table = window.queue.table
+    assert QApplication.focusWidget() is table
+    space = next(s for s in window.shortcuts if s.key().toString() == "Space")
+
+    _key(qtbot, Qt.Key.Key_L)
+    assert window.listening_wide and not window.queue.isVisible()
+    assert not window.queue.isAncestorOf(QApplication.focusWidget())  # not on a hidden widget
+    _key(qtbot, Qt.Key.Key_J)
+    assert window.current_item_id() != XC_ID
+    _key(qtbot, Qt.Key.Key_K)
+    assert window.current_item_id() == XC_ID
+    _key(qtbot, Qt.Key.Key_Down)
+    assert window.current_item_id() != XC_ID
+    _key(qtbot, Qt.Key.Key_Up)
+    assert window.current_item_id() == XC_ID
+    with qtbot.waitSignal(space.activated, timeout=2_000):  # Space: the desk's play key
+        _key(qtbot, Qt.Key.Key_Space)
+    _key(qtbot, Qt.Key.Key_Space)
+    _key(qtbot, Qt.Key.Key_E)
+    assert window.machine.state is State.EDIT
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Escape)
+    assert window.machine.state is State.REVIEW
+    _key(qtbot, Qt.Key.Key_R)
+    assert window.machine.state is State.REJECT
+    window.controller.reject_dialog.reject()
+    qtbot.waitUntil(lambda: window.machine.state is State.REVIEW)
+    with qtbot.waitSignal(window.controller.write_finished, timeout=10_000):
+        _key(qtbot, Qt.Key.Key_A)
+
+    _key(qtbot, Qt.Key.Key_L)
+    assert not window.listening_wide and window.queue.isVisible()
+    assert QApplication.focusWidget() is table  # the queue's row is highlighted again
+    shown = window.current_item_id()
+    assert window.queue_model.item_id(table.currentIndex().row()) == shown
+    _key(qtbot, Qt.Key.Key_Down)
+    assert window.current_item_id() != shown
+    _key(qtbot, Qt.Key.Key_K)
+    assert window.current_item_id() == shown
+    close_desk(window)
+    assert rows(path, "SELECT item_id, decision FROM reviews") == [(XC_ID, "accept")]

@@ -69,3 +69,24 @@ def _whole(box) -> None:
     assert box.rect().contains(heading.geometry())
     assert heading.height() >= heading.fontMetrics().height()
     assert heading.width() >= heading.fontMetrics().horizontalAdvance(heading.text())
+
+
+def test_with_no_item_on_the_desk_there_is_no_history_line(
+    qtbot, tmp_path: Path, data_dir: Path
+) -> None:
+    """A search that finds nothing: the centre said 'History · No decisions or edits yet.'
+    under no item; the line goes, and comes back with the next item."""
+    window = desk_on(qtbot, tmp_path, data_dir, KOALA_ID)
+    box = window.item_view.history
+    assert box.isVisible()
+    search = window.queue.filters.search
+    qtbot.keyClick(window.queue.table, Qt.Key.Key_Slash)
+    qtbot.keyClicks(search, "zzzqqq")
+    qtbot.keyClick(search, Qt.Key.Key_Return)
+    assert window.current_item_id() is None
+    assert not box.isVisible() and not box.heading.isVisible()
+    search.setFocus()
+    qtbot.keyClick(search, Qt.Key.Key_Escape)  # the search emptied: an item again
+    assert window.current_item_id() is not None
+    assert box.isVisible() and box.heading.text() == "History · No decisions or edits yet."
+    close_desk(window)
