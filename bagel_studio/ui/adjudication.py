@@ -49,6 +49,7 @@ from bagel_studio.ui.id_queue import (
 from bagel_studio.ui.plain import plain_label
 from bagel_studio.ui.secondary import add_button_key
 from bagel_studio.ui.services import Services
+from bagel_studio.ui.shortcuts import BY_ACTION
 
 DISPUTED = QueueFilter(status="disputed")
 KEEPS = (Decision.ACCEPT, Decision.REVISE)
@@ -180,9 +181,10 @@ class AdjudicationPanel(QWidget):
         self._layout(merge_button)
         for key, (action, argument) in KEYS.items():
             shortcut = QShortcut(QKeySequence(key), self)
+            shortcut.setObjectName(f"{action} {argument}")
             shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             shortcut.activated.connect(lambda a=action, n=argument: self.handle(a, n))
-        add_button_key(self, merge_button, "Ctrl+M")
+        add_button_key(self, merge_button, BY_ACTION["merge"].keys[0], "merge")
         self.refresh()
 
     def _layout(self, merge_button: QPushButton) -> None:

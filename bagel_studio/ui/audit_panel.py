@@ -199,7 +199,7 @@ class AuditPanel(QWidget):
         self.result = result
         report = result.report
         self.heading.setText(
-            f"{report.items:,} items audited: {_count(len(report.artifacts), 'artifact')},"
+            f"{report.coverage()}\nFound {_count(len(report.artifacts), 'artifact')},"
             f" {_count(len(report.duplicates), 'near-duplicate cluster')},"
             f" {_count(len(report.leaks), 'leak')}"
             + ("" if result.change is not None else " (read-only: no flags set)")

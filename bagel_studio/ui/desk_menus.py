@@ -88,6 +88,7 @@ class DeskMenus:
         """A menu entry for ``name``; when the shortcut table has a key for it, the entry shows
         the key and the key (through the review machine) runs the same slot."""
         action = QAction(text, self.window)
+        action.setObjectName(name)
         action.setCheckable(checkable)
         shortcut = BY_ACTION.get(name)
         if shortcut is not None:

@@ -161,6 +161,7 @@ class MainWindow(QMainWindow):
         for entry in SHORTCUTS:
             for key in entry.keys:
                 shortcut = QShortcut(QKeySequence(key), self)
+                shortcut.setObjectName(entry.action)
                 shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
                 shortcut.setAutoRepeat(False)
                 shortcut.activated.connect(lambda a=entry.action: self.machine.handle(a))

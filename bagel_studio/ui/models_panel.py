@@ -144,7 +144,7 @@ class ModelsPanel(QWidget):
         self.cancel_button.setEnabled(False)
         for button, key in (
             (self.save, "Ctrl+S"),
-            (self.run_button, "Ctrl+E"),
+            (self.run_button, "Ctrl+R"),  # not Ctrl+E: the desk's export
             (self.cancel_button, "Ctrl+."),
             (self.judge_button, "Ctrl+J"),
             (self.regenerate_button, "Ctrl+G"),

@@ -34,6 +34,7 @@ def add_close_keys(window: QWidget) -> list[QShortcut]:
     shortcuts = []
     for key in CLOSE_KEYS:
         shortcut = QShortcut(QKeySequence(key), window)
+        shortcut.setObjectName("close")
         shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
         shortcut.activated.connect(window.close)
         shortcuts.append(shortcut)
@@ -48,10 +49,16 @@ def make_secondary(window: QWidget, wanted: QSize = DEFAULT_SIZE) -> None:
     add_close_keys(window)
 
 
-def add_button_key(window: QWidget, button: QAbstractButton, key: str) -> QShortcut:
+def add_button_key(
+    window: QWidget, button: QAbstractButton, key: str, action: str | None = None
+) -> QShortcut:
     """``key`` anywhere in ``window`` clicks ``button`` (when it is enabled), and the button
-    says so: 'Save profile [Ctrl+S]', the key in its tooltip too."""
+    says so: 'Save profile [Ctrl+S]', the key in its tooltip too. The shortcut is named after
+    ``action`` (the desk's action the button repeats, as the adjudication's Merge does the
+    desk's ``merge``), else after the button's label: a key the desk binds to another action
+    is a clash (``tests/ui/test_window_keys.py``)."""
     shortcut = QShortcut(QKeySequence(key), window)
+    shortcut.setObjectName(action or button.text().replace("&", "").rstrip("…"))
     shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
     shortcut.activated.connect(lambda: button.click() if button.isEnabled() else None)
     button.setText(f"{button.text()} [{key}]")

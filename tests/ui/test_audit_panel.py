@@ -149,3 +149,16 @@ def test_the_tables_are_as_wide_and_as_high_as_their_cells(qtbot, planted: Path)
         panel.close()
         services.writer.shutdown()
         services.workers.shutdown()
+
+
+def test_the_heading_says_which_items_are_left_out_and_why(qtbot, demo_copy: Path) -> None:
+    """The demo's queue holds 58 items and the audit reads 56: the heading says so, and names
+    the two items it cannot measure until they are fixed."""
+    window = open_desk(qtbot, demo_copy)
+    panel = open_audit(qtbot, window)
+    first, findings_line = panel.heading.text().split("\n")
+    assert first.startswith(f"56 of {window.queue_model.rowCount()} items audited: 2 items without")
+    assert "demo:three-options" in first and "demo:gold-not-an-option" in first
+    assert findings_line.startswith("Found ") and "near-duplicate cluster" in findings_line
+    panel.close()
+    close_desk(window)

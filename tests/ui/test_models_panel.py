@@ -156,7 +156,7 @@ def test_the_panel_says_what_invalid_replies_mean_and_why_a_run_stopped(
     assert "no more were sent (check the profile's key variable, base URL" in status
     assert "--base-url" not in status  # the desk's own words
     assert panel.status.styleSheet() == "font-weight: bold"
-    assert panel.run_button.text() == "Evaluate all items [Ctrl+E]"  # once, after a run
+    assert panel.run_button.text() == "Evaluate all items [Ctrl+R]"  # once, after a run
     panel.close()
     close_desk(window)
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from bagel_studio.core.audit.baselines import Artifact, format_p
 from bagel_studio.core.audit.features import BATCH, BatchedAudit, features, item_rows
-from bagel_studio.core.audit.items import AuditItem, load_items
+from bagel_studio.core.audit.items import AuditItem, load_audited
 from bagel_studio.core.audit.leaks import Leak
 from bagel_studio.core.audit.report import AuditReport
 from bagel_studio.core.checks.audit import ANSWERABLE_WITHOUT_STEM, LEAKS_ANSWER_OF, NEAR_DUPLICATE
@@ -49,8 +49,8 @@ def run_audit(store: Store, progress: Progress | None = None) -> AuditReport:
     """Audit the project's items as they stand (reads only)."""
     say = progress or (lambda _stage: None)
     say("reading items")
-    items = load_items(store)
-    report = audit_items(items, progress)
+    items, left_out = load_audited(store)
+    report = replace(audit_items(items, progress), left_out=left_out)
     say("options-only answers")
     # Deferred: the model tables it reads are no concern of the release report, which imports
     # the audit.

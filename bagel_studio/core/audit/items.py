@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from bagel_studio.core.audit.report import LeftOut
 from bagel_studio.core.model import Item, ItemContent, Status
 from bagel_studio.core.store import Store
 from bagel_studio.core.store.rows import released_content
@@ -55,14 +56,22 @@ class AuditItem:
 def load_items(store: Store) -> list[AuditItem]:
     """Every item not rejected whose final content has four options and a valid gold, in queue
     order."""
+    return load_audited(store)[0]
+
+
+def load_audited(store: Store) -> tuple[list[AuditItem], LeftOut]:
+    """``load_items``, and the items it leaves out (``LeftOut``: how many are rejected, which
+    lack four options or a gold among them), so that the audit can say what it did not see."""
     # Deferred: the export's report audits the release, so the export imports the audit.
     from bagel_studio.core.export.collect import collect
 
     collected = collect(store)
     decisions = collected.decisions
     kept: list[tuple[Item, ItemContent, int]] = []
+    rejected, unsound = 0, []
     for item in collected.items:
         if item.status is Status.REJECTED:
+            rejected += 1
             continue
         content = None
         if item.status in (Status.ACCEPTED, Status.REVISED):
@@ -72,10 +81,11 @@ def load_items(store: Store) -> list[AuditItem]:
         content = content or item.content
         index = content.answer_index
         if len(content.options) != 4 or index is None or not 0 <= index < 4:
+            unsound.append(item.id)
             continue
         kept.append((item, content, index))
     about = subjects_of([item for item, _, _ in kept], [c.question for _, c, _ in kept])
-    return [
+    audited = [
         AuditItem(
             item.id,
             item.domain,
@@ -89,6 +99,7 @@ def load_items(store: Store) -> list[AuditItem]:
         )
         for (item, content, index), keys in zip(kept, about, strict=True)
     ]
+    return audited, LeftOut(rejected, tuple(unsound))
 
 
 def subjects(item: Item, question: str) -> frozenset[str]:

@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
 
 def report_lines(report: AuditReport) -> list[str]:
     """The audit as text: baselines per domain, artifacts, duplicates, leaks."""
-    lines = [f"{report.items:,} items audited (not rejected, four options, a valid gold)", ""]
+    lines = [report.coverage(), ""]
     domains = list(report.baselines.by_domain[BASELINES[0]])
     lines.append(f"Baselines (accuracy, chance {CHANCE:.0%}):")
     lines.append("  " + "baseline".ljust(14) + "".join(d.rjust(14) for d in domains))
