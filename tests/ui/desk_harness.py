@@ -74,6 +74,21 @@ def wait_exposed(qtbot: Any, widget: QWidget) -> None:
     qtbot.waitUntil(lambda: widget.windowHandle() is not None and widget.windowHandle().isExposed())
 
 
+def open_window(qtbot: Any, window: MainWindow, name: str) -> QWidget:
+    """Open one of the desk's windows by its name in ``window.menus.panels`` ("help", "export",
+    or a panel of ``desk_menus.PANELS``) as its menu does, and wait until it is on screen."""
+    if name == "help":
+        window.menus.show_help()
+    elif name == "export":
+        window.menus.export_dialog()
+    else:
+        window.menus.open_panel(name)
+    panel: QWidget = window.menus.panels[name]
+    qtbot.addWidget(panel)
+    wait_exposed(qtbot, panel)
+    return panel
+
+
 def listening_panel(qtbot: Any, window: MainWindow) -> ListeningPanel:
     """The desk's listening panel, once built: the desk builds it in steps while it is idle,
     and waiting here leaves it idle. If the item on screen has a recording, the panel has it."""

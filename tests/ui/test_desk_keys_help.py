@@ -15,7 +15,7 @@ from bagel_studio.ui.queue_model import SEVERITY_MARK
 from bagel_studio.ui.secondary import DEFAULT_SIZE
 from bagel_studio.ui.shortcuts import SHORTCUTS
 from bagel_studio.ui.shortcuts_help import ShortcutsHelp, shortcut_lines
-from tests.ui.desk_harness import close_desk, listening_panel, open_desk, wait_exposed
+from tests.ui.desk_harness import close_desk, listening_panel, open_desk, open_window
 from tests.ui.desk_project import XC_ID, build_project
 
 FLAGS_COLUMN = 5
@@ -73,13 +73,7 @@ def test_secondary_windows_open_roomy_and_close_by_keyboard(
     path = tmp_path / "windows.bagel"
     build_project(path, data_dir)
     window = open_desk(qtbot, path)
-    if name == "help":
-        window.menus.show_help()
-    else:
-        window.menus.open_panel(name)
-    panel = window.menus.panels[name]
-    qtbot.addWidget(panel)
-    wait_exposed(qtbot, panel)
+    panel = open_window(qtbot, window, name)
     room = panel.screen().availableGeometry()
     if name != "help":  # the panels fill a useful share of the screen, never their bare hint
         wanted = PANEL_SIZES.get(name, DEFAULT_SIZE)

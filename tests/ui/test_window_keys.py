@@ -20,7 +20,7 @@ from PySide6.QtGui import QAction, QKeySequence, QShortcut
 from PySide6.QtWidgets import QAbstractButton, QLabel, QMenuBar, QWidget
 
 from bagel_studio.ui.desk_menus import PANELS
-from tests.ui.desk_harness import close_desk, listening_panel, open_desk, wait_exposed
+from tests.ui.desk_harness import close_desk, listening_panel, open_desk, open_window
 
 WINDOWS = [*PANELS, "export", "help"]
 CHORD_MODIFIERS = ("Ctrl+", "Meta+")
@@ -104,15 +104,7 @@ def test_no_window_opened_from_the_desk_reuses_a_desk_key(
     desk = window_keys(window)
     assert not clashes({}, desk), "the desk binds a key twice"
     assert {"Ctrl+E", "Ctrl+M", "Ctrl+Shift+M", "Space", "Alt+F"} <= set(desk)
-    if name == "help":
-        window.menus.show_help()
-    elif name == "export":
-        window.menus.export_dialog()
-    else:
-        window.menus.open_panel(name)
-    panel = window.menus.panels[name]
-    qtbot.addWidget(panel)
-    wait_exposed(qtbot, panel)
+    panel = open_window(qtbot, window, name)
     keys = window_keys(panel)
     assert {"Esc", "Ctrl+W"} <= set(keys)  # every window closes from the keyboard
     assert clashes(desk, keys) == []
