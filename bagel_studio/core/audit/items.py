@@ -53,15 +53,10 @@ class AuditItem:
         return self.options[self.answer_index]
 
 
-def load_items(store: Store) -> list[AuditItem]:
-    """Every item not rejected whose final content has four options and a valid gold, in queue
-    order."""
-    return load_audited(store)[0]
-
-
 def load_audited(store: Store) -> tuple[list[AuditItem], LeftOut]:
-    """``load_items``, and the items it leaves out (``LeftOut``: how many are rejected, which
-    lack four options or a gold among them), so that the audit can say what it did not see."""
+    """Every item not rejected whose final content has four options and a valid gold, in queue
+    order, and the items left out (``LeftOut``: how many are rejected, which lack four options
+    or a gold among them), so that the audit can say what it did not see."""
     # Deferred: the export's report audits the release, so the export imports the audit.
     from bagel_studio.core.export.collect import collect
 

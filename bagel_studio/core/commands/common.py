@@ -44,12 +44,7 @@ def open_project(
     project = Path(path)
     if not create and not project.exists():
         raise UsageError(f"{path}: no such project")
-    try:
-        store = Store.open(project, create=create, read_only=read_only, owner=owner, wait=wait)
-    except (ProjectLockedError, SchemaTooNewError, StoreError) as exc:
-        raise UsageError(str(exc)) from exc
-    except OSError as exc:
-        raise UsageError(f"{path}: {exc.strerror or exc}") from exc
+    store = _opened(project, create=create, read_only=read_only, owner=owner, wait=wait)
     if not read_only or not store.schema_behind():
         return store
     store.close()
@@ -61,7 +56,17 @@ def open_project(
             f"{path}: written by an older BAGEL Studio, and could not be brought up to date"
             f" ({reason}); open it once with this version for writing, then try again"
         ) from exc
-    return open_project(path, read_only=True, owner=owner, wait=wait)
+    return _opened(project, create=False, read_only=True, owner=owner, wait=wait)
+
+
+def _opened(project: Path, **options: Any) -> Store:
+    """``Store.open`` with its failures as one-line UsageErrors."""
+    try:
+        return Store.open(project, **options)
+    except (ProjectLockedError, SchemaTooNewError, StoreError) as exc:
+        raise UsageError(str(exc)) from exc
+    except OSError as exc:
+        raise UsageError(f"{project}: {exc.strerror or exc}") from exc
 
 
 def print_json(data: Any) -> None:
