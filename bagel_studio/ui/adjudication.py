@@ -373,7 +373,7 @@ class AdjudicationPanel(QWidget):
             self.refresh()
             self.merged.emit(report)
 
-        self._submit(lambda: merge_projects(store, paths), done, self.merge_result)
+        self._submit(lambda: merge_projects(store, paths).result, done, self.merge_result)
 
     def _submit(
         self,

@@ -102,7 +102,7 @@ def findings(report: AuditReport) -> list[Finding]:
 def audit_project(store: Store) -> AuditResult:
     """Run the audit and (unless read-only) store its flags: the writer thread's job."""
     report = run_audit(store)
-    change = None if store.read_only else store_audit_flags(store, audit_flags(report))
+    change = None if store.read_only else store_audit_flags(store, audit_flags(report)).result
     return AuditResult(report, change, findings(report))
 
 

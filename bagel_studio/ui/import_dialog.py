@@ -128,14 +128,14 @@ class _PathsJobDialog(BackgroundJobDialog):
 
     def job(self, progress: Callable[..., None]) -> Any:
         run = getattr(importlib.import_module(self.MODULE), self.FUNCTION)
-        return run(self.services.store, self.paths, progress=progress)
+        return run(self.services.store, self.paths, progress=progress).result
 
 
 class ImportDialog(_PathsJobDialog):
-    """Runs ``bagel_studio.core.importers.import_paths`` on the chosen files or folders."""
+    """Runs ``bagel_studio.core.importers.import_files`` on the chosen files or folders."""
 
     TITLE, VERB = "Import", "Importing"
-    MODULE, FUNCTION = "bagel_studio.core.importers", "import_paths"
+    MODULE, FUNCTION = "bagel_studio.core.importers", "import_files"
 
 
 class MergeDialog(_PathsJobDialog):

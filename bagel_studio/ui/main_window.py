@@ -278,7 +278,7 @@ class MainWindow(QMainWindow):
         def job() -> int:
             from bagel_studio.core.operations.project import recheck
 
-            return recheck(self.store, pending)
+            return recheck(self.store, pending).result
 
         def done(_: int) -> None:
             self.show_status(f"Finished {what}.")

@@ -85,7 +85,7 @@ class MeasureAllDialog(QDialog):
                 report = analyze_recordings(
                     store, workers=workers, progress=self._relay.progressed.emit,
                     cancel=self._cancel, write=write,
-                )  # fmt: skip
+                ).result  # fmt: skip
             except Exception as exc:  # shown to the curator, never a crash
                 self._relay.failed.emit(str(exc) or type(exc).__name__)
             else:

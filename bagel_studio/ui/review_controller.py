@@ -251,7 +251,7 @@ class ReviewController(QObject):
         def write() -> Any:
             return operations.decide(
                 self.store, item.id, curator, decision, reason=reason, note=note, blind_answer=blind
-            )
+            ).result
 
         self._write(write, lambda _review: self._after_decision(item.id, decision))
 
@@ -308,7 +308,7 @@ class ReviewController(QObject):
         def write() -> Any:
             return operations.edit_and_accept(
                 self.store, item.id, curator, content, blind_answer=blind
-            )
+            ).result
 
         def done(review: Any) -> None:
             self._after_decision(item.id, review.decision)
@@ -318,7 +318,7 @@ class ReviewController(QObject):
 
     def undo(self) -> None:
         curator = self.curator
-        self._write(lambda: operations.undo(self.store, curator), self._after_undo)
+        self._write(lambda: operations.undo(self.store, curator).result, self._after_undo)
 
     def _after_undo(self, entry: HistoryEntry | None) -> None:
         if entry is None:
