@@ -52,7 +52,7 @@ def store_measurement(
         store_result(store, [cache_key(recording), audio_sha256], result)
         siblings = [
             sibling
-            for sibling in store.items_with_recording(str(recording["id"]))
+            for sibling in store.evidence.items_with_recording(str(recording["id"]))
             if sibling != item_id
         ]
         for sibling in siblings:
@@ -79,7 +79,7 @@ def clips_to_measure(store: Store) -> tuple[list[ClipJob], int, list[str]]:
     """The recordings with audio and no cached result, how many are measured already, and the
     ids of those whose audio file cannot be found."""
     jobs, already, missing = [], 0, []
-    for recording in store.recordings():
+    for recording in store.evidence.recordings():
         if cached_result(store, recording) is not None:
             already += 1
             continue
@@ -102,14 +102,14 @@ def store_clip_results(
     rechecked: list[str] = []
     with store.transaction():
         for job, result in results:
-            recording = store.recording(job.recording_id)
+            recording = store.evidence.recording(job.recording_id)
             if recording is None:
                 continue
             keys = [cache_key(recording)]
             if "audio_sha256" in result:
                 keys.append(str(result["audio_sha256"]))
             store_result(store, keys, result)
-            for item_id in store.items_with_recording(job.recording_id):
+            for item_id in store.evidence.items_with_recording(job.recording_id):
                 recheck_item(store, item_id)
                 rechecked.append(item_id)
     return Done(len(rechecked), Changes.of_items(rechecked, Part.FLAGS, evidence=True))

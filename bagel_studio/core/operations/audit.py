@@ -25,6 +25,6 @@ def store_audit_flags(store: Store, flags: Mapping[str, Sequence[Flag]]) -> Done
     ``leaks-answer-of``...) on their items, removing those of the previous audit (an item fixed
     since then loses its flag). The operations layer sits below the audit and does not import
     it."""
-    changed = frozenset(store.replace_origin_flags(ORIGIN, flags))
+    changed = frozenset(store.flags.replace_origin_flags(ORIGIN, flags))
     change = AuditChange(changed, sum(len(f) for f in flags.values()))
     return Done(change, Changes.of_items(changed, Part.FLAGS, audit=True))
