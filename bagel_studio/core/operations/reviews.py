@@ -43,15 +43,16 @@ def decide(
     """
     curator = require_curator(curator)
     with store.transaction():
-        item = store.items.get(item_id)
+        # what the decision needs of the item, read as ``decide_many`` reads it for many
+        target = store.reviews.decision_targets([item_id]).get(item_id)
+        if target is None:
+            raise StoreError(f"no item {item_id!r} in this project")
         if decision in KEEPS:
-            blocking = store.flags.blocking(item_id)
-            if blocking:
+            if target.blocking:
                 raise BlockedError(
-                    f"{item_id} cannot be accepted until fixed: "
-                    + "; ".join(f.message for f in blocking)
+                    f"{item_id} cannot be accepted until fixed: " + "; ".join(target.blocking)
                 )
-            decision = Decision.REVISE if item.is_revised else Decision.ACCEPT
+            decision = Decision.REVISE if target.revised else Decision.ACCEPT
         if decision is Decision.REJECT and not reason:
             raise StoreError("a rejection needs a reason")
         review = Review(
@@ -60,12 +61,12 @@ def decide(
             decision=decision,
             reason=reason,
             note=note or None,
-            content=item.content,
+            content=target.content,
             blind_answer=blind_answer,
             decided_at=store.clock(),
             origin="local",
         )
-        before = store.reviews.record_decision(review)
+        before = store.reviews.record_decisions(curator, [review]).get(item_id)
         parts = Part.STATUS | Part.REVIEWS
         if blind_answer is not None or (before is not None and before.blind_answer is not None):
             recheck_item(store, item_id)
