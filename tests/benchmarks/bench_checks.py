@@ -88,7 +88,7 @@ def asked_items(project: Path) -> list[Asked]:
                 and 0 <= item.content.answer_index < len(item.content.options)
                 else None,
             )
-            for item in store.iter_items()
+            for item in store.items.iterate()
         ]
 
 
