@@ -7,7 +7,8 @@ thread, the change set handed to the windows and what they redraw, then the move
 The move (``ReviewController.show_next``: the next item this curator has not reviewed, shown as J
 shows one) is counted apart, so that the accept's own path (key, operation, store, change set,
 redraws) is seen on its own. The second accept of a session is measured, once the listening panel
-is built (a curator's first pause builds it): the first accept imports the write path's modules.
+is built (a curator's first pause builds it) and the work the desk started on its threads (the
+sound device looked for) has come back: the first accept imports the write path's modules.
 ``python -m tests.ui.test_accept_path`` prints the lists (pytest shows them with ``-s``).
 """
 
@@ -91,6 +92,8 @@ def accept_modules(qtbot: Any, folder: Path, data_dir: Path) -> Modules:
             qtbot.keyClick(window, Qt.Key.Key_A)
         assert window.current_item_id() == GLOBI_ID
         listening_panel(qtbot, window)  # built while the desk is idle
+        services = window.services  # and what the desk started on its threads has come back
+        qtbot.waitUntil(lambda: not services.workers.pending and not services.writer.pending)
         modules.recording = True
         with qtbot.waitSignal(window.controller.write_finished, timeout=10_000):
             qtbot.keyClick(window, Qt.Key.Key_A)
