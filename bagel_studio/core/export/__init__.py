@@ -2,8 +2,8 @@
 
 ``export_release(store, out_dir, seed, force=False, progress=None)`` is the entry point;
 ``plan_export(store, seed)`` computes the same release without writing it (the desk's preview).
-The files and their format are described in ``layout.py`` and in the dataset card each release
-carries (``card.py``).
+The files and their format are described in ``report.layout`` and in the dataset card each release
+carries (``report.card``).
 """
 
 from bagel_studio.core.checks.fixed import fixed_positions
@@ -11,7 +11,6 @@ from bagel_studio.core.export.atomic import OutDirExistsError, remove_stale
 from bagel_studio.core.export.balance import natural_key
 from bagel_studio.core.export.plan import (
     BlockedItem,
-    DomainBalance,
     ExportError,
     ExportPlan,
     ReleasedItem,
@@ -28,6 +27,7 @@ from bagel_studio.core.export.release import (
     record_export,
     write_release,
 )
+from bagel_studio.core.report.release import DomainBalance
 
 __all__ = [
     "BlockedItem",

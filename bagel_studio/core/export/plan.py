@@ -35,6 +35,7 @@ from bagel_studio.core.export.collect import blocking as collected_blocking
 from bagel_studio.core.export.collect import licences as collected_licences
 from bagel_studio.core.export.stored import ORIGINAL, STATUS, VERDICT, Row, StoredBatch
 from bagel_studio.core.model import Decision, Item, ItemContent, Review, Status
+from bagel_studio.core.report.release import DomainBalance
 from bagel_studio.core.store import Store
 from bagel_studio.core.store.rows import released_content
 
@@ -94,22 +95,6 @@ class ReleasedItem:
     def answer_index(self) -> int:
         assert self.content.answer_index is not None  # released items passed the structure check
         return self.order.index(self.content.answer_index)
-
-
-@dataclass(frozen=True)
-class DomainBalance:
-    """Gold positions of one domain before and after shuffling."""
-
-    before: tuple[int, ...]  # curated order, every released item
-    after: tuple[int, ...]  # shuffled, every released item
-    movable_after: tuple[int, ...]  # shuffled, only the items whose gold could move
-    movable: int
-    immovable: int
-
-    @property
-    def spread(self) -> int:
-        """Largest difference between two positions among the movable items (the target is <= 1)."""
-        return max(self.movable_after) - min(self.movable_after) if self.movable else 0
 
 
 @dataclass(slots=True)

@@ -19,10 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 from bagel_studio import __version__
 from bagel_studio.core.domains import LETTERS
-from bagel_studio.core.export import layout
 from bagel_studio.core.export.atomic import ReleaseFolder, check_out_dir
 from bagel_studio.core.export.audit_section import ReleaseAudit
-from bagel_studio.core.export.card import dataset_card
 from bagel_studio.core.export.plan import (
     BlockedItem,
     ExportError,
@@ -34,7 +32,9 @@ from bagel_studio.core.export.plan import (
 from bagel_studio.core.export.render import Lines, Rendered, render
 from bagel_studio.core.export.report import Sections, plan_plots, report_files
 from bagel_studio.core.export.rows import dumps_document
-from bagel_studio.core.export.tables import LengthSums
+from bagel_studio.core.report import layout
+from bagel_studio.core.report.card import dataset_card
+from bagel_studio.core.report.tables import LengthSums
 from bagel_studio.core.store import Store
 
 if TYPE_CHECKING:  # forked workers are imported only when asked for

@@ -57,8 +57,8 @@ from bagel_studio.core.export.stored import (
     released,
     source_of,
 )
-from bagel_studio.core.export.tables import LengthSums
 from bagel_studio.core.model import Decision, ItemContent
+from bagel_studio.core.report.tables import LengthSums
 from bagel_studio.core.store import Store
 
 Lines = bytes | memoryview  # UTF-8 lines, in memory
