@@ -16,6 +16,7 @@ from bagel_studio.core.export.plan import (
     ReleasedItem,
     is_nd_licence,
     plan_export,
+    shown_order,
 )
 from bagel_studio.core.export.release import (
     ExportBlockedError,
@@ -48,5 +49,6 @@ __all__ = [
     "plan_export",
     "record_export",
     "remove_stale",
+    "shown_order",
     "write_release",
 ]

@@ -20,6 +20,9 @@ from typing import Any, overload
 from bagel_studio.core.checks.fixed import fixed_positions
 from bagel_studio.core.checks.structural import structural_flags
 from bagel_studio.core.checks.verdict import stored_fixed
+from bagel_studio.core.collect import Decisions, collect_items
+from bagel_studio.core.collect import blocking as collected_blocking
+from bagel_studio.core.collect import licences as collected_licences
 from bagel_studio.core.domains import DOMAINS
 from bagel_studio.core.export import stored
 from bagel_studio.core.export.balance import (
@@ -30,9 +33,6 @@ from bagel_studio.core.export.balance import (
     natural_order,
     permutation,
 )
-from bagel_studio.core.export.collect import Decisions, collect_items
-from bagel_studio.core.export.collect import blocking as collected_blocking
-from bagel_studio.core.export.collect import licences as collected_licences
 from bagel_studio.core.export.stored import ORIGINAL, STATUS, VERDICT, Row, StoredBatch
 from bagel_studio.core.model import Decision, Item, ItemContent, Review, Status
 from bagel_studio.core.report.release import DomainBalance
@@ -325,6 +325,13 @@ def plan_export(
     with snapshot(store), gc_paused():
         plan = _plan(store, seed, progress, planner or plan_batches, dealt, ahead, workers)
         return replace(plan, models=_model_report(store, plan))
+
+
+def shown_order(store: Store, seed: int) -> dict[str, tuple[ItemContent, tuple[int, ...]]]:
+    """The released items as the release with ``seed`` shows them: item id -> (released
+    content, option order); what the models are asked with a seed (``llm.evaluate.Shown``)."""
+    plan = plan_export(store, seed)
+    return {r.item.id: (r.content, tuple(r.order)) for r in plan.items}
 
 
 def _model_report(store: Store, plan: ExportPlan) -> dict[str, Any]:

@@ -32,7 +32,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from pathlib import Path
 from typing import Any
 
-from bagel_studio.core.export.collect import blocking, licences
+from bagel_studio.core.collect import blocking, licences
 from bagel_studio.core.export.plan import BatchPlan, ExportError, ExportPlan, Slot, plan_batch
 from bagel_studio.core.export.render import PreparedBatch, Preparer, Rendered, finish
 from bagel_studio.core.export.stored import read_batch
