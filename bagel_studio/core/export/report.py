@@ -17,6 +17,7 @@ from bagel_studio.core.llm.report import release_section as models_section
 from bagel_studio.core.report.assembly import report_files as assembled
 from bagel_studio.core.report.plots import release_plots
 from bagel_studio.core.report.tables import LengthSums
+from bagel_studio.core.report.tables import length_table as lengths_table
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,11 @@ def length_sums(plan: ExportPlan) -> LengthSums:
     for released in plan.items:
         sums.add(released.item.domain, released.content.question, released.content.options)
     return sums
+
+
+def length_table(plan: ExportPlan, lengths: LengthSums | None = None) -> str:
+    """The report's lengths table of the plan (``lengths``: summed already, else read)."""
+    return lengths_table(plan, lengths or length_sums(plan))
 
 
 def sections_of(plan: ExportPlan) -> Sections:
