@@ -2,6 +2,7 @@
 
 ``export_release(store, out_dir, seed, force=False, progress=None)`` is the entry point;
 ``plan_export(store, seed)`` computes the same release without writing it (the desk's preview).
+Both run the stages of ``pipeline``: collect, plan, deal, render, write, report.
 The files and their format are described in ``report.layout`` and in the dataset card each release
 carries (``report.card``).
 """
@@ -9,24 +10,26 @@ carries (``report.card``).
 from bagel_studio.core.checks.fixed import fixed_positions
 from bagel_studio.core.export.atomic import OutDirExistsError, remove_stale
 from bagel_studio.core.export.balance import natural_key
+from bagel_studio.core.export.pipeline import (
+    export_release,
+    plan_export,
+    shown_order,
+    write_release,
+)
 from bagel_studio.core.export.plan import (
     BlockedItem,
     ExportError,
     ExportPlan,
     ReleasedItem,
     is_nd_licence,
-    plan_export,
-    shown_order,
 )
 from bagel_studio.core.export.release import (
     ExportBlockedError,
     ExportCancelled,
     ExportResult,
     NothingToReleaseError,
-    export_release,
     last_export_seed,
     record_export,
-    write_release,
 )
 from bagel_studio.core.report.release import DomainBalance
 

@@ -1,5 +1,5 @@
-"""The release's report from its plan: the report package's tables and plots of the plan's
-counts, then the sections of the other features (the models' tables, the benchmark audit).
+"""The report stage's content: the report package's tables and plots of the plan's counts, then
+the sections of the other features (the models' tables, the benchmark audit).
 
 The item-level parts (the stem and option lengths, the audit of the released items) are gathered
 while the items are written (``Sections``); ``sections_of`` reads the items again instead.
@@ -15,7 +15,6 @@ from bagel_studio.core.export.audit_section import release_audit
 from bagel_studio.core.export.plan import ExportPlan
 from bagel_studio.core.llm.report import release_section as models_section
 from bagel_studio.core.report.assembly import report_files as assembled
-from bagel_studio.core.report.plots import release_plots
 from bagel_studio.core.report.tables import LengthSums
 from bagel_studio.core.report.tables import length_table as lengths_table
 
@@ -49,19 +48,10 @@ def sections_of(plan: ExportPlan) -> Sections:
 
 
 def report_files(
-    plan: ExportPlan,
-    content_hash: str,
-    sections: Sections | None = None,
-    plots: dict[str, bytes] | None = None,
+    plan: ExportPlan, content_hash: str, sections: Sections | None = None
 ) -> dict[str, bytes]:
-    """{path in the release: bytes} of the report and its plots (``plots``: ``plan_plots`` of
-    the plan, if drawn already)."""
+    """{path in the release: bytes} of the report and its plots: the report package's tables
+    of the plan, then the other features' sections (add a feature's table here)."""
     sections = sections or sections_of(plan)
     features = [models_section(plan.models), audit_section(sections.audit)]
-    return assembled(plan, content_hash, sections.lengths, features, plots)
-
-
-def plan_plots(plan: ExportPlan) -> dict[str, bytes]:
-    """{file name: PNG} of the plots the plan's counts alone decide: the release writer draws
-    them on a thread while the items are written."""
-    return release_plots(plan)
+    return assembled(plan, content_hash, sections.lengths, features)
