@@ -13,8 +13,8 @@ from bagel_studio.core.audit import AuditReport
 from bagel_studio.core.audit.release import release_section as audit_section
 from bagel_studio.core.export.audit_section import release_audit
 from bagel_studio.core.export.plan import ExportPlan
-from bagel_studio.core.llm.report import release_section as models_section
 from bagel_studio.core.report.assembly import report_files as assembled
+from bagel_studio.core.report.release import Section
 from bagel_studio.core.report.tables import LengthSums
 from bagel_studio.core.report.tables import length_table as lengths_table
 
@@ -53,5 +53,15 @@ def report_files(
     """{path in the release: bytes} of the report and its plots: the report package's tables
     of the plan, then the other features' sections (add a feature's table here)."""
     sections = sections or sections_of(plan)
-    features = [models_section(plan.models), audit_section(sections.audit)]
+    features = [*_models_section(plan), audit_section(sections.audit)]
     return assembled(plan, content_hash, sections.lengths, features)
+
+
+def _models_section(plan: ExportPlan) -> list[Section]:
+    """The models' tables, when models were evaluated (their package is imported only then:
+    the export's command starts in a fresh interpreter)."""
+    if not plan.models:
+        return []
+    from bagel_studio.core.llm.report import release_section
+
+    return [release_section(plan.models)]
