@@ -100,4 +100,4 @@ def _start(path: str, audio: bool, parent: int, check: Check) -> None:
 def _check(item_ids: list[str]) -> dict[str, list[Flag]]:
     assert _worker is not None
     store, ctx, audio, check = _worker
-    return {item.id: check(ctx, item, audio=audio) for item in store.get_items(item_ids)}
+    return {item.id: check(ctx, item, audio=audio) for item in store.items.get_many(item_ids)}

@@ -113,14 +113,16 @@ def collect(store: Store) -> Project:
     """Stage 1: the project's counts and lookups."""
     outcomes: dict[str, Counter[str]] = defaultdict(Counter)
     left_out: dict[str, Counter[str]] = defaultdict(Counter)
-    for domain, status, count in store.status_counts():
+    for domain, status, count in store.items.status_counts():
         if status not in _STATUS_VALUES:
             raise ExportError(f"an item of {domain} has an unknown status: {status!r}")
         outcomes[domain][status] += count
         if status not in RELEASED_VALUES:
             left_out[status][domain] += count
     reject_reasons: dict[str, Counter[str]] = defaultdict(Counter)
-    for domain, reason, count in store.reject_reason_counts(REJECTED, Decision.REJECT.value):
+    for domain, reason, count in store.reviews.reject_reason_counts(
+        REJECTED, Decision.REJECT.value
+    ):
         reject_reasons[domain][reason] += count
     candidates = {
         domain: sum(outcomes[domain][status] for status in RELEASED_VALUES)
@@ -135,7 +137,7 @@ def plan_domain(
     """Stage 2: the items of ``domain`` a release may take, read and planned a batch at a time
     in release order (natural id order, ties in queue order), with their lines prepared if
     ``prepare``; ``planned`` hears how many items each batch held."""
-    ids = store.release_candidates(domain, RELEASED_VALUES)
+    ids = store.items.release_candidates(domain, RELEASED_VALUES)
     if len(ids) != project.candidates[domain]:
         raise ExportError(f"the project changed while this export read it ({domain}); export again")
     ids.sort(key=natural_order)

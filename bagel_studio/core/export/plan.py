@@ -407,9 +407,9 @@ def _block_reasons(
 
 
 def _final_content(decisions: Decisions, item_id: str) -> ItemContent | None:
-    """``Store.final_content`` from the reviews and adjudications read in bulk: the same rule
-    (``released_content``), without two queries per item; ``test_export_rows`` checks that both
-    agree on every item."""
+    """``store.reviews.final_content`` from the reviews and adjudications read in bulk: the same
+    rule (``released_content``), without two queries per item; ``test_export_rows`` checks that
+    both agree on every item."""
     return released_content(
         decisions.adjudications.get(item_id), decisions.reviews.get(item_id, ())
     )

@@ -12,7 +12,7 @@ Either way the batch's result (``Rendered``) is its data lines (grouped by domai
 order), its provenance lines, its lines of the content hash, its lengths and its features for
 the release audit.
 
-The lines are written from the project's stored rows (``Store.release_rows``, the reviews and
+The lines are written from the project's stored rows (``store.items.release_rows``, the reviews and
 adjudications as stored) rather than from decoded ``Item`` and ``Review`` objects: the store
 writes content JSON canonically, so a review that stores the released content is told by
 comparing text, and only what differs (an edit, another curator's content, an adjudication) is

@@ -34,7 +34,7 @@ def planted(tmp_path: Path) -> Path:
     """The planted project (duplicates, leaks, an artifact), all but a few items accepted."""
     path = planted_project(tmp_path / "planted.bagel")
     with Store.open(path) as store:
-        for item_id in store.item_ids():
+        for item_id in store.items.ids():
             if not item_id.endswith("3"):
                 operations.decide(store, item_id, "ana", Decision.ACCEPT)
     return path
@@ -64,7 +64,7 @@ def test_a_change_after_planning_stops_the_export(planted: Path, tmp_path: Path)
         plan = plan_export(store, seed=8)
         plan.items.BATCH = 9
         last = plan.items.slots[-1].item_id  # read by the last batch
-        content = store.get_item(last).content
+        content = store.items.get(last).content
         changed = content.with_changes(question=content.question + " (edited)")
         operations.edit_and_accept(store, last, "ana", changed)
         changed_since = f"changed since this export was planned \\({last}\\)"
@@ -92,7 +92,7 @@ def test_an_item_rejected_while_the_export_reads_stops_it(
     with Store.open(planted) as store:
         with pytest.raises(ExportError, match="changed while this export read it") as raised:
             export_release(store, tmp_path / "out", seed=8)
-        rejected = [i for i in store.item_ids() if store.get_item(i).status.value == "rejected"]
+        rejected = [i for i in store.items.ids() if store.items.get(i).status.value == "rejected"]
         assert len(rejected) == 1 and f"({rejected[0]})" in str(raised.value)
     assert not (tmp_path / "out").exists()
 
@@ -140,7 +140,7 @@ def test_a_blocked_item_found_after_some_items_were_written_leaves_nothing(
         plan = plan_export(store, seed=8)
         item_id = plan.items.slots[-1].item_id  # in the domain planned last
         flag = Flag("gold-unsupported", Severity.BLOCKING, "The gold answer is not in the evidence")
-        store.replace_flags(item_id, [flag])
+        store.flags.replace_flags(item_id, [flag])
     with Store.open(planted, read_only=True) as store:
         with pytest.raises(ExportBlockedError) as caught:
             export_release(store, tmp_path / "out", seed=8)
