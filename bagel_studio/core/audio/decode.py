@@ -36,7 +36,7 @@ import soundfile as sf
 # A sample at or beyond this magnitude has reached full scale (one 16-bit step below 1.0, so a
 # 16-bit file driven to +32767 counts as clipped).
 CLIP_LEVEL = 32766.0 / 32768.0
-MAX_SAMPLE_RATE = 384_000
+MAX_SAMPLE_RATE = 1_000_000
 # MP3 frame counts in headers are estimates (encoder delay, padding); allow this much shortfall
 # before calling a file truncated.
 _MP3_SLACK_FRAMES = 4 * 1152

@@ -1,0 +1,447 @@
+"""Finding a clip's calls at the resolution they need, from an owl's hoot to a bat's pulse.
+
+A hoot lasts half a second at 400 Hz; a bat's echolocation pulse lasts a millisecond at 40-150
+kHz; a cricket's trill is a train of 10 ms notes. No one analysis band, frame length or
+threshold measures all of them, so each is taken from the recording itself:
+
+1. **Band.** A survey spectrogram finds what comes and goes above each frequency's own noise
+   floor (steady hiss, hum and a recorder's whine stay at their floor and drop out); the band
+   around its strongest part, with the partials of the same sound, is where the calls are.
+2. **Rate.** The calls are measured at the lowest rate that holds that band: the paper's 16 kHz
+   for most birds, the file's own rate (or a plain decimation of it) for insects and bats.
+3. **Envelope and hop.** The band's energy is smoothed over windows from a few cycles of the band
+   up to 50 ms, one octave apart (a running sum: each costs one pass). At each, calls are runs
+   above hysteresis thresholds set from the noise floor and its spread at that window; the
+   window kept is the coarsest (least noisy) one that is short against the calls and their
+   gaps, so a 1 ms pulse gets a 0.1 ms window and a 1 s song a 50 ms one, and each note of a
+   trill stays its own call.
+4. **Band, again.** The calls' spectrum, at frames fitted to their length, against the spectrum
+   between them: the dominant band is where their energy lies within 10 dB of the peak.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from bagel_studio.core.audio import dsp
+from bagel_studio.core.lazy import lazy_import
+
+ndimage = lazy_import("scipy.ndimage")
+signal = lazy_import("scipy.signal")
+special = lazy_import("scipy.special")
+
+LOWEST_HZ = 150.0  # below this lies rumble, wind and handling noise, not calls
+TOP_GUARD = 0.97  # above this share of Nyquist lie converter artefacts
+SURVEY_FFT = 512
+FLOOR_QUANTILE = 0.2  # a bin's noise floor: this quantile of its power over time...
+FLOOR_SCALE = 1.0 / 0.2231  # ...over the same quantile of noise power (exponential: -ln 0.8)
+ACTIVE_DB = 5.0  # survey cells this far above their floor (after 3x3 smoothing) hold a sound
+SURVEY_SPAN_DB = 20.0  # the survey band: what lies within this of the peak
+DOMINANT_DB = 10.0  # the dominant band: the calls' energy within this of the peak
+WIDEN = 1.2  # the analysis band: the survey band widened by this factor at each end
+MAX_SCALE_S = 0.05  # the coarsest energy window
+MIN_WINDOW_SAMPLES = 8
+FINEST_CYCLES = 4.0  # the finest window averages this many independent samples of the band
+RESOLVE = 4.0  # a window finds calls lasting this many windows
+EDGE_WINDOWS = 8.0  # and reads a call's ends at a window this many times shorter than it
+GAP_WINDOWS = 1.5  # a dip shorter than this many windows is noise, not a gap
+GAP_RESOLVE = 3.0  # a window resolves gaps this many times longer
+DIP_DB = 6.0  # a gap between calls dips this far under the quieter one
+PART_DB = 10.0  # the calls a call splits into are within this of the loudest of them
+PART_SHARE = 0.5  # and hold this share of its energy
+MIN_WINDOWS = 2.0  # a call lasts this many windows at least (a click lasts one)
+SPLIT = True
+SCRAP_SHARE, SCRAP_GAP = 0.1, 0.5  # see _without_scraps
+END_DB = 25.0  # a call ends where its energy falls this far under its peak (or into the noise)
+HIGH_FALSE_ALARM, HIGH_DB = 1e-6, 6.0  # a call reaches a level noise seldom does (see _detect)
+LOW_QUANTILE, LOW_DB = 0.95, 3.0  # and lasts while above what noise mostly stays under
+DYNAMIC_DB = 40.0
+LOUDEST_SPAN_DB = 20.0  # calls this far under the loud ones are background, not the caller
+CALL_FRAME_FRACTION = 0.5  # frames for the calls' spectrum: this share of the shorter calls
+MAX_FRAME_S = 0.032  # ...at most the paper's 32 ms
+FRAME_CYCLES = 8.0  # ...and at least this many cycles of the band's centre
+STATIONARY_DB = 6.0  # nothing found, and the envelope spans less than this: one steady sound
+
+
+@dataclass(frozen=True)
+class Calls:
+    """The calls of a clip: where they are, and how they were found."""
+
+    rate: int  # the sample rate they were measured at
+    band_hz: tuple[float, float]  # the analysis band (survey band widened)
+    window_s: float  # the energy window the durations were read at
+    segments: tuple[tuple[float, float], ...]  # (start, end) seconds
+    stationary: bool  # nothing comes and goes: the clip is one steady sound
+
+
+def noise_floor(power: np.ndarray, axis: int = 1) -> np.ndarray:
+    """Each row's noise power: a low quantile of it scaled to the mean of noise alone (the power
+    of noise in a spectrogram cell is exponentially distributed), so calls filling up to three
+    quarters of the time leave it alone."""
+    floor = np.quantile(power, FLOOR_QUANTILE, axis=axis) * FLOOR_SCALE
+    return np.asarray(np.maximum(floor, 1e-30))
+
+
+def survey(samples: np.ndarray, rate: int) -> tuple[np.ndarray, np.ndarray, bool]:
+    """(freqs, profile, stationary): the energy that comes and goes above each bin's floor.
+
+    ``stationary`` when nothing does (a steady tone, a hum, noise alone): the profile is then the
+    plain mean spectrum, so such a clip is still described by what it holds."""
+    n_fft = SURVEY_FFT
+    power = dsp.stft_power(samples, n_fft, n_fft // 2).astype(np.float64)
+    freqs = np.fft.rfftfreq(n_fft, 1.0 / rate)
+    usable = (freqs >= LOWEST_HZ) & (freqs <= TOP_GUARD * rate / 2)
+    power, freqs = power[usable], freqs[usable]
+    if power.size == 0:
+        return freqs, np.zeros(freqs.size), True
+    floor = noise_floor(power)
+    ratio = ndimage.uniform_filter(power / floor[:, None], size=3, mode="nearest")
+    active = ratio > 10 ** (ACTIVE_DB / 10)
+    profile = np.where(active, power - floor[:, None], 0.0).sum(axis=1)
+    if profile.max(initial=0.0) <= 1e-6 * power.mean(axis=1).sum() * power.shape[1]:
+        return freqs, power.mean(axis=1), True
+    return freqs, profile, False
+
+
+def band_around_peak(
+    freqs: np.ndarray, profile: np.ndarray, span_db: float
+) -> tuple[float, float, int]:
+    """(low, high, peak bin): the region within ``span_db`` of the profile's peak, grown across
+    gaps narrower than an octave (a sound's partials lie within an octave of one another)."""
+    if profile.size == 0 or profile.max() <= 0:
+        return 0.0, 0.0, 0
+    smooth = ndimage.uniform_filter1d(profile, size=3, mode="nearest")
+    peak = int(np.argmax(smooth))
+    inside = smooth >= smooth[peak] * 10 ** (-span_db / 10)
+    lo = hi = peak
+    while lo > 0 and inside[lo - 1]:
+        lo -= 1
+    while hi < inside.size - 1 and inside[hi + 1]:
+        hi += 1
+    grown = True
+    while grown:
+        grown = False
+        above = np.flatnonzero(inside[hi + 1 :]) + hi + 1
+        if above.size and freqs[above[0]] < 2.0 * max(freqs[hi], 1.0):
+            hi = int(above[0])
+            while hi < inside.size - 1 and inside[hi + 1]:
+                hi += 1
+            grown = True
+        below = np.flatnonzero(inside[:lo])
+        if below.size and freqs[below[-1]] > 0.5 * freqs[lo]:
+            lo = int(below[-1])
+            while lo > 0 and inside[lo - 1]:
+                lo -= 1
+            grown = True
+    spacing = float(freqs[1] - freqs[0]) if freqs.size > 1 else 1.0
+    return float(freqs[lo] - spacing / 2), float(freqs[hi] + spacing / 2), peak
+
+
+def analysis_band(low: float, high: float, rate: int) -> tuple[float, float]:
+    """The survey band widened (calls glide beyond it), within what the rate holds."""
+    nyquist = rate / 2
+    low, high = max(LOWEST_HZ, low / WIDEN), min(0.95 * nyquist, high * WIDEN)
+    if high <= low * 1.2:  # a line too narrow to read the calls' timing from
+        centre = np.sqrt(max(low, 1.0) * high)
+        low, high = max(LOWEST_HZ, centre / 1.2), min(0.95 * nyquist, centre * 1.2)
+    return float(low), float(high)
+
+
+def call_rate(rate: int, band: tuple[float, float], base_rate: int) -> int:
+    """The lowest rate that holds ``band`` with room to spare: ``base_rate`` (the paper's 16 kHz)
+    when it does, else the file's rate divided by the largest whole factor that does."""
+    needed = band[1] / 0.45
+    if base_rate <= rate and base_rate >= needed:
+        return base_rate
+    factor = max(1, int(rate // needed))
+    while factor > 1 and rate % factor:
+        factor -= 1
+    return rate // factor
+
+
+def find_calls(samples: np.ndarray, rate: int, band: tuple[float, float]) -> Calls:
+    """The calls in ``samples`` (at ``rate``) within ``band``: found from the coarsest window
+    down (``_split_down``), the faint ones and the scraps left out, each one's length read at a
+    window short against it (``_edges``)."""
+    filtered = dsp.bandpass(samples, rate, band)
+    energy = np.concatenate(([0.0], np.cumsum(filtered.astype(np.float64) ** 2)))
+    width = max(band[1] - band[0], 1.0)
+    finest = max(MIN_WINDOW_SAMPLES / rate, FINEST_CYCLES / width)
+    windows = [finest * 2.0**k for k in range(40) if finest * 2.0**k <= MAX_SCALE_S] or [finest]
+    scales = [_Scale.of(energy, rate, window) for window in windows]
+    events = _without_scraps(_loud(_split_down(scales), scales), scales)
+    if not events:
+        coarsest = scales[-1]
+        steady = coarsest.env.max(initial=0.0) < coarsest.noise.mean * 10 ** (STATIONARY_DB / 10)
+        whole = ((0.0, samples.size / rate),) if steady else ()
+        return Calls(rate, band, coarsest.window_s, whole, steady)
+    segments = tuple(_edges(event, scales) for event in events)
+    window = float(np.median([scales[e.scale].window_s for e in events]))
+    return Calls(rate, band, window, segments, False)
+
+
+@dataclass(frozen=True)
+class _Event:
+    """A call as found at one window: seconds, peak power, the window's index."""
+
+    start: float
+    end: float
+    peak: float
+    scale: int
+
+    def overlaps(self, other: _Event) -> bool:
+        return self.start < other.end and other.start < self.end
+
+
+@dataclass(frozen=True)
+class NoiseFloor:
+    """The noise in an energy envelope: its mean power and how many independent samples each
+    window averages (the shape of its gamma distribution: the mean of K squared Gaussian
+    pairs), read from the envelope's lower part (5th and 20th percentiles), which calls seldom
+    reach as they seldom fill 80 % of a clip."""
+
+    mean: float
+    shape: float
+
+    @classmethod
+    def of(cls, env: np.ndarray) -> NoiseFloor:
+        if env.size == 0:
+            return cls(1e-30, 1.0)
+        p05, p20 = (float(v) for v in np.percentile(env, [5.0, 20.0]))
+        ratio = p20 / p05 if p05 > 0 else np.inf
+        ratios, shapes = _shape_table()
+        shape = float(np.interp(ratio, ratios, shapes)) if np.isfinite(ratio) else shapes[-1]
+        mean = p20 / (float(special.gammaincinv(shape, 0.2)) / shape)
+        return cls(max(mean, 1e-30), shape)
+
+    def quantile(self, q: float) -> float:
+        """The power noise alone stays under with probability ``q``."""
+        return self.mean * float(special.gammaincinv(self.shape, q)) / self.shape
+
+
+@cache
+def _shape_table() -> tuple[np.ndarray, np.ndarray]:
+    """(p20 / p05 of the gamma distribution of each shape, the shapes), by rising ratio."""
+    shapes = np.geomspace(1e5, 0.25, 200)
+    return special.gammaincinv(shapes, 0.2) / special.gammaincinv(shapes, 0.05), shapes
+
+
+@dataclass(frozen=True)
+class _Scale:
+    """The band's energy at one window: its envelope, noise, thresholds and the calls found.
+
+    High: what noise alone passes once in HIGH_FALSE_ALARM windows, and HIGH_DB over its mean
+    at least. Low: what it stays under LOW_QUANTILE of the time, LOW_DB over its mean at least,
+    and within DYNAMIC_DB of the loudest (a noiseless recording has no floor to speak of)."""
+
+    window_s: float
+    hop_s: float
+    env: np.ndarray  # mean power over the window, every hop (a quarter window)
+    noise: NoiseFloor
+    high: float
+    low: float
+    events: list[tuple[int, int, float]]  # (first, past-last) hop, peak power; RESOLVE windows
+    seen: list[tuple[int, int, float]]  # the same, MIN_WINDOWS windows long or more
+
+    @classmethod
+    def of(cls, energy: np.ndarray, rate: int, window_s: float) -> _Scale:
+        n = max(1, round(window_s * rate))
+        hop = max(1, n // 4)
+        total = energy.size - 1
+        centres = np.arange(0, total, hop)
+        lo = np.clip(centres - n // 2, 0, total)
+        hi = np.clip(centres - n // 2 + n, 0, total)
+        env = np.maximum((energy[hi] - energy[lo]) / np.maximum(hi - lo, 1), 0.0)
+        noise = NoiseFloor.of(env)
+        high = max(noise.quantile(1 - HIGH_FALSE_ALARM), noise.mean * 10 ** (HIGH_DB / 10))
+        low = max(
+            noise.quantile(LOW_QUANTILE),
+            noise.mean * 10 ** (LOW_DB / 10),
+            float(env.max(initial=0.0)) * 10 ** (-DYNAMIC_DB / 10),
+        )
+        low = min(low, high)
+        hop_s = hop / rate
+        seen = _detect(env, high, low, round(GAP_WINDOWS * window_s / hop_s))
+        seen = [e for e in seen if (e[1] - e[0]) * hop_s >= MIN_WINDOWS * window_s]
+        events = [e for e in seen if (e[1] - e[0]) * hop_s >= RESOLVE * window_s]
+        return cls(window_s, hop_s, env, noise, high, low, events, seen)
+
+    def sees(self, event: _Event) -> bool:
+        """Whether this window finds ``event`` too (a blip of the finer window's noise fades
+        once the window doubles; a call of RESOLVE finer windows still lasts two)."""
+        a, b = self.index(event.start), self.index(event.end)
+        return any(start < b and a < stop for start, stop, _ in self.seen)
+
+    def index(self, seconds: float) -> int:
+        return int(np.clip(round(seconds / self.hop_s), 0, self.env.size))
+
+
+def _detect(env: np.ndarray, high: float, low: float, bridge: int) -> list[tuple[int, int, float]]:
+    """Runs above ``low`` (dips shorter than ``bridge`` hops bridged) that reach ``high``; a run
+    holding calls of different loudness is cut again at END_DB under its own peak, so a loud
+    call and the fainter one just after it (or its echo) stay two."""
+    events = []
+    for start, stop in _runs(env, low, bridge):
+        peak = float(env[start:stop].max())
+        own = peak * 10 ** (-END_DB / 10)
+        parts = _runs(env[start:stop], own, bridge) if own > low and SPLIT else [(0, stop - start)]
+        for a, b in parts:
+            top = float(env[start + a : start + b].max())
+            if top >= high:
+                events.append((start + a, start + b, top))
+    return events
+
+
+def _runs(env: np.ndarray, level: float, bridge: int) -> list[tuple[int, int]]:
+    merged: list[list[int]] = []
+    for start, stop in dsp.runs_above(env > level):
+        if merged and start - merged[-1][1] < bridge:
+            merged[-1][1] = stop
+        else:
+            merged.append([start, stop])
+    return [(a, b) for a, b in merged]
+
+
+def _split_down(scales: list[_Scale]) -> list[_Event]:
+    """The calls, from the coarsest window (where a pulse train or a song's run of notes is one
+    event, and noise is smoothest) to the finest: a call is replaced by the calls a finer window
+    finds within it when real gaps part them (``_parts``); a call only a finer window finds (a
+    pulse too short for the coarser ones) is added when the window twice as long sees it too."""
+    found: list[_Event] = []
+    for k in reversed(range(len(scales))):
+        scale = scales[k]
+        here = [_Event(a * scale.hop_s, b * scale.hop_s, peak, k) for a, b, peak in scale.events]
+        kept: list[_Event] = []
+        for event in found:
+            inside = [e for e in here if e.overlaps(event)]
+            parts = _parts(inside, scale, event) if len(inside) > 1 else []
+            kept.extend(parts if len(parts) > 1 else [event])
+        coarser = scales[k + 1] if k + 1 < len(scales) else None
+        kept.extend(
+            e
+            for e in here
+            if not any(e.overlaps(old) for old in kept) and (coarser is None or coarser.sees(e))
+        )
+        found = sorted(kept, key=lambda e: e.start)
+    return found
+
+
+def _parts(inside: list[_Event], scale: _Scale, whole: _Event) -> list[_Event]:
+    """``inside`` (a finer window's calls within the call ``whole``) less those PART_DB under
+    the loudest of them (a call's own ripples, which a fine window makes much of), joined across
+    the gaps that are not real: a real gap lasts GAP_RESOLVE windows and dips DIP_DB under the
+    quieter side's peak. None when the parts hold under PART_SHARE of the call's energy (they
+    are the loudest moments of one diffuse sound, not calls of their own)."""
+    loudest = max(e.peak for e in inside)
+    loud = [e for e in inside if e.peak >= loudest * 10 ** (-PART_DB / 10)]
+    held = sum(_energy(e, scale) for e in loud)
+    if held < PART_SHARE * _energy(whole, scale):
+        return []
+    parts = [loud[0]]
+    for event in loud[1:]:
+        last = parts[-1]
+        gap = scale.env[scale.index(last.end) : scale.index(event.start)]
+        deep = gap.size > 0 and gap.min() <= min(last.peak, event.peak) * 10 ** (-DIP_DB / 10)
+        if event.start - last.end >= GAP_RESOLVE * scale.window_s and deep:
+            parts.append(event)
+        else:
+            parts[-1] = _Event(last.start, event.end, max(last.peak, event.peak), last.scale)
+    return parts
+
+
+def _energy(event: _Event, scale: _Scale) -> float:
+    """The energy ``event`` holds above the noise, in ``scale``'s envelope."""
+    env = scale.env[scale.index(event.start) : scale.index(event.end)]
+    return float(np.maximum(env - scale.noise.mean, 0.0).sum() * scale.hop_s)
+
+
+def _loud(events: list[_Event], scales: list[_Scale]) -> list[_Event]:
+    """The caller's calls: those reaching halfway (in dB) from the noise floor to the loud ones
+    (the median of the loudest tenth, three at least, so that one click sets nothing), and
+    within LOUDEST_SPAN_DB of them; fainter ones are other animals, far off, or ripples of the
+    background."""
+    if not events:
+        return []
+    above = [10 * np.log10(e.peak / scales[e.scale].noise.mean) for e in events]
+    loud = float(np.median(sorted(above)[-max(3, len(above) // 10) :]))
+    least = max(loud / 2, loud - LOUDEST_SPAN_DB)
+    return [e for e, db in zip(events, above, strict=True) if db >= least]
+
+
+def _without_scraps(events: list[_Event], scales: list[_Scale]) -> list[_Event]:
+    """The calls less the scraps: a call holding under SCRAP_SHARE of the energy of a neighbour
+    closer to it than SCRAP_GAP of that neighbour's length is that call's tail, a fragment or
+    an echo, not a call of its own. (A pulse train's pulses, a trill's notes and a song's notes
+    are spaced further apart, or alike in energy.)"""
+
+    energies = [_energy(e, scales[e.scale]) for e in events]
+    kept = []
+    for i, event in enumerate(events):
+        scrap = False
+        for j in (i - 1, i + 1):
+            if 0 <= j < len(events):
+                other = events[j]
+                gap = event.start - other.end if j < i else other.start - event.end
+                near = gap < SCRAP_GAP * (other.end - other.start)
+                scrap = scrap or (near and energies[i] < SCRAP_SHARE * energies[j])
+        if not scrap:
+            kept.append(event)
+    return kept
+
+
+def _edges(event: _Event, scales: list[_Scale]) -> tuple[float, float]:
+    """(start, end) seconds of one call: read again at the coarsest window EDGE_WINDOWS times
+    shorter than the call (or the finest), within a window of where it was found, from the first to
+    the last stretch of two windows above that window's low threshold and END_DB under the
+    call's peak there; what the window's own length adds taken off."""
+    found = scales[event.scale]
+    begin, end = event.start, event.end
+    fitting = [s for s in scales if s.window_s * EDGE_WINDOWS <= end - begin]
+    scale = fitting[-1] if fitting else scales[0]
+    first = scale.index(begin - found.window_s)
+    env = scale.env[first : scale.index(end + found.window_s) + 1]
+    peak = float(env.max(initial=0.0))
+    level = max(scale.low, peak * 10 ** (-END_DB / 10))
+    runs = [(a, b) for a, b in dsp.runs_above(env > level) if b - a >= MIN_WINDOWS * 4]
+    if not runs or peak <= 0:
+        return begin, end
+    start = (first + runs[0][0] - 0.5) * scale.hop_s
+    stop = (first + runs[-1][1] - 0.5) * scale.hop_s
+    spread = scale.window_s * max(0.0, 1.0 - 2.0 * level / peak)
+    shrink = min(spread, 0.5 * (stop - start)) / 2
+    return start + shrink, stop - shrink
+
+
+def frame_size(rate: int, calls: Calls) -> int:
+    """FFT size for the calls' spectrum: about half the shorter calls, at most 32 ms, at least
+    enough cycles of the band's centre to resolve it (a power of two, 32 samples or more)."""
+    lengths = [b - a for a, b in calls.segments]
+    short = float(np.percentile(lengths, 20)) if lengths else MAX_FRAME_S
+    centre = np.sqrt(calls.band_hz[0] * calls.band_hz[1])
+    seconds = min(MAX_FRAME_S, max(short * CALL_FRAME_FRACTION, FRAME_CYCLES / centre))
+    return int(2 ** round(np.log2(max(32.0, seconds * rate))))
+
+
+def calls_spectrum(
+    power: np.ndarray, times: np.ndarray, segments: tuple[tuple[float, float], ...], frame_s: float
+) -> np.ndarray:
+    """The calls' mean power spectrum above the spectrum between them (frames clear of every
+    call by half a frame; each bin's low quantile when there are too few)."""
+    inside = frames_in(times, segments)
+    if not inside.any():
+        return np.asarray(power.mean(axis=1))
+    clear = ~frames_in(times, segments, margin=frame_s)
+    floor = power[:, clear].mean(axis=1) if clear.sum() >= 8 else noise_floor(power)
+    return np.asarray(np.maximum(power[:, inside].mean(axis=1) - floor, 0.0))
+
+
+def frames_in(
+    times: np.ndarray, segments: tuple[tuple[float, float], ...], margin: float = 0.0
+) -> np.ndarray:
+    inside = np.zeros(times.size, dtype=bool)
+    for start, end in segments:
+        inside |= (times >= start - margin) & (times <= end + margin)
+    return inside
