@@ -30,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.core.audio import ground_truth as gt  # noqa: E402
+from tests.core.audio import ground_truth as gt
 
 LIMIT = 0.2  # duration and count within 20 %
 
@@ -144,7 +144,8 @@ def format_row(row: Row) -> str:
     return (
         head + f"{_ms(truth.median_s):>6} {_ms(row.median_s):>6} {_pct(row.duration_error):>6} | "
         f"{truth.count:>3} {row.count:>4} {_pct(row.count_error):>6} | "
-        f"{true_band:>13} {band:>13} {low:5.2f} {high:5.2f} {'yes' if row.holds_centre else 'NO':>3}"
+        f"{true_band:>13} {band:>13} {low:5.2f} {high:5.2f} "
+        f"{'yes' if row.holds_centre else 'NO':>3}"
         f" | {'yes' if row.ok else marks:<3} {row.seconds:5.2f}"
     )
 

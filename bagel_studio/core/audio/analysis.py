@@ -171,15 +171,21 @@ def _measure_calls(
     power = dsp.stft_power(x, n_fft, hop)
     freqs = np.fft.rfftfreq(n_fft, 1.0 / call_rate)
     times = np.arange(power.shape[1]) * hop / call_rate
-    usable = (freqs >= calls.LOWEST_HZ) & (freqs <= calls.TOP_GUARD * call_rate / 2)
-    if stationary or not segments:
-        f, spectrum = survey_freqs, profile
-    else:
-        f = freqs[usable]
+    usable = freqs >= calls.LOWEST_HZ
+    usable[usable] = calls.below_guard(freqs[usable], power[usable].mean(axis=1), call_rate)
+    f = freqs[usable]
+    if found.stationary:  # the clip as it is: one steady sound
+        spectrum = np.asarray(power[usable].mean(axis=1))
+    elif segments:
         spectrum = calls.calls_spectrum(power[usable], times, found.segments, n_fft / call_rate)
-    low, high, peak = calls.band_around_peak(f, spectrum, calls.DOMINANT_DB)
+    else:  # nothing stands out as a call: what comes and goes, from the survey
+        f, spectrum = survey_freqs, profile
+    low, high, _ = calls.band_around_peak(f, spectrum, calls.DOMINANT_DB)
+    inside = np.flatnonzero((f >= low) & (f <= high))
+    peak = int(inside[np.argmax(spectrum[inside])]) if inside.size else 0
     peak_hz = _parabolic_peak(spectrum, f, peak) if high > 0 else 0.0
-    in_band = (freqs >= band[0]) & (freqs <= band[1])
+    tonal_band = calls.tonal_band((low, high), call_rate / 2)
+    in_band = (freqs >= tonal_band[0]) & (freqs <= tonal_band[1])
     active = calls.frames_in(times, found.segments)
     flat = frame_flatness(power[in_band][:, active] if active.any() else power[in_band])
     tonal = harmonicity(flat)

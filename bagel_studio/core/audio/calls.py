@@ -35,10 +35,13 @@ special = lazy_import("scipy.special")
 
 LOWEST_HZ = 150.0  # below this lies rumble, wind and handling noise, not calls
 TOP_GUARD = 0.97  # above this share of Nyquist lie converter artefacts
+REST_SHARE = 1e-4  # unless what lies under it holds less than this (-40 dB)
 SURVEY_FFT = 512
 FLOOR_QUANTILE = 0.2  # a bin's noise floor: this quantile of its power over time...
 FLOOR_SCALE = 1.0 / 0.2231  # ...over the same quantile of noise power (exponential: -ln 0.8)
 ACTIVE_DB = 5.0  # survey cells this far above their floor (after 3x3 smoothing) hold a sound
+COMING_SHARE = 1e-3  # what comes and goes holds this share of the energy, or the clip is one
+# steady sound (the few cells of noise alone that pass ACTIVE_DB hold far less)
 SURVEY_SPAN_DB = 20.0  # the survey band: what lies within this of the peak
 DOMINANT_DB = 10.0  # the dominant band: the calls' energy within this of the peak
 WIDEN = 1.2  # the analysis band: the survey band widened by this factor at each end
@@ -88,22 +91,40 @@ def noise_floor(power: np.ndarray, axis: int = 1) -> np.ndarray:
 def survey(samples: np.ndarray, rate: int) -> tuple[np.ndarray, np.ndarray, bool]:
     """(freqs, profile, stationary): the energy that comes and goes above each bin's floor.
 
-    ``stationary`` when nothing does (a steady tone, a hum, noise alone): the profile is then the
-    plain mean spectrum, so such a clip is still described by what it holds."""
+    ``stationary`` when nearly nothing does (a steady tone, a hum, noise alone): the profile is
+    then the plain mean spectrum, so such a clip is still described by what it holds. The first
+    and last frames, half outside the clip, are left out (the clip's start is not a call)."""
     n_fft = SURVEY_FFT
     power = dsp.stft_power(samples, n_fft, n_fft // 2).astype(np.float64)
+    if power.shape[1] > 4:
+        power = power[:, 1:-1]
     freqs = np.fft.rfftfreq(n_fft, 1.0 / rate)
-    usable = (freqs >= LOWEST_HZ) & (freqs <= TOP_GUARD * rate / 2)
-    power, freqs = power[usable], freqs[usable]
+    keep = freqs >= LOWEST_HZ
+    power, freqs = power[keep], freqs[keep]
     if power.size == 0:
         return freqs, np.zeros(freqs.size), True
-    floor = noise_floor(power)
-    ratio = ndimage.uniform_filter(power / floor[:, None], size=3, mode="nearest")
+    below = below_guard(freqs, power.mean(axis=1), rate)
+    guarded = power[below]
+    floor = noise_floor(guarded)
+    ratio = ndimage.uniform_filter(guarded / floor[:, None], size=3, mode="nearest")
     active = ratio > 10 ** (ACTIVE_DB / 10)
-    profile = np.where(active, power - floor[:, None], 0.0).sum(axis=1)
-    if profile.max(initial=0.0) <= 1e-6 * power.mean(axis=1).sum() * power.shape[1]:
-        return freqs, power.mean(axis=1), True
+    profile = np.zeros(freqs.size)
+    excess = np.maximum(guarded - floor[:, None], 0.0)
+    profile[below] = np.where(active, excess, 0.0).sum(axis=1)
+    if profile.sum() < COMING_SHARE * power.sum():
+        return freqs, np.where(below, power.mean(axis=1), 0.0), True
     return freqs, profile, False
+
+
+def below_guard(freqs: np.ndarray, spectrum: np.ndarray, rate: int) -> np.ndarray:
+    """The bins under TOP_GUARD of Nyquist (above lie a converter's artefacts, energy pinned at
+    the top), or all of them when what lies under holds next to nothing (a line up there is
+    then all the clip has)."""
+    below = freqs <= TOP_GUARD * rate / 2
+    total = float(spectrum.sum())
+    if total > 0 and float(spectrum[below].sum()) < REST_SHARE * total:
+        return np.ones(freqs.size, dtype=bool)
+    return np.asarray(below)
 
 
 def band_around_peak(
@@ -147,6 +168,18 @@ def analysis_band(low: float, high: float, rate: int) -> tuple[float, float]:
     if high <= low * 1.2:  # a line too narrow to read the calls' timing from
         centre = np.sqrt(max(low, 1.0) * high)
         low, high = max(LOWEST_HZ, centre / 1.2), min(0.95 * nyquist, centre * 1.2)
+    return float(low), float(high)
+
+
+def tonal_band(dominant: tuple[float, float], nyquist: float) -> tuple[float, float]:
+    """Where to judge how tonal the calls are: the dominant band widened (calls glide beyond
+    it), an octave at least, so a whistle's line stands out of its surroundings."""
+    low, high = max(LOWEST_HZ, dominant[0] / 1.4), min(0.98 * nyquist, dominant[1] * 1.4)
+    if high <= low:
+        return low, max(low, 0.98 * nyquist)
+    centre = np.sqrt(low * high)
+    if high / low < 2.0:
+        low, high = max(LOWEST_HZ, centre / 1.414), min(0.98 * nyquist, centre * 1.414)
     return float(low), float(high)
 
 

@@ -149,7 +149,7 @@ def one_call(case: CallCase, length_s: float) -> np.ndarray:
 def tukey(n: int, ramp: float) -> np.ndarray:
     """Flat top with raised-cosine ramps making up ``ramp`` of the length in all."""
     window = np.ones(n)
-    edge = int(round(ramp * n / 2))
+    edge = round(ramp * n / 2)
     if edge > 0:
         rise = 0.5 * (1 - np.cos(np.pi * np.arange(edge) / edge))
         window[:edge] = rise
