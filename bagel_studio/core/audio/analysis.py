@@ -167,7 +167,7 @@ def _measure_calls(
     complete = [s for s in segments if s[0] > 0.0 and s[1] < seconds - 1e-3]
     timed = complete or segments
     n_fft = calls.frame_size(call_rate, found)
-    hop = max(1, n_fft // 4)
+    hop = max(1, n_fft // 2)
     power = dsp.stft_power(x, n_fft, hop)
     freqs = np.fft.rfftfreq(n_fft, 1.0 / call_rate)
     times = np.arange(power.shape[1]) * hop / call_rate

@@ -80,11 +80,14 @@ class Calls:
     stationary: bool  # nothing comes and goes: the clip is one steady sound
 
 
-def noise_floor(power: np.ndarray, axis: int = 1) -> np.ndarray:
-    """Each row's noise power: a low quantile of it scaled to the mean of noise alone (the power
-    of noise in a spectrogram cell is exponentially distributed), so calls filling up to three
-    quarters of the time leave it alone."""
-    floor = np.quantile(power, FLOOR_QUANTILE, axis=axis) * FLOOR_SCALE
+def noise_floor(power: np.ndarray) -> np.ndarray:
+    """Each row's noise power: a low quantile of it over time scaled to the mean of noise alone
+    (the power of noise in a spectrogram cell is exponentially distributed), so calls filling up
+    to three quarters of the time leave it alone."""
+    if power.shape[1] == 0:
+        return np.full(power.shape[0], 1e-30)
+    k = int(FLOOR_QUANTILE * (power.shape[1] - 1))
+    floor = np.partition(power, k, axis=1)[:, k] * FLOOR_SCALE
     return np.asarray(np.maximum(floor, 1e-30))
 
 
@@ -95,7 +98,7 @@ def survey(samples: np.ndarray, rate: int) -> tuple[np.ndarray, np.ndarray, bool
     then the plain mean spectrum, so such a clip is still described by what it holds. The first
     and last frames, half outside the clip, are left out (the clip's start is not a call)."""
     n_fft = SURVEY_FFT
-    power = dsp.stft_power(samples, n_fft, n_fft // 2).astype(np.float64)
+    power = dsp.stft_power(samples, n_fft, n_fft // 2)
     if power.shape[1] > 4:
         power = power[:, 1:-1]
     freqs = np.fft.rfftfreq(n_fft, 1.0 / rate)
