@@ -105,23 +105,36 @@ def clip_seconds(case: CallCase) -> float:
 
 def render(case: CallCase) -> np.ndarray:
     """The recording: calls plus noise at ``snr_db`` in the call's band, peak ``PEAK``."""
+    calls, noise = components(case)
+    mix = calls + noise
+    return (PEAK * mix / np.max(np.abs(mix))).astype(np.float32)
+
+
+def components(case: CallCase) -> tuple[np.ndarray, np.ndarray]:
+    """(calls, noise) of the recording before it is scaled to ``PEAK``, float64."""
     rate = case.rate
     found = truth(case)
     frames = round(clip_seconds(case) * rate)
     calls = np.zeros(frames)
-    sounding = np.zeros(frames, dtype=bool)
     for start, length in zip(found.starts_s, found.durations_s, strict=True):
         call = one_call(case, length)
         at = round(start * rate)
         calls[at : at + call.size] += call
-        sounding[at : at + call.size] = True
     rng = np.random.default_rng(case.seed + 1000)
     noise = coloured_noise(frames, case.noise, rng)
-    signal_power = float(np.mean(calls[sounding] ** 2))
     noise_power = band_power(noise, rate, noise_band(case))
-    noise *= np.sqrt(signal_power / noise_power / 10 ** (case.snr_db / 10))
-    mix = calls + noise
-    return (PEAK * mix / np.max(np.abs(mix))).astype(np.float32)
+    noise *= np.sqrt(call_power(case, calls) / noise_power / 10 ** (case.snr_db / 10))
+    return calls, noise
+
+
+def call_power(case: CallCase, calls: np.ndarray) -> float:
+    """The calls' mean power while they sound."""
+    found = truth(case)
+    sounding = np.zeros(calls.size, dtype=bool)
+    for start, length in zip(found.starts_s, found.durations_s, strict=True):
+        at = round(start * case.rate)
+        sounding[at : at + max(2, round(length * case.rate))] = True
+    return float(np.mean(calls[sounding] ** 2))
 
 
 def noise_band(case: CallCase) -> tuple[float, float]:
