@@ -1,9 +1,9 @@
 """The frequency contour of each call, and its modulation pattern.
 
 Option text in BAGEL's "Modulation pattern" items names a shape: a rising or falling glide, a
-flat whistle, an up-down (arched) note, or a trill (a fast series of short notes, close together). The contour is
-the peak frequency of each analysis frame inside a call, on a log (octave) scale, so a glide of
-a given musical interval looks the same at 2 kHz and at 8 kHz.
+flat whistle, an up-down (arched) note, or a trill (a fast series of short notes, close
+together). The contour is the peak frequency of each analysis frame inside a call, on a log
+(octave) scale, so a glide of a given musical interval looks the same at 2 kHz and at 8 kHz.
 """
 
 from __future__ import annotations

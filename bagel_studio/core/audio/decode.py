@@ -1,8 +1,9 @@
 """Decoding audio files into float samples, with the facts a curator needs about them.
 
 Everything libsndfile reads is accepted (WAV, FLAC, OGG/Vorbis, MP3, AIFF, ...), at any sample
-rate up to 1 MHz (bat recorders reach 500 kHz) and any channel count. The file is read once: its bytes give the SHA-256 used as the cache key
-of measurements and spectrograms, and are decoded from memory. MP3 decoders overshoot full scale
+rate up to 1 MHz (bat recorders reach 500 kHz) and any channel count. The file is read once:
+its bytes give the SHA-256 used as the cache key of measurements and spectrograms, and are
+decoded from memory. MP3 decoders overshoot full scale
 on loud recordings, so the true peak is reported before the samples are clipped to [-1, 1] for
 playback. For analysis, which reads only a clip's first seconds, ``decode(path, max_seconds)``
 keeps only those samples in memory and streams through the rest for the peak and the length.
