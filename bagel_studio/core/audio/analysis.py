@@ -8,7 +8,10 @@ spectral flatness and a clipping penalty. The paper names these ingredients but 
 the weights below are ours and are part of ``ANALYSIS_VERSION``, which keys the cached results.
 
 The acoustic measurements (dominant band, syllable durations, harmonicity, modulation) are what
-option text claims about a species' sound, so that ``claims.py`` can compare the two.
+option text claims about a species' sound, so that ``claims.py`` can compare the two. The paper
+measured them at 16 kHz too, with 32 ms frames, which loses a bat's 1 ms pulses and merges an
+insect's 10 ms notes: here the calls are measured at the rate and resolution that hold them
+(``bands`` finds their band and rate, ``calls`` times them), 16 kHz for most birds.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from bagel_studio.core.audio import calls, dsp
+from bagel_studio.core.audio import bands, calls, dsp
 from bagel_studio.core.audio.contour import classify_modulation, peak_contours
 from bagel_studio.core.audio.decode import CLIP_LEVEL, DecodedAudio
 
@@ -83,7 +86,7 @@ def measure(audio: DecodedAudio) -> Measurement:
     """Run the pipeline on ``audio`` (seconds of CPU for 30 s: call it off the UI thread)."""
     rate = audio.sample_rate
     head = audio.mono(int(MAX_SECONDS * rate))
-    survey_freqs, profile, stationary = calls.survey(head, rate)
+    survey_freqs, profile, stationary = bands.survey(head, rate)
     analysis_rate = choose_analysis_rate(survey_freqs, profile, rate)
     y = dsp.resample(head, rate, analysis_rate)
     n_fft = dsp.analysis_fft_size(analysis_rate)
@@ -153,9 +156,9 @@ def _measure_calls(
     stationary: bool,
 ) -> _Sound:
     """The calls' durations, band, harmonicity and modulation, at the rate that holds them."""
-    low, high, _ = calls.band_around_peak(survey_freqs, profile, calls.SURVEY_SPAN_DB)
-    band = calls.analysis_band(low, high, rate) if high > 0 else CLARITY_BAND_HZ
-    call_rate = calls.call_rate(rate, band, ANALYSIS_RATE)
+    low, high, _ = bands.band_around_peak(survey_freqs, profile, bands.SURVEY_SPAN_DB)
+    band = bands.analysis_band(low, high, rate) if high > 0 else CLARITY_BAND_HZ
+    call_rate = bands.call_rate(rate, band, ANALYSIS_RATE)
     x = y if call_rate == analysis_rate else dsp.resample(head, rate, call_rate)
     seconds = x.size / call_rate
     found = (
@@ -166,27 +169,27 @@ def _measure_calls(
     segments = list(found.segments)
     complete = [s for s in segments if s[0] > 0.0 and s[1] < seconds - 1e-3]
     timed = complete or segments
-    n_fft = calls.frame_size(call_rate, found)
+    n_fft = bands.frame_size(call_rate, found.segments, found.band_hz)
     hop = max(1, n_fft // 2)
     power = dsp.stft_power(x, n_fft, hop)
     freqs = np.fft.rfftfreq(n_fft, 1.0 / call_rate)
     times = np.arange(power.shape[1]) * hop / call_rate
-    usable = freqs >= calls.LOWEST_HZ
-    usable[usable] = calls.below_guard(freqs[usable], power[usable].mean(axis=1), call_rate)
+    usable = freqs >= bands.LOWEST_HZ
+    usable[usable] = bands.below_guard(freqs[usable], power[usable].mean(axis=1), call_rate)
     f = freqs[usable]
     if found.stationary:  # the clip as it is: one steady sound
         spectrum = np.asarray(power[usable].mean(axis=1))
     elif segments:
-        spectrum = calls.calls_spectrum(power[usable], times, found.segments, n_fft / call_rate)
+        spectrum = bands.calls_spectrum(power[usable], times, found.segments, n_fft / call_rate)
     else:  # nothing stands out as a call: what comes and goes, from the survey
         f, spectrum = survey_freqs, profile
-    low, high, _ = calls.band_around_peak(f, spectrum, calls.DOMINANT_DB)
+    low, high, _ = bands.band_around_peak(f, spectrum, bands.DOMINANT_DB)
     inside = np.flatnonzero((f >= low) & (f <= high))
     peak = int(inside[np.argmax(spectrum[inside])]) if inside.size else 0
     peak_hz = _parabolic_peak(spectrum, f, peak) if high > 0 else 0.0
-    tonal_band = calls.tonal_band((low, high), call_rate / 2)
+    tonal_band = bands.tonal_band((low, high), call_rate / 2)
     in_band = (freqs >= tonal_band[0]) & (freqs <= tonal_band[1])
-    active = calls.frames_in(times, found.segments)
+    active = bands.frames_in(times, found.segments)
     flat = frame_flatness(power[in_band][:, active] if active.any() else power[in_band])
     tonal = harmonicity(flat)
     contours = peak_contours(power[in_band], freqs[in_band], times, timed)

@@ -1,22 +1,23 @@
-"""Finding a clip's calls at the resolution they need, from an owl's hoot to a bat's pulse.
+"""Finding a clip's calls in time, at the resolution each needs: an owl's hoot, a bat's pulse.
 
-A hoot lasts half a second at 400 Hz; a bat's echolocation pulse lasts a millisecond at 40-150
-kHz; a cricket's trill is a train of 10 ms notes. No one analysis band, frame length or
-threshold measures all of them, so each is taken from the recording itself:
+A hoot lasts half a second; a bat's echolocation pulse a millisecond; a cricket's trill is a
+train of 10 ms notes. No one energy window times all of them, so the band's energy (the band
+from ``bands``) is smoothed over windows one octave apart, from a few cycles of the band up to
+50 ms (a running sum: each costs one pass), and each window finds calls of its own:
 
-1. **Band.** A survey spectrogram finds what comes and goes above each frequency's own noise
-   floor (steady hiss, hum and a recorder's whine stay at their floor and drop out); the band
-   around its strongest part, with the partials of the same sound, is where the calls are.
-2. **Rate.** The calls are measured at the lowest rate that holds that band: the paper's 16 kHz
-   for most birds, the file's own rate (or a plain decimation of it) for insects and bats.
-3. **Envelope and hop.** The band's energy is smoothed over windows from a few cycles of the band
-   up to 50 ms, one octave apart (a running sum: each costs one pass). At each, calls are runs
-   above hysteresis thresholds set from the noise floor and its spread at that window; the
-   window kept is the coarsest (least noisy) one that is short against the calls and their
-   gaps, so a 1 ms pulse gets a 0.1 ms window and a 1 s song a 50 ms one, and each note of a
-   trill stays its own call.
-4. **Band, again.** The calls' spectrum, at frames fitted to their length, against the spectrum
-   between them: the dominant band is where their energy lies within 10 dB of the peak.
+* **Thresholds from the noise floor.** At each window the noise's mean power and spread are read
+  from the envelope's quiet part (``NoiseFloor``: the smoothed energy of noise follows a gamma
+  distribution whose shape grows with the window). A call reaches a level noise alone passes
+  once in a million windows, and lasts while above what noise stays under 95 % of the time.
+* **From coarse to fine.** At the coarsest window a pulse train or a run of notes is one event
+  and noise is smoothest. Going finer, an event is split into the calls a finer window finds in
+  it when real gaps part them (long against that window, dipping well under both sides), and a
+  call only a finer window finds (a pulse too short for the coarser ones) is added once the
+  window twice as long sees it too; so each call is found at the window that fits it.
+* **The caller's calls.** Calls far fainter than the loud ones (another animal, far off), and
+  scraps beside a louder call (its tail, an echo), are left out.
+* **Ends.** Each call's start and end are read at a window an eighth of its length, where its
+  energy falls into the noise or 25 dB under its peak, with what the window adds taken off.
 """
 
 from __future__ import annotations
@@ -29,43 +30,25 @@ import numpy as np
 from bagel_studio.core.audio import dsp
 from bagel_studio.core.lazy import lazy_import
 
-ndimage = lazy_import("scipy.ndimage")
-signal = lazy_import("scipy.signal")
 special = lazy_import("scipy.special")
 
-LOWEST_HZ = 150.0  # below this lies rumble, wind and handling noise, not calls
-TOP_GUARD = 0.97  # above this share of Nyquist lie converter artefacts
-REST_SHARE = 1e-4  # unless what lies under it holds less than this (-40 dB)
-SURVEY_FFT = 512
-FLOOR_QUANTILE = 0.2  # a bin's noise floor: this quantile of its power over time...
-FLOOR_SCALE = 1.0 / 0.2231  # ...over the same quantile of noise power (exponential: -ln 0.8)
-ACTIVE_DB = 5.0  # survey cells this far above their floor (after 3x3 smoothing) hold a sound
-COMING_SHARE = 1e-3  # what comes and goes holds this share of the energy, or the clip is one
-# steady sound (the few cells of noise alone that pass ACTIVE_DB hold far less)
-SURVEY_SPAN_DB = 20.0  # the survey band: what lies within this of the peak
-DOMINANT_DB = 10.0  # the dominant band: the calls' energy within this of the peak
-WIDEN = 1.2  # the analysis band: the survey band widened by this factor at each end
 MAX_SCALE_S = 0.05  # the coarsest energy window
 MIN_WINDOW_SAMPLES = 8
 FINEST_CYCLES = 4.0  # the finest window averages this many independent samples of the band
-RESOLVE = 4.0  # a window finds calls lasting this many windows
-EDGE_WINDOWS = 8.0  # and reads a call's ends at a window this many times shorter than it
-GAP_WINDOWS = 1.5  # a dip shorter than this many windows is noise, not a gap
-GAP_RESOLVE = 3.0  # a window resolves gaps this many times longer
-DIP_DB = 6.0  # a gap between calls dips this far under the quieter one
-PART_DB = 10.0  # the calls a call splits into are within this of the loudest of them
-PART_SHARE = 0.5  # and hold this share of its energy
-MIN_WINDOWS = 2.0  # a call lasts this many windows at least (a click lasts one)
-SPLIT = True
-SCRAP_SHARE, SCRAP_GAP = 0.1, 0.5  # see _without_scraps
-END_DB = 25.0  # a call ends where its energy falls this far under its peak (or into the noise)
-HIGH_FALSE_ALARM, HIGH_DB = 1e-6, 6.0  # a call reaches a level noise seldom does (see _detect)
+HIGH_FALSE_ALARM, HIGH_DB = 1e-6, 6.0  # a call reaches a level noise seldom does (see _Scale)
 LOW_QUANTILE, LOW_DB = 0.95, 3.0  # and lasts while above what noise mostly stays under
-DYNAMIC_DB = 40.0
+DYNAMIC_DB = 40.0  # the low threshold at least this far under the loudest (a noiseless clip)
+MIN_WINDOWS = 2.0  # a call lasts this many windows at least (a click lasts one)...
+RESOLVE = 4.0  # ...and a window finds calls lasting this many windows
+EDGE_WINDOWS = 8.0  # a call's ends are read at a window this many times shorter than it
+GAP_WINDOWS = 1.5  # a dip shorter than this many windows is noise, not a gap
+GAP_RESOLVE = 3.0  # a gap that splits a call lasts this many windows...
+DIP_DB = 6.0  # ...and dips this far under the quieter side
+PART_DB = 10.0  # the calls a call splits into are within this of the loudest of them...
+PART_SHARE = 0.5  # ...and hold this share of its energy
+END_DB = 25.0  # a call ends where its energy falls this far under its peak (or into the noise)
 LOUDEST_SPAN_DB = 20.0  # calls this far under the loud ones are background, not the caller
-CALL_FRAME_FRACTION = 0.5  # frames for the calls' spectrum: this share of the shorter calls
-MAX_FRAME_S = 0.032  # ...at most the paper's 32 ms
-FRAME_CYCLES = 8.0  # ...and at least this many cycles of the band's centre
+SCRAP_SHARE, SCRAP_GAP = 0.1, 0.5  # see _without_scraps
 STATIONARY_DB = 6.0  # nothing found, and the envelope spans less than this: one steady sound
 
 
@@ -78,124 +61,6 @@ class Calls:
     window_s: float  # the energy window the durations were read at
     segments: tuple[tuple[float, float], ...]  # (start, end) seconds
     stationary: bool  # nothing comes and goes: the clip is one steady sound
-
-
-def noise_floor(power: np.ndarray) -> np.ndarray:
-    """Each row's noise power: a low quantile of it over time scaled to the mean of noise alone
-    (the power of noise in a spectrogram cell is exponentially distributed), so calls filling up
-    to three quarters of the time leave it alone."""
-    if power.shape[1] == 0:
-        return np.full(power.shape[0], 1e-30)
-    k = int(FLOOR_QUANTILE * (power.shape[1] - 1))
-    floor = np.partition(power, k, axis=1)[:, k] * FLOOR_SCALE
-    return np.asarray(np.maximum(floor, 1e-30))
-
-
-def survey(samples: np.ndarray, rate: int) -> tuple[np.ndarray, np.ndarray, bool]:
-    """(freqs, profile, stationary): the energy that comes and goes above each bin's floor.
-
-    ``stationary`` when nearly nothing does (a steady tone, a hum, noise alone): the profile is
-    then the plain mean spectrum, so such a clip is still described by what it holds. The first
-    and last frames, half outside the clip, are left out (the clip's start is not a call)."""
-    n_fft = SURVEY_FFT
-    power = dsp.stft_power(samples, n_fft, n_fft // 2)
-    if power.shape[1] > 4:
-        power = power[:, 1:-1]
-    freqs = np.fft.rfftfreq(n_fft, 1.0 / rate)
-    keep = freqs >= LOWEST_HZ
-    power, freqs = power[keep], freqs[keep]
-    if power.size == 0:
-        return freqs, np.zeros(freqs.size), True
-    below = below_guard(freqs, power.mean(axis=1), rate)
-    guarded = power[below]
-    floor = noise_floor(guarded)
-    ratio = ndimage.uniform_filter(guarded / floor[:, None], size=3, mode="nearest")
-    active = ratio > 10 ** (ACTIVE_DB / 10)
-    profile = np.zeros(freqs.size)
-    excess = np.maximum(guarded - floor[:, None], 0.0)
-    profile[below] = np.where(active, excess, 0.0).sum(axis=1)
-    if profile.sum() < COMING_SHARE * power.sum():
-        return freqs, np.where(below, power.mean(axis=1), 0.0), True
-    return freqs, profile, False
-
-
-def below_guard(freqs: np.ndarray, spectrum: np.ndarray, rate: int) -> np.ndarray:
-    """The bins under TOP_GUARD of Nyquist (above lie a converter's artefacts, energy pinned at
-    the top), or all of them when what lies under holds next to nothing (a line up there is
-    then all the clip has)."""
-    below = freqs <= TOP_GUARD * rate / 2
-    total = float(spectrum.sum())
-    if total > 0 and float(spectrum[below].sum()) < REST_SHARE * total:
-        return np.ones(freqs.size, dtype=bool)
-    return np.asarray(below)
-
-
-def band_around_peak(
-    freqs: np.ndarray, profile: np.ndarray, span_db: float
-) -> tuple[float, float, int]:
-    """(low, high, peak bin): the region within ``span_db`` of the profile's peak, grown across
-    gaps narrower than an octave (a sound's partials lie within an octave of one another)."""
-    if profile.size == 0 or profile.max() <= 0:
-        return 0.0, 0.0, 0
-    smooth = ndimage.uniform_filter1d(profile, size=3, mode="nearest")
-    peak = int(np.argmax(smooth))
-    inside = smooth >= smooth[peak] * 10 ** (-span_db / 10)
-    lo = hi = peak
-    while lo > 0 and inside[lo - 1]:
-        lo -= 1
-    while hi < inside.size - 1 and inside[hi + 1]:
-        hi += 1
-    grown = True
-    while grown:
-        grown = False
-        above = np.flatnonzero(inside[hi + 1 :]) + hi + 1
-        if above.size and freqs[above[0]] < 2.0 * max(freqs[hi], 1.0):
-            hi = int(above[0])
-            while hi < inside.size - 1 and inside[hi + 1]:
-                hi += 1
-            grown = True
-        below = np.flatnonzero(inside[:lo])
-        if below.size and freqs[below[-1]] > 0.5 * freqs[lo]:
-            lo = int(below[-1])
-            while lo > 0 and inside[lo - 1]:
-                lo -= 1
-            grown = True
-    spacing = float(freqs[1] - freqs[0]) if freqs.size > 1 else 1.0
-    return float(freqs[lo] - spacing / 2), float(freqs[hi] + spacing / 2), peak
-
-
-def analysis_band(low: float, high: float, rate: int) -> tuple[float, float]:
-    """The survey band widened (calls glide beyond it), within what the rate holds."""
-    nyquist = rate / 2
-    low, high = max(LOWEST_HZ, low / WIDEN), min(0.95 * nyquist, high * WIDEN)
-    if high <= low * 1.2:  # a line too narrow to read the calls' timing from
-        centre = np.sqrt(max(low, 1.0) * high)
-        low, high = max(LOWEST_HZ, centre / 1.2), min(0.95 * nyquist, centre * 1.2)
-    return float(low), float(high)
-
-
-def tonal_band(dominant: tuple[float, float], nyquist: float) -> tuple[float, float]:
-    """Where to judge how tonal the calls are: the dominant band widened (calls glide beyond
-    it), an octave at least, so a whistle's line stands out of its surroundings."""
-    low, high = max(LOWEST_HZ, dominant[0] / 1.4), min(0.98 * nyquist, dominant[1] * 1.4)
-    if high <= low:
-        return low, max(low, 0.98 * nyquist)
-    centre = np.sqrt(low * high)
-    if high / low < 2.0:
-        low, high = max(LOWEST_HZ, centre / 1.414), min(0.98 * nyquist, centre * 1.414)
-    return float(low), float(high)
-
-
-def call_rate(rate: int, band: tuple[float, float], base_rate: int) -> int:
-    """The lowest rate that holds ``band`` with room to spare: ``base_rate`` (the paper's 16 kHz)
-    when it does, else the file's rate divided by the largest whole factor that does."""
-    needed = band[1] / 0.45
-    if base_rate <= rate and base_rate >= needed:
-        return base_rate
-    factor = max(1, int(rate // needed))
-    while factor > 1 and rate % factor:
-        factor -= 1
-    return rate // factor
 
 
 def find_calls(samples: np.ndarray, rate: int, band: tuple[float, float]) -> Calls:
@@ -323,7 +188,7 @@ def _detect(env: np.ndarray, high: float, low: float, bridge: int) -> list[tuple
     for start, stop in _runs(env, low, bridge):
         peak = float(env[start:stop].max())
         own = peak * 10 ** (-END_DB / 10)
-        parts = _runs(env[start:stop], own, bridge) if own > low and SPLIT else [(0, stop - start)]
+        parts = _runs(env[start:stop], own, bridge) if own > low else [(0, stop - start)]
         for a, b in parts:
             top = float(env[start + a : start + b].max())
             if top >= high:
@@ -449,35 +314,3 @@ def _edges(event: _Event, scales: list[_Scale]) -> tuple[float, float]:
     spread = scale.window_s * max(0.0, 1.0 - 2.0 * level / peak)
     shrink = min(spread, 0.5 * (stop - start)) / 2
     return start + shrink, stop - shrink
-
-
-def frame_size(rate: int, calls: Calls) -> int:
-    """FFT size for the calls' spectrum: about half the shorter calls, at most 32 ms, at least
-    enough cycles of the band's centre to resolve it (a power of two, 32 samples or more)."""
-    lengths = [b - a for a, b in calls.segments]
-    short = float(np.percentile(lengths, 20)) if lengths else MAX_FRAME_S
-    centre = np.sqrt(calls.band_hz[0] * calls.band_hz[1])
-    seconds = min(MAX_FRAME_S, max(short * CALL_FRAME_FRACTION, FRAME_CYCLES / centre))
-    return int(2 ** round(np.log2(max(32.0, seconds * rate))))
-
-
-def calls_spectrum(
-    power: np.ndarray, times: np.ndarray, segments: tuple[tuple[float, float], ...], frame_s: float
-) -> np.ndarray:
-    """The calls' mean power spectrum above the spectrum between them (frames clear of every
-    call by half a frame; each bin's low quantile when there are too few)."""
-    inside = frames_in(times, segments)
-    if not inside.any():
-        return np.asarray(power.mean(axis=1))
-    clear = ~frames_in(times, segments, margin=frame_s)
-    floor = power[:, clear].mean(axis=1) if clear.sum() >= 8 else noise_floor(power)
-    return np.asarray(np.maximum(power[:, inside].mean(axis=1) - floor, 0.0))
-
-
-def frames_in(
-    times: np.ndarray, segments: tuple[tuple[float, float], ...], margin: float = 0.0
-) -> np.ndarray:
-    inside = np.zeros(times.size, dtype=bool)
-    for start, end in segments:
-        inside |= (times >= start - margin) & (times <= end + margin)
-    return inside
