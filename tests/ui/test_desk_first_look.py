@@ -84,7 +84,7 @@ def test_every_menu_entry_has_a_key_the_help_lists(qtbot, project: Path) -> None
             if action.isSeparator() or action.menu() is not None:  # Open recent: a submenu
                 continue
             entries.append(action.text())
-            key = action.shortcut().toString()
+            key = action.text().partition("\t")[2]  # the key, written where menus show keys
             assert key, f"{action.text()} has no key"
             assert key in help_text, key
     assert len(entries) >= 14
