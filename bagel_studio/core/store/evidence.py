@@ -539,3 +539,22 @@ class EvidenceMixin:
                 " computed_at) VALUES (?, ?, ?, ?)",
                 [(key, version, payload, self.clock()) for key in dict.fromkeys(keys)],
             )
+
+    # -- species detections (the cache of ``core.audio.species_project``) ----------------------
+
+    def detection_json(self, key: str, version: str) -> str | None:
+        """The cached species detection (JSON text) of the audio ``key`` at ``version``."""
+        row = self.db.execute(
+            "SELECT result FROM species_detections WHERE audio_sha256 = ? AND version = ?",
+            [key, version],
+        ).fetchone()
+        return None if row is None else str(row[0])
+
+    def put_detection(self, keys: Sequence[str], version: str, model: str, payload: str) -> None:
+        """Cache a species detection (JSON text) under each key, replacing an older one."""
+        with self.transaction() as conn:
+            conn.executemany(
+                "INSERT OR REPLACE INTO species_detections (audio_sha256, version, model, result,"
+                " computed_at) VALUES (?, ?, ?, ?, ?)",
+                [(key, version, model, payload, self.clock()) for key in dict.fromkeys(keys)],
+            )
