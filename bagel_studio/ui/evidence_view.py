@@ -458,7 +458,8 @@ class EvidencePanel(QTabWidget):
             if self.listening is not None:
                 self.listening.clear()
             return False
-        self.recording.set_fields(str(rec["id"]), recording_fields(rec))
+        fields = [*recording_fields(rec), species_field(self._store, item, rec)]
+        self.recording.set_fields(str(rec["id"]), fields)
         if self.listening is not None:
             self._show_in_panel(self.listening, item)
         elif not self._listening_tried:
@@ -511,6 +512,18 @@ def recording_fields(rec: dict[str, Any]) -> list[tuple[str, Any]]:
         ),
         ("Location", meta.get("loc") or meta.get("cnt")),
     ]
+
+
+def species_field(store: Store, item: Item, rec: dict[str, Any]) -> tuple[str, Any]:
+    """The card's "BirdNET" row: whether the clip confirms the item's species (from the cached
+    detection; importing the audio core only now, as the listening panel does)."""
+    from bagel_studio.core.audio.species_project import card_line, item_answer
+
+    try:
+        return ("BirdNET", card_line(item_answer(store, item, rec)))
+    except Exception:  # a detection that cannot be read must not hide the card
+        log.exception("the species detection could not be read")
+        return ("BirdNET", None)
 
 
 def _scrolling(widget: QWidget) -> QScrollArea:

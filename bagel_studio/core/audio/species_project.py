@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bagel_studio.core.audio.analysis import MAX_SECONDS
-from bagel_studio.core.audio.birdnet import BirdNETUnavailable, unavailable
+from bagel_studio.core.audio.birdnet import INSTALL_HINT, BirdNETUnavailable, unavailable
 from bagel_studio.core.audio.decode import AudioError, DecodedAudio, decode
 from bagel_studio.core.audio.project import cache_key
 from bagel_studio.core.audio.species import (
@@ -113,3 +113,22 @@ def item_answer(store: Store, item: Item, recording: dict[str, Any] | None = Non
     if isinstance(cached, str):
         return ItemSpecies(species, reason=cached)
     return ItemSpecies(species, answer(cached, species))
+
+
+def card_line(known: ItemSpecies) -> str | None:
+    """The desk's recording card's "BirdNET" line: what the clip says of the item's species
+    (None: nothing to say)."""
+    found = known.answer
+    if found is None:
+        if known.reason == INSTALL_HINT:
+            return "not installed (bash packaging/setup.sh installs it)"
+        if known.reason == "not detected yet":
+            return "not run yet (open the clip, or Review → Measure all clips)"
+        return None if known.reason == "no recording" else known.reason
+    if not found.covered:
+        return f"not covered ({found.species} is not in its list)"
+    if found.rival is not None:
+        return f"{found.rival.label.common} leads most windows ({found.rival.best:.2f})"
+    if not found.detected:
+        return f"species not heard (best {found.best:.2f})"
+    return f"confirmed (best {found.best:.2f})"
