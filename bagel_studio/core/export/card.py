@@ -12,6 +12,7 @@ import json
 
 from bagel_studio.core.export import layout
 from bagel_studio.core.export.plan import ExportPlan
+from bagel_studio.core.export.species_section import card_sentence
 from bagel_studio.core.export.tables import (
     dimension_table,
     left_out_table,
@@ -130,7 +131,7 @@ The items themselves derive from BAGEL (CC BY-NC-SA 4.0), so this release is und
 licence. Only evidence under a licence that permits derivatives may enter a release: an item
 whose recording is under a NoDerivatives licence stops the export.
 
-{licences}{unknown}
+{licences}{unknown}{card_sentence(plan)}
 ## Review
 
 Every item was reviewed by one or more curators against its evidence: accepted as is, accepted with

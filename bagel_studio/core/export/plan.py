@@ -212,6 +212,9 @@ class ExportPlan:
     licences: dict[str, int] = field(default_factory=dict)  # licence -> released items using it
     unknown_licence: tuple[str, ...] = ()  # recordings referenced without a known licence
     models: dict[str, Any] = field(default_factory=dict)  # the models' tables (llm.report)
+    # domain -> released items whose recording confirms their species, does not, ...
+    # (``species_section``)
+    species: dict[str, dict[str, int]] = field(default_factory=dict)
     # released items per batch planned (release order): how the writer's batches follow the
     # planner's, whose workers keep each batch's prepared lines (``processes``)
     batch_sizes: tuple[int, ...] = ()
@@ -339,7 +342,9 @@ def plan_export(
     (``planning_order``), ``workers``: on how many processes (``batch_sizes``)."""
     with snapshot(store), gc_paused():
         plan = _plan(store, seed, progress, planner or plan_batches, dealt, ahead, workers)
-        return replace(plan, models=_model_report(store, plan))
+        from bagel_studio.core.export.species_section import species_counts
+
+        return replace(plan, models=_model_report(store, plan), species=species_counts(store, plan))
 
 
 def _model_report(store: Store, plan: ExportPlan) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from bagel_studio.core.export.audit_section import PLOT as AUDIT_PLOT
 from bagel_studio.core.export.audit_section import audit_markdown, audit_plot, release_audit
 from bagel_studio.core.export.plan import ExportPlan
 from bagel_studio.core.export.plots import render_plots
+from bagel_studio.core.export.species_section import species_markdown
 from bagel_studio.core.export.tables import (
     LengthSums,
     dimension_table,
@@ -47,6 +48,8 @@ def report_markdown(plan: ExportPlan, content_hash: str, sections: Sections | No
     sections = sections or sections_of(plan)
     blocked = "".join(f"- {b}\n" for b in plan.blocked)
     immovable = sum(b.immovable for b in plan.balance.values())
+    species = species_markdown(plan)
+    blocked_section = "" if not blocked else "\n## Blocked items\n\n" + blocked
     return f"""# Release report
 
 Seed {plan.seed}; {len(plan.items)} items released; content hash `{content_hash}`.
@@ -87,7 +90,7 @@ Left out of the release:
 
 {reject_table(plan)}
 ![Reject reasons](reject_reasons.png)
-{"" if not blocked else chr(10) + "## Blocked items" + chr(10) * 2 + blocked}{_models(plan)}
+{blocked_section}{species}{_models(plan)}
 ## Benchmark audit
 
 {audit_markdown(sections.audit)}"""

@@ -44,11 +44,11 @@ def project_folder(data_dir: Path, folder: Path, relabel: bool) -> Path:
         "domain": "Xeno-canto",
         "source": {"recording": "XC826198", "scientific_name": "Carollia sowelli"},
         "output": {
-            "question": "What is the peak frequency of the echolocation call of Sowell's "
-            "short-tailed bat (Carollia sowelli)?",
-            "options": {"A": "~20 kHz", "B": "~70 kHz", "C": "~5 kHz", "D": "~150 kHz"},
+            "question": "What is the dominant frequency range of the echolocation call of "
+            "Sowell's short-tailed bat (Carollia sowelli)?",
+            "options": {"A": "~20-30 kHz", "B": "~60-90 kHz", "C": "~3-5 kHz", "D": "~150 kHz"},
             "answer": "B",
-            "dimension": "Peak frequency",
+            "dimension": "Dominant frequency range",
         },
     }
     (folder / "recordings.csv").write_text(table, encoding="utf-8")
@@ -126,3 +126,22 @@ def test_without_the_extra_analyze_measures_and_says_how_to_get_it(
         monkeypatch.delitem(sys.modules, "ai_edge_litert")  # installed afterwards
         later = analyze_recordings(store, workers=1)
         assert later.detected == 10 and later.measured == 0 and later.species_note is None
+
+
+@pytest.mark.slow
+def test_the_release_report_counts_what_the_recordings_confirm(
+    analysed: Store, tmp_path: Path
+) -> None:
+    from bagel_studio.core.export.release import export_release
+    from bagel_studio.core.model import Decision
+    from bagel_studio.core.operations import decide_many
+
+    decide_many(analysed, analysed.item_ids(), "curator", Decision.ACCEPT)
+    export_release(analysed, tmp_path / "release", seed=1)
+    report = (tmp_path / "release" / "report" / "report.md").read_text(encoding="utf-8")
+    assert "## Is the species in the recording?" in report
+    header = "| Domain | Confirms the species | Does not | Not covered | Not analysed |"
+    assert header in report
+    assert "| Xeno-canto | 8 | 1 | 1 | 0 |" in report  # the relabel does not; the bat
+    card = (tmp_path / "release" / "README.md").read_text(encoding="utf-8")
+    assert "checked with BirdNET GLOBAL 6K V2.4" in card and "CC BY-NC-SA 4.0" in card
