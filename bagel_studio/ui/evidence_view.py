@@ -356,6 +356,7 @@ class EvidencePanel(QTabWidget):
             return None
         panel.status_message.connect(self.status_message)
         panel.flags_changed.connect(self.flags_changed)
+        panel.flags_changed.connect(self._refresh_species)
         self._recording_layout.replaceWidget(self._listening_slot, panel)
         self._listening_slot.hide()  # deleteLater alone leaves it drawn until the main loop runs
         self._listening_slot.deleteLater()
@@ -466,6 +467,15 @@ class EvidencePanel(QTabWidget):
             # Not built yet: the warm-up gives it this item when it is (see _warmed_up).
             self._listening_slot.setText(LISTENING_PREPARING)
         return True
+
+    def _refresh_species(self, item_id: str) -> None:
+        """The clip was detected (or measured) after the card was drawn: its BirdNET line now."""
+        item = self.item
+        rec = self._store.recording(item.recording_id) if item and item.recording_id else None
+        if item is None or item.id != item_id or rec is None:
+            return
+        fields = [*recording_fields(rec), species_field(self._store, item, rec)]
+        self.recording.set_fields(str(rec["id"]), fields)
 
     def _show_in_panel(self, panel: ListeningPanel, item: Item) -> None:
         try:

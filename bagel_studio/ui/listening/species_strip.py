@@ -3,9 +3,9 @@
 A narrow plot on the spectrogram's time axis (the same seconds, the same pixels: its plot area is
 kept aligned with the spectrogram's) draws the item's species' confidence in each 3 s window
 (a point at the window's middle, joined), the 0.5 line at which it counts as heard, and shades
-the windows where it is the most confident of all labels. A line below names the verdict and
-the clip's three strongest labels with their confidences. The answer comes from the core
-(``species.answer`` on the cached detection), so the strip and the species checks agree.
+the windows where it is the most confident of all labels. A line below (two in a narrow column)
+names the verdict and the clip's three strongest labels with their confidences. The answer comes
+from the core (``species.answer`` on the cached detection), so the strip and the checks agree.
 """
 
 from __future__ import annotations
@@ -20,31 +20,27 @@ from PySide6.QtWidgets import QGraphicsRectItem, QVBoxLayout, QWidget
 from bagel_studio.core.audio.species import THRESHOLD, SpeciesAnswer
 from bagel_studio.ui.plain import plain_label
 
-STRIP_PX = 56  # the plot's height: a sparkline, not a second spectrogram
+STRIP_PX = 40  # the plot's height: a sparkline, not a second spectrogram
 CURVE = (120, 220, 140)
 LEADS = QColor(120, 220, 140, 60)
 
 
-def species_lines(found: SpeciesAnswer) -> tuple[str, str]:
-    """The verdict line and the clip's top labels, as the strip shows them (the tests read
-    them too)."""
+def species_text(found: SpeciesAnswer) -> str:
+    """What the strip says under its plot: the verdict, then the clip's top labels with their
+    confidences (the tests read it too)."""
     top = ", ".join(f"{h.label.common} {h.best:.2f}" for h in found.top)
-    clip_top = f"Clip's top: {top}" if top else ""
+    clip_top = f" · clip's top: {top}" if top else ""
     if not found.covered or found.label is None:
-        return (f"BirdNET: not covered ({found.species} is not in its list of species)", clip_top)
+        return f"BirdNET: {found.species} not covered (not in its list){clip_top}"
     windows = len(found.starts)
-    name = found.label.shown
+    name = found.label.common
     if not found.detected:
-        verdict = f"BirdNET: {name} not heard (best {found.best:.2f} in {windows} windows)"
+        verdict = f"BirdNET: {name} not heard (best {found.best:.2f})"
     else:
-        start = found.starts[found.best_window or 0]
-        verdict = (
-            f"BirdNET: {name} heard in {len(found.heard)} of {windows} windows, best "
-            f"{found.best:.2f} at {start:.1f}-{start + found.window_s:.1f} s (H plays it)"
-        )
+        verdict = f"BirdNET: {name} heard in {len(found.heard)}/{windows} windows, H plays the best"
     if found.rival is not None:
-        verdict += f"; {found.rival.label.common} leads {len(found.rival.windows)}"
-    return verdict, clip_top
+        verdict += f"; {found.rival.label.common} leads {len(found.rival.windows)}/{windows}"
+    return verdict + clip_top
 
 
 def merged(spans: tuple[tuple[float, float], ...]) -> list[tuple[float, float]]:
@@ -82,16 +78,12 @@ class SpeciesStrip(QWidget):
         self._shades: list[QGraphicsRectItem] = []
         self.verdict = plain_label("", self, selectable=False)
         self.verdict.setObjectName("speciesVerdict")
-        self.top = plain_label("", self, selectable=False)
-        self.top.setObjectName("speciesTop")
-        for label in (self.verdict, self.top):
-            label.setWordWrap(True)
+        self.verdict.setWordWrap(True)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(1)
         layout.addWidget(self.plot_widget)
         layout.addWidget(self.verdict)
-        layout.addWidget(self.top)
         self.show_message("")
 
     def link_to(self, view: Any) -> None:
@@ -116,15 +108,10 @@ class SpeciesStrip(QWidget):
         self._shade(())
         self.plot_widget.setVisible(False)
         self.verdict.setText(text)
-        self.top.setText("")
-        self.top.setVisible(False)
 
     def show_answer(self, found: SpeciesAnswer) -> None:
         self.answer = found
-        verdict, top = species_lines(found)
-        self.verdict.setText(verdict)
-        self.top.setText(top)
-        self.top.setVisible(bool(top))
+        self.verdict.setText(species_text(found))
         covered = found.covered and bool(found.curve)
         self.plot_widget.setVisible(covered)
         if not covered:

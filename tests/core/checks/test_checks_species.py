@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bagel_studio.core.audio import birdnet
-from bagel_studio.core.audio.species_project import item_answer
+from bagel_studio.core.audio.species_project import card_line, item_answer
 from bagel_studio.core.importers import import_paths
 from bagel_studio.core.operations import analyze_recordings
 from bagel_studio.core.store import Store
@@ -99,6 +99,7 @@ def test_a_bat_is_not_covered_and_not_flagged(analysed: Store) -> None:
     assert known.species == "Carollia sowelli"
     assert known.answer is not None and known.answer.verdict == "not covered"
     assert species_flags(analysed, BAT_ITEM) == {}
+    assert card_line(known) == "not covered (Carollia sowelli is not in its list)"
 
 
 @pytest.mark.slow

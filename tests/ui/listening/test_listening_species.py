@@ -32,8 +32,10 @@ def test_the_strip_shows_the_items_species_per_window(qtbot: QtBot, panel: Liste
     qtbot.waitUntil(lambda: strip.answer is not None, timeout=30000)
     found = strip.answer
     assert found is not None and found.confirmed
-    assert strip.verdict.text().startswith("BirdNET: Passer domesticus (House Sparrow) heard in 3")
-    assert strip.top.text().startswith("Clip's top: House Sparrow 0.8")
+    assert strip.verdict.text().startswith("BirdNET: House Sparrow heard in 3/3 windows, H plays")
+    assert "clip's top: House Sparrow 0.87, Italian Sparrow 0.06, Southern Martin 0.02" in (
+        strip.verdict.text()
+    )
     xs, ys = strip.curve.getData()
     assert list(xs) == [1.5, 3.0, 4.5] and len(ys) == 3 and max(ys) >= 0.5
     assert strip.plot_widget.isVisible() and len(strip._shades) == 1  # one run: it leads all
@@ -92,3 +94,22 @@ def test_without_birdnet_the_strip_says_how_to_get_it(
     assert panel.measurements.rows["Dominant band"]  # everything else works
     store = panel.services.store
     assert cached_detection(store, store.recording(SPARROW) or {}) is None
+
+
+def test_the_recording_card_says_what_the_clip_confirms(qtbot: QtBot, tmp_path, data_dir):
+    from tests.ui.desk_harness import close_desk, open_desk
+    from tests.ui.desk_project import XC_ID, build_showcase_project
+
+    path = tmp_path / "showcase.bagel"
+    build_showcase_project(path, data_dir)
+    window = open_desk(qtbot, path)
+    try:
+        window.show_item(XC_ID)
+        card = window.evidence.recording
+        assert card.values["BirdNET"].startswith("not run yet")
+        window.evidence.listening_now()  # the panel detects the clip and stores it
+        qtbot.waitUntil(
+            lambda: card.values.get("BirdNET") == "confirmed (best 0.87)", timeout=60000
+        )
+    finally:
+        close_desk(window)
