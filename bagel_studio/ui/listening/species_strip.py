@@ -37,7 +37,8 @@ def species_text(found: SpeciesAnswer) -> str:
     if not found.detected:
         verdict = f"BirdNET: {name} not heard (best {found.best:.2f})"
     else:
-        verdict = f"BirdNET: {name} heard in {len(found.heard)}/{windows} windows, H plays the best"
+        heard = f"{len(found.heard)}/{windows} windows"
+        verdict = f"BirdNET: {name} heard in {heard}, best {found.best:.2f} (H plays it)"
     if found.rival is not None:
         verdict += f"; {found.rival.label.common} leads {len(found.rival.windows)}/{windows}"
     return verdict + clip_top

@@ -32,7 +32,9 @@ def test_the_strip_shows_the_items_species_per_window(qtbot: QtBot, panel: Liste
     qtbot.waitUntil(lambda: strip.answer is not None, timeout=30000)
     found = strip.answer
     assert found is not None and found.confirmed
-    assert strip.verdict.text().startswith("BirdNET: House Sparrow heard in 3/3 windows, H plays")
+    assert strip.verdict.text().startswith(
+        "BirdNET: House Sparrow heard in 3/3 windows, best 0.87 (H plays it)"
+    )
     assert "clip's top: House Sparrow 0.87, Italian Sparrow 0.06, Southern Martin 0.02" in (
         strip.verdict.text()
     )
