@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 def cached_detection(store: Store, recording: dict[str, Any]) -> Detection | str | None:
     """The cached Detection, the cached error line, or None when not detected yet."""
-    text = store.detection_json(cache_key(recording), DETECTION_VERSION)
+    text = store.evidence.detection_json(cache_key(recording), DETECTION_VERSION)
     if text is None:
         return None
     data = json.loads(text)
@@ -70,7 +70,9 @@ def store_detection_result(store: Store, keys: list[str], result: dict[str, Any]
         return
     payload = {k: v for k, v in result.items() if k != "audio_sha256"}
     model = str(payload.get("model") or "")
-    store.put_detection(keys, DETECTION_VERSION, model, json.dumps(payload, sort_keys=True))
+    store.evidence.put_detection(
+        keys, DETECTION_VERSION, model, json.dumps(payload, sort_keys=True)
+    )
 
 
 def item_species(item: Item, recording: dict[str, Any] | None) -> str | None:
@@ -98,7 +100,7 @@ class ItemSpecies:
 def item_answer(store: Store, item: Item, recording: dict[str, Any] | None = None) -> ItemSpecies:
     """The answer for ``item``'s species from its clip's cached detection (never runs BirdNET)."""
     if recording is None and item.recording_id:
-        recording = store.recording(item.recording_id)
+        recording = store.evidence.recording(item.recording_id)
     species = item_species(item, recording)
     if recording is None:
         return ItemSpecies(species, reason="no recording")

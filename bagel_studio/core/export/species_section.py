@@ -34,12 +34,12 @@ def species_counts(store: Store, plan: ExportPlan) -> dict[str, dict[str, int]]:
     counts: dict[str, Counter[str]] = {}
     recordings: dict[str, dict[str, Any] | None] = {}
     for start in range(0, len(ids), BATCH):
-        for item in store.get_items(ids[start : start + BATCH]):
+        for item in store.items.get_many(ids[start : start + BATCH]):
             if not item.recording_id:
                 continue
             key = item.recording_id.upper()
             if key not in recordings:
-                recordings[key] = store.recording(item.recording_id)
+                recordings[key] = store.evidence.recording(item.recording_id)
             known = item_answer(store, item, recordings[key])
             found = known.answer
             if found is None:

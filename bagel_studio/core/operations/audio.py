@@ -53,7 +53,7 @@ def store_measurement(
     result["audio_sha256"] = audio_sha256
     with store.transaction():
         store_result(store, [cache_key(recording), audio_sha256], result)
-        for sibling in store.items_with_recording(str(recording["id"])):
+        for sibling in store.evidence.items_with_recording(str(recording["id"])):
             if sibling != item_id:
                 recheck_item(store, sibling)
         return recheck_item(store, item_id) if item_id is not None else None
@@ -73,7 +73,7 @@ def store_detection(
         return None
     with store.transaction():
         store_detection_result(store, [cache_key(recording), audio_sha256], detection.to_json())
-        for sibling in store.items_with_recording(str(recording["id"])):
+        for sibling in store.evidence.items_with_recording(str(recording["id"])):
             if sibling != item_id:
                 recheck_item(store, sibling)
         return recheck_item(store, item_id) if item_id is not None else None
@@ -100,7 +100,7 @@ def clips_to_measure(store: Store, species: bool = False) -> tuple[list[ClipJob]
     species detection), how many have all they need already, and the ids of those whose audio
     file cannot be found."""
     jobs, already, missing = [], 0, []
-    for recording in store.recordings():
+    for recording in store.evidence.recordings():
         measure = cached_result(store, recording) is None
         detect = species and cached_detection(store, recording) is None
         if not (measure or detect):
@@ -125,7 +125,7 @@ def store_clip_results(store: Store, results: Sequence[tuple[ClipJob, dict[str, 
     rechecked = 0
     with store.transaction():
         for job, result in results:
-            recording = store.recording(job.recording_id)
+            recording = store.evidence.recording(job.recording_id)
             if recording is None:
                 continue
             keys = [cache_key(recording)]
@@ -136,7 +136,7 @@ def store_clip_results(store: Store, results: Sequence[tuple[ClipJob, dict[str, 
             detection = result.get("species")
             if isinstance(detection, dict) and "unavailable" not in detection:
                 store_detection_result(store, keys, detection)
-            for item_id in store.items_with_recording(job.recording_id):
+            for item_id in store.evidence.items_with_recording(job.recording_id):
                 recheck_item(store, item_id)
                 rechecked += 1
     return rechecked

@@ -69,15 +69,15 @@ def analysed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
 
 def species_flags(store: Store, item_id: str) -> dict[str, str]:
     wanted = {"species-not-detected", "other-species-dominant"}
-    return {f.check: f.message for f in store.flags(item_id) if f.check in wanted}
+    return {f.check: f.message for f in store.flags.of_item(item_id) if f.check in wanted}
 
 
 @pytest.mark.slow
 def test_every_true_label_is_confirmed_and_the_relabel_flagged(analysed: Store) -> None:
-    ids = [i for i in analysed.item_ids() if i != BAT_ITEM]
+    ids = [i for i in analysed.items.ids() if i != BAT_ITEM]
     assert len(ids) == 9
     for item_id in ids:
-        item = analysed.get_item(item_id)
+        item = analysed.items.get(item_id)
         found = item_answer(analysed, item).answer
         assert found is not None
         if item.recording_id == RELABELLED:
@@ -95,7 +95,7 @@ def test_every_true_label_is_confirmed_and_the_relabel_flagged(analysed: Store) 
 
 @pytest.mark.slow
 def test_a_bat_is_not_covered_and_not_flagged(analysed: Store) -> None:
-    known = item_answer(analysed, analysed.get_item(BAT_ITEM))
+    known = item_answer(analysed, analysed.items.get(BAT_ITEM))
     assert known.species == "Carollia sowelli"
     assert known.answer is not None and known.answer.verdict == "not covered"
     assert species_flags(analysed, BAT_ITEM) == {}
@@ -123,7 +123,7 @@ def test_without_the_extra_analyze_measures_and_says_how_to_get_it(
         assert report.measured == 10 and report.detected == 0 and report.unreadable == 0
         count = store.db.execute("SELECT COUNT(*) FROM species_detections").fetchone()[0]
         assert count == 0
-        assert all(species_flags(store, i) == {} for i in store.item_ids())
+        assert all(species_flags(store, i) == {} for i in store.items.ids())
         monkeypatch.delitem(sys.modules, "ai_edge_litert")  # installed afterwards
         later = analyze_recordings(store, workers=1)
         assert later.detected == 10 and later.measured == 0 and later.species_note is None
@@ -137,7 +137,7 @@ def test_the_release_report_counts_what_the_recordings_confirm(
     from bagel_studio.core.model import Decision
     from bagel_studio.core.operations import decide_many
 
-    decide_many(analysed, analysed.item_ids(), "curator", Decision.ACCEPT)
+    decide_many(analysed, analysed.items.ids(), "curator", Decision.ACCEPT)
     export_release(analysed, tmp_path / "release", seed=1)
     report = (tmp_path / "release" / "report" / "report.md").read_text(encoding="utf-8")
     assert "## Is the species in the recording?" in report

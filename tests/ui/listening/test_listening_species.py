@@ -26,7 +26,7 @@ from tests.ui.listening.conftest import (
 
 def test_the_strip_shows_the_items_species_per_window(qtbot: QtBot, panel: ListeningPanel):
     store = panel.services.store
-    assert cached_detection(store, store.recording(SPARROW) or {}) is None
+    assert cached_detection(store, store.evidence.recording(SPARROW) or {}) is None
     show_and_wait(qtbot, panel, FREQ_ITEM)
     strip = panel.species
     qtbot.waitUntil(lambda: strip.answer is not None, timeout=30000)
@@ -41,7 +41,7 @@ def test_the_strip_shows_the_items_species_per_window(qtbot: QtBot, panel: Liste
     xs, ys = strip.curve.getData()
     assert list(xs) == [1.5, 3.0, 4.5] and len(ys) == 3 and max(ys) >= 0.5
     assert strip.plot_widget.isVisible() and len(strip._shades) == 1  # one run: it leads all
-    assert cached_detection(store, store.recording(SPARROW) or {}) is not None  # stored
+    assert cached_detection(store, store.evidence.recording(SPARROW) or {}) is not None  # stored
     # the strip's plot area lies under the spectrogram's (same seconds at the same pixels)
     spectrogram = panel.view.plot.vb
     here = strip.plot.vb
@@ -95,7 +95,7 @@ def test_without_birdnet_the_strip_says_how_to_get_it(
     assert not panel.species.plot_widget.isVisible()
     assert panel.measurements.rows["Dominant band"]  # everything else works
     store = panel.services.store
-    assert cached_detection(store, store.recording(SPARROW) or {}) is None
+    assert cached_detection(store, store.evidence.recording(SPARROW) or {}) is None
 
 
 def test_the_recording_card_says_what_the_clip_confirms(qtbot: QtBot, tmp_path, data_dir):
