@@ -12,7 +12,8 @@ running the model again. Detections are cached in the project by the audio's SHA
 differ between Xeno-canto and BirdNET: Xeno-canto's "Myrtle Warbler" is BirdNET's "Yellow-rumped
 Warbler"): whether BirdNET covers it at all (it knows 6,522 labels, birds mostly: no bats, few
 insects, no marine mammals), its best confidence and the windows where it is heard and leads, the
-strongest other label, and the clip's top three.
+strongest other label, the one heard instead of it in most windows (if any), and the clip's top
+three.
 
 ``THRESHOLD`` was chosen from the project's real clips (``tests/benchmarks/species_threshold.py``
 prints the measurement): each of the nine Xeno-canto clips' own species peaks at 0.87-1.00 (the
@@ -176,7 +177,7 @@ class SpeciesAnswer:
     heard: tuple[int, ...] = ()  # windows where it reaches THRESHOLD
     leads: tuple[int, ...] = ()  # windows where it is the most confident label
     other: Heard | None = None  # the strongest other label over the clip
-    rival: Heard | None = None  # the other label above it (and THRESHOLD) in most windows
+    rival: Heard | None = None  # the other label heard where it is not, in most windows
     top: tuple[Heard, ...] = ()  # the clip's strongest labels
 
     @property
@@ -249,9 +250,13 @@ def _strongest(conf: np.ndarray, count: int) -> list[int]:
 
 
 def _rival(others: np.ndarray, own: np.ndarray, names: tuple[Label, ...]) -> Heard | None:
-    """The other label that is more confident than the species, and heard (``THRESHOLD``), in
-    more than half of the windows: the one doing so in most windows (ties: the strongest)."""
-    above = (others > own[:, None]) & (others >= THRESHOLD)
+    """The other label heard (``THRESHOLD``) where the species is not, and more confident than
+    it, in more than half of the windows: the one doing so in most windows (ties: the
+    strongest). A window where the species itself is heard is its own, whatever else is louder
+    there: BirdNET, with no place or date to go by, often hears a species of another continent
+    beside the right one (a Dark-eyed Junco's trill is a Cirl Bunting's to it), and the clip
+    holds the item's species either way."""
+    above = (others > own[:, None]) & (others >= THRESHOLD) & (own < THRESHOLD)[:, None]
     counts = above.sum(axis=0)
     if counts.size == 0 or int(counts.max()) * 2 <= others.shape[0]:
         return None

@@ -2,7 +2,8 @@
 
 ``species-not-detected``: BirdNET knows the species and no window of the clip reaches
 ``species.THRESHOLD``. ``other-species-dominant``: another label (a species, or a sound class
-such as Engine) is more confident than the item's species, and heard, in most windows. A species
+such as Engine) is heard, and more confident than the item's species, in most windows, the item's
+species not heard in them. A species
 BirdNET does not cover (bats, most insects, marine mammals) gets neither: the recording card says
 "not covered". Nothing is flagged before the clip is detected, nor without the extra installed.
 """
@@ -24,9 +25,9 @@ DESCRIPTIONS = {
     SPECIES_NOT_DETECTED: "BirdNET covers the item's species but does not hear it in any 3 s "
     f"window of the clip (confidence under {THRESHOLD:g}): the recording may be of another "
     "animal, or too faint.",
-    OTHER_SPECIES_DOMINANT: "Another species (or a sound such as an engine) is more confident "
-    "than the item's species in most windows of the clip: its acoustic claims may describe the "
-    "wrong animal.",
+    OTHER_SPECIES_DOMINANT: "Another species (or a sound such as an engine) is heard instead of "
+    "the item's species in most windows of the clip: its acoustic claims may describe the wrong "
+    "animal.",
 }
 
 
@@ -68,7 +69,7 @@ def species_flags(ctx: CheckContext, item: Item) -> list[Flag]:
             Flag(
                 OTHER_SPECIES_DOMINANT,
                 Severity.WARNING,
-                f"BirdNET hears {rival.label.shown} over {found.label.scientific} in "
+                f"BirdNET hears {rival.label.shown} instead of {found.label.scientific} in "
                 f"{len(rival.windows)} of {windows} windows of {recording} (best {rival.best:.2f}"
                 f" against {found.best:.2f})",
                 details | {"other": rival.label.scientific, "other_windows": list(rival.windows)},
