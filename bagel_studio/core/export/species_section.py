@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from bagel_studio.core.export.tables import markdown_table
+from bagel_studio.core.report.release import Section
+from bagel_studio.core.report.tables import markdown_table
 
 if TYPE_CHECKING:
     from bagel_studio.core.export.plan import ExportPlan
@@ -52,8 +53,13 @@ def species_counts(store: Store, plan: ExportPlan) -> dict[str, dict[str, int]]:
     return {d: {c: counts[d][c] for c in COLUMNS} for d in sorted(counts)}
 
 
+def species_section(plan: ExportPlan) -> list[Section]:
+    """The report's section (none when no released item names a recording)."""
+    return [Section(species_markdown(plan))] if plan.species else []
+
+
 def species_markdown(plan: ExportPlan) -> str:
-    """The report's section (empty when no released item names a recording)."""
+    """The section's Markdown (empty when no released item names a recording)."""
     if not plan.species:
         return ""
     from bagel_studio.core.audio.birdnet import MODEL_LICENCE, MODEL_NAME, MODEL_VERSION

@@ -133,7 +133,7 @@ def test_without_the_extra_analyze_measures_and_says_how_to_get_it(
 def test_the_release_report_counts_what_the_recordings_confirm(
     analysed: Store, tmp_path: Path
 ) -> None:
-    from bagel_studio.core.export.release import export_release
+    from bagel_studio.core.export import export_release
     from bagel_studio.core.model import Decision
     from bagel_studio.core.operations import decide_many
 
