@@ -4,9 +4,8 @@ Run: .venv/bin/python tests/benchmarks/bench_checks.py [--split dev|holdout|all]
          [--show CHECK ...] [--json OUT]
 
 Each split is built into its own project as a curator's would be: ``bagel-studio import`` of the
-split's folder (items, GloBI tables, texts, recordings), ``analyze`` of its clips (measurements,
-BirdNET's species detections), two reference models asked every item closed-book and from the
-options alone (``evaluate``, ``evaluate --options-only``) and a judge
+split's folder (items, GloBI tables, texts, recordings), two reference models asked every item
+closed-book and from the options alone (``evaluate``, ``evaluate --options-only``) and a judge
 asked the items the truth file scripts one for (``judge``), all against a scripted
 OpenAI-compatible server that answers as the truth file says; curators' blind answers recorded
 through ``operations.decide``; then ``audit`` and ``check --json``, whose flags are scored.
@@ -116,9 +115,6 @@ def build_and_check(split: str, truths: dict[str, Truth], folder: Path) -> Score
     start = time.perf_counter()
     project = folder / f"{split}.bagel"
     quiet_run(["import", str(project), str(split_dir(split)), "--wait", "60"])
-    # the clips measured and their species detected, as a curator's Measure all clips does: the
-    # acoustic and species checks read these
-    quiet_run(["analyze", str(project), "--workers", "1", "--wait", "60"])
     items = asked_items(project)
     os.environ.setdefault(KEY_ENV, "corpus")
     with CorpusServer(items, truths) as server:

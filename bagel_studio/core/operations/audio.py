@@ -23,6 +23,7 @@ from bagel_studio.core.audio.project import (
 )
 from bagel_studio.core.audio.species import Detection
 from bagel_studio.core.audio.species_project import cached_detection, store_detection_result
+from bagel_studio.core.changes import NOTHING, Changes, Done, Part
 from bagel_studio.core.checks import recheck_item
 from bagel_studio.core.model import Flag
 from bagel_studio.core.store import Store
@@ -41,22 +42,28 @@ def store_measurement(
     audio_sha256: str,
     measurement: Measurement,
     item_id: str | None,
-) -> list[Flag] | None:
+) -> Done[list[Flag] | None]:
     """Cache ``measurement`` of ``recording`` (under its cache key and the decoded audio's
     SHA-256, as ``measurement_for`` would) and re-check ``item_id`` and the other items of the
     recording (they share the clip) so their acoustic flags (mismatch, too short, too quiet)
     follow, in one transaction; return ``item_id``'s flags, or None when no item was given. A
     project open read-only is left unchanged."""
     if store.read_only:
-        return None
+        return Done(None)
     result = measurement.to_json()
     result["audio_sha256"] = audio_sha256
     with store.transaction():
         store_result(store, [cache_key(recording), audio_sha256], result)
-        for sibling in store.evidence.items_with_recording(str(recording["id"])):
-            if sibling != item_id:
-                recheck_item(store, sibling)
-        return recheck_item(store, item_id) if item_id is not None else None
+        siblings = [
+            sibling
+            for sibling in store.evidence.items_with_recording(str(recording["id"]))
+            if sibling != item_id
+        ]
+        for sibling in siblings:
+            recheck_item(store, sibling)
+        flags = recheck_item(store, item_id) if item_id is not None else None
+    rechecked = siblings if item_id is None else [item_id, *siblings]
+    return Done(flags, Changes.of_items(rechecked, Part.FLAGS, evidence=True))
 
 
 def store_detection(
@@ -65,18 +72,24 @@ def store_detection(
     audio_sha256: str,
     detection: Detection,
     item_id: str | None,
-) -> list[Flag] | None:
+) -> Done[list[Flag] | None]:
     """Cache the species ``detection`` of ``recording`` (under its cache key and the audio's
     SHA-256) and re-check its items, as ``store_measurement`` does for a measurement; return
-    ``item_id``'s flags, or None when no item was given."""
+    ``item_id``'s flags (None when no item was given) and what changed."""
     if store.read_only:
-        return None
+        return Done(None)
     with store.transaction():
         store_detection_result(store, [cache_key(recording), audio_sha256], detection.to_json())
-        for sibling in store.evidence.items_with_recording(str(recording["id"])):
-            if sibling != item_id:
-                recheck_item(store, sibling)
-        return recheck_item(store, item_id) if item_id is not None else None
+        siblings = [
+            sibling
+            for sibling in store.evidence.items_with_recording(str(recording["id"]))
+            if sibling != item_id
+        ]
+        for sibling in siblings:
+            recheck_item(store, sibling)
+        flags = recheck_item(store, item_id) if item_id is not None else None
+    rechecked = siblings if item_id is None else [item_id, *siblings]
+    return Done(flags, Changes.of_items(rechecked, Part.FLAGS, evidence=True))
 
 
 @dataclass(frozen=True)
@@ -114,15 +127,17 @@ def clips_to_measure(store: Store, species: bool = False) -> tuple[list[ClipJob]
     return jobs, already, missing
 
 
-def store_clip_results(store: Store, results: Sequence[tuple[ClipJob, dict[str, Any]]]) -> int:
+def store_clip_results(
+    store: Store, results: Sequence[tuple[ClipJob, dict[str, Any]]]
+) -> Done[int]:
     """Cache analysed clips (a measurement or its error line, a species detection or its error
     line, under the recording's cache key and the audio's SHA-256, as ``measurement_for`` would)
     and re-check the items of those recordings, in one transaction; return how many items were
     re-checked. A detection BirdNET could not run for (not installed where the clip ran) is not
     cached: the next run asks again."""
     if store.read_only or not results:
-        return 0
-    rechecked = 0
+        return Done(0)
+    rechecked: list[str] = []
     with store.transaction():
         for job, result in results:
             recording = store.evidence.recording(job.recording_id)
@@ -138,8 +153,8 @@ def store_clip_results(store: Store, results: Sequence[tuple[ClipJob, dict[str, 
                 store_detection_result(store, keys, detection)
             for item_id in store.evidence.items_with_recording(job.recording_id):
                 recheck_item(store, item_id)
-                rechecked += 1
-    return rechecked
+                rechecked.append(item_id)
+    return Done(len(rechecked), Changes.of_items(rechecked, Part.FLAGS, evidence=True))
 
 
 def analyze_recordings(
@@ -152,7 +167,7 @@ def analyze_recordings(
     cancel: threading.Event | None = None,
     write: Write = _direct,
     species: bool | None = None,
-) -> AnalysisReport:
+) -> Done[AnalysisReport]:
     """Measure every recording of the project not measured yet, and detect its species with
     BirdNET where not detected yet (``species``: None when BirdNET is installed, False never),
     on ``workers`` processes or on the Dask cluster at ``scheduler``, and store the results as
@@ -162,7 +177,7 @@ def analyze_recordings(
 
     ``cancel`` set stops the run after the clips under way (what was analysed is stored, the
     report says ``cancelled``); ``write`` runs each batch's transaction (the desk passes its
-    single database-writer thread, and runs this on another)."""
+    single database-writer thread, and runs this on another) and returns what it returned."""
     note = unavailable() if species is not False else None
     jobs, already, missing = clips_to_measure(store, species=species is not False and not note)
     measured = unreadable = detected = 0
@@ -171,6 +186,7 @@ def analyze_recordings(
     last = time.monotonic()
     results = measure_clips(jobs, workers=workers, scheduler=scheduler)
     cancelled = False
+    changes = NOTHING
     try:
         for done, (job, result) in enumerate(results, start=1):
             pending.append((job, result))
@@ -184,7 +200,7 @@ def analyze_recordings(
                 detected += job.species and "unavailable" not in detection
                 note = note or detection.get("unavailable")
             if time.monotonic() - last >= batch_seconds:
-                write(functools.partial(store_clip_results, store, pending))
+                changes |= write(functools.partial(store_clip_results, store, pending)).changes
                 pending, last = [], time.monotonic()
             if progress is not None:
                 progress(done, len(jobs))
@@ -193,5 +209,8 @@ def analyze_recordings(
                 break
     finally:
         results.close()  # an interruption cancels the clips not started
-        write(functools.partial(store_clip_results, store, pending))
-    return AnalysisReport(measured, unreadable, already, missing, errors, cancelled, detected, note)
+        changes |= write(functools.partial(store_clip_results, store, pending)).changes
+    report = AnalysisReport(
+        measured, unreadable, already, missing, errors, cancelled, detected, note
+    )
+    return Done(report, changes)

@@ -30,7 +30,7 @@ def loaded_model() -> int | None:
 def test_a_pool_and_a_dask_cluster_detect_the_same_species(tmp_path: Path, data_dir: Path):
     local, remote, again = (build(tmp_path / name, data_dir) for name in ("l", "r", "a"))
     with Store.open(local) as store:
-        pooled = analyze_recordings(store, workers=2)
+        pooled = analyze_recordings(store, workers=2).result
     assert pooled.detected == 5 and pooled.unreadable == 1  # the file that is not audio
     with (
         LocalCluster(
@@ -40,7 +40,7 @@ def test_a_pool_and_a_dask_cluster_detect_the_same_species(tmp_path: Path, data_
     ):
         assert set(client.run(loaded_model).values()) == {None}
         with Store.open(remote) as store:
-            report = analyze_recordings(store, scheduler=cluster.scheduler_address)
+            report = analyze_recordings(store, scheduler=cluster.scheduler_address).result
         assert report.detected == 5 and report.species_note is None
         first = client.run(loaded_model)
         with Store.open(again) as store:

@@ -62,7 +62,7 @@ def analysed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
     folder = project_folder(DATA, root / "clips", relabel=True)
     with Store.open(root / "project.bagel") as store:
         import_paths(store, [folder])
-        report = analyze_recordings(store, workers=1)
+        report = analyze_recordings(store, workers=1).result
         assert report.detected == 10 and report.species_note is None
         yield store
 
@@ -106,7 +106,7 @@ def test_a_bat_is_not_covered_and_not_flagged(analysed: Store) -> None:
 def test_detections_are_stored_once_per_clip_with_the_model(analysed: Store) -> None:
     rows = analysed.db.execute("SELECT DISTINCT model, version FROM species_detections").fetchall()
     assert rows == [("BirdNET GLOBAL 6K V2.4", "BirdNET GLOBAL 6K V2.4/1")]
-    again = analyze_recordings(analysed, workers=1)  # resumes: nothing left to do
+    again = analyze_recordings(analysed, workers=1).result  # resumes: nothing left to do
     assert again.detected == 0 and again.measured == 0 and again.already == 10
 
 
@@ -118,14 +118,14 @@ def test_without_the_extra_analyze_measures_and_says_how_to_get_it(
     monkeypatch.setitem(sys.modules, "ai_edge_litert", None)  # as if the extra were missing
     with Store.open(tmp_path / "project.bagel") as store:
         import_paths(store, [folder])
-        report = analyze_recordings(store, workers=1)
+        report = analyze_recordings(store, workers=1).result
         assert report.species_note == birdnet.INSTALL_HINT
         assert report.measured == 10 and report.detected == 0 and report.unreadable == 0
         count = store.db.execute("SELECT COUNT(*) FROM species_detections").fetchone()[0]
         assert count == 0
         assert all(species_flags(store, i) == {} for i in store.items.ids())
         monkeypatch.delitem(sys.modules, "ai_edge_litert")  # installed afterwards
-        later = analyze_recordings(store, workers=1)
+        later = analyze_recordings(store, workers=1).result
         assert later.detected == 10 and later.measured == 0 and later.species_note is None
 
 
