@@ -453,3 +453,18 @@ def m_species_detections(db: sqlite_utils.Database) -> None:
         {"audio_sha256": str, "version": str, "model": str, "result": str, "computed_at": str},
         pk=("audio_sha256", "version"),
     )
+
+
+@migration
+def m_reviewed_project_reads(db: sqlite_utils.Database) -> None:
+    """Reads that grew with a project's decisions, not with what they look at: an item's history
+    asks of each entry whether a later one undoes it, which read the whole history without an
+    index on ``undoes`` (60-250 ms per item shown on 200,000 decided items; the index holds the
+    undos only); and the progress line counts a curator's decisions that are not skips after
+    every decision, which read each review's row through the curator's index, now holding the
+    decision too (the curators' list seeks through the same index, under the same name)."""
+    db.execute(
+        "CREATE INDEX IF NOT EXISTS idx_history_undoes ON history (undoes) WHERE undoes IS NOT NULL"
+    )
+    db.execute("DROP INDEX IF EXISTS idx_reviews_curator")
+    db.execute("CREATE INDEX idx_reviews_curator ON reviews (curator, decision)")
