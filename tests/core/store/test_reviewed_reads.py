@@ -50,20 +50,22 @@ def reviewed_project(count: int) -> Store:
     return store
 
 
+def read_costs(store: Store, item: str) -> dict[str, int]:
+    """The instructions of each read the desk makes to show ``item``."""
+    return {
+        "history": instructions(store, lambda: store.history.of_item(item)),
+        "undone": instructions(store, lambda: store.history.of_item("wikipedia:bird:0")),
+        "reviews": instructions(store, lambda: store.reviews.of_item(item)),
+        "flags": instructions(store, lambda: store.flags.of_item(item)),
+        "item": instructions(store, lambda: store.items.get(item)),
+    }
+
+
 def test_an_items_reads_do_not_grow_with_the_reviewed_project() -> None:
     costs = []
     for count in (200, 2_000):
         store = reviewed_project(count)
-        item = f"wikipedia:bird:{count // 2}"
-        costs.append(
-            {
-                "history": instructions(store, lambda: store.history.of_item(item)),
-                "undone": instructions(store, lambda: store.history.of_item("wikipedia:bird:0")),
-                "reviews": instructions(store, lambda: store.reviews.of_item(item)),
-                "flags": instructions(store, lambda: store.flags.of_item(item)),
-                "item": instructions(store, lambda: store.items.get(item)),
-            }
-        )
+        costs.append(read_costs(store, f"wikipedia:bird:{count // 2}"))
         assert len(store.history.of_item("wikipedia:bird:0")) == 3  # accept, reject, its undo
         assert store.history.of_item("wikipedia:bird:0")[1].undone
         store.close()
