@@ -257,6 +257,7 @@ class MainWindow(QMainWindow):
             else 0
         )
         self._progress = (reviewed, total, mine)
+        self.controller.left_to_decide = total - mine if self.services.prefs.curator else None
         self.show_progress()
 
     def show_progress(self) -> None:

@@ -85,6 +85,10 @@ class ReviewController(QObject):
         self.pending_blind: int | None = None
         self.key_revealed = True
         self.reject_dialog: RejectDialog | None = None
+        # How many items of the project this curator has still to decide, as the desk's
+        # progress line last counted them (``MainWindow.update_progress``), or None when not
+        # counted. At 0 no queue holds one: looking for it would read every item of the queue.
+        self.left_to_decide: int | None = None
         self._register()
         queue.item_selected.connect(self._selected_in_queue)
         model.modelReset.connect(self._after_filter)
@@ -115,9 +119,15 @@ class ReviewController(QObject):
         included); with no curator, the whole queue."""
         return replace(self.model.queue_filter, unreviewed_by=self.curator or None)
 
+    def _none_left(self) -> bool:
+        """This curator has decided every item of the project (so of every queue)."""
+        return bool(self.curator) and self.left_to_decide == 0
+
     def show_first(self) -> None:
         """The first item of the queue this curator has not reviewed, else the first item."""
-        first = self.store.queue.next_id(self._todo_filter(), None, wrap=False)
+        first = None
+        if not self._none_left():
+            first = self.store.queue.next_id(self._todo_filter(), None, wrap=False)
         self.show_item(first or self.model.item_id(0))
 
     def show_item(self, item_id: str | None) -> None:
@@ -223,6 +233,8 @@ class ReviewController(QObject):
 
     def next_unreviewed(self, after: str) -> str | None:
         """The next item in the queue after ``after`` this curator has not reviewed (wrapping)."""
+        if self._none_left():
+            return None
         following: str | None = self.store.queue.next_id(self._todo_filter(), after)
         return following
 
