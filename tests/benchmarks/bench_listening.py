@@ -15,6 +15,7 @@ Playback runs through a private PulseAudio null sink (tests/support/pulse.py) wh
 
 from __future__ import annotations
 
+import argparse
 import os
 import statistics
 import sys
@@ -159,6 +160,7 @@ def bench_playhead(app: QApplication, panel: ListeningPanel) -> None:
 
 
 def main() -> None:
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args()
     app = QApplication.instance() or QApplication([])
     folder = Path(tempfile.mkdtemp(prefix="bench-listening-"))
     services = build_services(folder)
