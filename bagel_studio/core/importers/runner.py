@@ -44,6 +44,7 @@ from bagel_studio.core.importers.sniff import (
     document_limit,
     line_limit,
     sniff,
+    without_items,
 )
 from bagel_studio.core.importers.textio import decode, to_utf8
 from bagel_studio.core.operations.imports import (
@@ -310,6 +311,12 @@ def _plan(inputs: list[Input], report: ImportReport, store: Store) -> list[_Plan
             if item.explicit:
                 report.notes.append(f"{item.display}: a release's provenance file, not items")
             continue
+        if not item.explicit and kind in ("items", "other"):
+            held = without_items(item.path, head)
+            if held is not None:  # a species list, a dataset descriptor, a log: said, not read
+                report.ignored.append(item.display)
+                report.passed_over[item.display] = held
+                continue
         if not item.explicit and kind in ("table", "binary", "other"):
             report.ignored.append(item.display)
             continue

@@ -21,6 +21,7 @@ from bagel_studio.core.importers.textio import (
     decode,
     iter_lines,
     looks_binary,
+    split_lines,
     to_utf8,
     utf8_chunks,
 )
@@ -308,6 +309,52 @@ def _classify_head(head: dict[str, Any], single: Callable[[], bool]) -> tuple[st
     if not any(k in head for k in ITEM_KEYS) and single():
         return "other-object", head
     return "items-lines", None
+
+
+_ITEM_KEY = re.compile(rb'"(?:' + b"|".join(k.encode() for k in ITEM_KEYS) + rb')"\s*:')
+SHOWN_KEYS = 6  # of a file passed over, the keys named
+
+
+def without_items(path: Path, head: bytes) -> str | None:
+    """What a JSON file holds when it holds no item (``head``: its first bytes, as read to tell
+    its format): "N objects; keys: ..." of a species list, a dataset descriptor, a log. None
+    when it may hold items: an item's field occurs in it, a line of it is not JSON (a broken
+    item, whose reject the curator must see), or it is a document too large to read whole
+    (read as items, it is refused as such). Evidence and recording metadata are told apart
+    before (``classify_file``)."""
+    if _ITEM_KEY.search(to_utf8(head, complete=False)):
+        return None  # an item file: its first line says so, and it is not read again here
+    if path.stat().st_size > document_limit.get():
+        return None
+    data = to_utf8(path.read_bytes())
+    if _ITEM_KEY.search(data):
+        return None
+    try:
+        document = loads(data)
+        values = document if isinstance(document, list) else [document]
+    except (ValueError, RecursionError):
+        values = []
+        for line in split_lines(data):
+            if not line.strip():
+                continue
+            try:
+                values.append(loads(line))
+            except (ValueError, RecursionError):
+                return None
+    return "JSON with no items, evidence or recording metadata (" + _described(values) + ")"
+
+
+def _described(values: list[Any]) -> str:
+    """'20 objects; keys: species, taxon_id', '3 values' or 'empty'."""
+    objects = [v for v in values if isinstance(v, dict)]
+    if not values:
+        return "empty"
+    if not objects:
+        return f"{len(values):,} value{'s' if len(values) != 1 else ''}, no object"
+    keys = list(dict.fromkeys(str(k) for value in objects for k in value))
+    named = ", ".join(keys[:SHOWN_KEYS]) + (", ..." if len(keys) > SHOWN_KEYS else "")
+    plural = "s" if len(objects) != 1 else ""
+    return f"{len(objects):,} object{plural}; keys: {named or 'none'}"
 
 
 def _first_line(data: bytes) -> bytes:
