@@ -518,6 +518,8 @@ def _import_text(
         if plan.kind == "text-json":
             data = to_utf8(reader.read())  # within the document limit
             document = json.loads(decode(data)[0].lstrip("\ufeff"))
+            if texts.is_text_map(document):
+                return _import_text_map(run, plan, writer, document, data)
             text = texts.text_from_json(document, name)
         else:
             head, more = texts.read_head(reader, line_limit.get())
@@ -532,6 +534,33 @@ def _import_text(
             f" characters (limit {texts.MAX_CHARS:,})"
         )
     return {"texts": 1, "key": text["key"], "truncated": text["truncated"]}
+
+
+def _import_text_map(
+    run: _Run, plan: _Planned, writer: FileImport, document: dict[str, Any], data: bytes
+) -> dict[str, Any]:
+    """A JSON object of texts by DOI or title (``texts.is_text_map``): each one comes in, and
+    each refused one (an empty abstract, a Wikipedia extract under the minimum) is a reject on
+    the line where its key is written."""
+    found, refused = texts.texts_from_map(document, plan.input.path.name)
+    run.report.evidence["texts"] += writer.write_texts(found)
+    rejects = [
+        Reject(plan.input.display, _line_of_key(data, key), f"{key}: {reason}")
+        for key, reason in refused
+    ]
+    _reject(run, writer, rejects)
+    truncated = sum(1 for text in found if text["truncated"])
+    if truncated:
+        run.report.notes.append(
+            f"{plan.input.display}: {truncated} text(s) truncated to {texts.MAX_CHARS:,} characters"
+        )
+    return {"texts": len(found), "rejects": len(rejects), "truncated": truncated}
+
+
+def _line_of_key(data: bytes, key: str) -> int:
+    """The line of ``data`` (a JSON object's text) where ``key`` is written as a key, else 1."""
+    at = data.find(json.dumps(key, ensure_ascii=False).encode("utf-8"))
+    return 1 + data.count(b"\n", 0, at) if at >= 0 else 1
 
 
 RECORDING_BATCH = 1000  # metadata rows turned into recordings and written at a time

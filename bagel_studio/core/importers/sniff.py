@@ -25,7 +25,7 @@ from bagel_studio.core.importers.textio import (
     to_utf8,
     utf8_chunks,
 )
-from bagel_studio.core.importers.texts import is_text_document
+from bagel_studio.core.importers.texts import is_text_document, is_text_map
 from bagel_studio.core.importers.xenocanto import (
     AUDIO_SUFFIXES,
     is_audio,
@@ -249,7 +249,7 @@ def classify_json(data: bytes) -> tuple[str, Any]:
         return "items-lines", None
     if is_xc_json(document):
         return "xc-json", document
-    if isinstance(document, dict) and is_text_document(document):
+    if isinstance(document, dict) and (is_text_document(document) or is_text_map(document)):
         return "text-json", document
     if isinstance(document, list):
         return "items-array", document
@@ -302,7 +302,7 @@ def _classify_head(head: dict[str, Any], single: Callable[[], bool]) -> tuple[st
     whether that line is all the file holds."""
     if is_xc_json(head):
         return "xc-json", head
-    if is_text_document(head):
+    if is_text_document(head) or is_text_map(head):
         return "text-json", head
     if not any(k in head for k in ITEM_KEYS) and all(k in head for k in PROVENANCE_KEYS):
         return "provenance", head
