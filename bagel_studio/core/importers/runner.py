@@ -52,6 +52,7 @@ from bagel_studio.core.operations.imports import (
     FileImport,
     forget_arrivals,
     import_file,
+    link_wikipedia_texts,
     linked_items,
     record_unreadable_audio,
     recordings_arrived,
@@ -188,8 +189,11 @@ def _import_paths(
     remember_files(store, run.seen)
     report.bytes_read = run.counter.bytes
     _probe_audio(run)
+    articles = _link_articles(run)
     due = report.new_item_ids + linked_items(store, run.evidence, exclude=set(report.new_item_ids))
     due_set = set(due)
+    due += [item_id for item_id in articles if item_id not in due_set]
+    due_set.update(articles)
     leftover = [i for i in store.flags.pending_check_ids() if i not in due_set]
     if leftover:
         report.notes.append(
@@ -205,6 +209,21 @@ def _import_paths(
     if full_checks:
         run_full_checks(store, report, check_progress, workers=workers)
     return report
+
+
+def _link_articles(run: _Run) -> list[str]:
+    """Flat Wikipedia items name no article: each is linked to the one its stem or id names,
+    among the articles of this run and of earlier ones (``link_wikipedia_texts``), when items
+    or articles came in. Returns the items linked."""
+    if not (run.report.new_item_ids or run.evidence.text_keys):
+        return []
+    linked = link_wikipedia_texts(run.store).result
+    if linked:
+        run.report.notes.append(
+            f"Linked {len(linked):,} Wikipedia item{'s' if len(linked) != 1 else ''} to the"
+            " article their stem or id names (they named none)"
+        )
+    return linked
 
 
 VERIFY_LISTING = 20

@@ -22,7 +22,7 @@ from bagel_studio.core.audio.project import store_result
 from bagel_studio.core.changes import NOTHING, Changes, Done, Part
 from bagel_studio.core.checks.structural import structural_flags
 from bagel_studio.core.checks.verdict import release_verdict
-from bagel_studio.core.domains import GLOBI
+from bagel_studio.core.domains import GLOBI, WIKIPEDIA
 from bagel_studio.core.model import Flag
 from bagel_studio.core.store import GeneratorRejection, NewItem, Reject, Store
 
@@ -145,6 +145,29 @@ def import_file(
         )
         if writer.stat is not None:
             store.imports.remember_files([(path, writer.import_id, writer.stat)])
+
+
+def link_wikipedia_texts(store: Store) -> Done[list[str]]:
+    """Give each Wikipedia item that names no article the article its stem or id names
+    (``importers.linking``), in one transaction with the record that their checks are due (the
+    checks that read the article). Returns the items linked. Run once an import run has read
+    its files, so that the items and the articles of one run, or of runs apart, meet."""
+    from bagel_studio.core.importers.linking import NameIndex
+
+    with store.transaction():
+        waiting = store.items.without_text(WIKIPEDIA)
+        names = NameIndex(store.evidence.text_names("wikipedia")) if waiting else None
+        if not names:
+            return Done([])
+        links = []
+        for item_id, stem in waiting:
+            title = names.article_for(item_id, stem)
+            if title is not None:
+                links.append((item_id, f"title:{title}"))
+        store.items.link_texts(links)
+        linked = [item_id for item_id, _key in links]
+        store.flags.mark_checks_pending(linked)
+    return Done(linked, Changes.of_items(linked, Part.FLAGS, evidence=True))
 
 
 def remember_files(store: Store, files: Sequence[tuple[str, int, Sequence[int]]]) -> Done[None]:

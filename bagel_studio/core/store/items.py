@@ -219,6 +219,23 @@ class Items(Part):
             contents = ContentCache()
             yield [item_from_values(row[1:], contents) for row in rows], contents
 
+    def without_text(self, domain: str) -> list[tuple[str, str]]:
+        """(id, stem) of the items of ``domain`` that name no text, in queue order."""
+        rows = self.db.execute(
+            "SELECT id, question FROM items WHERE domain = ? AND text_key IS NULL ORDER BY seq",
+            [domain],
+        )
+        return [(str(item_id), str(stem)) for item_id, stem in rows]
+
+    def link_texts(self, links: Sequence[tuple[str, str]]) -> None:
+        """Give each (item id, text key) item that names no text that text (inside the caller's
+        transaction)."""
+        with self._store.transaction() as conn:
+            conn.executemany(
+                "UPDATE items SET text_key = ? WHERE id = ? AND text_key IS NULL",
+                [(key, item_id) for item_id, key in links],
+            )
+
     def original_hashes(self) -> list[tuple[str, str]]:
         """(id, hash of the content as imported) of every item, in queue order: what merging
         matches items by."""
