@@ -28,8 +28,9 @@ from bagel_studio.core.audio.decode import CLIP_LEVEL, DecodedAudio
 # 2: steady narrow lines and the top edge of the band left out; 3: a file holding fewer frames
 # than its header announces no longer gets its peak, clipping and length from unwritten memory
 # 4: calls found at the band, rate and energy window they need (bat pulses to owl hoots), the
-# dominant band from their spectrum against the one between them
-ANALYSIS_VERSION = "4"
+# dominant band from their spectrum against the one between them; 5: phrases (calls close
+# together) measured too, trills' notes alike
+ANALYSIS_VERSION = "5"
 ANALYSIS_RATE = 16_000
 MAX_SECONDS = 30.0
 MIN_DURATION_S = 5.0
