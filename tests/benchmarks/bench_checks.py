@@ -174,13 +174,13 @@ def build(
 ) -> list[dict[str, Any]]:
     taxa = make_taxa(rng, 2500)
     records = make_records(rng, taxa)
-    store.add_globi_records(records, None)
+    store.evidence.add_globi_records(records, None)
     articles = [p.read_text(encoding="utf-8") for p in sorted((DATA / "wikipedia").glob("*.txt"))]
     keys = {}
     for n in range(SPECIES_ARTICLES):  # distinct texts: each is split and indexed once
         title = f"Species {n}"
         keys[title] = articles[n % len(articles)] + f"\nSpecies {n} is a bench species."
-        store.add_texts(
+        store.evidence.add_texts(
             [
                 {
                     "key": f"wikipedia:{n}",
@@ -194,7 +194,7 @@ def build(
             None,
         )
     abstract = json.loads(next((DATA / "biorxiv").glob("*.json")).read_text())["abstract"]
-    store.upsert_recordings(
+    store.evidence.upsert_recordings(
         [
             {
                 "id": f"XC{i}",
@@ -213,7 +213,7 @@ def build(
     items += [globi_item(rng, n, records) for n in range(counts[GLOBI])]
     items += [text_item(rng, "bioRxiv", n, "", abstract) for n in range(counts[BIORXIV])]
     items += [xc_item(rng, n) for n in range(counts[XENO_CANTO])]
-    store.add_items(items, None)
+    store.items.add_items(items, None)
     return records
 
 
@@ -244,7 +244,9 @@ def main() -> None:
         built = Path(folder) / "built.bagel"
         with Store.open(built) as store:
             build(store, rng, args.count)
-            print(f"{store.item_count()} items, {store.globi_record_count()} GloBI records")
+            print(
+                f"{store.items.count()} items, {store.evidence.globi_record_count()} GloBI records"
+            )
         copy = Path(folder) / "bench.bagel"
         for workers in sorted({1, os.cpu_count() or 1}):
             runs = []
@@ -268,7 +270,7 @@ def edit_times(store: Store, globi_items: int) -> None:
     times = []
     for n in range(1, min(40, globi_items), 2):  # participant items: the costliest to re-check
         item_id = f"globi:{n}"
-        content = store.get_item(item_id).content
+        content = store.items.get(item_id).content
         start = time.perf_counter()
         operations.edit(
             store, item_id, "bench", content.with_changes(question=content.question + " ")

@@ -127,7 +127,7 @@ class IndexedRecords:
     def __init__(self, store: Store) -> None:
         self._by_taxon: dict[str, list[GlobiLink]] = {}
         self._by_ref: dict[str, GlobiLink] = {}
-        for row in store.globi_link_rows(_COLUMNS):
+        for row in store.evidence.globi_link_rows(_COLUMNS):
             link = link_from_row(row)
             self._by_ref[link.ref] = link
             self._by_taxon.setdefault(link.source_key, []).append(link)
@@ -153,7 +153,7 @@ class QueriedRecords:
         self._store = store
 
     def by_ref(self, ref: str) -> GlobiLink | None:
-        rows = self._store.globi_link_rows(_COLUMNS, ref=ref)
+        rows = self._store.evidence.globi_link_rows(_COLUMNS, ref=ref)
         return link_from_row(rows[0]) if rows else None
 
     def links(self, names: Iterable[str]) -> dict[str, list[GlobiLink]]:
@@ -162,7 +162,7 @@ class QueriedRecords:
         if not variants:
             return {}
         result: dict[str, list[GlobiLink]] = {}
-        for row in self._store.globi_link_rows(_COLUMNS, taxa=variants):
+        for row in self._store.evidence.globi_link_rows(_COLUMNS, taxa=variants):
             link = link_from_row(row)
             for key in {link.source_key, link.target_key}:
                 if key in wanted:

@@ -70,11 +70,11 @@ def test_positional_file_migrates_without_loss_and_records_names(tmp_path: Path)
         for name in migration_names()[len(V2_NAMES) :]:
             assert applied[name].startswith("20")  # an ISO time, when it was applied here
         # What the program reads back is what was written.
-        item = store.get_item("wikipedia:koala:4")
+        item = store.items.get("wikipedia:koala:4")
         assert item.content.question.endswith("(edited)")
         assert item.is_revised
-        assert store.adjudication("wikipedia:koala:0") is not None
-        assert {r.curator for r in store.reviews("wikipedia:koala:0")} == {"alice", "bob"}
+        assert store.adjudications.get("wikipedia:koala:0") is not None
+        assert {r.curator for r in store.reviews.of_item("wikipedia:koala:0")} == {"alice", "bob"}
     after = snapshot(path)
     for table, (columns, rows) in before.items():
         new_columns, new_rows = after[table]
