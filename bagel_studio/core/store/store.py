@@ -221,9 +221,10 @@ class Store:
 
 def _foreign_database(conn: sqlite3.Connection) -> bool:
     """True for a database with tables but no BAGEL Studio schema (no migration ever ran). A
-    file whose first migration never ended (a process killed right after it recorded that it
-    would migrate: ``migrate.apply_migrations``) holds only our ``schema_migrations`` table:
-    it is ours, and is migrated."""
+    file whose first migration never ended under a release before sqlite-utils' ``Migrations``
+    (killed right after it recorded that it would migrate) holds only that release's
+    ``schema_migrations`` table: it is ours, and is migrated. (Since, a file's first migrations
+    commit with their record, or nothing does.)"""
     if int(conn.execute("PRAGMA user_version").fetchone()[0]) != 0:
         return False
     ours = conn.execute(

@@ -167,7 +167,7 @@ def test_a_project_from_before_verdicts_exports_read_only_as_once_migrated(
     with sqlite3.connect(old) as conn:
         conn.execute(f"DROP TRIGGER {VERDICT_TRIGGER}")
         conn.execute("ALTER TABLE items DROP COLUMN release_verdict")
-        conn.execute("DELETE FROM schema_migrations WHERE name = 'm_items_release_verdict'")
+        conn.execute("DELETE FROM _sqlite_migrations WHERE name = 'm_items_release_verdict'")
         conn.execute(f"PRAGMA user_version = {len(MIGRATIONS) - 1}")
     conn.close()
     for path in (project, old):
