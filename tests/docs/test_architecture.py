@@ -5,19 +5,23 @@
   path (``core/store/rows.py``) or dotted name (``core.store.rows``) anywhere in the document. A
   module added or moved without its line fails here with what to add where; a file the tree names
   that is gone fails too.
-* Its ``## One action's path`` section names, as ``module:qualified.name``, the functions that run
-  when a curator accepts an item, in order; each one must still exist, so a reshaped path fails
+* Its ``## One user action's path`` section names, row by row, the modules that run when a
+  curator accepts an item and what runs in each; each must still exist, so a reshaped path fails
   here until the text follows it.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import re
 from collections import defaultdict
 from pathlib import Path
+from types import ModuleType
 
 import pytest
+
+from bagel_studio.core.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "bagel_studio"
@@ -131,21 +135,86 @@ def test_every_module_and_folder_the_tree_names_exists() -> None:
     )
 
 
-def test_the_path_of_accepting_an_item_names_code_that_exists() -> None:
-    text = section("One action's path")
-    steps = re.findall(r"`((?:ui|core)\.[\w.]+):([\w.]+)`", text)
-    assert len(steps) >= 8, "the path names its steps as `module:qualified.name`"
+def path_rows() -> list[tuple[str, str]]:
+    """(module path, what the text says runs there) for each row of the accepting path's block;
+    a row's description may continue on the lines below it."""
+    block = re.search(r"^```\n(.*?)^```", section("One user action's path"), re.M | re.S)
+    assert block, "the path of accepting an item has no ``` block"
+    rows: list[tuple[str, str]] = []
+    for line in block.group(1).splitlines():
+        match = re.match(r"^((?:ui|core)/[\w/]+\.py)\s+(.*)$", line)
+        if match:
+            rows.append((match.group(1), match.group(2)))
+        elif rows and line.strip():
+            rows[-1] = (rows[-1][0], f"{rows[-1][1]} {line.strip()}")
+    return rows
+
+
+def module_of(path: str) -> ModuleType:
+    return importlib.import_module("bagel_studio." + path.removesuffix(".py").replace("/", "."))
+
+
+def has(owner: object, attribute: str) -> bool:
+    """Whether ``owner`` (a module: or one of its classes) has ``attribute``."""
+    if hasattr(owner, attribute):
+        return True
+    return isinstance(owner, ModuleType) and any(
+        hasattr(value, attribute) for value in vars(owner).values() if isinstance(value, type)
+    )
+
+
+CLASS_ATTRIBUTE = re.compile(r"\b([A-Z]\w*)\.([a-z_]\w*)")
+CALL = re.compile(r"(?<![.\w])([a-z_]\w*)\(\)")
+STORE_PART = re.compile(r"(?<![.\w])store\.([a-z_]\w*)\.([a-z_]\w*)")
+MODULE_NAME = re.compile(r"(?<![.\w/])([a-z_]\w*)\.([a-z_]\w*)\b(?![.\w])")
+FILE = re.compile(r"[\w/]+\.py\b")
+
+
+def module_attribute_missing(name: str, attribute: str) -> bool:
+    """``name.attribute`` names a module of the desk or the core (``queue_model.refresh_items``,
+    ``operations.decide``) that has no such attribute, nor any class of it."""
+    if name == "store" or attribute == "py":
+        return False
+    found = [
+        f"bagel_studio.{layer}.{name}"
+        for layer in ("ui", "core")
+        if importlib.util.find_spec(f"bagel_studio.{layer}.{name}") is not None
+    ]
+    return bool(found) and not any(has(importlib.import_module(f), attribute) for f in found)
+
+
+def missing_in_row(path: str, text: str, modules: list[ModuleType], store: Store) -> list[str]:
+    """What a row of the path names that is not there: ``Class.method`` (of the row's module or
+    another row's), ``function()`` of the row's module, ``store.part.method`` of the store's
+    parts, ``module.name`` of the desk or the core, and ``.py`` files."""
+    module = module_of(path)
     missing = []
-    for module_name, qualified in steps:
-        try:
-            found: object = importlib.import_module(f"bagel_studio.{module_name}")
-        except ImportError:
-            missing.append(f"{module_name}:{qualified} (no such module)")
-            continue
-        for part in qualified.split("."):
-            found = getattr(found, part, None)
-        if found is None:
-            missing.append(f"{module_name}:{qualified}")
+    for name, attribute in CLASS_ATTRIBUTE.findall(text):
+        owner = next((vars(m)[name] for m in [module, *modules] if name in vars(m)), None)
+        if owner is None or not hasattr(owner, attribute):
+            missing.append(f"{name}.{attribute}")
+    missing += [f"{name}()" for name in CALL.findall(text) if not hasattr(module, name)]
+    for part, attribute in STORE_PART.findall(text):
+        if not hasattr(getattr(store, part, None), attribute):
+            missing.append(f"store.{part}.{attribute}")
+    for name, attribute in MODULE_NAME.findall(text):
+        if module_attribute_missing(name, attribute):
+            missing.append(f"{name}.{attribute}")
+    for mentioned in FILE.findall(text):
+        if not any((base / mentioned).is_file() for base in (PACKAGE, PACKAGE / "core")):
+            missing.append(mentioned)
+    return [f"{path}: {what}" for what in missing]
+
+
+def test_the_path_of_accepting_an_item_names_code_that_exists() -> None:
+    rows = path_rows()
+    assert len(rows) >= 6, "the path names its steps as rows: a module's path, what runs there"
+    missing = [path for path, _ in rows if not (PACKAGE / path).is_file()]
+    modules = [module_of(path) for path, _ in rows if path not in missing]
+    with Store.memory() as store:
+        for path, text in rows:
+            if path not in missing:
+                missing += missing_in_row(path, text, modules, store)
     assert missing == [], (
         "docs/ARCHITECTURE.md's path of accepting an item names code that is not there any more;"
         f" write the path as it runs now: {missing}"
