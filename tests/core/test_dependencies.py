@@ -35,6 +35,7 @@ USER_PACKAGES = (
 )
 # Names given as a string to these functions are imports too.
 DYNAMIC_IMPORTERS = {"import_module", "lazy_import"}
+TOOL_EXTRAS = {"dev", "bundle"}
 
 
 def normalized(name: str) -> str:
@@ -96,16 +97,27 @@ def distributions_of(module: str) -> set[str]:
     return {normalized(d) for d in packages_distributions().get(module, [])}
 
 
+def feature_extras() -> list[str]:
+    """The extras that add a feature to the program (``birdnet``), not tools (``dev``, the
+    tests' and linters'; ``bundle``, the build's)."""
+    return [e for e in PYPROJECT["project"]["optional-dependencies"] if e not in TOOL_EXTRAS]
+
+
 def test_every_third_party_import_of_the_package_is_a_declared_dependency() -> None:
+    """Declared in [project] dependencies or, for an optional feature (which says how to get it
+    when it is missing), in that feature's extra. A module not installed here is matched to a
+    distribution of its own name."""
     imports = third_party_imports()
     assert {"numpy", "PySide6", "sqlite_utils", "scipy", "openai"} <= set(imports)  # read them
-    runtime = declared()
+    wanted = declared(*feature_extras())
     undeclared = {
-        module: files for module, files in imports.items() if not distributions_of(module) & runtime
+        module: files
+        for module, files in imports.items()
+        if not (distributions_of(module) or {normalized(module)}) & wanted
     }
     assert undeclared == {}, (
-        "the package imports these, but pyproject.toml's [project] dependencies do not declare"
-        f" the distribution that provides them: {undeclared}"
+        "the package imports these, but neither pyproject.toml's [project] dependencies nor a"
+        f" feature's extra declares the distribution that provides them: {undeclared}"
     )
 
 
