@@ -44,6 +44,7 @@ PANELS = {
     "agreement": ("bagel_studio.ui.agreement_view", "AgreementView", "Agreement"),
     "models": ("bagel_studio.ui.models_panel", "ModelsPanel", "Models"),
     "audit": ("bagel_studio.ui.audit_panel", "AuditPanel", "Audit"),
+    "rejects": ("bagel_studio.ui.rejects_view", "RejectsView", "Rejected lines"),
 }
 
 PANEL_SIZES = {  # what each panel needs to show its content unclipped (shrunk to the screen)
@@ -51,6 +52,7 @@ PANEL_SIZES = {  # what each panel needs to show its content unclipped (shrunk t
     "adjudication": QSize(1200, 780),
     "agreement": QSize(960, 640),
     "models": QSize(1000, 760),
+    "rejects": QSize(1000, 700),
 }
 
 
