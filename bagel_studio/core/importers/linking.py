@@ -13,6 +13,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from bagel_studio.core.domains import WIKIPEDIA
+from bagel_studio.core.store import Store
+
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 MAX_WORDS = 6  # the longest name looked for, in words
 
@@ -69,3 +72,18 @@ class NameIndex:
                     if found is not None:
                         break
         return found
+
+
+def wikipedia_links(store: Store) -> list[tuple[str, str]]:
+    """(item id, text key) of each Wikipedia item that names no article and whose stem or id
+    names one of the project's articles."""
+    waiting = store.items.without_text(WIKIPEDIA)
+    names = NameIndex(store.evidence.text_names("wikipedia")) if waiting else None
+    if not names:
+        return []
+    links = []
+    for item_id, stem in waiting:
+        title = names.article_for(item_id, stem)
+        if title is not None:
+            links.append((item_id, f"title:{title}"))
+    return links

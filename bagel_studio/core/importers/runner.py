@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bagel_studio.core.importers import globi, item_files, texts, xenocanto
+from bagel_studio.core.importers import globi, item_files, linking, texts, xenocanto
 from bagel_studio.core.importers.items import ItemBatch
 from bagel_studio.core.importers.reading import (
     FileHashes,
@@ -52,7 +52,7 @@ from bagel_studio.core.operations.imports import (
     FileImport,
     forget_arrivals,
     import_file,
-    link_wikipedia_texts,
+    link_texts,
     linked_items,
     record_unreadable_audio,
     recordings_arrived,
@@ -217,7 +217,7 @@ def _link_articles(run: _Run) -> list[str]:
     or articles came in. Returns the items linked."""
     if not (run.report.new_item_ids or run.evidence.text_keys):
         return []
-    linked = link_wikipedia_texts(run.store).result
+    linked = link_texts(run.store, linking.wikipedia_links(run.store)).result
     if linked:
         run.report.notes.append(
             f"Linked {len(linked):,} Wikipedia item{'s' if len(linked) != 1 else ''} to the"
