@@ -182,6 +182,8 @@ class Item:
     text_key: str | None = None
     source_file: str | None = None
     source_line: int | None = None
+    # The gold answer as the generator gave it, kept when it matched none of the options
+    given_answer: str | None = None
 
     @property
     def is_revised(self) -> bool:

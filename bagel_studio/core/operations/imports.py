@@ -22,7 +22,7 @@ from bagel_studio.core.audio.project import store_result
 from bagel_studio.core.changes import NOTHING, Changes, Done, Part
 from bagel_studio.core.checks.structural import structural_flags
 from bagel_studio.core.checks.verdict import release_verdict
-from bagel_studio.core.domains import GLOBI, WIKIPEDIA
+from bagel_studio.core.domains import GLOBI
 from bagel_studio.core.model import Flag
 from bagel_studio.core.store import GeneratorRejection, NewItem, Reject, Store
 
@@ -90,8 +90,10 @@ class FileImport:
         for item in new:
             # a sound content's verdict; the flags of one that fails a structural check
             verdict = verdicts[item.id] = release_verdict(item.domain, item.content)
-            if verdict is None and (found := structural_flags(item.domain, item.content)):
-                flags[item.id] = found
+            if verdict is None:
+                found = structural_flags(item.domain, item.content, item.given_answer)
+                if found:
+                    flags[item.id] = found
         self.store.items.add_items(new, self.import_id, flags, verdicts)
         if new:
             self.wrote |= Changes.of_every_item(Part.NEW | Part.FLAGS)
@@ -147,23 +149,13 @@ def import_file(
             store.imports.remember_files([(path, writer.import_id, writer.stat)])
 
 
-def link_wikipedia_texts(store: Store) -> Done[list[str]]:
-    """Give each Wikipedia item that names no article the article its stem or id names
-    (``importers.linking``), in one transaction with the record that their checks are due (the
-    checks that read the article). Returns the items linked. Run once an import run has read
-    its files, so that the items and the articles of one run, or of runs apart, meet."""
-    from bagel_studio.core.importers.linking import NameIndex
-
+def link_texts(store: Store, links: Sequence[tuple[str, str]]) -> Done[list[str]]:
+    """Give each (item id, text key) item that names no text that text, in one transaction with
+    the record that its checks are due (the checks that read the text). Returns the items
+    linked (``importers.linking`` finds which article a flat Wikipedia item names)."""
+    if not links:
+        return Done([])
     with store.transaction():
-        waiting = store.items.without_text(WIKIPEDIA)
-        names = NameIndex(store.evidence.text_names("wikipedia")) if waiting else None
-        if not names:
-            return Done([])
-        links = []
-        for item_id, stem in waiting:
-            title = names.article_for(item_id, stem)
-            if title is not None:
-                links.append((item_id, f"title:{title}"))
         store.items.link_texts(links)
         linked = [item_id for item_id, _key in links]
         store.flags.mark_checks_pending(linked)

@@ -74,8 +74,8 @@ class Items(Part):
                 "INSERT OR IGNORE INTO items (id, seq, domain, dimension, level, question, options,"
                 " answer_index, original, status, flag_severity, flag_checks, source,"
                 " supporting_evidence, rationale, globi_ref, recording_id, text_key, import_id,"
-                " source_file, source_line, original_hash, release_verdict)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                " source_file, source_line, original_hash, release_verdict, given_answer)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 rows,
             )
             conn.executemany(

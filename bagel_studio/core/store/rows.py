@@ -39,6 +39,7 @@ class NewItem:
     text_key: str | None = None
     source_file: str | None = None
     source_line: int | None = None
+    given_answer: str | None = None  # the gold as given, when it matched no option
 
 
 def _dumps(value: Any) -> str:
@@ -152,6 +153,7 @@ def _new_item_row(
         item.source_line,
         hashlib.sha256(original.encode("utf-8")).hexdigest()[:16],
         verdict,
+        item.given_answer,
     )
 
 
@@ -182,6 +184,7 @@ _ITEM_FIELDS = (
     "text_key",
     "source_file",
     "source_line",
+    "given_answer",
 )
 ITEM_COLUMNS = ", ".join(_ITEM_FIELDS)  # the columns ``item_from_values`` decodes, in order
 # The columns a release is planned and written from (``release_rows``; ``export.stored``).
@@ -234,7 +237,8 @@ def item_from_values(row: Sequence[Any], contents: ContentCache | None = None) -
         _STATUS[status],
         {} if source in (None, "", "{}") else json.loads(source) or {},
         () if evidence in (None, "", "[]") else tuple(json.loads(evidence) or ()),
-        *links,  # rationale, globi_ref, recording_id, text_key, source_file, source_line
+        *links,  # rationale, globi_ref, recording_id, text_key, source_file, source_line,
+        # given_answer
     )
 
 

@@ -476,3 +476,11 @@ def m_rejects_by_file(db: sqlite_utils.Database) -> None:
     (a file of 200,000 malformed lines was read whole for each page), and ``stats --rejects``
     prints them in that order."""
     db.execute("CREATE INDEX IF NOT EXISTS idx_rejects_file ON rejects (file, line, id)")
+
+
+@migration
+def m_items_given_answer(db: sqlite_utils.Database) -> None:
+    """The gold answer as the generator gave it, for an item whose gold matches none of its
+    options (NULL for every other item): the ``gold-invalid`` flag, the item and its editor name
+    it, so that the curator fixing the gold sees what was meant (a typo, a letter past D)."""
+    db.execute("ALTER TABLE items ADD COLUMN given_answer TEXT")
