@@ -52,7 +52,6 @@ from bagel_studio.core.export.plan import (
     Slot,
     domain_order,
     plan_batch,
-    slots_of,
     snapshot,
 )
 from bagel_studio.core.export.release import (
@@ -147,17 +146,17 @@ def plan_domain(
         batch = ids[start : start + size]
         preparer = Preparer() if prepare else None
         done = plan_batch(
-            read_batch(store, batch), batch, project.licences, project.blocking, preparer
+            read_batch(store, batch), domain, batch, project.licences, project.blocking, preparer
         )
         if done.changed is not None:
             raise ExportError(
                 f"the project changed while this export read it ({done.changed}); export again"
             )
-        found.batches.append(slots_of(domain, batch, done))
+        found.batches.append(done.slots)
         if preparer is not None:
             found.prepared.append(preparer.batch())
         found.blocked += done.blocked
-        found.unresolved += sum(done.unresolved.values())
+        found.unresolved += done.unresolved
         found.unknown |= done.unknown
         planned(len(batch))
     return found
