@@ -56,7 +56,7 @@ def _acoustic_descriptions() -> dict[str, str]:
     return {str(k): str(v) for k, v in found.items()} if isinstance(found, dict) else {}
 
 
-# Every check id with its explanation (shown in the desk, in `check --help` and the README).
+# Every check id with its explanation (shown in the desk, in `check --help` and docs/CHECKS.md).
 CHECKS: dict[str, str] = {
     **structural.DESCRIPTIONS,
     **text.DESCRIPTIONS,
