@@ -68,8 +68,11 @@ def _sound(domain: str, content: ItemContent) -> bool:
 def structural_flags(
     domain: str, content: ItemContent, given_answer: str | None = None
 ) -> list[Flag]:
-    """The structural checks' flags of ``content``; ``given_answer``: the gold as the generator
-    gave it, when that matched no option (``Item.given_answer``), named by ``gold-invalid``."""
+    """The paper's blocking flags of one item's content: an invalid dimension, not four options,
+    an empty or repeated option, no valid gold. They alone decide whether the item may be
+    accepted, so the import writes them with the item, before any other check has run.
+    ``given_answer``: the gold as the generator gave it, when that matched no option
+    (``Item.given_answer``), named by ``gold-invalid``."""
     if _sound(domain, content):
         return []
     flags: list[Flag] = []
