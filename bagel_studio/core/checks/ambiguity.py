@@ -30,6 +30,7 @@ class Tier(IntEnum):
 
     @property
     def label(self) -> str:
+        """What its queue entries say of it (nothing for the middle tier)."""
         return TIER_LABELS[self]
 
 
@@ -41,11 +42,13 @@ TIER_LABELS = {
 
 
 def cites_records(flag: Flag) -> bool:
+    """Whether ``flag`` is one of the item's own checks citing GloBI records."""
     records = flag.details.get("records")
     return bool(records) and flag.check not in SECOND_OPINIONS
 
 
 def tier(flags: list[Flag]) -> Tier:
+    """Which tier of the queue an item with ``flags`` belongs to."""
     if any(cites_records(f) for f in flags):
         return Tier.RECORDS
     if any(f.check not in SECOND_OPINIONS for f in flags):
