@@ -141,6 +141,15 @@ class Flags(Part):
             flags.sort(key=lambda f: (SEVERITY_RANK[f.severity], f.check))
         return found
 
+    def of_origin(self, origin: str) -> list[tuple[str, Flag]]:
+        """(item id, flag) of every flag of ``origin`` (the audit's), in queue order."""
+        rows = self.db.execute(
+            "SELECT f.item_id, f.check_id, f.severity, f.message, f.details FROM flags f"
+            " JOIN items i ON i.id = f.item_id WHERE f.origin = ? ORDER BY i.seq, f.check_id",
+            [origin],
+        )
+        return [(str(r[0]), Flag(r[1], _SEVERITIES[r[2]], r[3], _loads(r[4]) or {})) for r in rows]
+
     def blocking(self, item_id: str) -> list[Flag]:
         return [f for f in self.of_item(item_id) if f.severity is Severity.BLOCKING]
 
