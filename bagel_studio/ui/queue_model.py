@@ -307,8 +307,8 @@ def alternatives(record: dict[str, Any], key: str) -> tuple[str, ...] | None:
         item_id, domain = str(record["id"]), str(record.get("domain") or "")
         prefix = f"{domain.lower()}:"
         if domain and item_id.lower().startswith(prefix) and len(item_id) > len(prefix):
-            short = ID_DOMAIN_SHORT.get(domain, domain.lower())
-            return (item_id, f"{short}:{item_id[len(prefix) :]}")
+            abbreviated = ID_DOMAIN_SHORT.get(domain, domain.lower())
+            return (item_id, f"{abbreviated}:{item_id[len(prefix) :]}")
         return None
     short = {"domain": DOMAIN_SHORT, "status": STATUS_SHORT, "level": LEVEL_SHORT}.get(key)
     if short is None:
