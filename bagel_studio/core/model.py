@@ -52,6 +52,8 @@ REJECT_REASONS: dict[str, str] = {
     "answer-leaked": "Answer leaked in the stem",
     "trivial": "Trivial",
     "acoustic-mismatch": "Claim does not match the recording",
+    "off-topic": "Off topic (not about the species, record, paper or recording)",
+    "invalid-dimension": "Invalid dimension (the question fits none of the domain's labels)",
     "other": "Other (see note)",
 }
 

@@ -47,7 +47,8 @@ STATE_TEXT = {  # the status bar's right end: what the keys do now
     State.BLIND.value: "Blind: answer 1-4 · S skip · J/K move · F1 keys",
     State.WRITING.value: "Saving…",
     State.EDIT.value: "Editing: Ctrl+Enter saves and accepts, Esc cancels",
-    State.REJECT.value: "Reject: reason 1-9, Enter rejects, Esc cancels",
+    State.REJECT.value: "Reject: reason 1-9, 0 or X, Enter rejects, Esc cancels",
+    State.NOTE.value: "Accept with a note: Enter accepts, Esc cancels",
     State.READ_ONLY.value: "Read-only: J/K move · F1 keys",
 }
 # No item because the filters or the search match none: an import is not what is needed.

@@ -21,7 +21,7 @@ from bagel_studio.core import operations
 from bagel_studio.core.changes import Changes, Done, Part
 from bagel_studio.core.model import Decision, HistoryEntry, Item, ItemContent, Review
 from bagel_studio.core.store import BlockedError, QueueFilter, StoreError
-from bagel_studio.ui.decision_bar import RejectDialog
+from bagel_studio.ui.decision_bar import NoteDialog, RejectDialog
 from bagel_studio.ui.evidence_view import EvidencePanel
 from bagel_studio.ui.item_view import ItemView
 from bagel_studio.ui.queue_model import QueueModel
@@ -85,6 +85,7 @@ class ReviewController(QObject):
         self.pending_blind: int | None = None
         self.key_revealed = True
         self.reject_dialog: RejectDialog | None = None
+        self.note_dialog: NoteDialog | None = None
         # How many items of the project this curator has still to decide, as the desk's
         # progress line last counted them (``MainWindow.update_progress``), or None when not
         # counted. At 0 no queue holds one: looking for it would read every item of the queue.
@@ -100,6 +101,7 @@ class ReviewController(QObject):
     def _register(self) -> None:
         m = self.machine
         m.on("accept", lambda: self.decide(Decision.ACCEPT))
+        m.on("accept_note", self.open_accept_note)
         m.on("skip", lambda: self.decide(Decision.SKIP))
         m.on("uncertain", lambda: self.decide(Decision.UNCERTAIN))
         m.on("reject", self.open_reject)
@@ -209,13 +211,13 @@ class ReviewController(QObject):
         return True
 
     def _selected_in_queue(self, item_id: str) -> None:
-        if self.machine.state in (State.WRITING, State.EDIT, State.REJECT):
+        if self.machine.state in (State.WRITING, State.EDIT, State.REJECT, State.NOTE):
             return
         if self.item is None or item_id != self.item.id:
             self.show_item(item_id)
 
     def _after_filter(self) -> None:
-        if self.machine.state in (State.WRITING, State.EDIT, State.REJECT):
+        if self.machine.state in (State.WRITING, State.EDIT, State.REJECT, State.NOTE):
             return
         if self.item is not None and self.model.row_of(self.item.id) >= 0:
             self.queue.select_item(self.item.id)
@@ -307,6 +309,27 @@ class ReviewController(QObject):
         if self.reject_dialog is not None:
             self.reject_dialog.deleteLater()
             self.reject_dialog = None
+        self.item_view.window().activateWindow()  # the desk's keys act in the active window
+
+    def open_accept_note(self) -> None:
+        """Shift+A: a note, then the accept (why a flagged item is fine, what was checked)."""
+        dialog = NoteDialog(self.item_view.window())
+        self.note_dialog = dialog
+        dialog.chosen.connect(self._accepted_with_note)
+        dialog.finished.connect(self._note_closed)
+        self.machine.set_state(State.NOTE)
+        dialog.open()
+
+    def _accepted_with_note(self, note: str) -> None:
+        self.machine.set_state(State.REVIEW)
+        self.decide(Decision.ACCEPT, note=note or None)
+
+    def _note_closed(self, _result: int) -> None:
+        if self.machine.state is State.NOTE:  # cancelled
+            self.machine.set_state(State.REVIEW)
+        if self.note_dialog is not None:
+            self.note_dialog.deleteLater()
+            self.note_dialog = None
         self.item_view.window().activateWindow()  # the desk's keys act in the active window
 
     def begin_edit(self) -> None:

@@ -21,6 +21,7 @@ class State(StrEnum):
     REVIEW = "review"  # an item is shown, decisions allowed
     EDIT = "edit"  # the in-place editor is open
     REJECT = "reject"  # the reject-reason chooser is open
+    NOTE = "note"  # the note of an accept is being written
     WRITING = "writing"  # a write is in flight: decision and navigation keys are ignored
     READ_ONLY = "read-only"  # the project is open read-only: navigation only
 
@@ -43,6 +44,7 @@ class Shortcut:
 
 SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("accept", ("A",), "Accept", frozenset({S.REVIEW}), "Decide"),
+    Shortcut("accept_note", ("Shift+A",), "Accept with a note", frozenset({S.REVIEW}), "Decide"),
     Shortcut("edit", ("E",), "Edit", frozenset({S.REVIEW}), "Decide"),
     Shortcut("reject", ("R",), "Reject", frozenset({S.REVIEW}), "Decide"),
     Shortcut("skip", ("S",), "Skip", frozenset({S.REVIEW, S.BLIND}), "Decide"),
