@@ -58,6 +58,7 @@ from bagel_studio.ui.services import Services
 
 PREVIEW_DELAY_MS = 250  # wait for the seed to settle before planning again
 PLANNED_PARTS = Part.CONTENT | Part.STATUS | Part.FLAGS | Part.NEW  # what the preview reads
+AUDIT_ROWS_SHOWN = 8  # findings listed before the list scrolls
 AUDIT_FOUND_STYLE = "background:#fff3e0; border-left:4px solid #ef6c00; padding:4px;"
 NO_AUDIT = (
     "The audit has not been run on this project: Review → Audit… (Ctrl+Shift+U) finds"
@@ -176,7 +177,7 @@ class ExportDialog(QDialog):
         layout.addWidget(self.balance_table)  # as high as its rows: no empty band below them
         layout.addWidget(self.left_out_label)
         layout.addWidget(self.audit_label)
-        layout.addWidget(self.audit_list, 1)
+        layout.addWidget(self.audit_list)  # as high as its findings (a few), scrolled beyond
         layout.addWidget(self.blocked_label)
         layout.addWidget(self.blocked_list, 1)
         layout.addWidget(self.progress)
@@ -263,6 +264,9 @@ class ExportDialog(QDialog):
         self.audit_label.setText(text)
         self.audit_label.setStyleSheet(style)
         self.audit_list.setVisible(self.audit_list.count() > 0)
+        rows = min(self.audit_list.count(), AUDIT_ROWS_SHOWN)
+        row_height = self.audit_list.sizeHintForRow(0) if rows else 0
+        self.audit_list.setFixedHeight(rows * row_height + 2 * self.audit_list.frameWidth() + 4)
 
     def _fill_balance(self, plan: ExportPlan) -> None:
         table = self.balance_table

@@ -22,7 +22,7 @@ from PySide6.QtCore import (
     Qt,
     QTimer,
 )
-from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtGui import QFont, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -156,6 +156,10 @@ class RejectsModel(QAbstractItemModel):
                 return f"{group.path}   ({group.count:,} {noun})"
             if role == Qt.ItemDataRole.ToolTipRole:
                 return plain_tooltip(group.path)
+            if role == Qt.ItemDataRole.FontRole:
+                font = QFont()
+                font.setBold(True)
+                return font
             return None
         group = self.files[index.internalId() - 1]
         _reject_id, line, reason = group.lines[index.row()]
