@@ -86,6 +86,15 @@ STATUS_COLOURS = {
 }
 
 Index = QModelIndex | QPersistentModelIndex
+ROLES = frozenset(  # the roles a cell answers; every other is None without reading its row
+    {
+        Qt.ItemDataRole.DisplayRole,
+        Qt.ItemDataRole.ToolTipRole,
+        Qt.ItemDataRole.ForegroundRole,
+        Qt.ItemDataRole.UserRole,
+        ALTERNATIVES_ROLE,
+    }
+)
 
 
 class _Page:
@@ -244,7 +253,7 @@ class QueueModel(QAbstractTableModel):
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
+        if role not in ROLES or not index.isValid():  # Qt asks some eight roles per cell
             return None
         record = self._record(index.row())
         if record is None:
@@ -293,8 +302,11 @@ def _display(record: dict[str, Any], key: str) -> str:
         # Only the worst severity is stored with the row: its mark, and the count of all flags.
         severity = SEVERITY_NAMES.get(record["flag_severity"], "")
         return f"{SEVERITY_MARK.get(severity, '?')} {len(checks)}"
-    if key == "question":
-        return " ".join(shown(str(record["question"] or "")).split())
+    if key == "question":  # made once per row read: a cell is painted again and again
+        line = record.get("question_line")
+        if line is None:
+            line = record["question_line"] = " ".join(shown(str(record["question"] or "")).split())
+        return str(line)
     value = record.get(key)
     return "" if value is None else str(value)
 
