@@ -21,7 +21,7 @@ MAX_WORDS = 6  # the longest name looked for, in words
 
 
 def _words(text: str) -> list[str]:
-    return [w.casefold() for w in _WORD.findall(text)]
+    return _WORD.findall(text.casefold())
 
 
 class NameIndex:
@@ -30,11 +30,17 @@ class NameIndex:
     def __init__(self, articles: Iterable[tuple[str, str | None]]) -> None:
         """``articles``: (title, scientific name or None) of each article."""
         self.titles: dict[tuple[str, ...], str] = {}
+        # the first word of each name, with the most words a name starting with it has: a
+        # stem's words are looked up only where a name may start (most start none)
+        self.first: dict[str, int] = {}
         for title, scientific in articles:
             for name in (title, scientific):
                 words = tuple(_words(name or ""))
                 if words and len(words) <= MAX_WORDS:
                     self.titles.setdefault(words, title)
+                    # its plural too, for a name of one word ("lions")
+                    for first in (words[0], words[0] + "s", words[0] + "es"):
+                        self.first[first] = max(self.first.get(first, 0), len(words))
 
     def __bool__(self) -> bool:
         return bool(self.titles)
@@ -50,8 +56,11 @@ class NameIndex:
 
     def _said_in(self, words: list[str]) -> str | None:
         best: tuple[int, int, str] | None = None  # (-length, position, title)
-        for start in range(len(words)):
-            for length in range(min(MAX_WORDS, len(words) - start), 0, -1):
+        for start, word in enumerate(words):
+            longest = self.first.get(word)
+            if longest is None:
+                continue
+            for length in range(min(longest, len(words) - start), 0, -1):
                 if best is not None and length < -best[0]:
                     break
                 found = self._lookup(words[start : start + length])
@@ -65,23 +74,26 @@ class NameIndex:
         key = tuple(words)
         found = self.titles.get(key)
         if found is None:  # a plural: "lions", "foxes"
-            last = words[-1]
-            for cut in ("es", "s"):
-                if last.endswith(cut) and len(last) > len(cut) + 2:
-                    found = self.titles.get((*key[:-1], last[: -len(cut)]))
-                    if found is not None:
-                        break
+            for singular in _singulars(words[-1]):
+                found = self.titles.get((*key[:-1], singular))
+                if found is not None:
+                    break
         return found
+
+
+def _singulars(word: str) -> list[str]:
+    """What ``word`` may be the plural of ("foxes": "fox", "foxe"; "lions": "lion")."""
+    return [word[: -len(cut)] for cut in ("es", "s") if word.endswith(cut) and len(word) > 4]
 
 
 def wikipedia_links(store: Store) -> list[tuple[str, str]]:
     """(item id, text key) of each Wikipedia item that names no article and whose stem or id
     names one of the project's articles."""
-    waiting = store.items.without_text(WIKIPEDIA)
-    names = NameIndex(store.evidence.text_names("wikipedia")) if waiting else None
-    if not names:
+    names = NameIndex(store.evidence.text_names("wikipedia"))
+    if not names:  # no article: the items need not even be read
         return []
     links = []
+    waiting = store.items.without_text(WIKIPEDIA)
     for item_id, stem in waiting:
         title = names.article_for(item_id, stem)
         if title is not None:

@@ -87,3 +87,14 @@ def test_articles_of_a_later_run_link_the_items_waiting_for_them(
     assert linked_titles(store) == LINKED
     assert set(LINKED) <= set(report.check_item_ids)  # their checks read the article now
     assert store.flags.pending_check_ids() == []
+
+
+def test_the_longest_name_said_wins_and_plurals_are_names() -> None:
+    from bagel_studio.core.importers.linking import NameIndex
+
+    names = NameIndex([("Wolf", "Canis lupus"), ("Maned wolf", None), ("Fox", "Vulpes vulpes")])
+    assert names.article_for("wikipedia:1", "Where does the maned wolf hunt?") == "Maned wolf"
+    assert names.article_for("wikipedia:2", "How do wolves and foxes share a den?") == "Fox"
+    assert names.article_for("wikipedia:3", "Which prey do Canis lupus packs take?") == "Wolf"
+    assert names.article_for("wikipedia:maned-wolf:0", "What does it eat?") == "Maned wolf"
+    assert names.article_for("wikipedia:4", "What do sea otters eat?") is None
