@@ -9,8 +9,16 @@ from functools import lru_cache
 
 from rapidfuzz.distance import Indel
 
+from bagel_studio.core.checks.quantities import (
+    Quantity,
+    quantities,
+    same_quantities,
+    unit_words,
+)
 from bagel_studio.core.checks.words import (
+    STOP_WORDS,
     WORD_RE,
+    stem,
     stem_set,
     words,
 )
@@ -23,8 +31,9 @@ GOLD_IN_STEM = "gold-in-stem"
 HIDDEN_CONTEXT = "hidden-context"
 
 DESCRIPTIONS = {
-    DUPLICATE_OPTIONS: "Two options say the same thing in different words (same content words or "
-    "nearly the same text), so two answers are defensible.",
+    DUPLICATE_OPTIONS: "Two options say the same thing in different words (the same content "
+    "words in an order that keeps their meaning, the same quantities in other units or number "
+    "formats, or nearly the same text), so two answers are defensible.",
     GOLD_IN_STEM: "The gold answer's text appears in the stem, so the stem gives it away.",
     HIDDEN_CONTEXT: "The stem refers to something the reader never sees (the passage, the record, "
     "the source, the spectrogram, the recording...); items must be self-contained.",
@@ -93,7 +102,18 @@ class _Option:
     """What the text checks compare of one option, computed once per distinct option text (the
     same options recur across many items: species, interaction types, frequency bands)."""
 
-    __slots__ = ("empty", "folded", "is_name", "numbers", "phrase", "stems", "text")
+    __slots__ = (
+        "empty",
+        "folded",
+        "is_name",
+        "negated",
+        "numbers",
+        "phrase",
+        "quantities",
+        "rest",
+        "stems",
+        "text",
+    )
 
     def __init__(self, text: str) -> None:
         found = WORD_RE.findall(text)  # words(text)
@@ -106,6 +126,10 @@ class _Option:
         self.is_name = "A" <= first <= "Z" and parse_name(text) is not None
         self.numbers = _NUMBER.findall(text)
         self.phrase = " ".join(found).lower()  # normalized_phrase(text), from the same words
+        self.negated = _negated(self.phrase)
+        self.quantities: tuple[Quantity, ...] = quantities(text)
+        # the content words beside the quantities (their numbers and units left to them)
+        self.rest = frozenset(self.stems) - unit_words(text) if self.quantities else frozenset()
 
 
 @lru_cache(maxsize=65536)
@@ -122,21 +146,68 @@ def forget_options() -> None:
 
 _NUMBER = re.compile(r"\d+")
 SIMILAR = 0.93  # SequenceMatcher ratio from which two option texts count as nearly the same
+_NEGATIONS = frozenset({"not", "no", "never", "none", "neither", "nor", "without", "cannot"})
+# Words whose two sides differ in meaning: "Males are larger than females" is not "Females are
+# larger than males", though both hold the same words (``_crossed``).
+_DIRECTED = frozenset(
+    "than before after above below over under from to into onto toward towards by against "  # noqa: SIM905
+    "versus vs more less fewer most least then".split()
+)
+
+
+def _negated(phrase: str) -> bool:
+    """Whether the phrase (``_Option.phrase``) is negated an odd number of times."""
+    if " " not in phrase and "'" not in phrase and "’" not in phrase:
+        return phrase in _NEGATIONS
+    count = 0
+    for word in phrase.split():
+        if word in _NEGATIONS or word.endswith(("n't", "n’t")):
+            count += 1
+    return count % 2 == 1
 
 
 def _near_same(a: _Option, b: _Option) -> bool:
-    """Same content words (order, case, articles and plurals aside) or nearly the same text.
+    return _why_same(a, b) is not None
 
-    Distinct scientific names ("Phoenicopterus andinus" / "Phoenicoparrus andinus") and options
-    whose numbers differ ("~3-5 kHz" / "~6-8 kHz") are never near-same. The cheap tests come
-    first; the similarity ratio is computed only for the few pairs they leave open.
+
+def _why_same(a: _Option, b: _Option) -> str | None:
+    """What makes two options say the same thing (for the flag's message), or None: the same
+    content words in an order that keeps their meaning (case, articles and plurals
+    aside), the same quantities with the same other words ("37 °C" / "about 37 degrees
+    Celsius", "3 to 4 weeks" / "three to four weeks"), or nearly the same text.
+
+    Never near-same: an option and its negation ("Males are not larger..."), options whose
+    words cross a word between them ("Males are larger than females" / "Females are larger than
+    males"), distinct scientific names ("Phoenicopterus andinus" / "Phoenicoparrus andinus"),
+    options whose quantities differ ("~3-5 kHz" / "~6-8 kHz", "Over 2,500" / "Under 2,500").
+    The cheap tests come first; the similarity ratio is computed only for the few pairs they
+    leave open.
     """
     if a.folded == b.folded:
-        return False  # identical: the structural check options-not-distinct reports it
-    if a.stems and a.stems == b.stems:
-        return True
-    if (a.is_name and b.is_name) or a.numbers != b.numbers:
-        return False
+        return None  # identical: the structural check options-not-distinct reports it
+    if a.negated != b.negated:
+        return None
+    if a.quantities or b.quantities:
+        if not same_quantities(a.quantities, b.quantities):
+            return None
+        if a.rest == b.rest:
+            pairs = zip(a.quantities, b.quantities, strict=True)
+            same = "; ".join(f"{q.text!r} = {r.text!r}" for q, r in pairs)
+            return f"the same {'quantity' if len(a.quantities) == 1 else 'quantities'}, {same}"
+    elif a.stems and a.stems == b.stems:
+        if _crossed(a.text, b.text):
+            return None
+        written = [w for w in WORD_RE.findall(a.text) if w.lower() not in STOP_WORDS]
+        return f"the same words: {', '.join(dict.fromkeys(written))}"
+    elif a.numbers != b.numbers:
+        return None
+    if a.is_name and b.is_name:
+        return None
+    return "nearly the same text" if _similar_text(a, b) else None
+
+
+def _similar_text(a: _Option, b: _Option) -> bool:
+    """Nearly the same text: difflib's ratio of the phrases at least SIMILAR."""
     norm_a, norm_b = a.phrase, b.phrase
     if min(len(norm_a), len(norm_b)) < 12:
         return False
@@ -151,17 +222,54 @@ def _near_same(a: _Option, b: _Option) -> bool:
 _MARGIN = 1e-9  # float rounding of the bound must never rule out a pair difflib would keep
 
 
+def _sequence(text: str) -> list[str]:
+    """The content words of ``text`` (stems) and its directed words, in order, first time
+    each."""
+    seen: dict[str, None] = {}
+    for word in WORD_RE.findall(text):
+        lower = word.lower()
+        if lower in _DIRECTED:
+            seen.setdefault(lower, None)
+        elif lower not in STOP_WORDS:
+            seen.setdefault(stem(word), None)
+    return list(seen)
+
+
+def _crossed(first: str, second: str) -> bool:
+    """True when two texts of the same words put a word on one side of another word in one and
+    on the other side in the other, and a word the other way round: the two swapped around it
+    ("larger" in "Males are larger than females" / "Females are larger than males"). A phrase
+    turned about as a whole ("Eucalyptus leaves" / "Leaves of eucalyptus") swaps nothing
+    around a word."""
+    a, b = _sequence(first), _sequence(second)
+    if a == b:
+        return False
+    where = {word: at for at, word in enumerate(b)}
+    for at, pivot in enumerate(a):
+        other = where.get(pivot)
+        if other is None:
+            continue
+        before_a, after_a = set(a[:at]), set(a[at + 1 :])
+        before_b, after_b = set(b[:other]), set(b[other + 1 :])
+        if before_a & after_b and after_a & before_b:
+            return True
+    return False
+
+
 def _duplicate_options(item: Item, prepared: list[_Option]) -> Flag | None:
     options = item.content.options
     for i in range(len(options)):
         for j in range(i + 1, len(options)):
             first, second = prepared[i], prepared[j]
-            if not first.empty and not second.empty and _near_same(first, second):
+            if first.empty or second.empty:
+                continue
+            why = _why_same(first, second)
+            if why is not None:
                 return Flag(
                     DUPLICATE_OPTIONS,
                     Severity.WARNING,
                     f"Options {_letter(i)} and {_letter(j)} say nearly the same thing: "
-                    f"{options[i].strip()!r} / {options[j].strip()!r}",
+                    f"{options[i].strip()!r} / {options[j].strip()!r} ({why})",
                     {"options": [_letter(i), _letter(j)]},
                 )
     return None
