@@ -7,14 +7,8 @@ from __future__ import annotations
 from bagel_studio.core.checks.documented import DESCRIPTION as ALSO_DOCUMENTED_DESCRIPTION
 from bagel_studio.core.checks.documented import also_documented, links_for_option
 from bagel_studio.core.checks.globi_item import GlobiItem, letter
-from bagel_studio.core.checks.interactions import (
-    VAGUE,
-    family,
-    leaky_words,
-    normalize_interaction,
-    vague_families,
-    vague_phrases,
-)
+from bagel_studio.core.checks.interaction_types import VAGUE, implies, read_label, same_way
+from bagel_studio.core.checks.interactions import leaky_words, vague_phrases, vague_type
 from bagel_studio.core.checks.records import format_refs
 from bagel_studio.core.model import Flag, Severity
 from bagel_studio.core.taxonomy import SUBSPECIES, ancestors
@@ -38,8 +32,9 @@ DESCRIPTIONS = {
     LEAKY_VERB: "A masked-interaction stem uses one of the paper's forbidden words (consumes, "
     "eats, predates on, parasitizes, pollinates, infects, hosts, mutualist, commensal, parasite, "
     "predator, prey), which gives the interaction away.",
-    UNDERSPECIFIED: "The interaction is vague (visits flowers of, interacts with, co-occurs "
-    "with...) and more than one option fits it.",
+    UNDERSPECIFIED: "The interaction is vague (visits flowers of, interacts with, found on, "
+    "has host...) and more than one option fits it: a vague interaction option beside a "
+    "specific one it covers, or a vague stem and records linking several options.",
 }
 
 
@@ -182,18 +177,21 @@ def _leaky_verb(g: GlobiItem) -> Flag | None:
 def _underspecified(g: GlobiItem) -> Flag | None:
     if g.asks_interaction:
         return _vague_interaction_options(g)
-    phrases = vague_phrases(g.item.content.question)
+    question = g.item.content.question
+    phrases = vague_phrases(question)
     if not phrases or not g.stem_taxa:
         return None
-    admitted = vague_families(phrases[0])
+    vague = vague_type(phrases[0])
     fits: dict[int, list[str]] = {}
+    kinds: dict[int, str] = {}
     for index in g.taxa:
         for link in links_for_option(g, index):
-            if family(link.interaction)[0] in admitted:
+            if implies(read_label(link.interaction).type, vague):
                 fits.setdefault(index, []).append(link.ref)
+                kinds.setdefault(index, link.interaction.strip())
     if len(fits) < 2:
         return None
-    named = ", ".join(f"{letter(i)} {g.options[i].strip()!r}" for i in sorted(fits))
+    named = ", ".join(f"{letter(i)} {g.options[i].strip()!r} ({kinds[i]})" for i in sorted(fits))
     return Flag(
         UNDERSPECIFIED,
         Severity.WARNING,
@@ -208,14 +206,21 @@ def _underspecified(g: GlobiItem) -> Flag | None:
 
 def _vague_interaction_options(g: GlobiItem) -> Flag | None:
     """Interaction options of which one is a vague reading of another ("visits flowers of"
-    beside "pollinates"), with the gold among them."""
+    beside "pollinates", "has host" beside "parasite of", "interacts with" beside anything),
+    the same way round, with the gold among them."""
     pairs = []
     for vague, text in g.interactions.items():
-        name = normalize_interaction(text)
-        if name not in VAGUE:
+        reading = read_label(text)
+        if reading.type not in VAGUE:
             continue
         for other, other_text in g.interactions.items():
-            fits = other != vague and family(other_text)[0] in VAGUE[name]
+            specific = read_label(other_text)
+            fits = (
+                other != vague
+                and specific.type != reading.type
+                and implies(specific.type, reading.type)
+                and same_way(specific, reading)
+            )
             if fits and g.gold in (vague, other):
                 pairs.append((vague, other))
     if not pairs:

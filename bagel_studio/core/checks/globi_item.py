@@ -11,7 +11,8 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from bagel_studio.core.checks.interactions import family, is_interaction
+from bagel_studio.core.checks.interaction_types import read_label
+from bagel_studio.core.checks.interactions import is_interaction
 from bagel_studio.core.checks.records import GlobiLink, link_from_row
 from bagel_studio.core.domains import GLOBI, LETTERS
 from bagel_studio.core.model import Item
@@ -164,12 +165,13 @@ def _link_from_raw(raw: dict[str, Any]) -> GlobiLink | None:
 
 
 def role(link: GlobiLink, key: str) -> str:
-    """ "actor", "patient" or "either": the part the taxon ``key`` plays in the record."""
-    _, direction = family(link.interaction)
-    if direction == 0:
+    """ "actor", "patient" or "either": the part the taxon ``key`` plays in the record (the
+    eater, the parasite, the visitor is the actor; "eaten by" names the patient first)."""
+    reading = read_label(link.interaction)
+    if reading.symmetric:
         return "either"
     is_source = link.source_key == key
-    return "actor" if is_source == (direction > 0) else "patient"
+    return "actor" if is_source != reading.flipped else "patient"
 
 
 def describe(link: GlobiLink) -> str:
