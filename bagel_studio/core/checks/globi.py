@@ -11,7 +11,7 @@ from bagel_studio.core.checks.interaction_types import VAGUE, implies, read_labe
 from bagel_studio.core.checks.interactions import leaky_words, vague_phrases, vague_type
 from bagel_studio.core.checks.records import format_refs
 from bagel_studio.core.model import Flag, Severity
-from bagel_studio.core.taxonomy import SUBSPECIES, ancestors
+from bagel_studio.core.taxonomy import SUBSPECIES, ancestors, normalize_taxon
 
 TAXON_OVERLAP = "taxon-overlap"
 TAXON_GRANULARITY = "taxon-granularity"
@@ -53,15 +53,23 @@ def globi_flags(g: GlobiItem) -> list[Flag]:
 
 
 def _option_lineage(g: GlobiItem, index: int) -> dict[str, str]:
-    """{ancestor key: ref or "name"} for option ``index``: from the records of that taxon."""
+    """{ancestor key: ref or "name"} for option ``index``: from the records of that taxon, from
+    any record's lineage naming it, and from the name itself (its structure, or the higher taxa
+    it is written under: "Lepidoptera: Noctuidae")."""
     key = g.key(index)
     refs: dict[str, str] = {}
     for link in g.links.get(key, ()):
         own = link.source_ancestor_keys if link.source_key == key else link.target_ancestor_keys
         for ancestor in own:
             refs.setdefault(ancestor, link.ref)
-    found = ancestors(g.options[index])
-    return {k: refs.get(k, "name") for k in found} | {k: r for k, r in refs.items() if k != key}
+    for ancestor, ref in g.lineages.get(index, {}).items():
+        refs.setdefault(ancestor, ref)
+    found = dict.fromkeys(ancestors(g.taxa[index].canonical), "name")
+    lineage = {k: refs.get(k, v) for k, v in found.items()}
+    lineage |= {k: r for k, r in refs.items() if k != key}
+    # the higher taxa the option writes itself under: its own words say so first
+    lineage |= {normalize_taxon(above): "name" for above in g.written_above.get(index, ())}
+    return lineage
 
 
 def _taxon_overlap(g: GlobiItem) -> tuple[Flag | None, set[frozenset[int]]]:
@@ -96,7 +104,10 @@ def _taxon_overlap(g: GlobiItem) -> tuple[Flag | None, set[frozenset[int]]]:
 
 def _ref_text(g: GlobiItem, index: int, ref: str) -> str:
     links = [link for link in g.links.get(g.key(index), ()) if link.ref == ref]
-    return f"lineage in {format_refs(links)}" if links else f"lineage in {ref}"
+    if links:
+        return f"lineage in {format_refs(links)}"
+    table, _, row = ref.rpartition("#")
+    return f"lineage in {table} row {row}" if table and row.isdigit() else f"lineage in {ref}"
 
 
 def _is_subspecies_pair(g: GlobiItem, a: int, b: int) -> bool:

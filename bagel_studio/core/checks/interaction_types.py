@@ -27,51 +27,66 @@ INTERACTS_WITH = "interacts with"
 CO_OCCURS_WITH = "co-occurs with"
 GENERIC = frozenset({INTERACTS_WITH, CO_OCCURS_WITH, "ecologically related to"})
 
-# type -> (the types it implies directly, symmetric?)
+# type -> (every type it implies, as GloBI lists them, symmetric?)
+_I = INTERACTS_WITH
 _TYPES: dict[str, tuple[tuple[str, ...], bool]] = {
     INTERACTS_WITH: ((), True),
     CO_OCCURS_WITH: ((), True),
     "ecologically related to": ((), True),
-    "adjacent to": ((INTERACTS_WITH,), True),
-    "symbiont of": ((INTERACTS_WITH,), True),
-    "mutualist of": (("symbiont of",), True),
-    "commensalist of": (("symbiont of",), True),
-    "lives with": ((INTERACTS_WITH,), True),
-    "acquires nutrients from": ((INTERACTS_WITH,), False),
-    "eats": (("acquires nutrients from",), False),
-    "preys on": (("eats", "kills"), False),
-    "kills": ((INTERACTS_WITH,), False),
-    "has host": (("symbiont of",), False),
-    "parasite of": (("eats", "has host", "lives with"), False),
-    "endoparasite of": (("parasite of", "lives inside of"), False),
-    "ectoparasite of": (("parasite of", "lives on", "adjacent to"), False),
-    "hyperparasite of": (("parasite of",), False),
-    "kleptoparasite of": (("parasite of",), False),
-    "parasitoid of": (("parasite of", "kills"), False),
-    "pathogen of": (("parasite of",), False),
-    "vector of": (("symbiont of",), False),
-    "dispersal vector of": (("vector of",), False),
-    "visits": ((INTERACTS_WITH,), False),
-    "visits flowers of": (("visits", "has host"), False),
-    "pollinates": (("visits flowers of",), False),
-    "lays eggs on": (("visits", "has host"), False),
-    "lays eggs in": (("has host",), False),
-    "has habitat": ((INTERACTS_WITH,), False),
-    "lives on": (("has habitat", "adjacent to"), False),
-    "lives in": (("has habitat",), False),
-    "lives inside of": (("has habitat",), False),
-    "lives under": (("has habitat",), False),
-    "lives near": (("has habitat",), False),
-    "inhabits": (("has habitat",), False),
-    "nests in": (("has habitat",), False),
-    "roosts in": (("has habitat",), False),
-    "develops in": (("has habitat",), False),
-    "epiphyte of": (("lives on",), False),
-    "guest of": (("has habitat",), False),
-    "farms": (("eats",), False),
-    "damages": ((INTERACTS_WITH,), False),
-    "influences": ((INTERACTS_WITH,), False),
+    "adjacent to": ((_I,), True),
+    "symbiont of": ((_I,), True),
+    "mutualist of": (("symbiont of", _I), True),
+    "commensalist of": (("symbiont of", _I), True),
+    "lives with": ((_I,), True),
+    "acquires nutrients from": ((_I,), False),
+    "eats": (("acquires nutrients from", _I), False),
+    "preys on": (("eats", "kills", "acquires nutrients from", _I), False),
+    "kills": ((_I,), False),
+    "has host": (("symbiont of", _I), False),
+    "parasite of": (
+        ("eats", "has host", "lives with", "symbiont of", "acquires nutrients from", _I),
+        False,
+    ),
+    "endoparasite of": (
+        ("parasite of", "lives inside of", "has host", "eats", "symbiont of", _I),
+        False,
+    ),
+    "ectoparasite of": (
+        ("parasite of", "lives on", "adjacent to", "has host", "eats", "symbiont of", _I),
+        False,
+    ),
+    "hyperparasite of": (("parasite of", "has host", "eats", "symbiont of", _I), False),
+    "kleptoparasite of": (("parasite of", "has host", "eats", "symbiont of", _I), False),
+    "parasitoid of": (
+        ("parasite of", "has host", "eats", "kills", "lives with", "symbiont of", _I),
+        False,
+    ),
+    "pathogen of": (("parasite of", "has host", "symbiont of", _I), False),
+    "vector of": (("symbiont of", _I), False),
+    "dispersal vector of": ((_I,), False),
+    "visits": ((_I,), False),
+    "visits flowers of": (("visits", "has host", _I), False),
+    "pollinates": (("visits flowers of", "visits", "has host", "symbiont of", _I), False),
+    "lays eggs on": (("has host", "visits", _I), False),
+    "lays eggs in": (("has host", _I), False),
+    "has habitat": ((_I,), False),
+    "lives on": (("has habitat", "adjacent to", _I), False),
+    "lives in": (("has habitat", _I), False),
+    "lives inside of": (("has habitat", _I), False),
+    "lives under": (("has habitat", _I), False),
+    "lives near": (("has habitat", _I), False),
+    "inhabits": (("has habitat", _I), False),
+    "nests in": (("has habitat", _I), False),
+    "roosts in": (("has habitat", _I), False),
+    "develops in": (("has habitat", _I), False),
+    "epiphyte of": (("lives on", "has habitat", "adjacent to", _I), False),
+    "guest of": (("has habitat", _I), False),
+    "farms": (("eats", _I), False),
+    "damages": ((_I,), False),
+    "influences": ((_I,), False),
 }
+# Types too broad to make two others compatible by being implied by a third with them.
+_BROAD = GENERIC | {"symbiont of", "acquires nutrients from"}
 
 # label -> (type, flipped): GloBI's labels and inverses, its mapped source wordings, and verbs.
 _LABELS: dict[str, tuple[str, bool]] = {name: (name, False) for name in _TYPES}
@@ -258,3 +273,43 @@ def same_way(first: Reading, second: Reading) -> bool:
 def labels() -> frozenset[str]:
     """Every label the table reads."""
     return frozenset(_LABELS)
+
+
+# Nouns an option may name an interaction by ("Predation", "Parasitism"): read as that type.
+_NOUNS = {
+    "predation": "preys on",
+    "predator-prey": "preys on",
+    "herbivory": "eats",
+    "frugivory": "eats",
+    "folivory": "eats",
+    "granivory": "eats",
+    "feeding": "eats",
+    "consumption": "eats",
+    "parasitism": "parasite of",
+    "endoparasitism": "endoparasite of",
+    "ectoparasitism": "ectoparasite of",
+    "parasitoidism": "parasitoid of",
+    "pollination": "pollinates",
+    "flower visiting": "visits flowers of",
+    "flower visitation": "visits flowers of",
+    "mutualism": "mutualist of",
+    "commensalism": "commensalist of",
+    "symbiosis": "symbiont of",
+    "epiphytism": "epiphyte of",
+    "nesting": "nests in",
+    "roosting": "roosts in",
+    "seed dispersal": "dispersal vector of",
+    "pathogenicity": "pathogen of",
+    "infection": "pathogen of",
+}
+
+
+def option_type(text: str) -> Reading | None:
+    """The interaction an option names: a label the table reads ("parasite of", "eaten by") or
+    a noun of one ("Predation", "Parasitism"); None for anything else."""
+    if is_known_label(text):
+        return read_label(text)
+    noun = normalize_label(text)
+    if noun in _NOUNS:
+        return Reading(_NOUNS[noun])
+    return None

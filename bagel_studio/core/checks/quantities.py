@@ -117,6 +117,7 @@ _NUMBER = rf"(?:{_DIGITS}|\b{_WORDS}\b)(?:\s+(?:hundred|thousand|million|billion
 _UNIT_RE = "|".join(sorted((re.escape(u) for u in _UNIT_TABLE), key=len, reverse=True))
 _RANGE_JOIN = r"\s*(?:-|–|—|to|or|and|until|through)\s*"
 QUANTITY_RE = re.compile(
+    rf"(?:(?P<lead>between|from)\s+)?"
     rf"(?:(?P<bound>{_AT_LEAST}|{_AT_MOST}|{_APPROX})\s*)?"
     rf"(?:(?P<span>between|from)\s+)?"
     rf"(?P<low>{_NUMBER})"
@@ -158,8 +159,9 @@ class Quantity:
 
     def within(self, other: Quantity) -> bool:
         """True when this value (or range) is stated by ``other``: the same, or, for a bare
-        value of a range's end, one of its ends ("3 weeks" in "3 to 4 weeks")."""
-        if self.dimension != other.dimension and self.dimension and other.dimension:
+        value of a range's end, one of its ends ("3 weeks" in "3 to 4 weeks"). A value with a
+        unit needs that unit's dimension ("About 2 km" is not "2009"); a bare one takes any."""
+        if self.dimension and self.dimension != other.dimension:
             return False
         if self.bound != other.bound and other.bound:
             return False
@@ -217,7 +219,8 @@ def _quantity(match: re.Match[str]) -> Quantity | None:
     if high is None:
         return None
     join = (match.group("join") or "").strip().lower()
-    if join == "and" and (match.group("span") or "").lower() != "between":
+    span = (match.group("span") or match.group("lead") or "").lower()
+    if join == "and" and span != "between":
         high = low  # "3 and 4" outside "between": two numbers, the first one here
     unit = (match.group("unit") or match.group("low_unit") or "").lower()
     dimension, low, high = _in_base_unit(unit, low, high)

@@ -83,11 +83,12 @@ def run_checks(ctx: CheckContext, item: Item, *, audio: bool = True) -> list[Fla
     flags = structural_flags(item.domain, item.content)
     flags += text_flags(item)
     flags += hidden_flags(item)
-    flags += evidence_flags(ctx, item)
+    globi = read_globi_item(ctx, item) if item.domain == GLOBI else None
+    flags += evidence_flags(ctx, item, globi)
     flags += blind_flags(ctx, item)
     flags += model_flags(ctx, item)
-    if item.domain == GLOBI:
-        flags += globi_flags(read_globi_item(ctx, item))
+    if globi is not None:
+        flags += globi_flags(globi)
     elif item.domain == XENO_CANTO:
         flags += xeno_canto_flags(ctx, item)
         if audio:

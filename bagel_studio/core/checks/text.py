@@ -22,7 +22,7 @@ from bagel_studio.core.checks.words import (
     stem_set,
     words,
 )
-from bagel_studio.core.domains import LETTERS, XENO_CANTO
+from bagel_studio.core.domains import BIORXIV, LETTERS, XENO_CANTO
 from bagel_studio.core.model import Flag, Item, Severity
 from bagel_studio.core.taxonomy import parse_name
 
@@ -45,10 +45,18 @@ _HIDDEN_NOUNS = (
     r"sonograms?|recordings?|clips?|files?|audio|evidence|snippets?|entry|entries|metadata|"
     r"description|information"
 )
+# Words after "this" that make the phrase about the world, not about a hidden source.
+_NOT_HIDING = "fossil|world|historical|geological|track"
 _HIDDEN_RE = re.compile(
     rf"\b(?:the|this|that|these|those|above|given|provided|following|accompanying|attached|"
     rf"preceding)\s+(?:(?:above|given|provided|following|same|original|cited)\s+)?"
-    rf"(?:{_HIDDEN_NOUNS})\b|\b(?:mentioned|described|stated|shown|given|listed|cited) "
+    rf"(?:{_HIDDEN_NOUNS})\b|"
+    # "this GloBI record", "these two interaction records", "the linked observation data"
+    rf"\b(?:this|these|those|above|given|provided|following|accompanying|attached|preceding)\s+"
+    rf"(?!(?:{_NOT_HIDING})\b)(?:[a-z][\w-]*\s+){{1,2}}(?:{_HIDDEN_NOUNS})\b|"
+    rf"\bthe\s+(?:globi|interaction|observation|linked|underlying|source|cited|original|"
+    rf"accompanying|provided|given)\s+(?:[a-z][\w-]*\s+)?(?:{_HIDDEN_NOUNS})\b|"
+    rf"\b(?:mentioned|described|stated|shown|given|listed|cited) "
     rf"(?:above|earlier|below|here)\b|\baccording to (?:the|this|that)(?:\s+[a-z]+)?\b|"
     rf"\bthis (?:study|paper)\b|"
     rf"\bthe (?:present|current) study\b|\bthe authors\b|\bspectrograms?\b|\bsonograms?\b",
@@ -330,6 +338,8 @@ def _hidden_context(item: Item) -> Flag | None:
     question = item.content.question
     general, xeno_canto = _hidden_patterns(question, item.domain)
     found = [m.group(0) for m in _HIDDEN_RE.finditer(question)] if general else []
+    if item.domain == BIORXIV:  # a study's stem names its authors: that is no hidden source
+        found = [f for f in found if f.lower() != "the authors"]
     if xeno_canto:
         found += [m.group(0) for m in _XC_HIDDEN_RE.finditer(question)]
     if not found:
