@@ -165,7 +165,7 @@ def agreement_report(
         raise ValueError(f"unknown category scheme {scheme!r}: choose from {', '.join(SCHEMES)}")
     categories, category_of = SCHEMES[scheme]
     by_domain: dict[str, Ratings] = {}
-    for item_id, item_domain, curator, decision in store.verdict_rows():
+    for item_id, item_domain, curator, decision in store.reviews.verdict_rows():
         if decision in category_of and (domain is None or item_domain == domain):
             by_domain.setdefault(item_domain, {}).setdefault(item_id, {})[curator] = category_of[
                 decision
@@ -234,7 +234,7 @@ def blind_mismatches(store: Store) -> list[BlindMismatch]:
     The checks package should raise a ``blind-answer-wrong`` flag from the same comparison.
     """
     result = []
-    for review in store.all_reviews():
+    for review in store.reviews.all():
         if review.blind_answer is None or review.blind_answer == review.content.answer_index:
             continue
         result.append(

@@ -57,7 +57,7 @@ def build_demo_project(target: Path | None = None, *, rebuild: bool = False) -> 
         # Measure the nine clips now (about a second) so the acoustic flags are in the queue
         # from the start rather than appearing as each recording is first opened.
         analyze_recordings(store)
-        recheck(store, store.item_ids(QueueFilter(domain=XENO_CANTO)))
+        recheck(store, store.items.ids(QueueFilter(domain=XENO_CANTO)))
         store.checkpoint()
     if rebuild:
         for old in (target, Path(f"{target}-wal"), Path(f"{target}-shm")):

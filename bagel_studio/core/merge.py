@@ -8,11 +8,11 @@ idempotent:
   An item whose id exists here with other original content is a conflict: its decisions are not
   merged, and the conflict is reported. Items this project does not have are reported too (import
   their source first); neither is guessed at.
-* Every review of a matched item comes in through ``Store.import_review``. The rule when the same
-  curator has different decisions in both files: the newer decision is the curator's current one;
-  the older is never lost. If theirs is newer, ours moves to the history (``merge`` entry, before ->
-  after). If ours is newer, theirs is written to the history as a ``merge-older`` entry (before =
-  their older review, after = ours) and counted in the report.
+* Every review of a matched item comes in through ``store.reviews.import_review``. The rule when
+  the same curator has different decisions in both files: the newer decision is the curator's
+  current one; the older is never lost. If theirs is newer, ours moves to the history (``merge``
+  entry, before -> after). If ours is newer, theirs is written to the history as a
+  ``merge-older`` entry (before = their older review, after = ours) and counted in the report.
 * The other file's adjudications come in only for items that have none here; a different
   adjudication here is kept and reported.
 * Each merged file is recorded in the ``merges`` table (path, sha256 of the file, when, summary).
@@ -117,13 +117,13 @@ def merge_projects(
     finally:
         for other in others:
             other.close()
-    report.disputed = store.item_count(QueueFilter(status="disputed"))
+    report.disputed = store.items.count(QueueFilter(status="disputed"))
     return report
 
 
 def merge_history(store: Store) -> list[dict[str, Any]]:
     """Every merge recorded in the project, oldest first."""
-    return store.merges()
+    return store.project.merges()
 
 
 __all__ = [

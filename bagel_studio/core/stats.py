@@ -16,7 +16,7 @@ def _domain_order(domains: set[str]) -> list[str]:
 
 def project_stats(store: Store) -> dict[str, Any]:
     """Counts per domain x dimension, status and level; rejects; gold positions per domain."""
-    rows = store.item_stat_rows()
+    rows = store.items.stat_rows()
     by_domain = Counter(r[0] for r in rows)
     domains = _domain_order(set(by_domain))
     by_dimension: dict[str, dict[str, int]] = {d: {} for d in domains}
@@ -29,7 +29,7 @@ def project_stats(store: Store) -> dict[str, Any]:
             gold[domain][LETTERS[answer]] += 1
         else:
             no_gold[domain] += 1
-    reviewed, _total = store.progress()
+    reviewed, _total = store.reviews.progress()
     return {
         "items": len(rows),
         "by_domain": {d: by_domain[d] for d in domains},
@@ -37,17 +37,17 @@ def project_stats(store: Store) -> dict[str, Any]:
         "by_status": dict(sorted(Counter(r[3] for r in rows).items())),
         "by_level": dict(sorted(Counter(r[2] or "(none)" for r in rows).items())),
         "reviewed": reviewed,
-        "rejected": store.reject_count(),
-        "generator_rejections": store.generator_rejection_counts(),
+        "rejected": store.imports.reject_count(),
+        "generator_rejections": store.imports.generator_rejection_counts(),
         "gold_positions": gold,
         "no_valid_gold": dict(no_gold),
-        "flags": store.flag_counts(),
+        "flags": store.flags.counts(),
         "evidence": {
-            "globi_records": store.globi_record_count(),
-            "texts": store.text_count(),
-            "recordings": len(store.recordings()),
+            "globi_records": store.evidence.globi_record_count(),
+            "texts": store.evidence.text_count(),
+            "recordings": len(store.evidence.recordings()),
         },
-        "curators": store.curators(),
+        "curators": store.reviews.curators(),
         **_model_stats(store),
     }
 

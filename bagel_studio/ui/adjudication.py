@@ -209,8 +209,8 @@ class AdjudicationPanel(QWidget):
         """Reload the disputed items and show ``select`` (or the current one, or the first)."""
         store = self.services.store
         keep = select or self.current_item_id()
-        ids = store.item_ids(DISPUTED)
-        rows = store.queue_rows(ids)
+        ids = store.items.ids(DISPUTED)
+        rows = store.queue.rows(ids)
         entries = ((item_id, f"{item_id}: {rows[item_id]['question']}", None) for item_id in ids)
         fill_queue(self.queue, entries, keep)
         self.heading.setText(f"{len(ids)} disputed items")
@@ -234,8 +234,8 @@ class AdjudicationPanel(QWidget):
             self.reject_button.setEnabled(False)
             return
         store = self.services.store
-        item = store.get_item(item_id)
-        self.reviews = store.reviews(item_id)
+        item = store.items.get(item_id)
+        self.reviews = store.reviews.of_item(item_id)
         self.item_header.setText(
             f"{item.id} · {item.domain} · {item.content.dimension or ''} · {item.status.value}"
         )

@@ -62,7 +62,7 @@ def record_cards(store: Store, item: Item, flags: list[Flag]) -> list[RecordCard
     cards: dict[str, RecordCard] = {}
     if item.globi_ref:
         cards[item.globi_ref] = RecordCard(
-            item.globi_ref, "Generated from", store.globi_record(item.globi_ref)
+            item.globi_ref, "Generated from", store.evidence.globi_record(item.globi_ref)
         )
     for flag in flags:
         for ref in _flag_refs(flag):
@@ -70,7 +70,7 @@ def record_cards(store: Store, item: Item, flags: list[Flag]) -> list[RecordCard
                 if ref != item.globi_ref and flag.check not in cards[ref].checks:
                     cards[ref].checks.append(flag.check)
                 continue
-            record = store.globi_record(ref)
+            record = store.evidence.globi_record(ref)
             role = _backed_options(item, ref, record, flag)
             cards[ref] = RecordCard(ref, role, record, [flag.check])
     return list(cards.values())
@@ -185,8 +185,8 @@ class AmbiguityPanel(QWidget):
         """Reload the queue (after a check run or an edit), keeping the selection if possible."""
         store = self.services.store
         keep = self.current_item_id()
-        ids = store.item_ids(AMBIGUITY_QUEUE)
-        rows = store.queue_rows(ids)
+        ids = store.items.ids(AMBIGUITY_QUEUE)
+        rows = store.queue.rows(ids)
         fill_queue(self.queue, (_queue_entry(item_id, rows[item_id]) for item_id in ids), keep)
         self.heading.setText(f"{len(ids)} flagged GloBI items, most severe first")
         self._show_current()
@@ -210,8 +210,8 @@ class AmbiguityPanel(QWidget):
             self.detail_layout.addWidget(plain_label("No flagged GloBI items."))
             return
         store = self.services.store
-        item = store.get_item(item_id)
-        flags = store.flags(item_id)
+        item = store.items.get(item_id)
+        flags = store.flags.of_item(item_id)
         self.detail_layout.addWidget(
             plain_label(f"{item.id} · {item.content.dimension or ''} · {item.status.value}")
         )

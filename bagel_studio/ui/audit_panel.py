@@ -119,7 +119,7 @@ class _ItemCard(QFrame):
         if role:
             layout.addWidget(plain_label(role, bold=True))
         try:
-            item = store.get_item(item_id)
+            item = store.items.get(item_id)
         except StoreError:
             layout.addWidget(plain_label(f"{item_id} is no longer in this project."))
             layout.addStretch(1)

@@ -412,7 +412,7 @@ class EvidencePanel(QTabWidget):
             self.setTabVisible(index, present)
 
     def _show_text(self, item: Item) -> bool:
-        record = self._store.find_text(item.text_key) if item.text_key else None
+        record = self._store.evidence.find_text(item.text_key) if item.text_key else None
         inline = item.source.get("text") if isinstance(item.source, dict) else None
         if record is None and not inline:
             self.text.show_text(NONE_TEXT, "", [])
@@ -434,13 +434,13 @@ class EvidencePanel(QTabWidget):
         return True
 
     def _show_globi(self, item: Item) -> bool:
-        record = self._store.globi_record(item.globi_ref) if item.globi_ref else None
+        record = self._store.evidence.globi_record(item.globi_ref) if item.globi_ref else None
         cited = [
             card
-            for card in record_cards(self._store, item, self._store.flags(item.id))
+            for card in record_cards(self._store, item, self._store.flags.of_item(item.id))
             if card.ref != item.globi_ref
         ]
-        encodings = guessed_encodings(self._store.imports()) if record or cited else {}
+        encodings = guessed_encodings(self._store.imports.all()) if record or cited else {}
         self.cited.show_cards(cited, encodings)
         if record is None:
             self.globi.set_fields(NO_SOURCE_RECORD if cited else NONE_TEXT, [])
@@ -456,7 +456,7 @@ class EvidencePanel(QTabWidget):
         return True
 
     def _show_recording(self, item: Item) -> bool:
-        rec = self._store.recording(item.recording_id) if item.recording_id else None
+        rec = self._store.evidence.recording(item.recording_id) if item.recording_id else None
         if rec is None:
             self.recording.set_fields(NONE_TEXT, [])
             if self.listening is not None:

@@ -236,9 +236,9 @@ class MainWindow(QMainWindow):
 
     def update_progress(self) -> None:
         """Re-count what has been reviewed (after a write, an import, a change of curator)."""
-        reviewed, total = self.store.progress()
+        reviewed, total = self.store.reviews.progress()
         mine = (
-            self.store.progress(self.services.prefs.curator)[0]
+            self.store.reviews.progress(self.services.prefs.curator)[0]
             if self.services.prefs.curator
             else 0
         )
@@ -269,7 +269,7 @@ class MainWindow(QMainWindow):
 
     def finish_pending_checks(self) -> None:
         """Run the checks an interrupted import left undone (on the writer), and say so."""
-        pending = self.store.pending_check_ids()
+        pending = self.store.flags.pending_check_ids()
         if not pending:
             return
         what = f"the checks of {len(pending):,} items an interrupted import left unchecked"

@@ -371,7 +371,7 @@ class ModelsPanel(QWidget):
             self.status.setText("Select a profile and show an item in the desk first.")
             return
         store = self.services.store
-        item = store.get_item(item_id)
+        item = store.items.get(item_id)
         if kind == "regenerate" and item.status is not Status.REJECTED:
             self.status.setText(f"{item_id} is {item.status.value}: regenerate a rejected item.")
             return

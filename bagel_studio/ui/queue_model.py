@@ -1,10 +1,10 @@
 """The queue's table model: a count and pages of rows, read from SQLite as they are painted.
 
 At 200,000 items even a list of ids makes a filter change slow (reading them all, then an id-to-row
-map over them): the model holds only the filter and its count (``store.item_count``), and asks
-``store.queue_page`` for a page of rows the first time a row of that page is painted, keeping a few
-pages in a small LRU cache. The page after a cached one is read from that page's last key, so
-walking down the queue never re-scans what it passed; where an item sits is ``store.queue_rank``.
+map over them): the model holds only the filter and its count (``store.items.count``), and asks
+``store.queue.page`` for a page of rows the first time a row of that page is painted, keeping a
+few pages in a small LRU cache. The page after a cached one is read from that page's last key, so
+walking down the queue never re-scans what it passed; where an item sits is ``store.queue.rank``.
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ class QueueModel(QAbstractTableModel):
         super().__init__()
         self._store = store
         self._filter = queue_filter or QueueFilter()
-        self._count = store.item_count(self._filter)
+        self._count = store.items.count(self._filter)
         self._pages: OrderedDict[int, _Page] = OrderedDict()
         self.pages_loaded = 0  # how many pages were fetched from SQLite (for tests and benchmarks)
         self.generation = 0  # counts the filters shown (each a new set of rows)
@@ -105,7 +105,7 @@ class QueueModel(QAbstractTableModel):
         """Show the items matching ``queue_filter``; only their count is read now."""
         self.beginResetModel()
         self._filter = queue_filter
-        self._count = self._store.item_count(queue_filter)
+        self._count = self._store.items.count(queue_filter)
         self._pages.clear()
         self.generation += 1
         self.endResetModel()
@@ -115,7 +115,7 @@ class QueueModel(QAbstractTableModel):
 
     def ids(self) -> list[str]:
         """Every id of the queue, in order: reads them all (tests and small queues only)."""
-        return self._store.item_ids(self._filter)
+        return self._store.items.ids(self._filter)
 
     def item_id(self, row: int) -> str | None:
         record = self._record(row)
@@ -127,15 +127,15 @@ class QueueModel(QAbstractTableModel):
         row = self._cached_row(item_id)
         if row is not None:
             return row
-        return self._store.queue_rank(self._filter, item_id) if item_id else -1
+        return self._store.queue.rank(self._filter, item_id) if item_id else -1
 
     def refresh_item(self, item_id: str) -> None:
         """Re-read one item's row after a decision or edit. Its page is refetched; if the change
         took it out of the filter (or brought it in), that one row goes (or comes), so the rest
         of the table and the selection stay as they are."""
         shown = self._cached_row(item_id)
-        now = self._store.queue_rank(self._filter, item_id)
-        count = self._store.item_count(self._filter)
+        now = self._store.queue.rank(self._filter, item_id)
+        count = self._store.items.count(self._filter)
         if shown is None and count == self._count:
             shown = now
         if shown is not None and shown == now and count == self._count:
@@ -226,7 +226,7 @@ class QueueModel(QAbstractTableModel):
     def _load(self, number: int) -> _Page:
         previous = self._pages.get(number - 1)
         after = previous.records[-1]["key"] if previous and previous.records else None
-        records = self._store.queue_page(self._filter, number * PAGE_SIZE, PAGE_SIZE, after)
+        records = self._store.queue.page(self._filter, number * PAGE_SIZE, PAGE_SIZE, after)
         page = _Page(number * PAGE_SIZE, records)
         self.pages_loaded += 1
         self._pages[number] = page

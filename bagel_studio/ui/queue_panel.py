@@ -139,14 +139,14 @@ class FilterBar(QWidget):
 
     def refresh_choices(self) -> None:
         """Fill the combos from the project (dimensions and curators change with imports)."""
-        present = self._store.domains_in_queue_order()
+        present = self._store.queue.domains_in_order()
         domains = present + [d for d in DOMAINS if d not in present]
         levels = list(LEVELS) + [
-            lv for lv in self._store.distinct_values("level") if lv not in LEVELS
+            lv for lv in self._store.queue.distinct_values("level") if lv not in LEVELS
         ]
-        curators = sorted(set(self._store.curators()) | ({self._curator} - {""}))
+        curators = sorted(set(self._store.reviews.curators()) | ({self._curator} - {""}))
         self._fill(self.domain, [(d, d) for d in domains])
-        self._fill(self.dimension, [(d, d) for d in self._store.distinct_values("dimension")])
+        self._fill(self.dimension, [(d, d) for d in self._store.queue.distinct_values("dimension")])
         self._fill(self.level, [(lv, lv) for lv in levels])
         self._fill(self.status, [(s.value, s.value) for s in Status])
         self._fill(self.flag, [("any flag", "any")] + [(c, c) for c in sorted(CHECKS)])

@@ -111,12 +111,12 @@ class ReviewController(QObject):
 
     def show_first(self) -> None:
         """The first item of the queue this curator has not reviewed, else the first item."""
-        first = self.store.queue_next(self._todo_filter(), None, wrap=False)
+        first = self.store.queue.next_id(self._todo_filter(), None, wrap=False)
         self.show_item(first or self.model.item_id(0))
 
     def show_item(self, item_id: str | None) -> None:
         """Put ``item_id`` (or nothing) on screen, with its flags, history and evidence."""
-        self.item = self.store.get_item(item_id) if item_id else None
+        self.item = self.store.items.get(item_id) if item_id else None
         self.pending_blind = None
         if self.item is None:
             self.item_view.show_item(None, [], [], None, empty_text=self.empty_text())
@@ -126,13 +126,13 @@ class ReviewController(QObject):
             self.machine.set_state(State.READ_ONLY if self.read_only else State.EMPTY)
             return
         mine = next(
-            (r for r in self.store.reviews(self.item.id) if r.curator == self.curator), None
+            (r for r in self.store.reviews.of_item(self.item.id) if r.curator == self.curator), None
         )
         blind = bool(self.services.prefs.blind_mode) and not self.read_only and mine is None
         self.item_view.show_item(
             self.item,
-            self.store.flags(self.item.id),
-            self.store.history(self.item.id),
+            self.store.flags.of_item(self.item.id),
+            self.store.history.of_item(self.item.id),
             mine,
             gold_visible=not blind,
             blind_answer=mine.blind_answer if mine else None,
@@ -180,7 +180,7 @@ class ReviewController(QObject):
         and in its row, without reloading the evidence (that would stop the recording)."""
         self.model.refresh_item(item_id)
         if self.item is not None and self.item.id == item_id:
-            self.item_view.show_flags(self.store.flags(item_id))
+            self.item_view.show_flags(self.store.flags.of_item(item_id))
 
     def open_from_elsewhere(self, item_id: str) -> bool:
         """Show ``item_id`` asked for by another window; refused while editing or writing."""
@@ -215,7 +215,7 @@ class ReviewController(QObject):
 
     def next_unreviewed(self, after: str) -> str | None:
         """The next item in the queue after ``after`` this curator has not reviewed (wrapping)."""
-        following: str | None = self.store.queue_next(self._todo_filter(), after)
+        following: str | None = self.store.queue.next_id(self._todo_filter(), after)
         return following
 
     # -- decisions -----------------------------------------------------------------------------

@@ -50,7 +50,7 @@ def main(out: Path) -> None:
     folder = Path(tempfile.mkdtemp(prefix="bagel-shots-"))
     project = folder / "models.bagel"
     with Store.open(project, owner="ana") as store:
-        store.add_items(new_items(), None)
+        store.items.add_items(new_items(), None)
     with ScriptedServer(gold_map()) as server:
         for model in ("rambling", "gold"):
             run(["evaluate", str(project), "--model", model, "--base-url", server.url])

@@ -232,8 +232,8 @@ def build_project(folder: Path, corpus: Path, plans: list[Plan]) -> Path:
         items.append(NewItem(f"xc:{rec_id}", "Xeno-canto", content, recording_id=rec_id))
     project = folder / "bench.bagel"
     with Store.open(project) as store:
-        store.upsert_recordings(recordings, None)
-        store.add_items(items, None)
+        store.evidence.upsert_recordings(recordings, None)
+        store.items.add_items(items, None)
     return project
 
 
@@ -321,8 +321,8 @@ def stored_results(project: Path) -> dict[str, str]:
 
     with Store.open(project, read_only=True) as store:
         return {
-            str(rec["id"]): store.measurement_json(cache_key(rec), ANALYSIS_VERSION) or ""
-            for rec in store.recordings()
+            str(rec["id"]): store.evidence.measurement_json(cache_key(rec), ANALYSIS_VERSION) or ""
+            for rec in store.evidence.recordings()
         }
 
 

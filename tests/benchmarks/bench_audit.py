@@ -9,7 +9,8 @@ Run: .venv/bin/python tests/benchmarks/bench_audit.py [N] [--kind scale|species]
   --kind species  (default) the same mix over a made-up vocabulary of 20,000 words and 20,000
                   species named in the stems, with 1% of the items asked twice in other words
                   and one leak per 500 items: the duplicate and leak searches have real work
-The project is built once through ``Store.add_items``; the audit is timed three times (median).
+The project is built once through ``store.items.add_items``; the audit is timed three times
+(median).
 
 With ``--release``: the release report's audit alone (issue 11's export), as the export runs it:
 in a fresh interpreter that has imported the export and planned it, the CPU and wall time of
@@ -168,8 +169,8 @@ def release_project(n: int, folder: Path) -> Path:
     items = write_scale_items(n, folder / "items.jsonl")
     with Store.open(path) as store:
         import_paths(store, [items])
-        blocked = set(store.blocking_messages())
-        ids = [i for i in store.item_ids() if i not in blocked]
+        blocked = set(store.flags.blocking_messages())
+        ids = [i for i in store.items.ids() if i not in blocked]
         operations.decide_many(store, ids, "bench", Decision.ACCEPT)
     return path
 
@@ -222,7 +223,7 @@ def main() -> None:
         path = Path(folder) / "bench.bagel"
         started = time.perf_counter()
         with Store.open(path) as store:
-            store.add_items(make(args.n), None)
+            store.items.add_items(make(args.n), None)
         print(f"built {args.n:,} {args.kind} items in {time.perf_counter() - started:.1f} s")
         times, cpu = [], []
         for _ in range(3):

@@ -1,26 +1,34 @@
-"""Benchmark of the checks with evidence loaded: every check over N items (default 11,852, the
-paper's mix) with 10,000 GloBI records loaded, on one process and on one per CPU (target: under
-10 s), and re-checking one edited item (target: under 50 ms).
+"""Precision and recall of every check on the labeled corpus (``tests/data/check_corpus``).
 
-Run: .venv/bin/python tests/benchmarks/bench_checks.py [N] [--repeat 3]
-The items follow the paper's mix (Wikipedia 1,927, GloBI 3,500, bioRxiv 2,183, Xeno-canto 4,242,
-scaled to N); Wikipedia items point at the bundled articles, GloBI items at synthetic records
-with lineages. Each figure is the median of REPEAT runs on a fresh copy of the project, wall
-time beside CPU time (of every process); the load average is printed before and after.
+Run: .venv/bin/python tests/benchmarks/bench_checks.py [--split dev|holdout|all]
+         [--show CHECK ...] [--json OUT]
+
+Each split is built into its own project as a curator's would be: ``bagel-studio import`` of the
+split's folder (items, GloBI tables, texts, recordings), two reference models asked every item
+closed-book and from the options alone (``evaluate``, ``evaluate --options-only``) and a judge
+asked the items the truth file scripts one for (``judge``), all against a scripted
+OpenAI-compatible server that answers as the truth file says; curators' blind answers recorded
+through ``operations.decide``; then ``audit`` and ``check --json``, whose flags are scored.
+
+Per check: planted (items whose truth says it should raise the check), found (of those, flagged),
+recall, false alarms (items flagged that should not be: neither in ``raise`` nor ``allow``) and
+precision. Overall: flawed items with at least one correct flag, and clean and hard-clean items
+with a warning-level flag they should not have. The numbers are a benchmark, not a test: the
+corpus's consistency is what ``tests/core/checks/test_check_corpus.py`` asserts.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
 import os
-import random
-import resource
-import shutil
-import statistics
 import sys
 import tempfile
 import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -28,263 +36,238 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from bagel_studio.core import operations  # noqa: E402
-from bagel_studio.core.checks import check_all, recheck_item  # noqa: E402
-from bagel_studio.core.domains import (  # noqa: E402
-    BIORXIV,
-    DIMENSIONS,
-    GLOBI,
-    PAPER_DOMAIN_COUNTS,
-    WIKIPEDIA,
-    XENO_CANTO,
-)
-from bagel_studio.core.model import ItemContent  # noqa: E402
-from bagel_studio.core.store import NewItem, Store  # noqa: E402
-
-DATA = ROOT / "resources" / "data"
-RECORDS = 10_000
-SPECIES_ARTICLES = 241  # 1,927 Wikipedia items at up to eight per article
-TARGET_ALL_S = 10.0
-TARGET_ONE_MS = 50.0
-SYLLABLES = tuple("bacedifolumanepirosatevixozugahe"[i : i + 2] for i in range(0, 32, 2))
-INTERACTIONS = (
-    "eats",
-    "parasite of",
-    "has host",
-    "visits flowers of",
-    "pollinates",
-    "has habitat",
-    "interacts with",
-    "host of",
-    "preys on",
-    "endoparasite of",
+from bagel_studio.core.checks import CHECKS  # noqa: E402
+from bagel_studio.core.cli import run  # noqa: E402
+from bagel_studio.core.model import Decision  # noqa: E402
+from bagel_studio.core.store import Store  # noqa: E402
+from tests.support.check_corpus import (  # noqa: E402
+    JUDGE_MODEL,
+    KINDS,
+    REFERENCE_MODELS,
+    SPLITS,
+    Asked,
+    CorpusServer,
+    Truth,
+    load_truth,
+    readme_severities,
+    split_dir,
 )
 
-
-def latin(rng: random.Random, ending: str) -> str:
-    return "".join(rng.choice(SYLLABLES) for _ in range(2)) + ending
+KEY_ENV = "BAGEL_CHECK_CORPUS_KEY"  # the scripted server takes any key
 
 
-def make_taxa(rng: random.Random, count: int) -> list[tuple[str, str]]:
-    """(name, lineage path) of ``count`` species in a few hundred genera and families."""
-    families = [latin(rng, "idae").capitalize() for _ in range(60)]
-    genera = [(latin(rng, "us").capitalize(), rng.choice(families)) for _ in range(400)]
-    taxa = []
-    for _ in range(count):
-        genus, family = rng.choice(genera)
-        name = f"{genus} {latin(rng, rng.choice(('a', 'us', 'i', 'ensis')))}"
-        taxa.append((name, f"Animalia | Arthropoda | Insecta | {family} | {genus} | {name}"))
-    return taxa
+@dataclass
+class Scored:
+    """One split's flags against its truth."""
+
+    split: str
+    truths: dict[str, Truth]
+    flags: dict[str, dict[str, dict[str, Any]]]  # item -> check -> the flag as check --json
+    missing: list[str] = field(default_factory=list)  # truth items the import did not make
+    unknown: list[str] = field(default_factory=list)  # imported items the truth does not name
+    seconds: float = 0.0
 
 
-def make_records(rng: random.Random, taxa: list[tuple[str, str]]) -> list[dict[str, Any]]:
-    records = []
-    for row in range(1, RECORDS + 1):
-        (source, source_path), (target, target_path) = rng.sample(taxa, 2)
-        records.append(
-            {
-                "ref": f"bench.tsv#{row}",
-                "table_name": "bench.tsv",
-                "row": row,
-                "source_taxon": source,
-                "interaction": rng.choice(INTERACTIONS),
-                "target_taxon": target,
-                "source_path": source_path,
-                "target_path": target_path,
-                "record": {"sourceTaxonName": source, "targetTaxonName": target},
-            }
+def quiet_run(argv: list[str]) -> tuple[int, str]:
+    """Run a ``bagel-studio`` command in this process; its exit status and standard output."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        status = run(argv)
+    return status, out.getvalue()
+
+
+def asked_items(project: Path) -> list[Asked]:
+    with Store.open(project, create=False, read_only=True) as store:
+        return [
+            Asked(
+                item.id,
+                item.content.question,
+                item.content.options,
+                item.content.options[item.content.answer_index]
+                if item.content.answer_index is not None
+                and 0 <= item.content.answer_index < len(item.content.options)
+                else None,
+            )
+            for item in store.items.iterate()
+        ]
+
+
+def record_blind_answers(project: Path, truths: dict[str, Truth], items: list[Asked]) -> None:
+    """Each scripted blind answer, as the desk records it: the curator's decision with the
+    option they chose before the gold was shown."""
+    by_id = {item.id: item for item in items}
+    with Store.open(project, create=False, owner="check corpus") as store:
+        for truth in truths.values():
+            item = by_id.get(truth.id)
+            for blind in truth.script.get("blind", ()):
+                if item is None or blind["answer"] not in item.options:
+                    continue
+                operations.decide(
+                    store,
+                    truth.id,
+                    blind["curator"],
+                    Decision(blind.get("decision", "uncertain")),
+                    blind_answer=item.options.index(blind["answer"]),
+                )
+
+
+def build_and_check(split: str, truths: dict[str, Truth], folder: Path) -> Scored:
+    start = time.perf_counter()
+    project = folder / f"{split}.bagel"
+    quiet_run(["import", str(project), str(split_dir(split)), "--wait", "60"])
+    items = asked_items(project)
+    os.environ.setdefault(KEY_ENV, "corpus")
+    with CorpusServer(items, truths) as server:
+        common = ["--base-url", server.url, "--api-key-env", KEY_ENV, "--wait", "60"]
+        for model in REFERENCE_MODELS:
+            quiet_run(["evaluate", str(project), "--model", model, *common])
+            quiet_run(["evaluate", str(project), "--model", model, "--options-only", *common])
+        judged = [t.id for t in truths.values() if "judge" in t.script]
+        if judged:
+            quiet_run(["judge", str(project), *judged, "--model", JUDGE_MODEL, *common])
+    record_blind_answers(project, truths, items)
+    quiet_run(["audit", str(project), "--wait", "60"])
+    _, listing = quiet_run(["check", str(project), "--json", "--wait", "60"])
+    flags: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
+    for flag in json.loads(listing or "[]"):
+        flags[flag["item_id"]][flag["check"]] = flag
+    imported = {item.id for item in items}
+    return Scored(
+        split,
+        truths,
+        dict(flags),
+        missing=sorted(set(truths) - imported),
+        unknown=sorted(imported - set(truths)),
+        seconds=time.perf_counter() - start,
+    )
+
+
+# -- scoring -----------------------------------------------------------------------------------
+
+
+def severities(scored: list[Scored]) -> dict[str, str]:
+    """Each check's severity as its flags carry it (the README's where none was raised)."""
+    found = readme_severities()
+    for s in scored:
+        for by_check in s.flags.values():
+            for check, flag in by_check.items():
+                found[check] = flag["severity"]
+    return found
+
+
+def per_check(s: Scored) -> dict[str, dict[str, int]]:
+    table: dict[str, dict[str, int]] = {c: Counter() for c in CHECKS}
+    for item_id, truth in s.truths.items():
+        flagged = set(s.flags.get(item_id, {}))
+        for check in CHECKS:
+            planted, hit = check in truth.raise_, check in flagged
+            table[check]["planted"] += planted
+            table[check]["found"] += planted and hit
+            table[check]["false"] += hit and not planted and check not in truth.allow
+    return table
+
+
+def ratio(a: int, b: int) -> str:
+    return f"{a / b:.2f}" if b else "  -"
+
+
+def report(s: Scored, severity: dict[str, str]) -> list[str]:
+    kinds = Counter(t.kind for t in s.truths.values())
+    lines = [
+        f"== {s.split}: {len(s.truths)} items ("
+        + ", ".join(f"{kinds[k]} {k}" for k in KINDS)
+        + f"), built and checked in {s.seconds:.0f} s",
+    ]
+    if s.missing:
+        lines.append(f"   NOT IMPORTED ({len(s.missing)}): {', '.join(s.missing[:8])}")
+    if s.unknown:
+        lines.append(f"   NOT IN THE TRUTH FILE ({len(s.unknown)}): {', '.join(s.unknown[:8])}")
+    header = f"{'check':<28}{'severity':<10}{'planted':>8}{'found':>7}{'recall':>8}"
+    lines.append(header + f"{'false alarms':>14}{'precision':>11}")
+    for check, row in per_check(s).items():
+        lines.append(
+            f"{check:<28}{severity.get(check, '?'):<10}{row['planted']:>8}{row['found']:>7}"
+            f"{ratio(row['found'], row['planted']):>8}{row['false']:>14}"
+            f"{ratio(row['found'], row['found'] + row['false']):>11}"
         )
-    return records
-
-
-def globi_item(rng: random.Random, n: int, records: list[dict[str, Any]]) -> NewItem:
-    rec = records[rng.randrange(len(records))]
-    others = [records[rng.randrange(len(records))]["target_taxon"] for _ in range(3)]
-    if n % 2:
-        question = (
-            f"Which taxon is recorded as the partner of {rec['source_taxon']} in this "
-            "kind of interaction, given its ecology?"
+    flawed = [t for t in s.truths.values() if t.kind == "flawed"]
+    caught = sum(bool(set(s.flags.get(t.id, {})) & t.raise_) for t in flawed)
+    lines.append(
+        f"flawed items with at least one correct flag: {caught}/{len(flawed)}"
+        f" ({ratio(caught, len(flawed))})"
+    )
+    for kinds_counted in (("clean",), ("hard-clean",), ("clean", "hard-clean")):
+        group = [t for t in s.truths.values() if t.kind in kinds_counted]
+        warned = sum(bool(false_warnings(s, t, severity)) for t in group)
+        lines.append(
+            f"{' + '.join(kinds_counted)} items with a warning they should not have: "
+            f"{warned}/{len(group)} ({ratio(warned, len(group))})"
         )
-        options = [rec["target_taxon"], *others]
-        dimension = DIMENSIONS["GloBI"][1]
-    else:
-        question = (
-            f"What is the most likely ecological relationship of {rec['source_taxon']} "
-            f"to {rec['target_taxon']}?"
-        )
-        options = [rec["interaction"], *[i for i in INTERACTIONS if i != rec["interaction"]][:3]]
-        dimension = DIMENSIONS["GloBI"][0]
-    content = ItemContent(question, tuple(options), 0, dimension)
-    return NewItem(
-        f"globi:{n}",
-        "GloBI",
-        content,
-        globi_ref=rec["ref"],
-        source={
-            "summary": f"{rec['source_taxon']} {rec['interaction']} "
-            f"{rec['target_taxon']} in a study of forest insects."
-        },
-    )
+    return lines
 
 
-def text_item(rng: random.Random, domain: str, n: int, key: str, text: str) -> NewItem:
-    words = [w for w in text.split() if w.isalpha() and len(w) > 5]
-
-    def pick(k: int) -> str:
-        return " ".join(rng.sample(words, k))
-
-    question = f"What does the article say about the {pick(3)} of this species and its {pick(2)}?"
-    content = ItemContent(
-        question,
-        tuple(pick(3).capitalize() for _ in range(4)),
-        1,
-        DIMENSIONS[domain][n % len(DIMENSIONS[domain])],
-    )
-    source = {"text": text} if domain == "bioRxiv" else {}
-    return NewItem(f"{domain.lower()}:{n}", domain, content, text_key=key or None, source=source)
+def false_warnings(s: Scored, truth: Truth, severity: dict[str, str]) -> list[str]:
+    return [
+        check
+        for check in s.flags.get(truth.id, {})
+        if severity.get(check) == "warning"
+        and check not in truth.raise_
+        and check not in truth.allow
+    ]
 
 
-def xc_item(rng: random.Random, n: int) -> NewItem:
-    kind = rng.choice(("song", "call", ""))
-    question = (
-        f"What is the typical dominant frequency range of the {kind or 'sound'} of the "
-        f"Bench Warbler number {n}?"
-    )
-    content = ItemContent(
-        question, ("~9-11 kHz", "~3-5 kHz", "~6-8 kHz", "~1-2 kHz"), 1, DIMENSIONS["Xeno-canto"][0]
-    )
-    return NewItem(
-        f"xeno-canto:{n}",
-        "Xeno-canto",
-        content,
-        recording_id=f"XC{n % 500}",
-        source={"vocalization_type": kind} if kind else {},
-    )
-
-
-def mix(count: int) -> dict[str, int]:
-    """The paper's domain counts scaled to ``count`` items."""
-    total = sum(PAPER_DOMAIN_COUNTS.values())
-    counts = {d: n * count // total for d, n in PAPER_DOMAIN_COUNTS.items()}
-    counts[WIKIPEDIA] += count - sum(counts.values())
-    return counts
-
-
-def build(
-    store: Store, rng: random.Random, count: int = sum(PAPER_DOMAIN_COUNTS.values())
-) -> list[dict[str, Any]]:
-    taxa = make_taxa(rng, 2500)
-    records = make_records(rng, taxa)
-    store.add_globi_records(records, None)
-    articles = [p.read_text(encoding="utf-8") for p in sorted((DATA / "wikipedia").glob("*.txt"))]
-    keys = {}
-    for n in range(SPECIES_ARTICLES):  # distinct texts: each is split and indexed once
-        title = f"Species {n}"
-        keys[title] = articles[n % len(articles)] + f"\nSpecies {n} is a bench species."
-        store.add_texts(
-            [
-                {
-                    "key": f"wikipedia:{n}",
-                    "kind": "wikipedia",
-                    "title": title,
-                    "text": keys[title],
-                    "truncated": 0,
-                    "source_file": f"{n}.txt",
-                }
-            ],
-            None,
-        )
-    abstract = json.loads(next((DATA / "biorxiv").glob("*.json")).read_text())["abstract"]
-    store.upsert_recordings(
-        [
-            {
-                "id": f"XC{i}",
-                "vocalization_type": rng.choice(("song", "call", "call, song", "", "call?")),
-            }
-            for i in range(500)
-        ],
-        None,
-    )
-    titles = sorted(keys)
-    counts = mix(count)
-    items: list[NewItem] = []
-    for n in range(counts[WIKIPEDIA]):
-        title = titles[n % len(titles)]
-        items.append(text_item(rng, "Wikipedia", n, f"title:{title}", keys[title]))
-    items += [globi_item(rng, n, records) for n in range(counts[GLOBI])]
-    items += [text_item(rng, "bioRxiv", n, "", abstract) for n in range(counts[BIORXIV])]
-    items += [xc_item(rng, n) for n in range(counts[XENO_CANTO])]
-    store.add_items(items, None)
-    return records
-
-
-def load() -> str:
-    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
-
-
-def timed_check_all(path: Path, workers: int) -> tuple[float, float, int]:
-    """Wall and CPU time (this process and its workers) of ``check_all`` on ``path``."""
-    with Store.open(path) as store:
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        start, cpu = time.perf_counter(), time.process_time()
-        flags = check_all(store, workers=workers)
-        elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu += after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-    return elapsed, cpu, flags
+def details(s: Scored, checks: list[str]) -> list[str]:
+    """The misses and false alarms of ``checks``, with the flags' messages."""
+    lines = []
+    for check in checks:
+        lines.append(f"-- {s.split} / {check}")
+        for item_id, truth in s.truths.items():
+            flag = s.flags.get(item_id, {}).get(check)
+            if check in truth.raise_ and flag is None:
+                lines.append(f"   missed       {item_id}: {truth.note}")
+            elif flag is not None and check not in truth.raise_ and check not in truth.allow:
+                lines.append(f"   false alarm  {item_id} ({truth.kind}): {flag['message']}")
+    return lines
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("count", type=int, nargs="?", default=sum(PAPER_DOMAIN_COUNTS.values()))
-    parser.add_argument("--repeat", type=int, default=3)
-    args = parser.parse_args()
-    rng = random.Random(5)
-    print(f"load average {load()}")
-    with tempfile.TemporaryDirectory() as folder:
-        built = Path(folder) / "built.bagel"
-        with Store.open(built) as store:
-            build(store, rng, args.count)
-            print(f"{store.item_count()} items, {store.globi_record_count()} GloBI records")
-        copy = Path(folder) / "bench.bagel"
-        for workers in sorted({1, os.cpu_count() or 1}):
-            runs = []
-            for _ in range(args.repeat):
-                shutil.copy(built, copy)
-                runs.append(timed_check_all(copy, workers))
-            elapsed = statistics.median(r[0] for r in runs)
-            cpu = statistics.median(r[1] for r in runs)
-            verdict = "OK" if elapsed < TARGET_ALL_S else "TOO SLOW"
-            print(
-                f"check_all, {workers} process{'es' if workers > 1 else ''}: {elapsed:.2f} s wall"
-                f" ({cpu:.2f} s CPU) for {runs[0][2]} flags, median of {args.repeat}"
-                f" (target < {TARGET_ALL_S:.0f} s) {verdict}"
-            )
-        with Store.open(copy) as store:
-            edit_times(store, mix(args.count)[GLOBI])
-    print(f"load average after: {load()}")
-
-
-def edit_times(store: Store, globi_items: int) -> None:
-    times = []
-    for n in range(1, min(40, globi_items), 2):  # participant items: the costliest to re-check
-        item_id = f"globi:{n}"
-        content = store.get_item(item_id).content
-        start = time.perf_counter()
-        operations.edit(
-            store, item_id, "bench", content.with_changes(question=content.question + " ")
-        )
-        times.append((time.perf_counter() - start) * 1000)
-    start = time.perf_counter()
-    recheck_item(store, "wikipedia:3")
-    wiki_ms = (time.perf_counter() - start) * 1000
-    worst = max(times, default=0.0)
-    verdict = "OK" if worst < TARGET_ONE_MS else "TOO SLOW"
-    print(
-        f"edit + recheck of one GloBI item: median {statistics.median(times or [0]):.1f} ms, "
-        f"worst {worst:.1f} ms over {len(times)} edits (target < {TARGET_ONE_MS:.0f} ms) "
-        f"{verdict}"
+    parser.add_argument("--split", choices=(*SPLITS, "all"), default="all")
+    parser.add_argument(
+        "--show",
+        nargs="+",
+        default=[],
+        metavar="CHECK",
+        help="list the misses and false alarms of these checks ('all': every one)",
     )
-    print(f"recheck of one Wikipedia item: {wiki_ms:.1f} ms")
+    parser.add_argument("--json", type=Path, metavar="OUT", help="write the flags and scores")
+    args = parser.parse_args()
+    truths = load_truth()
+    splits = SPLITS if args.split == "all" else (args.split,)
+    print(f"load average {' '.join(Path('/proc/loadavg').read_text().split()[:3])}")
+    scored = []
+    with tempfile.TemporaryDirectory() as folder:
+        for split in splits:
+            mine = {i: t for i, t in truths.items() if t.split == split}
+            scored.append(build_and_check(split, mine, Path(folder)))
+    severity = severities(scored)
+    shown = list(CHECKS) if args.show == ["all"] else args.show
+    for s in scored:
+        print("\n".join(report(s, severity)))
+        if shown:
+            print("\n".join(details(s, shown)))
+        print()
+    if args.json:
+        args.json.write_text(
+            json.dumps(
+                {
+                    s.split: {"per_check": per_check(s), "flags": s.flags, "missing": s.missing}
+                    for s in scored
+                },
+                indent=1,
+            ),
+            encoding="utf-8",
+        )
 
 
 if __name__ == "__main__":

@@ -135,7 +135,7 @@ def measure_malformed(folder: Path, path: Path) -> dict[str, float | int]:
     start, cpu = time.perf_counter(), time.process_time()
     with Store.open(folder / "malformed.bagel") as store:
         report = import_paths(store, [path], full_checks=False)
-        stored = store.reject_count()
+        stored = store.imports.reject_count()
     took, took_cpu = time.perf_counter() - start, time.process_time() - cpu
     counted = getattr(report, "reject_count", None)
     return {

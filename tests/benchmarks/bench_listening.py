@@ -65,7 +65,7 @@ def build_services(folder: Path) -> Services:
     long = thirty_second_clip(folder)
     store = Store.open(folder / "bench.bagel", owner="bench")
     short = ROOT / "resources/data/xeno_canto/XC236243.mp3"
-    store.upsert_recordings(
+    store.evidence.upsert_recordings(
         [{"id": "XC1", "audio_path": str(long)}, {"id": "XC2", "audio_path": str(short)}], None
     )
     options = ("~9-11 kHz", "~3-5 kHz", "~6-8 kHz", "~1-2 kHz")
@@ -74,7 +74,7 @@ def build_services(folder: Path) -> Services:
                 recording_id=r)
         for i, r in ((ITEM, "XC1"), (OTHER, "XC2"))
     ]  # fmt: skip
-    store.add_items(items, None)
+    store.items.add_items(items, None)
     return Services(store=store, prefs=Preferences(curator="bench"))
 
 
@@ -93,7 +93,7 @@ def idle(app: QApplication, services: Services) -> None:
 
 def time_to_screen(app: QApplication, panel: ListeningPanel, item_id: str) -> float:
     """ms from show_item to the plot painted with the item's spectrogram."""
-    item = panel.services.store.get_item(item_id)
+    item = panel.services.store.items.get(item_id)
     start = time.perf_counter()
     panel.show_item(item)
     wait_for(app, lambda: panel.clip is not None)

@@ -138,7 +138,7 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as folder:
             path = Path(folder) / "bench.bagel"
             with Store.open(path, owner="bench") as store:
-                store.add_items(synthetic(count), None)
+                store.items.add_items(synthetic(count), None)
                 wanted = questions(store)
             prompts = [q.prompt() for q in wanted]
             load = Path("/proc/loadavg").read_text().split()[:3]

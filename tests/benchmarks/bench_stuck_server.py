@@ -65,7 +65,7 @@ def main() -> None:
         server.fail_next("slow", times=10**9, seconds=3600)  # accepts, never answers
         path = Path(folder) / "bench.bagel"
         with Store.open(path, owner="bench") as store:
-            store.add_items(synthetic(count), None)
+            store.items.add_items(synthetic(count), None)
         print(f"{count} items; load average {load}; timeout {TIMEOUT:g} s, {RETRIES} retry, "
               f"concurrency {CONCURRENCY}")  # fmt: skip
         print(f"{'run':>28} {'wall s':>8} {'CPU s':>7} {'items asked':>12} "

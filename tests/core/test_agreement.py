@@ -92,7 +92,7 @@ def three_curators(tmp_path: Path) -> Path:
     """Three curators' files decided per PLAN, merged into one project; returns its path."""
     base = tmp_path / "base.bagel"
     with Store.open(base) as store:
-        store.add_items([_item(i) for i in range(7)] + [_item(7, "GloBI")], None)
+        store.items.add_items([_item(i) for i in range(7)] + [_item(7, "GloBI")], None)
     merged = tmp_path / "merged.bagel"
     shutil.copy(base, merged)
     paths = []
@@ -112,7 +112,7 @@ def decide(store: Store, item_id: str, curator: str, what: str) -> None:
     if what == "-":
         return
     if what == "revise":
-        content = store.get_item(item_id).content
+        content = store.items.get(item_id).content
         operations.edit(
             store, item_id, curator, content.with_changes(question=content.question + " (edited)")
         )
@@ -183,7 +183,7 @@ def test_agreement_command_text_and_errors(
 
 def test_a_single_curator_has_no_kappa(tmp_path: Path) -> None:
     with Store.open(tmp_path / "solo.bagel") as store:
-        store.add_items([_item(0), _item(1)], None)
+        store.items.add_items([_item(0), _item(1)], None)
         operations.decide(store, "wikipedia:0", "alice", Decision.ACCEPT)
         report = agreement_report(store)
     assert report.overall.pairs == ()
@@ -193,7 +193,7 @@ def test_a_single_curator_has_no_kappa(tmp_path: Path) -> None:
 
 def test_blind_answers_that_miss_the_gold(tmp_path: Path) -> None:
     with Store.open(tmp_path / "blind.bagel") as store:
-        store.add_items([_item(0), _item(1), _item(2)], None)  # gold is B everywhere
+        store.items.add_items([_item(0), _item(1), _item(2)], None)  # gold is B everywhere
         operations.decide(store, "wikipedia:0", "alice", Decision.ACCEPT, blind_answer=1)
         operations.decide(
             store, "wikipedia:1", "alice", Decision.REJECT, reason="ambiguous", blind_answer=3

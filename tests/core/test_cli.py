@@ -95,7 +95,7 @@ def make_project(path: Path) -> None:
         )
     ]
     with Store.open(path) as store:
-        store.add_items(items, None)
+        store.items.add_items(items, None)
         from bagel_studio.core.checks import check_all
 
         check_all(store)
@@ -138,13 +138,13 @@ def test_decide_accepts_rejects_and_refuses_blocked(
     assert "cannot be accepted" in capsys.readouterr().err
     assert run(["decide", str(project_path), "w3", "--curator", "ana", "--reject", "nonsense"]) == 2
     with Store.open(project_path, read_only=True) as store:
-        decisions = {r.item_id: (r.decision.value, r.reason, r.note) for r in store.all_reviews()}
+        decisions = {r.item_id: (r.decision.value, r.reason, r.note) for r in store.reviews.all()}
         assert decisions == {
             "w0": ("accept", None, None),
             "w1": ("accept", None, None),
             "w2": ("reject", "trivial", "too easy"),
         }
-        assert len(store.history("w2")) == 1
+        assert len(store.history.of_item("w2")) == 1
 
 
 @pytest.mark.parametrize(
@@ -176,7 +176,7 @@ def test_output_cut_short_by_a_closed_pipe_is_no_traceback(project_path: Path) -
         for i in range(1500)
     ]
     with Store.open(project_path) as store:
-        store.add_items(items, None)
+        store.items.add_items(items, None)
     process = subprocess.Popen(
         [sys.executable, "-m", "bagel_studio", "check", str(project_path), "--json"],
         stdout=subprocess.PIPE,

@@ -41,15 +41,15 @@ def test_revise_from_the_command_line(
         == 0
     )
     with Store.open(project_path, read_only=True) as store:
-        item = store.get_item("w1")
+        item = store.items.get("w1")
         assert item.content.question == "Which food does it eat most?"
         assert (item.content.answer_index, item.content.level) == (2, "hard")
         assert item.content.options == ("a", "b", "c", "d")  # not named: kept
-        review = store.reviews("w1")[0]
+        review = store.reviews.of_item("w1")[0]
         assert (review.decision, review.note) == (Decision.REVISE, "clearer stem")
-        assert [h.action for h in store.history("w1")] == ["edit", "decide"]
-        assert store.get_item("w2").content.answer_index == 3
-        assert store.get_item("w2").status.value == "revised"
+        assert [h.action for h in store.history.of_item("w1")] == ["edit", "decide"]
+        assert store.items.get("w2").content.answer_index == 3
+        assert store.items.get("w2").status.value == "revised"
 
 
 @pytest.mark.parametrize(
@@ -82,21 +82,21 @@ def test_bad_edits_are_explained_and_write_nothing(
 def test_a_revision_that_leaves_a_blocking_flag_is_rolled_back(project_path: Path) -> None:
     make_project(project_path)
     with Store.open(project_path) as store:
-        before = store.get_item("w1").content
+        before = store.items.get("w1").content
         with pytest.raises(BlockedError):  # two equal options: blocking, refused
             revise(store, "w1", "ana", {"options": ["a", "a", "c", "d"]})
-        assert store.get_item("w1").content == before
-        assert store.history("w1") == [] and store.reviews("w1") == []
+        assert store.items.get("w1").content == before
+        assert store.history.of_item("w1") == [] and store.reviews.of_item("w1") == []
         # the GloBI item with three options is fixed by the revision and accepted
         review = revise(store, "g0", "ana", {"options": ["a", "b", "c", "d"], "answer": "b"})
         assert review.decision is Decision.REVISE
-        assert store.blocking_flags("g0") == []
+        assert store.flags.blocking("g0") == []
 
 
 def test_answer_by_letter_index_or_text(project_path: Path) -> None:
     make_project(project_path)
     with Store.open(project_path, read_only=True) as store:
-        item = store.get_item("w0")
+        item = store.items.get("w0")
         assert parse_edits(item, {"answer": "D"}).answer_index == 3
         assert parse_edits(item, {"answer": 1}).answer_index == 1
         assert parse_edits(item, {"answer": "c"}).answer_index == 2  # a letter before a text

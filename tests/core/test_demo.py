@@ -21,26 +21,26 @@ def test_demo_sources_live_inside_the_repository() -> None:
 
 def test_demo_project_has_what_a_curator_needs(demo_template: Path) -> None:
     with Store.open(demo_template, read_only=True) as store:
-        assert store.item_count() >= 40
-        assert set(store.distinct_values("domain")) == set(DOMAINS)
-        flagged = store.flag_counts()
+        assert store.items.count() >= 40
+        assert set(store.queue.distinct_values("domain")) == set(DOMAINS)
+        flagged = store.flags.counts()
         assert set(STRUCTURAL) <= set(flagged)  # every structural check catches an item
         assert flagged["acoustic-mismatch"] >= 1  # the clips are measured when the demo is built
         paper = RESOURCES / "data" / "items" / "paper_examples.jsonl"
         paper_ids = [json.loads(line)["id"] for line in paper.read_text().splitlines()]
-        assert set(paper_ids) <= set(store.item_ids())
-        first = store.get_item(store.item_ids()[0])
-        assert store.find_text(first.text_key) is not None  # the queue opens on evidence
-        assert [r.reason for r in store.rejects()] != []  # the truncated line is kept
-        assert store.generator_rejection_counts()["GloBI"]
-        assert len(store.recordings()) == 9
-        assert all(r["audio_path"] for r in store.recordings())
+        assert set(paper_ids) <= set(store.items.ids())
+        first = store.items.get(store.items.ids()[0])
+        assert store.evidence.find_text(first.text_key) is not None  # the queue opens on evidence
+        assert [r.reason for r in store.imports.rejects()] != []  # the truncated line is kept
+        assert store.imports.generator_rejection_counts()["GloBI"]
+        assert len(store.evidence.recordings()) == 9
+        assert all(r["audio_path"] for r in store.evidence.recordings())
 
 
 def test_building_twice_keeps_the_curators_work(demo_copy: Path) -> None:
     path = demo_copy  # built once (for the session), then built again below
     with Store.open(path) as store:
-        operations.decide(store, store.item_ids()[0], "ana", Decision.ACCEPT)
+        operations.decide(store, store.items.ids()[0], "ana", Decision.ACCEPT)
     assert build_demo_project(path) == path
     with Store.open(path, read_only=True) as store:
-        assert len(store.all_reviews()) == 1
+        assert len(store.reviews.all()) == 1

@@ -76,5 +76,5 @@ def test_decide_and_reads_on_a_full_disk(small_disk: Path, tmp_path: Path) -> No
     filler.unlink()
     assert intact(project) == 30
     with Store.open(project, read_only=True) as store:
-        assert store.reviews("w0") == []
+        assert store.reviews.of_item("w0") == []
     assert cli("decide", str(project), "w0", "--curator", "ana", "--accept").returncode == 0

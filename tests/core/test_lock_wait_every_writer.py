@@ -65,7 +65,7 @@ def test_audit_waits_for_the_writer_then_sets_its_flags(
     status = waits_then_runs(project, lambda: run(["audit", str(project)]))  # default --wait 5
     assert status == 0, capsys.readouterr().err
     with Store.open(project, read_only=True) as store:
-        assert store.flag_counts().get("near-duplicate") == 2
+        assert store.flags.counts().get("near-duplicate") == 2
 
 
 def test_audit_gives_up_after_wait_naming_the_owner(

@@ -54,7 +54,7 @@ def open_with_clock(path: Path, day: int) -> Store:
 
 
 def edited(store: Store, item_id: str, curator: str, option: int, text: str) -> None:
-    content = store.get_item(item_id).content
+    content = store.items.get(item_id).content
     options = list(content.options)
     options[option] = text
     assert operations.edit(store, item_id, curator, content.with_changes(options=options))
@@ -109,7 +109,7 @@ def curator_files(tmp_path: Path, data_dir: Path) -> dict[str, Path]:
     """A base project copied to three curators and an adjudicator, each deciding on their own."""
     base = tmp_path / "base.bagel"
     with Store.open(base) as store:
-        store.add_items(paper_items(data_dir), None)
+        store.items.add_items(paper_items(data_dir), None)
     files = {}
     for day, (name, decide) in enumerate(
         [("alice", decide_as_alice), ("bob", decide_as_bob), ("carol", decide_as_carol)], 1
@@ -134,14 +134,14 @@ def test_three_curators_merge_into_exactly_their_disagreements(
     curator_files: dict[str, Path],
 ) -> None:
     with merged_three(curator_files) as store:
-        assert set(store.item_ids(QueueFilter(status="disputed"))) == DISPUTED
-        assert store.get_item(W[0]).status is Status.ACCEPTED
-        assert store.get_item(W[3]).status is Status.REJECTED
-        assert store.get_item(W[4]).status is Status.ACCEPTED
-        assert store.get_item(W[6]).status is Status.REVISED
-        assert store.curators() == ["alice", "bob", "carol"]
+        assert set(store.items.ids(QueueFilter(status="disputed"))) == DISPUTED
+        assert store.items.get(W[0]).status is Status.ACCEPTED
+        assert store.items.get(W[3]).status is Status.REJECTED
+        assert store.items.get(W[4]).status is Status.ACCEPTED
+        assert store.items.get(W[6]).status is Status.REVISED
+        assert store.reviews.curators() == ["alice", "bob", "carol"]
         # each decision stays its curator's, with where it came from
-        carol = {r.curator: r for r in store.reviews(W[1])}["carol"]
+        carol = {r.curator: r for r in store.reviews.of_item(W[1])}["carol"]
         assert (carol.decision, carol.reason, carol.note) == (
             Decision.REJECT,
             "ambiguous",
@@ -149,22 +149,22 @@ def test_three_curators_merge_into_exactly_their_disagreements(
         )
         assert carol.origin == "carol.bagel"
         # the edit travelled inside alice's decision; dana's working copy is untouched
-        alice = {r.curator: r for r in store.reviews(W[2])}["alice"]
+        alice = {r.curator: r for r in store.reviews.of_item(W[2])}["alice"]
         assert alice.decision is Decision.REVISE
         assert alice.content.options[0] == "Carnivorous predation of fish"
-        assert store.get_item(W[2]).content.options[0] == "Carnivorous predation"
-        assert store.final_content(W[6]) is not None
-        assert store.final_content(W[6]).options[2] == "Salt pans"
+        assert store.items.get(W[2]).content.options[0] == "Carnivorous predation"
+        assert store.reviews.final_content(W[6]) is not None
+        assert store.reviews.final_content(W[6]).options[2] == "Salt pans"
 
 
 def test_merging_again_changes_nothing_and_counts_once(curator_files: dict[str, Path]) -> None:
     with merged_three(curator_files) as store:
-        reviews = store.all_reviews()
+        reviews = store.reviews.all()
         history = store.db.execute("SELECT count(*) FROM history").fetchone()[0]
         again = merge_projects(store, [curator_files["carol"], curator_files["alice"]])
         assert [f.already_merged for f in again.files] == [True, True]
         assert all(f.changed == 0 for f in again.files)
-        assert store.all_reviews() == reviews
+        assert store.reviews.all() == reviews
         assert store.db.execute("SELECT count(*) FROM history").fetchone()[0] == history
         assert len(merge_history(store)) == 3
         assert sorted(Path(m["path"]).name for m in merge_history(store)) == [
@@ -185,14 +185,14 @@ def test_a_file_merged_through_another_counts_once(curator_files: dict[str, Path
         assert not second.already_merged  # another file ...
         assert second.reviews_added == 0  # ... whose decisions were all here already
         assert second.reviews_unchanged == 6
-        assert len(store.all_reviews()) == 8 + 6  # bob decided on 8 items, carol on 6
+        assert len(store.reviews.all()) == 8 + 6  # bob decided on 8 items, carol on 6
 
 
 def test_adjudication_settles_disputes_and_is_what_is_released(
     curator_files: dict[str, Path],
 ) -> None:
     with merged_three(curator_files) as store:
-        alice_version = {r.curator: r for r in store.reviews(W[2])}["alice"].content
+        alice_version = {r.curator: r for r in store.reviews.of_item(W[2])}["alice"].content
         operations.adjudicate(
             store, W[1], "dana", Decision.REJECT, reason="ambiguous", note="carol is right"
         )
@@ -200,29 +200,29 @@ def test_adjudication_settles_disputes_and_is_what_is_released(
             store, W[2], "dana", Decision.ACCEPT, alice_version, reason="alice's version"
         )
         operations.adjudicate(store, W[5], "dana", Decision.ACCEPT, reason="legs are yellow")
-        assert set(store.item_ids(QueueFilter(status="disputed"))) == {G}
-        assert store.get_item(W[1]).status is Status.REJECTED
-        assert store.final_content(W[1]) is None
-        assert store.get_item(W[2]).status is Status.REVISED
-        assert store.final_content(W[2]) == alice_version
-        assert store.final_content(W[5]) == store.get_item(W[5]).original
-        assert store.adjudication(W[1])["note"] == "carol is right"
-        assert [h.action for h in store.history(W[1])][-1] == "adjudicate"
+        assert set(store.items.ids(QueueFilter(status="disputed"))) == {G}
+        assert store.items.get(W[1]).status is Status.REJECTED
+        assert store.reviews.final_content(W[1]) is None
+        assert store.items.get(W[2]).status is Status.REVISED
+        assert store.reviews.final_content(W[2]) == alice_version
+        assert store.reviews.final_content(W[5]) == store.items.get(W[5]).original
+        assert store.adjudications.get(W[1])["note"] == "carol is right"
+        assert [h.action for h in store.history.of_item(W[1])][-1] == "adjudicate"
 
 
 def test_adjudications_travel_with_the_file(curator_files: dict[str, Path], tmp_path: Path) -> None:
     with merged_three(curator_files) as store:
         operations.adjudicate(store, W[1], "dana", Decision.REJECT, reason="ambiguous")
-        decided_at = store.adjudication(W[1])["decided_at"]
+        decided_at = store.adjudications.get(W[1])["decided_at"]
     erin = tmp_path / "erin.bagel"
     shutil.copy(curator_files["alice"], erin)
     with Store.open(erin) as store:
         report = merge_projects(store, [curator_files["dana"]])
         assert report.files[0].adjudications_added == 1
-        assert store.get_item(W[1]).status is Status.REJECTED
-        adjudication = store.adjudication(W[1])
+        assert store.items.get(W[1]).status is Status.REJECTED
+        adjudication = store.adjudications.get(W[1])
         assert (adjudication["adjudicator"], adjudication["decided_at"]) == ("dana", decided_at)
-        assert set(store.item_ids(QueueFilter(status="disputed"))) == DISPUTED - {W[1]}
+        assert set(store.items.ids(QueueFilter(status="disputed"))) == DISPUTED - {W[1]}
 
 
 def test_the_same_curator_in_two_files_keeps_the_newer_and_loses_nothing(
@@ -238,15 +238,15 @@ def test_the_same_curator_in_two_files_keeps_the_newer_and_loses_nothing(
     with Store.open(curator_files["alice"]) as store:  # newer one comes in: ours to history
         result = merge_projects(store, [laptop]).files[0]
         assert result.reviews_updated == 1
-        assert store.reviews(W[0])[0].decision is Decision.REJECT
-        merge = [h for h in store.history(W[0]) if h.action == "merge"][-1]
+        assert store.reviews.of_item(W[0])[0].decision is Decision.REJECT
+        merge = [h for h in store.history.of_item(W[0]) if h.action == "merge"][-1]
         assert merge.before is not None and merge.before["decision"] == "accept"
 
     with Store.open(laptop) as store:  # older one comes in: ours kept, theirs to history
         result = merge_projects(store, [older_copy]).files[0]
         assert (result.reviews_older, result.reviews_added, result.reviews_updated) == (1, 0, 0)
-        assert store.reviews(W[0])[0].decision is Decision.REJECT
-        older = [h for h in store.history(W[0]) if h.action == "merge-older"]
+        assert store.reviews.of_item(W[0])[0].decision is Decision.REJECT
+        older = [h for h in store.history.of_item(W[0]) if h.action == "merge-older"]
         assert len(older) == 1 and older[0].before["decision"] == "accept"
 
 
@@ -258,7 +258,7 @@ def test_same_id_other_content_is_a_conflict_not_a_merge(
         "What is the Andean flamingo's genus?", ("A", "B", "C", "D"), 1, "Taxonomy"
     )
     with Store.open(stranger) as store:
-        store.add_items(
+        store.items.add_items(
             [NewItem(W[0], "Wikipedia", changed), NewItem("w:new", "Wikipedia", changed)], None
         )
         operations.decide(store, W[0], "frank", Decision.REJECT, reason="trivial")
@@ -268,7 +268,7 @@ def test_same_id_other_content_is_a_conflict_not_a_merge(
         assert not report.complete
         assert [c["item_id"] for c in report.files[0].conflicts] == [W[0]]
         assert report.files[0].unknown_items == ["w:new"]
-        assert "frank" not in store.curators()
+        assert "frank" not in store.reviews.curators()
         assert any("conflict" in line for line in report.lines())
 
 
@@ -279,7 +279,7 @@ def test_unreadable_files_merge_nothing(curator_files: dict[str, Path], tmp_path
         for bad in (junk, tmp_path / "missing.bagel", curator_files["dana"]):
             with pytest.raises(MergeError):
                 merge_projects(store, [curator_files["alice"], bad])
-        assert store.all_reviews() == []
+        assert store.reviews.all() == []
         assert merge_history(store) == []
 
 
@@ -307,7 +307,7 @@ def test_merge_command_exit_status(
 
     stranger = tmp_path / "stranger.bagel"
     with Store.open(stranger) as store:
-        store.add_items(
+        store.items.add_items(
             [NewItem("only:here", "Wikipedia", ItemContent("Q?", ("a", "b", "c", "d"), 0, "Diet"))],
             None,
         )
@@ -322,14 +322,14 @@ def test_three_curators_merged_adjudicated_and_exported(
     from bagel_studio.core.export import export_release
 
     with merged_three(curator_files) as store:
-        alice_version = {r.curator: r for r in store.reviews(W[2])}["alice"].content
+        alice_version = {r.curator: r for r in store.reviews.of_item(W[2])}["alice"].content
         operations.adjudicate(store, W[1], "dana", Decision.REJECT, reason="ambiguous")
         operations.adjudicate(
             store, W[2], "dana", Decision.ACCEPT, alice_version, reason="alice's version"
         )
         operations.adjudicate(store, W[5], "dana", Decision.ACCEPT, note="legs are yellow")
         operations.adjudicate(store, G, "dana", Decision.REJECT, reason="several-answers")
-        assert store.item_ids(QueueFilter(status="disputed")) == []
+        assert store.items.ids(QueueFilter(status="disputed")) == []
         result = export_release(store, tmp_path / "release", seed=7)
     rows = read_jsonl(result.out_dir / "data" / "all.jsonl")
     released = {row["id"]: row for row in rows}

@@ -27,8 +27,8 @@ from bagel_studio.core.store import Store
 
 path = build_demo_project(__import__("pathlib").Path(sys.argv[1]))
 with Store.open(path, read_only=True) as store:
-    audio = [r["audio_path"] for r in store.recordings()]
-    items = store.item_count()
+    audio = [r["audio_path"] for r in store.evidence.recordings()]
+    items = store.items.count()
 print(json.dumps({"package": bagel_studio.__file__, "resources": str(RESOURCES),
                   "sources": [str(p) for p in demo_sources()], "audio": audio, "items": items}))
 """

@@ -43,7 +43,7 @@ def test_disk_full_during_decide_keeps_the_decision_out(tmp_path: Path) -> None:
     one_line(result, "decide", "could not write")
     intact(project)
     with Store.open(project, read_only=True) as store:
-        assert store.reviews("w0") == []
+        assert store.reviews.of_item("w0") == []
 
 
 @pytest.fixture

@@ -34,7 +34,9 @@ def content(question: str = "Which taxon is the host?", gold: int = 1) -> ItemCo
 
 
 def add(store: Store, *ids: str, domain: str = "GloBI") -> None:
-    store.add_items([NewItem(id=i, domain=domain, content=content(f"Q {i}?")) for i in ids], None)
+    store.items.add_items(
+        [NewItem(id=i, domain=domain, content=content(f"Q {i}?")) for i in ids], None
+    )
 
 
 def test_new_project_is_a_wal_sqlite_file_with_the_schema(project_path: Path) -> None:
@@ -52,9 +54,9 @@ def test_reopening_keeps_items_and_adding_twice_changes_nothing(project_path: Pa
     with Store.open(project_path) as store:
         add(store, "a", "b")
     with Store.open(project_path) as store:
-        store.add_items([NewItem(id="a", domain="GloBI", content=content("changed?"))], None)
-        assert store.item_count() == 2
-        assert store.get_item("a").content.question == "Q a?"
+        store.items.add_items([NewItem(id="a", domain="GloBI", content=content("changed?"))], None)
+        assert store.items.count() == 2
+        assert store.items.get("a").content.question == "Q a?"
 
 
 def test_decision_is_committed_with_its_history(project_path: Path) -> None:
@@ -72,41 +74,41 @@ def test_decision_is_committed_with_its_history(project_path: Path) -> None:
         ).fetchone()
         assert action == "decide" and before is None and '"reject"' in after
         other.close()
-        assert store.get_item("a").status is Status.REJECTED
+        assert store.items.get("a").status is Status.REJECTED
 
 
 def test_edit_then_accept_is_a_revision_and_undo_walks_back(project_path: Path) -> None:
     with Store.open(project_path) as store:
         add(store, "a")
-        edited = store.get_item("a").content.with_changes(question="Which fish hosts it?")
+        edited = store.items.get("a").content.with_changes(question="Which fish hosts it?")
         assert operations.edit(store, "a", "alice", edited)
         review = operations.decide(store, "a", "alice", Decision.ACCEPT)
         assert review.decision is Decision.REVISE
-        assert store.get_item("a").status is Status.REVISED
+        assert store.items.get("a").status is Status.REVISED
         undone = operations.undo(store, "alice")
         assert undone is not None and undone.action == "decide"
-        assert store.get_item("a").status is Status.UNREVIEWED
+        assert store.items.get("a").status is Status.UNREVIEWED
         undone = operations.undo(store, "alice")
         assert undone is not None and undone.action == "edit"
-        assert store.get_item("a").content.question == "Q a?"
+        assert store.items.get("a").content.question == "Q a?"
         assert operations.undo(store, "alice") is None
-        actions = [(h.action, h.undone) for h in store.history("a")]
+        actions = [(h.action, h.undone) for h in store.history.of_item("a")]
         assert actions == [("edit", True), ("decide", True), ("undo", False), ("undo", False)]
 
 
 def test_blocking_flag_prevents_acceptance_until_fixed() -> None:
     store = Store.memory()
     broken = content().with_changes(answer_index=None)
-    store.add_items([NewItem(id="x", domain="GloBI", content=broken)], None)
+    store.items.add_items([NewItem(id="x", domain="GloBI", content=broken)], None)
     from bagel_studio.core.checks import check_all
 
     check_all(store)
-    assert [f.check for f in store.blocking_flags("x")] == ["gold-invalid"]
+    assert [f.check for f in store.flags.blocking("x")] == ["gold-invalid"]
     with pytest.raises(BlockedError, match="gold answer"):
         operations.decide(store, "x", "alice", Decision.ACCEPT)
     operations.decide(store, "x", "alice", Decision.REJECT, reason="factually-wrong")
     operations.edit(store, "x", "alice", broken.with_changes(answer_index=1))
-    assert store.blocking_flags("x") == []
+    assert store.flags.blocking("x") == []
     assert operations.decide(store, "x", "alice", Decision.ACCEPT).decision is Decision.REVISE
 
 
@@ -126,13 +128,13 @@ def test_queue_filter_and_search() -> None:
     add(store, "g1", "g2")
     add(store, "w1", domain="Wikipedia")
     operations.decide(store, "g1", "alice", Decision.ACCEPT)
-    assert store.item_count(QueueFilter(domain="GloBI")) == 2
-    assert store.item_ids(QueueFilter(status="unreviewed")) == ["g2", "w1"]
-    assert store.item_ids(QueueFilter(search="Q w1")) == ["w1"]  # whole words
-    assert store.item_ids(QueueFilter(search="Q w", search_inside_words=True)) == ["w1"]
-    assert store.item_ids(QueueFilter(unreviewed_by="alice")) == ["g2", "w1"]
-    assert store.item_ids(QueueFilter(curator="alice")) == ["g1"]
-    rows = store.queue_rows(["g1"])
+    assert store.items.count(QueueFilter(domain="GloBI")) == 2
+    assert store.items.ids(QueueFilter(status="unreviewed")) == ["g2", "w1"]
+    assert store.items.ids(QueueFilter(search="Q w1")) == ["w1"]  # whole words
+    assert store.items.ids(QueueFilter(search="Q w", search_inside_words=True)) == ["w1"]
+    assert store.items.ids(QueueFilter(unreviewed_by="alice")) == ["g2", "w1"]
+    assert store.items.ids(QueueFilter(curator="alice")) == ["g1"]
+    rows = store.queue.rows(["g1"])
     assert rows["g1"]["status"] == "accepted"
 
 
@@ -151,11 +153,11 @@ def test_adjudication_overrides_and_is_released() -> None:
     add(store, "a")
     operations.decide(store, "a", "alice", Decision.ACCEPT)
     operations.decide(store, "a", "bob", Decision.REJECT, reason="ambiguous")
-    assert store.get_item("a").status is Status.DISPUTED
-    assert store.final_content("a") is None
+    assert store.items.get("a").status is Status.DISPUTED
+    assert store.reviews.final_content("a") is None
     operations.adjudicate(store, "a", "carol", Decision.ACCEPT, reason="the record supports it")
-    assert store.get_item("a").status is Status.ACCEPTED
-    assert store.final_content("a") == store.get_item("a").content
+    assert store.items.get("a").status is Status.ACCEPTED
+    assert store.reviews.final_content("a") == store.items.get("a").content
 
 
 def test_second_writer_gets_a_clear_message_and_reader_still_works(project_path: Path) -> None:
@@ -177,11 +179,11 @@ def test_second_writer_gets_a_clear_message_and_reader_still_works(project_path:
         with pytest.raises(ProjectLockedError):
             Store.open(project_path)
         with Store.open(project_path, read_only=True) as reader:
-            assert reader.item_ids() == ["a"]
+            assert reader.items.ids() == ["a"]
             with pytest.raises(StoreError, match="read-only"):
                 operations.decide(reader, "a", "bob", Decision.ACCEPT)
     with Store.open(project_path) as store:  # released on close
-        assert store.item_count() == 1
+        assert store.items.count() == 1
 
 
 def test_not_a_project_and_too_new_schema_are_refused(tmp_path: Path) -> None:
@@ -213,4 +215,4 @@ def test_another_programs_database_is_refused_and_left_as_it_was(tmp_path: Path)
     empty = tmp_path / "empty.bagel"
     empty.write_bytes(b"")
     with Store.open(empty) as store:  # an empty file becomes a project, as before
-        assert store.item_count() == 0
+        assert store.items.count() == 0

@@ -35,12 +35,12 @@ CAFE = item(
 
 
 def ids(store: Store, **fields: object) -> list[str]:
-    return store.item_ids(QueueFilter(**fields))  # type: ignore[arg-type]
+    return store.items.ids(QueueFilter(**fields))  # type: ignore[arg-type]
 
 
 def test_search_matches_whole_words_not_parts_of_words(tmp_path: Path) -> None:
     with Store.open(tmp_path / "p.bagel") as store:
-        store.add_items([BAT, WOMBAT, BATS, CAFE], None)
+        store.items.add_items([BAT, WOMBAT, BATS, CAFE], None)
         assert ids(store, search="bat") == ["w:bat", "w:bats"]  # "Bat Creek" is an option of bats
         assert ids(store, search="bat", search_inside_words=True) == ["w:bat", "w:wombat", "w:bats"]
         assert ids(store, search="bat*") == ["w:bat", "w:bats"]
@@ -50,14 +50,14 @@ def test_search_matches_whole_words_not_parts_of_words(tmp_path: Path) -> None:
         assert ids(store, search="w:wombat") == ["w:wombat"]  # an id finds its item
         assert ids(store, search='"caves" OR (NEAR') == []  # no FTS5 syntax: words only
         assert ids(store, search="+-!") == []  # no word at all: matched as text
-        assert store.item_count(QueueFilter(search="bat", domain="GloBI")) == 2
+        assert store.items.count(QueueFilter(search="bat", domain="GloBI")) == 2
 
 
 def test_the_word_index_follows_edits_undo_and_reopening(tmp_path: Path) -> None:
     path = tmp_path / "p.bagel"
     with Store.open(path) as store:
-        store.add_items([BAT, WOMBAT], None)
-        edited = store.get_item("w:wombat").content
+        store.items.add_items([BAT, WOMBAT], None)
+        edited = store.items.get("w:wombat").content
         operations.edit(
             store, "w:wombat", "ana", edited.__class__(**{**edited.__dict__, "question": "A bat?"})
         )
@@ -80,7 +80,7 @@ def test_the_word_index_follows_edits_undo_and_reopening(tmp_path: Path) -> None
 def test_a_project_from_before_the_word_index_gets_it_when_opened(tmp_path: Path) -> None:
     path = tmp_path / "old.bagel"
     with Store.open(path) as store:
-        store.add_items([BAT, WOMBAT], None)
+        store.items.add_items([BAT, WOMBAT], None)
     conn = sqlite3.connect(path)  # as written before m_items_word_search
     conn.executescript(
         "DROP TRIGGER items_fts_insert; DROP TRIGGER items_fts_delete;"
@@ -107,40 +107,40 @@ def many(count: int) -> list[NewItem]:
 
 def test_count_page_rank_and_next_in_sql(tmp_path: Path) -> None:
     with Store.open(tmp_path / "p.bagel") as store:
-        store.add_items(many(1000), None)
+        store.items.add_items(many(1000), None)
         globi = QueueFilter(domain="GloBI")
-        assert store.item_count(globi) == 500
-        first = store.queue_page(globi, 0, 200)
+        assert store.items.count(globi) == 500
+        first = store.queue.page(globi, 0, 200)
         assert [r["id"] for r in first[:3]] == ["i0000", "i0002", "i0004"]
-        by_offset = store.queue_page(globi, 200, 200)
-        by_key = store.queue_page(globi, 200, 200, after=first[-1]["key"])
+        by_offset = store.queue.page(globi, 200, 200)
+        by_key = store.queue.page(globi, 200, 200, after=first[-1]["key"])
         assert by_offset == by_key and by_key[0]["id"] == "i0400"
-        assert len(store.queue_page(globi, 400, 200)) == 100
-        assert store.queue_rank(globi, "i0400") == 200
-        assert store.queue_rank(globi, "i0401") == -1  # not in this queue
-        assert store.queue_next(globi, "i0400") == "i0402"
-        assert store.queue_next(globi, "i0998") == "i0000"  # wraps round
-        assert store.queue_next(globi, "i0998", wrap=False) is None
-        assert store.queue_next(globi, "i0401") == "i0402"  # from where it sits in the order
-        assert store.queue_next(globi, None) == "i0000"
+        assert len(store.queue.page(globi, 400, 200)) == 100
+        assert store.queue.rank(globi, "i0400") == 200
+        assert store.queue.rank(globi, "i0401") == -1  # not in this queue
+        assert store.queue.next_id(globi, "i0400") == "i0402"
+        assert store.queue.next_id(globi, "i0998") == "i0000"  # wraps round
+        assert store.queue.next_id(globi, "i0998", wrap=False) is None
+        assert store.queue.next_id(globi, "i0401") == "i0402"  # from where it sits in the order
+        assert store.queue.next_id(globi, None) == "i0000"
         for n in (0, 2):
             operations.decide(store, f"i000{n}", "ana", Decision.ACCEPT)
         todo = QueueFilter(domain="GloBI", unreviewed_by="ana")
-        assert store.queue_next(todo, None) == "i0004"
+        assert store.queue.next_id(todo, None) == "i0004"
         operations.decide(store, "i0004", "ana", Decision.SKIP)  # skipped items are still to do
-        assert store.queue_next(todo, "i0000") == "i0004"
+        assert store.queue.next_id(todo, "i0000") == "i0004"
 
 
 def test_ambiguity_order_pages_and_ranks_the_same(tmp_path: Path) -> None:
     with Store.open(tmp_path / "p.bagel") as store:
-        store.add_items(many(300), None)
+        store.items.add_items(many(300), None)
         queue = QueueFilter(ambiguity_first=True)
-        everything = store.item_ids(queue)
-        first = store.queue_page(queue, 0, 100)
-        rest = store.queue_page(queue, 100, 500, after=first[-1]["key"])
+        everything = store.items.ids(queue)
+        first = store.queue.page(queue, 0, 100)
+        rest = store.queue.page(queue, 100, 500, after=first[-1]["key"])
         assert [r["id"] for r in first + rest] == everything
-        assert [store.queue_rank(queue, i) for i in everything[:5]] == [0, 1, 2, 3, 4]
-        assert store.queue_next(queue, everything[149]) == everything[150]
+        assert [store.queue.rank(queue, i) for i in everything[:5]] == [0, 1, 2, 3, 4]
+        assert store.queue.next_id(queue, everything[149]) == everything[150]
 
 
 def _distinct_items() -> list[NewItem]:
@@ -167,21 +167,21 @@ def test_distinct_values_seek_through_indexes(tmp_path: Path) -> None:
     of the items), and the plain way from a file without the index opened read-only."""
     path = tmp_path / "p.bagel"
     with Store.open(path) as store:
-        store.add_items(_distinct_items(), None)
+        store.items.add_items(_distinct_items(), None)
         operations.decide(store, "d:0", "ana", Decision.ACCEPT)
         operations.decide(store, "d:8", "ana", Decision.REJECT, reason="trivial")
         operations.decide(store, "d:3", "bo", Decision.SKIP)
         for column, (columns, _index) in SEEK_PATHS.items():
             plain = f"SELECT DISTINCT {column} FROM items WHERE {column} IS NOT NULL ORDER BY 1"
             expected = [row[0] for row in store.db.execute(plain)]
-            assert store.distinct_values(column) == expected
+            assert store.queue.distinct_values(column) == expected
             assert len(expected) > 1
             plan = store.db.execute("EXPLAIN QUERY PLAN " + seek_distinct_sql("items", columns))
             steps = [str(row[3]) for row in plan]
             assert not [s for s in steps if s.startswith("SCAN t")], steps  # seeks only
-        assert store.distinct_values("level") == ["easy", "expert", "hard", "medium"]
-        assert store.domains_in_queue_order() == ["GloBI", "Wikipedia", "Xeno-canto", "bioRxiv"]
-        assert store.curators() == ["ana", "bo"]
+        assert store.queue.distinct_values("level") == ["easy", "expert", "hard", "medium"]
+        assert store.queue.domains_in_order() == ["GloBI", "Wikipedia", "Xeno-canto", "bioRxiv"]
+        assert store.reviews.curators() == ["ana", "bo"]
         plan = store.db.execute("EXPLAIN QUERY PLAN " + seek_distinct_sql("reviews", ["curator"]))
         assert not [row for row in plan if str(row[3]).startswith("SCAN t")]
     conn = sqlite3.connect(path)
@@ -189,5 +189,5 @@ def test_distinct_values_seek_through_indexes(tmp_path: Path) -> None:
     conn.execute("DROP INDEX idx_reviews_curator")
     conn.close()
     with Store.open(path, read_only=True) as store:  # as a file from before the indexes
-        assert store.distinct_values("level") == ["easy", "expert", "hard", "medium"]
-        assert store.curators() == ["ana", "bo"]
+        assert store.queue.distinct_values("level") == ["easy", "expert", "hard", "medium"]
+        assert store.reviews.curators() == ["ana", "bo"]

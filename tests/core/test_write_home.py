@@ -79,7 +79,7 @@ def test_the_finder_sees_the_import_writes_and_lower_writers(tmp_path: Path) -> 
     assert {"add_texts", "add_globi_records", "finish_import", "items_in_bulk"} <= methods
     sample = tmp_path / "sample.py"
     sample.write_text(
-        "store.add_items(items, 1)\nrun.store.get_item('x')\ncheck_all(store)\n"
+        "store.items.add_items(items, 1)\nrun.store.items.get('x')\ncheck_all(store)\n"
         "record_export(store, result)\n",
         encoding="utf-8",
     )

@@ -282,8 +282,8 @@ def test_the_row_says_what_import_does(
     assert words in out
     if "good_and" in make.__code__.co_names:  # the good lines beside the bad one came in
         with Store.open(project, read_only=True) as store:
-            assert store.present_item_ids(["w1", "w3"]) == {"w1", "w3"}
+            assert store.items.present_ids(["w1", "w3"]) == {"w1", "w3"}
     if make is SCENARIOS[ENCODINGS][0]:  # read as written, whatever the encoding
         with Store.open(project, read_only=True) as store:
-            stems = {item.content.question for item in store.iter_items()}
+            stems = {item.content.question for item in store.items.iterate()}
         assert len(stems) == 2 and all("caf\u00e9 ocelot" in stem for stem in stems)

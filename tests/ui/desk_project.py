@@ -1,6 +1,6 @@
 """Builds real project files for the desk tests (and the screenshot) from ``resources/data``.
 
-Items go in through ``Store.add_items`` and evidence through the store's evidence tables, the same
+Items go in through ``store.items.add_items`` and evidence through ``store.evidence``, the same
 calls the importers make, so these tests do not depend on the importers' progress.
 """
 
@@ -131,7 +131,7 @@ def add_evidence(store: Store, data_dir: Path) -> None:
             encoding="utf-8"
         )
     )
-    store.add_texts(
+    store.evidence.add_texts(
         [
             {
                 "key": "wikipedia:Koala",
@@ -159,7 +159,7 @@ def add_evidence(store: Store, data_dir: Path) -> None:
     table = data_dir / "globi" / "template-dataset__interactions.tsv"
     with table.open(encoding="utf-8", newline="") as handle:
         first = next(csv.DictReader(handle, delimiter="\t"))
-    store.add_globi_records(
+    store.evidence.add_globi_records(
         [
             {
                 "ref": "template-dataset:1",
@@ -180,7 +180,7 @@ def add_evidence(store: Store, data_dir: Path) -> None:
     with (data_dir / "xeno_canto" / "recordings.csv").open(encoding="utf-8", newline="") as h:
         rows = {row["id"]: row for row in csv.DictReader(h)}
     row = rows["625750"]
-    store.upsert_recordings(
+    store.evidence.upsert_recordings(
         [
             {
                 "id": "XC625750",
@@ -223,9 +223,9 @@ def build_project(path: Path, data_dir: Path, *, tricky: bool = False) -> list[s
     with Store.open(path) as store:
         add_evidence(store, data_dir)
         items = evidence_items() + (tricky_items() if tricky else []) + paper_items(data_dir)
-        store.add_items(items, None)
+        store.items.add_items(items, None)
         check_all(store)
-        return store.item_ids()
+        return store.items.ids()
 
 
 def synthetic_items(count: int) -> list[NewItem]:
@@ -275,13 +275,13 @@ def build_showcase_project(path: Path, data_dir: Path) -> str:
     )
     with Store.open(path) as store:
         add_evidence(store, data_dir)
-        store.add_items([showcase, *evidence_items(), *paper_items(data_dir)], None)
+        store.items.add_items([showcase, *evidence_items(), *paper_items(data_dir)], None)
         check_all(store)
         operations.edit(
             store,
             SHOWCASE_ID,
             "ana",
-            store.get_item(SHOWCASE_ID).content.with_changes(level="medium"),
+            store.items.get(SHOWCASE_ID).content.with_changes(level="medium"),
         )
         operations.undo(store, "ana")
         operations.decide(store, KOALA_ID, "ana", Decision.ACCEPT)

@@ -43,7 +43,7 @@ def paper_items(data_dir: Path) -> list[NewItem]:
 def alice(store: Store) -> None:
     operations.decide(store, W[0], "alice", Decision.ACCEPT)
     operations.decide(store, W[1], "alice", Decision.ACCEPT)
-    content = store.get_item(W[2]).content
+    content = store.items.get(W[2]).content
     operations.edit(
         store,
         W[2],
@@ -78,7 +78,7 @@ def curator_files(tmp_path: Path, data_dir: Path) -> dict[str, Path]:
     """The adjudicator dana's project and alice's, bob's and carol's copies with their decisions."""
     base = tmp_path / "base.bagel"
     with Store.open(base) as store:
-        store.add_items(paper_items(data_dir), None)
+        store.items.add_items(paper_items(data_dir), None)
     paths = {}
     for name, decide in (("alice", alice), ("bob", bob), ("carol", carol), ("dana", None)):
         paths[name] = tmp_path / f"{name}.bagel"
@@ -150,12 +150,12 @@ def test_settling_disputes_by_keyboard_writes_the_adjudications(
         qtbot.keyClick(panel.queue, Qt.Key.Key_3)
         qtbot.keyClick(panel.queue, Qt.Key.Key_2)
     assert done.args == [W[1]]
-    assert store.adjudication(W[2]) is None
+    assert store.adjudications.get(W[2]) is None
     assert panel.current_item_id() == W[2]  # the next disputed item appears
 
     # W2: digits typed in the reason field are text; then take alice's edit (1)
     qtbot.keyClicks(panel.reason_text, "alice fixed distractor 1")
-    assert not panel.writing and store.adjudication(W[2]) is None
+    assert not panel.writing and store.adjudications.get(W[2]) is None
     panel.queue.setFocus()
     with qtbot.waitSignal(panel.adjudicated):
         qtbot.keyClick(panel.queue, Qt.Key.Key_1)
@@ -176,24 +176,24 @@ def test_settling_disputes_by_keyboard_writes_the_adjudications(
 
     services.close()
     with Store.open(files["dana"], read_only=True) as saved:
-        assert saved.item_ids(QueueFilter(status="disputed")) == []
-        first = saved.adjudication(W[1])
+        assert saved.items.ids(QueueFilter(status="disputed")) == []
+        first = saved.adjudications.get(W[1])
         assert (first["adjudicator"], first["decision"], first["reason"]) == (
             "dana",
             "reject",
             "ambiguous",
         )
-        assert len([h for h in saved.history(W[1]) if h.action == "adjudicate"]) == 1
-        revised = saved.adjudication(W[2])
+        assert len([h for h in saved.history.of_item(W[1]) if h.action == "adjudicate"]) == 1
+        revised = saved.adjudications.get(W[2])
         assert revised["decision"] == "revise"
         assert revised["reason"] == "alice fixed distractor 1"
         assert revised["note"] == "took alice's version"
-        assert saved.final_content(W[2]).options[0] == "Preying on fish"
-        assert saved.get_item(W[2]).status is Status.REVISED
-        assert saved.adjudication(W[3])["reason"] == "trivial"
-        bobs = saved.adjudication(G)
+        assert saved.reviews.final_content(W[2]).options[0] == "Preying on fish"
+        assert saved.items.get(W[2]).status is Status.REVISED
+        assert saved.adjudications.get(W[3])["reason"] == "trivial"
+        bobs = saved.adjudications.get(G)
         assert (bobs["reason"], bobs["note"]) == ("several-answers", "raccoon fits too")
-        assert saved.final_content(G) is None
+        assert saved.reviews.final_content(G) is None
 
 
 def test_agreement_view_shows_kappa_overall_and_per_domain(

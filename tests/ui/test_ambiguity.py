@@ -56,7 +56,7 @@ HOSTS = (
 
 def add_items(store: Store) -> None:
     dim = "Masked participant identification"
-    store.add_items(
+    store.items.add_items(
         [
             NewItem(
                 "globi:mild",
@@ -108,7 +108,7 @@ def add_items(store: Store) -> None:
         ],
         None,
     )
-    store.replace_flags(
+    store.flags.replace_flags(
         "globi:record-key",
         [
             Flag(
@@ -120,11 +120,11 @@ def add_items(store: Store) -> None:
             Flag("globi-interaction-leak", Severity.INFO, "The stem names the interaction", {}),
         ],
     )
-    store.replace_flags(
+    store.flags.replace_flags(
         "globi:mild",
         [Flag("globi-interaction-leak", Severity.INFO, "The stem says 'parasitize'", {})],
     )
-    store.replace_flags(
+    store.flags.replace_flags(
         "wikipedia:flagged",
         [Flag("hidden-context", Severity.WARNING, "The stem refers to 'the passage'", {})],
     )
@@ -133,7 +133,7 @@ def add_items(store: Store) -> None:
 @pytest.fixture
 def services(project_path: Path, data_dir: Path) -> Iterator[Services]:
     store = Store.open(project_path)
-    store.add_globi_records(globi_rows(data_dir), None)
+    store.evidence.add_globi_records(globi_rows(data_dir), None)
     add_items(store)
     services = Services(store=store, prefs=Preferences(curator="alice"))
     yield services
@@ -194,7 +194,7 @@ def test_text_is_plain_and_keys_move_through_the_queue(qtbot: QtBot, services: S
 
 
 def test_a_record_not_loaded_is_said_so(qtbot: QtBot, services: Services) -> None:
-    services.store.replace_flags(
+    services.store.flags.replace_flags(
         "globi:clean",
         [
             Flag(
@@ -226,8 +226,8 @@ def test_on_the_demo_project_the_flawed_globi_items_come_with_their_records(
         panel = AmbiguityPanel(services)
         qtbot.addWidget(panel)
         ids = panel.item_ids()
-        assert ids and all(store.get_item(i).domain == "GloBI" for i in ids)
-        rows = store.queue_rows(ids)
+        assert ids and all(store.items.get(i).domain == "GloBI" for i in ids)
+        rows = store.queue.rows(ids)
         severities = [rows[i]["flag_severity"] for i in ids]
         assert severities == sorted(severities)  # most severe first
         ambiguous = []

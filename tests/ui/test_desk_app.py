@@ -41,7 +41,7 @@ def test_app_opens_creates_and_remembers(qtbot, tmp_path: Path, isolated_config:
     settings = QSettings(str(isolated_config / "desk.ini"), QSettings.Format.IniFormat)
     assert settings.value("desk/geometry") is not None
     with Store.open(path) as store:  # the lock was released on close
-        assert store.item_count() == 0
+        assert store.items.count() == 0
 
 
 def test_read_only_view_of_a_locked_project(qtbot, tmp_path: Path, data_dir: Path) -> None:
@@ -164,7 +164,7 @@ def test_opening_another_project_releases_the_first(qtbot, tmp_path, data_dir) -
     assert desk.window is not old_window and desk.window is not None
     assert desk.window.isVisible()
     with Store.open(first) as store:  # the first project's lock is free again
-        assert store.item_count() > 0
+        assert store.items.count() > 0
     desk.close_project()
     assert Preferences.load().recent_projects[:2] == [str(second.resolve()), str(first.resolve())]
 

@@ -44,7 +44,7 @@ def test_blind_flags_name_their_check_but_not_the_options(qtbot, tmp_path, data_
     window = open_desk(qtbot, path, blind=True)
     window.show_item(PALLISENTIS_ID)
     assert window.machine.state is State.BLIND
-    options = window.store.get_item(PALLISENTIS_ID).content.options
+    options = window.store.items.get(PALLISENTIS_ID).content.options
     flags = window.item_view.flag_texts()
     assert any("stem-taxon-in-options" in f for f in flags)
     assert all(BLIND_FLAG in f for f in flags)

@@ -159,8 +159,8 @@ def test_an_empty_project_says_how_to_fill_it(qtbot, tmp_path: Path) -> None:
 def test_flags_of_the_previous_item_are_not_drawn_under_the_new_ones(qtbot, project: Path) -> None:
     """Without a turn of the event loop (deleteLater waits for it) the old flags are gone."""
     window = open_desk(qtbot, project)
-    flagged = [i for i in window.store.item_ids() if len(window.store.flags(i)) >= 2]
-    plain = [i for i in window.store.item_ids() if not window.store.flags(i)]
+    flagged = [i for i in window.store.items.ids() if len(window.store.flags.of_item(i)) >= 2]
+    plain = [i for i in window.store.items.ids() if not window.store.flags.of_item(i)]
     assert flagged and plain
     window.show_item(flagged[0])
     window.show_item(plain[0])
@@ -411,7 +411,7 @@ def test_an_item_without_any_evidence_says_so_on_one_tab(qtbot, tmp_path: Path) 
     path = tmp_path / "bare.bagel"
     with Store.open(path) as store:
         content = ItemContent("Which bird is this?", ("Wren", "Robin", "Tit", "Finch"), 0, "Diet")
-        store.add_items([NewItem("wikipedia:bare:0", "Wikipedia", content)], None)
+        store.items.add_items([NewItem("wikipedia:bare:0", "Wikipedia", content)], None)
     window = open_desk(qtbot, path)
     tabs = window.evidence
     assert window.current_item_id() == "wikipedia:bare:0"

@@ -22,14 +22,14 @@ NO_SOURCE = "globi:no-source"
 
 def test_globi_tab_lists_the_rows_flags_name(qtbot, project_path: Path, data_dir: Path) -> None:
     store = Store.open(project_path)
-    store.add_globi_records(globi_rows(data_dir), None)
+    store.evidence.add_globi_records(globi_rows(data_dir), None)
     add_items(store)
     dim = "Masked participant identification"
     question = "Which coral is Leptoconchus inpleuractis a parasite of?"
-    store.add_items([NewItem(NO_SOURCE, "GloBI", ItemContent(question, HOSTS, 0, dim))], None)
+    store.items.add_items([NewItem(NO_SOURCE, "GloBI", ItemContent(question, HOSTS, 0, dim))], None)
     cited = {"records": [f"{TABLE}:9", f"{TABLE}:10", "missing.tsv:4"], "options": ["B", "D"]}
     flag = Flag("also-documented", Severity.WARNING, "B and D are recorded too", cited)
-    store.replace_flags(NO_SOURCE, [flag])
+    store.flags.replace_flags(NO_SOURCE, [flag])
     services = Services(store=store, prefs=Preferences(curator="ana"))
     settings = QSettings(str(project_path.parent / "desk.ini"), QSettings.Format.IniFormat)
     window = MainWindow(services, settings=settings)
@@ -68,7 +68,8 @@ def test_a_record_from_a_table_of_guessed_encoding_says_so(qtbot, project_path: 
     question = "Which fish does the Galápagos sea lion Zalophus wollebaeki feed on?"
     options = ("Brotula clarkae", "Canis lupus", "Vulpes vulpes", "Lynx rufus")
     content = ItemContent(question, options, 0, dim)
-    store.add_items([NewItem("globi:mac", "GloBI", content, globi_ref=f"{MAC_TABLE}#2")], None)
+    item = NewItem("globi:mac", "GloBI", content, globi_ref=f"{MAC_TABLE}#2")
+    store.items.add_items([item], None)
     services = Services(store=store, prefs=Preferences(curator="ana"))
     settings = QSettings(str(project_path.parent / "desk.ini"), QSettings.Format.IniFormat)
     window = MainWindow(services, settings=settings)

@@ -20,7 +20,7 @@ def test_item_view_and_queue_show_hidden_characters(qtbot, tmp_path: Path) -> No
         "Diet",
     )
     with Store.open(path) as store:
-        store.add_items([NewItem(id="k", domain="Wikipedia", content=content)], None)
+        store.items.add_items([NewItem(id="k", domain="Wikipedia", content=content)], None)
         check_all(store)
     window = open_desk(qtbot, path)
     window.show_item("k")

@@ -66,14 +66,14 @@ def test_keyboard_session_is_in_the_project_file(qtbot, tmp_path: Path, data_dir
     close_desk(window)
 
     with Store.open(path, read_only=True) as store:
-        decisions = {r.item_id: r for r in store.all_reviews()}
+        decisions = {r.item_id: r for r in store.reviews.all()}
         assert set(decisions) == {KOALA_ID, GLOBI_ID, BIORXIV_ID}
         assert decisions[KOALA_ID].decision.value == "accept"
         assert decisions[GLOBI_ID].decision.value == "reject"
         assert decisions[GLOBI_ID].reason == "several-answers"
         assert decisions[GLOBI_ID].note == "two hosts fit"
         assert decisions[BIORXIV_ID].decision.value == "revise"
-        edited = store.get_item(BIORXIV_ID).content
+        edited = store.items.get(BIORXIV_ID).content
         assert edited.question == "What lowered each bat's risk of capture by hawks?"
         assert edited.answer_index == 1
         assert all(r.curator == "ana" for r in decisions.values())

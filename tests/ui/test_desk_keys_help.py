@@ -98,7 +98,7 @@ def test_queue_marks_the_worst_flag_and_counts_them_all(qtbot, tmp_path, data_di
     seen = []
     for row in range(model.rowCount()):
         item_id = model.item_id(row)
-        flags = window.store.flags(item_id)
+        flags = window.store.flags.of_item(item_id)
         text = str(model.data(model.index(row, FLAGS_COLUMN)))
         if not flags:
             assert text == ""

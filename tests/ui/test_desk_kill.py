@@ -79,10 +79,10 @@ def test_sigkill_after_a_decision_loses_nothing(tmp_path: Path, data_dir: Path) 
     finally:
         conn.close()
     with Store.open(project) as store:  # the dead process's lock is gone
-        reviews = store.all_reviews()
+        reviews = store.reviews.all()
         assert [(r.item_id, r.curator, r.decision.value) for r in reviews] == [
             (KOALA_ID, "kim", "accept")
         ]
-        history = store.history(KOALA_ID)
+        history = store.history.of_item(KOALA_ID)
         assert [(h.action, h.curator, h.undone) for h in history] == [("decide", "kim", False)]
-        assert store.history(GLOBI_ID) == []
+        assert store.history.of_item(GLOBI_ID) == []

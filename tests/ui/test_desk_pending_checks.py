@@ -27,14 +27,14 @@ def test_desk_open_finishes_pending_checks(qtbot, tmp_path: Path) -> None:
     path = tmp_path / "p.bagel"
     with Store.open(path) as store:  # the items committed, the checking step never run
         import_paths(store, [items], full_checks=False)
-        assert len(store.pending_check_ids()) == 60
-        assert store.flags("w1") == []
+        assert len(store.flags.pending_check_ids()) == 60
+        assert store.flags.of_item("w1") == []
     window = open_desk(qtbot, path)
     messages: list[str] = []
     window.statusBar().messageChanged.connect(messages.append)
-    qtbot.waitUntil(lambda: not window.store.pending_check_ids(), timeout=30_000)
+    qtbot.waitUntil(lambda: not window.store.flags.pending_check_ids(), timeout=30_000)
     finished = "Finished the checks of 60 items an interrupted import left unchecked."
     shown = window.statusBar().currentMessage
     qtbot.waitUntil(lambda: finished in [*messages, shown()], timeout=10_000)
-    assert "gold-in-stem" in {f.check for f in window.store.flags("w1")}
+    assert "gold-in-stem" in {f.check for f in window.store.flags.of_item("w1")}
     close_desk(window)

@@ -25,7 +25,7 @@ ITEMS = 12_000
 
 def test_model_pages_rows_from_sqlite_at_12000_items(tmp_path: Path) -> None:
     with Store.open(tmp_path / "big.bagel") as store:
-        store.add_items(synthetic_items(ITEMS), None)
+        store.items.add_items(synthetic_items(ITEMS), None)
         model = QueueModel(store)
         assert model.rowCount() == ITEMS
         assert model.columnCount() == len(COLUMNS)
@@ -42,7 +42,7 @@ def test_model_pages_rows_from_sqlite_at_12000_items(tmp_path: Path) -> None:
         model.set_filter(QueueFilter(domain="GloBI"))
         assert model.rowCount() == ITEMS // 4
         model.set_filter(QueueFilter(domain="GloBI", level="hard"))
-        assert model.rowCount() == store.item_count(QueueFilter(domain="GloBI", level="hard"))
+        assert model.rowCount() == store.items.count(QueueFilter(domain="GloBI", level="hard"))
         model.set_filter(QueueFilter(search="number 11999 "))
         assert model.ids() == ["synthetic:11999"]
 
@@ -57,7 +57,7 @@ def test_flag_column_is_coloured_and_explained(tmp_path: Path, data_dir: Path) -
         model = QueueModel(store)
         row = model.row_of(BROKEN_ID)
         flags = model.index(row, [c[0] for c in COLUMNS].index("flags"))
-        checks = store.flags(BROKEN_ID)
+        checks = store.flags.of_item(BROKEN_ID)
         # the worst severity's mark and the count of flags, in the severity's colour
         assert model.data(flags) == f"■ {len(checks)}"
         assert model.data(flags, Qt.ItemDataRole.ForegroundRole) is not None
@@ -81,7 +81,7 @@ def test_filters_and_search_change_the_rows(qtbot, tmp_path: Path, data_dir: Pat
     filters.domain.setCurrentIndex(0)
     filters.flag.setCurrentIndex(filters.flag.findData("any"))
     assert BROKEN_ID in model.ids()
-    assert model.rowCount() == window.store.item_count(QueueFilter(check="any"))
+    assert model.rowCount() == window.store.items.count(QueueFilter(check="any"))
     filters.flag.setCurrentIndex(0)
 
     qtbot.keyClick(window, Qt.Key.Key_Slash)  # / focuses the search field
@@ -126,7 +126,7 @@ def test_clicking_a_row_shows_that_item(qtbot, tmp_path: Path, data_dir: Path) -
 def test_search_matches_whole_words_and_esc_clears_it(qtbot, tmp_path: Path) -> None:
     path = tmp_path / "words.bagel"
     with Store.open(path) as store:
-        store.add_items(
+        store.items.add_items(
             [
                 NewItem(
                     "w:wombat", "Wikipedia", _content("Which family holds wombats?", "Vombatidae")
@@ -173,7 +173,7 @@ def _content(question: str, gold: str) -> ItemContent:
 def test_stepping_and_deciding_through_pages_keeps_the_selection(qtbot, tmp_path: Path) -> None:
     path = tmp_path / "pages.bagel"
     with Store.open(path) as store:
-        store.add_items(synthetic_items(3 * PAGE_SIZE), None)
+        store.items.add_items(synthetic_items(3 * PAGE_SIZE), None)
     window = open_desk(qtbot, path, curator="ana")
     model, table = window.queue_model, window.queue.table
     window.set_filter(QueueFilter(status="unreviewed"))

@@ -130,7 +130,7 @@ def test_flags_from_a_clip_measured_in_the_background_appear_in_the_desk(
         check_params_cb=lambda item_id: item_id == WRONG_GOLD_ITEM,
     ):
         window.show_item(WRONG_GOLD_ITEM)
-    assert "acoustic-mismatch" in {f.check for f in window.store.flags(WRONG_GOLD_ITEM)}
+    assert "acoustic-mismatch" in {f.check for f in window.store.flags.of_item(WRONG_GOLD_ITEM)}
     assert any("acoustic-mismatch" in text for text in window.item_view.flag_texts())
     assert cell(window, WRONG_GOLD_ITEM, FLAGS_COLUMN) != ""
     close_desk(window)

@@ -38,8 +38,8 @@ def _paper_items(data_dir: Path) -> list[NewItem]:
 def services(project_path: Path, data_dir: Path) -> Iterator[Services]:
     """The paper's 17 items: 15 accepted, 2 rejected; the desk holds the project for writing."""
     store = Store.open(project_path)
-    store.add_items(_paper_items(data_dir), None)
-    ids = store.item_ids()
+    store.items.add_items(_paper_items(data_dir), None)
+    ids = store.items.ids()
     with store.transaction():
         for item_id in ids[:-2]:
             operations.decide(store, item_id, "ada", Decision.ACCEPT)
@@ -135,7 +135,7 @@ def test_existing_folder_needs_replacing(qtbot: QtBot, services: Services, tmp_p
 
 def test_blocked_items_are_listed_and_export_is_disabled(qtbot: QtBot, services: Services) -> None:
     flag = Flag("gold-unsupported", Severity.BLOCKING, "The gold answer is not in the evidence")
-    services.store.replace_flags("globi:2:0", [flag])
+    services.store.flags.replace_flags("globi:2:0", [flag])
     dialog = _dialog(qtbot, services)
     assert not dialog.blocked_list.isHidden()
     assert dialog.blocked_list.count() == 1

@@ -26,7 +26,7 @@ def test_measure_all_clips_from_the_review_menu(qtbot, tmp_path: Path, data_dir:
     assert dialog.cancel_button.text() == "Close"
     assert progress and progress[-1][1] == 6
     assert sum("error" not in r for r in measurements(path).values()) == 10  # key and sha
-    assert any(f.check == "audio-unreadable" for f in window.store.flags("xc:XC1:0"))
+    assert any(f.check == "audio-unreadable" for f in window.store.flags.of_item("xc:XC1:0"))
     dialog.cancel_or_close()
     assert not dialog.isVisible()
     close_desk(window)

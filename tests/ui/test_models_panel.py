@@ -11,7 +11,6 @@ import pytest
 from PySide6.QtCore import Qt
 
 from bagel_studio.core.store import Store
-from bagel_studio.core.store import llm as sql
 from bagel_studio.ui.models_panel import PROFILE_COLUMNS
 from tests.core.llm.conftest import ITEMS, gold_map, new_items
 from tests.support.llm_server import ScriptedServer, tokens
@@ -26,7 +25,7 @@ def scripted() -> Iterator[ScriptedServer]:
 
 def make_project(path: Path) -> Path:
     with Store.open(path, owner="test") as store:
-        store.add_items(new_items(), None)
+        store.items.add_items(new_items(), None)
     return path
 
 
@@ -57,7 +56,7 @@ def test_evaluate_from_the_panel_and_see_the_models_on_the_item(
     assert panel.results.item(0, 4).text() == f"{len(ITEMS)} (100%)"  # every answer is A
     assert panel.run_button.isEnabled() and not panel.cancel_button.isEnabled()
     with Store.open(path, read_only=True) as store:
-        assert sql.answer_count(store, "A-bias") == len(ITEMS)
+        assert store.llm.answer_count("A-bias") == len(ITEMS)
     # The desk's item shows which option the model chose, beside the options.
     window.show_item("wiki:2")
     assert window.item_view.models.isVisible()
@@ -105,7 +104,7 @@ def test_cancel_keeps_what_arrived_and_regenerate_needs_a_rejected_item(
         qtbot.mouseClick(panel.cancel_button, Qt.MouseButton.LeftButton)
     assert "cancelled" in panel.status.text()
     with Store.open(path, read_only=True) as store:
-        kept = sql.answer_count(store, "slow")
+        kept = store.llm.answer_count("slow")
     assert 1 <= kept < len(ITEMS)
     window.show_item("wiki:1")
     qtbot.mouseClick(panel.regenerate_button, Qt.MouseButton.LeftButton)
@@ -170,11 +169,12 @@ def test_a_second_opinion_on_a_long_article_says_how_much_the_judge_saw(
 
     path = tmp_path / "koala.bagel"
     with Store.open(path, owner="test") as store:
-        store.add_texts([{"key": "wikipedia:Koala", "kind": "wikipedia", "title": "Koala",
-                          "text": KOALA, "truncated": 0}], None)  # fmt: skip
+        store.evidence.add_texts([{"key": "wikipedia:Koala", "kind": "wikipedia",
+                                   "title": "Koala", "text": KOALA, "truncated": 0}],
+                                 None)  # fmt: skip
         content = ItemContent(QUESTION, OPTIONS, 3, "Behavior")
-        store.add_items([NewItem("wiki:koala:0", "Wikipedia", content, text_key="title:Koala")],
-                        None)  # fmt: skip
+        store.items.add_items([NewItem("wiki:koala:0", "Wikipedia", content,
+                                       text_key="title:Koala")], None)  # fmt: skip
     scripted.context, scripted.props = 2048, True  # llama.cpp's server with a small model
     window = open_desk(qtbot, path)
     window.menus.open_panel("models")
@@ -206,9 +206,10 @@ def test_the_context_field_cuts_the_evidence_for_a_server_that_does_not_say_its_
 
     path = tmp_path / "context.bagel"
     with Store.open(path, owner="test") as store:
-        store.add_texts([{"key": "wikipedia:Koala", "kind": "wikipedia", "title": "Koala",
-                          "text": KOALA, "truncated": 0}], None)  # fmt: skip
-        store.add_items(
+        store.evidence.add_texts([{"key": "wikipedia:Koala", "kind": "wikipedia",
+                                   "title": "Koala", "text": KOALA, "truncated": 0}],
+                                 None)  # fmt: skip
+        store.items.add_items(
             [NewItem(f"wiki:koala:{n}", "Wikipedia", ItemContent(QUESTION, OPTIONS, 3, "Behavior"),
                      text_key="title:Koala") for n in (0, 1)],
             None,
@@ -223,7 +224,7 @@ def test_the_context_field_cuts_the_evidence_for_a_server_that_does_not_say_its_
     fill_profile(panel, scripted.url, "gold", "judge", qtbot)
     assert panel.profiles.item(0, context_column).text() == "detect"
     with Store.open(path, read_only=True) as store:
-        assert dict(sql.profile_rows(store))["judge"]["context_tokens"] is None
+        assert dict(store.llm.profile_rows())["judge"]["context_tokens"] is None
     window.show_item("wiki:koala:0")
     with qtbot.waitSignal(panel.models_changed, timeout=30_000):
         qtbot.mouseClick(panel.judge_button, Qt.MouseButton.LeftButton)
@@ -240,7 +241,7 @@ def test_the_context_field_cuts_the_evidence_for_a_server_that_does_not_say_its_
     qtbot.mouseClick(panel.save, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: panel.profiles.item(0, context_column).text() == "2,048")
     with Store.open(path, read_only=True) as store:
-        assert dict(sql.profile_rows(store))["judge"]["context_tokens"] == 2048
+        assert dict(store.llm.profile_rows())["judge"]["context_tokens"] == 2048
     window.show_item("wiki:koala:1")
     with qtbot.waitSignal(panel.models_changed, timeout=30_000):
         qtbot.mouseClick(panel.judge_button, Qt.MouseButton.LeftButton)

@@ -319,7 +319,7 @@ def acoustic_flags(store: Store, item: Item) -> list[Flag]:
     """Flags from the cached measurement of the item's recording (none when not measured yet)."""
     if item.domain != XENO_CANTO or not item.recording_id:
         return []
-    recording = store.recording(item.recording_id)
+    recording = store.evidence.recording(item.recording_id)
     if recording is None:
         return []
     result = cached_result(store, recording)

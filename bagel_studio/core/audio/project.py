@@ -57,7 +57,7 @@ def cache_key(recording: dict[str, Any]) -> str:
 
 def cached_result(store: Store, recording: dict[str, Any]) -> Measurement | str | None:
     """The cached Measurement, the cached error message, or None when not measured yet."""
-    text = store.measurement_json(cache_key(recording), ANALYSIS_VERSION)
+    text = store.evidence.measurement_json(cache_key(recording), ANALYSIS_VERSION)
     if text is None:
         return None
     data = json.loads(text)
@@ -84,14 +84,14 @@ def store_result(store: Store, keys: list[str], result: dict[str, Any]) -> None:
     """Cache ``result`` under each key (a project open read-only is left unchanged)."""
     if store.read_only:
         return
-    store.put_measurement(keys, ANALYSIS_VERSION, json.dumps(result, sort_keys=True))
+    store.evidence.put_measurement(keys, ANALYSIS_VERSION, json.dumps(result, sort_keys=True))
 
 
 def measurement_for(store: Store, recording_id: str, compute: bool = True) -> Measurement | None:
     """The recording's measurement, from the cache or (when ``compute``) decoded and measured
     now and cached; None without audio, or when the audio cannot be read (see
     ``measurement_error``)."""
-    recording = store.recording(recording_id)
+    recording = store.evidence.recording(recording_id)
     if recording is None:
         return None
     cached = cached_result(store, recording)
@@ -106,7 +106,7 @@ def measurement_for(store: Store, recording_id: str, compute: bool = True) -> Me
 
 def measurement_error(store: Store, recording_id: str) -> str | None:
     """Why the recording has no measurement: a cached decode error, or a missing file."""
-    recording = store.recording(recording_id)
+    recording = store.evidence.recording(recording_id)
     if recording is None:
         return f"{recording_id}: no such recording in the project"
     cached = cached_result(store, recording)
@@ -134,7 +134,7 @@ def measure_recordings(store: Store, progress: Progress | None = None) -> int:
     Seconds per clip: run it off the UI thread.
     """
     todo = []
-    for recording in store.recordings():
+    for recording in store.evidence.recordings():
         if cached_result(store, recording) is not None:
             continue
         path = resolve_audio_path(store, recording)

@@ -213,8 +213,8 @@ class SpectrogramCache:
 
 def load_settings(store: Store) -> SpectrogramSettings:
     """The project's spectrogram settings (defaults when none are stored)."""
-    return SpectrogramSettings.from_json(store.get_meta(META_KEY))
+    return SpectrogramSettings.from_json(store.project.get_meta(META_KEY))
 
 
 def save_settings(store: Store, settings: SpectrogramSettings) -> None:
-    store.set_meta(META_KEY, settings.validated().to_json())
+    store.project.set_meta(META_KEY, settings.validated().to_json())

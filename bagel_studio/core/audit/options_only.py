@@ -21,7 +21,6 @@ from bagel_studio.core.audit.report import ModelBaseline, OptionsOnly
 from bagel_studio.core.llm.project import load_profiles
 from bagel_studio.core.llm.templates import evaluation_prompt_hash, options_only_prompt_hash
 from bagel_studio.core.store import Store
-from bagel_studio.core.store.llm import latest_answers
 
 
 def _correct_by_item(
@@ -29,7 +28,7 @@ def _correct_by_item(
 ) -> dict[str, dict[str, bool]]:
     """profile -> item id -> correct, from the newest answer to the item's current content."""
     result: dict[str, dict[str, bool]] = defaultdict(dict)
-    for row in latest_answers(store, profiles, prompt_hash):
+    for row in store.llm.latest_answers(profiles, prompt_hash):
         item_id = row["item_id"]
         if current.get(item_id) == row["content_hash"] and row["correct"] is not None:
             result[row["profile"]][item_id] = bool(row["correct"])

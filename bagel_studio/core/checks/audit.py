@@ -23,5 +23,5 @@ DESCRIPTIONS = {
     "(the question removed): the options give the answer away. Found by the audit.",
 }
 AUDIT_CHECKS = frozenset(DESCRIPTIONS)
-# The flags' origin in the store: kept by ``Store.replace_flags``, replaced by the next audit.
+# The flags' origin in the store: kept by ``store.flags.replace_flags``, replaced by the next audit.
 ORIGIN = "audit"

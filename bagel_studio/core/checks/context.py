@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from bagel_studio.core.checks.records import IndexedRecords, QueriedRecords, Records
-from bagel_studio.core.store import llm as llm_sql
 
 if TYPE_CHECKING:
     from bagel_studio.core.store import Store
@@ -30,8 +29,8 @@ class CheckContext:
         if preload_recordings:
             self._recordings = _all_recordings(store)
             self._blind = _blind_answers(store, None)
-            self._models = llm_sql.model_choices(store, None)
-            self._verdicts = llm_sql.latest_verdicts(store)
+            self._models = store.llm.model_choices(None)
+            self._verdicts = store.llm.latest_verdicts()
 
     @classmethod
     def bulk(cls, store: Store) -> CheckContext:
@@ -46,7 +45,7 @@ class CheckContext:
         if not key:
             return None
         if key not in self._texts:
-            self._texts[key] = self.store.find_text(key)
+            self._texts[key] = self.store.evidence.find_text(key)
         return self._texts[key]
 
     def recording(self, recording_id: str | None) -> dict[str, Any] | None:
@@ -54,7 +53,7 @@ class CheckContext:
             return None
         if self._recordings is not None:
             return self._recordings.get(recording_id.upper())
-        return self.store.recording(recording_id)
+        return self.store.evidence.recording(recording_id)
 
     def blind_answers(self, item_id: str) -> list[tuple[str, int]]:
         """(curator, option index) of every blind answer recorded for the item."""
@@ -66,21 +65,21 @@ class CheckContext:
         """(profile label, option index, content hash) of each model's newest answer."""
         if self._models is not None:
             return self._models.get(item_id, [])
-        return llm_sql.model_choices(self.store, item_id).get(item_id, [])
+        return self.store.llm.model_choices(item_id).get(item_id, [])
 
     def judge_verdict(self, item_id: str) -> dict[str, Any] | None:
         """The newest readable second opinion on the item, if any."""
         if self._verdicts is not None:
             return self._verdicts.get(item_id)
-        return llm_sql.latest_verdicts(self.store, item_id).get(item_id)
+        return self.store.llm.latest_verdicts(item_id).get(item_id)
 
 
 def _blind_answers(store: Store, item_id: str | None) -> dict[str, list[tuple[str, int]]]:
-    return store.blind_answers(item_id)
+    return store.reviews.blind_answers(item_id)
 
 
 def _all_recordings(store: Store) -> dict[str, dict[str, Any]]:
     result: dict[str, dict[str, Any]] = {}
-    for data in store.recording_rows():
+    for data in store.evidence.recording_rows():
         result[str(data["id"]).upper()] = data
     return result

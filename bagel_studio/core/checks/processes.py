@@ -95,4 +95,4 @@ def _check(item_ids: list[str]) -> dict[str, list[Flag]]:
 
     assert _worker is not None
     store, ctx, audio = _worker
-    return {item.id: run_checks(ctx, item, audio=audio) for item in store.get_items(item_ids)}
+    return {item.id: run_checks(ctx, item, audio=audio) for item in store.items.get_many(item_ids)}

@@ -141,7 +141,7 @@ class IndexedRecords:
     def __init__(self, store: Store) -> None:
         self._by_taxon: dict[str, list[GlobiLink]] = {}
         self._by_ref: dict[str, GlobiLink] = {}
-        for row in store.globi_link_rows(_COLUMNS):
+        for row in store.evidence.globi_link_rows(_COLUMNS):
             link = link_from_row(row)
             self._by_ref[link.ref] = link
             self._by_taxon.setdefault(link.source_key, []).append(link)
@@ -190,7 +190,7 @@ class QueriedRecords:
         self._store = store
 
     def by_ref(self, ref: str) -> GlobiLink | None:
-        rows = self._store.globi_link_rows(_COLUMNS, ref=ref)
+        rows = self._store.evidence.globi_link_rows(_COLUMNS, ref=ref)
         return link_from_row(rows[0]) if rows else None
 
     def lineage(self, name: str) -> dict[str, str]:
@@ -198,7 +198,7 @@ class QueriedRecords:
         parsed = parse_name(name)
         written = parsed.canonical if parsed is not None else " ".join(name.split())
         found: dict[str, str] = {}
-        for row in self._store.globi_lineage_rows(_COLUMNS, written):
+        for row in self._store.evidence.globi_lineage_rows(_COLUMNS, written):
             link = link_from_row(row)
             for path in (link.source_lineage, link.target_lineage):
                 above = _ancestors_in(path, key)
@@ -212,7 +212,7 @@ class QueriedRecords:
         if not variants:
             return {}
         result: dict[str, list[GlobiLink]] = {}
-        for row in self._store.globi_link_rows(_COLUMNS, taxa=variants):
+        for row in self._store.evidence.globi_link_rows(_COLUMNS, taxa=variants):
             link = link_from_row(row)
             for key in {link.source_key, link.target_key}:
                 if key in wanted:

@@ -105,8 +105,8 @@ def check_item(store: Store, item: Item) -> list[Flag]:
 
 
 def recheck_item(store: Store, item_id: str) -> list[Flag]:
-    flags = check_item(store, store.get_item(item_id))
-    store.replace_flags(item_id, flags)
+    flags = check_item(store, store.items.get(item_id))
+    store.flags.replace_flags(item_id, flags)
     return flags
 
 
@@ -131,20 +131,20 @@ def check_all(
     ids = list(dict.fromkeys(item_ids)) if item_ids is not None else None
     if ids is not None and len(ids) < BULK_THRESHOLD:  # a handful: a missing id is an error
         ctx = CheckContext.single(store)
-        flags_by_item = {i: run_checks(ctx, store.get_item(i), audio=audio) for i in ids}
-        store.replace_all_flags(flags_by_item)
+        flags_by_item = {i: run_checks(ctx, store.items.get(i), audio=audio) for i in ids}
+        store.flags.replace_all_flags(flags_by_item)
         if progress is not None and ids:
             progress(len(ids), len(ids))
         return sum(len(f) for f in flags_by_item.values())
-    total = store.item_count() if ids is None else len(ids)
+    total = store.items.count() if ids is None else len(ids)
     if processes.can_fork(store, total, workers):
         return _check_in_processes(store, ids, progress, audio, workers)
     ctx = CheckContext.bulk(store)
     done = flagged = 0
     with store.transaction(), paused_gc():
-        for batch in store.item_batches(ids, BATCH):
+        for batch in store.items.batches(ids, BATCH):
             flags_by_item = {item.id: run_checks(ctx, item, audio=audio) for item in batch}
-            store.replace_all_flags(flags_by_item)
+            store.flags.replace_all_flags(flags_by_item)
             done += len(batch)
             flagged += sum(len(f) for f in flags_by_item.values())
             if progress is not None:
@@ -157,13 +157,13 @@ def _check_in_processes(
     store: Store, ids: list[str] | None, progress: Progress | None, audio: bool, workers: int
 ) -> int:
     if ids is None:
-        ids = store.item_ids()
+        ids = store.items.ids()
     results = processes.checked_in_processes(store, ids, workers, audio)
     flags_by_item = next(results, None)  # the workers fork here, before the write transaction
     done = flagged = 0
     with store.transaction(), paused_gc():
         while flags_by_item is not None:
-            store.replace_all_flags(flags_by_item)
+            store.flags.replace_all_flags(flags_by_item)
             done += len(flags_by_item)
             flagged += sum(len(f) for f in flags_by_item.values())
             if progress is not None:

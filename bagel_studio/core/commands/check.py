@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
             with TerminalProgress("measuring clips") as progress:
                 # the clips not measured yet (all cores when many)
                 analyze_recordings(store, progress=progress)
-        ids = store.item_ids(QueueFilter(domain=domain)) if domain else None
+        ids = store.items.ids(QueueFilter(domain=domain)) if domain else None
         _say_pending(store, ids)
         with TerminalProgress("checking") as progress:
             recheck(store, ids, progress, audio=not args.no_audio, workers=max(args.workers, 1))
@@ -97,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
         with paused_gc():
             listed = [
                 (item_id, flag)
-                for item_id, flag in store.all_flags(details=args.json)
+                for item_id, flag in store.flags.all(details=args.json)
                 if (in_scope is None or item_id in in_scope)
                 and (not wanted or flag.check in wanted)
             ]
@@ -130,7 +130,7 @@ def _as_json(item_id: str, flag: Flag) -> dict[str, Any]:
 
 def _say_pending(store: Store, ids: list[str] | None) -> None:
     """Tell the curator when this run finishes checks an interrupted import left undone."""
-    pending = store.pending_check_ids()
+    pending = store.flags.pending_check_ids()
     if ids is not None:
         in_scope = set(ids)
         pending = [i for i in pending if i in in_scope]

@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
                 raise UsageError("no such item (or not four options): " + ", ".join(missing))
             left_out = 0
         else:
-            left_out = len(store.item_ids()) - len(wanted)
+            left_out = len(store.items.ids()) - len(wanted)
         client = LLMClient(profile, retry_policy(args))
         try:
             client.check()

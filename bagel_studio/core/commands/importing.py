@@ -90,11 +90,11 @@ def run(args: argparse.Namespace) -> int:
                 workers=max(args.workers, 1),
                 check_progress=progress.stage("checking"),
             )
-        totals = (store.item_count(), store.reject_count())
+        totals = (store.items.count(), store.imports.reject_count())
         if args.json:  # every reject of the run, read back from the project as it is written
             rejects = (
                 {"file": file, "line": line, "reason": reason}
-                for file, line, reason in store.reject_rows_after(report.rejects_after)
+                for file, line, reason in store.imports.reject_rows_after(report.rejects_after)
             )
             data = report.to_json() | {"project_items": totals[0], "project_rejects": totals[1]}
             print_json_listing(data, "rejects", rejects)

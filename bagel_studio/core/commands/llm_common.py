@@ -162,8 +162,8 @@ def connected_client(profile: Profile, args: argparse.Namespace) -> LLMClient:
 def stored_items(store: Store, item_ids: list[str] | None) -> list[Item]:
     """The items named (all when none are), with a usage error for ids not in the project."""
     if not item_ids:
-        return store.get_items()
-    items = store.get_items(item_ids)
+        return store.items.get_many()
+    items = store.items.get_many(item_ids)
     missing = sorted(set(item_ids) - {item.id for item in items})
     if missing:
         raise UsageError("no such item: " + ", ".join(missing))

@@ -27,12 +27,12 @@ class Decisions:
     """Every review and adjudication of the project."""
 
     reviews: dict[str, tuple[Review, ...]]  # item id -> its reviews, by curator
-    adjudications: dict[str, dict[str, Any]]  # item id -> ``Store.adjudication(item_id)``
+    adjudications: dict[str, dict[str, Any]]  # item id -> ``store.adjudications.get(item_id)``
 
 
 @dataclass(frozen=True)
 class Collected:
-    items: list[Item]  # in queue order, as ``Store.iter_items()`` gives them
+    items: list[Item]  # in queue order, as ``store.items.iterate()`` gives them
     decisions: Decisions
     blocking: dict[str, list[str]]  # item id -> messages of its blocking flags, by check
     licences: dict[str, str]  # casefolded recording id -> licence
@@ -46,13 +46,13 @@ def collect(store: Store) -> Collected:
 
 
 def _items(store: Store, contents: ContentCache) -> list[Item]:
-    return store.get_items(contents=contents)
+    return store.items.get_many(contents=contents)
 
 
 def collect_items(store: Store, item_ids: list[str]) -> tuple[dict[str, Item], Decisions]:
     """The items of ``item_ids`` (by id) and their decisions, read as ``collect`` reads them."""
     contents = ContentCache()
-    items = {item.id: item for item in store.get_items(item_ids, contents=contents)}
+    items = {item.id: item for item in store.items.get_many(item_ids, contents=contents)}
     return items, _decisions(store, contents, item_ids)
 
 
@@ -61,7 +61,7 @@ def _decisions(
 ) -> Decisions:
     """The reviews and adjudications of every item, or of ``item_ids`` only."""
     reviews: dict[str, list[Review]] = defaultdict(list)
-    rows = store.review_rows(item_ids)
+    rows = store.reviews.rows(item_ids)
     for item_id, curator, decision, reason, note, content, blind, decided_at, origin in rows:
         reviews[item_id].append(
             Review(
@@ -77,15 +77,15 @@ def _decisions(
             )
         )
     adjudications: dict[str, dict[str, Any]] = {}
-    for item_id, data in store.adjudication_rows(item_ids):
+    for item_id, data in store.adjudications.rows(item_ids):
         data["content"] = contents.get(data["content"])
         adjudications[item_id] = data
     return Decisions({k: tuple(v) for k, v in reviews.items()}, adjudications)
 
 
 def blocking(store: Store) -> dict[str, list[str]]:
-    return store.blocking_messages()
+    return store.flags.blocking_messages()
 
 
 def licences(store: Store) -> dict[str, str]:
-    return store.recording_licences()
+    return store.evidence.recording_licences()

@@ -461,7 +461,7 @@ def _domain_batches(store: Store, domain: str, size: int) -> Iterator[tuple[int,
     (natural id order, ties in queue order), ``size`` at a time: (the batch's place in the
     domain, its ids, whether it is the domain's last). The domain is read and sorted when its
     first batch is asked for, so that the batches before it may be planned meanwhile."""
-    ids = store.release_candidates(domain, RELEASED_VALUES)
+    ids = store.items.release_candidates(domain, RELEASED_VALUES)
     ids.sort(key=natural_order)
     for start in range(0, len(ids), size):
         yield start // size, ids[start : start + size], start + size >= len(ids)
@@ -512,14 +512,16 @@ def _plan(
 ) -> ExportPlan:
     outcomes: dict[str, Counter[str]] = defaultdict(Counter)
     left_out: dict[str, Counter[str]] = defaultdict(Counter)
-    for domain, status, count in store.status_counts():
+    for domain, status, count in store.items.status_counts():
         if status not in _STATUS_VALUES:
             raise ExportError(f"an item of {domain} has an unknown status: {status!r}")
         outcomes[domain][status] += count
         if status not in RELEASED_VALUES:
             left_out[status][domain] += count
     reject_reasons: dict[str, Counter[str]] = defaultdict(Counter)
-    for domain, reason, count in store.reject_reason_counts(REJECTED, Decision.REJECT.value):
+    for domain, reason, count in store.reviews.reject_reason_counts(
+        REJECTED, Decision.REJECT.value
+    ):
         reject_reasons[domain][reason] += count
     release = domain_order(outcomes)
     candidates = {d: sum(outcomes[d][status] for status in RELEASED_VALUES) for d in release}
@@ -640,9 +642,9 @@ def _block_reasons(
 
 
 def _final_content(decisions: Decisions, item_id: str) -> ItemContent | None:
-    """``Store.final_content`` from the reviews and adjudications read in bulk: the same rule
-    (``released_content``), without two queries per item; ``test_export_rows`` checks that both
-    agree on every item."""
+    """``store.reviews.final_content`` from the reviews and adjudications read in bulk: the same
+    rule (``released_content``), without two queries per item; ``test_export_rows`` checks that
+    both agree on every item."""
     return released_content(
         decisions.adjudications.get(item_id), decisions.reviews.get(item_id, ())
     )

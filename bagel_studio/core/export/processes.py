@@ -127,7 +127,7 @@ class ExportWorkers:
 
     def plans(self, store: Store) -> bool:
         """True when planning ``store`` is worth these workers."""
-        return store.item_count() >= PLAN_MIN
+        return store.items.count() >= PLAN_MIN
 
     def plan(self, store: Store, batches: Iterable[list[str]]) -> Iterator[BatchPlan]:
         """Each batch of item ids planned, in order (a ``plan.Planner``). A batch goes to the

@@ -402,4 +402,4 @@ def record_export(store: Store, result: ExportResult) -> int:
 
 def last_export_seed(store: Store) -> int | None:
     """The seed of the project's newest recorded export, to offer it again."""
-    return store.last_export_seed()
+    return store.project.last_export_seed()

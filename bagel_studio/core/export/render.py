@@ -14,7 +14,7 @@ order), its provenance lines, its lines of the content hash, its lengths and its
 the release audit, in values that do not depend on the process that computed them, so that the
 writer takes batches from any process in release order with the same bytes as a single process.
 
-The lines are written from the project's stored rows (``Store.release_rows``, the reviews and
+The lines are written from the project's stored rows (``store.items.release_rows``, the reviews and
 adjudications as stored) rather than from decoded ``Item`` and ``Review`` objects: the store
 writes content JSON canonically, so a review that stores the released content is told by
 comparing text, and only what differs (an edit, another curator's content, an adjudication) is

@@ -4,7 +4,7 @@ The store writes content JSON canonically (``ItemContent.canonical_json``), so t
 item accepted as shown store its own content's canonical JSON: planning and writing a release
 tell the released content by comparing texts, and decode only a text that differs (an edit,
 another curator's content, an adjudication, a content some other program wrote). What they read
-is the ``RELEASE_COLUMNS`` of each item (``Store.release_rows``) with its reviews and
+is the ``RELEASE_COLUMNS`` of each item (``store.items.release_rows``) with its reviews and
 adjudication as stored, a batch at a time.
 """
 
@@ -41,15 +41,15 @@ class StoredBatch:
 
 def read_batch(store: Store, item_ids: Sequence[str]) -> StoredBatch:
     """The stored rows of those of ``item_ids`` that exist (one query per table)."""
-    return _with_decisions(store, store.release_rows(item_ids))
+    return _with_decisions(store, store.items.release_rows(item_ids))
 
 
 def _with_decisions(store: Store, rows: list[Row]) -> StoredBatch:
     ids = [row[0] for row in rows]
     reviews: dict[str, list[Row]] = defaultdict(list)
-    for review in store.review_rows(ids):
+    for review in store.reviews.rows(ids):
         reviews[review[0]].append(review)
-    return StoredBatch(rows, reviews, dict(store.adjudication_rows(ids)))
+    return StoredBatch(rows, reviews, dict(store.adjudications.rows(ids)))
 
 
 def columns_content(row: Row) -> ItemContent:

@@ -27,7 +27,7 @@ from bagel_studio.core.importers.textio import (
     to_utf8,
     utf8_chunks,
 )
-from bagel_studio.core.store.evidence import RAW_LIMIT
+from bagel_studio.core.store.imports import RAW_LIMIT
 
 # What a JSON Lines file's batch may hold before it is handed over to be written: a file of many
 # malformed lines (or generator rejections) is written as it comes, as one of items is.

@@ -146,7 +146,7 @@ def _import_paths(
     check_progress: Progress | None,
 ) -> ImportReport:
     started, started_cpu = time.perf_counter(), time.process_time()
-    report = ImportReport(rejects_after=store.last_reject_id())
+    report = ImportReport(rejects_after=store.imports.last_reject_id())
     collected = collect(list(paths))
     report.ignored = collected.ignored
     for name in collected.missing:
@@ -189,7 +189,7 @@ def _import_paths(
     _probe_audio(run)
     due = report.new_item_ids + linked_items(store, run.evidence, exclude=set(report.new_item_ids))
     due_set = set(due)
-    leftover = [i for i in store.pending_check_ids() if i not in due_set]
+    leftover = [i for i in store.flags.pending_check_ids() if i not in due_set]
     if leftover:
         report.notes.append(
             f"Checking {len(leftover):,} items an interrupted import left unchecked"
@@ -293,7 +293,7 @@ def _plan(inputs: list[Input], report: ImportReport, store: Store) -> list[_Plan
     for item in inputs:
         try:
             stat = file_stat(os.stat(item.path))
-            if store.import_for_file(str(item.path), stat) is not None:
+            if store.imports.import_for_file(str(item.path), stat) is not None:
                 report.skipped_files.append(item.display)
                 continue
             with open(item.path, "rb") as handle:
@@ -347,9 +347,9 @@ def _import_file(run: _Run, plan: _Planned, advance: Callable[[int], None]) -> N
     report, store, display, path = run.report, run.store, plan.input.display, plan.input.path
     sha: str | None = None
     try:
-        if plan.kind in HASHED_KINDS or store.import_of_size(plan.size):
+        if plan.kind in HASHED_KINDS or store.imports.import_of_size(plan.size):
             sha = run.hashes.sha256(path)
-            earlier = store.find_import(sha)
+            earlier = store.imports.find_import(sha)
             if earlier is not None:
                 report.skipped_files.append(display)
                 if settled(plan.stat) and file_stat(os.stat(path)) == plan.stat:
@@ -459,7 +459,7 @@ def _contradicting(
     the project keeps the first version, and the contradiction is reported, not passed over."""
     if not present:
         return []
-    first = {item.id: item for item in store.get_items(sorted(present))}
+    first = {item.id: item for item in store.items.get_many(sorted(present))}
     rejects = []
     for item_id in sorted(present, key=lambda i: items[i].source_line or 0):
         incoming, stored = items[item_id], first.get(item_id)
@@ -574,7 +574,7 @@ def _import_audio(
     path = plan.input.path  # not read here: its SHA-256 is in run.hashes (see _import_file)
     recording = xenocanto.recording_for_audio(path, run.hashes)
     if recording is None:
-        found = run.store.recording_id_for_file(path.name)
+        found = run.store.evidence.recording_id_for_file(path.name)
         if found is not None:
             sha = run.hashes.sha256(path)
             recording = {"id": found, "audio_path": str(path), "audio_sha256": sha}

@@ -5,7 +5,6 @@ from __future__ import annotations
 from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.model import Item
 from bagel_studio.core.store import Store
-from bagel_studio.core.store import llm as sql
 
 
 def _seen(verdict: dict[str, object]) -> str:
@@ -23,14 +22,14 @@ def model_choice_lines(store: Store, item: Item) -> list[str]:
     strict/lenient/invalid), then the newest second opinion."""
     current = item.content.content_hash()
     lines = []
-    for answer in sql.answers_for_item(store, item.id):
+    for answer in store.llm.answers_for_item(item.id):
         if answer["content_hash"] != current or answer["parse"] == "failed":
             continue
         index = answer["option_index"]
         choice = f"{LETTERS[index]}" if index is not None else "no letter"
         mark = "✓" if answer["correct"] else "✗"
         lines.append(f"{answer['profile']}: {choice} {mark} ({answer['parse']})")
-    verdicts = [v for v in sql.verdicts_for_item(store, item.id) if v["error"] is None]
+    verdicts = [v for v in store.llm.verdicts_for_item(item.id) if v["error"] is None]
     if verdicts and verdicts[0]["content_hash"] == current:
         v = verdicts[0]
         key = LETTERS[v["key_index"]] if v["key_index"] is not None else "?"

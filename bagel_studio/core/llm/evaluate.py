@@ -129,7 +129,7 @@ def questions(
     """Every item (or those of ``item_ids``) in the project's order, or with ``seed`` as the
     release with that seed will show it (released content, shuffled options); items the release
     leaves out keep the project's order. ``options_only``: ask without the question."""
-    items = store.get_items(None if item_ids is None else list(item_ids))
+    items = store.items.get_many(None if item_ids is None else list(item_ids))
     released: dict[str, tuple[ItemContent, tuple[int, ...]]] = {}
     if seed is not None:
         from bagel_studio.core.export import plan_export  # lazy: the export is heavy
@@ -149,8 +149,8 @@ def pending(store: Store, profile: Profile, wanted: list[Question]) -> list[Ques
     """The questions not yet answered by ``profile`` (same settings, prompt, content, order)."""
     done: dict[str, set[tuple[str, str, str]]] = {}
     for prompt_hash in {q.prompt_hash for q in wanted}:
-        done[prompt_hash] = sql.answered_keys(
-            store, profile.label, profile.settings_hash(), prompt_hash
+        done[prompt_hash] = store.llm.answered_keys(
+            profile.label, profile.settings_hash(), prompt_hash
         )
     return [
         q for q in wanted if (q.item_id, q.content_hash, q.order_key) not in done[q.prompt_hash]

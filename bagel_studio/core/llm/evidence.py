@@ -59,14 +59,14 @@ def _first(*values: Any) -> str:
 
 
 def _text(store: Store, item: Item) -> dict[str, Any] | None:
-    return store.find_text(item.text_key) if item.text_key else None
+    return store.evidence.find_text(item.text_key) if item.text_key else None
 
 
 def _globi_summary(store: Store, item: Item) -> str:
     summary = item.source.get("summary")
     if isinstance(summary, str) and summary.strip():
         return summary.strip()
-    record = store.globi_record(item.globi_ref) if item.globi_ref else None
+    record = store.evidence.globi_record(item.globi_ref) if item.globi_ref else None
     if not record:
         return ""
     return "; ".join(f"{label}: {record[key]}" for key, label in _GLOBI_FIELDS if record.get(key))
@@ -92,7 +92,7 @@ def judge_evidence(store: Store, item: Item) -> tuple[Evidence, Callable[[str], 
     elif item.domain == GLOBI:
         before.append(_globi_summary(store, item))
     elif item.domain == XENO_CANTO:
-        recording = store.recording(item.recording_id) if item.recording_id else None
+        recording = store.evidence.recording(item.recording_id) if item.recording_id else None
         if recording:
             before.append(
                 f"Recording {recording['id']} of {recording.get('common_name') or ''} "
@@ -144,7 +144,7 @@ def generation_values(store: Store, item: Item) -> dict[str, str] | None:
             return None
         return {"paper": f"{text.get('title') or ''}\n\n{text['text']}".strip()}
     if item.domain == XENO_CANTO:
-        recording = store.recording(item.recording_id) if item.recording_id else None
+        recording = store.evidence.recording(item.recording_id) if item.recording_id else None
         vt = str(
             (recording or {}).get("vocalization_type") or source.get("vocalization_type") or ""
         )

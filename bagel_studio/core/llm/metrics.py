@@ -19,7 +19,6 @@ from bagel_studio.core.llm.profiles import Profile
 from bagel_studio.core.llm.project import load_profiles
 from bagel_studio.core.llm.templates import evaluation_prompt_hash
 from bagel_studio.core.store import Store
-from bagel_studio.core.store import llm as sql
 
 EASY, MEDIUM, HARD = LEVELS
 
@@ -34,8 +33,8 @@ def answers_by_profile(
 ) -> dict[str, list[dict[str, Any]]]:
     """{label: newest answers per item} for the given (default: every stored) profile."""
     profiles = load_profiles(store) if profiles is None else profiles
-    rows = sql.latest_answers(
-        store, [(p.label, p.settings_hash()) for p in profiles], evaluation_prompt_hash()
+    rows = store.llm.latest_answers(
+        [(p.label, p.settings_hash()) for p in profiles], evaluation_prompt_hash()
     )
     result: dict[str, list[dict[str, Any]]] = {p.label: [] for p in profiles}
     for row in rows:
@@ -129,7 +128,7 @@ def models_stats(store: Store, item_ids: set[str] | None = None) -> dict[str, An
 def levels_stats(store: Store) -> dict[str, dict[str, int]]:
     """``stats --json`` ``levels``: the items' stored levels per domain."""
     counts: dict[str, dict[str, int]] = {}
-    for domain, level, count in sql.level_counts(store):
+    for domain, level, count in store.items.level_counts():
         per_domain = counts.setdefault(domain, dict.fromkeys(LEVELS, 0))
         if level in per_domain:
             per_domain[level] += count
@@ -147,7 +146,7 @@ def reference_levels(
     levels: dict[str, str] = {}
     domains: dict[str, str] = {}
     missing: list[str] = []
-    for item_id in store.item_ids():
+    for item_id in store.items.ids():
         if item_id not in a or item_id not in b:
             missing.append(item_id)
             continue

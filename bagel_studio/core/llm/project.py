@@ -6,12 +6,11 @@ import os
 
 from bagel_studio.core.llm.profiles import DEFAULT_BASE_URL, Profile, ProfileError
 from bagel_studio.core.store import Store
-from bagel_studio.core.store import llm as sql
 
 
 def load_profiles(store: Store) -> list[Profile]:
     profiles = []
-    for label, data in sql.profile_rows(store):
+    for label, data in store.llm.profile_rows():
         try:
             profiles.append(Profile.from_json({**data, "label": label}))
         except (ProfileError, TypeError):

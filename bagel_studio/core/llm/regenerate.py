@@ -33,8 +33,7 @@ from bagel_studio.core.llm.templates import generation_messages
 from bagel_studio.core.model import Item
 from bagel_studio.core.operations import llm as ops
 from bagel_studio.core.store import Store
-from bagel_studio.core.store import llm as sql
-from bagel_studio.core.store.evidence import GeneratorRejection
+from bagel_studio.core.store.imports import GeneratorRejection
 from bagel_studio.core.store.rows import NewItem
 
 GENERATION_MAX_TOKENS = 1500
@@ -88,7 +87,7 @@ def _render(
 
 
 def new_item_id(store: Store, item: Item) -> str:
-    count = len([r for r in sql.regenerations(store, item.id) if r["regenerated_from"] == item.id])
+    count = len([r for r in store.llm.regenerations(item.id) if r["regenerated_from"] == item.id])
     return f"{item.id}~regen{count + 1}"
 
 

@@ -49,7 +49,7 @@ def store_measurement(
     result["audio_sha256"] = audio_sha256
     with store.transaction():
         store_result(store, [cache_key(recording), audio_sha256], result)
-        for sibling in store.items_with_recording(str(recording["id"])):
+        for sibling in store.evidence.items_with_recording(str(recording["id"])):
             if sibling != item_id:
                 recheck_item(store, sibling)
         return recheck_item(store, item_id) if item_id is not None else None
@@ -72,7 +72,7 @@ def clips_to_measure(store: Store) -> tuple[list[ClipJob], int, list[str]]:
     """The recordings with audio and no cached result, how many are measured already, and the
     ids of those whose audio file cannot be found."""
     jobs, already, missing = [], 0, []
-    for recording in store.recordings():
+    for recording in store.evidence.recordings():
         if cached_result(store, recording) is not None:
             already += 1
             continue
@@ -93,14 +93,14 @@ def store_clip_results(store: Store, results: Sequence[tuple[ClipJob, dict[str, 
     rechecked = 0
     with store.transaction():
         for job, result in results:
-            recording = store.recording(job.recording_id)
+            recording = store.evidence.recording(job.recording_id)
             if recording is None:
                 continue
             keys = [cache_key(recording)]
             if "audio_sha256" in result:
                 keys.append(str(result["audio_sha256"]))
             store_result(store, keys, result)
-            for item_id in store.items_with_recording(job.recording_id):
+            for item_id in store.evidence.items_with_recording(job.recording_id):
                 recheck_item(store, item_id)
                 rechecked += 1
     return rechecked

@@ -24,5 +24,5 @@ def store_audit_flags(store: Store, flags: Mapping[str, Sequence[Flag]]) -> Audi
     ``leaks-answer-of``...) on their items, removing those of the previous audit (an item fixed
     since then loses its flag). The operations layer sits below the audit and does not import
     it."""
-    changed = store.replace_origin_flags(ORIGIN, flags)
+    changed = store.flags.replace_origin_flags(ORIGIN, flags)
     return AuditChange(frozenset(changed), sum(len(f) for f in flags.values()))

@@ -50,7 +50,7 @@ def decide_many(
     if decision is Decision.REJECT and not reason:
         raise StoreError("a rejection needs a reason")
     with store.transaction():
-        targets = store.decision_targets(item_ids)
+        targets = store.reviews.decision_targets(item_ids)
         refusals: list[Refusal] = []
         reviews: list[Review] = []
         for item_id in item_ids:
@@ -80,7 +80,7 @@ def decide_many(
             )
         if refusals:
             raise DecisionRefused(refusals)
-        replaced = store.record_decisions(name, reviews)
+        replaced = store.reviews.record_decisions(name, reviews)
         blind = [i for i, review in replaced.items() if review.blind_answer is not None]
         if blind:  # a blind answer taken back can clear a flag, as deciding one by one does
             check_all(store, blind)

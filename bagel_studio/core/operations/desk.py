@@ -105,7 +105,7 @@ def revise(
     unknown, and BlockedError when the revised item has a blocking flag (rolled back: nothing
     written).
     """
-    item = store.get_item(item_id)
+    item = store.items.get(item_id)
     content = parse_edits(item, edits)
     if content == item.content:
         raise EditsError("the edits change nothing: use --accept to accept the item as it is")

@@ -8,4 +8,4 @@ from bagel_studio.core.store import Store
 def record_export(store: Store, out_dir: str, seed: int, manifest: dict[str, object]) -> int:
     """Note an export in the project's ``exports`` table; return its id."""
     with store.transaction():
-        return store.record_export(out_dir, seed, manifest)
+        return store.project.record_export(out_dir, seed, manifest)

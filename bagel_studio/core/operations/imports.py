@@ -71,7 +71,7 @@ class FileImport:
 
     def write_items(self, items: Mapping[str, NewItem]) -> ItemsWritten:
         """Add the items not yet in the project, each with its structural flags."""
-        present = self.store.present_item_ids(list(items))
+        present = self.store.items.present_ids(list(items))
         new = [item for item_id, item in items.items() if item_id not in present]
         flags: dict[str, list[Flag]] = {}
         verdicts: dict[str, int | None] = {}
@@ -80,13 +80,13 @@ class FileImport:
             verdict = verdicts[item.id] = release_verdict(item.domain, item.content)
             if verdict is None and (found := structural_flags(item.domain, item.content)):
                 flags[item.id] = found
-        self.store.add_items(new, self.import_id, flags, verdicts)
+        self.store.items.add_items(new, self.import_id, flags, verdicts)
         return ItemsWritten(new, present)
 
     def write_globi_records(self, records: Sequence[dict[str, Any]]) -> int:
         if not records:
             return 0
-        added = self.store.add_globi_records(records, self.import_id)
+        added = self.store.evidence.add_globi_records(records, self.import_id)
         self.evidence.globi_added += added
         return added
 
@@ -95,20 +95,20 @@ class FileImport:
             return 0
         for text in texts:
             self.evidence.text_keys.update(text_keys(text))
-        return self.store.add_texts(texts, self.import_id)
+        return self.store.evidence.add_texts(texts, self.import_id)
 
     def write_recordings(self, recordings: Sequence[dict[str, Any]]) -> list[str]:
         """Store ``recordings``; the ids of those inserted or changed."""
         if recordings:
             self.evidence.recording_imports.add(self.import_id)
-        return self.store.upsert_recordings(recordings, self.import_id)
+        return self.store.evidence.upsert_recordings(recordings, self.import_id)
 
     def write_generator_rejections(self, rejections: Sequence[GeneratorRejection]) -> int:
-        return self.store.add_generator_rejections(rejections, self.import_id)
+        return self.store.imports.add_generator_rejections(rejections, self.import_id)
 
     def write_rejects(self, rejects: Sequence[Reject]) -> int:
         if rejects:
-            self.store.add_rejects(self.import_id, rejects)
+            self.store.imports.add_rejects(self.import_id, rejects)
         return len(rejects)
 
 
@@ -120,17 +120,17 @@ def import_file(
     must be re-checked and stores ``summary`` (filled in by the caller within the block), with
     the file's SHA-256 (given here, or by ``FileImport.file_read`` once the file is read), size
     and stat."""
-    with store.transaction(), store.items_in_bulk():
-        writer = FileImport(store, store.record_import(path, name, sha256, fmt))
+    with store.transaction(), store.items.items_in_bulk():
+        writer = FileImport(store, store.imports.record_import(path, name, sha256, fmt))
         yield writer
         # the items whose checks this file's evidence made due (its new items are marked by
         # items_in_bulk), committed with the file: a kill before the checks finish keeps them
-        store.mark_checks_pending(linked_items(store, writer.evidence, exclude=set()))
-        store.finish_import(
+        store.flags.mark_checks_pending(linked_items(store, writer.evidence, exclude=set()))
+        store.imports.finish_import(
             writer.import_id, {"format": fmt, **summary}, writer.sha256, writer.size
         )
         if writer.stat is not None:
-            store.remember_files([(path, writer.import_id, writer.stat)])
+            store.imports.remember_files([(path, writer.import_id, writer.stat)])
 
 
 def remember_files(store: Store, files: Sequence[tuple[str, int, Sequence[int]]]) -> None:
@@ -138,7 +138,7 @@ def remember_files(store: Store, files: Sequence[tuple[str, int, Sequence[int]]]
     import, so that the next one passes them over unread; one transaction."""
     if files:
         with store.transaction():
-            store.remember_files(files)
+            store.imports.remember_files(files)
 
 
 def record_unreadable_audio(
@@ -147,7 +147,7 @@ def record_unreadable_audio(
     """An attached audio file that cannot be decoded: a reject of its import, and its decode
     error cached as the clip's measurement (its items' checks then flag audio-unreadable)."""
     with store.transaction():
-        store.add_rejects(import_id, [reject])
+        store.imports.add_rejects(import_id, [reject])
         if sha256 is not None:
             store_result(store, [sha256], {"error": error})
 
@@ -160,7 +160,7 @@ def linked_items(store: Store, evidence: Evidence, exclude: set[str]) -> list[st
     """
     if not evidence:
         return []  # no evidence came in: nothing earlier can have changed
-    linked = store.linked_item_ids(
+    linked = store.evidence.linked_item_ids(
         GLOBI if evidence.globi_added > 0 else None,
         sorted(evidence.recording_imports),
         sorted(evidence.text_keys),
@@ -170,17 +170,18 @@ def linked_items(store: Store, evidence: Evidence, exclude: set[str]) -> list[st
 
 def recordings_arrived(store: Store, evidence: Evidence) -> int:
     """How many distinct recordings the imports of ``evidence`` inserted or changed."""
-    return store.arrived_recording_count(sorted(evidence.recording_imports))
+    return store.evidence.arrived_recording_count(sorted(evidence.recording_imports))
 
 
 def forget_arrivals(store: Store) -> None:
     """Once an import run is done: empty the store's note of the recordings its imports wrote
     (a temporary table of this connection; nothing of the project changes)."""
-    store.forget_arrived_recordings()
+    store.evidence.forget_arrived_recordings()
 
 
 def text_keys(text: dict[str, Any]) -> list[str]:
-    """The ``text_key`` spellings an item may use for ``text`` (see ``Store.find_text``)."""
+    """The ``text_key`` spellings an item may use for ``text`` (see
+    ``store.evidence.find_text``)."""
     keys = [text["key"]]
     for prefix, column in (
         ("title", "title"),

@@ -12,8 +12,7 @@ from bagel_studio.core.checks import recheck_item
 from bagel_studio.core.model import Flag
 from bagel_studio.core.operations.reviews import edit
 from bagel_studio.core.store import Store
-from bagel_studio.core.store import llm as sql
-from bagel_studio.core.store.evidence import GeneratorRejection
+from bagel_studio.core.store.imports import GeneratorRejection
 from bagel_studio.core.store.llm import AnswerRow
 from bagel_studio.core.store.rows import NewItem
 
@@ -33,20 +32,20 @@ LEVELS_CURATOR = "model-levels"  # the name the history gives to levels applied 
 
 def save_profile(store: Store, profile: Profile) -> None:
     """Store (or replace) a profile under its label. The key itself is never part of it."""
-    with store.transaction() as conn:
-        sql.write_profile(conn, profile.label, profile.to_json(), store.clock())
+    with store.transaction():
+        store.llm.write_profile(profile.label, profile.to_json(), store.clock())
 
 
 def remove_profile(store: Store, label: str) -> None:
-    with store.transaction() as conn:
-        sql.delete_profile(conn, label)
+    with store.transaction():
+        store.llm.delete_profile(label)
 
 
 def record_answers(store: Store, answers: Sequence[AnswerRow]) -> None:
     """Commit a batch of answers (those that arrived since the last commit)."""
     if answers:
-        with store.transaction() as conn:
-            sql.write_answers(conn, answers)
+        with store.transaction():
+            store.llm.write_answers(answers)
 
 
 def apply_levels(store: Store, levels: Mapping[str, str]) -> dict[str, int]:
@@ -55,8 +54,8 @@ def apply_levels(store: Store, levels: Mapping[str, str]) -> dict[str, int]:
     theirs."""
     counts = {"changed": 0, "unchanged": 0, "curator_level_kept": 0}
     with store.transaction():
-        kept = sql.level_edits_by_others(store, list(levels), LEVELS_CURATOR)
-        for item in store.get_items(list(levels)):
+        kept = store.llm.level_edits_by_others(list(levels), LEVELS_CURATOR)
+        for item in store.items.get_many(list(levels)):
             if item.id in kept:
                 counts["curator_level_kept"] += 1
                 continue
@@ -70,8 +69,8 @@ def apply_levels(store: Store, levels: Mapping[str, str]) -> dict[str, int]:
 
 def record_verdict(store: Store, verdict: dict[str, Any]) -> int:
     """Store a second opinion and re-check its item (``judge-disagrees``)."""
-    with store.transaction() as conn:
-        verdict_id = sql.write_verdict(conn, verdict)
+    with store.transaction():
+        verdict_id = store.llm.write_verdict(verdict)
         recheck_item(store, str(verdict["item_id"]))
         return verdict_id
 
@@ -85,13 +84,13 @@ def record_regeneration(
 ) -> None:
     """Store a regenerated item (unreviewed, with its structural flags, then fully checked) linked
     to the item it replaces, or the generator's rejection with its reason."""
-    with store.transaction() as conn:
+    with store.transaction():
         if item is not None:
-            store.add_items([item], None, {item.id: flags})
+            store.items.add_items([item], None, {item.id: flags})
             recheck_item(store, item.id)
         if rejection is not None:
-            store.add_generator_rejections([rejection], None)
-        sql.write_regeneration(conn, record)
+            store.imports.add_generator_rejections([rejection], None)
+        store.llm.write_regeneration(record)
 
 
 def refresh_model_flags(store: Store, item_ids: Sequence[str]) -> int:
@@ -106,8 +105,8 @@ def refresh_model_flags(store: Store, item_ids: Sequence[str]) -> int:
     changed = 0
     with store.transaction():
         ctx = CheckContext.single(store)
-        stored = sql.flag_messages(store, list(item_ids), MODEL_CHECKS)
-        for item in store.get_items(list(item_ids)):
+        stored = store.flags.messages(list(item_ids), MODEL_CHECKS)
+        for item in store.items.get_many(list(item_ids)):
             wanted = {(f.check, f.message) for f in model_flags(ctx, item)}
             if wanted != stored.get(item.id, set()):
                 recheck_item(store, item.id)

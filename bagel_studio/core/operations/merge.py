@@ -65,7 +65,7 @@ def merge_in(store: Store, other: Store) -> FileMerge:
     """Merge one open project (read-only) into ``store``; see the module docstring for the rules."""
     sha = file_sha256(other.path)
     result = FileMerge(path=str(other.path), name=other.path.name, sha256=sha)
-    if store.merged_before(sha):
+    if store.project.merged_before(sha):
         result.already_merged = True
         return result
     matched = _match_items(store, other, result)
@@ -73,16 +73,16 @@ def merge_in(store: Store, other: Store) -> FileMerge:
     touched: set[str] = set()
     with store.transaction():
         curators: set[str] = set()
-        for review in other.all_reviews():
+        for review in other.reviews.all():
             if review.item_id in matched:
                 curators.add(review.curator)
                 if _merge_review(store, review, result):
                     touched.add(review.item_id)
-        for item_id, adjudication in other.adjudication_rows():
+        for item_id, adjudication in other.adjudications.rows():
             if item_id in matched:
                 _merge_adjudication(store, item_id, adjudication, result)
         result.curators = sorted(curators)
-        store.record_merge(result.path, sha, result.summary())
+        store.project.record_merge(result.path, sha, result.summary())
         if touched:  # flags that read the reviews (a wrong blind answer) follow the decisions
             check_all(store, sorted(touched))
     return result
@@ -90,9 +90,9 @@ def merge_in(store: Store, other: Store) -> FileMerge:
 
 def _match_items(store: Store, other: Store, result: FileMerge) -> set[str]:
     """Ids of the other file's items that are the same items here (same id, same original)."""
-    ours = dict(store.original_hashes())
+    ours = dict(store.items.original_hashes())
     matched: set[str] = set()
-    for item_id, their_hash in other.original_hashes():
+    for item_id, their_hash in other.items.original_hashes():
         if item_id not in ours:
             result.unknown_items.append(item_id)
         elif ours[item_id] != their_hash:
@@ -112,8 +112,8 @@ def _merge_review(store: Store, review: Review, result: FileMerge) -> bool:
     source = Path(result.path).name
     if review.origin == "local":  # say where it came from; keep the origin of a relayed review
         review = replace(review, origin=source)
-    ours = store.review(review.item_id, review.curator)
-    if store.import_review(review, source=source):
+    ours = store.reviews.get(review.item_id, review.curator)
+    if store.reviews.import_review(review, source=source):
         if ours is None:
             result.reviews_added += 1
         else:
@@ -123,7 +123,7 @@ def _merge_review(store: Store, review: Review, result: FileMerge) -> bool:
         result.reviews_unchanged += 1
         return False
     result.reviews_older += 1
-    store.import_older_review(review, ours, source=source)
+    store.reviews.import_older_review(review, ours, source=source)
     return False
 
 
@@ -136,7 +136,9 @@ def _merge_adjudication(
     store: Store, item_id: str, theirs: dict[str, Any], result: FileMerge
 ) -> None:
     """Bring in an adjudication for an item that has none here, keeping its time and author."""
-    outcome = store.import_adjudication(item_id, theirs, source=Path(result.path).name)
+    outcome = store.adjudications.import_adjudication(
+        item_id, theirs, source=Path(result.path).name
+    )
     if outcome == "added":
         result.adjudications_added += 1
     elif outcome == "kept":

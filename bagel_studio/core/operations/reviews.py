@@ -41,9 +41,9 @@ def decide(
     """
     curator = require_curator(curator)
     with store.transaction():
-        item = store.get_item(item_id)
+        item = store.items.get(item_id)
         if decision in KEEPS:
-            blocking = store.blocking_flags(item_id)
+            blocking = store.flags.blocking(item_id)
             if blocking:
                 raise BlockedError(
                     f"{item_id} cannot be accepted until fixed: "
@@ -63,7 +63,7 @@ def decide(
             decided_at=store.clock(),
             origin="local",
         )
-        before = store.record_decision(review)
+        before = store.reviews.record_decision(review)
         if blind_answer is not None or (before is not None and before.blind_answer is not None):
             recheck_item(store, item_id)
     return review
@@ -73,10 +73,10 @@ def edit(store: Store, item_id: str, curator: str, content: ItemContent) -> bool
     """Change an item's current content and re-check it; False when nothing changed."""
     curator = require_curator(curator)
     with store.transaction():
-        item = store.get_item(item_id)
+        item = store.items.get(item_id)
         if content == item.content:
             return False
-        store.record_edit(item_id, curator, item.content, content)
+        store.history.record_edit(item_id, curator, item.content, content)
         recheck_item(store, item_id)
     return True
 
@@ -104,10 +104,10 @@ def undo(store: Store, curator: str) -> HistoryEntry | None:
     or None when nothing is left to undo."""
     curator = require_curator(curator)
     with store.transaction():
-        entry = store.last_undoable(curator)
+        entry = store.history.last_undoable(curator)
         if entry is None:
             return None
-        current = store.record_undo(entry)
+        current = store.history.record_undo(entry)
         blind = any(
             (review or {}).get("blind_answer") is not None for review in (current, entry.before)
         )
@@ -130,9 +130,11 @@ def adjudicate(
     decision recorded (an accept of content other than the imported one is a revision)."""
     adjudicator = require_curator(adjudicator)
     with store.transaction():
-        item = store.get_item(item_id)
+        item = store.items.get(item_id)
         content = content or item.content
         if decision in KEEPS:
             decision = Decision.REVISE if content != item.original else Decision.ACCEPT
-        store.record_adjudication(item_id, adjudicator, decision, content, reason=reason, note=note)
+        store.adjudications.record_adjudication(
+            item_id, adjudicator, decision, content, reason=reason, note=note
+        )
     return decision

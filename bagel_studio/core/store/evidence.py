@@ -1,9 +1,9 @@
-"""Evidence and import bookkeeping: GloBI records, texts, recordings, rejects, import runs.
+"""Evidence: GloBI records, texts, recordings and the audio measurements' cache
+(``store.evidence``).
 
-A mixin of ``Store``: these tables are written by the importers and read by the desk and checks.
-Evidence is linked to items by reference strings kept on the item (``globi_ref``,
-``recording_id``, ``text_key``) and resolved when asked, so evidence and items may be imported in
-any order.
+These tables are written by the importers and read by the desk and checks. Evidence is linked to
+items by reference strings kept on the item (``globi_ref``, ``recording_id``, ``text_key``) and
+resolved when asked, so evidence and items may be imported in any order.
 """
 
 from __future__ import annotations
@@ -11,41 +11,10 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import AbstractContextManager
-from dataclasses import dataclass
 from typing import Any
 
-from bagel_studio.core.store.database import Database
-
-RAW_LIMIT = 1 << 20  # rejected lines are kept up to 1 MiB; longer ones keep their head and size
-
-
-@dataclass(frozen=True)
-class Reject:
-    """An input line (or file) that could not become an item, and why."""
-
-    file: str
-    line: int
-    reason: str
-    raw: str = ""
-    size: int | None = None  # bytes of the line when ``raw`` holds only its head
-
-    def __str__(self) -> str:
-        return f"{self.file}:{self.line}: {self.reason}"
-
-
-@dataclass(frozen=True)
-class GeneratorRejection:
-    """A generator output with ``usable: false``: kept and counted, never an item."""
-
-    key: str
-    domain: str
-    reason: str
-    source: dict[str, Any]
-    output: dict[str, Any]
-    file: str
-    line: int
-
+from bagel_studio.core.store.part import Part
+from bagel_studio.core.store.rows import _dumps
 
 GLOBI_COLUMNS = (
     "ref",
@@ -94,188 +63,8 @@ RECORDING_COLUMNS = (
 )
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=True)
-
-
-class EvidenceMixin:
-    db: Database
-
-    def transaction(self) -> AbstractContextManager[sqlite3.Connection]:
-        raise NotImplementedError
-
-    def clock(self) -> str:
-        raise NotImplementedError
-
-    # -- import runs ---------------------------------------------------------------------------
-
-    def find_import(self, sha256: str) -> dict[str, Any] | None:
-        """The earlier import of a file with this content, if any."""
-        row = self.db.execute(
-            "SELECT id, path, name, format, imported_at, summary FROM imports WHERE sha256 = ?"
-            " ORDER BY id LIMIT 1",
-            [sha256],
-        ).fetchone()
-        if row is None:
-            return None
-        keys = ("id", "path", "name", "format", "imported_at", "summary")
-        data = dict(zip(keys, row, strict=True))
-        data["summary"] = json.loads(data["summary"] or "{}")
-        return data
-
-    def record_import(self, path: str, name: str, sha256: str | None, fmt: str) -> int:
-        """A new import of the file at ``path``; its ``sha256`` may be given at the end, by
-        ``finish_import``, when it is computed while the file is read."""
-        with self.transaction() as conn:
-            cursor = conn.execute(
-                "INSERT INTO imports (path, name, sha256, format, imported_at, summary)"
-                " VALUES (?,?,?,?,?,?)",
-                [path, name, sha256, fmt, self.clock(), "{}"],
-            )
-            return int(cursor.lastrowid or 0)
-
-    def finish_import(
-        self,
-        import_id: int,
-        summary: dict[str, Any],
-        sha256: str | None = None,
-        size: int | None = None,
-    ) -> None:
-        """Store the import's summary, and its file's SHA-256 and size when given."""
-        with self.transaction() as conn:
-            conn.execute(
-                "UPDATE imports SET summary = ?, sha256 = coalesce(?, sha256),"
-                " size = coalesce(?, size) WHERE id = ?",
-                [_dumps(summary), sha256, size, import_id],
-            )
-
-    def import_of_size(self, size: int) -> bool:
-        """Whether an earlier import may have read a file of ``size`` bytes: one that did, or one
-        recorded before sizes were (whose size is unknown)."""
-        row = self.db.execute(
-            "SELECT 1 FROM imports WHERE size = ? OR (size IS NULL AND sha256 IS NOT NULL) LIMIT 1",
-            [size],
-        ).fetchone()
-        return row is not None
-
-    def import_for_file(self, path: str, stat: Sequence[int]) -> int | None:
-        """The import whose content the file at ``path`` had when last read, if the file's
-        ``stat`` (size, mtime_ns, ctime_ns, inode, device) is still the one seen then."""
-        row = self.db.execute(
-            "SELECT import_id FROM import_files WHERE path = ? AND size = ? AND mtime_ns = ?"
-            " AND ctime_ns = ? AND inode = ? AND device = ?",
-            [path, *stat],
-        ).fetchone()
-        return int(row[0]) if row else None
-
-    def remember_files(self, files: Sequence[tuple[str, int, Sequence[int]]]) -> None:
-        """Note (path, import id, stat) of files read: the stat each had, and the import whose
-        content it held; a path seen before is noted afresh. An import recorded before sizes
-        were gets the size of the file found to hold its content."""
-        if not files:
-            return
-        with self.transaction() as conn:
-            conn.executemany(
-                "INSERT OR REPLACE INTO import_files"
-                " (path, import_id, size, mtime_ns, ctime_ns, inode, device)"
-                " VALUES (?,?,?,?,?,?,?)",
-                [(path, import_id, *stat) for path, import_id, stat in files],
-            )
-            conn.executemany(
-                "UPDATE imports SET size = ? WHERE id = ? AND size IS NULL",
-                [(stat[0], import_id) for _, import_id, stat in files],
-            )
-
-    def imports(self) -> list[dict[str, Any]]:
-        rows = self.db.execute(
-            "SELECT id, path, name, sha256, format, imported_at, summary FROM imports ORDER BY id"
-        ).fetchall()
-        keys = ("id", "path", "name", "sha256", "format", "imported_at", "summary")
-        return [
-            dict(zip(keys, r, strict=True)) | {"summary": json.loads(r[6] or "{}")} for r in rows
-        ]
-
-    # -- rejects -------------------------------------------------------------------------------
-
-    def add_rejects(self, import_id: int | None, rejects: Sequence[Reject]) -> None:
-        rows = [
-            (
-                import_id,
-                r.file,
-                r.line,
-                r.reason,
-                r.raw[:RAW_LIMIT],
-                len(r.raw.encode("utf-8", "replace")) if r.size is None else r.size,
-            )
-            for r in rejects
-        ]
-        with self.transaction() as conn:
-            conn.executemany(
-                "INSERT INTO rejects (import_id, file, line, reason, raw, raw_bytes)"
-                " VALUES (?,?,?,?,?,?)",
-                rows,
-            )
-
-    def rejects(self) -> list[Reject]:
-        rows = self.db.execute("SELECT file, line, reason, raw FROM rejects ORDER BY id")
-        return [Reject(r[0], int(r[1]), r[2], r[3] or "") for r in rows]
-
-    def reject_count(self) -> int:
-        return int(self.db.execute("SELECT count(*) FROM rejects").fetchone()[0])
-
-    def last_reject_id(self) -> int:
-        """The id of the newest reject (0 without any): an import's come after it."""
-        return int(self.db.execute("SELECT coalesce(max(id), 0) FROM rejects").fetchone()[0])
-
-    def reject_rows_after(self, after: int, page: int = 5000) -> Iterator[tuple[str, int, str]]:
-        """(file, line, reason) of every reject after the id ``after``, in the order they were
-        written, read ``page`` at a time: a listing that does not hold them all."""
-        while True:
-            rows = self.db.execute(
-                "SELECT id, file, line, reason FROM rejects WHERE id > ? ORDER BY id LIMIT ?",
-                (after, page),
-            ).fetchall()
-            for _, file, line, reason in rows:
-                yield str(file), int(line), str(reason)
-            if len(rows) < page:
-                return
-            after = int(rows[-1][0])
-
-    def add_generator_rejections(
-        self, rejections: Sequence[GeneratorRejection], import_id: int | None
-    ) -> int:
-        rows = [
-            (
-                g.key,
-                g.domain,
-                g.reason,
-                _dumps(g.source),
-                _dumps(g.output),
-                import_id,
-                g.file,
-                g.line,
-            )
-            for g in rejections
-        ]
-        with self.transaction() as conn:
-            before = conn.total_changes
-            conn.executemany(
-                "INSERT OR IGNORE INTO generator_rejections"
-                " (key, domain, reason, source, output, import_id, file, line)"
-                " VALUES (?,?,?,?,?,?,?,?)",
-                rows,
-            )
-            return conn.total_changes - before
-
-    def generator_rejection_counts(self) -> dict[str, dict[str, int]]:
-        """{domain: {reason: count}} of generator outputs marked unusable."""
-        result: dict[str, dict[str, int]] = {}
-        rows = self.db.execute(
-            "SELECT domain, reason, count(*) FROM generator_rejections GROUP BY 1, 2 ORDER BY 1, 2"
-        )
-        for domain, reason, count in rows:
-            result.setdefault(domain, {})[reason] = int(count)
-        return result
+class Evidence(Part):
+    """The ``globi_records``, ``texts``, ``recordings`` and ``audio_measurements`` tables."""
 
     # -- GloBI records -------------------------------------------------------------------------
 
@@ -287,7 +76,7 @@ class EvidenceMixin:
             values[-1] = _dumps(rec.get("record") or {})
             rows.append((*values, import_id))
         marks = ",".join("?" * (len(GLOBI_COLUMNS) + 1))
-        with self.transaction() as conn:
+        with self._store.transaction() as conn:
             before = conn.total_changes
             conn.executemany(
                 f"INSERT OR IGNORE INTO globi_records ({','.join(GLOBI_COLUMNS)}, import_id)"
@@ -363,7 +152,7 @@ class EvidenceMixin:
         """Insert or replace texts (dicts keyed by TEXT_COLUMNS)."""
         rows = [(*[t.get(c) for c in TEXT_COLUMNS], import_id) for t in texts]
         marks = ",".join("?" * (len(TEXT_COLUMNS) + 1))
-        with self.transaction() as conn:
+        with self._store.transaction() as conn:
             before = conn.total_changes
             conn.executemany(
                 f"INSERT OR REPLACE INTO texts ({','.join(TEXT_COLUMNS)}, import_id)"
@@ -404,7 +193,7 @@ class EvidenceMixin:
         ``arrived_recording_count``, ``linked_item_ids``)."""
         changed: list[str] = []
         arrived: list[tuple[int, str, int]] = []
-        with self.transaction() as conn:
+        with self._store.transaction() as conn:
             for rec in recordings:
                 values = {c: rec.get(c) for c in RECORDING_COLUMNS}
                 if isinstance(values["metadata"], dict):
@@ -484,8 +273,31 @@ class EvidenceMixin:
     def forget_arrived_recordings(self) -> None:
         """Empty the table of the recordings this connection's imports wrote."""
         if self._arrived_exists():
-            with self.transaction() as conn:
+            with self._store.transaction() as conn:
                 conn.execute(f"DELETE FROM {self._ARRIVED}")
+
+    def linked_item_ids(
+        self, domain: str | None, recording_imports: Sequence[int], text_keys: Sequence[str]
+    ) -> list[str]:
+        """Items of ``domain`` (None: none), or naming a recording that one of the imports
+        ``recording_imports`` of this connection wrote (see ``upsert_recordings``), or whose
+        text key (lower case) is one of ``text_keys``: those whose evidence just changed."""
+        recordings = "0"
+        if recording_imports and self._arrived_exists():
+            recordings = (
+                f"recording_id IN (SELECT id FROM {self._ARRIVED}"
+                " WHERE import_id IN (SELECT value FROM json_each(?)))"
+            )
+        query = (
+            "SELECT id FROM items WHERE (? AND domain = ?)"
+            f" OR {recordings}"
+            " OR lower(text_key) IN (SELECT value FROM json_each(?))"
+        )
+        params: list[Any] = [int(domain is not None), domain or ""]
+        if recordings != "0":
+            params.append(json.dumps(list(recording_imports)))
+        params.append(json.dumps(list(text_keys)))
+        return [row[0] for row in self.db.execute(query, params)]
 
     def recording(self, recording_id: str | None) -> dict[str, Any] | None:
         if not recording_id:
@@ -546,9 +358,9 @@ class EvidenceMixin:
 
     def put_measurement(self, keys: Sequence[str], version: str, payload: str) -> None:
         """Cache a measurement (JSON text) under each key, replacing an older one."""
-        with self.transaction() as conn:
+        with self._store.transaction() as conn:
             conn.executemany(
                 "INSERT OR REPLACE INTO audio_measurements (audio_sha256, version, result,"
                 " computed_at) VALUES (?, ?, ?, ?)",
-                [(key, version, payload, self.clock()) for key in dict.fromkeys(keys)],
+                [(key, version, payload, self._store.clock()) for key in dict.fromkeys(keys)],
             )

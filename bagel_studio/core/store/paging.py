@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bagel_studio.core.store.database import Database
+from bagel_studio.core.store.part import Part
 from bagel_studio.core.store.queue import QUEUE_COLUMNS, QueueFilter
 
 WORD_SOURCE = "items_fts CROSS JOIN items ON items.seq = items_fts.rowid"  # the index drives
@@ -103,10 +104,10 @@ class QueueSql:
         return f"({', '.join(self.terms)}) {op} ({', '.join('?' * len(self.terms))})"
 
 
-class QueuePagingMixin:
-    """Reads of the queue whose cost does not grow with the number of items they match."""
+class Queue(Part):
+    """Reads of the queue whose cost does not grow with the number of items they match
+    (``store.queue``)."""
 
-    db: Database
     _word_index: bool | None = None
 
     def has_word_index(self) -> bool:
@@ -119,31 +120,31 @@ class QueuePagingMixin:
             self._word_index = found is not None
         return self._word_index
 
-    def queue_sql(self, queue: QueueFilter) -> QueueSql:
+    def sql(self, queue: QueueFilter) -> QueueSql:
         if queue.words(self.has_word_index()) and not queue.ambiguity_first:
             where, params = queue.where(word_index=True, joined=True)
             return QueueSql(WORD_SOURCE, where, params, ("items_fts.rowid",))
         where, params = queue.where(word_index=self.has_word_index())
         return QueueSql("items", where, params, queue.order_terms())
 
-    def queue_count(self, queue: QueueFilter) -> int:
+    def count(self, queue: QueueFilter) -> int:
         """How many items the queue shows (a search alone is counted in the word index)."""
         words = queue.words_only() if self.has_word_index() else None
         if words:
             sql = "SELECT count(*) FROM items_fts WHERE items_fts MATCH ?"
             return int(self.db.execute(sql, [words]).fetchone()[0])
-        q = self.queue_sql(queue)
+        q = self.sql(queue)
         sql = f"SELECT count(*) FROM {q.source} WHERE {q.where}"
         return int(self.db.execute(sql, q.params).fetchone()[0])
 
-    def queue_page(
+    def page(
         self, queue: QueueFilter, offset: int, limit: int, after: Key | None = None
     ) -> list[dict[str, Any]]:
         """Rows ``offset`` .. ``offset + limit`` of the queue, each with its order ``key``.
 
         ``after`` (the key of row ``offset - 1``) starts the page there instead of counting
         ``offset`` rows from the top."""
-        q = self.queue_sql(queue)
+        q = self.sql(queue)
         columns = ", ".join(f"items.{c}" for c in QUEUE_COLUMNS)
         keys = ", ".join(queue.order_terms())
         sql = f"SELECT {columns}, {keys} FROM {q.source} WHERE ({q.where})"
@@ -162,25 +163,40 @@ class QueuePagingMixin:
             records.append(record)
         return records
 
-    def queue_ids(self, queue: QueueFilter) -> list[str]:
+    def rows(self, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """The columns the queue table shows, for the given items."""
+        result: dict[str, dict[str, Any]] = {}
+        for start in range(0, len(ids), 500):
+            chunk = list(ids[start : start + 500])
+            marks = ",".join("?" * len(chunk))
+            cursor = self.db.execute(
+                f"SELECT {', '.join(QUEUE_COLUMNS)} FROM items WHERE id IN ({marks})", chunk
+            )
+            for row in cursor:
+                record = dict(zip(QUEUE_COLUMNS, row, strict=True))
+                record["flag_checks"] = [c for c in record["flag_checks"].split(",") if c]
+                result[record["id"]] = record
+        return result
+
+    def ids(self, queue: QueueFilter) -> list[str]:
         """Every id of the queue, in order (for bulk work and tests; the desk pages)."""
-        q = self.queue_sql(queue)
+        q = self.sql(queue)
         sql = f"SELECT items.id FROM {q.source} WHERE {q.where} {q.order}"
         return [str(row[0]) for row in self.db.execute(sql, q.params)]
 
-    def queue_key(self, queue: QueueFilter, item_id: str) -> Key | None:
+    def key(self, queue: QueueFilter, item_id: str) -> Key | None:
         """Where ``item_id`` sits in the queue's order (whether or not it matches the filter)."""
         row = self.db.execute(
             f"SELECT {', '.join(queue.order_terms())} FROM items WHERE id = ?", [item_id]
         ).fetchone()
         return None if row is None else tuple(row)
 
-    def queue_rank(self, queue: QueueFilter, item_id: str) -> int:
+    def rank(self, queue: QueueFilter, item_id: str) -> int:
         """The row of ``item_id`` in the queue, or -1 when it does not match the filter."""
-        key = self.queue_key(queue, item_id)
+        key = self.key(queue, item_id)
         if key is None:
             return -1
-        q = self.queue_sql(queue)
+        q = self.sql(queue)
         found = self.db.execute(
             f"SELECT 1 FROM {q.source} WHERE ({q.where}) AND {q.after('=')} AND items.id = ?",
             [*q.params, *key, item_id],
@@ -196,13 +212,11 @@ class QueuePagingMixin:
             before = self.db.execute(sql, [*q.params, *key]).fetchone()[0]
         return int(before) - 1
 
-    def queue_next(
-        self, queue: QueueFilter, after_id: str | None, *, wrap: bool = True
-    ) -> str | None:
+    def next_id(self, queue: QueueFilter, after_id: str | None, *, wrap: bool = True) -> str | None:
         """The first item of the queue after ``after_id`` (from the top when None or unknown),
         wrapping round to the top when ``wrap``; never ``after_id`` itself."""
-        q = self.queue_sql(queue)
-        key = self.queue_key(queue, after_id) if after_id else None
+        q = self.sql(queue)
+        key = self.key(queue, after_id) if after_id else None
         head = f"SELECT items.id FROM {q.source} WHERE ({q.where})"
         if key is not None:
             row = self.db.execute(
@@ -226,7 +240,7 @@ class QueuePagingMixin:
         path, index = SEEK_PATHS[column]
         return distinct_by_seeking(self.db, "items", path, index)
 
-    def domains_in_queue_order(self) -> list[str]:
+    def domains_in_order(self) -> list[str]:
         """The project's domains in the order the queue meets them (by their first item)."""
         firsts = []
         for domain in self.distinct_values("domain"):

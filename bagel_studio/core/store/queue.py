@@ -21,7 +21,7 @@ def word_query(text: str) -> str | None:
     return " ".join(terms) or None
 
 
-# The columns of a queue row (``Store.queue_rows``, ``Store.queue_page``), declared once: the
+# The columns of a queue row (``store.queue.rows``, ``store.queue.page``), declared once: the
 # desk's queue shows these (``flag_severity`` and ``flag_checks`` as its Flags column).
 QUEUE_COLUMNS = (
     "id",

@@ -71,12 +71,12 @@ def derive_status(reviews: Sequence[tuple[Decision, str]]) -> Status:
 def released_content(
     adjudication: dict[str, Any] | None, reviews: Iterable[Review]
 ) -> ItemContent | None:
-    """The content to release for an item, from its adjudication (as ``Store.adjudication``
+    """The content to release for an item, from its adjudication (as ``store.adjudications.get``
     gives it) and its curators' reviews, else None.
 
     The adjudicator's content if they accepted; without an adjudication, the one content every
-    non-skipping curator accepted. ``Store.final_content`` and the export's bulk plan both ask
-    this.
+    non-skipping curator accepted. ``store.reviews.final_content`` and the export's bulk plan
+    both ask this.
     """
     if adjudication is not None:
         if adjudication["decision"] in (Decision.ACCEPT, Decision.REVISE):

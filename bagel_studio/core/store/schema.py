@@ -1,13 +1,14 @@
 """The project schema, created and changed only through these named migrations.
 
 A migration is a function decorated with ``@migration``; its name (the function's name) is what a
-project file records, with the time it was applied, in the ``schema_migrations`` table. Each runs
-once, inside one transaction. New migrations are appended at the END of this file, each with a
-unique descriptive name (``m_llm_profiles``): a project that lacks a named migration gets it,
-whichever order branches added them in. A file that records a migration this program does not know
-was written by a newer BAGEL Studio and is refused rather than misread.
+project file records, with the time it was applied, in sqlite-utils' ``_sqlite_migrations`` table
+(set ``bagel-studio``). Each runs once, inside one transaction. New migrations are appended at the
+END of this file, each with a unique descriptive name (``m_llm_profiles``): a project that lacks a
+named migration gets it, whichever order branches added them in. A file that records a migration
+this program does not know was written by a newer BAGEL Studio and is refused rather than misread.
 
-``migrate.apply_migrations`` applies them (and explains how files from before names are read).
+``migrate.apply_migrations`` applies them through sqlite-utils' ``Migrations``, built from this
+list when one is pending (and explains how the files of earlier releases are brought onto it).
 """
 
 from __future__ import annotations

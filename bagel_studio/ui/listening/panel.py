@@ -222,7 +222,7 @@ class ListeningPanel(QWidget):
         if not item.recording_id:
             self._show_notice(f"{item.id}: no Xeno-canto recording linked to this item")
             return
-        recording = self.services.store.recording(item.recording_id)
+        recording = self.services.store.evidence.recording(item.recording_id)
         if recording is None:
             self._show_notice(f"no recording {item.recording_id} in this project")
             return

@@ -35,7 +35,7 @@ def build(folder: Path, data_dir: Path) -> Path:
     recordings.append(_recording("XC2", folder / "XC2.mp3"))  # never there
     path = folder / "project.bagel"
     with Store.open(path) as store:
-        store.upsert_recordings(recordings, None)
+        store.evidence.upsert_recordings(recordings, None)
         items = []
         for recording in recordings:
             for n in range(2):
@@ -53,7 +53,7 @@ def build(folder: Path, data_dir: Path) -> Path:
                         recording_id=str(recording["id"]),
                     )
                 )
-        store.add_items(items, None)
+        store.items.add_items(items, None)
     return path
 
 
@@ -83,9 +83,9 @@ def test_analyze_measures_every_clip_on_a_pool_and_resumes(
     with Store.open(path, read_only=True) as store:
         for clip in CLIPS:
             assert measurement_for(store, clip, compute=False) is not None
-        flagged = {item for item, flag in store.all_flags() if flag.check == "acoustic-mismatch"}
+        flagged = {item for item, flag in store.flags.all() if flag.check == "acoustic-mismatch"}
         assert "xc:XC132865:0" not in flagged or "xc:XC132865:1" not in flagged
-        assert any(f.check == "audio-unreadable" for f in store.flags("xc:XC1:0"))
+        assert any(f.check == "audio-unreadable" for f in store.flags.of_item("xc:XC1:0"))
 
     assert run(["analyze", str(path)]) == 1  # again: nothing left but the missing file
     out, _ = capsys.readouterr()

@@ -61,7 +61,7 @@ def test_measurement_is_computed_once_and_cached(data_dir: Path, project_path: P
     clip = data_dir / "xeno_canto" / "XC625750.mp3"
     sha = "c6fb6faf7dd61ca717ddb671f9827cab4cd81f3e3bf6ac2507694f3fb73f07c3"
     with Store.open(project_path) as store:
-        store.upsert_recordings([_recording("XC625750", clip, sha)], None)
+        store.evidence.upsert_recordings([_recording("XC625750", clip, sha)], None)
         assert measurement_for(store, "XC625750", compute=False) is None
         m = measurement_for(store, "XC625750")
         assert m is not None and m.sample_rate == 44100 and m.channels == 2
@@ -84,7 +84,7 @@ def test_audio_found_beside_the_project(data_dir: Path, tmp_path: Path) -> None:
         assert resolve_audio_path(store, relative) == project.parent / "XC143244.mp3"
         assert resolve_audio_path(store, stale) == project.parent / "XC143244.mp3"
         assert resolve_audio_path(store, nowhere) is None
-        store.upsert_recordings([nowhere], None)
+        store.evidence.upsert_recordings([nowhere], None)
         assert measurement_for(store, "XC2") is None
         assert measurement_error(store, "XC2") == "XC2.mp3: audio file not found"
 
@@ -94,7 +94,7 @@ def test_measure_recordings_skips_unreadable_audio(data_dir: Path, tmp_path: Pat
     bad.write_bytes(np.random.default_rng(5).bytes(4000))
     good = data_dir / "xeno_canto" / "XC449522.mp3"
     store = Store.memory()
-    store.upsert_recordings(
+    store.evidence.upsert_recordings(
         [
             _recording("XC9", bad, "bad-sha"),
             _recording("XC449522", good, "good-sha"),
@@ -113,8 +113,8 @@ def test_measure_recordings_skips_unreadable_audio(data_dir: Path, tmp_path: Pat
 
 
 def _project_with_items(store: Store, clip: Path, rec_id: str, items: list[NewItem]) -> None:
-    store.upsert_recordings([_recording(rec_id, clip, f"sha-{rec_id}")], None)
-    store.add_items(items, None)
+    store.evidence.upsert_recordings([_recording(rec_id, clip, f"sha-{rec_id}")], None)
+    store.items.add_items(items, None)
 
 
 def test_acoustic_flags_from_the_cache(tmp_path: Path) -> None:
@@ -137,15 +137,15 @@ def test_acoustic_flags_from_the_cache(tmp_path: Path) -> None:
             ),
         ],
     )
-    item = store.get_item("xc:1")
+    item = store.items.get("xc:1")
     assert acoustic_flags(store, item) == []  # not measured yet: never decodes here
     measure_recordings(store)
     [flag] = acoustic_flags(store, item)
     assert flag.check == "acoustic-mismatch"
     assert flag.message.startswith("gold ~3-5 kHz but the clip's dominant band is 6.")
     assert flag.message.endswith("(peak 7.0 kHz); option C ~6-8 kHz fits")
-    assert acoustic_flags(store, store.get_item("xc:2")) == []
-    [duration] = acoustic_flags(store, store.get_item("xc:3"))
+    assert acoustic_flags(store, store.items.get("xc:2")) == []
+    [duration] = acoustic_flags(store, store.items.get("xc:3"))
     assert "calls last 1" in duration.message and "option A 80-150 ms fits" in duration.message
 
 
@@ -158,9 +158,9 @@ def test_short_quiet_and_unreadable_clips(tmp_path: Path) -> None:
     _project_with_items(store, short, "XC5", [_item("xc:5", "XC5", options, 1)])
     _project_with_items(store, broken, "XC6", [_item("xc:6", "XC6", options, 0)])
     measure_recordings(store)
-    checks = sorted(f.check for f in acoustic_flags(store, store.get_item("xc:5")))
+    checks = sorted(f.check for f in acoustic_flags(store, store.items.get("xc:5")))
     assert checks == ["clip-too-quiet", "clip-too-short"]  # too quiet: no claims compared
-    [unreadable] = acoustic_flags(store, store.get_item("xc:6"))
+    [unreadable] = acoustic_flags(store, store.items.get("xc:6"))
     assert unreadable.check == "audio-unreadable"
     assert unreadable.message.startswith("XC6.wav: truncated or corrupt WAV (")
 
@@ -182,13 +182,13 @@ def test_check_all_merges_the_acoustic_checks(tmp_path: Path) -> None:
     )
     measure_recordings(store)
     check_all(store)
-    assert "acoustic-mismatch" in {f.check for f in store.flags("xc:8")}
-    assert "acoustic-mismatch" not in {f.check for f in store.flags("xc:9")}
+    assert "acoustic-mismatch" in {f.check for f in store.flags.of_item("xc:8")}
+    assert "acoustic-mismatch" not in {f.check for f in store.flags.of_item("xc:9")}
 
 
 @pytest.mark.parametrize("domain", ["GloBI", "Wikipedia"])
 def test_other_domains_are_left_alone(domain: str) -> None:
     store = Store.memory()
     content = ItemContent("Q?", ("~3-5 kHz", "b", "c", "d"), 0, None)
-    store.add_items([NewItem(id="x:1", domain=domain, content=content)], None)
-    assert acoustic_flags(store, store.get_item("x:1")) == []
+    store.items.add_items([NewItem(id="x:1", domain=domain, content=content)], None)
+    assert acoustic_flags(store, store.items.get("x:1")) == []

@@ -56,7 +56,7 @@ def test_audit_text_names_findings_and_sets_flags(
     assert f"{LEAKING_ID} states the answer of {LEAKED_ID}: 'Microtus arvalis'" in captured.out
     assert "audit flags set on" in captured.err
     with Store.open(copy, read_only=True) as store:
-        assert "leaks-answer-of" in {f.check for f in store.flags(LEAKING_ID)}
+        assert "leaks-answer-of" in {f.check for f in store.flags.of_item(LEAKING_ID)}
 
 
 def test_audit_no_flags_only_reads(planted: Path, capsys: pytest.CaptureFixture[str]) -> None:

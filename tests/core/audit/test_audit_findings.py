@@ -92,17 +92,17 @@ def test_audit_flags_survive_rechecks_and_go_when_fixed(planted: Path, tmp_path:
     with Store.open(copy) as store:
         change = store_audit_flags(store, audit_flags(run_audit(store)))
         assert {first, second, LEAKING_ID} <= change.item_ids
-        assert NEAR_DUPLICATE in {f.check for f in store.flags(first)}
+        assert NEAR_DUPLICATE in {f.check for f in store.flags.of_item(first)}
         check_all(store, [first, second])  # an item's own checks keep them
-        flag = next(f for f in store.flags(first) if f.check == NEAR_DUPLICATE)
+        flag = next(f for f in store.flags.of_item(first) if f.check == NEAR_DUPLICATE)
         assert flag.message == (
             f"Says the same thing as {second} (the same gold 'Rocky hillsides with scrub';"
             " about hystrix cristata)"
         )
         assert flag.details == {"items": [second]}
-        assert first in store.item_ids(QueueFilter(check=NEAR_DUPLICATE))
+        assert first in store.items.ids(QueueFilter(check=NEAR_DUPLICATE))
         # A curator rewrites one of the pair; the next audit takes both flags away.
-        item = store.get_item(second)
+        item = store.items.get(second)
         operations.edit(
             store,
             second,
@@ -111,10 +111,12 @@ def test_audit_flags_survive_rechecks_and_go_when_fixed(planted: Path, tmp_path:
                 question="What does Hystrix cristata eat in winter?", dimension="Diet"
             ),
         )
-        assert NEAR_DUPLICATE in {f.check for f in store.flags(second)}  # until the next audit
+        assert NEAR_DUPLICATE in {
+            f.check for f in store.flags.of_item(second)
+        }  # until the next audit
         store_audit_flags(store, audit_flags(run_audit(store)))
-        assert NEAR_DUPLICATE not in {f.check for f in store.flags(first)}
-        assert first not in store.item_ids(QueueFilter(check=NEAR_DUPLICATE))
+        assert NEAR_DUPLICATE not in {f.check for f in store.flags.of_item(first)}
+        assert first not in store.items.ids(QueueFilter(check=NEAR_DUPLICATE))
         # A rejected item is out of the release and out of the audit.
         operations.decide(store, LEAKED_ID, "ana", Decision.REJECT, reason="answer-leaked")
         report = run_audit(store)
@@ -184,7 +186,7 @@ def test_a_random_project_has_no_artifacts(tmp_path: Path) -> None:
         content = ItemContent(question, options, rng.randrange(4), dimension)
         items.append(NewItem(f"random:{n}", domain, content))
     with Store.open(tmp_path / "random.bagel") as store:
-        store.add_items(items, None)
+        store.items.add_items(items, None)
         report = run_audit(store)
     raw = [
         s.p_value

@@ -21,7 +21,7 @@ def test_the_demo_audit_says_which_two_items_it_leaves_out_and_why(
     demo_template: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with Store.open(demo_template, read_only=True) as store:
-        total = len(store.item_ids())
+        total = len(store.items.ids())
         report = run_audit(store)
     assert total == 58 and report.items == 56
     assert report.left_out.rejected == 0 and set(report.left_out.unsound) == set(UNSOUND)

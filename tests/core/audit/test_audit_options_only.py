@@ -86,12 +86,16 @@ def test_options_only_accuracy_beside_the_full_prompt_and_the_flag(
     assert sorted(data["answerable_without_stem"]) == sorted(PARTICIPANT + CLEAN_LONGEST)
 
     with Store.open(project, read_only=True) as store:
-        flag = next(f for f in store.flags(PARTICIPANT[0]) if f.check == "answerable-without-stem")
+        flag = next(
+            f for f in store.flags.of_item(PARTICIPANT[0]) if f.check == "answerable-without-stem"
+        )
         assert flag.details == {"models": ["shortcut-a", "shortcut-b"]}
-        assert not [f for f in store.flags(CLEAN[0]) if f.check == "answerable-without-stem"]
+        assert not [
+            f for f in store.flags.of_item(CLEAN[0]) if f.check == "answerable-without-stem"
+        ]
         # Options-only answers are not closed-book answers: shortcut-b, asked only without the
         # question, is no second model agreeing on a wrong key.
-        assert "models-reject-gold" not in store.flag_counts()
+        assert "models-reject-gold" not in store.flags.counts()
 
     assert run(["audit", str(project)]) == 0
     out = capsys.readouterr().out
@@ -103,11 +107,13 @@ def test_options_only_accuracy_beside_the_full_prompt_and_the_flag(
 def test_an_edited_item_loses_its_stale_answers(project: Path, server: ScriptedServer) -> None:
     evaluate(project, server, "longest", "shortcut-a", "--options-only")
     with Store.open(project) as store:
-        item = store.get_item(PARTICIPANT[0])
+        item = store.items.get(PARTICIPANT[0])
         options = list(item.content.options)
         options[(item.content.answer_index or 0) - 1] += " and a much longer distractor text"
         operations.edit(store, PARTICIPANT[0], "ana", item.content.with_changes(options=options))
     assert run(["audit", str(project), "--json"]) == 0
     with Store.open(project, read_only=True) as store:
-        assert "answerable-without-stem" not in {f.check for f in store.flags(PARTICIPANT[0])}
-        assert "answerable-without-stem" in {f.check for f in store.flags(PARTICIPANT[1])}
+        assert "answerable-without-stem" not in {
+            f.check for f in store.flags.of_item(PARTICIPANT[0])
+        }
+        assert "answerable-without-stem" in {f.check for f in store.flags.of_item(PARTICIPANT[1])}

@@ -21,7 +21,7 @@ def release(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("release")
     path = planted_project(folder / "planted.bagel")
     with Store.open(path) as store:
-        for item_id in store.item_ids():
+        for item_id in store.items.ids():
             if not item_id.startswith("biorxiv:") or item_id.endswith("0"):
                 operations.decide(store, item_id, "ana", Decision.ACCEPT)
         export_release(store, folder / "out", seed=3)
@@ -74,7 +74,7 @@ def test_the_release_audit_is_the_project_audit_of_the_released_items(tmp_path: 
     options' order, which the release shuffles)."""
     path = planted_project(tmp_path / "planted.bagel")
     with Store.open(path) as store:
-        operations.decide_many(store, store.item_ids(), "ana", Decision.ACCEPT)
+        operations.decide_many(store, store.items.ids(), "ana", Decision.ACCEPT)
         project = run_audit(store)
         release = release_audit(plan_export(store, seed=8))
     assert project.items == release.items == 750

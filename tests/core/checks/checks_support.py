@@ -26,12 +26,12 @@ def new_item(
 
 
 def flags_by_check(store: Store, item_id: str) -> dict[str, Flag]:
-    return {flag.check: flag for flag in store.flags(item_id)}
+    return {flag.check: flag for flag in store.flags.of_item(item_id)}
 
 
 def checked(store: Store, *items: NewItem) -> dict[str, dict[str, Flag]]:
     """Add the items, run ``check_all`` over them, and return each item's flags by check id."""
-    store.add_items(list(items), None)
+    store.items.add_items(list(items), None)
     check_all(store, [i.id for i in items])
     return {i.id: flags_by_check(store, i.id) for i in items}
 
@@ -81,7 +81,7 @@ def globi_table_records(path: Path) -> list[dict[str, Any]]:
 
 def add_text(store: Store, path: Path, kind: str = "wikipedia") -> str:
     """Store a bundled text and return the item ``text_key`` that resolves to it."""
-    store.add_texts(
+    store.evidence.add_texts(
         [
             {
                 "key": f"{kind}:{path.stem}",

@@ -19,7 +19,7 @@ def project(path: Path) -> Store:
         "Habitat",
         "easy",
     )
-    store.add_items([NewItem(id="k", domain="Wikipedia", content=content)], None)
+    store.items.add_items([NewItem(id="k", domain="Wikipedia", content=content)], None)
     check_all(store)
     return store
 
@@ -28,14 +28,14 @@ def test_wrong_blind_answer_is_flagged_and_undo_clears_it(project_path: Path) ->
     assert "blind-answer-wrong" in CHECKS
     with project(project_path) as store:
         operations.decide(store, "k", "ana", Decision.ACCEPT, blind_answer=0)
-        assert store.flags("k") == []
+        assert store.flags.of_item("k") == []
         operations.decide(store, "k", "ben", Decision.UNCERTAIN, blind_answer=2)
-        [flag] = store.flags("k")
+        [flag] = store.flags.of_item("k")
         assert flag.check == "blind-answer-wrong"
         assert "ben chose C" in flag.message and "gold is A" in flag.message
         assert flag.details["curators"] == ["ben"]
         operations.undo(store, "ben")
-        assert store.flags("k") == []
+        assert store.flags.of_item("k") == []
 
 
 def test_check_all_sees_blind_answers_in_bulk(project_path: Path) -> None:
@@ -48,8 +48,8 @@ def test_check_all_sees_blind_answers_in_bulk(project_path: Path) -> None:
             )
             for n in range(60)
         ]
-        store.add_items(many, None)
+        store.items.add_items(many, None)
         operations.decide(store, "x7", "ana", Decision.ACCEPT, blind_answer=3)
         check_all(store)  # 61 items: the bulk path
-        assert [f.check for f in store.flags("x7")] == ["blind-answer-wrong"]
-        assert store.flags("x8") == []
+        assert [f.check for f in store.flags.of_item("x7")] == ["blind-answer-wrong"]
+        assert store.flags.of_item("x8") == []

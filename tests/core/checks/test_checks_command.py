@@ -21,10 +21,10 @@ PEARSONEMA_Q = (
 @pytest.fixture
 def project(project_path: Path) -> Path:
     with Store.open(project_path, owner="test") as store:
-        store.add_globi_records(
+        store.evidence.add_globi_records(
             [record("Canis lupus", "host of", "Pearsonema plica", row=40)], None
         )
-        store.add_items(
+        store.items.add_items(
             [
                 new_item(
                     "globi:2:0",
@@ -58,7 +58,7 @@ def test_check_json_lists_current_flags(project: Path, capsys: pytest.CaptureFix
     assert "Canis lupus host of Pearsonema plica" in documented["message"]
     assert ("wikipedia:koala:0", "hidden-context") in by_item
     with Store.open(project, read_only=True) as store:  # the flags were stored, too
-        assert {f.check for f in store.flags("globi:2:0")} == {"also-documented"}
+        assert {f.check for f in store.flags.of_item("globi:2:0")} == {"also-documented"}
 
 
 def test_check_filters_by_domain_and_check(
@@ -77,7 +77,7 @@ def test_check_filters_by_domain_and_check(
 def test_blocking_flag_exits_1(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with Store.open(project, owner="test") as store:
         content = ItemContent("Which is a bird?", ("Kea", "Kea", "Lion", "Wolf"), 0, "Taxonomy")
-        store.add_items([NewItem("wikipedia:kea:9", "Wikipedia", content)], None)
+        store.items.add_items([NewItem("wikipedia:kea:9", "Wikipedia", content)], None)
     assert run(["check", str(project), "--no-audio"]) == 1
     assert "wikipedia:kea:9  blocking  options-not-distinct" in capsys.readouterr().out
 

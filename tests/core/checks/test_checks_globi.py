@@ -42,7 +42,7 @@ def ash_records(data_dir: Path) -> list[dict[str, object]]:
 @pytest.fixture
 def ash(ash_records: list[dict[str, object]]) -> Store:
     store = Store.memory()
-    store.add_globi_records(ash_records, None)
+    store.evidence.add_globi_records(ash_records, None)
     return store
 
 
@@ -60,7 +60,7 @@ def pallisentis(options: list[str] | None = None) -> object:
 
 def test_pallisentis_offers_the_stem_taxon_and_mixes_ranks() -> None:
     store = Store.memory()
-    store.add_globi_records(
+    store.evidence.add_globi_records(
         [
             record("Pallisentis nagpurensis", "parasite of", "Channa striata", target_path=CHANNA),
             record(
@@ -88,7 +88,7 @@ def test_pallisentis_family_option_containing_a_recorded_host_is_also_documented
         "Oreochromis mossambicus"
     )
     # Suppose the loaded records also document a cichlid host: option A is then defensible.
-    store.add_globi_records(
+    store.evidence.add_globi_records(
         [
             record("Pallisentis nagpurensis", "parasite of", "Channa striata", target_path=CHANNA),
             record(
@@ -111,7 +111,7 @@ def test_pallisentis_family_option_containing_a_recorded_host_is_also_documented
 
 def test_family_beside_its_own_species_overlaps_by_record_lineage() -> None:
     store = Store.memory()
-    store.add_globi_records(
+    store.evidence.add_globi_records(
         [
             record(
                 "Pallisentis nagpurensis",
@@ -134,7 +134,7 @@ def test_family_beside_its_own_species_overlaps_by_record_lineage() -> None:
 
 def test_pearsonema_host_recorded_for_another_option_is_also_documented() -> None:
     store = Store.memory()
-    store.add_globi_records(
+    store.evidence.add_globi_records(
         [
             record("Pearsonema plica", "endoparasite of", "Procyon lotor", row=12),
             record("Canis lupus", "host of", "Pearsonema plica", row=40),
@@ -340,10 +340,10 @@ def test_single_item_check_agrees_with_check_all(ash: Store) -> None:
         PARTICIPANT,
         globi_ref=f"{ASH}#2174",
     )
-    ash.add_items([item], None)
+    ash.items.add_items([item], None)
     check_all(ash)  # one item: below the bulk threshold, records are queried
     bulk = flags_by_check(ash, "globi:tri:1")
-    single = {f.check: f for f in check_item(ash, ash.get_item("globi:tri:1"))}
+    single = {f.check: f for f in check_item(ash, ash.items.get("globi:tri:1"))}
     assert bulk == single
     assert {"also-documented", "subspecies-collision"} <= set(single)
 
@@ -358,7 +358,7 @@ def test_editing_an_item_rechecks_it(ash: Store) -> None:
         PARTICIPANT,
     )
     assert "subspecies-collision" in checked(ash, item)["globi:deer:1"]
-    content = ash.get_item("globi:deer:1").content
+    content = ash.items.get("globi:deer:1").content
     operations.edit(
         ash,
         "globi:deer:1",
@@ -443,7 +443,7 @@ def test_a_gold_the_linked_record_states_in_other_words_is_supported(ash: Store)
 def test_found_on_is_documented_evidence_for_parasite_of() -> None:
     # GloBI maps the wording "found on" to "adjacent to"; an ectoparasite is both.
     store = Store.memory()
-    store.add_globi_records(
+    store.evidence.add_globi_records(
         [
             record("Ixodes ricinus", "has host", "Capreolus capreolus", row=1),
             record("Ixodes ricinus", "found on", "Cervus elaphus", row=2),
@@ -470,7 +470,7 @@ def test_order_family_options_and_a_bare_order_beside_its_family() -> None:
     noctuid = (
         "Animalia | Arthropoda | Insecta | Lepidoptera | Noctuidae | Agrotis | Agrotis segetum"
     )
-    store.add_globi_records(
+    store.evidence.add_globi_records(
         [record("Parus major", "eats", "Agrotis segetum", row=3, target_path=noctuid)], None
     )
     written = new_item(
@@ -496,7 +496,7 @@ def test_order_family_options_and_a_bare_order_beside_its_family() -> None:
     by_lineage = flags["globi:tit:1"]["taxon-overlap"]
     assert by_lineage.details["options"] == ["A", "B"]
     assert by_lineage.details["records"] == ["curated.tsv#3"]
-    single = {f.check: f for f in check_item(store, store.get_item("globi:tit:1"))}
+    single = {f.check: f for f in check_item(store, store.items.get("globi:tit:1"))}
     assert single["taxon-overlap"] == by_lineage
 
 

@@ -42,7 +42,7 @@ def test_workers_store_the_flags_one_process_stores(
     monkeypatch.setattr(processes, "TASK", 3)
     seen: list[tuple[int, int]] = []
     with Store.open(many) as store:
-        assert processes.can_fork(store, store.item_count(), 2)
+        assert processes.can_fork(store, store.items.count(), 2)
         assert check_all(store, progress=lambda d, t: seen.append((d, t)), workers=2) == flagged
     assert flagged > 0
     assert _flags(many) == _flags(one)

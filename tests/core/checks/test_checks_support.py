@@ -107,7 +107,7 @@ def test_unsupported_gold_and_supported_distractor(wiki: tuple[Store, dict[str, 
     supported = flags["supported-distractor"]
     assert supported.details["options"] == ["B"]
     start, end = supported.details["spans"]["B"]
-    koala = store.find_text(keys["Koala"])
+    koala = store.evidence.find_text(keys["Koala"])
     assert koala is not None
     assert "Eucalyptus woodland, as the leaves of these trees" in koala["text"][start:end]
 

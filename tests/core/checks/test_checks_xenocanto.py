@@ -20,7 +20,7 @@ def recordings(data_dir: Path) -> Store:
     store = Store.memory()
     with open(data_dir / "xeno_canto" / "recordings.csv", encoding="utf-8", newline="") as handle:
         rows = list(csv.DictReader(handle))
-    store.upsert_recordings(
+    store.evidence.upsert_recordings(
         [
             {
                 "id": f"XC{row['id']}",

@@ -32,7 +32,7 @@ def make_project(tmp_path: Path) -> Iterator[MakeProject]:
 def paper_store(make_project: MakeProject, data_dir: Path) -> Store:
     """The 17 items printed in the paper (mostly gold B), all accepted by one curator."""
     store = make_project(paper_items(data_dir))
-    decide_all(store, store.item_ids())
+    decide_all(store, store.items.ids())
     return store
 
 
@@ -41,5 +41,5 @@ def paper_project(tmp_path: Path, data_dir: Path) -> Path:
     """A closed project file with the paper's items, all accepted."""
     path = tmp_path / "paper.bagel"
     with new_project(path, paper_items(data_dir)) as store:
-        decide_all(store, store.item_ids())
+        decide_all(store, store.items.ids())
     return path

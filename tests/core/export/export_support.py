@@ -108,7 +108,7 @@ def paper_items(data_dir: Path) -> list[NewItem]:
 
 def new_project(path: Path, items: Iterable[NewItem]) -> Store:
     store = Store.open(path)
-    store.add_items(list(items), None)
+    store.items.add_items(list(items), None)
     return store
 
 
@@ -165,16 +165,16 @@ def varied_project(make: Callable[[Iterable[NewItem]], Store], data_dir: Path) -
         recording_id=first.recording_id,
     )
     store = make(items)
-    ids = store.item_ids()
+    ids = store.items.ids()
     decide_all(store, ids)
-    edited = store.get_item(ids[1]).content.with_changes(
+    edited = store.items.get(ids[1]).content.with_changes(
         question='Quotes "here", a tab\there, ünïcödé and \u2028 too?'
     )
     operations.edit(store, ids[1], "ada", edited)
     operations.decide(store, ids[1], "ada", Decision.REVISE, note="fixed\nthe stem")
     operations.decide(store, ids[2], "bob", Decision.ACCEPT)
     operations.decide(store, ids[3], "bob", Decision.REJECT, reason="ambiguous")
-    options = store.get_item(ids[3]).content.options
-    adjudicated = store.get_item(ids[3]).content.with_changes(options=options[::-1])
+    options = store.items.get(ids[3]).content.options
+    adjudicated = store.items.get(ids[3]).content.with_changes(options=options[::-1])
     operations.adjudicate(store, ids[3], "carol", Decision.REVISE, content=adjudicated)
     return store

@@ -67,7 +67,9 @@ def test_blocked_items_exit_1_and_are_listed(
     paper_project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with Store.open(paper_project) as store:
-        store.replace_flags("globi:tree-fungus:0", [Flag("x", Severity.BLOCKING, "Broken gold")])
+        store.flags.replace_flags(
+            "globi:tree-fungus:0", [Flag("x", Severity.BLOCKING, "Broken gold")]
+        )
     out = tmp_path / "release"
     assert run(["export", str(paper_project), str(out), "--seed", "1"]) == 1
     err = capsys.readouterr().err

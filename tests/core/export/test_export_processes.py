@@ -46,7 +46,7 @@ def planted(tmp_path: Path) -> Path:
     """The planted project (duplicates, leaks, an artifact), all but a few items accepted."""
     path = planted_project(tmp_path / "planted.bagel")
     with Store.open(path) as store:
-        for item_id in store.item_ids():
+        for item_id in store.items.ids():
             if not item_id.endswith("3"):
                 operations.decide(store, item_id, "ana", Decision.ACCEPT)
     return path
@@ -113,7 +113,7 @@ def test_workers_past_what_they_hold_read_batches_again(
             plan = plan_export(store, seed=8, planner=pool.plan, dealt=pool.dealt)
             assert len(plan.batch_sizes) > 4  # the last is neither held nor handed out yet
             last = plan.items.slots[-1].item_id
-            content = store.get_item(last).content
+            content = store.items.get(last).content
             changed = content.with_changes(question=content.question + " (edited)")
             operations.edit_and_accept(store, last, "ana", changed)
             with pytest.raises(
@@ -130,7 +130,7 @@ def test_a_change_after_planning_stops_the_export(planted: Path, tmp_path: Path)
         plan = plan_export(store, seed=8)
         plan.items.BATCH = 9
         last = plan.items.slots[-1].item_id  # read by the last batch
-        content = store.get_item(last).content
+        content = store.items.get(last).content
         changed = content.with_changes(question=content.question + " (edited)")
         operations.edit_and_accept(store, last, "ana", changed)
         changed_since = f"changed since this export was planned \\({last}\\)"
@@ -156,7 +156,7 @@ def test_an_item_rejected_while_the_export_reads_stops_it(
 
         with pytest.raises(ExportError, match="changed while this export read it") as raised:
             plan_export(store, seed=8, planner=rejecting)
-        rejected = [i for i in store.item_ids() if store.get_item(i).status.value == "rejected"]
+        rejected = [i for i in store.items.ids() if store.items.get(i).status.value == "rejected"]
         assert len(rejected) == 1 and f"({rejected[0]})" in str(raised.value)
 
 
@@ -310,9 +310,9 @@ def test_workers_read_the_blocking_flags_themselves(
     """The workers start before the exporting process reads the project, and read its
     blocking flags themselves: a flagged item stops a pooled export as it does one process's."""
     with Store.open(planted) as store:
-        item_id = next(i for i in store.item_ids() if not i.endswith("3"))
+        item_id = next(i for i in store.items.ids() if not i.endswith("3"))
         flag = Flag("gold-unsupported", Severity.BLOCKING, "The gold answer is not in the evidence")
-        store.replace_flags(item_id, [flag])
+        store.flags.replace_flags(item_id, [flag])
     with Store.open(planted, read_only=True) as store:
         for workers in (1, 2):
             with pytest.raises(ExportBlockedError) as caught:

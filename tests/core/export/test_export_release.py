@@ -29,7 +29,7 @@ def test_paper_items_come_out_balanced(paper_store: Store, tmp_path: Path) -> No
     result = export_release(paper_store, tmp_path / "out", seed=2024)
     rows = read_jsonl(tmp_path / "out" / "data" / "all.jsonl")
     assert len(rows) == 17
-    before = [it.content.answer_index for it in paper_store.iter_items()]
+    before = [it.content.answer_index for it in paper_store.items.iterate()]
     assert before.count(1) >= 12  # the paper's items: gold mostly at B
     for domain, balance in result.manifest["balance"].items():
         counts = [c for c in balance["after"].values()]
@@ -64,7 +64,7 @@ def test_left_out_items_are_absent_and_counted(
     make_project: MakeProject, tmp_path: Path, data_dir: Path
 ) -> None:
     store = make_project(paper_items(data_dir))
-    ids = store.item_ids()
+    ids = store.items.ids()
     rejected, skipped, uncertain, disputed, unreviewed = ids[0], ids[1], ids[2], ids[3], ids[4]
     decide_all(store, ids[5:])
     operations.decide(store, rejected, "ada", Decision.REJECT, reason="several-answers")
@@ -94,7 +94,7 @@ def test_reject_reasons_count_each_rejected_item_once_per_reason(
     """Curators' distinct reasons each count, the same reason twice once, none is "other",
     and an adjudication's reason replaces the curators' (the plan counts them in SQL)."""
     store = make_project(paper_items(data_dir))
-    ids = store.item_ids()
+    ids = store.items.ids()
     decide_all(store, ids[4:])
     reject = Decision.REJECT
     for curator, reason in (("ada", "ambiguous"), ("bob", "several-answers"), ("cy", "ambiguous")):
@@ -109,7 +109,7 @@ def test_reject_reasons_count_each_rejected_item_once_per_reason(
     operations.decide(store, ids[3], "ada", reject, reason="trivial")
     operations.adjudicate(store, ids[3], "eve", reject)
     plan = plan_export(store, seed=1)
-    domains = {store.get_item(i).domain for i in ids[:4]}
+    domains = {store.items.get(i).domain for i in ids[:4]}
     counted: Counter[str] = Counter()
     for domain in domains:
         counted.update(plan.reject_reasons.get(domain, {}))
@@ -121,7 +121,7 @@ def test_reject_reasons_count_each_rejected_item_once_per_reason(
 def test_answer_is_the_approved_gold_text(paper_store: Store, tmp_path: Path) -> None:
     export_release(paper_store, tmp_path / "out", seed=3)
     for row in read_jsonl(tmp_path / "out" / "data" / "all.jsonl"):
-        approved = paper_store.final_content(row["id"])
+        approved = paper_store.reviews.final_content(row["id"])
         assert approved is not None
         assert row["options"][row["answer_index"]] == approved.answer_text
         assert row["answer"] == LETTERS[row["answer_index"]]
@@ -131,7 +131,7 @@ def test_answer_is_the_approved_gold_text(paper_store: Store, tmp_path: Path) ->
 
 def test_edits_and_adjudicated_content_are_released(paper_store: Store, tmp_path: Path) -> None:
     item_id = "wikipedia:kea:0"
-    item = paper_store.get_item(item_id)
+    item = paper_store.items.get(item_id)
     edited = item.content.with_changes(
         question="Which cognitive ability of the kea is documented in problem-solving studies?",
         options=(*item.content.options[:3], "They can navigate by the stars"),
@@ -139,7 +139,7 @@ def test_edits_and_adjudicated_content_are_released(paper_store: Store, tmp_path
     operations.edit(paper_store, item_id, "ada", edited)
     operations.decide(paper_store, item_id, "ada", Decision.ACCEPT)
     adjudicated_id = "globi:pallisentis:0"
-    adjudicated = paper_store.get_item(adjudicated_id).content.with_changes(
+    adjudicated = paper_store.items.get(adjudicated_id).content.with_changes(
         options=("Anabantidae", "Channa striata", "Heteropneustes fossilis", "Clarias batrachus")
     )
     operations.decide(
@@ -202,7 +202,7 @@ def test_fixed_order_options_keep_their_place(make_project: MakeProject, tmp_pat
     items = [_item(f"xc:sounds:{n}", sounds, n % 4) for n in range(4)]
     items += [_item(f"xc:ranges:{n}", catch_all, 1) for n in range(12)]
     store = make_project(items)
-    decide_all(store, store.item_ids())
+    decide_all(store, store.items.ids())
 
     result = export_release(store, tmp_path / "out", seed=5)
 
@@ -267,7 +267,7 @@ def test_dataset_card_declares_configs_and_data_files(paper_store: Store, tmp_pa
 
 def test_blocking_flag_stops_the_export(paper_store: Store, tmp_path: Path) -> None:
     flag = Flag("gold-unsupported", Severity.BLOCKING, "The gold answer is not in the evidence")
-    paper_store.replace_flags("globi:2:0", [flag])
+    paper_store.flags.replace_flags("globi:2:0", [flag])
     with pytest.raises(ExportBlockedError) as caught:
         export_release(paper_store, tmp_path / "out", seed=1)
     assert [b.item_id for b in caught.value.blocked] == ["globi:2:0"]
@@ -279,7 +279,7 @@ def test_blocking_flag_stops_the_export(paper_store: Store, tmp_path: Path) -> N
 def test_adjudicated_content_that_breaks_the_structure_blocks(
     paper_store: Store, tmp_path: Path
 ) -> None:
-    broken = paper_store.get_item("wikipedia:kea:0").content.with_changes(
+    broken = paper_store.items.get("wikipedia:kea:0").content.with_changes(
         options=("Puzzles", "Puzzles", "Songs", "Stars")
     )
     operations.adjudicate(paper_store, "wikipedia:kea:0", "cy", Decision.ACCEPT, broken)
@@ -293,14 +293,14 @@ def test_recording_under_a_no_derivatives_licence_blocks(
 ) -> None:
     items = paper_items(data_dir)
     store = make_project(items)
-    store.upsert_recordings(
+    store.evidence.upsert_recordings(
         [
             {"id": "XC464184", "licence": "https://creativecommons.org/licenses/by-nc-nd/4.0/"},
             {"id": "XC625750", "licence": "https://creativecommons.org/licenses/by-nc-sa/4.0/"},
         ],
         None,
     )
-    decide_all(store, store.item_ids())
+    decide_all(store, store.items.ids())
     with pytest.raises(ExportBlockedError) as caught:
         export_release(store, tmp_path / "out", seed=1)
     assert [b.item_id for b in caught.value.blocked] == ["xeno-canto:western-corella:0"]
@@ -328,14 +328,15 @@ def test_existing_folder_is_refused_unless_forced(paper_store: Store, tmp_path: 
 
 
 def test_plan_uses_the_stores_final_content(make_project: MakeProject, data_dir: Path) -> None:
-    """The plan reads decisions in bulk; it must agree with ``Store.final_content`` everywhere."""
+    """The plan reads decisions in bulk; it must agree with ``store.reviews.final_content``
+    everywhere."""
     store = make_project(paper_items(data_dir))
-    ids = store.item_ids()
+    ids = store.items.ids()
     decide_all(store, ids[:10])
     decide_all(store, ids[:6], curator="bob")
     operations.decide(store, ids[6], "bob", Decision.SKIP)
     operations.decide(store, ids[7], "bob", Decision.REJECT, reason="trivial")
-    changed = store.get_item(ids[8]).content.with_changes(question="Reworded stem?")
+    changed = store.items.get(ids[8]).content.with_changes(question="Reworded stem?")
     operations.edit(store, ids[8], "bob", changed)
     operations.decide(
         store, ids[8], "bob", Decision.ACCEPT
@@ -345,7 +346,7 @@ def test_plan_uses_the_stores_final_content(make_project: MakeProject, data_dir:
     plan = plan_export(store, seed=1)
     released = {r.item.id: r.content for r in plan.items}
     for item_id in ids:
-        assert released.get(item_id) == store.final_content(item_id), item_id
+        assert released.get(item_id) == store.reviews.final_content(item_id), item_id
     assert set(released) == {*ids[:7], ids[10]}
 
 
@@ -362,11 +363,11 @@ def test_forced_export_never_replaces_the_folder_holding_the_project(
     else:
         project, out = tmp_path / "link" / "p.bagel", folder
     with Store.open(project) as store:
-        store.add_items(paper_items(data_dir), None)
-        decide_all(store, store.item_ids())
+        store.items.add_items(paper_items(data_dir), None)
+        decide_all(store, store.items.ids())
         with pytest.raises(OutDirExistsError, match="holds the project"):
             export_release(store, out, seed=1, force=True)
     assert (folder / "p.bagel").is_file()
     with Store.open(folder / "p.bagel", read_only=True) as store:
-        assert store.item_count() == 17
+        assert store.items.count() == 17
     assert sorted(p.name for p in tmp_path.iterdir()) == ["link", "work"]

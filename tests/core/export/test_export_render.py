@@ -28,7 +28,7 @@ def _respelled(store: Store) -> Store:
     """The varied project, with a skip, a generator record naming a species and a recording,
     and one review's content and one item's original stored with unsorted keys and ASCII
     escapes (as another program might have written them): equal contents, other text."""
-    ids = store.item_ids()
+    ids = store.items.ids()
     operations.decide(store, ids[4], "dan", Decision.SKIP)
     with sqlite3.connect(store.path) as conn:
         for item_id, curator in ((ids[5], "ada"), (ids[2], "bob")):  # ids[2]: ada agrees
@@ -84,7 +84,7 @@ def test_a_content_changed_after_planning_stops_the_render(
     store = varied_project(make_project, data_dir)
     plan = plan_export(store, seed=3)
     changed = plan.items.slots[-1].item_id
-    edited = store.get_item(changed).content.with_changes(question="Changed after planning?")
+    edited = store.items.get(changed).content.with_changes(question="Changed after planning?")
     operations.edit(store, changed, "ada", edited)
     operations.decide(store, changed, "ada", Decision.REVISE)
     with pytest.raises(ExportError, match=f"changed since this export was planned \\({changed}"):

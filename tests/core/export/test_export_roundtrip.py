@@ -13,7 +13,7 @@ from tests.core.export.export_support import read_jsonl
 
 
 def test_import_of_a_release_recreates_its_items(paper_store: Store, tmp_path: Path) -> None:
-    edited = paper_store.get_item("wikipedia:kea:0").content.with_changes(
+    edited = paper_store.items.get("wikipedia:kea:0").content.with_changes(
         question="Which cognitive ability of the kea is shown in problem-solving studies?"
     )
     operations.edit(paper_store, "wikipedia:kea:0", "ada", edited)
@@ -24,7 +24,7 @@ def test_import_of_a_release_recreates_its_items(paper_store: Store, tmp_path: P
 
     with Store.open(tmp_path / "reimported.bagel") as store:
         import_paths(store, [tmp_path / "release" / "data" / "all.jsonl"])
-        items = {item.id: item for item in store.iter_items()}
+        items = {item.id: item for item in store.items.iterate()}
 
     assert set(items) == set(released)
     assert "globi:2:0" not in items
@@ -50,5 +50,5 @@ def test_importing_the_whole_release_folder_rejects_nothing(
         report = import_paths(store, [tmp_path / "release"])
         assert [(r.file, r.line, r.reason) for r in report.rejects] == []
         assert report.exit_status == 0
-        assert store.reject_count() == 0
-        assert set(store.item_ids()) == released
+        assert store.imports.reject_count() == 0
+        assert set(store.items.ids()) == released

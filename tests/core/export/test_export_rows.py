@@ -14,8 +14,8 @@ from tests.core.export.export_support import varied_project
 def test_bulk_read_agrees_with_the_store(make_project: MakeProject, data_dir: Path) -> None:
     store = varied_project(make_project, data_dir)
     collected = collect(store)
-    assert collected.items == store.get_items()
+    assert collected.items == store.items.get_many()
     for item in collected.items:
-        assert _final_content(collected.decisions, item.id) == store.final_content(item.id)
-        assert collected.decisions.reviews.get(item.id, ()) == tuple(store.reviews(item.id))
-        assert collected.decisions.adjudications.get(item.id) == store.adjudication(item.id)
+        assert _final_content(collected.decisions, item.id) == store.reviews.final_content(item.id)
+        assert collected.decisions.reviews.get(item.id, ()) == tuple(store.reviews.of_item(item.id))
+        assert collected.decisions.adjudications.get(item.id) == store.adjudications.get(item.id)

@@ -24,7 +24,7 @@ def planted(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The planted project (duplicates, leaks, an artifact), all but a few items accepted."""
     path = planted_project(tmp_path_factory.mktemp("planted") / "planted.bagel")
     with Store.open(path) as store:
-        for item_id in store.item_ids():
+        for item_id in store.items.ids():
             if not item_id.endswith("7"):
                 operations.decide(store, item_id, "ana", Decision.ACCEPT)
     return path

@@ -53,7 +53,7 @@ def _imported(tmp_path: Path, data_dir: Path) -> Store:
     items.write_text("\n".join(lines) + "\n", encoding="utf-8")
     store = Store.open(tmp_path / "project.bagel")
     import_paths(store, [items], full_checks=False)
-    decide_all(store, [i for i in store.item_ids() if i != UNSOUND])
+    decide_all(store, [i for i in store.items.ids() if i != UNSOUND])
     operations.decide(store, UNSOUND, "ada", Decision.REJECT, reason="duplicate-options")
     return store
 
@@ -73,7 +73,7 @@ def _set_verdicts(path: Path, sql: str) -> None:
 
 def test_an_import_stores_each_sound_items_verdict(tmp_path: Path, data_dir: Path) -> None:
     with _imported(tmp_path, data_dir) as store:
-        contents = {item.id: item.content for item in store.iter_items()}
+        contents = {item.id: item.content for item in store.items.iterate()}
     verdicts = _verdicts(tmp_path / "project.bagel")
     assert verdicts[UNSOUND] is None
     for item_id, verdict in verdicts.items():
@@ -90,7 +90,7 @@ def test_a_content_change_clears_the_verdict_and_nothing_else_does(
 ) -> None:
     with _imported(tmp_path, data_dir) as store:
         before = _verdicts(tmp_path / "project.bagel")
-        item = store.get_item("wikipedia:kea:0")
+        item = store.items.get("wikipedia:kea:0")
         operations.edit(
             store,
             item.id,
@@ -101,7 +101,7 @@ def test_a_content_change_clears_the_verdict_and_nothing_else_does(
             ("wikipedia:andean-flamingo:1", {"question": "Where does it live?"}),
             ("wikipedia:andean-flamingo:2", {"level": "hard"}),
         ]:  # a verdict stands for content columns as imported: any change clears it
-            content = store.get_item(item_id).content.with_changes(**change)
+            content = store.items.get(item_id).content.with_changes(**change)
             operations.edit(store, item_id, "ada", content)
         operations.decide(
             store, "wikipedia:andean-flamingo:0", "bob", Decision.REJECT, reason="other"
@@ -121,7 +121,7 @@ def test_stored_missing_and_stale_verdicts_give_the_same_release(
     tmp_path: Path, data_dir: Path
 ) -> None:
     with _imported(tmp_path, data_dir) as store:
-        item = store.get_item("wikipedia:kea:0")  # a revised item: its verdict is cleared
+        item = store.items.get("wikipedia:kea:0")  # a revised item: its verdict is cleared
         edited = item.content.with_changes(question="Which cognitive ability does a kea show?")
         operations.edit_and_accept(store, item.id, "ada", edited)
     project = tmp_path / "project.bagel"
@@ -167,7 +167,7 @@ def test_a_project_from_before_verdicts_exports_read_only_as_once_migrated(
     with sqlite3.connect(old) as conn:
         conn.execute(f"DROP TRIGGER {VERDICT_TRIGGER}")
         conn.execute("ALTER TABLE items DROP COLUMN release_verdict")
-        conn.execute("DELETE FROM schema_migrations WHERE name = 'm_items_release_verdict'")
+        conn.execute("DELETE FROM _sqlite_migrations WHERE name = 'm_items_release_verdict'")
         conn.execute(f"PRAGMA user_version = {len(MIGRATIONS) - 1}")
     conn.close()
     for path in (project, old):

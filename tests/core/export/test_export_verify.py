@@ -19,7 +19,7 @@ from tests.core.export.export_support import decide_all, new_project, paper_item
 def release(tmp_path: Path, data_dir: Path) -> Path:
     project = tmp_path / "paper.bagel"
     with new_project(project, paper_items(data_dir)) as store:
-        decide_all(store, store.item_ids())
+        decide_all(store, store.items.ids())
         export_release(store, tmp_path / "release", seed=7)
     return tmp_path / "release"
 
@@ -113,12 +113,12 @@ def test_import_verifies_a_release_first(
     err = capsys.readouterr()
     assert "fails verification" in err.out + err.err and "--no-verify" in err.out + err.err
     with Store.open(target, read_only=True) as store:
-        assert store.item_count() == 0
+        assert store.items.count() == 0
     assert run(["import", str(target), str(path)]) == 2  # a file inside it is checked too
     capsys.readouterr()
     assert run(["import", str(target), str(release), "--no-verify"]) in (0, 1)
     with Store.open(target, read_only=True) as store:
-        assert store.get_item(row["id"]).content.options[row["answer_index"]] == "Something else"
+        assert store.items.get(row["id"]).content.options[row["answer_index"]] == "Something else"
 
 
 @pytest.mark.parametrize(

@@ -30,11 +30,11 @@ def lines(path: Path, *rows: Any) -> Path:
 
 
 def reasons(store: Store) -> dict[int, str]:
-    return {r.line: r.reason for r in store.rejects()}
+    return {r.line: r.reason for r in store.imports.rejects()}
 
 
 def blocking(store: Store, item_id: str) -> set[str]:
-    return {f.check for f in store.flags(item_id) if f.severity is Severity.BLOCKING}
+    return {f.check for f in store.flags.of_item(item_id) if f.severity is Severity.BLOCKING}
 
 
 def test_truncated_json_line_is_rejected_and_the_rest_imports(store: Store, tmp_path: Path) -> None:
@@ -47,7 +47,7 @@ def test_truncated_json_line_is_rejected_and_the_rest_imports(store: Store, tmp_
     assert (reject.file, reject.line) == (str(path), 2)
     assert reject.reason.startswith("truncated JSON (unterminated string starting at column")
     assert report.exit_status == 1
-    (reject,) = store.rejects()
+    (reject,) = store.imports.rejects()
     assert reject.raw == full[: len(full) // 2]
 
 
@@ -97,14 +97,14 @@ def test_structurally_wrong_items_import_blocked(store: Store, tmp_path: Path) -
     report = import_paths(store, [path])
 
     assert report.rejects == [] and report.exit_status == 0
-    assert store.item_count() == 7
-    assert store.get_item("w:three").content.options == ("Leaves", "Fish", "Insects")
+    assert store.items.count() == 7
+    assert store.items.get("w:three").content.options == ("Leaves", "Fish", "Insects")
     assert blocking(store, "w:three") == {OPTION_COUNT}
-    assert store.get_item("w:gold").content.answer_index is None
+    assert store.items.get("w:gold").content.answer_index is None
     assert blocking(store, "w:gold") == {GOLD_INVALID}
-    assert store.get_item("w:letter").content.answer_index is None
+    assert store.items.get("w:letter").content.answer_index is None
     assert blocking(store, "w:letter") == {OPTION_COUNT, GOLD_INVALID}
-    assert store.get_item("w:dim").content.dimension == "Physiology"
+    assert store.items.get("w:dim").content.dimension == "Physiology"
     assert blocking(store, "w:dim") == {DIMENSION_INVALID}
     assert blocking(store, "w:empty") == {OPTION_EMPTY}
     assert blocking(store, "w:gold-type") == {GOLD_INVALID}
@@ -157,14 +157,14 @@ def test_latin1_with_cr_only_line_endings(store: Store, tmp_path: Path) -> None:
     report = import_paths(store, [tmp_path / "latin.tsv", tmp_path / "latin.jsonl"])
 
     assert report.rejects == []
-    first = store.globi_record("latin.tsv#1")
-    second = store.globi_record("latin.tsv#2")
+    first = store.evidence.globi_record("latin.tsv#1")
+    second = store.evidence.globi_record("latin.tsv#2")
     assert first is not None and second is not None
     assert first["locality"] == "Forêt de Soignes" and first["latitude"] == pytest.approx(50.78)
     assert second["locality"] == "Pyrénées" and second["latitude"] is None
     assert second["record"]["decimalLatitude"] == "not a number"  # kept raw
     assert any("cp1252, CR line endings" in note for note in report.notes)
-    assert store.get_item("w:2").content.question == "Où vit l'élan 2?"
+    assert store.items.get("w:2").content.question == "Où vit l'élan 2?"
 
 
 def test_globi_quirks(store: Store, tmp_path: Path) -> None:
@@ -189,7 +189,7 @@ def test_globi_quirks(store: Store, tmp_path: Path) -> None:
     assert [str(r) for r in report.rejects] == [
         f"{tmp_path / 'aggregated.csv'}:4: no source or target taxon"
     ]
-    record = store.globi_record("aggregated.csv#1")
+    record = store.evidence.globi_record("aggregated.csv#1")
     assert record is not None
     assert record["source_path"] == "Animalia | Chordata | Channa | Channa striata"
     assert record["source_path_ranks"] == "kingdom | phylum | genus | species"
@@ -197,7 +197,7 @@ def test_globi_quirks(store: Store, tmp_path: Path) -> None:
     assert record["citation"] == "Smith, J. ‘Fish’\r\nparasites (2001)"
     assert record["record"]["column_10"] == "extra"
     assert (record["record"]["note"], record["record"]["note_2"]) == ("n1", "n2")
-    third = store.globi_record("aggregated.csv#3")  # rows keep their data-row numbers
+    third = store.evidence.globi_record("aggregated.csv#3")  # rows keep their data-row numbers
     assert third is not None and third["source_taxon"] == "Vulpes vulpes"
 
 
@@ -208,10 +208,10 @@ def test_stray_quote_in_a_tab_separated_table(store: Store, tmp_path: Path) -> N
     (tmp_path / "stray.tsv").write_text(header + "".join(rows), encoding="utf-8")
     report = import_paths(store, [tmp_path / "stray.tsv"])
 
-    assert report.rejects == [] and store.globi_record_count() == 300
-    sixth = store.globi_record("stray.tsv#6")
+    assert report.rejects == [] and store.evidence.globi_record_count() == 300
+    sixth = store.evidence.globi_record("stray.tsv#6")
     assert sixth is not None and sixth["locality"] == '"Big Wood, 5 inch mark'
-    last = store.globi_record("stray.tsv#300")
+    last = store.evidence.globi_record("stray.tsv#300")
     assert last is not None and last["source_taxon"] == "Species 299"
     assert any("quotes read as text" in note for note in report.notes)
 
@@ -224,12 +224,12 @@ def test_empty_file_and_binary_garbage(store: Store, tmp_path: Path) -> None:
         store, [tmp_path / "empty.jsonl", tmp_path / "garbage.jsonl", tmp_path / "blank.jsonl"]
     )
 
-    assert sorted((Path(r.file).name, r.line, r.reason) for r in store.rejects()) == [
+    assert sorted((Path(r.file).name, r.line, r.reason) for r in store.imports.rejects()) == [
         ("blank.jsonl", 1, "empty file"),
         ("empty.jsonl", 1, "empty file"),
         ("garbage.jsonl", 1, "binary data, not a format BAGEL Studio reads"),
     ]
-    assert report.exit_status == 1 and store.item_count() == 0
+    assert report.exit_status == 1 and store.items.count() == 0
 
 
 def test_a_50_mb_line(store: Store, tmp_path: Path) -> None:
@@ -252,7 +252,7 @@ def test_broken_pretty_printed_json_is_one_reject(store: Store, tmp_path: Path) 
 
     (reject,) = report.rejects
     assert reject.reason.startswith("truncated JSON") and reject.line > 1
-    assert store.item_count() == 0
+    assert store.items.count() == 0
 
 
 def test_json_array_rejects_carry_their_lines(store: Store, tmp_path: Path) -> None:
@@ -275,11 +275,11 @@ def test_texts_too_short_and_too_long(store: Store, tmp_path: Path) -> None:
     assert [r.reason for r in report.rejects] == [
         "text has 35 characters; extracts under 1,000 are excluded"
     ]
-    text = store.find_text("title:Long")
+    text = store.evidence.find_text("title:Long")
     assert text is not None and text["truncated"] == 1
     assert len(text["text"]) <= 180_000 and text["text"].endswith("lives long.")
     assert text["scientific_name"] == "Longus longissimus"
-    assert store.find_text("title:Stub") is None
+    assert store.evidence.find_text("title:Stub") is None
 
 
 def test_missing_unknown_and_unnamed_inputs(store: Store, tmp_path: Path, data_dir: Path) -> None:
@@ -315,8 +315,8 @@ def test_rejects_stay_in_the_project_file_and_reimport_changes_nothing(
         again = import_paths(store, [path])
         assert again.skipped_files == [str(path)] and again.rejects == []
         assert again.exit_status == 0
-        assert store.reject_count() == 2 and store.item_count() == 1
-        assert len(store.imports()) == 1
+        assert store.imports.reject_count() == 2 and store.items.count() == 1
+        assert len(store.imports.all()) == 1
 
 
 def test_file_that_vanishes_during_the_import_is_unreadable(store: Store, tmp_path: Path) -> None:

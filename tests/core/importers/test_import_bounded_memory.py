@@ -132,7 +132,7 @@ def test_a_json_document_over_the_limit_is_refused_with_how_to_import_it(
         (reject,) = report.rejects
         assert reject.reason.startswith("a JSON document of 1.3 MB, larger than the 1 MB")
         assert "(import --max-document-mb)" in reject.reason and "JSON Lines" in reject.reason
-        assert store.item_count() == 0 and report.exit_status == 1
+        assert store.items.count() == 0 and report.exit_status == 1
     with Store.open(tmp_path / "q.bagel") as store:  # within the default limit it imports
         assert import_paths(store, [array]).added == 600
 
@@ -171,11 +171,11 @@ def test_tables_and_texts_over_the_document_limit_stream(tmp_path: Path) -> None
     with Store.open(tmp_path / "p.bagel") as store:
         report = import_paths(store, [table, metadata, text], max_document_bytes=MB)
         assert report.rejects == [] and report.exit_status == 0
-        assert store.globi_record_count() == 40_000
+        assert store.evidence.globi_record_count() == 40_000
         assert report.evidence["recordings"] == 20_000
-        last = store.recording("XC20000")
+        last = store.evidence.recording("XC20000")
         assert last is not None and last["recordist"] == "R. 20000"
-        stored = store.find_text("title:Sparrow")
+        stored = store.evidence.find_text("title:Sparrow")
         assert stored is not None and stored["truncated"] == 1
         assert 90_000 < len(stored["text"]) <= 180_000
         assert stored["text"].startswith("The house sparrow (Passer domesticus)")
@@ -197,6 +197,6 @@ def test_a_globi_table_over_64_mb_imports_without_raising_the_limit(tmp_path: Pa
     with Store.open(tmp_path / "p.bagel") as store:
         report = import_paths(store, [table], full_checks=False)
         assert report.rejects == [] and report.exit_status == 0
-        assert store.globi_record_count() == rows
-        last = store.globi_record(f"interactions.tsv#{rows}")
+        assert store.evidence.globi_record_count() == rows
+        last = store.evidence.globi_record(f"interactions.tsv#{rows}")
         assert last is not None and last["target_taxon"] == f"Trifolium repens {rows - 1}"

@@ -69,7 +69,7 @@ def test_rejected_input_exits_1_and_lists_rejects(
     assert f"{items}:2: truncated JSON" in out
     assert "... and 10 more" in out
     with Store.open(project) as store:
-        assert store.reject_count() == 60 and store.item_count() == 1
+        assert store.imports.reject_count() == 60 and store.items.count() == 1
 
 
 def test_json_report(tmp_path: Path, data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -77,8 +77,8 @@ def test_lines_decide_from_the_line_and_the_first_chunk() -> None:
 
 def test_import_says_the_encoding_is_a_guess_and_shows_words(store: Store) -> None:
     report = import_paths(store, [MAC_PATH], full_checks=False)
-    assert report.rejects == [] and store.globi_record_count() == 38
-    record = store.globi_record(f"{MAC_TABLE}#1")
+    assert report.rejects == [] and store.evidence.globi_record_count() == 38
+    record = store.evidence.globi_record(f"{MAC_TABLE}#1")
     assert record is not None and record["target_taxon"] == "Apogon atradorsatus"
     assert record["citation"].startswith("Carranco, S. 2015. Estructura trófica del lobo marino")
     assert "Ciencias Biológicas" in record["citation"]
@@ -86,7 +86,7 @@ def test_import_says_the_encoding_is_a_guess_and_shows_words(store: Store) -> No
     assert "GloBI table, mac_roman, CR line endings, tab-separated, 38 records" in note
     assert "the encoding mac_roman is a guess" in note
     assert "it reads “trófica”, “Ecología”, “Biológicas”" in note
-    notes = guessed_encodings(store.imports())
+    notes = guessed_encodings(store.imports.all())
     assert list(notes) == [MAC_TABLE] and "“trófica”" in notes[MAC_TABLE]
 
 
@@ -99,7 +99,7 @@ def test_a_utf8_table_is_no_guess(store: Store, tmp_path: Path) -> None:
     )
     report = import_paths(store, [table], full_checks=False)
     assert not any("is a guess" in note for note in report.notes)
-    assert guessed_encodings(store.imports()) == {}
+    assert guessed_encodings(store.imports.all()) == {}
 
 
 def test_bagel_studio_import_shows_trofica(
@@ -109,5 +109,5 @@ def test_bagel_studio_import_shows_trofica(
     out = capsys.readouterr().out
     assert "mac_roman, CR line endings" in out and "“trófica”" in out and "tr—fica" not in out
     with Store.open(tmp_path / "p.bagel", read_only=True) as store:
-        record = store.globi_record(f"{MAC_TABLE}#2")
+        record = store.evidence.globi_record(f"{MAC_TABLE}#2")
         assert record is not None and "Estructura trófica" in record["citation"]

@@ -77,14 +77,14 @@ def test_wikipedia_envelope_with_eight_questions(
     ids = [f"wikipedia:koala:{i}" for i in range(8)]
     assert report.new_item_ids == ids
     for index, item_id in enumerate(ids):
-        item = store.get_item(item_id)
+        item = store.items.get(item_id)
         assert item.content.answer_index == 1
         assert item.content.answer_text == f"right {index}"
         assert item.text_key == "title:Koala"
         assert item.source["scientific_name"] == "Phascolarctos cinereus"
         assert item.source_line == 1
-        assert store.blocking_flags(item_id) == []
-    dimensions = [store.get_item(i).content.dimension for i in ids]
+        assert store.flags.blocking(item_id) == []
+    dimensions = [store.items.get(i).content.dimension for i in ids]
     assert dimensions == [
         "Taxonomy",
         "Behavior",
@@ -95,7 +95,7 @@ def test_wikipedia_envelope_with_eight_questions(
         "Geographic Distribution",
         "Diet",
     ]
-    text = store.find_text(store.get_item(ids[0]).text_key)
+    text = store.evidence.find_text(store.items.get(ids[0]).text_key)
     assert text is not None and text["scientific_name"] == "Phascolarctos cinereus"
 
 
@@ -150,20 +150,20 @@ def test_globi_usable_and_rejected_outputs(store: Store, tmp_path: Path, data_di
 
     assert report.added_by_domain == {"GloBI": 3}
     assert report.generator_rejections == {"GloBI": {"too_sparse": 2, "lexical_leakage": 1}}
-    assert store.generator_rejection_counts() == report.generator_rejections
+    assert store.imports.generator_rejection_counts() == report.generator_rejections
     assert report.exit_status == 0  # the generator's own rejections are not input errors
-    usable = store.get_item("globi:s-true")
+    usable = store.items.get("globi:s-true")
     assert usable.globi_ref == f"{ASH}#1"
     assert usable.content.answer_text == "Lepidoptera"
     assert usable.supporting_evidence == ("Dendrocopos syriacus eats",)
     assert usable.rationale == "The record says it eats caterpillars."
     assert usable.source["summary"] == "D. syriacus eats"
-    record = store.globi_record(usable.globi_ref)
+    record = store.evidence.globi_record(usable.globi_ref)
     assert record is not None and record["target_taxon"] == "Lepidoptera"
-    assert store.get_item("globi:b-true").globi_ref == f"{ASH}#2"
-    inline = store.get_item("globi:inline")
+    assert store.items.get("globi:b-true").globi_ref == f"{ASH}#2"
+    inline = store.items.get("globi:inline")
     assert inline.globi_ref == "inline:globi:inline"
-    inline_record = store.globi_record("inline:globi:inline")
+    inline_record = store.evidence.globi_record("inline:globi:inline")
     assert inline_record is not None
     assert inline_record["source_taxon"] == "Vulpes vulpes"
     assert inline_record["latitude"] == pytest.approx(53.1)
@@ -195,7 +195,7 @@ def test_biorxiv_envelope_with_supporting_evidence(
     items = write_jsonl(tmp_path / "biorxiv.jsonl", [envelope])
     import_paths(store, [items, data_dir / "biorxiv"])
 
-    item = store.get_item("biorxiv:bats:0")
+    item = store.items.get("biorxiv:bats:0")
     assert item.content.dimension == "Result Interpretation"
     assert item.content.answer_index == 1
     assert item.supporting_evidence == (
@@ -204,7 +204,7 @@ def test_biorxiv_envelope_with_supporting_evidence(
     )
     assert item.rationale == "The abstract attributes success to stoops."
     assert item.text_key == "doi:10.1101/2020.02.11.942060"
-    text = store.find_text(item.text_key)
+    text = store.evidence.find_text(item.text_key)
     assert text is not None
     for span in item.supporting_evidence:
         assert span in text["text"]
@@ -245,15 +245,15 @@ def test_xeno_canto_envelopes_list_and_object_options(
     items = write_jsonl(tmp_path / "xc.jsonl", records)
     import_paths(store, [data_dir / "xeno_canto", items])
 
-    first = store.get_item("xeno-canto:xc625750:0")
+    first = store.items.get("xeno-canto:xc625750:0")
     assert first.recording_id == "XC625750"
     assert first.content.dimension == "Dominant frequency range"  # from the source's topic
     assert first.content.answer_text == "~3-5 kHz"
-    second = store.get_item("xeno-canto:sparrow:1")
+    second = store.items.get("xeno-canto:sparrow:1")
     assert second.domain == "Xeno-canto" and second.recording_id == "XC625750"
     assert second.content.dimension == "Call / syllable duration"
     assert (second.content.answer_index, second.content.level) == (0, "hard")
-    recording = store.recording(second.recording_id)
+    recording = store.evidence.recording(second.recording_id)
     assert recording is not None and recording["audio_path"].endswith("XC625750.mp3")
 
 
@@ -281,7 +281,7 @@ def test_answer_aliases_and_forms(store: Store, tmp_path: Path) -> None:
 
     assert report.rejects == []
     for name in forms:
-        assert store.get_item(f"globi:{name}").content.answer_index == 2, name
+        assert store.items.get(f"globi:{name}").content.answer_index == 2, name
 
 
 def test_items_without_ids_get_stable_ids(store: Store, tmp_path: Path) -> None:
@@ -299,7 +299,7 @@ def test_items_without_ids_get_stable_ids(store: Store, tmp_path: Path) -> None:
     second = import_paths(store, [write_jsonl(tmp_path / "b.jsonl", [item, item | {"x": 1}])])
     assert second.new_item_ids == [] and second.unchanged == 2
     assert second.already_by_domain == {"Wikipedia": 1}
-    assert store.item_count() == 1
+    assert store.items.count() == 1
 
 
 def test_existing_ids_are_left_alone(store: Store, tmp_path: Path) -> None:
@@ -316,7 +316,7 @@ def test_existing_ids_are_left_alone(store: Store, tmp_path: Path) -> None:
     report = import_paths(store, [write_jsonl(tmp_path / "b.jsonl", [changed])])
 
     assert report.unchanged == 1 and report.added == 0
-    assert store.get_item("wikipedia:x:0").content.question == "Original?"
+    assert store.items.get("wikipedia:x:0").content.question == "Original?"
 
 
 def test_evidence_arriving_later_rechecks_linked_items(
@@ -334,13 +334,15 @@ def test_evidence_arriving_later_rechecks_linked_items(
         },
     }
     import_paths(store, [write_jsonl(tmp_path / "xc.jsonl", [envelope])])
-    assert store.recording("XC625750") is None
-    before = {f.check for f in store.flags("xeno-canto:xc625750:late")}
+    assert store.evidence.recording("XC625750") is None
+    before = {f.check for f in store.flags.of_item("xeno-canto:xc625750:late")}
     assert VOCALIZATION_MISSING in before
 
     import_paths(store, [data_dir / "xeno_canto" / "recordings.csv"])
-    item = store.get_item("xeno-canto:xc625750:late")
-    recording = store.recording(item.recording_id)
+    item = store.items.get("xeno-canto:xc625750:late")
+    recording = store.evidence.recording(item.recording_id)
     assert recording is not None and recording["common_name"] == "House Sparrow"
-    after = {f.check for f in store.flags(item.id)}  # its "call, ..., song" type is now known
+    after = {
+        f.check for f in store.flags.of_item(item.id)
+    }  # its "call, ..., song" type is now known
     assert VOCALIZATION_MISSING not in after and VOCALIZATION_MIXED in after

@@ -57,13 +57,13 @@ def test_xeno_canto_api_json_with_audio_beside_it(
 
     assert report.evidence["recordings"] == 2 and report.evidence["audio_files"] == 2
     assert [(r.line, r.reason) for r in report.rejects] == [(3, "no Xeno-canto id (id = None)")]
-    sparrow = store.recording("XC625750")
+    sparrow = store.evidence.recording("XC625750")
     assert sparrow is not None
     assert sparrow["audio_path"] == str((folder / "house-sparrow.mp3").resolve())
     assert sparrow["licence"] == "https://creativecommons.org/licenses/by-nc-sa/4.0/"
     assert sparrow["url"] == "https://xeno-canto.org/625750"
     assert sparrow["metadata"]["length"] == "0:06"
-    towhee = store.recording("XC536501")  # found by the id in the audio file's name
+    towhee = store.evidence.recording("XC536501")  # found by the id in the audio file's name
     assert towhee is not None and towhee["audio_path"].endswith("XC536501 - towhee.mp3")
 
 
@@ -73,7 +73,7 @@ def test_audio_files_given_directly(store: Store, data_dir: Path, tmp_path: Path
     report = import_paths(store, [clip])
 
     assert report.exit_status == 0 and report.evidence["audio_files"] == 1
-    recording = store.recording("XC225379")
+    recording = store.evidence.recording("XC225379")
     assert recording is not None
     assert recording["file_name"] == "xc225379.mp3"
     assert recording["audio_sha256"] == (
@@ -88,7 +88,7 @@ def test_audio_named_only_by_earlier_metadata(store: Store, tmp_path: Path, data
         encoding="utf-8",
     )
     import_paths(store, [metadata])
-    recording = store.recording("XC218796")
+    recording = store.evidence.recording("XC218796")
     assert recording is not None and recording["audio_path"] is None
 
     elsewhere = tmp_path / "later"
@@ -96,7 +96,7 @@ def test_audio_named_only_by_earlier_metadata(store: Store, tmp_path: Path, data
     shutil.copy(data_dir / "xeno_canto" / "XC218796.mp3", elsewhere / "junco.mp3")
     report = import_paths(store, [elsewhere / "junco.mp3"])
     assert report.rejects == []
-    recording = store.recording("XC218796")
+    recording = store.evidence.recording("XC218796")
     assert recording is not None
     assert recording["audio_path"] == str((elsewhere / "junco.mp3").resolve())
     assert recording["common_name"] == "Dark-eyed Junco"
@@ -120,10 +120,10 @@ def test_recordings_with_ids_only_in_urls_are_counted_once(
         out.writerow(["gen", "sp", "en", "rec", "lic", "url"])
         out.writerows([r["gen"], r["sp"], r["en"], r["rec"], r["lic"], r["url"]] for r in rows)
     report = import_paths(store, [folder], full_checks=False)
-    assert len(rows) == 9 and len(store.recordings()) == 9
+    assert len(rows) == 9 and len(store.evidence.recordings()) == 9
     assert report.evidence["recordings"] == 9 and report.evidence["audio_files"] == 9
     assert "Evidence: 9 recordings, 9 audio files" in report.summary_lines()
-    assert all(r["audio_path"] and r["recordist"] for r in store.recordings())
+    assert all(r["audio_path"] and r["recordist"] for r in store.evidence.recordings())
     again = import_paths(store, [folder], full_checks=False)
     assert again.evidence["recordings"] == 0  # nothing new the second time
 
@@ -164,18 +164,18 @@ def test_each_run_rechecks_and_counts_only_the_recordings_it_brought(
     )
 
     missing = "vocalization-missing"  # until its recording says "song"
-    assert all(missing in {f.check for f in store.flags(f"xc:{n}")} for n in (1, 2))
+    assert all(missing in {f.check for f in store.flags.of_item(f"xc:{n}")} for n in (1, 2))
 
     one = import_paths(store, [first])
     assert one.check_item_ids == ["xc:1"] and one.evidence["recordings"] == 1
-    assert missing not in {f.check for f in store.flags("xc:1")}
-    assert missing in {f.check for f in store.flags("xc:2")}
+    assert missing not in {f.check for f in store.flags.of_item("xc:1")}
+    assert missing in {f.check for f in store.flags.of_item("xc:2")}
     two = import_paths(store, [second])
     assert two.check_item_ids == ["xc:2"] and two.evidence["recordings"] == 1
     # XC2 again (unchanged, but named by the file) and XC3 (new): one recording came in
     three = import_paths(store, [both])
     assert three.check_item_ids == ["xc:2"] and three.evidence["recordings"] == 1
-    assert missing not in {f.check for f in store.flags("xc:2")}
+    assert missing not in {f.check for f in store.flags.of_item("xc:2")}
 
 
 def test_texts_as_json_and_plain_biorxiv(store: Store, tmp_path: Path, data_dir: Path) -> None:
@@ -188,11 +188,11 @@ def test_texts_as_json_and_plain_biorxiv(store: Store, tmp_path: Path, data_dir:
     report = import_paths(store, [tmp_path / "koala.json", tmp_path / "bats.txt"])
 
     assert report.evidence["texts"] == 2 and report.exit_status == 0
-    wiki = store.find_text("title:Koala bear")
+    wiki = store.evidence.find_text("title:Koala bear")
     assert wiki is not None and wiki["kind"] == "wikipedia"
     assert wiki["scientific_name"] == "Phascolarctos cinereus"
     assert wiki["key"] == "wikipedia:Koala bear" and wiki["source_file"] == "koala.json"
-    paper = store.find_text("doi:10.1101/2021.01.01.425000")
+    paper = store.evidence.find_text("doi:10.1101/2021.01.01.425000")
     assert paper is not None and paper["kind"] == "biorxiv"
     assert paper["key"] == "biorxiv:10.1101/2021.01.01.425000"
 
@@ -212,10 +212,10 @@ def test_items_with_an_inline_text(store: Store, tmp_path: Path) -> None:
     path.write_text(json.dumps(envelope) + "\n", encoding="utf-8")
     import_paths(store, [path])
 
-    item = store.get_item("biorxiv:inline:0")
+    item = store.items.get("biorxiv:inline:0")
     assert item.content.dimension == "Result Interpretation"  # bioRxiv's only label
     assert item.text_key == "inline:biorxiv:inline:0"
-    text = store.find_text(item.text_key)
+    text = store.evidence.find_text(item.text_key)
     assert text is not None and text["text"] == BIORXIV_ABSTRACT.strip()
 
 
@@ -232,9 +232,9 @@ def test_broken_xeno_canto_csv_keeps_what_it_could_read(store: Store, tmp_path: 
     assert [(r.line, r.reason.split(":")[0]) for r in report.rejects] == [
         (3, "malformed CSV, not read from here on")
     ]
-    sparrow = store.recording("XC1001")
+    sparrow = store.evidence.recording("XC1001")
     assert sparrow is not None and sparrow["metadata"]["extra"] == ["surplus"]
-    assert store.recording("XC1003") is None  # after the break: reported, not guessed
+    assert store.evidence.recording("XC1003") is None  # after the break: reported, not guessed
 
 
 def test_one_piece_of_evidence_is_named_in_the_singular(tmp_path: Path) -> None:

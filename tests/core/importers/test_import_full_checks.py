@@ -41,32 +41,32 @@ def test_structural_flags_only_until_the_full_checks(tmp_path: Path) -> None:
         report = import_paths(store, [_write(tmp_path)], full_checks=False)
         assert report.check_item_ids == ["w:1", "w:2"]
         assert set(report.timings) == {"import", "import_cpu"}  # wall and CPU seconds
-        assert store.flags("w:1") == []
-        assert [f.check for f in store.blocking_flags("w:2")] == ["option-count"]
+        assert store.flags.of_item("w:1") == []
+        assert [f.check for f in store.flags.blocking("w:2")] == ["option-count"]
         run_full_checks(store, report)
         assert "checks" in report.timings
         for item_id in ("w:1", "w:2"):
-            expected = check_item(store, store.get_item(item_id))
-            assert store.flags(item_id) == _ordered(expected)
-        assert "hidden-context" in {f.check for f in store.flags("w:1")}
+            expected = check_item(store, store.items.get(item_id))
+            assert store.flags.of_item(item_id) == _ordered(expected)
+        assert "hidden-context" in {f.check for f in store.flags.of_item("w:1")}
 
 
 def test_default_import_runs_every_check(tmp_path: Path) -> None:
     with Store.open(tmp_path / "p.bagel") as store:
         report = import_paths(store, [_write(tmp_path)])
         assert set(report.timings) == {"import", "import_cpu", "checks"}
-        assert "hidden-context" in {f.check for f in store.flags("w:1")}
-        assert "option-count" in {f.check for f in store.flags("w:2")}
+        assert "hidden-context" in {f.check for f in store.flags.of_item("w:1")}
+        assert "option-count" in {f.check for f in store.flags.of_item("w:2")}
 
 
 def test_bulk_read_matches_single_reads(tmp_path: Path) -> None:
     with Store.open(tmp_path / "p.bagel") as store:
         import_paths(store, [_write(tmp_path)])
-        assert store.get_items(["w:2", "missing", "w:1"]) == [
-            store.get_item("w:1"),
-            store.get_item("w:2"),
+        assert store.items.get_many(["w:2", "missing", "w:1"]) == [
+            store.items.get("w:1"),
+            store.items.get("w:2"),
         ]
-        assert store.get_items() == list(store.iter_items())
+        assert store.items.get_many() == list(store.items.iterate())
 
 
 def test_canonical_json_is_sorted_json() -> None:
@@ -80,5 +80,5 @@ def test_canonical_json_is_sorted_json() -> None:
 
 
 def _ordered(flags: list[Flag]) -> list[Flag]:
-    """Flags in the order ``Store.flags`` returns them."""
+    """Flags in the order ``store.flags.of_item`` returns them."""
     return sorted(flags, key=lambda f: (SEVERITY_RANK[f.severity], f.check))

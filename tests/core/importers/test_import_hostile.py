@@ -42,11 +42,11 @@ def test_lone_surrogate_is_a_reject_and_the_rest_imports(tmp_path: Path) -> None
     with Store.open(tmp_path / "p.bagel") as store:
         report = import_paths(store, [source])
         assert sorted(report.new_item_ids) == ["s2", "s3"]
-        [reject] = store.rejects()
+        [reject] = store.imports.rejects()
         assert reject.line == 1 and "lone surrogate" in reject.reason
         assert "\\ud800" in reject.raw  # the line is kept as written
-        assert store.get_item("s2").content.question == "Emoji \U0001f98a?"
-        stored = store.get_item("s3").content
+        assert store.items.get("s2").content.question == "Emoji \U0001f98a?"
+        stored = store.items.get("s3").content
         assert "\u0000" in stored.question and "\u202e" in stored.question  # kept, not mangled
         assert stored.options[0] == "a\u0000"
 
@@ -57,8 +57,8 @@ def test_surrogate_in_a_pretty_printed_document_rejects_the_file(tmp_path: Path)
     with Store.open(tmp_path / "p.bagel") as store:
         report = import_paths(store, [source])
         assert report.exit_status == 1
-        assert "lone surrogate" in store.rejects()[0].reason
-        assert store.recordings() == []
+        assert "lone surrogate" in store.imports.rejects()[0].reason
+        assert store.evidence.recordings() == []
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="needs a file system that takes any bytes")
@@ -74,4 +74,4 @@ def test_undecodable_file_name_is_named_and_skipped(
     assert code == 2
     assert "bad_\ufffd.jsonl: the file name is not valid UTF-8" in out
     with Store.open(tmp_path / "p.bagel", read_only=True) as store:
-        assert store.item_ids() == ["s2"]
+        assert store.items.ids() == ["s2"]

@@ -41,7 +41,7 @@ def test_every_file_is_read_once_and_not_parsed_again(
     first = import_paths(store, [inputs], full_checks=False)
     assert len(first.files) > 15 and first.skipped_files == []
     assert first.bytes_read == sizes(first.files)  # not twice: hashed as parsed
-    imported = {i["name"]: i for i in store.imports()}
+    imported = {i["name"]: i for i in store.imports.all()}
     csv_import = imported[str(inputs / "xeno_canto" / "recordings.csv")]
     assert csv_import["sha256"] and csv_import["summary"]["recordings"] == 9
 
@@ -49,7 +49,7 @@ def test_every_file_is_read_once_and_not_parsed_again(
     again = import_paths(store, [inputs], full_checks=False)
     assert again.files == [] and sorted(again.skipped_files) == sorted(first.files)
     assert again.bytes_read == sizes(first.files)
-    assert len(store.imports()) == len(first.files)
+    assert len(store.imports.all()) == len(first.files)
 
 
 def test_a_file_with_the_stat_it_was_read_with_is_not_read(
@@ -87,6 +87,6 @@ def test_a_file_of_a_new_size_is_parsed_and_hashed_in_one_pass(
     report = import_paths(store, [one, two], full_checks=False)
     assert report.added == len(lines)
     assert report.bytes_read == one.stat().st_size + two.stat().st_size
-    hashes = {i["name"]: i["sha256"] for i in store.imports()}
+    hashes = {i["name"]: i["sha256"] for i in store.imports.all()}
     assert hashes[str(one)] == hashlib.sha256(one.read_bytes()).hexdigest()
     assert hashes[str(two)] == hashlib.sha256(two.read_bytes()).hexdigest()

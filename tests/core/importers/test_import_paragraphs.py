@@ -20,7 +20,7 @@ BATS = "biorxiv/biorxiv_2020.02.11.942060_birds_versus_bats.json"
 def test_wikipedia_paragraphs_are_kept_apart(title: str, store: Store, data_dir: Path) -> None:
     path = data_dir / "wikipedia" / f"{title}.txt"
     import_paths(store, [path], full_checks=False)
-    text = store.find_text(f"title:{title}")
+    text = store.evidence.find_text(f"title:{title}")
     assert text is not None
     lines = [line.rstrip() for line in path.read_text(encoding="utf-8").splitlines()]
     paragraphs = [line for line in lines if line.strip()]
@@ -42,12 +42,12 @@ def test_biorxiv_abstract_and_a_hard_wrapped_paper(
     plain = tmp_path / "bats.txt"
     plain.write_text(f"{document['title']}\ndoi: {document['doi']}\n\n{wrapped}\n", "utf-8")
     import_paths(store, [data_dir / BATS], full_checks=False)
-    stored = store.find_text(f"doi:{document['doi']}")
+    stored = store.evidence.find_text(f"doi:{document['doi']}")
     assert stored is not None and stored["text"] == abstract.strip()  # one paragraph, whole
 
     other = Store.memory()
     import_paths(other, [plain], full_checks=False)
-    paper = other.find_text(f"doi:{document['doi']}")
+    paper = other.evidence.find_text(f"doi:{document['doi']}")
     assert paper is not None and paper["kind"] == "biorxiv"
     assert paper["text"] == plain.read_text("utf-8").strip()  # its own breaks, left alone
     assert paper["text"].count("\n\n") == 2

@@ -22,27 +22,27 @@ def test_paper_examples_import_as_flat_items(store: Store, data_dir: Path) -> No
 
     assert report.added_by_domain == {"Wikipedia": 8, "GloBI": 3, "bioRxiv": 1, "Xeno-canto": 5}
     assert report.rejects == [] and report.exit_status == 0
-    assert len(report.new_item_ids) == store.item_count() == 17
-    flamingo = store.get_item("wikipedia:andean-flamingo:1")
+    assert len(report.new_item_ids) == store.items.count() == 17
+    flamingo = store.items.get("wikipedia:andean-flamingo:1")
     assert flamingo.content.dimension == "Geographic Distribution"
     assert flamingo.content.level == "easy"
     assert flamingo.content.answer_text == "The Andes mountains of South America"
-    corella = store.get_item("xeno-canto:western-corella:0")
+    corella = store.items.get("xeno-canto:western-corella:0")
     assert corella.recording_id == "XC464184"
     assert corella.content.dimension == "Dominant frequency range"
     assert corella.source == {"recording": "XC464184"}
-    warbler = store.get_item("xeno-canto:red-warbler:3")
+    warbler = store.items.get("xeno-canto:red-warbler:3")
     assert warbler.content.dimension == "Harmonic structure / tonality vs. broadband"
     for item_id in report.new_item_ids:  # the printed items are structurally sound
-        assert not [f for f in store.flags(item_id) if f.severity is Severity.BLOCKING]
+        assert not [f for f in store.flags.of_item(item_id) if f.severity is Severity.BLOCKING]
 
 
 def test_ash_forest_table_crlf_and_blank_citation_header(store: Store, data_dir: Path) -> None:
     report = import_paths(store, [data_dir / "globi" / ASH])
 
-    assert report.evidence["globi_records"] == store.globi_record_count() == 5689
+    assert report.evidence["globi_records"] == store.evidence.globi_record_count() == 5689
     assert report.rejects == []
-    first = store.globi_record(f"{ASH}#1")
+    first = store.evidence.globi_record(f"{ASH}#1")
     assert first is not None
     assert (first["source_taxon"], first["interaction"], first["target_taxon"]) == (
         "Dendrocopos syriacus",
@@ -55,7 +55,7 @@ def test_ash_forest_table_crlf_and_blank_citation_header(store: Store, data_dir:
     assert first["citation"].startswith("Michalczuk, J., & Michalczuk, M. (2017)")
     assert first["record"]["sourceLifeStageName"] == "nestling"
     assert first["table_name"] == ASH and first["row"] == 1
-    last = store.globi_record(f"{ASH}#5689")
+    last = store.evidence.globi_record(f"{ASH}#5689")
     assert last is not None and last["source_taxon"]
     assert any("utf-8, CRLF line endings" in note for note in report.notes)
 
@@ -63,8 +63,8 @@ def test_ash_forest_table_crlf_and_blank_citation_header(store: Store, data_dir:
 def test_template_table_keeps_rank_columns_in_raw_record(store: Store, data_dir: Path) -> None:
     import_paths(store, [data_dir / "globi" / TEMPLATE])
 
-    assert store.globi_record_count() == 11
-    record = store.globi_record(f"{TEMPLATE}#1")
+    assert store.evidence.globi_record_count() == 11
+    record = store.evidence.globi_record(f"{TEMPLATE}#1")
     assert record is not None
     assert record["source_taxon"] == "Leptoconchus incycloseris"
     assert record["interaction"] == "parasite of"
@@ -85,7 +85,7 @@ def test_xeno_canto_csv_attaches_the_clips_beside_it(store: Store, data_dir: Pat
     with open(folder / "recordings.csv", newline="", encoding="utf-8") as handle:
         expected = {f"XC{row['id']}": row for row in csv.DictReader(handle)}
     for rec_id, row in expected.items():
-        recording = store.recording(rec_id)
+        recording = store.evidence.recording(rec_id)
         assert recording is not None
         assert recording["audio_sha256"] == row["sha256"]  # hashed from the real file
         assert Path(recording["audio_path"]) == (folder / row["file-name"]).resolve()
@@ -93,7 +93,7 @@ def test_xeno_canto_csv_attaches_the_clips_beside_it(store: Store, data_dir: Pat
         assert recording["common_name"] == row["en"]
         assert recording["licence"] == row["lic"]
         assert recording["metadata"]["clip_start_s"] == row["clip_start_s"]
-    sparrow = store.recording("XC625750")
+    sparrow = store.evidence.recording("XC625750")
     assert sparrow is not None and sparrow["vocalization_type"].startswith("call")
     assert sparrow["recordist"] == "johannes buhl"
 
@@ -105,13 +105,13 @@ def test_audio_given_first_then_metadata_fills_in(
     clips.mkdir()
     shutil.copy(data_dir / "xeno_canto" / "XC536501.mp3", clips / "XC536501.mp3")
     alone = import_paths(store, [clips / "XC536501.mp3"])
-    recording = store.recording("XC536501")
+    recording = store.evidence.recording("XC536501")
     assert alone.evidence["audio_files"] == 1
     assert recording is not None and recording["scientific_name"] is None
     assert recording["audio_path"] == str((clips / "XC536501.mp3").resolve())
 
     import_paths(store, [data_dir / "xeno_canto" / "recordings.csv"])
-    recording = store.recording("XC536501")
+    recording = store.evidence.recording("XC536501")
     assert recording is not None
     assert recording["scientific_name"] == "Melozone crissalis"
     assert recording["common_name"] == "California Towhee"
@@ -120,7 +120,7 @@ def test_audio_given_first_then_metadata_fills_in(
 def test_wikipedia_extracts(store: Store, data_dir: Path) -> None:
     report = import_paths(store, sorted((data_dir / "wikipedia").glob("*.txt")))
 
-    assert report.evidence["texts"] == store.text_count() == 4
+    assert report.evidence["texts"] == store.evidence.text_count() == 4
     names = {
         "Koala": "Phascolarctos cinereus",
         "Lion": "Panthera leo",
@@ -128,14 +128,14 @@ def test_wikipedia_extracts(store: Store, data_dir: Path) -> None:
         "Raccoon": "Procyon lotor",
     }
     for title, scientific in names.items():
-        text = store.find_text(f"title:{title}")
+        text = store.evidence.find_text(f"title:{title}")
         assert text is not None
         assert text["scientific_name"] == scientific
         assert text["kind"] == "wikipedia" and text["key"] == f"wikipedia:{title}"
         assert text["truncated"] == 0 and text["source_file"] == f"{title}.txt"
-        assert store.find_text(f"sci:{scientific}") == text
-        assert store.find_text(f"file:{title}.txt") == text
-    koala = store.find_text("title:Koala")
+        assert store.evidence.find_text(f"sci:{scientific}") == text
+        assert store.evidence.find_text(f"file:{title}.txt") == text
+    koala = store.evidence.find_text("title:Koala")
     assert koala is not None
     written = (data_dir / "wikipedia" / "Koala.txt").read_text("utf-8").splitlines()
     assert koala["text"] == "\n\n".join(line.rstrip() for line in written if line.strip())
@@ -146,7 +146,7 @@ def test_biorxiv_json(store: Store, data_dir: Path) -> None:
     report = import_paths(store, [path])
 
     assert report.exit_status == 0 and report.evidence["texts"] == 1
-    text = store.find_text("doi:10.1101/2020.02.11.942060")
+    text = store.evidence.find_text("doi:10.1101/2020.02.11.942060")
     assert text is not None
     assert text["kind"] == "biorxiv" and text["key"] == "biorxiv:10.1101/2020.02.11.942060"
     assert text["title"].startswith("Birds versus bats")
@@ -161,7 +161,7 @@ def test_folder_walk_of_all_real_data(store: Store, data_dir: Path) -> None:
 
     assert report.exit_status == 0, report.summary_lines()
     assert report.evidence == {"globi_records": 5700, "texts": 5, "recordings": 9, "audio_files": 9}
-    assert store.item_count() == 17
+    assert store.items.count() == 17
     ignored = {Path(p).name for p in report.ignored}
     assert {
         "README.md",
@@ -183,4 +183,4 @@ def test_folder_walk_of_all_real_data(store: Store, data_dir: Path) -> None:
 
     again = import_paths(store, [data_dir])
     assert again.files == [] and len(again.skipped_files) == len(files)
-    assert again.added == 0 and store.globi_record_count() == 5700
+    assert again.added == 0 and store.evidence.globi_record_count() == 5700

@@ -36,7 +36,7 @@ def test_answer_letter_and_index_that_disagree_are_a_reject(store: Store, tmp_pa
     )
     report = import_paths(store, [path])
     assert sorted(report.new_item_ids) == ["w:1"]
-    reasons = {r.line: r.reason for r in store.rejects()}
+    reasons = {r.line: r.reason for r in store.imports.rejects()}
     assert reasons == {
         2: "answer 'B' and answer_index 2 name different options",
         3: "answer 'Fish' and answer_index 3 name different options",
@@ -51,7 +51,7 @@ def test_a_nul_byte_rejects_only_its_line(store: Store, tmp_path: Path) -> None:
     path.write_bytes(b"\n".join(rows) + b"\n")
     report = import_paths(store, [path])
     assert sorted(report.new_item_ids) == ["w:1", "w:3"]
-    assert [(r.line, r.reason) for r in store.rejects()] == [
+    assert [(r.line, r.reason) for r in store.imports.rejects()] == [
         (2, "NUL byte in the line (binary data); not parsed")
     ]
 
@@ -68,7 +68,7 @@ def test_utf16_and_utf32_with_a_byte_order_mark_are_read(
     path.write_bytes(data)
     report = import_paths(store, [path])
     assert sorted(report.new_item_ids) == ["w:1", "w:2"], report.notes
-    assert store.get_item("w:1").content.question == "Où vit le lièvre d’Europe ?"
+    assert store.items.get("w:1").content.question == "Où vit le lièvre d’Europe ?"
     assert report.exit_status == 0
 
 
@@ -108,7 +108,7 @@ def test_an_overlong_line_is_a_reject_even_alone(store: Store, tmp_path: Path) -
     beside.write_text(jsonl(good("w:1"), huge, good("w:2")), encoding="utf-8")
     report = import_paths(store, [alone, beside])
     assert sorted(report.new_item_ids) == ["w:1", "w:2"]
-    rejects = store.rejects()
+    rejects = store.imports.rejects()
     assert len(rejects) == 2
     assert all("longer than the 10 MB an item may take" in r.reason for r in rejects)
     assert all(len(r.raw or "") <= 1 << 20 for r in rejects)  # the head only
@@ -201,11 +201,11 @@ def test_xeno_canto_metadata_is_recognised_by_its_content(
     (folder / "metadata.csv").write_text("\n".join([header, *rows]) + "\n", encoding="utf-8")
     report = import_paths(store, [folder])
     assert report.exit_status == 0, [str(r) for r in report.rejects] + report.notes
-    towhee = store.recording("XC536501")
+    towhee = store.evidence.recording("XC536501")
     assert towhee is not None and towhee["scientific_name"] == "Melozone crissalis"
     assert towhee["common_name"] == "California Towhee"
     assert str(towhee["audio_path"]).endswith("XC536501.mp3")
-    assert store.recording("XC236243") is not None
+    assert store.evidence.recording("XC236243") is not None
 
 
 def test_truncated_audio_is_reported_at_import_and_flags_its_items(
@@ -235,10 +235,10 @@ def test_truncated_audio_is_reported_at_import_and_flags_its_items(
     (folder / "items.jsonl").write_text(jsonl(*items), encoding="utf-8")
     report = import_paths(store, [folder])
     assert report.exit_status == 1
-    (reject,) = store.rejects()
+    (reject,) = store.imports.rejects()
     assert reject.file == "XC999001.wav" and "truncated or corrupt WAV" in reject.reason
-    assert "audio-unreadable" in {f.check for f in store.flags("xc:XC999001")}
-    assert "audio-unreadable" not in {f.check for f in store.flags("xc:XC536501")}
+    assert "audio-unreadable" in {f.check for f in store.flags.of_item("xc:XC999001")}
+    assert "audio-unreadable" not in {f.check for f in store.flags.of_item("xc:XC536501")}
 
 
 def test_a_file_that_contradicts_an_earlier_one_is_reported(store: Store, tmp_path: Path) -> None:
@@ -256,7 +256,7 @@ def test_a_file_that_contradicts_an_earlier_one_is_reported(store: Store, tmp_pa
             " the project keeps that version",
         )
     ]
-    assert store.get_item("w:2").content.options[0] == "Leaves"
+    assert store.items.get("w:2").content.options[0] == "Leaves"
     assert report.exit_status == 1
 
 

@@ -27,8 +27,8 @@ def test_cp1252_far_down_a_table_is_read_as_cp1252(store: Store, tmp_path: Path)
     data += "Vulpes vulpes\teats\tMicrotus arvalis\tCôte d’Ivoire\n".encode("cp1252")
     (tmp_path / "interactions.tsv").write_bytes(data)
     report = import_paths(store, [tmp_path / "interactions.tsv"], full_checks=False)
-    assert report.rejects == [] and store.globi_record_count() == 30_001
-    last = store.globi_record("interactions.tsv#30001")
+    assert report.rejects == [] and store.evidence.globi_record_count() == 30_001
+    last = store.evidence.globi_record("interactions.tsv#30001")
     assert last is not None and last["locality"] == "Côte d’Ivoire"
     assert any("GloBI table, cp1252, LF line endings" in note for note in report.notes)
 
@@ -49,6 +49,6 @@ def test_an_overlong_line_is_a_reject_and_the_other_rows_import(
     report = import_paths(store, [table], max_line_bytes=1_000_000, full_checks=False)
     assert [(r.line, r.reason.split(",")[0]) for r in report.rejects] == [(3, "line is 2.0 MB")]
     assert "(import --max-line-mb)" in report.rejects[0].reason
-    assert store.globi_record_count() == 2
-    bumblebee = store.globi_record("interactions.tsv#3")  # the second row keeps its number
+    assert store.evidence.globi_record_count() == 2
+    bumblebee = store.evidence.globi_record("interactions.tsv#3")  # the second row keeps its number
     assert bumblebee is not None and bumblebee["locality"] == "B,\nquoted over two lines"

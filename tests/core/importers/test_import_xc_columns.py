@@ -191,7 +191,7 @@ def test_every_spelling_fills_in_the_recording(
     assert report.rejects == [] and report.evidence["recordings"] == len(clips)
     assert report.evidence["audio_files"] == len(clips)
     for r, written in zip(clips, rows, strict=True):
-        recording = store.recording(f"XC{r['id']}")
+        recording = store.evidence.recording(f"XC{r['id']}")
         assert recording is not None, r["id"]
         assert recording["recordist"] == r["rec"]
         assert recording["common_name"] == r["en"]

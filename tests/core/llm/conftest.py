@@ -50,7 +50,7 @@ def gold_map() -> dict[str, str]:
 def llm_project(tmp_path: Path) -> Path:
     path = tmp_path / "llm.bagel"
     with Store.open(path, owner="test") as store:
-        store.add_items(new_items(), None)
+        store.items.add_items(new_items(), None)
     return path
 
 

@@ -17,7 +17,6 @@ from bagel_studio.core.llm.fit import GAP, shorten
 from bagel_studio.core.llm.templates import generation_messages
 from bagel_studio.core.model import ItemContent
 from bagel_studio.core.store import NewItem, Store
-from bagel_studio.core.store import llm as sql
 from tests.support.llm_server import ScriptedServer, tokens
 
 pytestmark = pytest.mark.timeout(120)
@@ -32,7 +31,7 @@ OPTIONS = ("About 4 hours", "About 8 hours", "About 12 hours", "About 20 hours")
 def koala_project(tmp_path: Path) -> Path:
     path = tmp_path / "koala.bagel"
     with Store.open(path, owner="test") as store:
-        store.add_texts([{"key": "wikipedia:Koala", "kind": "wikipedia", "title": "Koala",
+        store.evidence.add_texts([{"key": "wikipedia:Koala", "kind": "wikipedia", "title": "Koala",
                           "scientific_name": "Phascolarctos cinereus", "text": KOALA,
                           "truncated": 0, "source_file": "Koala.txt"}], None)  # fmt: skip
         items = [
@@ -41,7 +40,7 @@ def koala_project(tmp_path: Path) -> Path:
             for id, question in (("wiki:koala:0", QUESTION),
                                  ("wiki:koala:1", "How long does a koala sleep each day?"))
         ]  # fmt: skip
-        store.add_items(items, None)
+        store.items.add_items(items, None)
     return path
 
 
@@ -90,7 +89,7 @@ def test_llama_cpp_props_give_the_context_and_the_evidence_is_cut_before_asking(
     assert summary["shortened"]["wiki:koala:0"] == note  # type: ignore[index]
     # The desk shows the verdict with how much of the evidence the judge saw.
     with Store.open(koala_project, read_only=True) as store:
-        lines = model_choice_lines(store, store.get_item("wiki:koala:0"))
+        lines = model_choice_lines(store, store.items.get("wiki:koala:0"))
     seen = (
         f"(saw {stored['evidence_chars']:,} of the evidence's {len(KOALA):,} characters, {share}%)"
     )
@@ -107,7 +106,7 @@ def test_an_openai_style_server_takes_the_context_from_the_option(
     note = str(verdicts(koala_project)["wiki:koala:1"]["evidence_note"])
     assert "to fit the model's context of 4,096 tokens (the profile's context tokens)" in note
     with Store.open(koala_project, read_only=True) as store:  # kept in the profile
-        profile = dict(sql.profile_rows(store))["gold"]
+        profile = dict(store.llm.profile_rows())["gold"]
     assert profile["context_tokens"] == 4096
 
 
@@ -161,7 +160,7 @@ def test_a_short_evidence_is_sent_whole_and_recorded_so(
         content = ItemContent("Which taxon visits Trifolium?", ("A b", "C d", "E f", "G h"), 0,
                               "Masked participant identification")  # fmt: skip
         summary = {"summary": "Bombus terrestris visits flowers of Trifolium pratense."}
-        store.add_items([NewItem("globi:9", "GloBI", content, source=summary)], None)
+        store.items.add_items([NewItem("globi:9", "GloBI", content, source=summary)], None)
     scripted.context, scripted.props = 2048, True
     status, out = judge(koala_project, scripted.url, "globi:9")
     assert status == 0 and out["shortened"] == {}
@@ -173,7 +172,7 @@ def test_regenerate_sends_the_papers_prompt_verbatim_around_the_cut_text(
     koala_project: Path, scripted: ScriptedServer
 ) -> None:
     with Store.open(koala_project) as store:
-        item = store.get_item("wiki:koala:0")
+        item = store.items.get("wiki:koala:0")
         values = generation_values(store, item)
     assert values is not None
     whole = generation_messages("Wikipedia", values)
@@ -189,7 +188,7 @@ def test_regenerate_sends_the_papers_prompt_verbatim_around_the_cut_text(
     sent = user[len(before) : len(user) - len(after)]
     assert SLEEP in sent and GAP in sent and len(sent) < len(KOALA)
     with Store.open(koala_project, read_only=True) as store:
-        record = sql.regenerations(store, "wiki:koala:0")[0]
+        record = store.llm.regenerations("wiki:koala:0")[0]
     assert record["outcome"] == "created" and record["evidence_chars"] == len(sent)
     assert "context of 4,096 tokens (the server's /props)" in str(record["evidence_note"])
 

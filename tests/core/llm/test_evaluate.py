@@ -17,7 +17,6 @@ from bagel_studio.core.llm.profiles import Profile
 from bagel_studio.core.llm.templates import evaluation_prompt
 from bagel_studio.core.model import Decision
 from bagel_studio.core.store import Store
-from bagel_studio.core.store import llm as sql
 from tests.core.llm.conftest import ITEMS
 from tests.support.llm_server import ScriptedServer
 
@@ -26,7 +25,7 @@ FAST = RetryPolicy(retries=2, backoff=0.01, max_wait=2.0)
 
 def answers(path: Path, label: str) -> list[dict[str, object]]:
     with Store.open(path, read_only=True) as store:
-        return sql.all_answers(store, label)
+        return store.llm.all_answers(label)
 
 
 def cli(*args: str) -> int:
@@ -131,7 +130,7 @@ def test_unreachable_endpoint_is_exit_2_and_writes_nothing(
     assert status == 2
     assert "cannot reach" in capsys.readouterr().err
     with Store.open(llm_project, read_only=True) as store:
-        assert sql.answer_count(store) == 0 and sql.profile_rows(store) == []
+        assert store.llm.answer_count() == 0 and store.llm.profile_rows() == []
 
 
 def test_completions_style_and_grammar_reach_the_server(
@@ -177,7 +176,7 @@ def test_cancel_keeps_what_arrived(llm_project: Path, scripted: ScriptedServer) 
         summary = evaluate(store, profile, questions(store), progress=progress, cancel=cancel,
                            policy=FAST)  # fmt: skip
         assert summary.cancelled and 1 <= summary.asked < len(ITEMS)
-        assert sql.answer_count(store, "slow") == summary.asked
+        assert store.llm.answer_count("slow") == summary.asked
         rest = evaluate(store, profile, questions(store), policy=FAST)
     assert rest.already == summary.asked and rest.asked == len(ITEMS) - summary.asked
 

@@ -16,7 +16,6 @@ from bagel_studio.core.llm.client import RetryPolicy
 from bagel_studio.core.llm.evaluate import evaluate, pending, questions
 from bagel_studio.core.llm.profiles import Profile
 from bagel_studio.core.store import Store
-from bagel_studio.core.store import llm as sql
 from tests.core.llm.conftest import ITEMS
 from tests.support.llm_server import ScriptedServer
 
@@ -26,7 +25,7 @@ pytestmark = pytest.mark.timeout(120)
 
 def stored(path: Path, label: str) -> dict[str, dict[str, object]]:
     with Store.open(path, read_only=True) as store:
-        return {str(a["item_id"]): a for a in sql.all_answers(store, label)}
+        return {str(a["item_id"]): a for a in store.llm.all_answers(label)}
 
 
 def test_a_reply_that_never_ends_is_cut_off_at_the_timeout(
@@ -103,7 +102,7 @@ def test_a_model_the_server_does_not_serve_is_refused_before_anything_is_asked(
     assert "does not serve the model 'glod'; it serves gold, always-A:latest" in err
     assert scripted.total() == 1  # the listing only
     with Store.open(llm_project, read_only=True) as store:
-        assert sql.all_answers(store, "glod") == [] and sql.profile_rows(store) == []
+        assert store.llm.all_answers("glod") == [] and store.llm.profile_rows() == []
     assert run([*args, "--model", "always-A"]) == 0  # Ollama's ":latest" left out
     assert run([*args, "--model", "gold"]) == 0
 
@@ -136,7 +135,10 @@ def test_item_ids_may_follow_the_options(
     assert json.loads(capsys.readouterr().out)["asked"] == 2
     assert run(["decide", str(llm_project), "--curator", "ann", "--accept", "wiki:1", "xc:1"]) == 0
     with Store.open(llm_project, read_only=True) as store:
-        assert [i.id for i in store.get_items() if i.status == "accepted"] == ["wiki:1", "xc:1"]
+        assert [i.id for i in store.items.get_many() if i.status == "accepted"] == [
+            "wiki:1",
+            "xc:1",
+        ]
     # A word the command does not take is still refused, by the command's own usage.
     assert run(["judge", str(llm_project), "--model", "gold", "--bogus"]) == 2
     assert "bagel-studio judge" in capsys.readouterr().err

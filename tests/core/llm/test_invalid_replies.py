@@ -76,7 +76,7 @@ def test_levels_are_not_applied_from_invalid_replies(
     assert run([*args, "--apply"]) == 2
     assert "Nothing applied" in capsys.readouterr().err
     with Store.open(llm_project, read_only=True) as store:
-        assert all(item.content.level is None for item in store.get_items())
+        assert all(item.content.level is None for item in store.items.get_many())
     assert run(["levels", str(llm_project), "--models", "gold", "gold"]) == 2
     assert "name two different profiles" in capsys.readouterr().err
     assert run([*args, "--apply", "--allow-invalid", "--json"]) == 0
@@ -111,7 +111,7 @@ def test_evaluate_names_the_items_it_cannot_ask(
     owls = ("Barn owl", "Eagle owl", "Elf owl")
     three = ItemContent("Which of these owls is largest?", owls, 1, "Morphology")
     with Store.open(llm_project) as store:
-        store.add_items([NewItem(id="wiki:3", domain="Wikipedia", content=three)], None)
+        store.items.add_items([NewItem(id="wiki:3", domain="Wikipedia", content=three)], None)
     assert evaluate(llm_project, scripted, "gold", "--json") == 0
     result = json.loads(capsys.readouterr().out)
     assert (result["items"], result["left_out"]) == (N, 1)

@@ -10,7 +10,6 @@ import pytest
 from bagel_studio.core.cli import run
 from bagel_studio.core.model import ItemContent
 from bagel_studio.core.store import NewItem, Store
-from bagel_studio.core.store import llm as sql
 from tests.core.llm.conftest import ITEMS
 from tests.support.llm_server import ScriptedServer
 
@@ -20,7 +19,7 @@ SUMMARY = "Bombus terrestris (Apidae) visits flowers of Trifolium pratense in Ke
 @pytest.fixture
 def evidence_project(llm_project: Path) -> Path:
     with Store.open(llm_project) as store:
-        store.add_items(
+        store.items.add_items(
             [
                 NewItem(
                     id="globi:9",
@@ -56,14 +55,14 @@ def test_judge_stores_verdicts_as_suggestions(
     out = json.loads(capsys.readouterr().out)
     assert out["disagree"] == ["globi:9"]
     with Store.open(evidence_project, read_only=True) as store:
-        verdicts = sql.verdicts_for_item(store, "globi:9")
+        verdicts = store.llm.verdicts_for_item("globi:9")
         assert [v["verdict"] for v in verdicts] == ["wrong_gold", "ok"]
         assert verdicts[0]["key_index"] == 1 and verdicts[0]["model"] == "same-wrong"
         assert verdicts[0]["reason"] and verdicts[0]["asked_at"]
-        assert store.get_item("globi:9").status == "unreviewed"  # a verdict never decides
-        flag = next(f for f in store.flags("globi:9") if f.check == "judge-disagrees")
+        assert store.items.get("globi:9").status == "unreviewed"  # a verdict never decides
+        flag = next(f for f in store.flags.of_item("globi:9") if f.check == "judge-disagrees")
         assert "same-wrong" in flag.message and "wrong_gold, would key B" in flag.message
-        assert "judge-disagrees" not in {f.check for f in store.flags("wiki:1")}
+        assert "judge-disagrees" not in {f.check for f in store.flags.of_item("wiki:1")}
     assert run(["judge", str(evidence_project), "wiki:1", "--model", "rambling",
                 "--base-url", url]) == 1  # fmt: skip
     assert run(["judge", str(evidence_project), "nope", "--model", "gold"]) == 2
@@ -81,13 +80,13 @@ def test_regenerate_creates_a_linked_checked_item_or_a_rejection(
     assert [m["role"] for m in messages] == ["system", "user"]
     assert messages[1]["content"].endswith(f"SOURCE CONTEXT:\n{SUMMARY}")
     with Store.open(evidence_project, read_only=True) as store:
-        new = store.get_item("globi:9~regen1")
+        new = store.items.get("globi:9~regen1")
         assert new.status == "unreviewed" and new.content.answer_index == 1
         assert new.content.dimension == "Masked participant identification"
         assert new.supporting_evidence and new.rationale
-        link = sql.regenerations(store, "globi:9")[0]
+        link = store.llm.regenerations("globi:9")[0]
         assert link["regenerated_from"] == "globi:9" and link["outcome"] == "created"
-        assert store.flags("globi:9~regen1") is not None
+        assert store.flags.of_item("globi:9~regen1") is not None
     # A generator rejection is stored with its reason; an item without evidence is named.
     assert run(["regenerate", str(evidence_project), "globi:9", "wiki:1", "--model", "reject",
                 "--base-url", url, "--json"]) == 1  # fmt: skip
@@ -95,7 +94,7 @@ def test_regenerate_creates_a_linked_checked_item_or_a_rejection(
     assert out["outcomes"] == {"wiki:1": "no-evidence", "globi:9": "generator-rejection"}
     assert out["reasons"]["globi:9"] == "too_sparse"
     with Store.open(evidence_project, read_only=True) as store:
-        assert store.generator_rejection_counts()["GloBI"] == {"too_sparse": 1}
+        assert store.imports.generator_rejection_counts()["GloBI"] == {"too_sparse": 1}
     assert run(["regenerate", str(evidence_project), "globi:9", "--model", "rambling",
                 "--base-url", url]) == 1  # fmt: skip
 
@@ -136,7 +135,7 @@ def test_batch_export_then_import_is_exactly_evaluate(
     results.write_text("\n".join(json.dumps(o) for o in outputs) + "\nnot json\n")
     assert run(["batch-import", str(llm_project), str(results), "--model", "always-C"]) == 1
     with Store.open(llm_project, read_only=True) as store:
-        stored = {a["item_id"]: a for a in sql.all_answers(store, "always-C")}
+        stored = {a["item_id"]: a for a in store.llm.all_answers("always-C")}
     assert len(stored) == len(ITEMS)
     failed = [a for a in stored.values() if a["parse"] == "failed"]
     assert len(failed) == 1 and "server overloaded" in failed[0]["error"]

@@ -26,7 +26,7 @@ def test_levels_table_apply_undo_and_curator_edits_win(
     assert evaluate(llm_project, scripted, "always-A") == 0
     # always-A is right on wiki:1, globi:1 and xc:2 (gold A): easy there, medium elsewhere.
     with Store.open(llm_project) as store:
-        item = store.get_item("xc:2")
+        item = store.items.get("xc:2")
         operations.edit(store, "xc:2", "ann", item.content.with_changes(level="hard"))
     capsys.readouterr()
     status = run(["levels", str(llm_project), "--models", "gold", "always-A", "--apply", "--json"])
@@ -36,10 +36,10 @@ def test_levels_table_apply_undo_and_curator_edits_win(
     assert result["levels"]["Xeno-canto"] == {"easy": 1, "medium": 1, "hard": 0}
     assert result["applied"] == {"changed": 5, "unchanged": 0, "curator_level_kept": 1}
     with Store.open(llm_project) as store:
-        assert store.get_item("wiki:1").content.level == "easy"
-        assert store.get_item("wiki:2").content.level == "medium"
-        assert store.get_item("xc:2").content.level == "hard"  # the curator's
-        history = store.history("wiki:1")
+        assert store.items.get("wiki:1").content.level == "easy"
+        assert store.items.get("wiki:2").content.level == "medium"
+        assert store.items.get("xc:2").content.level == "hard"  # the curator's
+        history = store.history.of_item("wiki:1")
         assert history[-1].curator == "model-levels" and history[-1].after["level"] == "easy"
         assert operations.undo(store, "model-levels") is not None
     assert run(["stats", str(llm_project), "--json"]) == 0
@@ -69,29 +69,29 @@ def test_levels_table_in_text_and_unknown_profile(
 def test_models_reject_gold_flag(llm_project: Path, scripted: ScriptedServer) -> None:
     assert evaluate(llm_project, scripted, "same-wrong") == 0
     with Store.open(llm_project, read_only=True) as store:
-        assert "models-reject-gold" not in store.flag_counts()  # one model is not enough
-        assert store.flag_counts()["models-miss-gold"] == len(ITEMS)
-        miss = next(f for f in store.flags("bio:1") if f.check == "models-miss-gold")
+        assert "models-reject-gold" not in store.flags.counts()  # one model is not enough
+        assert store.flags.counts()["models-miss-gold"] == len(ITEMS)
+        miss = next(f for f in store.flags.of_item("bio:1") if f.check == "models-miss-gold")
         assert miss.message.startswith("1 of 1 models miss the gold C")
     assert run(["evaluate", str(llm_project), "--model", "same-wrong", "--label", "second",
                 "--base-url", scripted.url]) == 0  # fmt: skip
     with Store.open(llm_project) as store:
-        assert store.flag_counts()["models-reject-gold"] == len(ITEMS)
-        flag = next(f for f in store.flags("wiki:1") if f.check == "models-reject-gold")
+        assert store.flags.counts()["models-reject-gold"] == len(ITEMS)
+        flag = next(f for f in store.flags.of_item("wiki:1") if f.check == "models-reject-gold")
         assert "same-wrong, second all chose" in flag.message
         # Fixing the key the models agree on clears the flag (answers to old content no longer
         # count).
-        item = store.get_item("wiki:1")
+        item = store.items.get("wiki:1")
         operations.edit(store, "wiki:1", "ann", item.content.with_changes(answer_index=3))
-        assert "models-reject-gold" not in {f.check for f in store.flags("wiki:1")}
+        assert "models-reject-gold" not in {f.check for f in store.flags.of_item("wiki:1")}
     assert evaluate(llm_project, scripted, "gold") == 0
     with Store.open(llm_project, read_only=True) as store:
-        assert "models-reject-gold" not in store.flag_counts()
-        miss = next(f for f in store.flags("bio:1") if f.check == "models-miss-gold")
+        assert "models-reject-gold" not in store.flags.counts()
+        miss = next(f for f in store.flags.of_item("bio:1") if f.check == "models-miss-gold")
         assert miss.message.startswith("2 of 3 models miss the gold C")
         # The queue's "models miss the gold" filter is the flag filter.
         from bagel_studio.core.store import QueueFilter
 
         # every item: the two same-wrong models miss everywhere (wiki:1's edited gold too)
-        assert len(store.item_ids(QueueFilter(check="models-miss-gold"))) == len(ITEMS)
-        assert store.item_ids(QueueFilter(check="models-reject-gold")) == []
+        assert len(store.items.ids(QueueFilter(check="models-miss-gold"))) == len(ITEMS)
+        assert store.items.ids(QueueFilter(check="models-reject-gold")) == []

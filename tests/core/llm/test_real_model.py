@@ -14,7 +14,6 @@ import pytest
 from bagel_studio.core.cli import run
 from bagel_studio.core.model import ItemContent
 from bagel_studio.core.store import NewItem, Store
-from bagel_studio.core.store import llm as sql
 from tests.support.llama_server import ALIAS, llama_server, missing
 
 # One thread generates twelve replies: minutes when other jobs share the machine's two cores.
@@ -39,7 +38,7 @@ def evaluate(project: Path, url: str, label: str, *extra: str) -> int:
 
 def stored(project: Path, label: str) -> list[dict[str, object]]:
     with Store.open(project, read_only=True) as store:
-        return sql.all_answers(store, label)
+        return store.llm.all_answers(label)
 
 
 def test_real_model_completions_chat_and_grammar(
@@ -99,17 +98,18 @@ def test_real_model_judges_an_article_longer_than_its_context(
 
     koala = tmp_path / "koala.bagel"
     with Store.open(koala, owner="test") as store:
-        store.add_texts([{"key": "wikipedia:Koala", "kind": "wikipedia", "title": "Koala",
-                          "text": KOALA, "truncated": 0}], None)  # fmt: skip
+        store.evidence.add_texts([{"key": "wikipedia:Koala", "kind": "wikipedia",
+                                   "title": "Koala", "text": KOALA, "truncated": 0}],
+                                 None)  # fmt: skip
         content = ItemContent(QUESTION, ("4", "8", "12", "20"), 3, "Behavior")
-        store.add_items([NewItem("wiki:koala:0", "Wikipedia", content, text_key="title:Koala")],
-                        None)  # fmt: skip
+        store.items.add_items([NewItem("wiki:koala:0", "Wikipedia", content,
+                                       text_key="title:Koala")], None)  # fmt: skip
     status = run(["judge", str(koala), "--model", ALIAS, "--label", "gemma-judge", "--base-url",
                   llama_url, "--concurrency", "1", "--timeout", "300", "--retries", "0",
                   "--json"])  # fmt: skip
     summary = json.loads(capsys.readouterr().out)
     with Store.open(koala, read_only=True) as store:
-        verdict = sql.verdicts_for_item(store, "wiki:koala:0")[0]
+        verdict = store.llm.verdicts_for_item("wiki:koala:0")[0]
     print(json.dumps(verdict, indent=1, default=str))  # in the test log: what the model said
     assert verdict["error"] is None or "context" not in str(verdict["error"])  # it was asked
     assert status == (0 if verdict["verdict"] else 1)
@@ -129,17 +129,18 @@ def test_real_model_regenerates_from_an_article_longer_than_its_context(
 
     koala = tmp_path / "regenerate.bagel"
     with Store.open(koala, owner="test") as store:
-        store.add_texts([{"key": "wikipedia:Koala", "kind": "wikipedia", "title": "Koala",
-                          "text": KOALA, "truncated": 0}], None)  # fmt: skip
+        store.evidence.add_texts([{"key": "wikipedia:Koala", "kind": "wikipedia",
+                                   "title": "Koala", "text": KOALA, "truncated": 0}],
+                                 None)  # fmt: skip
         content = ItemContent(QUESTION, ("4", "8", "12", "20"), 3, "Behavior")
-        store.add_items([NewItem("wiki:koala:0", "Wikipedia", content, text_key="title:Koala")],
-                        None)  # fmt: skip
+        store.items.add_items([NewItem("wiki:koala:0", "Wikipedia", content,
+                                       text_key="title:Koala")], None)  # fmt: skip
     status = run(["regenerate", str(koala), "wiki:koala:0", "--model", ALIAS, "--label",
                   "gemma-generator", "--base-url", llama_url, "--timeout", "300", "--retries",
                   "0", "--json"])  # fmt: skip
     summary = json.loads(capsys.readouterr().out)
     with Store.open(koala, read_only=True) as store:
-        record = sql.regenerations(store, "wiki:koala:0")[0]
+        record = store.llm.regenerations("wiki:koala:0")[0]
     print(json.dumps(record, indent=1, default=str))  # in the test log: what the model wrote
     assert record["outcome"] != "failed", record["reason"]  # asked, and it answered
     assert record["raw_reply"]

@@ -14,7 +14,6 @@ import pytest
 
 from bagel_studio.core.cli import run
 from bagel_studio.core.store import Store
-from bagel_studio.core.store import llm as sql
 from tests.core.llm.conftest import ITEMS, gold_map
 from tests.support.llm_server import ScriptedServer
 
@@ -37,7 +36,7 @@ def test_sigkill_during_evaluation_then_resume(llm_project: Path) -> None:
         stored_at_kill = 0
         while time.monotonic() < deadline:
             with Store.open(llm_project, read_only=True) as store:
-                stored_at_kill = sql.answer_count(store, "gold")
+                stored_at_kill = store.llm.answer_count("gold")
             if stored_at_kill >= 2:
                 break
             time.sleep(0.05)
@@ -46,7 +45,7 @@ def test_sigkill_during_evaluation_then_resume(llm_project: Path) -> None:
         server.clear_faults()  # the resumed run is not held up
         assert process.returncode == -signal.SIGKILL
         with Store.open(llm_project, read_only=True) as store:
-            before = {a["item_id"]: a for a in sql.all_answers(store, "gold")}
+            before = {a["item_id"]: a for a in store.llm.all_answers("gold")}
         assert 2 <= len(before) < len(ITEMS), "the kill must land in the middle of the run"
         asked_before = dict(server.asked)
 
@@ -54,7 +53,7 @@ def test_sigkill_during_evaluation_then_resume(llm_project: Path) -> None:
                                 timeout=120)  # fmt: skip
         assert result.returncode == 0, result.stderr
         with Store.open(llm_project, read_only=True) as store:
-            after = {a["item_id"]: a for a in sql.all_answers(store, "gold")}
+            after = {a["item_id"]: a for a in store.llm.all_answers("gold")}
     assert len(after) == len(ITEMS)
     for item_id, answer in before.items():  # nothing stored was lost or changed
         assert after[item_id] == answer
@@ -85,9 +84,9 @@ def test_the_key_never_leaks(
     output = capsys.readouterr()
     assert SECRET not in output.out + output.err  # ...and is nowhere else
     with Store.open(llm_project, read_only=True) as store:
-        failed = [a for a in sql.all_answers(store, "gold") if a["parse"] == "failed"]
+        failed = [a for a in store.llm.all_answers("gold") if a["parse"] == "failed"]
         assert failed and "[key hidden]" in failed[0]["error"]
-        profile = dict(sql.profile_rows(store))["gold"]
+        profile = dict(store.llm.profile_rows())["gold"]
         assert profile["api_key_env"] == "MY_LLM_KEY"
     for path in [*llm_project.parent.glob("llm.bagel*"), *isolated_config.rglob("*")]:
         if path.is_file():

@@ -12,7 +12,6 @@ import pytest
 from bagel_studio.core.cli import run
 from bagel_studio.core.model import ItemContent
 from bagel_studio.core.store import NewItem, Store
-from bagel_studio.core.store import llm as sql
 from tests.core.llm.conftest import ITEMS
 from tests.support.llm_server import ScriptedServer
 
@@ -22,7 +21,7 @@ QUICK = ["--timeout", "0.3", "--retries", "0", "--concurrency", "1"]
 
 def answers(path: Path, label: str) -> dict[str, dict[str, object]]:
     with Store.open(path, read_only=True) as store:
-        return {str(a["item_id"]): a for a in sql.all_answers(store, label)}
+        return {str(a["item_id"]): a for a in store.llm.all_answers(label)}
 
 
 def test_evaluate_stops_after_items_in_a_row_without_a_reply_and_resumes(
@@ -87,7 +86,7 @@ def test_judge_and_regenerate_stop_too(
         content = ItemContent("Which taxon visits Trifolium?", ("A b", "C d", "E f", "G h"), 0,
                               "Masked participant identification")  # fmt: skip
         source = {"summary": "Bombus visits Trifolium."}
-        store.add_items([NewItem("globi:9", "GloBI", content, source=source)], None)
+        store.items.add_items([NewItem("globi:9", "GloBI", content, source=source)], None)
     status = run(["regenerate", str(llm_project), "globi:9", "--model", "generator",
                   "--base-url", scripted.url, *QUICK, "--stop-after-timeouts", "1"])  # fmt: skip
     assert status == 2

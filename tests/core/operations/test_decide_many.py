@@ -37,7 +37,7 @@ def _project(path: Path) -> Store:
         for item_id in IDS
     ]
     items.append(NewItem(id="g0", domain="GloBI", content=ItemContent("G?", ("a", "b"), 0, "Diet")))
-    store.add_items(items, None)
+    store.items.add_items(items, None)
     check_all(store)
     operations.decide(store, "w1", "ana", Decision.UNCERTAIN, note="later")
     edited = ItemContent("Qw2, rewritten?", ("a", "b", "c", "d"), 1, "Diet", "easy")
@@ -117,8 +117,8 @@ def test_ids_from_a_file_and_from_standard_input(
     err = capsys.readouterr().err
     assert "g0: cannot be accepted until fixed" in err and "none recorded" in err
     with Store.open(project, read_only=True) as store:
-        assert store.review("w7", "ana") is None  # refused with g0: nothing recorded
-        assert store.review("w6", "ana") is not None
+        assert store.reviews.get("w7", "ana") is None  # refused with g0: nothing recorded
+        assert store.reviews.get("w6", "ana") is not None
 
 
 def test_bad_id_lists_are_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

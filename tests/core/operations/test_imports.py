@@ -44,7 +44,7 @@ def _fts_intact(path: Path) -> None:
 
 
 def _search(store: Store, word: str) -> list[str]:
-    return store.item_ids(QueueFilter(search=word))
+    return store.items.ids(QueueFilter(search=word))
 
 
 def _import(store: Store, name: str, items: list[NewItem]) -> int:
@@ -67,11 +67,11 @@ def test_one_file_one_transaction_indexed_and_pending(tmp_path: Path) -> None:
         _fts_intact(path)
         assert len(_search(store, "plant")) == 50
         assert sorted(_search(store, "animal")) == sorted([f"b{i}" for i in range(30)] + ["c0"])
-        assert len(store.pending_check_ids()) == 81
-        assert [i["summary"] for i in store.imports()][-1] == {"format": "items", "items": 2}
-        assert store.reject_count() == 3
+        assert len(store.flags.pending_check_ids()) == 81
+        assert [i["summary"] for i in store.imports.all()][-1] == {"format": "items", "items": 2}
+        assert store.imports.reject_count() == 3
         # later writes still keep the index through the trigger
-        edited = dataclasses.replace(store.get_item("a1").content, question="Which marsupial?")
+        edited = dataclasses.replace(store.items.get("a1").content, question="Which marsupial?")
         operations.edit(store, "a1", "ann", edited)
         assert "a1" in _search(store, "marsupial")
         assert "a1" not in _search(store, "plant")
@@ -92,9 +92,9 @@ def test_a_file_that_fails_leaves_nothing(tmp_path: Path) -> None:
                 writer.write_items({f"b{i}": _item(f"b{i}", "animal") for i in range(20)})
                 raise RuntimeError("the reader failed")
             assert _triggers(path) == before
-        assert store.item_count() == 1
-        assert len(store.imports()) == 1
-        assert store.pending_check_ids() == ["a0"]
+        assert store.items.count() == 1
+        assert len(store.imports.all()) == 1
+        assert store.flags.pending_check_ids() == ["a0"]
         assert _search(store, "animal") == []
         assert _triggers(path) == before
         _fts_intact(path)

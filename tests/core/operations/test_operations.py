@@ -52,7 +52,7 @@ def snapshot(path: Path) -> dict[str, list[tuple[Any, ...]]]:
 @pytest.fixture
 def project(project_path: Path) -> Store:
     store = Store.open(project_path)
-    store.add_items(
+    store.items.add_items(
         [
             NewItem(id="ok", domain="GloBI", content=content("Which fish hosts the worm?")),
             NewItem(id="broken", domain="GloBI", content=content("Which one?", gold=None)),
@@ -74,8 +74,8 @@ def test_refused_save_and_accept_leaves_the_project_exactly_as_before(
     with pytest.raises(BlockedError, match="cannot be accepted until fixed"):
         operations.edit_and_accept(project, "broken", "alice", edited)
     assert snapshot(project_path) == before
-    assert project.get_item("broken").content == content("Which one?", gold=None)
-    assert project.history("broken") == []
+    assert project.items.get("broken").content == content("Which one?", gold=None)
+    assert project.history.of_item("broken") == []
     assert not project.db.conn.in_transaction
     project.close()
 
@@ -88,10 +88,10 @@ def test_save_and_accept_commits_the_edit_and_the_revision_together(
     assert review.decision is Decision.REVISE
     project.close()
     with Store.open(project_path, read_only=True) as reader:
-        item = reader.get_item("broken")
+        item = reader.items.get("broken")
         assert item.content == fixed and item.status is Status.REVISED
-        assert reader.blocking_flags("broken") == []  # the edit's re-check cleared gold-invalid
-        assert [h.action for h in reader.history("broken")] == ["edit", "decide"]
+        assert reader.flags.blocking("broken") == []  # the edit's re-check cleared gold-invalid
+        assert [h.action for h in reader.history.of_item("broken")] == ["edit", "decide"]
 
 
 def test_refused_accept_and_reject_without_reason_write_nothing(
@@ -111,33 +111,33 @@ def test_refused_accept_and_reject_without_reason_write_nothing(
 
 
 def test_edit_rechecks_and_undo_rechecks_back(project: Store) -> None:
-    assert [f.check for f in project.blocking_flags("broken")] == ["gold-invalid"]
+    assert [f.check for f in project.flags.blocking("broken")] == ["gold-invalid"]
     assert operations.edit(project, "broken", "alice", content("Which one?", gold=0))
-    assert project.blocking_flags("broken") == []
+    assert project.flags.blocking("broken") == []
     assert not operations.edit(project, "broken", "alice", content("Which one?", gold=0))
     entry = operations.undo(project, "alice")
     assert entry is not None and entry.action == "edit" and entry.item_id == "broken"
-    assert [f.check for f in project.blocking_flags("broken")] == ["gold-invalid"]
+    assert [f.check for f in project.flags.blocking("broken")] == ["gold-invalid"]
     assert operations.undo(project, "alice") is None
     project.close()
 
 
 def test_a_wrong_blind_answer_raises_a_flag_and_its_undo_clears_it(project: Store) -> None:
     operations.decide(project, "ok", "alice", Decision.ACCEPT, blind_answer=3)
-    assert "blind-answer-wrong" in {f.check for f in project.flags("ok")}
+    assert "blind-answer-wrong" in {f.check for f in project.flags.of_item("ok")}
     operations.undo(project, "alice")
-    assert "blind-answer-wrong" not in {f.check for f in project.flags("ok")}
+    assert "blind-answer-wrong" not in {f.check for f in project.flags.of_item("ok")}
     project.close()
 
 
 def test_adjudicate_returns_the_decision_recorded(project: Store) -> None:
     operations.decide(project, "ok", "alice", Decision.ACCEPT)
     operations.decide(project, "ok", "bob", Decision.REJECT, reason="ambiguous")
-    assert project.get_item("ok").status is Status.DISPUTED
+    assert project.items.get("ok").status is Status.DISPUTED
     edited = content("Which fish hosts the worm? (adjudicated)")
     assert operations.adjudicate(project, "ok", "cy", Decision.ACCEPT, edited) is Decision.REVISE
-    assert project.get_item("ok").status is Status.REVISED
-    assert project.final_content("ok") == edited
+    assert project.items.get("ok").status is Status.REVISED
+    assert project.reviews.final_content("ok") == edited
     project.close()
 
 
@@ -147,13 +147,13 @@ def test_store_measurement_caches_and_rechecks_the_clips_items_in_one_transactio
     clip = sig.write(tmp_path, "XC7.wav", sig.pips(7000, 0.1, 0.3, 6.0, 44100), 44100)
     recording = {"id": "XC7", "audio_path": str(clip), "audio_sha256": "sha-XC7", "metadata": {}}
     store = Store.open(tmp_path / "p.bagel")
-    store.upsert_recordings([recording], None)
+    store.evidence.upsert_recordings([recording], None)
     options = ("~9-11 kHz", "~3-5 kHz", "~6-8 kHz", "~1-2 kHz")
     question = ItemContent(
         "What is the song's dominant frequency range?", options, 1, "Dominant frequency range"
     )
     right = question.with_changes(answer_index=2)  # the measured band, ~6-8 kHz
-    store.add_items(
+    store.items.add_items(
         [
             NewItem(id="xc:1", domain="Xeno-canto", content=question, recording_id="XC7"),
             NewItem(id="xc:2", domain="Xeno-canto", content=right, recording_id="XC7"),
@@ -161,16 +161,16 @@ def test_store_measurement_caches_and_rechecks_the_clips_items_in_one_transactio
         None,
     )
     check_all(store)
-    assert "acoustic-mismatch" not in {f.check for f in store.flags("xc:1")}
+    assert "acoustic-mismatch" not in {f.check for f in store.flags.of_item("xc:1")}
     audio = decode(clip)
     flags = operations.store_measurement(store, recording, audio.sha256, measure(audio), "xc:2")
     assert flags is not None and "acoustic-mismatch" not in {f.check for f in flags}
     # The other item of the recording was re-checked too, in the same transaction.
-    assert "acoustic-mismatch" in {f.check for f in store.flags("xc:1")}
+    assert "acoustic-mismatch" in {f.check for f in store.flags.of_item("xc:1")}
     assert cached_result(store, recording) is not None
     store.close()
     with Store.open(tmp_path / "p.bagel", read_only=True) as reader:
-        assert reader.measurement_json(audio.sha256, ANALYSIS_VERSION) is not None
+        assert reader.evidence.measurement_json(audio.sha256, ANALYSIS_VERSION) is not None
         assert (
             operations.store_measurement(reader, recording, audio.sha256, measure(audio), "xc:1")
             is None
@@ -194,10 +194,10 @@ def test_project_wide_operations_recheck_and_share_the_spectrogram_settings(
     from bagel_studio.core.audio import SpectrogramSettings, load_settings
     from bagel_studio.core.operations.project import recheck, save_spectrogram_settings
 
-    project.replace_flags("broken", [])  # as if the checks had never run
-    assert project.blocking_flags("broken") == []
+    project.flags.replace_flags("broken", [])  # as if the checks had never run
+    assert project.flags.blocking("broken") == []
     assert recheck(project, ["broken"]) >= 1
-    assert [f.check for f in project.blocking_flags("broken")] == ["gold-invalid"]
+    assert [f.check for f in project.flags.blocking("broken")] == ["gold-invalid"]
     wanted = SpectrogramSettings(n_fft=2048, scale="mel", colormap="magma")
     save_spectrogram_settings(project, wanted)
     project.close()

@@ -1,10 +1,13 @@
-"""Named migrations: a project from the release that numbered them migrates without loss."""
+"""Named migrations through sqlite-utils' ``Migrations``: a project from the release that numbered
+them, and one from the release that recorded them in ``schema_migrations``, migrate without loss."""
 
 from __future__ import annotations
 
 import gzip
 import shutil
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,11 +20,13 @@ from bagel_studio.core.store.schema import MIGRATIONS, migration, migration_name
 
 KEPT = Path(__file__).parent / "data" / "project_v2.bagel.gz"
 V2_NAMES = ["m001_initial", "m002_globi_taxon_nocase_indexes"]
+# A project of the release before sqlite-utils' Migrations, at its newest schema
+KEPT_NAMED = Path(__file__).parent / "data" / "project_named.bagel.gz"
 
 
-def unpack(tmp_path: Path) -> Path:
-    target = tmp_path / "project_v2.bagel"
-    with gzip.open(KEPT, "rb") as source, target.open("wb") as out:
+def unpack(tmp_path: Path, kept: Path = KEPT) -> Path:
+    target = tmp_path / kept.name.removesuffix(".gz")
+    with gzip.open(kept, "rb") as source, target.open("wb") as out:
         shutil.copyfileobj(source, out)
     return target
 
@@ -70,11 +75,11 @@ def test_positional_file_migrates_without_loss_and_records_names(tmp_path: Path)
         for name in migration_names()[len(V2_NAMES) :]:
             assert applied[name].startswith("20")  # an ISO time, when it was applied here
         # What the program reads back is what was written.
-        item = store.get_item("wikipedia:koala:4")
+        item = store.items.get("wikipedia:koala:4")
         assert item.content.question.endswith("(edited)")
         assert item.is_revised
-        assert store.adjudication("wikipedia:koala:0") is not None
-        assert {r.curator for r in store.reviews("wikipedia:koala:0")} == {"alice", "bob"}
+        assert store.adjudications.get("wikipedia:koala:0") is not None
+        assert {r.curator for r in store.reviews.of_item("wikipedia:koala:0")} == {"alice", "bob"}
     after = snapshot(path)
     for table, (columns, rows) in before.items():
         new_columns, new_rows = after[table]
@@ -107,7 +112,8 @@ def test_a_migration_this_program_does_not_know_is_refused_and_the_file_kept(
     Store.open(path).close()
     conn = sqlite3.connect(path)
     conn.execute(
-        "INSERT INTO schema_migrations (name, applied_at) VALUES ('m_from_the_future', 'x')"
+        "INSERT INTO _sqlite_migrations (migration_set, name, applied_at)"
+        " VALUES ('bagel-studio', 'm_from_the_future', 'x')"
     )
     conn.commit()
     conn.close()
@@ -123,7 +129,7 @@ def test_a_missing_named_migration_is_applied_whatever_its_position(tmp_path: Pa
     path = tmp_path / "branch.bagel"
     Store.open(path).close()
     conn = sqlite3.connect(path)
-    conn.execute("DELETE FROM schema_migrations WHERE name = 'm002_globi_taxon_nocase_indexes'")
+    conn.execute("DELETE FROM _sqlite_migrations WHERE name = 'm002_globi_taxon_nocase_indexes'")
     conn.execute("DROP INDEX idx_globi_records_source_taxon_nocase")
     conn.commit()
     conn.close()
@@ -177,3 +183,81 @@ def test_a_file_killed_before_its_first_migration_ended_is_ours(tmp_path: Path) 
         conn.execute("CREATE TABLE schema_migrations (version TEXT PRIMARY KEY)")
     with pytest.raises(StoreError, match="another program"):
         Store.open(rails)
+
+
+def schema(path: Path) -> list[tuple[str, str]]:
+    """(name, SQL) of every table, index and trigger but the records of migrations."""
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute(
+            "SELECT name, sql FROM sqlite_master WHERE name NOT LIKE '%migrations%'"
+            " AND sql IS NOT NULL ORDER BY name"
+        ).fetchall()
+    finally:
+        conn.close()
+
+
+def test_kept_named_file_records_every_migration_in_schema_migrations(tmp_path: Path) -> None:
+    path = unpack(tmp_path, KEPT_NAMED)
+    before = snapshot(path)
+    assert [row[0] for row in before["schema_migrations"][1]] == migration_names()
+    assert "_sqlite_migrations" not in before
+    assert {table for table, (_, rows) in before.items() if not rows} == {"pending_checks"}
+
+
+def test_a_named_file_is_carried_over_to_migrations_without_migrating_again(
+    tmp_path: Path,
+) -> None:
+    """The names and times ``schema_migrations`` recorded move to ``_sqlite_migrations``; no
+    migration runs again, no row or table changes, and ``schema_migrations`` is gone, so that the
+    release that wrote it, which reads ``user_version`` without it, refuses a newer file."""
+    path = unpack(tmp_path, KEPT_NAMED)
+    before, tables = snapshot(path), schema(path)
+    recorded = dict(before.pop("schema_migrations")[1])
+    with Store.open(path, owner="test") as store:
+        assert applied_migrations(store.db) == recorded
+        assert store.adjudications.get(store.reviews.all()[0].item_id) is not None
+    after = snapshot(path)
+    assert "schema_migrations" not in after
+    assert [row[1:3] for row in after.pop("_sqlite_migrations")[1]] == [
+        ("bagel-studio", name) for name in recorded
+    ]
+    assert after == before
+    assert schema(path) == tables
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+    conn.close()
+
+
+def test_a_record_an_earlier_release_wrote_again_is_carried_over_again(tmp_path: Path) -> None:
+    """The release before Migrations, opening an up-to-date file (no ``schema_migrations``),
+    records its migrations anew as ``before-named-migrations``; the next open keeps the times
+    it had and drops that record again."""
+    path = tmp_path / "p.bagel"
+    with Store.open(path) as store:
+        applied = applied_migrations(store.db)
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
+    conn.executemany(
+        "INSERT INTO schema_migrations VALUES (?, ?)", [(n, BEFORE_NAMES) for n in applied]
+    )
+    conn.commit()
+    conn.close()
+    with Store.open(path) as store:
+        assert applied_migrations(store.db) == applied
+    assert "schema_migrations" not in snapshot(path)
+
+
+def test_opening_an_up_to_date_project_does_not_import_sqlite_utils(tmp_path: Path) -> None:
+    """Only a pending migration needs sqlite-utils (a tenth of a second at a command's start)."""
+    path = tmp_path / "p.bagel"
+    Store.open(path).close()
+    probe = (
+        "import sys; from bagel_studio.core.store import Store;"
+        "Store.open(sys.argv[1]).close(); Store.open(sys.argv[1], read_only=True).close();"
+        "print('sqlite_utils' in sys.modules)"
+    )
+    found = subprocess.run(
+        [sys.executable, "-c", probe, str(path)], capture_output=True, text=True, check=True
+    )
+    assert found.stdout.strip() == "False"

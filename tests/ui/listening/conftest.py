@@ -54,8 +54,8 @@ def build_project(folder: Path, data_dir: Path, leading: Sequence[NewItem] = ())
             "licence": "CC BY-NC-SA 4.0", "recordist": "xeno-canto recordist",
         })  # fmt: skip
     store = Store.open(folder / "project.bagel", owner="t")
-    store.upsert_recordings(recordings, None)
-    store.add_items(
+    store.evidence.upsert_recordings(recordings, None)
+    store.items.add_items(
         [
             *leading,
             _item(FREQ_ITEM, SPARROW, FREQ_OPTIONS, 1, "Dominant frequency range"),
@@ -100,7 +100,7 @@ def open_panel(qtbot: QtBot, services: Services, **kwargs: object) -> ListeningP
 
 def show_and_wait(qtbot: QtBot, panel: ListeningPanel, item_id: str) -> None:
     """Show an item and wait for its spectrogram and measurement to arrive."""
-    panel.show_item(panel.services.store.get_item(item_id))
+    panel.show_item(panel.services.store.items.get(item_id))
     idle(qtbot, panel.services)
     assert panel.clip is not None, panel.notice.text()
 

@@ -15,11 +15,11 @@ MARKUP = "<b>J. Doe</b><img src=http://example.org/x.png>"
 
 def test_markup_in_recording_metadata_is_shown_literally(qtbot: QtBot, services: Services) -> None:
     store = services.store
-    recording = store.recording(SPARROW)
+    recording = store.evidence.recording(SPARROW)
     assert recording is not None
-    store.upsert_recordings([{**recording, "id": "XC1", "recordist": MARKUP}], None)
+    store.evidence.upsert_recordings([{**recording, "id": "XC1", "recordist": MARKUP}], None)
     content = ItemContent("Which band?", ("a", "b", "c", "d"), 0, "Dominant frequency range")
-    store.add_items(
+    store.items.add_items(
         [
             NewItem("xeno-canto:markup:0", "Xeno-canto", content, recording_id="XC1"),
             NewItem("xeno-canto:markup:1", "Xeno-canto", content, recording_id="<i>XC0</i>"),
@@ -27,11 +27,11 @@ def test_markup_in_recording_metadata_is_shown_literally(qtbot: QtBot, services:
         None,
     )
     panel = open_panel(qtbot, services)
-    panel.show_item(store.get_item("xeno-canto:markup:0"))
+    panel.show_item(store.items.get("xeno-canto:markup:0"))
     idle(qtbot, services)
     assert MARKUP in panel.header.text()
     assert panel.header.textFormat() is Qt.TextFormat.PlainText
-    panel.show_item(store.get_item("xeno-canto:markup:1"))
+    panel.show_item(store.items.get("xeno-canto:markup:1"))
     assert "<i>XC0</i>" in panel.notice.text()
     assert panel.notice.textFormat() is Qt.TextFormat.PlainText
     panel.shutdown()

@@ -49,7 +49,7 @@ def test_measurement_is_shown_cached_and_flags_a_wrong_gold(qtbot: QtBot, panel:
     assert box.verdicts[0].startswith("A  ~9-11 kHz  (gold): ✗")
     assert box.verdicts[1] == "B  ~3-5 kHz: ✓ fits the clip"
     assert "acoustic mismatch" in box.body.text()
-    assert "acoustic-mismatch" in {flag.check for flag in store.flags(WRONG_GOLD_ITEM)}
+    assert "acoustic-mismatch" in {flag.check for flag in store.flags.of_item(WRONG_GOLD_ITEM)}
     measured = panel.view.overlays.measured_items
     assert len(measured) == 3 and "measured" in measured[-1].toPlainText()
 
@@ -97,7 +97,7 @@ def test_settings_are_stored_in_the_project(qtbot: QtBot, panel: ListeningPanel,
 
 def _add_item(store: Store, item_id: str, recording: str | None) -> None:
     content = ItemContent("What is the dominant frequency range?", FREQ_OPTIONS, 1, "Dominant")
-    store.add_items([NewItem(item_id, "Xeno-canto", content, recording_id=recording)], None)
+    store.items.add_items([NewItem(item_id, "Xeno-canto", content, recording_id=recording)], None)
 
 
 @pytest.fixture
@@ -112,7 +112,7 @@ def broken_services(services: Services, tmp_path: Path, data_dir: Path) -> Servi
         {"id": "XC000001", "audio_path": str(truncated), "file_name": truncated.name},
         {"id": "XC000002", "audio_path": str(missing), "file_name": missing.name},
     ]
-    store.upsert_recordings(recordings, None)
+    store.evidence.upsert_recordings(recordings, None)
     missing.unlink()
     _add_item(store, "xc:truncated", "XC000001")
     _add_item(store, "xc:missing", "XC000002")
@@ -136,7 +136,7 @@ def test_unplayable_items_give_a_message(
     panel = open_panel(qtbot, broken_services)
     try:
         show_and_wait(qtbot, panel, FREQ_ITEM)  # a good clip first: it must not linger
-        panel.show_item(broken_services.store.get_item(item_id))
+        panel.show_item(broken_services.store.items.get(item_id))
         idle(qtbot, broken_services)
         assert panel.notice.text().startswith(message)
         assert panel.stack.currentWidget() is panel.notice

@@ -158,8 +158,8 @@ def test_crosshair_reads_time_frequency_and_level(qtbot: QtBot, linear_panel: Li
 
 def test_a_later_item_wins_over_an_earlier_one_still_loading(qtbot: QtBot, panel: ListeningPanel):
     store = panel.services.store
-    panel.show_item(store.get_item(FREQ_ITEM))
-    panel.show_item(store.get_item(CROWNED_ITEM))
+    panel.show_item(store.items.get(FREQ_ITEM))
+    panel.show_item(store.items.get(CROWNED_ITEM))
     idle(qtbot, panel.services)
     assert panel.clip is not None and panel.clip.recording_id == "XC236243"
     assert "White-crowned Sparrow" in panel.header.text()
