@@ -125,6 +125,27 @@ def canonical_gold(text: str) -> tuple[str, ...]:
     return tuple(sorted(words))
 
 
+@lru_cache(maxsize=65536)
+def gold_variants(text: str) -> tuple[tuple[str, ...], ...]:
+    """The ways a gold answer is compared: ``canonical_gold``, and for a gold with numbers the
+    same with the numbers as written and no units ("About 110" is "around 110 days" when both
+    ask the lion's gestation)."""
+    canonical = canonical_gold(text)
+    found = quantities(text) if may_hold_quantity(text) else ()
+    if not found:
+        return (canonical,)
+    words = set(canonical) - {w for w in canonical if w.startswith("#")}
+    raw = words | {f"#{q.bound}:{q.raw_low:.3g}-{q.raw_high:.3g}" for q in found}
+    return (canonical, tuple(sorted(raw)))
+
+
+def same_gold(first: str, second: str) -> bool:
+    """Whether two gold answers say the same (by any of their ``gold_variants``)."""
+    if first == second:
+        return True
+    return not set(gold_variants(first)).isdisjoint(gold_variants(second))
+
+
 # The kinds of subject (``items.subjects``) of which two items naming different ones are about
 # different things.
 SUBJECT_KINDS = ("text:", "record:", "recording:", "taxon:")
@@ -228,7 +249,7 @@ def duplicate_clusters(
     when given, keep from the pairs of the same words those of other golds or other subjects."""
     clusters = _Clusters(len(words))
     for i, j in _similar_pairs(distinctive(words)):
-        if golds is not None and canonical_gold(golds[i]) != canonical_gold(golds[j]):
+        if golds is not None and not same_gold(golds[i], golds[j]):
             continue
         if subjects is not None and differ(subjects[i], subjects[j]):
             continue

@@ -24,10 +24,11 @@ import numpy as np
 from bagel_studio.core.audit.baselines import item_credits, table_of_credits
 from bagel_studio.core.audit.duplicates import (
     TokenSets,
-    canonical_gold,
     duplicate_clusters,
+    gold_variants,
     group_keys,
     key_digests,
+    same_gold,
 )
 from bagel_studio.core.audit.items import AuditItem
 from bagel_studio.core.audit.leaks import Leak, leak_pairs, leakable
@@ -196,8 +197,14 @@ def features(rows: AuditRows) -> AuditFeatures:
         about = subjects[position]
         gold_words = gold_stems[gold_ends[position - 1] if position else 0 : gold_ends[position]]
         worded = texts[TEXTS * position + 1 + gold_of[position]]
-        fact = canonical_gold(worded) if gold_words else ()
-        keys_of = group_keys(dimensions[position], recordings[position], about, fact)
+        variants = gold_variants(worded) if gold_words else ((),)
+        keys_of = list(
+            dict.fromkeys(
+                key
+                for fact in variants
+                for key in group_keys(dimensions[position], recordings[position], about, fact)
+            )
+        )
         digests += b"".join(key_digests(keys_of))
         positions += [position] * len(keys_of)
         first = TEXTS * position
@@ -365,8 +372,7 @@ def duplicate_reason(
     recordings = sorted(s.split(":", 1)[1].upper() for s in shared if s.startswith("recording:"))
     if recordings:
         parts.append(f"the same recording {recordings[0]}")
-    answers = {canonical_gold(golds[p]) for p in cluster}
-    if len(answers) == 1:
+    if all(same_gold(golds[cluster[0]], golds[p]) for p in cluster[1:]):
         parts.append(f"the same gold {golds[cluster[0]].strip()!r}")
     about = sorted(
         s.split(":", 1)[1] for s in shared if s.startswith(("text:", "record:", "taxon:"))

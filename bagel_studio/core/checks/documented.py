@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bagel_studio.core.checks.globi_item import GlobiItem, describe, letter, role
+from bagel_studio.core.checks.groups import outside, stem_groups
 from bagel_studio.core.checks.interaction_types import Reading, compatible, implies, read_label
 from bagel_studio.core.checks.interactions import leaked_type, leaky_words
 from bagel_studio.core.checks.records import GlobiLink, format_refs
@@ -103,15 +104,32 @@ def also_documented(g: GlobiItem) -> Flag | None:
     return None
 
 
+def known_lineage(g: GlobiItem, index: int) -> set[str]:
+    """Keys of option ``index``'s taxon and of the taxa known to contain it: the higher taxa it
+    is written under, its records' lineages, any record's lineage naming it (empty when nothing
+    is known of it beyond its name)."""
+    key = g.key(index)
+    found: set[str] = {normalize_taxon(above) for above in g.written_above.get(index, ())}
+    for link in g.links.get(key, ()):
+        found |= link.source_ancestor_keys if link.source_key == key else link.target_ancestor_keys
+    found |= set(g.lineages.get(index, {}))
+    return found | {key} if found else set()
+
+
 def _documented_participants(g: GlobiItem) -> Flag | None:
     wanted = partners(g)
     if not wanted:
         return None
     relations = gold_relations(g)
+    groups = stem_groups(g.item.content.question)
+    if g.gold is not None and outside(groups, known_lineage(g, g.gold)):
+        groups = ()  # the gold itself is outside: the stem's word means something else
     hits: dict[int, list[GlobiLink]] = {}
     for index in g.taxa:
         if index == g.gold or g.key(index) in wanted:
             continue
+        if outside(groups, known_lineage(g, index)):
+            continue  # a spider for "which moth": no answer, whatever eats it
         matches = [
             lk for lk in links_for_option(g, index) if _fits(lk, _member_key(lk, wanted), relations)
         ]

@@ -47,9 +47,18 @@ DESCRIPTIONS = {
 }
 
 LONG_TEXT = 2000  # characters; in longer texts a supporting sentence must share 2 stem words
-# (and half of the stem's distinctive words)
+MANY_SENTENCES = 3  # in a text of this many sentences, half of the stem's distinctive words
 SNIPPET = 90
 _NEGATIONS = frozenset({"not", "no", "never", "neither", "nor", "without", "cannot", "none"})
+# Words that carry a distractor's meaning but no content word shows ("Only in winter", "Both
+# sexes are the same size", "Dogs but not wolves"): a sentence holding its other words does not
+# say it, so such a distractor is not judged by the words.
+# "How long", "how many": the question's form, not what it is about.
+_HOW = re.compile(r"\bhow\s+(?:long|many|much|far|old|big|large|often|high|deep|fast|soon)\b", re.I)
+_QUALIFIERS = frozenset(
+    {"only", "exclusively", "solely", "never", "always", "all", "none", "both", "neither", "nor"}
+    | {"same", "equal", "equally", "not", "no", "except", "entirely", "completely", "any"}
+)
 NEGATION_REACH = 8  # words before a distractor's first word in which a negation denies it
 _CLAUSE_TOKENS = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*|[,;:()]")
 _CLAUSE_ENDS = frozenset({",", ";", ":", "(", ")", "but", "while", "whereas", "although"})
@@ -98,33 +107,48 @@ def evidence_flags(ctx: CheckContext, item: Item, globi: GlobiItem | None = None
         return []
     texts = evidence_texts(ctx, item, globi)
     flags: list[Flag] = []
+    question = frozenset(content_stems(_HOW.sub(" ", content.question))) - {
+        s for o in content.options for s in content_stems(o)
+    }
     verdict = record_verdict(globi) if globi is not None else None
+    gold_about: dict[str, int] = {}  # evidence label -> how much its gold sentence is about
     if verdict is not None:
         if not verdict.supported:
             flags.append(_contradicted(item, verdict.says))
     elif texts:
-        gold_best = _best(texts, gold, content.question, content.options, as_gold=True)
-        if gold_best[0].score < GOLD_MIN:
-            flags.append(_unsupported(item, gold_best, texts))
+        support, label, text = _best(texts, gold, content.question, content.options, as_gold=True)
+        held = _gold_about(sentence_index(text), support, question)
+        gold_about[label] = held
+        bare = not option_words(content.options[gold], content.question, content.options)
+        if support.score < GOLD_MIN:
+            flags.append(_unsupported(item, (support, label, text), texts))
+        elif bare and held == 0 and len(sentence_index(text).spans) >= MANY_SENTENCES:
+            flags.append(_unrelated(item, (support, label, text), texts))
     if not texts:
         return flags
     judged_by_records = option_types(globi) if globi is not None else set()
     written = {stem(w): w for w in WORD_RE.findall(content.question)}
-    question = frozenset(content_stems(content.question)) - {
-        s for o in content.options for s in content_stems(o)
-    }
+    gold_stems = set(content_stems(content.options[gold]))
     supported = []
     for index, option in enumerate(content.options):
         if index == gold or not option.strip() or index in judged_by_records:
             continue
+        if not _QUALIFIERS.isdisjoint(w.lower() for w in WORD_RE.findall(option)):
+            continue
+        if set(content_stems(option)) == gold_stems:
+            continue  # the gold's words in another order: the words cannot tell them apart
         support, label, text = _best(texts, index, content.question, content.options)
         if support.score < SUPPORTED:
             continue
         sentences = sentence_index(text)
         distinctive = question - sentences.common()
         needed = min(2 if len(text) > LONG_TEXT else 1, len(distinctive))
-        if len(text) > LONG_TEXT:  # a long text speaks of much: half the stem's words, at least
+        if len(sentences.spans) >= MANY_SENTENCES:  # half the stem's words, at least
             needed = max(needed, (len(distinctive) + 1) // 2)
+            if quantities(option):  # a number is held by many sentences: all but one of them
+                needed = max(needed, len(distinctive) - 1)
+        # no less about the stem than the gold's own sentence in that text
+        needed = max(needed, gold_about.get(label, 0))
         for number in support.sentences:
             about = [written[s] for s in distinctive if sentences.holds(number, s)]
             if len(about) < needed or _denied(sentences, number, support):
@@ -136,6 +160,18 @@ def evidence_flags(ctx: CheckContext, item: Item, globi: GlobiItem | None = None
     if supported:
         flags.append(_supported(item, supported))
     return flags
+
+
+def _gold_about(sentences: SentenceIndex, support: OptionSupport, question: frozenset[str]) -> int:
+    """How many of the stem's distinctive words the gold's best sentence (with the next one)
+    holds: the most over its best sentences."""
+    distinctive = question - sentences.common()
+    best = 0
+    for number in support.sentences:
+        window = (number, number + 1)
+        held = sum(1 for s in distinctive if any(sentences.holds(n, s) for n in window))
+        best = max(best, held)
+    return best
 
 
 def option_words(option: str, question: str, options: tuple[str, ...]) -> list[tuple[str, str]]:
@@ -175,7 +211,12 @@ def _best(
     best: tuple[OptionSupport, str, str] | None = None
     for label, text in texts:
         support = option_support(
-            sentence_index(text), words, found, forms=as_gold, window=2 if as_gold else 1
+            sentence_index(text),
+            words,
+            found,
+            forms=as_gold,
+            window=2 if as_gold else 1,
+            strict=not as_gold,
         )
         if best is None or support.score > best[0].score:
             best = (support, label, text)
@@ -245,6 +286,31 @@ def _unsupported(
             "evidence": label,
             "found": list(support.found),
             "missing": list(support.missing),
+        },
+    )
+
+
+def _unrelated(
+    item: Item, best: tuple[OptionSupport, str, str], texts: list[tuple[str, str]]
+) -> Flag:
+    """A gold of numbers alone that the evidence holds only in sentences about something else
+    (a bare "30" for the lion's teeth in a sentence about its weight)."""
+    support, label, text = best
+    letter = item.content.answer_letter or "?"
+    labels = " or ".join(dict.fromkeys(t[0] for t in texts))
+    where = _snippet(text, support.sentences[0]) if support.sentences else ""
+    return Flag(
+        UNSUPPORTED_GOLD,
+        Severity.WARNING,
+        f"Gold answer {letter} {item.content.answer_text!r} is not supported by {labels}: "
+        f"{_quoted(support.found)} occurs only in sentences not about the stem "
+        f'("{where}")',
+        {
+            "options": [letter],
+            "score": round(support.score, 3),
+            "evidence": label,
+            "found": list(support.found),
+            "missing": [],
         },
     )
 

@@ -10,8 +10,8 @@ from bagel_studio.core.checks.globi_item import GlobiItem, letter
 from bagel_studio.core.checks.interaction_types import VAGUE, implies, read_label, same_way
 from bagel_studio.core.checks.interactions import leaky_words, vague_phrases, vague_type
 from bagel_studio.core.checks.records import format_refs
-from bagel_studio.core.model import Flag, Severity
-from bagel_studio.core.taxonomy import SUBSPECIES, ancestors, normalize_taxon
+from bagel_studio.core.model import Flag, Item, Severity
+from bagel_studio.core.taxonomy import SUBSPECIES, TaxonName, ancestors, normalize_taxon, parse_name
 
 TAXON_OVERLAP = "taxon-overlap"
 TAXON_GRANULARITY = "taxon-granularity"
@@ -111,7 +111,10 @@ def _ref_text(g: GlobiItem, index: int, ref: str) -> str:
 
 
 def _is_subspecies_pair(g: GlobiItem, a: int, b: int) -> bool:
-    name_a, name_b = g.taxa[a], g.taxa[b]
+    return _subspecies_pair(g.taxa[a], g.taxa[b])
+
+
+def _subspecies_pair(name_a: TaxonName, name_b: TaxonName) -> bool:
     for sub, spec in ((name_a, name_b), (name_b, name_a)):
         parent = f"{sub.genus} {sub.epithets[0]}".casefold() if sub.epithets else ""
         if sub.rank == SUBSPECIES and len(spec.epithets) == 1 and parent == spec.key:
@@ -140,16 +143,36 @@ def _taxon_granularity(g: GlobiItem, overlapping: set[frozenset[int]]) -> Flag |
 
 
 def _subspecies_collision(g: GlobiItem) -> Flag | None:
-    indexes = sorted(g.taxa)
+    return _subspecies_of(g.taxa, g.options)
+
+
+def subspecies_flags(item: Item) -> list[Flag]:
+    """``subspecies-collision`` for an item of any domain ("Panthera leo" beside "Panthera leo
+    leo" in a Wikipedia item), by the options' names alone."""
+    options = item.content.options
+    taxa = {}
+    for index, option in enumerate(options):
+        if "A" <= option.lstrip()[:1] <= "Z" and " " in option.strip():
+            name = parse_name(option)
+            if name is not None and name.epithets:
+                taxa[index] = name
+    if len(taxa) < 2:
+        return []
+    flag = _subspecies_of(taxa, options)
+    return [flag] if flag is not None else []
+
+
+def _subspecies_of(taxa: dict[int, TaxonName], options: tuple[str, ...]) -> Flag | None:
+    indexes = sorted(taxa)
     for a in indexes:
         for b in indexes:
-            if a < b and _is_subspecies_pair(g, a, b):
-                sub, spec = (a, b) if g.taxa[a].rank == SUBSPECIES else (b, a)
+            if a < b and _subspecies_pair(taxa[a], taxa[b]):
+                sub, spec = (a, b) if taxa[a].rank == SUBSPECIES else (b, a)
                 return Flag(
                     SUBSPECIES_COLLISION,
                     Severity.WARNING,
-                    f"{letter(sub)} {g.options[sub].strip()!r} is a subspecies of "
-                    f"{letter(spec)} {g.options[spec].strip()!r}",
+                    f"{letter(sub)} {options[sub].strip()!r} is a subspecies of "
+                    f"{letter(spec)} {options[spec].strip()!r}",
                     {"options": sorted([letter(a), letter(b)]), "records": []},
                 )
     return None

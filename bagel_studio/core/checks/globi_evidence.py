@@ -15,7 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bagel_studio.core.checks.globi_item import GlobiItem, describe, stem_name_candidates
-from bagel_studio.core.checks.interaction_types import compatible, option_type, read_label
+from bagel_studio.core.checks.interaction_types import (
+    compatible,
+    option_type,
+    read_label,
+    types_in,
+)
 from bagel_studio.core.checks.records import GlobiLink
 from bagel_studio.core.taxonomy import (
     TaxonName,
@@ -50,7 +55,9 @@ def record_taxa(link: GlobiLink) -> set[str]:
 
 def record_verdict(g: GlobiItem) -> RecordVerdict | None:
     """The linked record's verdict on the gold, or None when it cannot tell (no record, a gold
-    that is neither a taxon nor an interaction, a name that may be a common name)."""
+    that is neither a taxon nor an interaction, a name that may be a common name). A gold that
+    describes the relation in words is read by the interactions its words name ("feeds on",
+    "predator of", "nectar"): supported when one of them is compatible with the record's."""
     link = g.gold_link
     gold = g.gold
     if link is None or gold is None or not 0 <= gold < len(g.options):
@@ -69,7 +76,11 @@ def record_verdict(g: GlobiItem) -> RecordVerdict | None:
         if not _scientific(g.taxa[gold]):
             return None  # perhaps a common name ("Wild boar")
         return RecordVerdict(False, says)
-    return None
+    named = types_in(g.options[gold])  # a relation in words: "The fox feeds on the vole"
+    if not named:
+        return None
+    recorded_type = read_label(link.interaction).type
+    return RecordVerdict(any(compatible(recorded_type, t) for t in named), says)
 
 
 def option_types(g: GlobiItem) -> set[int]:

@@ -313,3 +313,40 @@ def option_type(text: str) -> Reading | None:
     if noun in _NOUNS:
         return Reading(_NOUNS[noun])
     return None
+
+
+# Words of free text that name an interaction ("The fox feeds on the vole", "Predator of the
+# fish", "drinks the flowers' nectar"), each with the type it names.
+_TEXT_TYPES = (
+    (r"ectoparasit\w*", "ectoparasite of"),
+    (r"endoparasit\w*", "endoparasite of"),
+    (r"parasitoid\w*", "parasitoid of"),
+    (r"parasit\w*", "parasite of"),
+    (r"pathogen\w*|infect\w*", "pathogen of"),
+    (r"pollinat\w*", "pollinates"),
+    (r"nectar|flowers?", "visits flowers of"),
+    (r"predat\w*|preys?|preyed|preying|hunts?|hunted|hunting", "preys on"),
+    (r"kill\w*", "kills"),
+    (
+        r"eats?|eating|ate|eaten|feeds?|feeding|fed|drinks?|drinking|drank|consum\w*|"
+        r"graz\w*|brows\w*|foliv\w*|frugiv\w*|herbiv\w*|diet",
+        "eats",
+    ),
+    (r"lays? eggs|laid eggs|egg-laying|oviposit\w*", "lays eggs on"),
+    (r"nests?|nesting|nested", "nests in"),
+    (r"roosts?|roosting", "roosts in"),
+    (r"epiphyt\w*", "epiphyte of"),
+    (r"mutualis\w*", "mutualist of"),
+    (r"commensal\w*", "commensalist of"),
+    (r"hosts?|hosted", "has host"),
+    (r"develops?|developing|lives?|living|inhabits?", "has habitat"),
+    (r"visits?|visiting|visited", "visits"),
+)
+_TEXT_TYPE_RE = [(re.compile(rf"\b(?:{words})\b", re.IGNORECASE), t) for words, t in _TEXT_TYPES]
+
+
+@lru_cache(maxsize=4096)
+def types_in(text: str) -> tuple[str, ...]:
+    """The interaction types the words of a free-text option name, in the table's order
+    (none for a text that names no interaction)."""
+    return tuple(type_ for pattern, type_ in _TEXT_TYPE_RE if pattern.search(text))

@@ -37,9 +37,41 @@ _TENS = {
 }
 NUMBER_WORDS: dict[str, float] = {w: float(n) for n, w in enumerate(_UNITS_UP_TO_TWENTY)}
 NUMBER_WORDS |= {w: float(n) for w, n in _TENS.items()}
-NUMBER_WORDS |= {"dozen": 12.0, "a dozen": 12.0, "half": 0.5, "a hundred": 100.0}
+NUMBER_WORDS |= {"dozen": 12.0, "a dozen": 12.0, "a hundred": 100.0}
 NUMBER_WORDS |= {"single": 1.0, "a single": 1.0, "a pair of": 2.0, "pair of": 2.0}
 SCALES = {"hundred": 100.0, "thousand": 1e3, "million": 1e6, "billion": 1e9}
+# Fractions, read as shares ("three quarters" is 75%, "one in ten" 10%).
+FRACTIONS = {
+    "half": 2,
+    "halves": 2,
+    "third": 3,
+    "thirds": 3,
+    "quarter": 4,
+    "quarters": 4,
+    "fourth": 4,
+    "fourths": 4,
+    "fifth": 5,
+    "fifths": 5,
+    "tenth": 10,
+    "tenths": 10,
+}
+# Multiples, read as factors ("tripled" and "threefold" are three times).
+MULTIPLES = {
+    "twice": 2.0,
+    "double": 2.0,
+    "doubled": 2.0,
+    "doubles": 2.0,
+    "twofold": 2.0,
+    "triple": 3.0,
+    "tripled": 3.0,
+    "triples": 3.0,
+    "threefold": 3.0,
+    "quadruple": 4.0,
+    "quadrupled": 4.0,
+    "fourfold": 4.0,
+    "fivefold": 5.0,
+    "tenfold": 10.0,
+}
 
 # Unit spellings -> (dimension, factor to the dimension's base unit); temperatures are converted
 # by _to_celsius. Longest spellings are tried first (the pattern is built from the keys).
@@ -108,11 +140,22 @@ _APPROX = (
 _NUMBER_WORD_RE = "|".join(
     sorted((re.escape(w) for w in (*NUMBER_WORDS, *SCALES)), key=len, reverse=True)
 )
+_FRACTION_RE = "|".join(sorted(FRACTIONS, key=len, reverse=True))
+_MULTIPLE_RE = "|".join(sorted(MULTIPLES, key=len, reverse=True))
+# "three quarters", "a third", "two-thirds", "one in ten", "half"; "tripled", "3-fold",
+# "three times": shares and factors, each its own pattern (see ``_special``).
+_SHARE_RE = re.compile(
+    rf"(?:(?P<bound>{{bounds}})\s*)?"
+    rf"(?:(?P<num>\d+|{_NUMBER_WORD_RE}|an?)[- ](?P<fraction>{_FRACTION_RE})\b"
+    rf"|\b(?P<half>half)\b"
+    rf"|(?P<part>\d+|{_NUMBER_WORD_RE}) (?:in|out of) (?P<whole>\d+|{_NUMBER_WORD_RE})\b)",
+    re.IGNORECASE,
+)
 # A number: digits with thousands grouped by commas, spaces (also thin and no-break) or
 # apostrophes, or a decimal; or words ("twenty-five", "three hundred", "a dozen"); then an
 # optional scale word ("1.5 million").
 _DIGITS = r"\d{1,3}(?:(?:,|[ \u2009\u202f\u00a0'])\d{3})+(?![\d.,]\d)|\d+(?:[.,]\d+)?"
-_WORDS = rf"(?:{_NUMBER_WORD_RE})(?:[- ](?:{_NUMBER_WORD_RE}))*"
+_WORDS = rf"(?:{_NUMBER_WORD_RE})(?:(?:[- ]|\s+and\s+)(?:{_NUMBER_WORD_RE}))*"
 _NUMBER = rf"(?:{_DIGITS}|\b{_WORDS}\b)(?:\s+(?:hundred|thousand|million|billion)\b)?"
 _UNIT_RE = "|".join(sorted((re.escape(u) for u in _UNIT_TABLE), key=len, reverse=True))
 _RANGE_JOIN = r"\s*(?:-|–|—|to|or|and|until|through)\s*"
@@ -120,7 +163,7 @@ QUANTITY_RE = re.compile(
     rf"(?:(?P<lead>between|from)\s+)?"
     rf"(?:(?P<bound>{_AT_LEAST}|{_AT_MOST}|{_APPROX})\s*)?"
     rf"(?:(?P<span>between|from)\s+)?"
-    rf"(?P<low>{_NUMBER})"
+    rf"(?P<low>{_NUMBER})(?P<plus>\+)?"
     rf"(?:\s*(?P<low_unit>{_UNIT_RE})(?![a-z]))?"
     rf"(?:(?P<join>{_RANGE_JOIN})(?P<high>{_NUMBER}))?"
     rf"(?:\s*(?P<unit>{_UNIT_RE})(?![a-z]))?"
@@ -131,45 +174,83 @@ _BOUNDS = {
     "ge": re.compile(rf"^(?:{_AT_LEAST})$", re.IGNORECASE),
     "le": re.compile(rf"^(?:{_AT_MOST})$", re.IGNORECASE),
 }
+_HEDGE = re.compile(rf"^(?:{_APPROX})$", re.IGNORECASE)
+_SHARE_RE = re.compile(
+    _SHARE_RE.pattern.replace("{bounds}", f"{_AT_LEAST}|{_AT_MOST}|{_APPROX}"), re.IGNORECASE
+)
+_MULTIPLE_FULL_RE = re.compile(
+    rf"\b(?:(?P<word>{_MULTIPLE_RE})|(?P<num>\d+(?:\.\d+)?|{_NUMBER_WORD_RE})"
+    rf"(?:-fold\b|\s*(?:fold|times|×|x)\b))",
+    re.IGNORECASE,
+)
 # Words after a number that are no unit of it ("3 to 4 weeks of age" keeps "weeks").
 _NOT_NOUNS = frozenset(
     "and or to of in on at by for from with the a an than per each every is are was were be "  # noqa: SIM905
     "times old long wide high deep tall away apart".split()
 )
-_MAYBE = re.compile(r"\d|\b(?:" + _NUMBER_WORD_RE + r")\b", re.IGNORECASE)
+_MAYBE = re.compile(
+    r"\d|\b(?:" + "|".join((_NUMBER_WORD_RE, _FRACTION_RE, _MULTIPLE_RE)) + r")\b",
+    re.IGNORECASE,
+)
+# Words after a quantity that say what it measures, not a thing counted ("23 weeks old").
+_DESCRIPTORS = frozenset(["old", "long", "wide", "high", "deep", "tall", "away", "apart"])
 
 
 @dataclass(frozen=True)
 class Quantity:
-    """A value or range in a base unit, with its bound ("ge", "le" or "" for about/exactly)."""
+    """A value or range in a base unit, with its bound ("ge", "le" or "" for about/exactly).
+
+    A hedged value ("about 110", "almost 10%") stands for every value that rounds to it: its
+    ``slack`` is half the last unit it is written to (5 for "about 110", 0.5 for "about 19"),
+    in the base unit; an exact one is matched within a part in a hundred."""
 
     low: float
     high: float
-    dimension: str  # "" for a bare number, a unit's dimension, or "count:<stem>"
+    dimension: str  # "" for a bare number, a unit's dimension, "count:<stem>", "percent"...
     bound: str
     text: str  # as written, for messages
+    raw_low: float = 0.0  # the values as written, in their own unit (for a bare comparison)
+    raw_high: float = 0.0
+    slack: float = 0.0  # for a hedged value: how far a value may be and still round to it
 
     def same(self, other: Quantity) -> bool:
         return (
             self.dimension == other.dimension
             and self.bound == other.bound
-            and _close(self.low, other.low)
-            and _close(self.high, other.high)
+            and self._ends_match(other.low, other.high, other.slack)
         )
 
-    def within(self, other: Quantity) -> bool:
+    def within(self, other: Quantity, *, strict: bool = False) -> bool:
         """True when this value (or range) is stated by ``other``: the same, or, for a bare
         value of a range's end, one of its ends ("3 weeks" in "3 to 4 weeks"). A value with a
-        unit needs that unit's dimension ("About 2 km" is not "2009"); a bare one takes any."""
-        if self.dimension and self.dimension != other.dimension:
+        unit needs that unit's dimension ("About 2 km" is not "2009"), a count a count of the
+        same or a bare number ("5.5 wolves" in "5.5 in Europe"); a bare one takes any value, as
+        written ("About 110" in "around 110 days"). ``strict``: the bounds must agree too ("up
+        to four" is not held by "four lions")."""
+        counted = self.dimension.startswith("count:") and not other.dimension
+        if self.dimension and self.dimension != other.dimension and not counted:
+            return False
+        if strict and self.bound != other.bound:
             return False
         if self.bound != other.bound and other.bound:
             return False
-        if _close(self.low, other.low) and _close(self.high, other.high):
+        if not self.dimension and other.dimension:
+            low, high = other.raw_low, other.raw_high
+        else:
+            low, high = other.low, other.high
+        if self._ends_match(low, high, other.slack):
             return True
-        return self.low == self.high and (
-            _close(self.low, other.low) or _close(self.low, other.high)
+        single = self.low == self.high
+        return single and (
+            self._near(self.low, low, other.slack) or self._near(self.low, high, other.slack)
         )
+
+    def _ends_match(self, low: float, high: float, other_slack: float) -> bool:
+        return self._near(self.low, low, other_slack) and self._near(self.high, high, other_slack)
+
+    def _near(self, mine: float, theirs: float, other_slack: float) -> bool:
+        slack = max(self.slack, other_slack)
+        return abs(mine - theirs) < slack if slack else _close(mine, theirs)
 
 
 def _close(a: float, b: float) -> bool:
@@ -184,30 +265,90 @@ def may_hold_quantity(text: str) -> bool:
 @lru_cache(maxsize=65536)
 def quantities(text: str) -> tuple[Quantity, ...]:
     """Every quantity of ``text``, in order (cached per distinct text)."""
+    return tuple(q for q, _ in _found(text))
+
+
+def _found(text: str) -> list[tuple[Quantity, tuple[int, int, int]]]:
+    """Every quantity of ``text`` with the span of its words (start, end of what counts as the
+    quantity's words, end of the match): shares and multiples first, then the numbers not
+    inside them."""
     if not may_hold_quantity(text):
-        return ()
-    found = []
+        return []
+    found: list[tuple[Quantity, tuple[int, int, int]]] = []
+    taken: list[tuple[int, int]] = []
+    for match in _SHARE_RE.finditer(text):
+        quantity = _share(match)
+        if quantity is not None:
+            found.append((quantity, (match.start(), match.end(), match.end())))
+            taken.append(match.span())
+    for match in _MULTIPLE_FULL_RE.finditer(text):
+        if not any(a < match.end() and match.start() < b for a, b in taken):
+            quantity = _multiple(match)
+            if quantity is not None:
+                found.append((quantity, (match.start(), match.end(), match.end())))
+                taken.append(match.span())
     for match in QUANTITY_RE.finditer(text):
+        if any(a < match.end() and match.start() < b for a, b in taken):
+            continue
         quantity = _quantity(match)
         if quantity is not None:
-            found.append(quantity)
-    return tuple(found)
+            noun = match.group("noun")
+            words_end = (
+                match.start("noun") if noun and noun.lower() not in _DESCRIPTORS else match.end()
+            )
+            found.append((quantity, (match.start(), words_end, match.end())))
+    found.sort(key=lambda pair: pair[1])
+    return found
 
 
 @lru_cache(maxsize=65536)
 def unit_words(text: str) -> frozenset[str]:
     """The stems of the words the quantities of ``text`` are written with (numbers, units,
-    bounds, hedges): what a word comparison leaves to the quantities."""
-    if not may_hold_quantity(text):
-        return frozenset()
+    bounds, hedges, "old" in "23 weeks old"): what a word comparison leaves to the
+    quantities."""
     found: set[str] = set()
-    for match in QUANTITY_RE.finditer(text):
-        if _quantity(match) is None:
-            continue
-        end = match.start("noun") if match.group("noun") else match.end()
-        for word in WORD_RE.findall(match.string, match.start(), end):
+    for _, (start, end, _) in _found(text):
+        for word in WORD_RE.findall(text, start, end):
             found.add(stem(word))
     return frozenset(found)
+
+
+def _bound_of(text: str) -> str:
+    for name, pattern in _BOUNDS.items():
+        if pattern.match(text):
+            return name
+    return ""
+
+
+def _share(match: re.Match[str]) -> Quantity | None:
+    """ "three quarters" 75%, "a third" 33.3%, "half" 50%, "one in ten" 10%."""
+    if match.group("half"):
+        value = 50.0
+    elif match.group("fraction"):
+        number = match.group("num").lower()
+        count = 1.0 if number in ("a", "an") else _number(number)
+        if count is None:
+            return None
+        value = 100.0 * count / FRACTIONS[match.group("fraction").lower()]
+    else:
+        part, whole = _number(match.group("part")), _number(match.group("whole"))
+        if part is None or not whole:
+            return None
+        value = 100.0 * part / whole
+    bound_text = match.group("bound") or ""
+    slack = 0.05 * value if _HEDGE.match(bound_text) else 0.0
+    text = match.group(0).strip()
+    return Quantity(value, value, "percent", _bound_of(bound_text), text, value, value, slack)
+
+
+def _multiple(match: re.Match[str]) -> Quantity | None:
+    """ "tripled", "threefold", "3-fold", "three times": a factor of 3."""
+    word = match.group("word")
+    value = MULTIPLES[word.lower()] if word else _number(match.group("num"))
+    if value is None:
+        return None
+    text = match.group(0).strip()
+    return Quantity(value, value, "times", "", text, value, value)
 
 
 def _quantity(match: re.Match[str]) -> Quantity | None:
@@ -223,20 +364,40 @@ def _quantity(match: re.Match[str]) -> Quantity | None:
     if join == "and" and span != "between":
         high = low  # "3 and 4" outside "between": two numbers, the first one here
     unit = (match.group("unit") or match.group("low_unit") or "").lower()
+    raw_low, raw_high = min(low, high), max(low, high)
     dimension, low, high = _in_base_unit(unit, low, high)
     if not unit:
         noun = (match.group("noun") or "").lower()
         if noun and noun not in _NOT_NOUNS and noun not in STOP_WORDS:
             dimension = "count:" + stem(noun)
-    bound = ""
     bound_text = match.group("bound") or ""
-    for name, pattern in _BOUNDS.items():
-        if pattern.match(bound_text):
-            bound = name
+    bound = "ge" if match.group("plus") else _bound_of(bound_text)
     text = match.group(0).strip()
     if not dimension and low == high and _lone_article(match):
         return None
-    return Quantity(min(low, high), max(low, high), dimension, bound, text)
+    slack = 0.0
+    if _HEDGE.match(bound_text):  # "about 110": whatever rounds to 110
+        factor = abs(max(low, high) / raw_high) if raw_high else 1.0
+        slack = 0.49 * _last_unit(match.group("high") or match.group("low")) * factor
+    return Quantity(
+        min(low, high), max(low, high), dimension, bound, text, raw_low, raw_high, slack
+    )
+
+
+def _last_unit(written: str) -> float:
+    """The unit of the last figure a number is written to: 10 for "110", 0.1 for "5.5", 1 for
+    "five"."""
+    digits = written.strip().replace(" ", "").replace(",", "")
+    if not digits[:1].isdigit():
+        value = _words(written.strip().lower())
+        digits = str(int(value)) if value is not None and value == int(value) else "1"
+    if "." in digits:
+        return 10.0 ** -len(digits.split(".", 1)[1])
+    stripped = digits.rstrip("0")
+    zeros = len(digits) - len(stripped)
+    if len(stripped) < 2:  # "10", "40", "100": the last zero may be a figure
+        zeros -= 1
+    return 10.0 ** max(zeros, 0)
 
 
 def _lone_article(match: re.Match[str]) -> bool:

@@ -24,7 +24,7 @@ from bagel_studio.core.checks import (
 )
 from bagel_studio.core.checks.context import CheckContext
 from bagel_studio.core.checks.evidence import evidence_flags
-from bagel_studio.core.checks.globi import globi_flags
+from bagel_studio.core.checks.globi import globi_flags, subspecies_flags
 from bagel_studio.core.checks.globi_item import read_globi_item
 from bagel_studio.core.checks.hidden import hidden_flags
 from bagel_studio.core.checks.models import model_flags
@@ -89,7 +89,9 @@ def run_checks(ctx: CheckContext, item: Item, *, audio: bool = True) -> list[Fla
     flags += model_flags(ctx, item)
     if globi is not None:
         flags += globi_flags(globi)
-    elif item.domain == XENO_CANTO:
+    else:
+        flags += subspecies_flags(item)
+    if item.domain == XENO_CANTO:
         flags += xeno_canto_flags(ctx, item)
         if audio:
             flags += _acoustic_flags(ctx.store, item)

@@ -239,18 +239,19 @@ def option_support(
     *,
     forms: bool = False,
     window: int = 1,
+    strict: bool = False,
 ) -> OptionSupport:
     """The support of an option of ``words`` ((stem, word as written) pairs) and quantities in
     ``index``: each word held by a sentence in the same form (with ``forms``, in another form of
-    it too), each quantity by a quantity of the sentence that states it; scored over ``window``
-    sentences in a row."""
+    it too), each quantity by a quantity of the sentence that states it (``strict``: with the
+    same bound); scored over ``window`` sentences in a row."""
     items: list[tuple[str, set[int]]] = [
         (written, index.sentences_of(stem_, forms=forms)) for stem_, written in words
     ]
     if option_quantities:
         found_quantities = index.quantities()
         for quantity in option_quantities:
-            where = {n for n, q in found_quantities if quantity.within(q)}
+            where = {n for n, q in found_quantities if quantity.within(q, strict=strict)}
             items.append((quantity.text, where))
     if not items:
         return OptionSupport(0.0, (), (), ())

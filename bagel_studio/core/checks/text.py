@@ -114,6 +114,7 @@ class _Option:
         "empty",
         "folded",
         "is_name",
+        "name_key",
         "negated",
         "numbers",
         "phrase",
@@ -128,10 +129,18 @@ class _Option:
         self.text = text
         self.empty = not text.strip()
         self.folded = " ".join(text.split()).casefold()
-        self.stems = sorted(stem_set(found))
+        stems = stem_set(found)
+        if not stems.isdisjoint(_SYNONYMS):
+            stems = {_SYNONYMS.get(s, s) for s in stems}
+        self.stems = sorted(stems)
         # A scientific name starts with a capital A-Z (parse_name says no to anything else).
         first = text.lstrip()[:1]
-        self.is_name = "A" <= first <= "Z" and parse_name(text) is not None
+        name = parse_name(text) if "A" <= first <= "Z" else None
+        self.is_name = name is not None
+        # the species an option names: itself, or in brackets ("Wild boar (Sus scrofa)")
+        bracketed = _bracketed_name(text)
+        whole = name is not None and name.epithets and name.key == " ".join(self.folded.split())
+        self.name_key = bracketed or (name.key if whole and name is not None else None)
         self.numbers = _NUMBER.findall(text)
         self.phrase = " ".join(found).lower()  # normalized_phrase(text), from the same words
         self.negated = _negated(self.phrase)
@@ -155,11 +164,39 @@ def forget_options() -> None:
 _NUMBER = re.compile(r"\d+")
 SIMILAR = 0.93  # SequenceMatcher ratio from which two option texts count as nearly the same
 _NEGATIONS = frozenset({"not", "no", "never", "none", "neither", "nor", "without", "cannot"})
+# Verbs of feeding that options use for one another ("drinks nectar", "feeds on nectar"), as
+# their stems: compared as one word.
+_SYNONYMS = {"drink": "eat", "sip": "eat", "feed": "eat", "consum": "eat", "ingest": "eat"}
+_BRACKETED = re.compile(r"\(([A-Z][a-z]+ [a-z][a-z-]+(?: [a-z][a-z-]+)?)\)")
+
+
+def _bracketed_name(text: str) -> str | None:
+    """The key of a binomial an option gives in brackets after a common name."""
+    if "(" not in text:
+        return None
+    match = _BRACKETED.search(text)
+    name = parse_name(match.group(1)) if match else None
+    return name.key if name is not None and name.epithets else None
+
+
+def _prefixed(a: str, b: str) -> bool:
+    """Whether two phrases differ by a word and the same word with a prefix ("male" /
+    "female", "venomous" / "nonvenomous"): opposites that look alike to the similarity."""
+    first, second = set(a.split()), set(b.split())
+    only_a, only_b = first - second, second - first
+    return any(
+        (x.endswith(y) and len(x) - len(y) >= 2) or (y.endswith(x) and len(y) - len(x) >= 2)
+        for x in only_a
+        for y in only_b
+    )
+
+
 # Words whose two sides differ in meaning: "Males are larger than females" is not "Females are
 # larger than males", though both hold the same words (``_crossed``).
 _DIRECTED = frozenset(
     "than before after above below over under from to into onto toward towards by against "  # noqa: SIM905
-    "versus vs more less fewer most least then".split()
+    "versus vs more less fewer most least then not but only except unlike rather instead "
+    "whereas while".split()
 )
 
 
@@ -193,12 +230,18 @@ def _why_same(a: _Option, b: _Option) -> str | None:
     """
     if a.folded == b.folded:
         return None  # identical: the structural check options-not-distinct reports it
+    if a.name_key is not None and a.name_key == b.name_key:
+        return f"the same species, {a.name_key.capitalize()}"
+    if a.is_name and b.is_name and not (a.quantities or b.quantities):
+        return None  # two names ("Panthera leo" / "Panthera leo leo") are two taxa
     if a.negated != b.negated:
         return None
     if a.quantities or b.quantities:
         if not same_quantities(a.quantities, b.quantities):
             return None
         if a.rest == b.rest:
+            if _crossed(a.text, b.text):
+                return None
             pairs = zip(a.quantities, b.quantities, strict=True)
             same = "; ".join(f"{q.text!r} = {r.text!r}" for q, r in pairs)
             return f"the same {'quantity' if len(a.quantities) == 1 else 'quantities'}, {same}"
@@ -209,7 +252,7 @@ def _why_same(a: _Option, b: _Option) -> str | None:
         return f"the same words: {', '.join(dict.fromkeys(written))}"
     elif a.numbers != b.numbers:
         return None
-    if a.is_name and b.is_name:
+    if _prefixed(a.phrase, b.phrase):
         return None
     return "nearly the same text" if _similar_text(a, b) else None
 
