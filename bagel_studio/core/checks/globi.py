@@ -23,10 +23,12 @@ UNDERSPECIFIED = "underspecified-interaction"
 
 DESCRIPTIONS = {
     TAXON_OVERLAP: "One option is a higher taxon containing another option (from the records' "
-    "lineages or the name's structure), so both are right.",
+    'lineages, the name\'s structure, or an option written "Order: Family"), so both are '
+    "right.",
     TAXON_GRANULARITY: "Options mix a higher taxon with species it is not known to contain "
     "(e.g. Cichlidae beside Channa striata): check the ranks are comparable.",
-    SUBSPECIES_COLLISION: "A species and one of its own subspecies are both options.",
+    SUBSPECIES_COLLISION: "A species and one of its own subspecies are both options (in any "
+    "domain).",
     STEM_TAXON_IN_OPTIONS: "A taxon named in the stem is offered as a (wrong) option.",
     ALSO_DOCUMENTED: ALSO_DOCUMENTED_DESCRIPTION,
     LEAKY_VERB: "A masked-interaction stem uses one of the paper's forbidden words (consumes, "

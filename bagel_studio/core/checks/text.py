@@ -35,8 +35,8 @@ DESCRIPTIONS = {
     "words in an order that keeps their meaning, the same quantities in other units or number "
     "formats, or nearly the same text), so two answers are defensible.",
     GOLD_IN_STEM: "The gold answer's text appears in the stem, so the stem gives it away.",
-    HIDDEN_CONTEXT: "The stem refers to something the reader never sees (the passage, the record, "
-    "the source, the spectrogram, the recording...); items must be self-contained.",
+    HIDDEN_CONTEXT: "The stem refers to something the reader never sees (the passage, this GloBI "
+    "record, the source, the spectrogram, the recording...); items must be self-contained.",
 }
 
 _HIDDEN_NOUNS = (

@@ -512,3 +512,52 @@ def test_has_host_beside_parasite_of_is_a_vague_reading() -> None:
     under = checked(Store.memory(), item)["globi:lept:vague"]["underspecified-interaction"]
     assert under.details["options"] == ["A", "B"]
     assert "B 'has host' is a vague reading of A 'parasite of'" in under.message
+
+
+def test_a_taxon_outside_the_group_the_stem_names_is_no_answer(ash: Store) -> None:
+    # ash rows 3142: Dendrocopos major eats Geometridae; 3133: ... eats Aphididae; 3144: ...
+    # eats Noctuidae. An aphid is eaten too, but is no answer to "which moth family".
+    item = new_item(
+        "globi:woodpecker:moths",
+        "GloBI",
+        "Which moth family is recorded in the diet of the great spotted woodpecker Dendrocopos "
+        "major?",
+        [
+            "Lepidoptera: Geometridae",
+            "Hemiptera: Aphididae",
+            "Lepidoptera: Noctuidae",
+            "Diptera: Syrphidae",
+        ],
+        "A",
+        PARTICIPANT,
+        globi_ref=f"{ASH}#3142",
+    )
+    documented = checked(ash, item)["globi:woodpecker:moths"]["also-documented"]
+    assert documented.details["options"] == ["C"]  # the other moth family, not the aphids
+
+
+def test_a_gold_that_words_the_relation_is_read_by_its_verbs(ash: Store) -> None:
+    feeds = new_item(
+        "globi:fox:words",
+        "GloBI",
+        "What does the record of the red fox Vulpes vulpes and the vole Microtus arvalis say?",
+        ["The fox feeds on the vole", "The fox nests in the vole's burrow", "Nothing", "Both"],
+        "A",
+        INTERACTION,
+        globi_ref=f"{ASH}#1449",
+    )
+    nests = new_item(
+        "globi:fox:nests",
+        "GloBI",
+        "What does the record of the red fox Vulpes vulpes and the vole Microtus arvalis say?",
+        ["The fox nests in the vole's burrow", "The fox feeds on the vole", "Nothing", "Both"],
+        "A",
+        INTERACTION,
+        globi_ref=f"{ASH}#1449",
+    )
+    flags = checked(ash, feeds, nests)
+    assert "unsupported-gold" not in flags["globi:fox:words"]
+    assert (
+        "Vulpes vulpes eats Microtus arvalis"
+        in flags["globi:fox:nests"]["unsupported-gold"].message
+    )

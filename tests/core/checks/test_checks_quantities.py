@@ -101,3 +101,65 @@ def test_a_phrase_turned_about_is_still_a_duplicate() -> None:
     turned = _options("Eucalyptus leaves", "Bamboo shoots", "Leaves of eucalyptus", "Insects")
     assert turned["duplicate-options"].details["options"] == ["A", "C"]  # type: ignore[attr-defined]
     assert "the same words: Eucalyptus, leaves" in turned["duplicate-options"].message  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("About 110", "around 110 days"),  # a bare number takes the value as written
+        ("About 19 g", "19.2 g"),  # a hedged number: whatever rounds to it
+        ("Almost 10%", "9.88%"),
+        ("More than 100 m", "100+ m"),
+        ("About three quarters", "75%"),
+        ("About one third", "About 33%"),
+        ("About one in ten", "10%"),
+        ("It tripled them", "increased threefold"),
+        ("One hundred and fifteen", "115"),
+        ("About five weeks", "33-35 days"),
+        ("About two to three years", "1.8 to 3.1 years"),
+    ],
+)
+def test_hedged_numbers_shares_and_multiples(first: str, second: str) -> None:
+    (mine,) = quantities(first)
+    assert any(mine.within(theirs) for theirs in quantities(second)), (first, second)
+
+
+def test_a_hedge_is_no_licence_for_any_number() -> None:
+    (about_40,) = quantities("About 40%")
+    assert not about_40.same(quantities("About 45%")[0])
+    assert not about_40.same(quantities("About 10%")[0])
+    (up_to_four,) = quantities("Up to four")
+    assert up_to_four.within(quantities("four lions")[0])  # a gold may say it looser
+    assert not up_to_four.within(quantities("four lions")[0], strict=True)  # a distractor not
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "why"),
+    [
+        ("Sus scrofa", "Wild boar (Sus scrofa)", "the same species, Sus scrofa"),
+        ("115", "One hundred and fifteen", "the same quantity"),
+        ("About 75%", "About three quarters", "the same quantity"),
+        (
+            "The bird drinks the flowers' nectar",
+            "The bird feeds on nectar from the flowers",
+            "the same words",
+        ),
+    ],
+)
+def test_duplicates_in_other_words_names_and_numbers(first: str, second: str, why: str) -> None:
+    flags = _options(first, second, "Something else entirely", "Another thing again")
+    assert why in flags["duplicate-options"].message  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("Panthera leo", "Panthera leo leo"),
+        ("Males, by 15 to 20 percent", "Females, by 15 to 20 percent"),
+        ("Wolves but not dogs", "Dogs but not wolves"),
+        ("Only female offspring did", "Only male offspring did"),
+        ("More than 100 m", "More than 1 km"),
+    ],
+)
+def test_opposites_that_look_alike_are_not_duplicates(first: str, second: str) -> None:
+    assert "duplicate-options" not in _options(first, second, "Neither", "Something else")

@@ -288,3 +288,38 @@ def test_the_flags_name_the_words_they_matched(texts: tuple[Store, dict[str, str
     assert supported.details["options"] == ["B"]
     assert "('Two to three weeks' beside the stem's 'last', 'markers')" in supported.message
     assert supported.details["matched"] == {"B": ["Two to three weeks"]}
+
+
+def test_a_bare_number_held_only_by_sentences_about_other_things_is_unsupported(
+    texts: tuple[Store, dict[str, str]],
+) -> None:
+    store, keys = texts
+    teeth = new_item(
+        "wikipedia:lion:teeth",
+        "Wikipedia",
+        "How many teeth does an adult lion have?",
+        ["30", "42", "26", "36"],
+        "A",
+        "Morphology",
+        text_key=keys["Lion"],
+    )
+    unsupported = checked(store, teeth)["wikipedia:lion:teeth"]["unsupported-gold"]
+    assert "'30' occurs only in sentences not about the stem" in unsupported.message
+
+
+def test_a_qualified_distractor_is_not_judged_by_its_words(
+    texts: tuple[Store, dict[str, str]],
+) -> None:
+    store, keys = texts
+    # "Such markers can last for two to three weeks" and winter in many a sentence: "Only in
+    # winter" says something the words cannot show.
+    item = new_item(
+        "wikipedia:wolf:when",
+        "Wikipedia",
+        "When do wolves raise their pups?",
+        ["In spring and summer", "Only in winter", "Only at night", "Never in packs"],
+        "A",
+        "Behavior",
+        text_key=keys["Wolf"],
+    )
+    assert "supported-distractor" not in checked(store, item)["wikipedia:wolf:when"]

@@ -190,3 +190,17 @@ def test_this_record_with_words_between_and_the_authors_of_a_study() -> None:
     assert flags["g:2"]["hidden-context"].details["phrases"] == ["this globi interaction record"]
     assert "hidden-context" not in flags["w:7"]
     assert "hidden-context" not in flags["b:1"]
+
+
+def test_a_species_beside_its_own_subspecies_in_any_domain() -> None:
+    item = new_item(
+        "w:8",
+        "Wikipedia",
+        "To which subspecies do the lions of East and Southern Africa belong?",
+        ["Panthera leo melanochaita", "Panthera leo", "Panthera leo leo", "Panthera tigris"],
+        "A",
+        "Taxonomy",
+    )
+    flags = checked(Store.memory(), item)["w:8"]
+    assert flags["subspecies-collision"].details["options"] == ["A", "B"]
+    assert "duplicate-options" not in flags
