@@ -13,6 +13,7 @@ With no evidence text the checks stay silent: absence of evidence is not a defec
 from __future__ import annotations
 
 import re
+from functools import cache
 from pathlib import PurePath
 from typing import TYPE_CHECKING
 
@@ -60,7 +61,7 @@ _QUALIFIERS = frozenset(
     | {"same", "equal", "equally", "not", "no", "except", "entirely", "completely", "any"}
 )
 NEGATION_REACH = 8  # words before a distractor's first word in which a negation denies it
-_CLAUSE_TOKENS = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*|[,;:()]")
+_CLAUSE_TOKENS = r"[^\W_]+(?:['’-][^\W_]+)*|[,;:()]"  # compiled when first needed
 _CLAUSE_ENDS = frozenset({",", ";", ":", "(", ")", "but", "while", "whereas", "although"})
 
 
@@ -106,11 +107,13 @@ def evidence_flags(ctx: CheckContext, item: Item, globi: GlobiItem | None = None
     if gold is None or not 0 <= gold < len(content.options):
         return []
     texts = evidence_texts(ctx, item, globi)
+    verdict = record_verdict(globi) if globi is not None else None
+    if not texts and verdict is None:
+        return []  # most items: nothing to judge them by
     flags: list[Flag] = []
     question = frozenset(content_stems(_HOW.sub(" ", content.question))) - {
         s for o in content.options for s in content_stems(o)
     }
-    verdict = record_verdict(globi) if globi is not None else None
     gold_about: dict[str, int] = {}  # evidence label -> how much its gold sentence is about
     if verdict is not None:
         if not verdict.supported:
@@ -234,6 +237,11 @@ def _holds_gold(sentences: SentenceIndex, number: int, gold: int, content: ItemC
     return support.score >= SUPPORTED and number in support.sentences
 
 
+@cache
+def _clause_tokens() -> re.Pattern[str]:
+    return re.compile(_CLAUSE_TOKENS)
+
+
 def _denied(sentences: SentenceIndex, number: int, support: OptionSupport) -> bool:
     """Whether the sentence denies the option: a negation ("not", "no", "never") in the same
     clause, a few words before the first of the option's words it holds ("Koalas do not eat
@@ -241,7 +249,7 @@ def _denied(sentences: SentenceIndex, number: int, support: OptionSupport) -> bo
     if not support.found:
         return False
     start, end = sentences.spans[number]
-    tokens = [t.lower() for t in _CLAUSE_TOKENS.findall(sentences.text, start, end)]
+    tokens = [t.lower() for t in _clause_tokens().findall(sentences.text, start, end)]
     first = stem(support.found[0])
     for at, token in enumerate(tokens):
         if stem(token) != first:

@@ -11,8 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from bagel_studio.core.checks.interaction_types import option_type, read_label
-from bagel_studio.core.checks.interactions import is_interaction
+from bagel_studio.core.checks.interaction_types import classify_option, read_label
 from bagel_studio.core.checks.records import GlobiLink, link_from_row
 from bagel_studio.core.domains import GLOBI, LETTERS
 from bagel_studio.core.model import Item
@@ -68,9 +67,10 @@ def read_globi_item(ctx: CheckContext, item: Item) -> GlobiItem:
     interactions: dict[int, str] = {}
     written_above: dict[int, tuple[str, ...]] = {}
     for index, option in enumerate(item.content.options):
-        if is_interaction(option):
+        label, named = classify_option(option)
+        if label:
             interactions[index] = option.strip()
-        elif option_type(option) is not None:
+        elif named is not None:
             continue  # an interaction named by a noun ("Predation"): no taxon
         else:
             parts = ranked_parts(option)

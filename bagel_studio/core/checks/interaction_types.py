@@ -215,8 +215,9 @@ _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 
 def normalize_label(text: str) -> str:
     """ "visitsFlowersOf", "visits_flowers_of", " Visits flowers of." -> "visits flowers of"."""
-    spaced = _CAMEL.sub(" ", text.strip()).replace("_", " ")
-    return " ".join(spaced.split()).casefold().rstrip(".").strip("()")
+    if "_" in text or _CAMEL.search(text) is not None:
+        text = _CAMEL.sub(" ", text.strip()).replace("_", " ")
+    return " ".join(text.split()).casefold().rstrip(".").strip("()")
 
 
 @lru_cache(maxsize=4096)
@@ -230,6 +231,7 @@ def read_label(text: str) -> Reading:
     return Reading(label)
 
 
+@lru_cache(maxsize=4096)
 def is_known_label(text: str) -> bool:
     label = normalize_label(text)
     return label in _LABELS or (label.startswith("is ") and label[3:] in _LABELS)
@@ -307,12 +309,21 @@ _NOUNS = {
 def option_type(text: str) -> Reading | None:
     """The interaction an option names: a label the table reads ("parasite of", "eaten by") or
     a noun of one ("Predation", "Parasitism"); None for anything else."""
-    if is_known_label(text):
-        return read_label(text)
-    noun = normalize_label(text)
-    if noun in _NOUNS:
-        return Reading(_NOUNS[noun])
-    return None
+    return classify_option(text)[1]
+
+
+@lru_cache(maxsize=16384)
+def classify_option(text: str) -> tuple[bool, Reading | None]:
+    """(whether ``text`` is a label the table reads, the interaction it names if any), from one
+    normalisation of the text."""
+    label = normalize_label(text)
+    if label in _LABELS:
+        return True, Reading(*_LABELS[label])
+    if label.startswith("is ") and label[3:] in _LABELS:
+        return True, Reading(*_LABELS[label[3:]])
+    if label in _NOUNS:
+        return False, Reading(_NOUNS[label])
+    return False, None
 
 
 # Words of free text that name an interaction ("The fox feeds on the vole", "Predator of the

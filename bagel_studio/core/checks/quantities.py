@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from bagel_studio.core.checks.words import STOP_WORDS, WORD_RE, stem
 
@@ -142,15 +142,6 @@ _NUMBER_WORD_RE = "|".join(
 )
 _FRACTION_RE = "|".join(sorted(FRACTIONS, key=len, reverse=True))
 _MULTIPLE_RE = "|".join(sorted(MULTIPLES, key=len, reverse=True))
-# "three quarters", "a third", "two-thirds", "one in ten", "half"; "tripled", "3-fold",
-# "three times": shares and factors, each its own pattern (see ``_special``).
-_SHARE_RE = re.compile(
-    rf"(?:(?P<bound>{{bounds}})\s*)?"
-    rf"(?:(?P<num>\d+|{_NUMBER_WORD_RE}|an?)[- ](?P<fraction>{_FRACTION_RE})\b"
-    rf"|\b(?P<half>half)\b"
-    rf"|(?P<part>\d+|{_NUMBER_WORD_RE}) (?:in|out of) (?P<whole>\d+|{_NUMBER_WORD_RE})\b)",
-    re.IGNORECASE,
-)
 # A number: digits with thousands grouped by commas, spaces (also thin and no-break) or
 # apostrophes, or a decimal; or words ("twenty-five", "three hundred", "a dozen"); then an
 # optional scale word ("1.5 million").
@@ -159,39 +150,71 @@ _WORDS = rf"(?:{_NUMBER_WORD_RE})(?:(?:[- ]|\s+and\s+)(?:{_NUMBER_WORD_RE}))*"
 _NUMBER = rf"(?:{_DIGITS}|\b{_WORDS}\b)(?:\s+(?:hundred|thousand|million|billion)\b)?"
 _UNIT_RE = "|".join(sorted((re.escape(u) for u in _UNIT_TABLE), key=len, reverse=True))
 _RANGE_JOIN = r"\s*(?:-|–|—|to|or|and|until|through)\s*"
-QUANTITY_RE = re.compile(
-    rf"(?:(?P<lead>between|from)\s+)?"
-    rf"(?:(?P<bound>{_AT_LEAST}|{_AT_MOST}|{_APPROX})\s*)?"
-    rf"(?:(?P<span>between|from)\s+)?"
-    rf"(?P<low>{_NUMBER})(?P<plus>\+)?"
-    rf"(?:\s*(?P<low_unit>{_UNIT_RE})(?![a-z]))?"
-    rf"(?:(?P<join>{_RANGE_JOIN})(?P<high>{_NUMBER}))?"
-    rf"(?:\s*(?P<unit>{_UNIT_RE})(?![a-z]))?"
-    rf"(?:\s+(?P<noun>[a-z][a-z-]{{2,}}))?",
-    re.IGNORECASE,
-)
-_BOUNDS = {
-    "ge": re.compile(rf"^(?:{_AT_LEAST})$", re.IGNORECASE),
-    "le": re.compile(rf"^(?:{_AT_MOST})$", re.IGNORECASE),
-}
-_HEDGE = re.compile(rf"^(?:{_APPROX})$", re.IGNORECASE)
-_SHARE_RE = re.compile(
-    _SHARE_RE.pattern.replace("{bounds}", f"{_AT_LEAST}|{_AT_MOST}|{_APPROX}"), re.IGNORECASE
-)
-_MULTIPLE_FULL_RE = re.compile(
-    rf"\b(?:(?P<word>{_MULTIPLE_RE})|(?P<num>\d+(?:\.\d+)?|{_NUMBER_WORD_RE})"
-    rf"(?:-fold\b|\s*(?:fold|times|×|x)\b))",
-    re.IGNORECASE,
-)
+_ANY_BOUND = f"{_AT_LEAST}|{_AT_MOST}|{_APPROX}"
+
+
+class _Patterns:
+    """The patterns quantities are read with, compiled when first needed (most texts hold no
+    number, and compiling them costs a command's start some 25 ms)."""
+
+    def __init__(self) -> None:
+        flags = re.IGNORECASE
+        self.quantity = re.compile(
+            rf"(?:(?P<lead>between|from)\s+)?"
+            rf"(?:(?P<bound>{_ANY_BOUND})\s*)?"
+            rf"(?:(?P<span>between|from)\s+)?"
+            rf"(?P<low>{_NUMBER})(?P<plus>\+)?"
+            rf"(?:\s*(?P<low_unit>{_UNIT_RE})(?![a-z]))?"
+            rf"(?:(?P<join>{_RANGE_JOIN})(?P<high>{_NUMBER}))?"
+            rf"(?:\s*(?P<unit>{_UNIT_RE})(?![a-z]))?"
+            rf"(?:\s+(?P<noun>[a-z][a-z-]{{2,}}))?",
+            flags,
+        )
+        # "three quarters", "a third", "two-thirds", "one in ten", "half": shares
+        self.share = re.compile(
+            rf"(?:(?P<bound>{_ANY_BOUND})\s*)?"
+            rf"(?:(?P<num>\d+|{_NUMBER_WORD_RE}|an?)[- ](?P<fraction>{_FRACTION_RE})\b"
+            rf"|\b(?P<half>half)\b"
+            rf"|(?P<part>\d+|{_NUMBER_WORD_RE}) (?:in|out of) (?P<whole>\d+|{_NUMBER_WORD_RE})\b)",
+            flags,
+        )
+        # "tripled", "3-fold", "three times": factors
+        self.multiple = re.compile(
+            rf"\b(?:(?P<word>{_MULTIPLE_RE})|(?P<num>\d+(?:\.\d+)?|{_NUMBER_WORD_RE})"
+            rf"(?:-fold\b|\s*(?:fold|times|×|x)\b))",
+            flags,
+        )
+        self.bounds = {
+            "ge": re.compile(rf"^(?:{_AT_LEAST})$", flags),
+            "le": re.compile(rf"^(?:{_AT_MOST})$", flags),
+        }
+        self.hedge = re.compile(rf"^(?:{_APPROX})$", flags)
+        self.maybe = re.compile(
+            r"\d|\b(?:" + "|".join((_NUMBER_WORD_RE, _FRACTION_RE, _MULTIPLE_RE)) + r")\b",
+            flags,
+        )
+
+
+@cache
+def _patterns() -> _Patterns:
+    return _Patterns()
+
+
 # Words after a number that are no unit of it ("3 to 4 weeks of age" keeps "weeks").
 _NOT_NOUNS = frozenset(
     "and or to of in on at by for from with the a an than per each every is are was were be "  # noqa: SIM905
     "times old long wide high deep tall away apart".split()
 )
-_MAYBE = re.compile(
-    r"\d|\b(?:" + "|".join((_NUMBER_WORD_RE, _FRACTION_RE, _MULTIPLE_RE)) + r")\b",
-    re.IGNORECASE,
-)
+_DIGIT = re.compile(r"\d")
+# Every word a number, share or multiple may be written with (for ``may_hold_quantity``).
+_VOCABULARY = frozenset(
+    w
+    for phrase in (*NUMBER_WORDS, *SCALES, *FRACTIONS, *MULTIPLES)
+    for w in re.split(r"[- ]", phrase)
+) - {"a", "an", "of"}
+# The stems of those words (``words.stem``): a text whose content words hold none of them and no
+# digit holds no quantity (its stop words, "one" among them, make none alone).
+NUMBER_STEMS = frozenset(stem(w) for w in _VOCABULARY)
 # Words after a quantity that say what it measures, not a thing counted ("23 weeks old").
 _DESCRIPTORS = frozenset(["old", "long", "wide", "high", "deep", "tall", "away", "apart"])
 
@@ -257,9 +280,14 @@ def _close(a: float, b: float) -> bool:
     return abs(a - b) <= TOLERANCE * max(abs(a), abs(b), 1e-12)
 
 
-def may_hold_quantity(text: str) -> bool:
-    """False when ``text`` holds no digit and no number word (the common case, settled fast)."""
-    return _MAYBE.search(text) is not None
+def may_hold_quantity(text: str, words: list[str] | None = None) -> bool:
+    """False when ``text`` holds no digit and no number word (the common case, settled fast;
+    ``words``: the text's words, when the caller has them, looked up in a set)."""
+    if _DIGIT.search(text) is not None:
+        return True
+    if words is not None:
+        return not _VOCABULARY.isdisjoint(map(str.lower, words))
+    return _patterns().maybe.search(text) is not None
 
 
 @lru_cache(maxsize=65536)
@@ -276,18 +304,19 @@ def _found(text: str) -> list[tuple[Quantity, tuple[int, int, int]]]:
         return []
     found: list[tuple[Quantity, tuple[int, int, int]]] = []
     taken: list[tuple[int, int]] = []
-    for match in _SHARE_RE.finditer(text):
+    patterns = _patterns()
+    for match in patterns.share.finditer(text):
         quantity = _share(match)
         if quantity is not None:
             found.append((quantity, (match.start(), match.end(), match.end())))
             taken.append(match.span())
-    for match in _MULTIPLE_FULL_RE.finditer(text):
+    for match in patterns.multiple.finditer(text):
         if not any(a < match.end() and match.start() < b for a, b in taken):
             quantity = _multiple(match)
             if quantity is not None:
                 found.append((quantity, (match.start(), match.end(), match.end())))
                 taken.append(match.span())
-    for match in QUANTITY_RE.finditer(text):
+    for match in patterns.quantity.finditer(text):
         if any(a < match.end() and match.start() < b for a, b in taken):
             continue
         quantity = _quantity(match)
@@ -314,7 +343,7 @@ def unit_words(text: str) -> frozenset[str]:
 
 
 def _bound_of(text: str) -> str:
-    for name, pattern in _BOUNDS.items():
+    for name, pattern in _patterns().bounds.items():
         if pattern.match(text):
             return name
     return ""
@@ -336,7 +365,7 @@ def _share(match: re.Match[str]) -> Quantity | None:
             return None
         value = 100.0 * part / whole
     bound_text = match.group("bound") or ""
-    slack = 0.05 * value if _HEDGE.match(bound_text) else 0.0
+    slack = 0.05 * value if _patterns().hedge.match(bound_text) else 0.0
     text = match.group(0).strip()
     return Quantity(value, value, "percent", _bound_of(bound_text), text, value, value, slack)
 
@@ -376,7 +405,7 @@ def _quantity(match: re.Match[str]) -> Quantity | None:
     if not dimension and low == high and _lone_article(match):
         return None
     slack = 0.0
-    if _HEDGE.match(bound_text):  # "about 110": whatever rounds to 110
+    if _patterns().hedge.match(bound_text):  # "about 110": whatever rounds to 110
         factor = abs(max(low, high) / raw_high) if raw_high else 1.0
         slack = 0.49 * _last_unit(match.group("high") or match.group("low")) * factor
     return Quantity(

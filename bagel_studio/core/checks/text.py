@@ -10,6 +10,7 @@ from functools import lru_cache
 from rapidfuzz.distance import Indel
 
 from bagel_studio.core.checks.quantities import (
+    NUMBER_STEMS,
     Quantity,
     quantities,
     same_quantities,
@@ -111,11 +112,11 @@ class _Option:
     same options recur across many items: species, interaction types, frequency bands)."""
 
     __slots__ = (
+        "_negated",
         "empty",
         "folded",
         "is_name",
         "name_key",
-        "negated",
         "numbers",
         "phrase",
         "quantities",
@@ -138,15 +139,23 @@ class _Option:
         name = parse_name(text) if "A" <= first <= "Z" else None
         self.is_name = name is not None
         # the species an option names: itself, or in brackets ("Wild boar (Sus scrofa)")
-        bracketed = _bracketed_name(text)
-        whole = name is not None and name.epithets and name.key == " ".join(self.folded.split())
-        self.name_key = bracketed or (name.key if whole and name is not None else None)
+        self.name_key = _bracketed_name(text) if "(" in text else None
+        if self.name_key is None and name is not None and name.epithets:
+            self.name_key = name.key if name.key == self.folded else None
         self.numbers = _NUMBER.findall(text)
         self.phrase = " ".join(found).lower()  # normalized_phrase(text), from the same words
-        self.negated = _negated(self.phrase)
-        self.quantities: tuple[Quantity, ...] = quantities(text)
+        self._negated: bool | None = None
+        maybe = self.numbers or not stems.isdisjoint(NUMBER_STEMS)
+        self.quantities: tuple[Quantity, ...] = quantities(text) if maybe else ()
         # the content words beside the quantities (their numbers and units left to them)
         self.rest = frozenset(self.stems) - unit_words(text) if self.quantities else frozenset()
+
+    @property
+    def negated(self) -> bool:
+        """Negated an odd number of times (found when first asked: few pairs get that far)."""
+        if self._negated is None:
+            self._negated = _negated(self.phrase)
+        return self._negated
 
 
 @lru_cache(maxsize=65536)
@@ -200,15 +209,12 @@ _DIRECTED = frozenset(
 )
 
 
+_NEGATION_RE = re.compile(r"\b(?:not|no|never|none|neither|nor|without|cannot)\b|n['’]t\b")
+
+
 def _negated(phrase: str) -> bool:
     """Whether the phrase (``_Option.phrase``) is negated an odd number of times."""
-    if " " not in phrase and "'" not in phrase and "’" not in phrase:
-        return phrase in _NEGATIONS
-    count = 0
-    for word in phrase.split():
-        if word in _NEGATIONS or word.endswith(("n't", "n’t")):
-            count += 1
-    return count % 2 == 1
+    return len(_NEGATION_RE.findall(phrase)) % 2 == 1
 
 
 def _near_same(a: _Option, b: _Option) -> bool:
@@ -234,27 +240,25 @@ def _why_same(a: _Option, b: _Option) -> str | None:
         return f"the same species, {a.name_key.capitalize()}"
     if a.is_name and b.is_name and not (a.quantities or b.quantities):
         return None  # two names ("Panthera leo" / "Panthera leo leo") are two taxa
-    if a.negated != b.negated:
-        return None
     if a.quantities or b.quantities:
         if not same_quantities(a.quantities, b.quantities):
             return None
         if a.rest == b.rest:
-            if _crossed(a.text, b.text):
+            if a.negated != b.negated or _crossed(a.text, b.text):
                 return None
             pairs = zip(a.quantities, b.quantities, strict=True)
             same = "; ".join(f"{q.text!r} = {r.text!r}" for q, r in pairs)
             return f"the same {'quantity' if len(a.quantities) == 1 else 'quantities'}, {same}"
     elif a.stems and a.stems == b.stems:
-        if _crossed(a.text, b.text):
+        if a.negated != b.negated or _crossed(a.text, b.text):
             return None
         written = [w for w in WORD_RE.findall(a.text) if w.lower() not in STOP_WORDS]
         return f"the same words: {', '.join(dict.fromkeys(written))}"
     elif a.numbers != b.numbers:
         return None
-    if _prefixed(a.phrase, b.phrase):
+    if not _similar_text(a, b) or a.negated != b.negated or _prefixed(a.phrase, b.phrase):
         return None
-    return "nearly the same text" if _similar_text(a, b) else None
+    return "nearly the same text"
 
 
 def _similar_text(a: _Option, b: _Option) -> bool:
