@@ -1,5 +1,4 @@
-"""What every forked worker process of the core does first (``checks.processes``,
-``export.processes``)."""
+"""What every forked worker process of the core does first (``checks.processes``)."""
 
 from __future__ import annotations
 

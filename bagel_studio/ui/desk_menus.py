@@ -11,23 +11,31 @@ import importlib
 import importlib.util
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QFontMetrics, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QInputDialog, QLineEdit, QMenu, QMessageBox, QWidget
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QInputDialog,
+    QLineEdit,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QWidget,
+)
 
 from bagel_studio.core.store import QueueFilter
 from bagel_studio.ui.import_dialog import ImportDialog, MergeDialog
 from bagel_studio.ui.import_picker import choose_import_paths
 from bagel_studio.ui.plain import plain_message
+from bagel_studio.ui.queue_panel import QueuePanel
+from bagel_studio.ui.review_controller import ReviewController
 from bagel_studio.ui.secondary import DEFAULT_SIZE, add_close_keys, make_secondary
-from bagel_studio.ui.shortcuts import BY_ACTION
+from bagel_studio.ui.services import Services
+from bagel_studio.ui.shortcuts import BY_ACTION, ReviewMachine
 from bagel_studio.ui.shortcuts_help import ShortcutsHelp
 from bagel_studio.ui.start_screen import recent_project
-
-if TYPE_CHECKING:
-    from bagel_studio.ui.main_window import MainWindow
 
 PROJECT_FILTER = "BAGEL Studio projects (*.bagel *.sqlite *.db);;All files (*)"
 PANELS = {
@@ -70,11 +78,37 @@ class _KeysBackOnClose(QObject):
         return False
 
 
-class DeskMenus:
-    """Builds the menu bar of ``window`` and carries out its entries."""
+class Desk(Protocol):
+    """What the menus ask of the desk they belong to (``main_window.MainWindow`` is one), named
+    here so that the menus do not import the window that builds them."""
 
-    def __init__(self, window: MainWindow) -> None:
+    services: Services
+    read_only: bool
+    open_project: Callable[[Path, bool], object] | None
+    machine: ReviewMachine
+    queue: QueuePanel
+    controller: ReviewController
+
+    def current_item_id(self) -> str | None: ...
+
+    def after_import(self) -> None: ...
+
+    def item_changed_elsewhere(self, item_id: str) -> None: ...
+
+    def open_from_elsewhere(self, item_id: str) -> None: ...
+
+    def show_status(self, message: str) -> None: ...
+
+    def curator_changed(self) -> None: ...
+
+
+class DeskMenus:
+    """Builds the menu bar of ``window`` and carries out its entries on ``desk`` (the same
+    window, as the desk)."""
+
+    def __init__(self, window: QMainWindow, desk: Desk) -> None:
         self.window = window
+        self.desk = desk
         self.panels: dict[str, QWidget] = {}
         self.actions: dict[str, QAction] = {}
         self._file_menu()
@@ -97,7 +131,7 @@ class DeskMenus:
             action.setToolTip(f"{shortcut.label} ({shortcut.keys[0]})")
             # Shown in the menu only: the menu action never steals the key from the table.
             action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
-            self.window.machine.on(name, lambda: action.trigger() if action.isEnabled() else None)
+            self.desk.machine.on(name, lambda: action.trigger() if action.isEnabled() else None)
         action.triggered.connect(lambda _checked=False: slot())
         menu.addAction(action)
         self.actions[name] = action
@@ -118,7 +152,7 @@ class DeskMenus:
         self._need(merge, "bagel_studio.core.merge")
         menu.addSeparator()
         self._add(menu, "quit", "Quit", self.quit)
-        if self.window.read_only:
+        if self.desk.read_only:
             for name in ("import", "merge"):
                 self.actions[name].setEnabled(False)
                 self.actions[name].setToolTip("The project is open read-only")
@@ -130,13 +164,13 @@ class DeskMenus:
             action = self._add(menu, name, title + "…", lambda n=name: self.open_panel(n))
             self._need(action, module)
         measure = self._add(menu, "measure_all", "Measure all clips…", self.measure_all)
-        if self.window.read_only:
+        if self.desk.read_only:
             measure.setEnabled(False)
             measure.setToolTip("The project is open read-only")
         menu.addSeparator()
         # checkable: Ctrl+B triggers it, which moves the tick as a click would
         blind = self._add(menu, "blind", "Blind mode", self.toggle_blind, checkable=True)
-        blind.setChecked(bool(self.window.services.prefs.blind_mode))
+        blind.setChecked(bool(self.desk.services.prefs.blind_mode))
         self._add(menu, "curator", "Change curator…", self.change_curator)
 
     def _need(self, action: QAction, module: str) -> None:
@@ -154,7 +188,7 @@ class DeskMenus:
         menu = self.recent_menu
         menu.clear()
         menu.setToolTipsVisible(True)
-        recent = list(self.window.services.prefs.recent_projects)
+        recent = list(self.desk.services.prefs.recent_projects)
         if not recent:
             menu.addAction("(none)").setEnabled(False)
         metrics = QFontMetrics(menu.font())
@@ -166,7 +200,7 @@ class DeskMenus:
             action.triggered.connect(lambda _c=False, p=path: self._open(Path(p), create=False))
 
     def _open(self, path: Path, *, create: bool) -> None:
-        if self.window.open_project is None:
+        if self.desk.open_project is None:
             plain_message(
                 self.window,
                 QMessageBox.Icon.Information,
@@ -174,7 +208,7 @@ class DeskMenus:
                 "Opening is not available here.",
             )
             return
-        self.window.open_project(path, create)
+        self.desk.open_project(path, create)
 
     def new_project(self) -> None:
         name, _ = QFileDialog.getSaveFileName(
@@ -198,8 +232,8 @@ class DeskMenus:
             self._return_keys()
 
     def run_import(self, paths: list[Path]) -> ImportDialog:
-        dialog = ImportDialog(self.window.services, paths, self.window)
-        dialog.finished_import.connect(self.window.after_import)
+        dialog = ImportDialog(self.desk.services, paths, self.window)
+        dialog.finished_import.connect(self.desk.after_import)
         self.panels["import"] = dialog
         dialog.installEventFilter(_KeysBackOnClose(dialog, self._return_keys))
         dialog.open()
@@ -211,8 +245,8 @@ class DeskMenus:
             self.window, "Merge curators' project files", "", PROJECT_FILTER
         )
         if names:
-            dialog = MergeDialog(self.window.services, [Path(n) for n in names], self.window)
-            dialog.finished_import.connect(self.window.after_import)
+            dialog = MergeDialog(self.desk.services, [Path(n) for n in names], self.window)
+            dialog.finished_import.connect(self.desk.after_import)
             self.panels["merge"] = dialog
             dialog.installEventFilter(_KeysBackOnClose(dialog, self._return_keys))
             dialog.open()
@@ -222,7 +256,7 @@ class DeskMenus:
 
     def export_dialog(self) -> None:
         module = importlib.import_module("bagel_studio.ui.export_dialog")
-        dialog = module.ExportDialog(self.window.services, self.window)
+        dialog = module.ExportDialog(self.desk.services, self.window)
         add_close_keys(dialog)
         self.panels["export"] = dialog
         dialog.installEventFilter(_KeysBackOnClose(dialog, self._return_keys))
@@ -237,14 +271,14 @@ class DeskMenus:
         panel = self.panels.get(name)
         if panel is None:
             module = importlib.import_module(module_name)
-            panel = getattr(module, class_name)(self.window.services)
+            panel = getattr(module, class_name)(self.desk.services)
             panel.setWindowTitle(f"BAGEL Studio — {title}")
             self.panels[name] = panel
             make_secondary(panel, PANEL_SIZES.get(name, DEFAULT_SIZE))
             self._wire(panel)
             panel.installEventFilter(_KeysBackOnClose(panel, self._return_keys))
             if hasattr(panel, "current_item"):  # the Models panel acts on the desk's item
-                panel.current_item = self.window.current_item_id
+                panel.current_item = self.desk.current_item_id
         else:  # the project changed since it was opened (decisions, merges, adjudications)
             refresh = getattr(panel, "refresh", None)
             if callable(refresh):
@@ -255,14 +289,14 @@ class DeskMenus:
 
     def _wire(self, panel: QWidget) -> None:
         """What a panel changes shows in the desk; what it asks the desk to show is shown."""
-        window = self.window
+        desk = self.desk
         for signal_name, slot in (
-            ("adjudicated", window.item_changed_elsewhere),
-            ("merged", lambda _report: window.after_import()),
-            ("open_item", window.open_from_elsewhere),
-            ("models_changed", lambda: window.after_import()),
+            ("adjudicated", desk.item_changed_elsewhere),
+            ("merged", lambda _report: desk.after_import()),
+            ("open_item", desk.open_from_elsewhere),
+            ("models_changed", lambda: desk.after_import()),
             ("show_filter", self.show_filter),
-            ("audited", lambda _change: window.after_import()),
+            ("audited", lambda _change: desk.after_import()),
         ):
             signal = getattr(panel, signal_name, None)
             if signal is not None:
@@ -271,7 +305,7 @@ class DeskMenus:
     def show_filter(self, queue_filter: QueueFilter) -> None:
         """Another window (the audit) asks the desk's queue to show some items: the filter bar
         shows the same choice, every other filter is cleared."""
-        bar = self.window.queue.filters
+        bar = self.desk.queue.filters
         wanted = {
             bar.domain: queue_filter.domain,
             bar.dimension: queue_filter.dimension,
@@ -294,8 +328,8 @@ class DeskMenus:
 
         dialog = self.panels.get("measure_all")
         if not isinstance(dialog, MeasureAllDialog):
-            dialog = MeasureAllDialog(self.window.services, self.window)
-            dialog.measured.connect(lambda _report: self.window.after_import())
+            dialog = MeasureAllDialog(self.desk.services, self.window)
+            dialog.measured.connect(lambda _report: self.desk.after_import())
             self.panels["measure_all"] = dialog
         dialog.show()
         dialog.raise_()
@@ -303,14 +337,14 @@ class DeskMenus:
         dialog.start()
 
     def toggle_blind(self) -> None:
-        prefs = self.window.services.prefs
+        prefs = self.desk.services.prefs
         prefs.blind_mode = self.actions["blind"].isChecked()
         prefs.save()
-        self.window.controller.refresh_current()
-        self.window.show_status("Blind mode on" if prefs.blind_mode else "Blind mode off")
+        self.desk.controller.refresh_current()
+        self.desk.show_status("Blind mode on" if prefs.blind_mode else "Blind mode off")
 
     def change_curator(self) -> None:
-        prefs = self.window.services.prefs
+        prefs = self.desk.services.prefs
         name, ok = QInputDialog.getText(
             self.window,
             "Curator",
@@ -321,7 +355,7 @@ class DeskMenus:
         if ok and name.strip():
             prefs.curator = name.strip()
             prefs.save()
-            self.window.curator_changed()
+            self.desk.curator_changed()
         self._return_keys()
 
     def show_help(self) -> None:

@@ -101,7 +101,7 @@ class MainWindow(QMainWindow):
         self._progress: tuple[int, int, int] | None = None  # reviewed, total, mine
         self._build_layout()
         self.shortcuts = self._bind_shortcuts()
-        self.menus = DeskMenus(self)
+        self.menus = DeskMenus(self, self)
         self._connect()
         self.update_title()
         self.update_progress()

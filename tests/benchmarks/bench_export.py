@@ -21,19 +21,17 @@ Printed for each of REPEAT runs, then their medians (the load average before and
   faster moves them all (a floor measured in other moments than the exports moved the ratio by
   a third on a shared machine). The ratio to the floor in this process is printed too: it
   holds the export's start-up (interpreter, imports) against a floor that has none;
-* with ``--phases``, where the export's CPU time goes on one process, the desk's way (plan, then
-  read again and write): interpreter and imports, planning (one read of the project, the deal),
-  writing (the second read, the three files, the content hash, the report's item sections), and
-  the report (tables, audit, plots). The command reads the project once instead: its worker
-  processes plan, prepare and render, and its items are written while later ones are planned.
+* with ``--phases``, where the export's CPU time goes, stage by stage (``export.pipeline``):
+  interpreter and imports, collect, plan (reading each item once and preparing its lines),
+  deal, render and write (the three files, the content hash, the report's item sections), and
+  the report (tables, audit, plots, card, manifest).
 
 Baselines, before this benchmark's work (issue 11, one quiet run each): 11,852 items 2.7 s = 18x;
 200,000 items 37.7 s, 1.16 GB. Session 2 ended at 3.22 s (34.5x) and 154 MB at 11,852, 50.5 s and
 1.48 GB at 200,000; session 3 at 2.03 s (19x, 2.78 s CPU) and 15.5 s (9.4x, 327 MB); session 5
-at 0.65 s (5.9x, 1.05 s CPU, 87 MB) at 11,852.
-
-The export command runs with its default ``--workers`` (one per CPU): from 4,000 items it plans
-and renders on forked workers, whose CPU the figure includes. ``--phases`` runs one process.
+at 0.65 s (5.9x, 1.05 s CPU, 87 MB) at 11,852. Up to issue 24 the command planned and rendered
+from 4,000 items on forked workers (0.46 s at 11,852, 4.8-5.2 s and 9.4 s of CPU at 200,000);
+since then it runs its stages on one process.
 """
 
 from __future__ import annotations
@@ -127,36 +125,43 @@ def build(items: Path, project: Path) -> int:
 
 
 def phases(project: Path, out: Path) -> None:
-    """Where the export's CPU time goes, in a fresh interpreter (imports are part of it), on one
-    process."""
+    """Where the export's CPU time goes, stage by stage, in a fresh interpreter (imports are
+    part of it)."""
     code = f"""
-import resource, time
+import resource
 def cpu():
     r = resource.getrusage(resource.RUSAGE_SELF)
     return r.ru_utime + r.ru_stime
+from collections import defaultdict
 from pathlib import Path
-from bagel_studio.core.commands import export as command
-from bagel_studio.core.export import plan_export, write_release
-from bagel_studio.core.export import report as report_module
+from bagel_studio.core.export import export_release, pipeline, release
 from bagel_studio.core.store import Store
-marks = [("interpreter and imports", cpu())]
+spent = defaultdict(float)
+spent["interpreter and imports"] = cpu()
+def timed(name, function):
+    def call(*args, **kwargs):
+        start = cpu()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            spent[name] += cpu() - start
+    return call
+pipeline.collect = timed("collect", pipeline.collect)
+pipeline.plan_batch = timed("plan (read once, check, prepare lines)", pipeline.plan_batch)
+pipeline.read_batch = timed("plan (read once, check, prepare lines)", pipeline.read_batch)
+pipeline.deal = timed("deal", pipeline.deal)
+pipeline.finish = timed("render and write", pipeline.finish)
+release.ItemWriter.add = timed("render and write", release.ItemWriter.add)
+pipeline.write_documents = timed("report, card, manifest", pipeline.write_documents)
 store = Store.open(Path({str(project)!r}), create=False, read_only=True)
-plan = plan_export(store, 1)
-marks.append(("plan (read 1, deal, model tables)", cpu()))
-files = report_module.report_files
-def timed_report(*args, **kwargs):
-    marks.append(("write (read 2, data files, hash, item sections)", cpu()))
-    return files(*args, **kwargs)
-report_module.report_files = timed_report
-import bagel_studio.core.export.release as release
-release.report_files = timed_report
-write_release(plan, Path({str(out)!r}))
-marks.append(("report, card, manifest", cpu()))
-last = 0.0
-for name, at in marks:
-    print(f"  {{name:<50}} {{at - last:6.2f}} s")
-    last = at
-print(f"  {{'total':<50}} {{last:6.2f}} s")
+start = cpu()
+export_release(store, Path({str(out)!r}), 1)
+spent["other (batches, plan assembly, models' tables)"] = cpu() - start - sum(
+    v for k, v in spent.items() if k != "interpreter and imports"
+)
+for name, value in spent.items():
+    print(f"  {{name:<50}} {{value:6.2f}} s")
+print(f"  {{'total':<50}} {{cpu():6.2f}} s")
 """
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     subprocess.run([sys.executable, "-c", code], env=env, check=True)

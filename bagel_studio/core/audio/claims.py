@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from bagel_studio.core.audio.analysis import MIN_DURATION_S, MIN_PEAK, Measurement
 from bagel_studio.core.audio.project import cached_result
 from bagel_studio.core.domains import LETTERS, XENO_CANTO
@@ -223,9 +225,9 @@ def claim_distance(claim: Claim, m: Measurement) -> float | None:
             return 0.0
         return _octaves_outside(claim, m.peak_freq_hz)
     if claim.kind == "duration":
-        if m.syllable_median_s is None:
+        if not m.syllable_durations_s:
             return None
-        return _octaves_outside(claim, m.syllable_median_s)
+        return _octaves_between(claim, call_quartiles(m))
     if claim.kind == "harmonicity" and claim.value in HARMONICITY_RANGES:
         low, high = HARMONICITY_RANGES[claim.value]
         return 0.0 if low <= m.harmonicity <= high else 1.0
@@ -243,6 +245,26 @@ def _octaves_outside(claim: Claim, value: float) -> float:
         return math.log2(claim.low / value)
     if claim.high is not None and value > claim.high:
         return math.log2(value / claim.high) if claim.high > 0 else math.inf
+    return 0.0
+
+
+def call_quartiles(m: Measurement) -> tuple[float, float]:
+    """The middle half of the clip's call durations (25th to 75th percentile), seconds: what a
+    duration claim is compared with, so that a train of pulses shortening as a bat closes in,
+    or a song of short and long notes, is judged by its typical calls, not one number."""
+    low, high = np.percentile(m.syllable_durations_s, [25.0, 75.0])
+    return float(low), float(high)
+
+
+def _octaves_between(claim: Claim, measured: tuple[float, float]) -> float:
+    """0 when the claimed range and the measured one meet, else the octaves between them."""
+    low, high = measured
+    if low <= 0:
+        return math.inf
+    if claim.high is not None and claim.high < low:
+        return math.log2(low / claim.high) if claim.high > 0 else math.inf
+    if claim.low is not None and claim.low > high:
+        return math.log2(claim.low / high)
     return 0.0
 
 
@@ -284,35 +306,67 @@ def mismatch(options: tuple[str, ...], gold: int, m: Measurement) -> Flag | None
     details: dict[str, Any] = {
         "kind": gold_claim.kind,
         "gold": gold_claim.label,
+        "gold_range": [gold_claim.low, gold_claim.high],
         "fitting_options": [LETTERS[i] for i in fitting],
         "measured": describe(gold_claim.kind, m),
+        "compared": compared_values(gold_claim.kind, m),
     }
     return Flag("acoustic-mismatch", Severity.WARNING, message, details)
 
 
 def describe(kind: str, m: Measurement) -> str:
-    """The measurement behind a claim of ``kind``, as a curator reads it."""
+    """The measurement behind a claim of ``kind``, as a curator reads it: the numbers the claim
+    was compared with."""
     if kind == "frequency":
         low, high = m.dominant_band_hz
         return (
-            f"the clip's dominant band is {low / 1000:.1f}-{high / 1000:.1f} kHz "
-            f"(peak {m.peak_freq_hz / 1000:.1f} kHz)"
+            f"the clip's dominant band is {format_khz(low)}-{format_khz(high)} kHz "
+            f"(peak {format_khz(m.peak_freq_hz)} kHz)"
         )
     if kind == "duration":
+        if not m.syllable_durations_s:
+            return "the clip has no calls to time"
+        q1, q3 = call_quartiles(m)
         return (
-            f"the clip's calls last {_seconds(m.syllable_median_s)} (median of "
-            f"{len(m.syllable_durations_s)}; {_seconds(m.syllable_min_s)}-"
-            f"{_seconds(m.syllable_max_s)})"
+            f"the clip's calls last {format_duration(m.syllable_median_s)} "
+            f"(median of {len(m.syllable_durations_s)}; middle half "
+            f"{format_duration(q1)}-{format_duration(q3)}, all "
+            f"{format_duration(m.syllable_min_s)}-{format_duration(m.syllable_max_s)})"
         )
     if kind == "harmonicity":
         return f"the clip's harmonicity is {m.harmonicity:.2f} (0 broadband, 1 tonal)"
     return f"the clip's calls are mostly {m.modulation}"
 
 
-def _seconds(value: float | None) -> str:
+def compared_values(kind: str, m: Measurement) -> dict[str, Any]:
+    """The measured numbers a claim of ``kind`` is compared with (for the flag's details)."""
+    if kind == "frequency":
+        return {"band_hz": list(m.dominant_band_hz), "peak_hz": m.peak_freq_hz}
+    if kind == "duration":
+        quartiles = list(call_quartiles(m)) if m.syllable_durations_s else None
+        return {
+            "median_s": m.syllable_median_s,
+            "middle_half_s": quartiles,
+            "calls": len(m.syllable_durations_s),
+        }
+    if kind == "harmonicity":
+        return {"harmonicity": m.harmonicity}
+    return {"modulation": m.modulation}
+
+
+def format_duration(value: float | None) -> str:
+    """Seconds as a curator reads them: ``0.64 ms``, ``9.5 ms``, ``120 ms``, ``1.25 s``."""
     if value is None:
         return "?"
-    return f"{value * 1000:.0f} ms" if value < 1.0 else f"{value:.2f} s"
+    if value >= 1.0:
+        return f"{value:.2f} s"
+    ms = value * 1000
+    return f"{ms:.0f} ms" if ms >= 10 else f"{ms:.2g} ms"
+
+
+def format_khz(hz: float) -> str:
+    """Hz as kHz: one decimal from 1 kHz up (``6.1``, ``87.7``), two below (``0.38``)."""
+    return f"{hz / 1000:.1f}" if hz >= 1000 else f"{hz / 1000:.2f}"
 
 
 def acoustic_flags(store: Store, item: Item) -> list[Flag]:

@@ -1,9 +1,9 @@
 """The frequency contour of each call, and its modulation pattern.
 
 Option text in BAGEL's "Modulation pattern" items names a shape: a rising or falling glide, a
-flat whistle, an up-down (arched) note, or a trill (a fast series of short notes). The contour is
-the peak frequency of each analysis frame inside a call, on a log (octave) scale, so a glide of
-a given musical interval looks the same at 2 kHz and at 8 kHz.
+flat whistle, an up-down (arched) note, or a trill (a fast series of short notes, close
+together). The contour is the peak frequency of each analysis frame inside a call, on a log
+(octave) scale, so a glide of a given musical interval looks the same at 2 kHz and at 8 kHz.
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ ARCH_OCTAVES = 0.15  # rise above both ends that makes a call up-down
 TRILL_ONSET_S = 0.15  # calls repeated faster than this (and short) form a trill
 TRILL_NOTE_S = 0.1
 TRILL_MIN_NOTES = 4
+TRILL_DUTY = 0.25  # and sound a quarter of the time at least: a bat's pulses, a few ms every
+# 50-100 ms, are a train of sweeps, each with its own shape, not a trill
 
 
 def peak_contours(
@@ -80,4 +82,5 @@ def _is_trill(segments: list[tuple[float, float]]) -> bool:
         return False
     onsets = np.array([s for s, _ in segments])
     durations = np.array([e - s for s, e in segments])
-    return bool(np.median(np.diff(onsets)) < TRILL_ONSET_S and np.median(durations) < TRILL_NOTE_S)
+    interval, note = float(np.median(np.diff(onsets))), float(np.median(durations))
+    return interval < TRILL_ONSET_S and note < TRILL_NOTE_S and note >= TRILL_DUTY * interval

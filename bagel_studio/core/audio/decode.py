@@ -1,8 +1,9 @@
 """Decoding audio files into float samples, with the facts a curator needs about them.
 
 Everything libsndfile reads is accepted (WAV, FLAC, OGG/Vorbis, MP3, AIFF, ...), at any sample
-rate and channel count. The file is read once: its bytes give the SHA-256 used as the cache key
-of measurements and spectrograms, and are decoded from memory. MP3 decoders overshoot full scale
+rate up to 1 MHz (bat recorders reach 500 kHz) and any channel count. The file is read once:
+its bytes give the SHA-256 used as the cache key of measurements and spectrograms, and are
+decoded from memory. MP3 decoders overshoot full scale
 on loud recordings, so the true peak is reported before the samples are clipped to [-1, 1] for
 playback. For analysis, which reads only a clip's first seconds, ``decode(path, max_seconds)``
 keeps only those samples in memory and streams through the rest for the peak and the length.
@@ -36,7 +37,7 @@ import soundfile as sf
 # A sample at or beyond this magnitude has reached full scale (one 16-bit step below 1.0, so a
 # 16-bit file driven to +32767 counts as clipped).
 CLIP_LEVEL = 32766.0 / 32768.0
-MAX_SAMPLE_RATE = 384_000
+MAX_SAMPLE_RATE = 1_000_000  # bat recorders reach 500 kHz, a few 1 MHz
 # MP3 frame counts in headers are estimates (encoder delay, padding); allow this much shortfall
 # before calling a file truncated.
 _MP3_SLACK_FRAMES = 4 * 1152
@@ -138,7 +139,7 @@ def _decode_bytes(
             if rate <= 0 or rate > MAX_SAMPLE_RATE:
                 raise AudioError(
                     f"{name}: unsupported sample rate {rate} Hz "
-                    f"(up to {MAX_SAMPLE_RATE // 1000} kHz is supported)"
+                    f"(up to {MAX_SAMPLE_RATE / 1e6:g} MHz is supported)"
                 )
             if max_seconds is None:
                 samples = handle.read(dtype="float32", always_2d=True)

@@ -3,7 +3,7 @@
 An audit asks what a model could exploit in the release, so it reads each item as it stands: the
 content the release rule (``rows.released_content``) gives an accepted or revised item, else the
 item's current content. Rejected items never reach a release and are left out. All of it is read
-in a few bulk queries (``export.collect``), since an audit reads the whole project.
+in a few bulk queries (``core.collect``), since an audit reads the whole project.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from bagel_studio.core.audit.report import LeftOut
+from bagel_studio.core.collect import collect
 from bagel_studio.core.model import Item, ItemContent, Status
 from bagel_studio.core.store import Store
 from bagel_studio.core.store.rows import released_content
@@ -57,9 +58,6 @@ def load_audited(store: Store) -> tuple[list[AuditItem], LeftOut]:
     """Every item not rejected whose final content has four options and a valid gold, in queue
     order, and the items left out (``LeftOut``: how many are rejected, which lack four options
     or a gold among them), so that the audit can say what it did not see."""
-    # Deferred: the export's report audits the release, so the export imports the audit.
-    from bagel_studio.core.export.collect import collect
-
     collected = collect(store)
     decisions = collected.decisions
     kept: list[tuple[Item, ItemContent, int]] = []

@@ -16,10 +16,10 @@ import multiprocessing
 import os
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from bagel_studio.core.checks.context import CheckContext
-from bagel_studio.core.model import Flag
+from bagel_studio.core.model import Flag, Item
 from bagel_studio.core.workers import die_with_parent
 
 if TYPE_CHECKING:
@@ -33,8 +33,14 @@ TASK = 4_000  # at most this many item ids per task
 TASKS_PER_WORKER = 4  # smaller tasks at the end keep every worker busy until the last one
 
 
+class Check(Protocol):
+    """Checks one item: ``run.run_checks``, handed over by ``run`` (which imports this module)."""
+
+    def __call__(self, ctx: CheckContext, item: Item, *, audio: bool = True) -> list[Flag]: ...
+
+
 _inherited: CheckContext | None = None  # built by the parent, handed to the forked workers
-_worker: tuple[Store, CheckContext, bool] | None = None
+_worker: tuple[Store, CheckContext, bool, Check] | None = None
 
 
 def can_fork(store: Store, item_count: int, workers: int) -> bool:
@@ -53,9 +59,10 @@ def task_size(item_count: int, workers: int) -> int:
 
 
 def checked_in_processes(
-    store: Store, item_ids: list[str], workers: int, audio: bool
+    store: Store, item_ids: list[str], workers: int, audio: bool, check: Check
 ) -> Iterator[dict[str, list[Flag]]]:
-    """The flags of ``item_ids``, a task's worth at a time in the order of the ids. The workers
+    """The flags of ``item_ids`` (each item's ``check``), a task's worth at a time in the order
+    of the ids. The workers
     start (and every task is handed out) before this generator yields anything: the caller may
     open its write transaction after the first ``next``."""
     global _inherited
@@ -68,7 +75,7 @@ def checked_in_processes(
             min(workers, len(tasks)),
             mp_context=context,
             initializer=_start,
-            initargs=(str(store.path), audio, os.getpid()),
+            initargs=(str(store.path), audio, os.getpid(), check),
         ) as pool:
             results = pool.map(_check, tasks)  # forks the workers and hands out every task
             _inherited = None
@@ -77,7 +84,7 @@ def checked_in_processes(
         _inherited = None
 
 
-def _start(path: str, audio: bool, parent: int) -> None:
+def _start(path: str, audio: bool, parent: int, check: Check) -> None:
     """In a new worker: its own read-only connection, the parent's lookups."""
     from bagel_studio.core.store import Store
 
@@ -87,12 +94,10 @@ def _start(path: str, audio: bool, parent: int) -> None:
     store = Store.open(path, read_only=True)
     ctx = _inherited if _inherited is not None else CheckContext.bulk(store)
     ctx.store = store  # the parent's connection is not for this process
-    _worker = (store, ctx, audio)
+    _worker = (store, ctx, audio, check)
 
 
 def _check(item_ids: list[str]) -> dict[str, list[Flag]]:
-    from bagel_studio.core.checks import run_checks
-
     assert _worker is not None
-    store, ctx, audio = _worker
-    return {item.id: run_checks(ctx, item, audio=audio) for item in store.items.get_many(item_ids)}
+    store, ctx, audio, check = _worker
+    return {item.id: check(ctx, item, audio=audio) for item in store.items.get_many(item_ids)}

@@ -160,7 +160,7 @@ def _check_in_processes(
 ) -> int:
     if ids is None:
         ids = store.items.ids()
-    results = processes.checked_in_processes(store, ids, workers, audio)
+    results = processes.checked_in_processes(store, ids, workers, audio, run_checks)
     flags_by_item = next(results, None)  # the workers fork here, before the write transaction
     done = flagged = 0
     with store.transaction(), paused_gc():

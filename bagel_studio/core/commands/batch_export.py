@@ -9,7 +9,11 @@ from pathlib import Path
 
 from bagel_studio.core.cli import UsageError
 from bagel_studio.core.commands.common import add_wait_argument, open_project
-from bagel_studio.core.commands.llm_common import add_profile_options, profile_from_args
+from bagel_studio.core.commands.llm_common import (
+    add_profile_options,
+    profile_from_args,
+    release_order,
+)
 
 HELP = "write the evaluation as an OpenAI Batch API input file (for a cluster)"
 
@@ -42,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
         profile, changed = profile_from_args(store, args)
         if changed:
             save_profile(store, profile)
-        wanted = questions(store, seed=args.seed)
+        wanted = questions(store, seed=args.seed, shown=release_order)
         partial = out.with_name(out.name + ".partial")
         try:
             with partial.open("w", encoding="utf-8") as handle:

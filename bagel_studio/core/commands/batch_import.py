@@ -7,7 +7,11 @@ from pathlib import Path
 
 from bagel_studio.core.cli import UsageError
 from bagel_studio.core.commands.common import add_wait_argument, open_project, print_json
-from bagel_studio.core.commands.llm_common import add_profile_options, profile_from_args
+from bagel_studio.core.commands.llm_common import (
+    add_profile_options,
+    profile_from_args,
+    release_order,
+)
 
 HELP = "read a Batch API output file and store its answers as evaluate would"
 
@@ -41,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
         if changed:
             save_profile(store, profile)
         try:
-            result = import_results(store, profile, path)
+            result = import_results(store, profile, path, release_order)
         except BatchError as exc:
             raise UsageError(str(exc)) from exc
     if args.json:

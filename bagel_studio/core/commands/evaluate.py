@@ -14,6 +14,7 @@ from bagel_studio.core.commands.llm_common import (
     add_profile_options,
     add_run_options,
     profile_from_args,
+    release_order,
     retry_policy,
     stop_after_timeouts,
     terminal_progress,
@@ -62,7 +63,9 @@ def run(args: argparse.Namespace) -> int:
     limit = stop_after_timeouts(args)
     with open_project(args.project, owner="bagel-studio evaluate", wait=args.wait) as store:
         profile, changed = profile_from_args(store, args)
-        wanted = questions(store, args.items, args.seed, options_only=args.options_only)
+        wanted = questions(
+            store, args.items, args.seed, options_only=args.options_only, shown=release_order
+        )
         if args.items:
             missing = sorted(set(args.items) - {q.item_id for q in wanted})
             if missing:

@@ -9,7 +9,6 @@ project for writing; when another process holds the project it says so and leave
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -45,7 +44,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
             " with plots. The same project and seed give byte-identical files. The folder appears"
             " complete or not at all. Exit status: 0 written, 1 blocked (items with a blocking"
             " flag or a NoDerivatives recording, listed), nothing accepted yet, or not written"
-            " (the project changed while it was read, a worker process ended abruptly), 2"
+            " (the project changed while it was read), 2"
             " usage error (missing project, OUTDIR not empty without --force)."
         ),
     )
@@ -60,9 +59,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "--workers",
         type=int,
         metavar="N",
-        default=os.cpu_count() or 1,
-        help="processes that render a large release (default: one per CPU, "
-        f"{os.cpu_count() or 1} here); the files are the same with any number",
+        default=1,
+        help="accepted for scripts written for earlier versions, which rendered a large release"
+        " on N processes; the export runs on one, and the files are the same either way",
     )
     add_wait_argument(parser)
 
@@ -77,7 +76,6 @@ def run(args: argparse.Namespace) -> int:
                 args.seed,
                 force=args.force,
                 progress=progress,
-                workers=max(args.workers, 1),
             )
     except OutDirExistsError as exc:
         raise UsageError(str(exc)) from exc
@@ -91,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
             print_json({"exported": False, "blocked": [], "reason": str(exc)})
         sys.stderr.write(f"bagel-studio export: {exc}\n")
         return 1
-    except ExportError as exc:  # the project changed while it was read, a worker died
+    except ExportError as exc:  # the project changed while it was read
         if args.json:
             print_json({"exported": False, "blocked": [], "reason": str(exc)})
         sys.stderr.write(f"bagel-studio export: nothing written; {exc}\n")

@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 from bagel_studio.core.cli import UsageError
 from bagel_studio.core.llm.client import LLMClient, RetryPolicy
 from bagel_studio.core.llm.profiles import Profile, ProfileError
-from bagel_studio.core.model import Item
+from bagel_studio.core.model import Item, ItemContent
 from bagel_studio.core.store import Store
 
 T = TypeVar("T")
@@ -157,6 +157,13 @@ def connected_client(profile: Profile, args: argparse.Namespace) -> LLMClient:
         client.close()
         raise UsageError(str(exc)) from exc
     return client
+
+
+def release_order(store: Store, seed: int) -> dict[str, tuple[ItemContent, tuple[int, ...]]]:
+    """The items as the release with ``seed`` shows them (``llm.evaluate.Shown``)."""
+    from bagel_studio.core.export import shown_order  # lazy: the export is heavy
+
+    return shown_order(store, seed)
 
 
 def stored_items(store: Store, item_ids: list[str] | None) -> list[Item]:

@@ -37,7 +37,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 
 def run(args: argparse.Namespace) -> int:
-    from bagel_studio.core.export.verify import NotARelease, read_manifest, verify_release
+    from bagel_studio.core.importers.release import NotARelease, read_manifest, verify_release
 
     folder = Path(args.release)
     if not folder.is_dir():

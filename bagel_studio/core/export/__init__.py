@@ -2,32 +2,36 @@
 
 ``export_release(store, out_dir, seed, force=False, progress=None)`` is the entry point;
 ``plan_export(store, seed)`` computes the same release without writing it (the desk's preview).
-The files and their format are described in ``layout.py`` and in the dataset card each release
-carries (``card.py``).
+Both run the stages of ``pipeline``: collect, plan, deal, render, write, report.
+The files and their format are described in ``report.layout`` and in the dataset card each release
+carries (``report.card``).
 """
 
 from bagel_studio.core.checks.fixed import fixed_positions
 from bagel_studio.core.export.atomic import OutDirExistsError, remove_stale
 from bagel_studio.core.export.balance import natural_key
+from bagel_studio.core.export.pipeline import (
+    export_release,
+    plan_export,
+    shown_order,
+    write_release,
+)
 from bagel_studio.core.export.plan import (
     BlockedItem,
-    DomainBalance,
     ExportError,
     ExportPlan,
     ReleasedItem,
     is_nd_licence,
-    plan_export,
 )
 from bagel_studio.core.export.release import (
     ExportBlockedError,
     ExportCancelled,
     ExportResult,
     NothingToReleaseError,
-    export_release,
     last_export_seed,
     record_export,
-    write_release,
 )
+from bagel_studio.core.report.release import DomainBalance
 
 __all__ = [
     "BlockedItem",
@@ -48,5 +52,6 @@ __all__ = [
     "plan_export",
     "record_export",
     "remove_stale",
+    "shown_order",
     "write_release",
 ]

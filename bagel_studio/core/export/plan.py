@@ -1,40 +1,34 @@
-"""What a release will contain: the items that go out, those left out and why, those that block it.
+"""What a release will contain (``ExportPlan``): the items that go out, those left out and why,
+those that block it; and the plan stage for one batch of items (``plan_batch``).
 
 Planning only reads the project, so the desk can show it as a preview for any seed before anything
-is written, and the writer then turns the very same plan into files.
+is written, and the writer then turns the very same plan into files (``pipeline``).
 """
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import json
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, overload
 
 from bagel_studio.core.checks.fixed import fixed_positions
 from bagel_studio.core.checks.structural import structural_flags
 from bagel_studio.core.checks.verdict import stored_fixed
+from bagel_studio.core.collect import Decisions, collect_items
 from bagel_studio.core.domains import DOMAINS
 from bagel_studio.core.export import stored
 from bagel_studio.core.export.balance import (
-    POSITIONS,
-    allowed_positions,
-    deal_groups,
-    natural_key,
-    natural_order,
     permutation,
 )
-from bagel_studio.core.export.collect import Decisions, collect_items
-from bagel_studio.core.export.collect import blocking as collected_blocking
-from bagel_studio.core.export.collect import licences as collected_licences
 from bagel_studio.core.export.stored import ORIGINAL, STATUS, VERDICT, Row, StoredBatch
-from bagel_studio.core.model import Decision, Item, ItemContent, Review, Status
+from bagel_studio.core.model import Item, ItemContent, Review, Status
+from bagel_studio.core.report.release import DomainBalance
 from bagel_studio.core.store import Store
 from bagel_studio.core.store.rows import released_content
 
@@ -45,7 +39,6 @@ RELEASED_VALUES = frozenset(s.value for s in RELEASED_STATUSES)
 REJECTED = Status.REJECTED.value
 _STATUS_VALUES = {s.value: s.value for s in Status}  # an unknown status fails as decoding would
 UNRESOLVED = "unresolved"  # accepted or revised, but the store holds no single content to release
-TAIL_BATCH = 200  # the least items a batch of the domain planned last holds (``batch_sizes``)
 
 # ``json.dumps(value, ensure_ascii=False, sort_keys=True)`` without a new encoder per call.
 _SORTED = json.JSONEncoder(ensure_ascii=False, sort_keys=True).encode
@@ -96,22 +89,6 @@ class ReleasedItem:
         return self.order.index(self.content.answer_index)
 
 
-@dataclass(frozen=True)
-class DomainBalance:
-    """Gold positions of one domain before and after shuffling."""
-
-    before: tuple[int, ...]  # curated order, every released item
-    after: tuple[int, ...]  # shuffled, every released item
-    movable_after: tuple[int, ...]  # shuffled, only the items whose gold could move
-    movable: int
-    immovable: int
-
-    @property
-    def spread(self) -> int:
-        """Largest difference between two positions among the movable items (the target is <= 1)."""
-        return max(self.movable_after) - min(self.movable_after) if self.movable else 0
-
-
 @dataclass(slots=True)
 class Slot:
     """What the plan keeps of a released item: enough to deal, count and find it again (a
@@ -140,7 +117,7 @@ class ReleasedItems(Sequence[ReleasedItem]):
     they are gone through: a plan of 200,000 items holds a few small values per item, not the
     items (writing the release streams them into its files)."""
 
-    BATCH = 1000  # items read at a time; the batches workers plan and finish (``processes``)
+    BATCH = 1000  # items read at a time (also the batches the export plans, renders, writes)
 
     def __init__(self, store: Store, slots: Sequence[Slot], seed: int) -> None:
         self.store = store
@@ -212,9 +189,6 @@ class ExportPlan:
     licences: dict[str, int] = field(default_factory=dict)  # licence -> released items using it
     unknown_licence: tuple[str, ...] = ()  # recordings referenced without a known licence
     models: dict[str, Any] = field(default_factory=dict)  # the models' tables (llm.report)
-    # released items per batch planned (release order): how the writer's batches follow the
-    # planner's, whose workers keep each batch's prepared lines (``processes``)
-    batch_sizes: tuple[int, ...] = ()
 
     @property
     def domains(self) -> list[str]:
@@ -303,60 +277,11 @@ def snapshot(store: Store) -> Iterator[None]:
         yield
 
 
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Hold off the cyclic garbage collector while an export builds its ~100k small objects.
-
-    They hold no cycles (reference counting frees them), yet their sheer number makes the
-    collector run its full passes again and again: a fifth of the planning time. The pause is
-    process-wide but lasts only as long as the export.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
-def plan_export(
-    store: Store,
-    seed: int,
-    progress: Progress | None = None,
-    planner: Planner | None = None,
-    dealt: Dealt | None = None,
-    ahead: int = 0,
-    workers: int = 1,
-) -> ExportPlan:
-    """Decide what a release with ``seed`` contains (reads the project, writes nothing);
-    ``planner`` plans the batches of items (default ``plan_batches``: in this process; the
-    command line plans a large project on worker processes, which keep each released item's
-    prepared lines for the writer: ``processes.ExportWorkers``), and ``dealt`` hears of each
-    batch as soon as the gold positions of all its items are dealt (a domain is dealt once its
-    last batch is planned), so that its lines may be finished while later ones are planned;
-    ``ahead``: how many batches past the one to be written next the caller may finish and hold
-    (``planning_order``), ``workers``: on how many processes (``batch_sizes``)."""
-    with snapshot(store), gc_paused():
-        plan = _plan(store, seed, progress, planner or plan_batches, dealt, ahead, workers)
-        return replace(plan, models=_model_report(store, plan))
-
-
-def _model_report(store: Store, plan: ExportPlan) -> dict[str, Any]:
-    """The models' tables over the released items (empty when no model was evaluated), from
-    what the plan keeps of each item (no item is read again)."""
-    from bagel_studio.core.llm.report import model_report  # lazy: only releases need it
-
-    released = [(s.item_id, s.domain, s.level) for s in plan.items.slots]
-    return model_report(store, released)
-
-
 @dataclass
 class BatchPlan:
     """What planning finds in a batch of the items a release may take (``plan_batch``): those
     it releases, given by their place in the batch, with what the deal and the tables need of
-    each; those that block it; the accepted or revised items without one content to release.
-    Lists, not objects per item: a worker process hands it back to the exporting process."""
+    each; those that block it; the accepted or revised items without one content to release."""
 
     kept: list[int] = field(default_factory=list)  # places in the batch
     gold: list[int] = field(default_factory=list)
@@ -428,7 +353,7 @@ def plan_batch(
         found.kept.append(place)
         found.gold.append(_gold(content))
         found.fixed.append(fixed)
-        # one object per distinct value (a batch from a worker pickles each once)
+        # one object per distinct value, shared by the plan's slots
         found.dimension.append(_shared(content.dimension))
         found.level.append(_shared(content.level))
         found.licence.append(_shared(licence))
@@ -438,167 +363,7 @@ def plan_batch(
     return found
 
 
-# Plans batches of items: given the project and the batches' item ids (in planning order), the
-# ``BatchPlan`` of each batch in order, with the project's licences and blocking flags.
-Planner = Callable[[Store, Iterable[list[str]]], Iterator[BatchPlan]]
-
-
-# Told of each planned batch once its items are dealt (a domain's batches at once, when its last
-# is planned): the seed, the batch's number (in planning order), its place in release order, and
-# its released items (``Slot.target`` and ``Slot.movable`` set).
-Dealt = Callable[[int, int, int, list["Slot"]], None]
-
-
-def plan_batches(store: Store, batches: Iterable[list[str]]) -> Iterator[BatchPlan]:
-    """Each batch planned in this process, in order (a ``Planner``)."""
-    licences, blocking = collected_licences(store), collected_blocking(store)
-    for item_ids in batches:
-        yield plan_batch(stored.read_batch(store, item_ids), item_ids, licences, blocking)
-
-
-def _domain_batches(store: Store, domain: str, size: int) -> Iterator[tuple[int, list[str], bool]]:
-    """The items of ``domain`` a release may take (accepted or revised) in release order
-    (natural id order, ties in queue order), ``size`` at a time: (the batch's place in the
-    domain, its ids, whether it is the domain's last). The domain is read and sorted when its
-    first batch is asked for, so that the batches before it may be planned meanwhile."""
-    ids = store.items.release_candidates(domain, RELEASED_VALUES)
-    ids.sort(key=natural_order)
-    for start in range(0, len(ids), size):
-        yield start // size, ids[start : start + size], start + size >= len(ids)
-
-
-def planning_order(candidates: dict[str, int], size: int, ahead: int) -> list[str]:
-    """The order in which the domains of a release are planned (``candidates``: each domain's
-    items a release may take, in release order). A domain is dealt once its last batch is
-    planned, and only then may its items be finished: the domain planned last is finished
-    while nothing else is left to plan. So the largest domain is planned first, when the
-    writer may hold all its batches (``ahead``: how many batches may be finished ahead of the
-    one written next); the others follow in release order. With ``ahead`` 0 (one process,
-    which finishes nothing ahead): release order."""
-    order = list(candidates)
-    if not order:
-        return order
-    largest = max(order, key=lambda d: candidates[d])
-    if _batches(candidates[largest], size) <= ahead:
-        order.remove(largest)
-        order.insert(0, largest)
-    return order
-
-
-def batch_sizes(candidates: dict[str, int], order: list[str], workers: int) -> dict[str, int]:
-    """Items a batch, by domain (``order``: the planning order): ``ReleasedItems.BATCH``, but
-    on several ``workers`` the domain planned last comes in smaller batches, about two a worker
-    (at least ``TAIL_BATCH`` items each): its items are finished once it is all planned, while
-    nothing else is left to do, and small batches share that out evenly."""
-    size = dict.fromkeys(candidates, ReleasedItems.BATCH)
-    if workers > 1 and order:
-        last = order[-1]
-        size[last] = min(size[last], max(TAIL_BATCH, _batches(candidates[last], 2 * workers)))
-    return size
-
-
-def _batches(items: int, size: int) -> int:
-    return -(-items // size)
-
-
-def _plan(
-    store: Store,
-    seed: int,
-    progress: Progress | None,
-    planner: Planner,
-    dealt: Dealt | None,
-    ahead: int,
-    workers: int,
-) -> ExportPlan:
-    outcomes: dict[str, Counter[str]] = defaultdict(Counter)
-    left_out: dict[str, Counter[str]] = defaultdict(Counter)
-    for domain, status, count in store.items.status_counts():
-        if status not in _STATUS_VALUES:
-            raise ExportError(f"an item of {domain} has an unknown status: {status!r}")
-        outcomes[domain][status] += count
-        if status not in RELEASED_VALUES:
-            left_out[status][domain] += count
-    reject_reasons: dict[str, Counter[str]] = defaultdict(Counter)
-    for domain, reason, count in store.reviews.reject_reason_counts(
-        REJECTED, Decision.REJECT.value
-    ):
-        reject_reasons[domain][reason] += count
-    release = domain_order(outcomes)
-    candidates = {d: sum(outcomes[d][status] for status in RELEASED_VALUES) for d in release}
-    order = planning_order(candidates, ReleasedItems.BATCH, ahead)
-    size = batch_sizes(candidates, order, workers)
-    first: dict[str, int] = {}  # each domain's first batch, in release order
-    for domain in release:
-        first[domain] = sum(_batches(candidates[d], size[d]) for d in first)
-    batches: list[tuple[str, list[str], bool, int]] = []  # with each batch's place in release order
-
-    def item_ids() -> Iterator[list[str]]:
-        for domain in order:
-            read = 0
-            for place, ids, last in _domain_batches(store, domain, size[domain]):
-                read += len(ids)
-                if last and read != candidates[domain]:
-                    raise ExportError(
-                        f"the project changed while this export read it ({domain}); export again"
-                    )
-                batches.append((domain, ids, last, first[domain] + place))
-                yield ids
-
-    planned = planner(store, item_ids())
-    released: dict[str, list[list[Slot]]] = {}  # each domain's batches, once dealt
-    blocked: list[BlockedItem] = []
-    unknown: set[str] = set()
-    balance: dict[str, DomainBalance] = {}
-    undealt: list[Slot] = []  # the current domain's released items planned so far
-    waiting: list[tuple[int, int, list[Slot]]] = []  # its batches planned so far
-    done = 0
-    total = sum(candidates.values())
-    for number, found in enumerate(planned):
-        domain, ids, last, place = batches[number]
-        if found.changed is not None:
-            raise ExportError(
-                f"the project changed while this export read it ({found.changed}); export again"
-            )
-        slots = _slots(domain, ids, found)
-        undealt += slots
-        waiting.append((number, place, slots))
-        blocked += found.blocked
-        unknown |= found.unknown
-        for where, count in found.unresolved.items():
-            left_out[UNRESOLVED][where] += count
-        if last:  # the domain is planned: deal it, and its batches are ready
-            if undealt:
-                balance[domain] = _deal(seed, domain, undealt)
-            undealt = []
-            released[domain] = [ready_slots for _, _, ready_slots in waiting]
-            for ready, ready_place, ready_slots in waiting:
-                if dealt is not None and not blocked:
-                    dealt(seed, ready, ready_place, ready_slots)
-            waiting.clear()
-        done += len(ids)
-        if progress is not None:
-            progress(done, max(total, done))
-    assert not waiting and not undealt
-    domains = domain_order([*outcomes, *balance])
-    in_order = [batch for d in release for batch in released.get(d, [])]
-    slots = [slot for batch in in_order for slot in batch]
-    return ExportPlan(
-        seed=seed,
-        items=ReleasedItems(store, slots, seed),
-        blocked=tuple(sorted(blocked, key=lambda b: natural_key(b.item_id))),
-        left_out={s: dict(sorted(c.items())) for s, c in sorted(left_out.items())},
-        outcomes={d: dict(sorted(outcomes[d].items())) for d in domains if outcomes[d]},
-        reject_reasons={
-            d: dict(sorted(reject_reasons[d].items())) for d in domains if reject_reasons[d]
-        },
-        balance={d: balance.get(d, _empty_balance()) for d in domains},
-        licences=dict(sorted(Counter(s.licence for s in slots if s.licence).items())),
-        unknown_licence=tuple(sorted(unknown, key=natural_key)),
-        batch_sizes=tuple(len(batch) for batch in in_order),
-    )
-
-
-def _slots(domain: str, item_ids: list[str], found: BatchPlan) -> list[Slot]:
+def slots_of(domain: str, item_ids: list[str], found: BatchPlan) -> list[Slot]:
     """The released items of a planned batch of ``domain`` (``item_ids``: its items')."""
     slots = []
     for place, gold, fixed, dimension, level, licence, digest in zip(
@@ -647,44 +412,6 @@ def _final_content(decisions: Decisions, item_id: str) -> ItemContent | None:
     both agree on every item."""
     return released_content(
         decisions.adjudications.get(item_id), decisions.reviews.get(item_id, ())
-    )
-
-
-def _empty_balance() -> DomainBalance:
-    zero = (0, 0, 0, 0)
-    return DomainBalance(zero, zero, zero, 0, 0)
-
-
-def _deal(seed: int, domain: str, entries: list[Slot]) -> DomainBalance:
-    """Deal the gold positions of one domain's released items (in release order: natural id
-    order, so each group of ``balance.deal_groups`` is in that order as it comes) and note
-    where each item's gold goes (``Slot.target``, ``Slot.movable``)."""
-    groups: dict[frozenset[int], list[Slot]] = defaultdict(list)
-    allowed: dict[tuple[int, frozenset[int]], frozenset[int]] = {}
-    before = [0] * POSITIONS  # every item's gold, curated
-    kept = [0] * POSITIONS  # the golds that cannot move
-    for slot in entries:
-        gold = slot.target = slot.gold
-        before[gold] += 1
-        where = allowed.get((gold, slot.fixed))
-        if where is None:
-            where = allowed[gold, slot.fixed] = allowed_positions(gold, slot.fixed)
-        if len(where) >= 2:
-            groups[where].append(slot)
-        else:
-            kept[gold] += 1
-    moved = [0] * POSITIONS  # where the movable golds go
-    for slot, target in deal_groups(seed, domain, groups):
-        slot.target = target
-        slot.movable = True
-        moved[target] += 1
-    movable = sum(moved)
-    return DomainBalance(
-        before=tuple(before),
-        after=tuple(k + m for k, m in zip(kept, moved, strict=True)),
-        movable_after=tuple(moved),
-        movable=movable,
-        immovable=len(entries) - movable,
     )
 
 

@@ -1,18 +1,16 @@
-"""A batch of released items turned into what the release writer writes and gathers.
+"""The render stage: a batch of released items turned into what the write stage writes and gathers.
 
 An item's lines are made in two steps. ``prepare`` writes everything that does not depend on
 where its options go: its data line up to the options, its provenance line around the option
 order, its line of the content hash, the lengths it adds to the report's table and what the
-release audit reads of it. ``finish`` puts the options in their released order (the deal,
-``plan``) and completes the lines. An export on worker processes prepares each item on the pass
-that plans it and keeps it on that worker until the deal is known (``processes``); one that
-plans first and renders later (the desk's preview, then its export) does both steps here, in
-``render(store, slots)``, from a second read of the project.
+release audit reads of it. ``finish`` puts the options in their released order (the deal) and
+completes the lines. The export prepares each item on the pass that plans it and finishes its
+batch once the domain is dealt (``pipeline``); writing a plan made before reads the items again
+and does both steps here (``render(store, slots)``).
 
 Either way the batch's result (``Rendered``) is its data lines (grouped by domain, in release
 order), its provenance lines, its lines of the content hash, its lengths and its features for
-the release audit, in values that do not depend on the process that computed them, so that the
-writer takes batches from any process in release order with the same bytes as a single process.
+the release audit.
 
 The lines are written from the project's stored rows (``store.items.release_rows``, the reviews and
 adjudications as stored) rather than from decoded ``Item`` and ``Review`` objects: the store
@@ -24,13 +22,10 @@ decoded. The lines are those of ``rows.item_row`` and ``rows.provenance_row`` of
 
 from __future__ import annotations
 
-import os
-import zlib
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from json.encoder import encode_basestring as encode
-from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -57,8 +52,8 @@ from bagel_studio.core.export.stored import (
     released,
     source_of,
 )
-from bagel_studio.core.export.tables import LengthSums
 from bagel_studio.core.model import Decision, ItemContent
+from bagel_studio.core.report.tables import LengthSums
 from bagel_studio.core.store import Store
 
 Lines = bytes | memoryview  # UTF-8 lines, in memory
@@ -68,8 +63,7 @@ _LETTERS = [letter.encode("ascii") for letter in LETTERS]
 
 @dataclass(frozen=True)
 class Rendered:
-    """A batch's lines, UTF-8 (encoded where they were rendered: on a worker, in parallel),
-    in memory or spooled to a file (``spool``, ``unspooled``)."""
+    """A batch's lines, UTF-8."""
 
     segments: Sequence[tuple[str, Lines]]  # (domain, the data lines of its items), release order
     provenance: Lines
@@ -77,71 +71,11 @@ class Rendered:
     lengths: LengthSums
     audit: AuditFeatures
     count: int
-    spooled: str | None = None  # the file holding the lines, when they are not in memory
-    sizes: tuple[int, ...] = ()  # of the segments, the provenance and the hashed lines in it
-
-    def spool(self, path: Path) -> Rendered:
-        """This batch with its lines written to a new file at ``path`` instead of kept: a
-        worker process hands the exporting process a file name rather than two megabytes
-        through a pipe, which costs both processes several times the file's write and read."""
-        parts = [lines for _, lines in self.segments] + [self.provenance, self.hashed]
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        try:
-            _write_all(fd, parts)
-        finally:
-            os.close(fd)
-        return replace(
-            self,
-            segments=[(domain, b"") for domain, _ in self.segments],
-            provenance=b"",
-            hashed=b"",
-            spooled=str(path),
-            sizes=tuple(map(len, parts)),
-        )
-
-    def unspooled(self) -> Rendered:
-        """This batch with its lines in memory (read from its file, which is removed)."""
-        if self.spooled is None:
-            return self
-        buffer = memoryview(bytearray(sum(self.sizes)))
-        with open(self.spooled, "rb", buffering=0) as handle:
-            done = 0
-            while done < len(buffer):
-                read = handle.readinto(buffer[done:])
-                if not read:
-                    raise OSError(f"{self.spooled}: the rendered batch is incomplete")
-                done += read
-        os.unlink(self.spooled)
-        pieces = []
-        start = 0
-        for size in self.sizes:
-            pieces.append(buffer[start : start + size])
-            start += size
-        return replace(
-            self,
-            segments=[(domain, pieces[i]) for i, (domain, _) in enumerate(self.segments)],
-            provenance=pieces[-2],
-            hashed=pieces[-1],
-            spooled=None,
-            sizes=(),
-        )
-
-
-def _write_all(fd: int, parts: list[Lines]) -> None:
-    """Write ``parts`` one after another to ``fd`` (a write may take only part of them)."""
-    views = [memoryview(part) for part in parts if len(part)]
-    while views:
-        written = os.writev(fd, views)
-        while views and written >= len(views[0]):
-            written -= len(views[0])
-            views.pop(0)
-        if views and written:
-            views[0] = views[0][written:]
 
 
 class Prepared(NamedTuple):
     """What finishing a released item needs besides its lines (``PreparedBatch.lines``) and
-    the deal, and what the audit reads of it (a worker process holds many until the deal)."""
+    the deal, and what the audit reads of it (a domain's items are held until its deal)."""
 
     item_id: str
     domain: str
@@ -158,22 +92,9 @@ class PreparedBatch:
     subjects (``items.stored_subjects``) of each: what ``finish`` needs besides the deal."""
 
     items: list[Prepared]
-    # each item's lines but for its option order (``prepare``), or all of them compressed
-    # (``pack``): about 1.8 KB an item, or 0.5 KB packed
-    lines: list[bytes] | bytes
+    lines: list[bytes]  # each item's lines but for its option order (``prepare``), ~1.8 KB
     lengths: LengthSums
     subjects: list[frozenset[str]]
-
-    def pack(self) -> None:
-        """Hold the lines compressed (zlib, its fastest level; "\\x01" between the items,
-        which no JSON text holds raw)."""
-        if isinstance(self.lines, list):
-            self.lines = zlib.compress(b"\x01".join(self.lines), 1)
-
-    def item_lines(self) -> list[bytes]:
-        if isinstance(self.lines, list):
-            return self.lines
-        return zlib.decompress(self.lines).split(b"\x01") if self.items else []
 
 
 class Preparer:
@@ -253,7 +174,7 @@ def finish(
     answers: list[int] = []
     current = ""
     items = batch.items
-    for item, lines, target, moved in zip(items, batch.item_lines(), targets, movable, strict=True):
+    for item, lines, target, moved in zip(items, batch.lines, targets, movable, strict=True):
         order = permutation(seed, item.domain, item.item_id, item.gold, target, item.fixed)
         answer = order.index(item.gold)
         pieces = lines.split(b"\x00")

@@ -1,9 +1,8 @@
-"""The release report: the tables people read, and the plots for those who would rather look.
+"""The report stage's content: the report package's tables and plots of the plan's counts, then
+the sections of the other features (the models' tables, the benchmark audit).
 
-``report/report.md`` holds the counts per domain and dimension (the paper's Table 2), the gold
-positions per domain before and after shuffling (its Tables 9 and 10), the review outcomes and the
-reject reasons, each followed by its plot, and the benchmark audit of the released items
-(``audit_section``).
+The item-level parts (the stem and option lengths, the audit of the released items) are gathered
+while the items are written (``Sections``); ``sections_of`` reads the items again instead.
 """
 
 from __future__ import annotations
@@ -11,22 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bagel_studio.core.audit import AuditReport
-from bagel_studio.core.export import layout
-from bagel_studio.core.export.audit_section import PLOT as AUDIT_PLOT
-from bagel_studio.core.export.audit_section import audit_markdown, audit_plot, release_audit
+from bagel_studio.core.audit.release import release_section as audit_section
+from bagel_studio.core.export.audit_section import release_audit
 from bagel_studio.core.export.plan import ExportPlan
-from bagel_studio.core.export.plots import render_plots
-from bagel_studio.core.export.tables import (
-    LengthSums,
-    dimension_table,
-    left_out_table,
-    length_sums,
-    length_table,
-    movable_table,
-    outcome_table,
-    position_table,
-    reject_table,
-)
+from bagel_studio.core.report.assembly import report_files as assembled
+from bagel_studio.core.report.release import Section
+from bagel_studio.core.report.tables import LengthSums
+from bagel_studio.core.report.tables import length_table as lengths_table
 
 
 @dataclass(frozen=True)
@@ -38,92 +28,40 @@ class Sections:
     lengths: LengthSums
 
 
+def length_sums(plan: ExportPlan) -> LengthSums:
+    """The lengths of the plan's released items (one read of them; the release writer sums
+    them on its own pass instead)."""
+    sums = LengthSums()
+    for released in plan.items:
+        sums.add(released.item.domain, released.content.question, released.content.options)
+    return sums
+
+
+def length_table(plan: ExportPlan, lengths: LengthSums | None = None) -> str:
+    """The report's lengths table of the plan (``lengths``: summed already, else read)."""
+    return lengths_table(plan, lengths or length_sums(plan))
+
+
 def sections_of(plan: ExportPlan) -> Sections:
     """The sections from the plan alone: reads the released items (twice)."""
     return Sections(release_audit(plan), length_sums(plan))
 
 
-def report_markdown(plan: ExportPlan, content_hash: str, sections: Sections | None = None) -> str:
-    sections = sections or sections_of(plan)
-    blocked = "".join(f"- {b}\n" for b in plan.blocked)
-    immovable = sum(b.immovable for b in plan.balance.values())
-    return f"""# Release report
-
-Seed {plan.seed}; {len(plan.items)} items released; content hash `{content_hash}`.
-
-## Items per domain and dimension
-
-{dimension_table(plan)}
-![Released items per domain and dimension](counts.png)
-
-## Stem and option lengths
-
-Mean lengths of the released items' stems and options (words are separated by whitespace):
-
-{length_table(plan, sections.lengths)}
-## Gold positions
-
-Before shuffling (the curated order):
-
-{position_table(plan, "before")}
-After shuffling:
-
-{position_table(plan, "after")}
-Among the items whose gold can move ({immovable} items keep their gold in place because it is a
-fixed-order option or the only free place):
-
-{movable_table(plan)}
-![Gold positions before and after shuffling](gold_positions.png)
-
-## Review outcomes
-
-{outcome_table(plan)}
-![Review outcomes per domain](review_outcomes.png)
-
-Left out of the release:
-
-{left_out_table(plan)}
-## Reject reasons
-
-{reject_table(plan)}
-![Reject reasons](reject_reasons.png)
-{"" if not blocked else chr(10) + "## Blocked items" + chr(10) * 2 + blocked}{_models(plan)}
-## Benchmark audit
-
-{audit_markdown(sections.audit)}"""
-
-
-def _models(plan: ExportPlan) -> str:
-    """The models' section (Tables 3, 4, 5-7 and 11), when models were evaluated."""
-    if not plan.models:
-        return ""
-    from bagel_studio.core.llm.report import report_tables
-
-    return "\n" + report_tables(plan.models)
-
-
 def report_files(
-    plan: ExportPlan,
-    content_hash: str,
-    sections: Sections | None = None,
-    plots: dict[str, bytes] | None = None,
+    plan: ExportPlan, content_hash: str, sections: Sections | None = None
 ) -> dict[str, bytes]:
-    """{path in the release: bytes} of the report and its plots (``plots``: ``plan_plots`` of
-    the plan, if drawn already)."""
+    """{path in the release: bytes} of the report and its plots: the report package's tables
+    of the plan, then the other features' sections (add a feature's table here)."""
     sections = sections or sections_of(plan)
-    files = {layout.REPORT: report_markdown(plan, content_hash, sections).encode("utf-8")}
-    for name, png in (plan_plots(plan) if plots is None else plots).items():
-        files[f"{layout.REPORT_DIR}/{name}"] = png
-    files[f"{layout.REPORT_DIR}/{AUDIT_PLOT}"] = audit_plot(sections.audit)
-    return files
+    features = [*_models_section(plan), audit_section(sections.audit)]
+    return assembled(plan, content_hash, sections.lengths, features)
 
 
-def plan_plots(plan: ExportPlan) -> dict[str, bytes]:
-    """{file name: PNG} of the plots the plan alone decides (all but the audit's): the release
-    writer draws them on a thread while the items are written."""
-    plots = render_plots(plan)
-    if plan.models:
-        from bagel_studio.core.llm.report import report_plots
+def _models_section(plan: ExportPlan) -> list[Section]:
+    """The models' tables, when models were evaluated (their package is imported only then:
+    the export's command starts in a fresh interpreter)."""
+    if not plan.models:
+        return []
+    from bagel_studio.core.llm.report import release_section
 
-        plots.update(report_plots(plan.models))
-    return plots
+    return [release_section(plan.models)]

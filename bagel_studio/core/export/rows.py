@@ -19,19 +19,6 @@ from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.export.plan import ReleasedItem, content_json, recording_id
 from bagel_studio.core.model import ItemContent, Review, json_strings
 
-ITEM_FIELDS = (
-    "id",
-    "domain",
-    "dimension",
-    "level",
-    "question",
-    "options",
-    "answer",
-    "answer_index",
-    "recording",
-)
-
-
 # What ``json.dumps(value, ensure_ascii=False, sort_keys=...)`` writes, without building a new
 # encoder for every one of the 12k x 3 rows of a release.
 SORTED = json.JSONEncoder(ensure_ascii=False, sort_keys=True).encode

@@ -234,7 +234,7 @@ def _verified(inputs: list[Input], report: ImportReport) -> list[Input]:
     folders = {item.path.parent for item in inputs}
     if not any((f / RELEASE_MANIFEST).is_file() for d in folders for f in [d, *d.parents][:3]):
         return inputs  # no release here: the export package need not even be loaded
-    from bagel_studio.core.export.verify import release_root, verify_release
+    from bagel_studio.core.importers.release import release_root, verify_release
 
     roots: dict[Path, Path | None] = {}
     refused: dict[Path, bool] = {}

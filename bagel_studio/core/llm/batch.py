@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from bagel_studio.core.llm.client import Reply
-from bagel_studio.core.llm.evaluate import Question, answer_row, pending, questions
+from bagel_studio.core.llm.evaluate import Question, Shown, answer_row, pending, questions
 from bagel_studio.core.llm.profiles import CHAT, Profile
 from bagel_studio.core.operations import llm as ops
 from bagel_studio.core.store import Store
@@ -131,8 +131,9 @@ def _lines(source: Iterable[str]) -> Iterator[tuple[int, dict[str, Any] | str]]:
         yield number, value
 
 
-def import_results(store: Store, profile: Profile, path: Path) -> BatchImport:
-    """Store the answers of a Batch API output file for ``profile``."""
+def import_results(store: Store, profile: Profile, path: Path, shown: Shown) -> BatchImport:
+    """Store the answers of a Batch API output file for ``profile`` (``shown``: how a release
+    shows its items, for the requests written with a seed)."""
     result = BatchImport()
     known: dict[tuple[str, str, str], Question] = {}
     seeds_loaded: set[int | None] = set()
@@ -157,7 +158,7 @@ def import_results(store: Store, profile: Profile, path: Path) -> BatchImport:
                 known.update(
                     {
                         (q.item_id, q.content_hash, q.order_key): q
-                        for q in questions(store, seed=seed)
+                        for q in questions(store, seed=seed, shown=shown)
                     }
                 )
                 seeds_loaded.add(seed)

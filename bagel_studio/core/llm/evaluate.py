@@ -13,7 +13,7 @@ import functools
 import json
 import threading
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,6 +39,10 @@ from bagel_studio.core.store.llm import AnswerRow
 Progress = Callable[[int, int], None]
 Write = Callable[[Callable[[], Any]], Any]  # runs a write where the caller's writes run
 IDENTITY = (0, 1, 2, 3)
+# The items of the release with a seed as that release shows them: item id -> (released content,
+# option order). The export computes it (``export.shown_order``) and the caller hands it over:
+# the release's report holds the models' tables, so the models do not import the export.
+Shown = Callable[[Store, int], Mapping[str, tuple[ItemContent, tuple[int, ...]]]]
 
 
 def _direct(call: Callable[[], Any]) -> Any:
@@ -125,17 +129,18 @@ def questions(
     seed: int | None = None,
     *,
     options_only: bool = False,
+    shown: Shown | None = None,
 ) -> list[Question]:
     """Every item (or those of ``item_ids``) in the project's order, or with ``seed`` as the
-    release with that seed will show it (released content, shuffled options); items the release
-    leaves out keep the project's order. ``options_only``: ask without the question."""
+    release with that seed will show it (released content, shuffled options: ``shown``, which a
+    seed needs); items the release leaves out keep the project's order. ``options_only``: ask
+    without the question."""
     items = store.items.get_many(None if item_ids is None else list(item_ids))
-    released: dict[str, tuple[ItemContent, tuple[int, ...]]] = {}
+    released: Mapping[str, tuple[ItemContent, tuple[int, ...]]] = {}
     if seed is not None:
-        from bagel_studio.core.export import plan_export  # lazy: the export is heavy
-
-        plan = plan_export(store, seed)
-        released = {r.item.id: (r.content, tuple(r.order)) for r in plan.items}
+        if shown is None:
+            raise ValueError("questions as a release shows them need the release's order (shown)")
+        released = shown(store, seed)
     result = []
     for item in items:
         if len(item.content.options) != len(LETTERS):

@@ -1,5 +1,6 @@
 """The models' part of a release: the paper's Tables 3, 4, 5-7 and 11 over the released items,
-with plots, and what the manifest records (models, settings, the evaluation prompt's hash).
+with plots (the report's ``Section``), and what the manifest records (models, settings, the
+evaluation prompt's hash).
 
 ``model_report(store, item_ids)`` is computed while the release is planned, so the writer needs
 no project; an empty dict means no model was evaluated and the report has no model section.
@@ -22,6 +23,9 @@ from bagel_studio.core.llm.metrics import (
 )
 from bagel_studio.core.llm.project import load_profiles
 from bagel_studio.core.llm.templates import evaluation_template
+from bagel_studio.core.report.plots import PALETTE, Series, bar_chart
+from bagel_studio.core.report.release import Section
+from bagel_studio.core.report.tables import markdown_table
 from bagel_studio.core.store import Store
 
 
@@ -53,6 +57,11 @@ def model_report(store: Store, released: Sequence[tuple[str, str, str | None]]) 
     }
 
 
+def release_section(report: dict[str, Any]) -> Section:
+    """The report's "Models" section with its plots (nothing without models)."""
+    return Section("\n" + report_tables(report) if report else "", report_plots(report))
+
+
 def manifest_entry(report: dict[str, Any]) -> dict[str, Any]:
     """What the manifest names: the models, their settings and the prompt's hash."""
     if not report:
@@ -73,8 +82,6 @@ def _accuracy(value: float | None) -> str:
 
 def report_tables(report: dict[str, Any]) -> str:
     """The models' section of report.md (empty without models)."""
-    from bagel_studio.core.export.tables import markdown_table
-
     if not report:
         return ""
     parts = ["## Models\n"]
@@ -150,15 +157,13 @@ def report_tables(report: dict[str, Any]) -> str:
 
 def report_plots(report: dict[str, Any]) -> dict[str, bytes]:
     """{file name: PNG} of the models' plots (none without models)."""
-    from bagel_studio.core.export.plots import PALETTE, Series, _bar_chart
-
     if not report:
         return {}
     levels = report["levels"]
     colours = {"easy": "#2e8b57", "medium": "#e6a23c", "hard": "#c0392b"}
     domains = list(levels)
     plots = {
-        "levels.png": _bar_chart(
+        "levels.png": bar_chart(
             "Reference levels per domain",
             domains,
             [Series(lv, colours[lv], [levels[d][lv] for d in domains]) for lv in LEVELS],
@@ -176,7 +181,7 @@ def report_plots(report: dict[str, Any]) -> dict[str, bytes]:
             for label in labels
             for d in all_domains
         ]
-        plots["model_accuracy.png"] = _bar_chart(
+        plots["model_accuracy.png"] = bar_chart(
             "Accuracy per model and domain (%)",
             rows,
             [Series("accuracy", PALETTE[0], accuracy)],
@@ -197,7 +202,7 @@ def report_plots(report: dict[str, Any]) -> dict[str, bytes]:
             )
             for i, x in enumerate(LETTERS)
         ]
-        plots["model_letters.png"] = _bar_chart(
+        plots["model_letters.png"] = bar_chart(
             "Letters emitted per model and domain", letter_rows, series, "answers"
         )
     return plots

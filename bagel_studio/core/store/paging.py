@@ -14,12 +14,11 @@ word in most items stops after its rows instead of first listing every match.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from bagel_studio.core.store.database import Database
 from bagel_studio.core.store.part import Part
-from bagel_studio.core.store.queue import QUEUE_COLUMNS, QueueFilter
+from bagel_studio.core.store.queue import QUEUE_COLUMNS, QueueFilter, QueueSql
 
 WORD_SOURCE = "items_fts CROSS JOIN items ON items.seq = items_fts.rowid"  # the index drives
 
@@ -82,26 +81,6 @@ def seek_distinct_sql(table: str, path: Sequence[str]) -> str:
         f"WITH RECURSIVE {', '.join(ctes)} SELECT DISTINCT {last} FROM s{len(path) - 1}"
         f" WHERE {last} IS NOT NULL ORDER BY 1"
     )
-
-
-@dataclass(frozen=True)
-class QueueSql:
-    """How to read one queue: FROM, WHERE and its parameters, and the order as SQL terms."""
-
-    source: str
-    where: str
-    params: list[Any]
-    terms: tuple[str, ...]
-
-    @property
-    def order(self) -> str:
-        return "ORDER BY " + ", ".join(self.terms)
-
-    def after(self, op: str = ">") -> str:
-        """True for the rows after a key given as parameters (``op="<="``: up to and with it)."""
-        if len(self.terms) == 1:
-            return f"{self.terms[0]} {op} ?"
-        return f"({', '.join(self.terms)}) {op} ({', '.join('?' * len(self.terms))})"
 
 
 class Queue(Part):

@@ -121,3 +121,23 @@ class QueueFilter:
 
     def order(self) -> str:
         return "ORDER BY " + ", ".join(self.order_terms())
+
+
+@dataclass(frozen=True)
+class QueueSql:
+    """How to read one queue: FROM, WHERE and its parameters, and the order as SQL terms."""
+
+    source: str
+    where: str
+    params: list[Any]
+    terms: tuple[str, ...]
+
+    @property
+    def order(self) -> str:
+        return "ORDER BY " + ", ".join(self.terms)
+
+    def after(self, op: str = ">") -> str:
+        """True for the rows after a key given as parameters (``op="<="``: up to and with it)."""
+        if len(self.terms) == 1:
+            return f"{self.terms[0]} {op} ?"
+        return f"({', '.join(self.terms)}) {op} ({', '.join('?' * len(self.terms))})"

@@ -15,7 +15,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from bagel_studio.core.audio import Measurement, parse_claim
-from bagel_studio.core.audio.claims import claim_distance, mismatch
+from bagel_studio.core.audio.claims import claim_distance, format_duration, mismatch
 from bagel_studio.core.domains import LETTERS
 from bagel_studio.ui.listening.frequency_axis import format_khz
 
@@ -23,9 +23,7 @@ BLIND_VERDICTS = "Options vs the clip: shown once you have answered (blind mode)
 
 
 def format_seconds(value: float | None) -> str:
-    if value is None:
-        return "–"
-    return f"{value * 1000:.0f} ms" if value < 1.0 else f"{value:.2f} s"
+    return "–" if value is None else format_duration(value)  # 0.64 ms for a bat's pulse
 
 
 def measurement_rows(m: Measurement) -> dict[str, str]:

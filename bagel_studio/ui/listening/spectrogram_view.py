@@ -269,9 +269,9 @@ class SpectrogramView(QWidget):
             return
         t0, t1, low, high = selection
         duration_ms = (t1 - t0) * 1000.0
+        shown = f"{duration_ms:.0f}" if duration_ms >= 10 else f"{duration_ms:.2g}"  # bat pulses
         self.selection_label.setText(
-            f"Δt = {duration_ms:.0f} ms, {format_khz(low)}–{format_khz(high)} kHz"
-            f"   ({t0:.3f}–{t1:.3f} s)"
+            f"Δt = {shown} ms, {format_khz(low)}–{format_khz(high)} kHz   ({t0:.3f}–{t1:.3f} s)"
         )
         self.selection_changed.emit(selection)
 

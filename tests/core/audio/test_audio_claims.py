@@ -108,7 +108,9 @@ def test_duration_claims() -> None:
     assert mismatch(options, 0, _measurement()) is None
     flag = mismatch(options, 2, _measurement())
     assert flag is not None
-    assert "calls last 110 ms (median of 3; 100 ms-120 ms)" in flag.message
+    assert "calls last 110 ms (median of 3; middle half 105 ms-115 ms, all 100 ms-120 ms)" in (
+        flag.message
+    )
     assert "option A 80-150 ms fits" in flag.message
     # Just outside the range, within tolerance, with no distractor fitting: no flag.
     assert mismatch(("120-300 ms", "1-2 s", "3-4 s", "5-6 s"), 0, _measurement()) is None

@@ -81,6 +81,9 @@ def test_ogg_humpback_song(data_dir: Path) -> None:
         ("c.flac", 44100, "PCM_16", "FLAC"),
         ("d.ogg", 48000, "VORBIS", "OGG"),
         ("e.wav", 384000, "FLOAT", "WAV"),
+        ("f.wav", 500000, "PCM_16", "WAV"),
+        ("g.flac", 500000, "PCM_16", "FLAC"),
+        ("h.wav", 1000000, "PCM_16", "WAV"),
     ],
 )
 def test_formats_and_rates(tmp_path: Path, name: str, rate: int, subtype: str, fmt: str) -> None:
@@ -91,6 +94,14 @@ def test_formats_and_rates(tmp_path: Path, name: str, rate: int, subtype: str, f
     assert audio.peak == pytest.approx(0.5, abs=0.05)  # Vorbis overshoots a little
     assert sig.dominant_frequency(audio.mono(), rate) == pytest.approx(1000, rel=0.01)
     assert audio.sha256 == hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_rates_beyond_1_mhz_are_refused(tmp_path: Path) -> None:
+    path = sig.write(tmp_path, "fast.wav", sig.tone(1000, 0.01, 1_200_000), 1_200_000)
+    with pytest.raises(
+        AudioError, match=r"fast.wav: unsupported sample rate 1200000 Hz \(up to 1 MHz"
+    ):
+        decode(path)
 
 
 def test_six_channels_mix_to_mono(tmp_path: Path) -> None:

@@ -80,6 +80,16 @@ def test_ultrasound_slowed_tenfold_is_heard_a_decade_lower(pulse_sink: str, tmp_
     player.close()
 
 
+def test_a_500_khz_recording_is_slowed_tenfold_too(pulse_sink: str, tmp_path: Path) -> None:
+    bat = decode(sig.write(tmp_path, "bat500.wav", sig.tone(60000, 0.2, 500000), 500000))
+    samples, player = _play_and_record(bat, pulse_sink, tmp_path, speed=0.1)
+    _, _, sound = _sounding(samples)
+    assert sig.sounding_seconds(samples, RATE) == pytest.approx(2.0, rel=0.04)
+    assert sig.dominant_frequency(sound, RATE) == pytest.approx(6000, rel=0.01)
+    assert player.position_s() == pytest.approx(0.2)
+    player.close()
+
+
 def test_rate_the_device_refuses_is_resampled(pulse_sink: str, tmp_path: Path) -> None:
     # 384 kHz at 2x asks for 768 kHz, beyond PulseAudio: the player resamples instead.
     audio = decode(sig.write(tmp_path, "fast.wav", sig.tone(1000, 1.0, 384000), 384000))

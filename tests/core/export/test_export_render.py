@@ -16,8 +16,8 @@ from bagel_studio.core.export import ExportError, plan_export
 from bagel_studio.core.export.audit_section import ReleaseAudit, release_audit
 from bagel_studio.core.export.plan import content_hash_line
 from bagel_studio.core.export.render import render
+from bagel_studio.core.export.report import length_sums
 from bagel_studio.core.export.rows import item_row, provenance_row
-from bagel_studio.core.export.tables import length_sums
 from bagel_studio.core.model import Decision
 from bagel_studio.core.store import Store
 from tests.core.export.conftest import MakeProject

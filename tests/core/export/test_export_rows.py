@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bagel_studio.core.export.collect import collect
+from bagel_studio.core.collect import collect
 from bagel_studio.core.export.plan import _final_content
 from tests.core.export.conftest import MakeProject
 from tests.core.export.export_support import varied_project

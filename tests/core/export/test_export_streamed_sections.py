@@ -13,7 +13,7 @@ from bagel_studio.core.audit import audit_items
 from bagel_studio.core.export import plan_export, write_release
 from bagel_studio.core.export.audit_section import release_audit, released_items
 from bagel_studio.core.export.plan import ExportPlan
-from bagel_studio.core.export.tables import length_table
+from bagel_studio.core.export.report import length_table
 from bagel_studio.core.model import Decision
 from bagel_studio.core.store import Store
 from tests.core.audit.planted import planted_project

@@ -3,7 +3,7 @@ path or not, on texts with hostile whitespace."""
 
 from __future__ import annotations
 
-from bagel_studio.core.export.tables import word_count
+from bagel_studio.core.report.tables import word_count
 from tests.support.random_text import random_options
 
 PIECES = [

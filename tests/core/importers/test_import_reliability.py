@@ -261,7 +261,7 @@ def test_a_file_that_contradicts_an_earlier_one_is_reported(store: Store, tmp_pa
 
 
 def test_the_import_knows_the_release_manifest_by_its_name() -> None:
-    from bagel_studio.core.export import layout
     from bagel_studio.core.importers import runner
+    from bagel_studio.core.report import layout
 
     assert runner.RELEASE_MANIFEST == layout.MANIFEST  # verify releases only where one may be

@@ -1,11 +1,12 @@
-"""Reading what an export needs from a project in a few bulk queries.
+"""Reading what an export or an audit needs from a project in a few bulk queries.
 
-An export reads every item, review and adjudication of the project. Going through ``Store``'s
-per-item accessors costs two queries per item, and even its bulk reads decode the same content
-JSON up to three times per item (the item's original, its current content, each curator's copy).
-Here every table is read in one query (the store's bulk reads), and content JSON is decoded once
-per distinct text (``ContentCache``): an item accepted as is has the same canonical JSON in its
-``original`` column and in its review, so the review gets the very object decoded for the item.
+An export or an audit reads every item, review and adjudication of the project. Going through
+``Store``'s per-item accessors costs two queries per item, and even its bulk reads decode the same
+content JSON up to three times per item (the item's original, its current content, each
+curator's copy). Here every table is read in one query (the store's bulk reads), and content JSON
+is decoded once per distinct text (``ContentCache``): an item accepted as is has the same
+canonical JSON in its ``original`` column and in its review, so the review gets the very object
+decoded for the item.
 """
 
 from __future__ import annotations

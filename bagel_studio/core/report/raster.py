@@ -15,7 +15,7 @@ import zlib
 from dataclasses import dataclass
 from functools import cache
 
-from bagel_studio.core.export import glyphs
+from bagel_studio.core.report import glyphs
 
 Colour = tuple[int, int, int]
 # zlib's level for the pixels: 3 takes half the time of the default 6 on the report's charts

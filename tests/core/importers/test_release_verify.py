@@ -10,7 +10,7 @@ import pytest
 
 from bagel_studio.core.cli import run
 from bagel_studio.core.export import export_release
-from bagel_studio.core.export.verify import verify_release
+from bagel_studio.core.importers.release import verify_release
 from bagel_studio.core.store import Store
 from tests.core.export.export_support import decide_all, new_project, paper_items
 

@@ -22,6 +22,19 @@ ALL_ITEMS = "data/all.jsonl"
 REPORT = "report/report.md"
 REPORT_DIR = "report"
 
+# The fields of an item's line in the data files, in their order (FORMATS.md section 1).
+ITEM_FIELDS = (
+    "id",
+    "domain",
+    "dimension",
+    "level",
+    "question",
+    "options",
+    "answer",
+    "answer_index",
+    "recording",
+)
+
 FORMAT_NAME = "bagel-studio-release"
 FORMAT_VERSION = 1
 

@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from bagel_studio.core.domains import LETTERS
-from bagel_studio.core.export import layout
-from bagel_studio.core.export.rows import ITEM_FIELDS
 from bagel_studio.core.model import ItemContent
+from bagel_studio.core.report import layout
+from bagel_studio.core.report.layout import ITEM_FIELDS
 
 CHUNK = 1 << 20
 

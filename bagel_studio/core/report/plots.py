@@ -1,23 +1,21 @@
 """The report's plots as PNG bytes, identical from run to run and from machine to machine.
 
-Four bar charts drawn on the small canvas of ``raster.py`` with its built-in font (see there why
-not matplotlib): nothing about the run, the machine or a user's settings reaches the pixels, and
-the PNGs carry no metadata.
+Bar charts (``bar_chart``, which the models' plots use too) and the release's four plots
+(``release_plots``), drawn on the small canvas of ``raster.py`` with its built-in font (see there
+why not matplotlib): nothing about the run, the machine or a user's settings reaches the pixels,
+and the PNGs carry no metadata.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from bagel_studio.core.domains import LETTERS
-from bagel_studio.core.export.raster import BLACK, Canvas, colour, text_font, title_font
-from bagel_studio.core.export.tables import STATUS_ORDER
 from bagel_studio.core.model import REJECT_REASONS
-
-if TYPE_CHECKING:  # for annotations only: the plan imports nothing of these at run time
-    from bagel_studio.core.export.plan import ExportPlan
+from bagel_studio.core.report.raster import BLACK, Canvas, colour, text_font, title_font
+from bagel_studio.core.report.release import Release
+from bagel_studio.core.report.tables import STATUS_ORDER
 
 BEFORE, AFTER = "#b0b0b0", "#1f6fb4"
 STATUS_COLOURS = {
@@ -35,13 +33,13 @@ WIDTH = 800  # pixels, as the report's plots have always been
 ROW = 28  # pixels per bar of a horizontal bar chart
 
 
-def render_plots(plan: ExportPlan) -> dict[str, bytes]:
-    """{file name: PNG bytes} of every plot in the report."""
+def release_plots(release: Release) -> dict[str, bytes]:
+    """{file name: PNG bytes} of the release's own plots (a ``Section`` brings its own)."""
     return {
-        "gold_positions.png": _gold_positions(plan),
-        "counts.png": _counts(plan),
-        "review_outcomes.png": _outcomes(plan),
-        "reject_reasons.png": _reject_reasons(plan),
+        "gold_positions.png": _gold_positions(release),
+        "counts.png": _counts(release),
+        "review_outcomes.png": _outcomes(release),
+        "reject_reasons.png": _reject_reasons(release),
     }
 
 
@@ -54,9 +52,9 @@ class Series:
     values: Sequence[float]
 
 
-def _gold_positions(plan: ExportPlan) -> bytes:
+def _gold_positions(release: Release) -> bytes:
     """Per domain, the share of gold answers at A-D before and after shuffling."""
-    domains = plan.domains or ["(no items)"]
+    domains = release.domains or ["(no items)"]
     panel, left, top, plot_h = 250, 60, 50, 220
     canvas = Canvas(left + panel * len(domains) + 10, top + plot_h + 70)
     suptitle = "Gold positions per domain (dashed: 25%)"
@@ -64,7 +62,7 @@ def _gold_positions(plan: ExportPlan) -> bytes:
     canvas.text(14, top + plot_h // 2, "gold answer at position (%)", align="center", vertical=True)
     for index, domain in enumerate(domains):
         x0, x1 = left + panel * index, left + panel * (index + 1) - 14
-        balance = plan.balance.get(domain)
+        balance = release.balance.get(domain)
         before = _shares(balance.before if balance else (0, 0, 0, 0))
         after = _shares(balance.after if balance else (0, 0, 0, 0))
         n = sum(balance.after) if balance else 0
@@ -95,11 +93,11 @@ def _shares(counts: Sequence[int]) -> list[float]:
     return [100 * c / whole if whole else 0.0 for c in counts]
 
 
-def _counts(plan: ExportPlan) -> bytes:
+def _counts(release: Release) -> bytes:
     labels: list[str] = []
     colours: list[str] = []
     values: list[int] = []
-    for index, (domain, dims) in enumerate(plan.dimension_counts().items()):
+    for index, (domain, dims) in enumerate(release.dimension_counts().items()):
         for dimension, count in dims.items():
             labels.append(f"{domain}: {dimension}")
             values.append(count)
@@ -108,38 +106,40 @@ def _counts(plan: ExportPlan) -> bytes:
         Series("", c, [v if i == j else 0 for j, v in enumerate(values)])
         for i, c in enumerate(colours)
     ]
-    title = f"Released items per domain and dimension (total {len(plan.items)})"
-    return _bar_chart(title, labels, series, "released items", legend=False, totals=True)
+    title = f"Released items per domain and dimension (total {len(release.items)})"
+    return bar_chart(title, labels, series, "released items", legend=False, totals=True)
 
 
-def _outcomes(plan: ExportPlan) -> bytes:
-    domains = list(plan.outcomes)
+def _outcomes(release: Release) -> bytes:
+    domains = list(release.outcomes)
     series = [
         Series(status, STATUS_COLOURS.get(status, "#999999"), counts)
         for status in STATUS_ORDER
-        if any(counts := [plan.outcomes[d].get(status, 0) for d in domains])
+        if any(counts := [release.outcomes[d].get(status, 0) for d in domains])
     ]
-    return _bar_chart("Review outcomes per domain", domains, series, "items")
+    return bar_chart("Review outcomes per domain", domains, series, "items")
 
 
-def _reject_reasons(plan: ExportPlan) -> bytes:
-    reasons = [r for r in REJECT_REASONS if any(r in by for by in plan.reject_reasons.values())]
-    reasons += sorted({r for by in plan.reject_reasons.values() for r in by} - set(reasons))
+def _reject_reasons(release: Release) -> bytes:
+    reasons = [r for r in REJECT_REASONS if any(r in by for by in release.reject_reasons.values())]
+    reasons += sorted({r for by in release.reject_reasons.values() for r in by} - set(reasons))
     series = [
         Series(
             domain,
-            PALETTE[plan.domains.index(domain) % len(PALETTE)],  # a domain's colour in every plot
+            PALETTE[
+                release.domains.index(domain) % len(PALETTE)
+            ],  # a domain's colour in every plot
             [by.get(r, 0) for r in reasons],
         )
-        for domain, by in plan.reject_reasons.items()
+        for domain, by in release.reject_reasons.items()
     ]
     labels = [REJECT_REASONS.get(r, r) for r in reasons]
-    return _bar_chart(
+    return bar_chart(
         "Reject reasons", labels, series, "rejected items", empty="No item was rejected"
     )
 
 
-def _bar_chart(
+def bar_chart(
     title: str,
     labels: list[str],
     series: list[Series],

@@ -7,13 +7,10 @@ domain before and after shuffling (its Tables 9 and 10).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.model import REJECT_REASONS, Status
-
-if TYPE_CHECKING:  # for annotations only: the plan imports nothing of these at run time
-    from bagel_studio.core.export.plan import ExportPlan
+from bagel_studio.core.report.release import Release
 
 STATUS_ORDER = [s.value for s in Status] + ["unresolved"]
 
@@ -40,12 +37,12 @@ def percent(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f}%" if whole else "-"
 
 
-def dimension_table(plan: ExportPlan) -> str:
+def dimension_table(release: Release) -> str:
     """Released items per domain and dimension with each dimension's share of its domain, and
     domain subtotals with the domain's share of the release (the paper's Table 2)."""
     rows: list[list[object]] = []
-    total = len(plan.items)
-    for domain, dims in plan.dimension_counts().items():
+    total = len(release.items)
+    for domain, dims in release.dimension_counts().items():
         in_domain = sum(dims.values())
         for dimension, count in dims.items():
             rows.append([domain, dimension, count, percent(count, in_domain)])
@@ -121,19 +118,9 @@ class LengthSums:
         return [sum(column) for column in zip(*self.by_domain.values(), strict=True)] or [0] * 6
 
 
-def length_sums(plan: ExportPlan) -> LengthSums:
-    """The lengths of the plan's released items (one read of them; the release writer sums
-    them on its own pass instead)."""
-    sums = LengthSums()
-    for released in plan.items:
-        sums.add(released.item.domain, released.content.question, released.content.options)
-    return sums
-
-
-def length_table(plan: ExportPlan, lengths: LengthSums | None = None) -> str:
+def length_table(release: Release, lengths: LengthSums) -> str:
     """Mean stem and option lengths per domain and overall, in words and in characters."""
-    lengths = lengths or length_sums(plan)
-    domains = [d for d in plan.domains if d in lengths.by_domain]
+    domains = [d for d in release.domains if d in lengths.by_domain]
     domains += [d for d in lengths.by_domain if d not in domains]
     rows: list[list[object]] = [
         [domain, *_mean_lengths(lengths.by_domain[domain])] for domain in domains
@@ -167,11 +154,11 @@ def _mean_lengths(sums: Sequence[int]) -> list[str]:
     ]
 
 
-def position_table(plan: ExportPlan, which: str) -> str:
+def position_table(release: Release, which: str) -> str:
     """Gold positions per domain, ``which`` = "before" or "after" shuffling."""
     rows: list[list[object]] = []
     totals = [0] * len(LETTERS)
-    for domain, balance in plan.balance.items():
+    for domain, balance in release.balance.items():
         counts = list(balance.before if which == "before" else balance.after)
         totals = [a + b for a, b in zip(totals, counts, strict=True)]
         rows.append([domain, *_with_percent(counts), sum(counts)])
@@ -179,11 +166,11 @@ def position_table(plan: ExportPlan, which: str) -> str:
     return markdown_table(["Domain", *LETTERS, "Items"], rows)
 
 
-def movable_table(plan: ExportPlan) -> str:
+def movable_table(release: Release) -> str:
     """Gold positions after shuffling among the items whose gold could move, and the spread."""
     rows = [
         [domain, *b.movable_after, b.movable, b.immovable, b.spread]
-        for domain, b in plan.balance.items()
+        for domain, b in release.balance.items()
     ]
     header = ["Domain", *LETTERS, "Movable", "Fixed gold", "Max - min"]
     return markdown_table(header, rows)
@@ -194,41 +181,41 @@ def _with_percent(counts: Sequence[int]) -> list[str]:
     return [f"{c} ({percent(c, whole)})" for c in counts]
 
 
-def outcome_table(plan: ExportPlan) -> str:
+def outcome_table(release: Release) -> str:
     """Review outcomes per domain, over every item of the project."""
-    statuses = [s for s in STATUS_ORDER if any(s in o for o in plan.outcomes.values())]
+    statuses = [s for s in STATUS_ORDER if any(s in o for o in release.outcomes.values())]
     rows: list[list[object]] = []
-    for domain, outcome in plan.outcomes.items():
+    for domain, outcome in release.outcomes.items():
         rows.append([domain, *(outcome.get(s, 0) for s in statuses), sum(outcome.values())])
     return markdown_table(["Domain", *statuses, "Items"], rows)
 
 
-def reject_table(plan: ExportPlan) -> str:
+def reject_table(release: Release) -> str:
     """Rejected items per reason and domain."""
-    domains = list(plan.reject_reasons)
+    domains = list(release.reject_reasons)
     known = list(REJECT_REASONS)
     reasons = sorted(
-        {r for by in plan.reject_reasons.values() for r in by},
+        {r for by in release.reject_reasons.values() for r in by},
         key=lambda r: (known.index(r) if r in known else len(known), r),
     )
     if not reasons:
         return "No item was rejected.\n"
     rows = [
-        [REJECT_REASONS.get(r, r), *(plan.reject_reasons[d].get(r, 0) for d in domains)]
+        [REJECT_REASONS.get(r, r), *(release.reject_reasons[d].get(r, 0) for d in domains)]
         for r in reasons
     ]
     return markdown_table(["Reason", *domains], rows)
 
 
-def left_out_table(plan: ExportPlan) -> str:
+def left_out_table(release: Release) -> str:
     """Items that stay out of the release, per status and domain."""
-    if not plan.left_out:
+    if not release.left_out:
         return "Every item of the project is released.\n"
-    domains = plan.domains
+    domains = release.domains
     rows = [
         [status, *(by.get(d, 0) for d in domains), sum(by.values())]
         for status, by in sorted(
-            plan.left_out.items(),
+            release.left_out.items(),
             key=lambda kv: STATUS_ORDER.index(kv[0]) if kv[0] in STATUS_ORDER else 99,
         )
     ]

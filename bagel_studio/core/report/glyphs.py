@@ -4,9 +4,9 @@ A bitmap font built into the package draws the same pixels on every machine (a T
 differs between FreeType versions) and costs nothing to load. Each font is: cell height, baseline
 row, the cell widths of the characters " " to "~" as hex digits, and the cells side by side as one
 strip of coverage bytes, zlib-compressed and base64-encoded. Rasterized with Pillow's FreeType
-renderer from matplotlib's copy of DejaVuSans.ttf (Bitstream Vera licence, which allows
-embedding; its notice is in ``LICENSE_DEJAVU.txt`` beside this module): each character drawn at
-its baseline, ``TEXT`` at 12 px, ``TITLE`` at 15 px, each cell its rounded advance wide (wider
+renderer from DejaVuSans.ttf (Bitstream Vera licence, which allows embedding; its notice is in
+``LICENSE_DEJAVU.txt`` beside this module) by ``packaging/render_glyphs.py``: each character drawn
+at its baseline, ``TEXT`` at 12 px, ``TITLE`` at 15 px, each cell its rounded advance wide (wider
 where the ink overhangs, drawn shifted so nothing is clipped).
 """
 

@@ -1,0 +1,48 @@
+"""A real bat: Xeno-canto XC826198, Sowell's Short-tailed Bat, 1.46 s at 375 kHz (see
+data/bats/README.md). Its echolocation pulses last 0.3-1.3 ms (shortening as the bat closes
+in) and sweep down through 60-110 kHz; each is a call of its own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bagel_studio.core.audio import Measurement, decode, measure
+from bagel_studio.core.audio.claims import mismatch
+
+BAT = Path(__file__).parent / "data" / "bats" / "XC826198-Carollia_sowelli-2013.02.15-CL00829.wav"
+
+
+@pytest.fixture(scope="module")
+def bat() -> Measurement:
+    return measure(decode(BAT))
+
+
+def test_every_pulse_is_counted_and_timed(bat: Measurement) -> None:
+    assert (bat.sample_rate, bat.call_rate) == (375_000, 375_000)
+    assert bat.duration_s == pytest.approx(1.46, abs=0.01)
+    assert 11 <= len(bat.syllable_durations_s) <= 15  # about 13 pulses
+    assert all(0.0003 <= d <= 0.003 for d in bat.syllable_durations_s), bat.syllable_durations_s
+    assert bat.syllable_median_s is not None and 0.0004 <= bat.syllable_median_s <= 0.0015
+    assert bat.call_window_s < 0.0003  # sub-millisecond windows for sub-millisecond pulses
+
+
+def test_band_is_the_pulses(bat: Measurement) -> None:
+    low, high = bat.dominant_band_hz
+    assert 50_000 <= low < bat.peak_freq_hz < high <= 120_000
+    assert 80_000 <= bat.peak_freq_hz <= 95_000
+
+
+def test_a_correct_gold_is_not_flagged_and_a_wrong_one_is(bat: Measurement) -> None:
+    durations = ("~0.5-1.5 ms", "17-26 ms", "80-150 ms", "0.5-1 s")
+    assert mismatch(durations, 0, bat) is None
+    wrong = mismatch(durations, 1, bat)
+    assert wrong is not None and wrong.details["fitting_options"] == ["A"]
+    assert wrong.message.startswith("gold 17-26 ms but the clip's calls last 0.")
+    assert "median of 1" in wrong.message and "option A ~0.5-1.5 ms fits" in wrong.message
+    bands = ("~20-30 kHz", "~60-110 kHz", "~3-5 kHz", "~150-180 kHz")
+    assert mismatch(bands, 1, bat) is None
+    wrong = mismatch(bands, 3, bat)
+    assert wrong is not None and wrong.details["fitting_options"] == ["B"]
+    assert "dominant band is 6" in wrong.message and "kHz (peak 8" in wrong.message
