@@ -54,6 +54,14 @@ _NEGATIONS = frozenset({"not", "no", "never", "neither", "nor", "without", "cann
 # Words that carry a distractor's meaning but no content word shows ("Only in winter", "Both
 # sexes are the same size", "Dogs but not wolves"): a sentence holding its other words does not
 # say it, so such a distractor is not judged by the words.
+# Words an option may add that say nothing of its own ("as well", "also", "various").
+_FILLER = frozenset(
+    stem(w) for w in ("well", "also", "even", "other", "others", "another", "various", "several")
+)
+# Words of a stem that single one answer out ("the most important sense"): stop words, which
+# the sentences are searched for as well, since a sentence saying only "important" does not
+# say "most important".
+_SUPERLATIVES = frozenset({"most", "least", "main", "mainly", "primary", "primarily", "chief"})
 # "How long", "how many": the question's form, not what it is about.
 _HOW = re.compile(r"\bhow\s+(?:long|many|much|far|old|big|large|often|high|deep|fast|soon)\b", re.I)
 _QUALIFIERS = frozenset(
@@ -111,9 +119,11 @@ def evidence_flags(ctx: CheckContext, item: Item, globi: GlobiItem | None = None
     if not texts and verdict is None:
         return []  # most items: nothing to judge them by
     flags: list[Flag] = []
-    question = frozenset(content_stems(_HOW.sub(" ", content.question))) - {
+    asked = _HOW.sub(" ", content.question)
+    question = frozenset(content_stems(asked)) - {
         s for o in content.options for s in content_stems(o)
     }
+    question |= _SUPERLATIVES.intersection(w.lower() for w in WORD_RE.findall(asked))
     gold_about: dict[str, int] = {}  # evidence label -> how much its gold sentence is about
     if verdict is not None:
         if not verdict.supported:
@@ -122,8 +132,11 @@ def evidence_flags(ctx: CheckContext, item: Item, globi: GlobiItem | None = None
         support, label, text = _best(texts, gold, content.question, content.options, as_gold=True)
         held = _gold_about(sentence_index(text), support, question)
         gold_about[label] = held
-        bare = not option_words(content.options[gold], content.question, content.options)
-        if support.score < GOLD_MIN:
+        gold_words = option_words(content.options[gold], content.question, content.options)
+        bare = not gold_words
+        if bare and not quantities(content.options[gold]):
+            pass  # the gold adds nothing to the stem's words: nothing to look for
+        elif support.score < GOLD_MIN:
             flags.append(_unsupported(item, (support, label, text), texts))
         elif bare and held == 0 and len(sentence_index(text).spans) >= MANY_SENTENCES:
             flags.append(_unrelated(item, (support, label, text), texts))
@@ -131,6 +144,7 @@ def evidence_flags(ctx: CheckContext, item: Item, globi: GlobiItem | None = None
         return flags
     judged_by_records = option_types(globi) if globi is not None else set()
     written = {stem(w): w for w in WORD_RE.findall(content.question)}
+    written |= {w.lower(): w for w in WORD_RE.findall(content.question) if w.lower() in question}
     gold_stems = set(content_stems(content.options[gold]))
     supported = []
     for index, option in enumerate(content.options):
@@ -192,6 +206,8 @@ def option_words(option: str, question: str, options: tuple[str, ...]) -> list[t
     if quantities(option):
         shared |= unit_words(option)
     kept = [(s, w) for s, w in written.items() if s not in shared]
+    if kept and all(s in _FILLER for s, _ in kept):
+        return []  # "Other bee species as well": nothing the stem does not already say
     if kept or quantities(option):
         return kept
     return list(written.items())

@@ -206,6 +206,8 @@ _NOT_NOUNS = frozenset(
     "times old long wide high deep tall away apart".split()
 )
 _DIGIT = re.compile(r"\d")
+# "between the years 1983 and 2009": a range, a few words after "between"
+_BETWEEN_BEFORE = re.compile(r"\bbetween(?:\s+[a-z]+){0,3}\s*$", re.IGNORECASE)
 # Every word a number, share or multiple may be written with (for ``may_hold_quantity``).
 _VOCABULARY = frozenset(
     w
@@ -225,7 +227,9 @@ class Quantity:
 
     A hedged value ("about 110", "almost 10%") stands for every value that rounds to it: its
     ``slack`` is half the last unit it is written to (5 for "about 110", 0.5 for "about 19"),
-    in the base unit; an exact one is matched within a part in a hundred."""
+    in the base unit; an exact one is matched exactly in the same unit ("1983" is not
+    "1999") and within a part in a hundred in another (conversions are rounded: "1 mi (1.6
+    km)")."""
 
     low: float
     high: float
@@ -235,12 +239,13 @@ class Quantity:
     raw_low: float = 0.0  # the values as written, in their own unit (for a bare comparison)
     raw_high: float = 0.0
     slack: float = 0.0  # for a hedged value: how far a value may be and still round to it
+    unit: str = ""  # the unit as written, lower case ("km", "degrees celsius"; "" for none)
 
     def same(self, other: Quantity) -> bool:
         return (
             self.dimension == other.dimension
             and self.bound == other.bound
-            and self._ends_match(other.low, other.high, other.slack)
+            and self._ends_match(other.low, other.high, other)
         )
 
     def within(self, other: Quantity, *, strict: bool = False) -> bool:
@@ -261,23 +266,26 @@ class Quantity:
             low, high = other.raw_low, other.raw_high
         else:
             low, high = other.low, other.high
-        if self._ends_match(low, high, other.slack):
+        if self._ends_match(low, high, other):
             return True
         single = self.low == self.high
-        return single and (
-            self._near(self.low, low, other.slack) or self._near(self.low, high, other.slack)
-        )
+        return single and (self._near(self.low, low, other) or self._near(self.low, high, other))
 
-    def _ends_match(self, low: float, high: float, other_slack: float) -> bool:
-        return self._near(self.low, low, other_slack) and self._near(self.high, high, other_slack)
+    def _ends_match(self, low: float, high: float, other: Quantity) -> bool:
+        return self._near(self.low, low, other) and self._near(self.high, high, other)
 
-    def _near(self, mine: float, theirs: float, other_slack: float) -> bool:
-        slack = max(self.slack, other_slack)
-        return abs(mine - theirs) < slack if slack else _close(mine, theirs)
+    def _near(self, mine: float, theirs: float, other: Quantity) -> bool:
+        slack = max(self.slack, other.slack)
+        if slack:
+            return abs(mine - theirs) < slack
+        return _close(mine, theirs, TOLERANCE if self.unit != other.unit else EXACT)
 
 
-def _close(a: float, b: float) -> bool:
-    return abs(a - b) <= TOLERANCE * max(abs(a), abs(b), 1e-12)
+EXACT = 1e-9  # relative difference of two values written in one unit: the same figures
+
+
+def _close(a: float, b: float, tolerance: float = TOLERANCE) -> bool:
+    return abs(a - b) <= tolerance * max(abs(a), abs(b), 1e-12)
 
 
 def may_hold_quantity(text: str, words: list[str] | None = None) -> bool:
@@ -390,7 +398,11 @@ def _quantity(match: re.Match[str]) -> Quantity | None:
         return None
     join = (match.group("join") or "").strip().lower()
     span = (match.group("span") or match.group("lead") or "").lower()
-    if join == "and" and span != "between":
+    if (
+        join == "and"
+        and span != "between"
+        and not _BETWEEN_BEFORE.search(match.string, max(0, match.start() - 40), match.start())
+    ):
         high = low  # "3 and 4" outside "between": two numbers, the first one here
     unit = (match.group("unit") or match.group("low_unit") or "").lower()
     raw_low, raw_high = min(low, high), max(low, high)
@@ -409,7 +421,7 @@ def _quantity(match: re.Match[str]) -> Quantity | None:
         factor = abs(max(low, high) / raw_high) if raw_high else 1.0
         slack = 0.49 * _last_unit(match.group("high") or match.group("low")) * factor
     return Quantity(
-        min(low, high), max(low, high), dimension, bound, text, raw_low, raw_high, slack
+        min(low, high), max(low, high), dimension, bound, text, raw_low, raw_high, slack, unit
     )
 
 

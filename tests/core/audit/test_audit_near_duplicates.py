@@ -90,3 +90,44 @@ def test_canonical_golds_and_differing_subjects() -> None:
     assert differ({"taxon:vulpes vulpes"}, {"taxon:martes martes", "text:title:Fox"})
     assert not differ({"taxon:vulpes vulpes", "record:a#1"}, {"taxon:vulpes vulpes"})
     assert not differ({"text:inline:b1", "text:doi:10.1/x"}, {"text:inline:b2", "text:doi:10.1/x"})
+
+
+def test_a_lone_number_leaks_nothing_and_a_hedge_is_not_looked_for() -> None:
+    cheetah = frozenset({"text:title:Cheetah"})
+    lion = frozenset({"text:title:Lion"})
+    items = [
+        _item(
+            "cheetah:litter",
+            "How many cubs, three or four as a rule, does a cheetah bear?",
+            ("Three or four", "One", "Ten", "Twelve"),
+            "Behavior",
+            "Wikipedia",
+            cheetah,
+        ),
+        _item(
+            "cheetah:subspecies",
+            "How many subspecies of cheetah are recognised today?",
+            ("Four", "One", "Twelve", "Twenty"),
+            "Taxonomy",
+            "Wikipedia",
+            cheetah,
+        ),
+        _item(
+            "lion:cubs",
+            "Lion cubs open their eyes about seven days after birth; when do they join the pride?",
+            ("Six to eight weeks", "a", "b", "c"),
+            "Behavior",
+            "Wikipedia",
+            lion,
+        ),
+        _item(
+            "lion:eyes",
+            "How many days after birth do lion cubs open their eyes?",
+            ("Around seven days", "d", "e", "f"),
+            "Behavior",
+            "Wikipedia",
+            lion,
+        ),
+    ]
+    leaks = [(leak.item_id, leak.leaked_item_id) for leak in audit_items(items).leaks]
+    assert leaks == [("lion:cubs", "lion:eyes")]

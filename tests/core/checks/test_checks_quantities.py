@@ -163,3 +163,11 @@ def test_duplicates_in_other_words_names_and_numbers(first: str, second: str, wh
 )
 def test_opposites_that_look_alike_are_not_duplicates(first: str, second: str) -> None:
     assert "duplicate-options" not in _options(first, second, "Neither", "Something else")
+
+
+def test_figures_in_one_unit_are_exact_and_between_reaches_back() -> None:
+    assert not same_quantities(quantities("1983 to 2009"), quantities("1999 to 2001"))
+    assert same_quantities(
+        quantities("1983 to 2009"), quantities("between the years 1983 and 2009")
+    )
+    assert same_quantities(quantities("1 mile"), quantities("1.6 km"))  # a rounded conversion

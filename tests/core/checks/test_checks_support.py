@@ -323,3 +323,19 @@ def test_a_qualified_distractor_is_not_judged_by_its_words(
         text_key=keys["Wolf"],
     )
     assert "supported-distractor" not in checked(store, item)["wikipedia:wolf:when"]
+
+
+def test_a_superlative_of_the_stem_is_looked_for_too(texts: tuple[Store, dict[str, str]]) -> None:
+    store, keys = texts
+    # "The most important sense for the raccoon is its sense of touch." and "... their sense
+    # of smell is important for intraspecific communication": important, not the most.
+    item = new_item(
+        "wikipedia:raccoon:sense",
+        "Wikipedia",
+        "Which sense is the most important to the raccoon?",
+        ["Touch", "Smell", "Hearing", "Sight"],
+        "A",
+        "Morphology",
+        text_key=keys["Raccoon"],
+    )
+    assert checked(store, item)["wikipedia:raccoon:sense"] == {}
