@@ -110,6 +110,11 @@ def evidence_texts(
 
 
 def evidence_flags(ctx: CheckContext, item: Item, globi: GlobiItem | None = None) -> list[Flag]:
+    """The flags of ``item`` against the evidence it was generated from: ``unsupported-gold``
+    when no sentence holds most of the gold's words and numbers (or the GloBI record the item
+    links, read by ``globi``, says otherwise), ``supported-distractor`` when a sentence about
+    the stem holds a distractor's. None without evidence or a valid gold: there is nothing to
+    weigh."""
     content = item.content
     gold = content.answer_index
     if gold is None or not 0 <= gold < len(content.options):

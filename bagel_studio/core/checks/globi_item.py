@@ -59,10 +59,14 @@ class GlobiItem:
 
 
 def letter(index: int) -> str:
+    """The option letter of ``index`` (A-D; a number past them), for messages."""
     return LETTERS[index] if index < len(LETTERS) else str(index + 1)
 
 
 def read_globi_item(ctx: CheckContext, item: Item) -> GlobiItem:
+    """What a GloBI item is about, read once for all its checks: which options are taxa (an
+    "Order: Family" option under its written higher taxa), interactions or neither, the taxa
+    its stem names, its gold record, and the loaded records and lineages of all of them."""
     taxa: dict[int, TaxonName] = {}
     interactions: dict[int, str] = {}
     written_above: dict[int, tuple[str, ...]] = {}
@@ -109,6 +113,7 @@ def ranked_parts(option: str) -> list[str]:
 
 
 def is_globi(item: Item) -> bool:
+    """Whether ``item`` is of the GloBI domain."""
     return item.domain == GLOBI
 
 
@@ -196,7 +201,7 @@ def _link_from_raw(raw: dict[str, Any]) -> GlobiLink | None:
 
 
 def role(link: GlobiLink, key: str) -> str:
-    """ "actor", "patient" or "either": the part the taxon ``key`` plays in the record (the
+    """The part the taxon ``key`` plays in the record: "actor", "patient" or "either" (the
     eater, the parasite, the visitor is the actor; "eaten by" names the patient first)."""
     reading = read_label(link.interaction)
     if reading.symmetric:
@@ -206,4 +211,5 @@ def role(link: GlobiLink, key: str) -> str:
 
 
 def describe(link: GlobiLink) -> str:
+    """The record in one line, as a message quotes it ("Vulpes vulpes eats Microtus arvalis")."""
     return f"{link.source} {link.interaction} {link.target}"

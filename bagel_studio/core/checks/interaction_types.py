@@ -214,7 +214,8 @@ _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 
 
 def normalize_label(text: str) -> str:
-    """ "visitsFlowersOf", "visits_flowers_of", " Visits flowers of." -> "visits flowers of"."""
+    """A label as the table reads it: "visitsFlowersOf", "visits_flowers_of" and " Visits
+    flowers of." are all "visits flowers of"."""
     if "_" in text or _CAMEL.search(text) is not None:
         text = _CAMEL.sub(" ", text.strip()).replace("_", " ")
     return " ".join(text.split()).casefold().rstrip(".").strip("()")
@@ -233,6 +234,7 @@ def read_label(text: str) -> Reading:
 
 @lru_cache(maxsize=4096)
 def is_known_label(text: str) -> bool:
+    """Whether ``text`` is a label the table reads (GloBI's, an inverse, a mapped wording)."""
     label = normalize_label(text)
     return label in _LABELS or (label.startswith("is ") and label[3:] in _LABELS)
 
@@ -250,6 +252,7 @@ def implied(type_: str) -> frozenset[str]:
 
 
 def implies(specific: str, general: str) -> bool:
+    """Whether the type ``specific`` implies ``general`` (or is it)."""
     return general in implied(specific)
 
 

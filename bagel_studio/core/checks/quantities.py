@@ -358,7 +358,7 @@ def _bound_of(text: str) -> str:
 
 
 def _share(match: re.Match[str]) -> Quantity | None:
-    """ "three quarters" 75%, "a third" 33.3%, "half" 50%, "one in ten" 10%."""
+    """A share as a percentage: "three quarters" 75%, "a third" 33.3%, "one in ten" 10%."""
     if match.group("half"):
         value = 50.0
     elif match.group("fraction"):
@@ -379,7 +379,7 @@ def _share(match: re.Match[str]) -> Quantity | None:
 
 
 def _multiple(match: re.Match[str]) -> Quantity | None:
-    """ "tripled", "threefold", "3-fold", "three times": a factor of 3."""
+    """A multiple as its factor: "tripled", "threefold", "3-fold", "three times" are 3."""
     word = match.group("word")
     value = MULTIPLES[word.lower()] if word else _number(match.group("num"))
     if value is None:
@@ -442,8 +442,8 @@ def _last_unit(written: str) -> float:
 
 
 def _lone_article(match: re.Match[str]) -> bool:
-    """ "one", "a single" or "half" with no unit, thing, bound or range ("one of the largest")
-    is a way of speaking, not a quantity."""
+    """Whether a lone "one", "a single" or "half" with no unit, thing, bound or range ("one of
+    the largest") is matched: a way of speaking, not a quantity."""
     low = match.group("low").strip().lower()
     alone = not match.group("bound") and not match.group("high")
     return alone and low in ("one", "single", "a single", "half")
@@ -480,7 +480,7 @@ def _digits(text: str) -> float:
 
 
 def _words(text: str) -> float | None:
-    """ "twenty-five" 25, "three hundred" 300, "a dozen" 12, "two thousand five hundred"."""
+    """The value of number words: "twenty-five" 25, "three hundred" 300, "a dozen" 12."""
     if text in NUMBER_WORDS:
         return NUMBER_WORDS[text]
     total = current = 0.0
