@@ -13,9 +13,9 @@ from bagel_studio.core.commands.common import add_wait_argument, open_project, p
 from bagel_studio.core.commands.llm_common import (
     add_profile_options,
     add_run_options,
+    connected_client,
     profile_from_args,
     release_order,
-    retry_policy,
     stop_after_timeouts,
     terminal_progress,
 )
@@ -56,7 +56,6 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 
 def run(args: argparse.Namespace) -> int:
-    from bagel_studio.core.llm.client import EndpointError, LLMClient
     from bagel_studio.core.llm.evaluate import evaluate, questions
     from bagel_studio.core.operations.llm import save_profile
 
@@ -73,12 +72,7 @@ def run(args: argparse.Namespace) -> int:
             left_out = 0
         else:
             left_out = len(store.items.ids()) - len(wanted)
-        client = LLMClient(profile, retry_policy(args))
-        try:
-            client.check()
-        except EndpointError as exc:
-            client.close()
-            raise UsageError(str(exc)) from exc
+        client = connected_client(profile, args)
         if changed:
             save_profile(store, profile)
         cancel = threading.Event()

@@ -150,7 +150,10 @@ def connected_client(profile: Profile, args: argparse.Namespace) -> LLMClient:
     """A client whose endpoint answered; an unreachable endpoint is a usage error (exit 2)."""
     from bagel_studio.core.llm.client import EndpointError, LLMClient
 
-    client = LLMClient(profile, retry_policy(args))
+    try:
+        client = LLMClient(profile, retry_policy(args))
+    except EndpointError as exc:  # a key no request can carry: nothing was sent
+        raise UsageError(str(exc)) from exc
     try:
         client.check()
     except EndpointError as exc:

@@ -167,15 +167,19 @@ class LLMClient:
     """Requests to one profile's endpoint; thread-safe (one HTTP connection pool)."""
 
     def __init__(self, profile: Profile, policy: RetryPolicy | None = None) -> None:
+        refusal = profile.key_refusal()
+        if refusal is not None:  # httpx would quote it in its error, or fail in a traceback
+            raise EndpointError(refusal)
         openai = _openai()
         self.profile = profile
         self.policy = policy or RetryPolicy()
         self._openai = openai
+        self._key = profile.api_key() or "no-key"
         self.silent = False  # a request beside the OpenAI routes got no reply in time
         self._http = _http_client(openai, profile.timeout)
         self._client = openai.OpenAI(
             base_url=profile.base_url,
-            api_key=profile.api_key() or "no-key",
+            api_key=self._key,
             timeout=profile.timeout,
             max_retries=0,
             http_client=self._http,
@@ -232,7 +236,7 @@ class LLMClient:
         the callers ask no more of it). Never raises."""
         root = self.profile.base_url.rstrip("/")
         root = root[: -len("/v1")] if root.endswith("/v1") else root
-        headers = {"Authorization": f"Bearer {self.profile.api_key() or 'no-key'}"}
+        headers = {"Authorization": f"Bearer {self._key}"}
         seconds = min(timeout, self.profile.timeout)
         try:
             if body is None:
