@@ -442,3 +442,12 @@ def m_items_release_verdict(db: sqlite_utils.Database) -> None:
         " answer_index, dimension, level ON items WHEN new.release_verdict IS NOT NULL BEGIN"
         " UPDATE items SET release_verdict = NULL WHERE id = new.id; END"
     )
+
+
+@migration
+def m_llm_reply_note(db: sqlite_utils.Database) -> None:
+    """What is said of a model's reply stored as it is not: cut at the size the client reads
+    (``llm.client.REPLY_LIMIT``), with how much the server announced. NULL for a reply stored
+    whole."""
+    for table in ("llm_answers", "llm_verdicts", "llm_regenerations"):
+        db.execute(f"ALTER TABLE {table} ADD COLUMN reply_note TEXT")
