@@ -109,9 +109,7 @@ class ScriptedServer:
         location: str = "",
     ) -> None:
         with self._lock:
-            self._faults.append(
-                Fault(kind, times, retry_after, question, seconds, size, location)
-            )
+            self._faults.append(Fault(kind, times, retry_after, question, seconds, size, location))
 
     def clear_faults(self) -> None:
         """Forget the faults not served yet."""

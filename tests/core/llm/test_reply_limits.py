@@ -123,5 +123,5 @@ def test_the_text_of_a_cut_reply_is_read_to_the_cut() -> None:
     assert partial_text(chat[:-3]) == "B, since "  # an escape cut in half is left out
     whole = b'{"choices": [{"text": "C", "logprobs": {"tokens": ["C", "x'
     assert partial_text(whole) == "C"
-    assert partial_text("{\"choices\": [{\"text\": \"ü".encode()[:-1]) == ""
+    assert partial_text('{"choices": [{"text": "ü'.encode()[:-1]) == ""
     assert partial_text(b"<html><body>" + b" " * 100) is None

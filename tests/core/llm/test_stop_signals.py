@@ -43,8 +43,10 @@ def stored(path: Path) -> int:
         return sum(a["parse"] != "failed" for a in store.llm.all_answers("slow"))
 
 
-@pytest.mark.parametrize(("signum", "code", "word"), [(signal.SIGTERM, 143, "terminated"),
-                                                      (signal.SIGINT, 130, "interrupted")])  # fmt: skip
+SIGNALS = [(signal.SIGTERM, 143, "terminated"), (signal.SIGINT, 130, "interrupted")]
+
+
+@pytest.mark.parametrize(("signum", "code", "word"), SIGNALS)
 def test_a_signal_stops_sending_keeps_what_arrives_and_exits_within_the_timeout(
     signum: int, code: int, word: str, llm_project: Path
 ) -> None:
