@@ -275,7 +275,6 @@ class EvidencePanel(QTabWidget):
     has are shown (greyed-out tabs said nothing but took the eye), the relevant one in front."""
 
     status_message = Signal(str)
-    flags_changed = Signal(str)  # an item re-checked after its clip was measured
 
     def __init__(self, services: Services, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -355,7 +354,6 @@ class EvidencePanel(QTabWidget):
             self._listening_slot.setText("Listening is not available in this build.")
             return None
         panel.status_message.connect(self.status_message)
-        panel.flags_changed.connect(self.flags_changed)
         self._recording_layout.replaceWidget(self._listening_slot, panel)
         self._listening_slot.hide()  # deleteLater alone leaves it drawn until the main loop runs
         self._listening_slot.deleteLater()

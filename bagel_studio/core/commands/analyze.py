@@ -104,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             report = analyze_recordings(
                 store, workers=args.workers, scheduler=args.scheduler, progress=ProgressBar()
-            )
+            ).result
         except SchedulerError as exc:
             raise UsageError(str(exc)) from exc
     seconds = time.monotonic() - started

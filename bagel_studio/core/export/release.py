@@ -230,7 +230,7 @@ def record_export(store: Store, result: ExportResult) -> int:
     """Note the export in the project's ``exports`` table (needs the project open for writing)."""
     from bagel_studio.core.operations import record_export as record
 
-    return record(store, str(result.out_dir), result.seed, result.manifest)
+    return record(store, str(result.out_dir), result.seed, result.manifest).result
 
 
 def last_export_seed(store: Store) -> int | None:

@@ -1,8 +1,9 @@
 """Every action that changes a project: one function, one transaction.
 
 Each operation applies the rule of its action, writes through the store's primitives, re-runs the
-checks of what it touched inside the same transaction and returns what changed. The desk and the
-command line call these, never the store's write methods. Qt-free.
+checks of what it touched inside the same transaction and returns ``Done(result, changes)``: its
+result and what it changed (``core.changes``), which the desk hands to every open window. The
+desk and the command line call these, never the store's write methods. Qt-free.
 
 * ``decide``, ``edit``, ``edit_and_accept``, ``undo``, ``adjudicate`` (``operations.reviews``)
 * ``merge_in`` another curator's project file (``operations.merge``)
@@ -77,7 +78,9 @@ __all__ = [
 def __getattr__(name: str) -> Any:
     home = _HOMES.get(name)
     if home is not None:
-        return getattr(importlib.import_module(f"{__name__}.{home}"), name)
+        value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+        globals()[name] = value  # asked for once: later lookups find it without this function
+        return value
     try:  # a submodule (``operations.llm``) asked for as an attribute
         return importlib.import_module(f"{__name__}.{name}")
     except ModuleNotFoundError as exc:

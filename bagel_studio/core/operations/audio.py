@@ -19,6 +19,7 @@ from bagel_studio.core.audio.project import (
     resolve_audio_path,
     store_result,
 )
+from bagel_studio.core.changes import NOTHING, Changes, Done, Part
 from bagel_studio.core.checks import recheck_item
 from bagel_studio.core.model import Flag
 from bagel_studio.core.store import Store
@@ -37,22 +38,28 @@ def store_measurement(
     audio_sha256: str,
     measurement: Measurement,
     item_id: str | None,
-) -> list[Flag] | None:
+) -> Done[list[Flag] | None]:
     """Cache ``measurement`` of ``recording`` (under its cache key and the decoded audio's
     SHA-256, as ``measurement_for`` would) and re-check ``item_id`` and the other items of the
     recording (they share the clip) so their acoustic flags (mismatch, too short, too quiet)
     follow, in one transaction; return ``item_id``'s flags, or None when no item was given. A
     project open read-only is left unchanged."""
     if store.read_only:
-        return None
+        return Done(None)
     result = measurement.to_json()
     result["audio_sha256"] = audio_sha256
     with store.transaction():
         store_result(store, [cache_key(recording), audio_sha256], result)
-        for sibling in store.evidence.items_with_recording(str(recording["id"])):
-            if sibling != item_id:
-                recheck_item(store, sibling)
-        return recheck_item(store, item_id) if item_id is not None else None
+        siblings = [
+            sibling
+            for sibling in store.evidence.items_with_recording(str(recording["id"]))
+            if sibling != item_id
+        ]
+        for sibling in siblings:
+            recheck_item(store, sibling)
+        flags = recheck_item(store, item_id) if item_id is not None else None
+    rechecked = siblings if item_id is None else [item_id, *siblings]
+    return Done(flags, Changes.of_items(rechecked, Part.FLAGS, evidence=True))
 
 
 @dataclass(frozen=True)
@@ -84,13 +91,15 @@ def clips_to_measure(store: Store) -> tuple[list[ClipJob], int, list[str]]:
     return jobs, already, missing
 
 
-def store_clip_results(store: Store, results: Sequence[tuple[ClipJob, dict[str, Any]]]) -> int:
+def store_clip_results(
+    store: Store, results: Sequence[tuple[ClipJob, dict[str, Any]]]
+) -> Done[int]:
     """Cache measured clips (a result or its error line, under the recording's cache key and the
     audio's SHA-256, as ``measurement_for`` would) and re-check the items of those recordings, in
     one transaction; return how many items were re-checked."""
     if store.read_only or not results:
-        return 0
-    rechecked = 0
+        return Done(0)
+    rechecked: list[str] = []
     with store.transaction():
         for job, result in results:
             recording = store.evidence.recording(job.recording_id)
@@ -102,8 +111,8 @@ def store_clip_results(store: Store, results: Sequence[tuple[ClipJob, dict[str, 
             store_result(store, keys, result)
             for item_id in store.evidence.items_with_recording(job.recording_id):
                 recheck_item(store, item_id)
-                rechecked += 1
-    return rechecked
+                rechecked.append(item_id)
+    return Done(len(rechecked), Changes.of_items(rechecked, Part.FLAGS, evidence=True))
 
 
 def analyze_recordings(
@@ -115,7 +124,7 @@ def analyze_recordings(
     batch_seconds: float = 1.0,
     cancel: threading.Event | None = None,
     write: Write = _direct,
-) -> AnalysisReport:
+) -> Done[AnalysisReport]:
     """Measure every recording of the project not measured yet (on ``workers`` processes, or on
     the Dask cluster at ``scheduler``) and store the results as they arrive, a batch at most
     every ``batch_seconds`` in one transaction each: an interrupted run keeps what it stored,
@@ -123,7 +132,7 @@ def analyze_recordings(
 
     ``cancel`` set stops the run after the clips under way (what was measured is stored, the
     report says ``cancelled``); ``write`` runs each batch's transaction (the desk passes its
-    single database-writer thread, and runs this on another)."""
+    single database-writer thread, and runs this on another) and returns what it returned."""
     jobs, already, missing = clips_to_measure(store)
     measured = unreadable = 0
     errors: list[str] = []
@@ -131,6 +140,7 @@ def analyze_recordings(
     last = time.monotonic()
     results = measure_clips(jobs, workers=workers, scheduler=scheduler)
     cancelled = False
+    changes = NOTHING
     try:
         for done, (job, result) in enumerate(results, start=1):
             pending.append((job, result))
@@ -140,7 +150,7 @@ def analyze_recordings(
             else:
                 measured += 1
             if time.monotonic() - last >= batch_seconds:
-                write(functools.partial(store_clip_results, store, pending))
+                changes |= write(functools.partial(store_clip_results, store, pending)).changes
                 pending, last = [], time.monotonic()
             if progress is not None:
                 progress(done, len(jobs))
@@ -149,5 +159,6 @@ def analyze_recordings(
                 break
     finally:
         results.close()  # an interruption cancels the clips not started
-        write(functools.partial(store_clip_results, store, pending))
-    return AnalysisReport(measured, unreadable, already, missing, errors, cancelled)
+        changes |= write(functools.partial(store_clip_results, store, pending)).changes
+    report = AnalysisReport(measured, unreadable, already, missing, errors, cancelled)
+    return Done(report, changes)

@@ -91,7 +91,8 @@ class ListeningPanel(QWidget):
     """Spectrogram, player and measurements for the Xeno-canto item on screen."""
 
     status_message = Signal(str)
-    flags_changed = Signal(str)  # item id re-checked after its clip was measured
+    # item id re-checked after its clip was measured, once the windows have redrawn its flags
+    flags_changed = Signal(str)
 
     def __init__(
         self, services: Services, parent: QWidget | None = None, *, device: int | str | None = None
@@ -337,9 +338,9 @@ class ListeningPanel(QWidget):
 
         def measured(measurement: Any) -> None:
             store, sha = self.services.store, clip.audio.sha256
-            self.services.writer.submit(
+            self.services.write(
                 lambda: store_measurement(store, recording, sha, measurement, item_id),
-                stored, self._report_error,
+                origin=self, done=stored, failed=self._report_error,
             )  # fmt: skip
             self._current(generation, self._show_measurement)(measurement)
 
@@ -362,8 +363,10 @@ class ListeningPanel(QWidget):
         self.settings = settings.validated()
         store = self.services.store
         if not store.read_only:
-            self.services.writer.submit(
-                lambda: save_spectrogram_settings(store, self.settings), None, self._report_error
+            self.services.write(
+                lambda: save_spectrogram_settings(store, self.settings),
+                origin=self,
+                failed=self._report_error,
             )
         clip = self.clip
         if clip is None:

@@ -90,7 +90,7 @@ def test_audit_flags_survive_rechecks_and_go_when_fixed(planted: Path, tmp_path:
     copy.write_bytes(planted.read_bytes())
     first, _, second, _, _ = PARAPHRASES[0]
     with Store.open(copy) as store:
-        change = store_audit_flags(store, audit_flags(run_audit(store)))
+        change = store_audit_flags(store, audit_flags(run_audit(store))).result
         assert {first, second, LEAKING_ID} <= change.item_ids
         assert NEAR_DUPLICATE in {f.check for f in store.flags.of_item(first)}
         check_all(store, [first, second])  # an item's own checks keep them
