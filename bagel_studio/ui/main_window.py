@@ -192,6 +192,7 @@ class MainWindow(QMainWindow):
         m.on("faster", lambda: self._listen("step_speed", 1))
         m.on("loop", lambda: self._listen("toggle_loop"))
         m.on("measure", lambda: self._listen("toggle_measure"))
+        m.on("play_species", lambda: self._listen("play_species"))
         m.on("listen_wide", self.toggle_listening_wide)
         m.on("search", self.focus_search)
         m.on("filter", lambda: self.queue.filters.domain.setFocus())

@@ -1,4 +1,5 @@
-"""Review → Measure all clips…: every recording of the project measured at once, from the desk.
+"""Review → Measure all clips…: every recording of the project measured at once, from the desk
+(and its species detected by BirdNET, when installed; else the dialog says how to get it).
 
 The same engine as ``bagel-studio analyze`` (``operations.analyze_recordings``: a pool of
 processes, one per core, or this process for a few clips), run on a thread of its own so the desk
@@ -128,6 +129,10 @@ class MeasureAllDialog(QDialog):
             f"{ending}: {report.measured:,} clips measured, {report.unreadable:,} unreadable, "
             f"{report.already:,} measured before, {len(report.missing):,} without an audio file."
         )
+        if report.species_note:
+            text += f"\nSpecies not detected: {report.species_note}"
+        elif report.detected:
+            text += f" BirdNET detected the species of {report.detected:,} clips."
         if report.cancelled:
             text += " Measure again to finish the rest."
         self.status.setText(text)

@@ -7,7 +7,8 @@ desk and the command line call these, never the store's write methods. Qt-free.
 
 * ``decide``, ``edit``, ``edit_and_accept``, ``undo``, ``adjudicate`` (``operations.reviews``)
 * ``merge_in`` another curator's project file (``operations.merge``)
-* ``store_measurement`` of a clip, ``analyze_recordings`` of every clip (``operations.audio``)
+* ``store_measurement``, ``store_detection`` of a clip, ``analyze_recordings`` of every clip
+  (``operations.audio``)
 * ``record_export`` of a written release (``operations.export``)
 * ``recheck``, ``save_spectrogram_settings`` (``operations.project``)
 * model results of ``core.llm`` (``operations.llm``)
@@ -24,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from bagel_studio.core.operations.audio import AnalysisReport as AnalysisReport
     from bagel_studio.core.operations.audio import analyze_recordings as analyze_recordings
+    from bagel_studio.core.operations.audio import store_detection as store_detection
     from bagel_studio.core.operations.audio import store_measurement as store_measurement
     from bagel_studio.core.operations.decisions import DecisionRefused as DecisionRefused
     from bagel_studio.core.operations.decisions import decide_many as decide_many
@@ -53,6 +55,7 @@ _HOMES = {
     "merge_in": "merge",
     "record_export": "export",
     "require_curator": "reviews",
+    "store_detection": "audio",
     "store_measurement": "audio",
     "undo": "reviews",
 }
@@ -70,6 +73,7 @@ __all__ = [
     "merge_in",
     "record_export",
     "require_curator",
+    "store_detection",
     "store_measurement",
     "undo",
 ]

@@ -445,6 +445,17 @@ def m_items_release_verdict(db: sqlite_utils.Database) -> None:
 
 
 @migration
+def m_species_detections(db: sqlite_utils.Database) -> None:
+    """BirdNET's detections of each clip (``core.audio.species``): every label's confidence per
+    window, as JSON, keyed like ``audio_measurements`` by the audio's SHA-256 and the detection's
+    version (which names the model and its version), with the model's name beside it."""
+    db.table("species_detections").create(
+        {"audio_sha256": str, "version": str, "model": str, "result": str, "computed_at": str},
+        pk=("audio_sha256", "version"),
+    )
+
+
+@migration
 def m_llm_reply_note(db: sqlite_utils.Database) -> None:
     """What is said of a model's reply stored as it is not: cut at the size the client reads
     (``llm.client.REPLY_LIMIT``), with how much the server announced. NULL for a reply stored

@@ -122,7 +122,8 @@ def test_audit_flags_survive_rechecks_and_go_when_fixed(planted: Path, tmp_path:
 
 def test_audit_checks_are_documented() -> None:
     assert {NEAR_DUPLICATE, LEAKS_ANSWER_OF, "answerable-without-stem"} <= set(CHECKS)
-    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
+    reference = Path(__file__).resolve().parents[3] / "docs" / "CHECKS.md"
+    readme = reference.read_text(encoding="utf-8")
     for check in (NEAR_DUPLICATE, LEAKS_ANSWER_OF, "answerable-without-stem"):
         assert f"| `{check}` |" in readme
 
