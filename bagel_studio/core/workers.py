@@ -19,7 +19,7 @@ def die_with_parent(parent: int) -> None:
     the parent dies; if it died before that was asked for, the worker has been handed to
     another process and ends now. SIGTERM ends the worker too, instead of the parent's handler
     unwinding it. (libc's ``prctl`` is found among the symbols the interpreter already has:
-    ``ctypes.util.find_library`` would start ``ldconfig`` in every worker.)"""
+    ``ctypes.util.find_library`` would start ``ldconfig`` in every worker)."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if sys.platform.startswith("linux"):
         libc = ctypes.CDLL(None, use_errno=True)

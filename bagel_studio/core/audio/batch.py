@@ -65,6 +65,8 @@ class SchedulerError(RuntimeError):
 
 
 def default_workers() -> int:
+    """The number of worker processes to measure on: the cores this process may run on (its CPU
+    affinity, which a container or ``taskset`` narrows), at least one."""
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
 
 
@@ -142,7 +144,7 @@ def _children_ignore_ctrl_c() -> Iterator[None]:
     waits for the few running. While the workers start, the starting thread holds SIGINT back
     (blocked, not ignored): they inherit that through spawn's exec and ignore the signal before
     they take it again (``_start_worker``), and a Ctrl+C meanwhile reaches the caller as the
-    block ends. (Ignoring it in the caller instead lost a Ctrl+C that came while they started.)"""
+    block ends (ignoring it in the caller instead lost a Ctrl+C that came while they started)."""
     if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not POSIX
         yield
         return

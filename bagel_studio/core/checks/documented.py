@@ -91,6 +91,9 @@ def _fits(link: GlobiLink, member: str, relations: set[Relation]) -> bool:
 
 
 def also_documented(g: GlobiItem) -> Flag | None:
+    """The ``also-documented`` flag of a GloBI item, or None: the loaded records link a
+    distractor to the stem's taxon as they link the gold (as a participant or an interaction,
+    by the kind of the gold)."""
     if g.gold is None:
         return None
     if g.gold in g.taxa:

@@ -73,6 +73,10 @@ def evidence_texts(ctx: CheckContext, item: Item) -> list[tuple[str, str]]:
 
 
 def evidence_flags(ctx: CheckContext, item: Item) -> list[Flag]:
+    """The flags of ``item`` against the texts it was generated from: ``unsupported-gold`` when
+    no sentence holds most of the gold's content words, ``supported-distractor`` when a
+    sentence about the stem holds a distractor's. None without evidence or a valid gold, where
+    there is nothing to weigh."""
     content = item.content
     gold = content.answer_index
     texts = evidence_texts(ctx, item)

@@ -44,6 +44,7 @@ DESCRIPTIONS = {
 
 
 def globi_flags(g: GlobiItem) -> list[Flag]:
+    """Every GloBI check's flag for one item, read once with its records (``read_globi_item``)."""
     overlap, overlap_pairs = _taxon_overlap(g)
     flags = [
         overlap,

@@ -53,10 +53,15 @@ class GlobiItem:
 
 
 def letter(index: int) -> str:
+    """The letter of option ``index`` (A-D), or its number past the fourth, so that a malformed
+    item with more options is still named in a message."""
     return LETTERS[index] if index < len(LETTERS) else str(index + 1)
 
 
 def read_globi_item(ctx: CheckContext, item: Item) -> GlobiItem:
+    """What a GloBI item is about, read once for all the GloBI checks: its options as taxa or
+    interactions, the taxa its stem names, its gold record, and the loaded records of all of
+    them."""
     taxa: dict[int, TaxonName] = {}
     interactions: dict[int, str] = {}
     for index, option in enumerate(item.content.options):
@@ -77,6 +82,7 @@ def read_globi_item(ctx: CheckContext, item: Item) -> GlobiItem:
 
 
 def is_globi(item: Item) -> bool:
+    """Whether ``item`` comes from the GloBI track, the only items the GloBI checks read."""
     return item.domain == GLOBI
 
 
@@ -164,7 +170,7 @@ def _link_from_raw(raw: dict[str, Any]) -> GlobiLink | None:
 
 
 def role(link: GlobiLink, key: str) -> str:
-    """ "actor", "patient" or "either": the part the taxon ``key`` plays in the record."""
+    """The part the taxon ``key`` plays in the record: "actor", "patient" or "either"."""
     _, direction = family(link.interaction)
     if direction == 0:
         return "either"
@@ -173,4 +179,5 @@ def role(link: GlobiLink, key: str) -> str:
 
 
 def describe(link: GlobiLink) -> str:
+    """A record as the flags' messages name it: source, interaction, target."""
     return f"{link.source} {link.interaction} {link.target}"

@@ -118,6 +118,8 @@ _LEAK_FAMILY = (
 
 
 def normalize_interaction(text: str) -> str:
+    """An interaction type as the checks compare it: underscores as spaces, whitespace collapsed,
+    case folded, no final period, since tables and generators spell the same type differently."""
     return " ".join(text.replace("_", " ").split()).casefold().rstrip(".")
 
 
@@ -153,6 +155,8 @@ def leaky_words(stem: str) -> list[str]:
 
 
 def vague_phrases(stem: str) -> list[str]:
+    """The vague interaction phrases of a stem (visits flowers of, interacts with...), as
+    written."""
     return [m.group(0) for m in _VAGUE_STEM_RE.finditer(stem)]
 
 

@@ -92,6 +92,9 @@ class GlobiLink:
 
 
 def link_from_row(row: tuple[Any, ...]) -> GlobiLink:
+    """A stored GloBI record row as a ``GlobiLink``, with the lineages of both taxa from their
+    path columns or, when the table gave the ranks in columns of their own, from the record
+    itself."""
     ref, table, number, source, interaction, target, source_path, target_path, raw = row
     source_lineage = lineage_from_path(source_path)
     target_lineage = lineage_from_path(target_path)
@@ -181,7 +184,8 @@ def _spellings(name: str) -> set[str]:
 
 
 def format_refs(links: Iterable[GlobiLink], limit: int = 6) -> str:
-    """ "table rows 12, 40; other.tsv row 3" for a message (the first ``limit`` rows per table)."""
+    """The records' rows as a message names them, "table rows 12, 40; other.tsv row 3" (the
+    first ``limit`` rows per table)."""
     by_table: dict[str, list[int]] = {}
     for link in links:
         rows = by_table.setdefault(link.table or link.ref.partition("#")[0], [])

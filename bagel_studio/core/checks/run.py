@@ -108,6 +108,8 @@ def check_item(store: Store, item: Item) -> list[Flag]:
 
 
 def recheck_item(store: Store, item_id: str) -> list[Flag]:
+    """Re-run every check of one item and store its flags (in the caller's transaction, when
+    there is one); return them."""
     flags = check_item(store, store.items.get(item_id))
     store.flags.replace_flags(item_id, flags)
     return flags

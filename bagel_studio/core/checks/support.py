@@ -123,6 +123,8 @@ class Support:
 
 
 def best_support(index: SentenceIndex, phrase_stems: Sequence[str]) -> Support:
+    """The share of ``phrase_stems`` found in the sentences of ``index`` holding the most of
+    them, with those sentences (all of them on a tie); 0 and none when nothing matches."""
     if not phrase_stems:
         return Support(0.0, ())
     hits: Counter[int] = Counter()

@@ -76,6 +76,8 @@ _XC_HIDDEN_RE = re.compile(
 
 
 def text_flags(item: Item) -> list[Flag]:
+    """The wording checks of any item: ``duplicate-options``, ``gold-in-stem`` and
+    ``hidden-context``."""
     options = [_option(o) for o in item.content.options]
     flags = [
         _duplicate_options(item, options),

@@ -81,12 +81,16 @@ class GlobiTable:
 
 
 def sniff_delimiter(header_line: str) -> str:
+    """The delimiter of a table, from its header line: tab, comma or semicolon, whichever occurs
+    most (tab when none does)."""
     counts = {d: header_line.count(d) for d in ("\t", ",", ";")}
     best = max(counts, key=lambda d: counts[d])
     return best if counts[best] else "\t"
 
 
 def is_globi_header(first_line: str) -> bool:
+    """Whether a header line has a column only GloBI tables have (``sourceTaxonName``,
+    ``interactionTypeName``...)."""
     cells = first_line.split(sniff_delimiter(first_line))
     return any(c.strip().strip('"').lower() in HEADER_MARKERS for c in cells)
 

@@ -89,6 +89,8 @@ def _render(
 
 
 def new_item_id(store: Store, item: Item) -> str:
+    """The id of the next regeneration of ``item``: its id with ``~regenN``, N one more than its
+    regenerations so far, so that every attempt is kept beside the others."""
     count = len([r for r in store.llm.regenerations(item.id) if r["regenerated_from"] == item.id])
     return f"{item.id}~regen{count + 1}"
 

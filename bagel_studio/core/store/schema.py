@@ -35,6 +35,7 @@ def migration(func: Migration) -> Migration:
 
 
 def migration_names() -> list[str]:
+    """The names of every migration, in the order they apply."""
     return [name for name, _ in MIGRATIONS]
 
 
@@ -44,6 +45,8 @@ class SchemaTooNewError(RuntimeError):
 
 @migration
 def m001_initial(db: sqlite_utils.Database) -> None:
+    """The first schema, the tables of the release before named migrations; every later change is
+    a migration of its own below."""
     db.table("meta").create({"key": str, "value": str}, pk="key")
     db.table("imports").create(
         {
