@@ -190,6 +190,7 @@ def _without_query(url: Any) -> str:
 
 
 def size_text(count: int) -> str:
+    """``count`` bytes in words: ``1 MiB`` for whole mebibytes, else ``1,234 bytes``."""
     return f"{count // (1 << 20)} MiB" if count % (1 << 20) == 0 else f"{count:,} bytes"
 
 
@@ -319,9 +320,11 @@ class LLMClient:
             )
 
     def _listing_failed(self, exc: Exception) -> None:
-        """Raise EndpointError when the failed model listing says that nothing can be asked:
-        an unreachable endpoint, a refused key, a redirect to another host. (``openai`` wraps
-        what the transport raises, or not, depending on its version.)"""
+        """Raise EndpointError when the failed model listing says that nothing can be asked.
+
+        That is an unreachable endpoint, a refused key, a redirect to another host (``openai``
+        wraps what the transport raises, or not, depending on its version).
+        """
         openai = self._openai
         refused = _cause(exc, RedirectRefused)
         if refused is not None:
