@@ -456,3 +456,12 @@ def m_species_detections(db: sqlite_utils.Database) -> None:
         {"audio_sha256": str, "version": str, "model": str, "result": str, "computed_at": str},
         pk=("audio_sha256", "version"),
     )
+
+
+@migration
+def m_llm_reply_note(db: sqlite_utils.Database) -> None:
+    """What is said of a model's reply stored as it is not: cut at the size the client reads
+    (``llm.client.REPLY_LIMIT``), with how much the server announced. NULL for a reply stored
+    whole."""
+    for table in ("llm_answers", "llm_verdicts", "llm_regenerations"):
+        db.execute(f"ALTER TABLE {table} ADD COLUMN reply_note TEXT")
