@@ -1,4 +1,4 @@
-"""The export as named stages, run one after another on one process:
+"""The export as named stages, run one after another on one process.
 
     collect -> plan -> deal -> render -> write -> report
 
