@@ -107,7 +107,7 @@ def _run_desk(command: str | None, options: argparse.Namespace, demo_path: Path 
     else:
         opened = _open_recent(desk)
     if not opened and desk.start_screen is None:
-        return 1
+        return 2 if desk.failed is not None else 1  # 2: the project could not be opened
     hooks = testing_hooks.install(desk.window) if desk.window is not None else None
     code = desk.exec()
     del hooks, watcher  # kept alive for the whole event loop
