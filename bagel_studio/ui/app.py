@@ -20,7 +20,6 @@ from PySide6.QtWidgets import QApplication, QInputDialog, QLineEdit, QMessageBox
 from bagel_studio.core.prefs import Preferences, config_dir
 from bagel_studio.core.resources import APP_ID, icon_path
 from bagel_studio.core.store import ProjectLockedError, SchemaTooNewError, Store, StoreError
-from bagel_studio.ui.headless import is_headless
 from bagel_studio.ui.main_window import MainWindow
 from bagel_studio.ui.plain import plain_message, plain_question
 from bagel_studio.ui.services import Services
@@ -99,6 +98,9 @@ class DeskApp:
         self.window: MainWindow | None = None
         self.start_screen: StartScreen | None = None
         self.failed: str | None = None  # why the last project could not be opened
+        # nobody can answer a dialog (the command line started the desk without a visible
+        # screen, ``launch``): what a dialog would say goes to stderr instead
+        self.headless = False
 
     def open(self, path: Path, *, create: bool = False, read_only: bool = False) -> bool:
         """Open ``path`` in a new desk window; False (with a message) when it cannot be opened.
@@ -142,7 +144,7 @@ class DeskApp:
             else:
                 store = Store.open(path, create=create, owner=self.prefs.curator)
         except ProjectLockedError as exc:
-            if is_headless():  # nobody could answer: said, not asked
+            if self.headless:  # nobody could answer: said, not asked
                 self._cannot_open(parent, f"{exc}; close it there, then open it again")
                 return None
             if plain_question(
@@ -166,7 +168,7 @@ class DeskApp:
         """Why a project cannot be opened: in a dialog, or on stderr where no one could see one
         (the desk then ends with status 2)."""
         self.failed = message
-        if is_headless():
+        if self.headless:
             sys.stderr.write(f"bagel-studio: cannot open project: {message}\n")
             return
         plain_message(parent, QMessageBox.Icon.Critical, "Cannot open project", message)

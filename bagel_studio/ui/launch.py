@@ -95,10 +95,11 @@ def _launch(args: list[str]) -> int:
 
 
 def _run_desk(command: str | None, options: argparse.Namespace, demo_path: Path | None) -> int:
-    from bagel_studio.ui import testing_hooks
+    from bagel_studio.ui import headless, testing_hooks
     from bagel_studio.ui.app import DeskApp
 
     desk = DeskApp()
+    desk.headless = headless.is_headless()
     watcher = _prepare_headless(desk, options.curator)
     if demo_path is not None:
         opened = desk.open(demo_path, create=False)

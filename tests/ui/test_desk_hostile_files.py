@@ -71,14 +71,10 @@ def test_headless_desk_on_a_hostile_file_says_why_and_exits_2(kind: str, tmp_pat
     assert says in result.stderr
 
 
-def test_the_desk_shows_the_same_message_in_a_dialog(
-    qapp: QApplication, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from bagel_studio.ui import app
+def test_the_desk_shows_the_same_message_in_a_dialog(qapp: QApplication, tmp_path: Path) -> None:
     from bagel_studio.ui.app import DeskApp
 
     path, says = _hostile("trigger", tmp_path)
-    monkeypatch.setattr(app, "is_headless", lambda: False)  # as on a screen
     shown: list[str] = []
 
     def close_the_box() -> None:
