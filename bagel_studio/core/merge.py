@@ -28,6 +28,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bagel_studio.core.changes import NOTHING, Done
 from bagel_studio.core.operations.merge import FileMerge, file_sha256, merge_in
 from bagel_studio.core.store import QueueFilter, SchemaTooNewError, Store, StoreError
 
@@ -105,8 +106,8 @@ def open_other(store: Store, path: str | Path) -> Store:
 
 def merge_projects(
     store: Store, paths: Sequence[str | Path], progress: Progress | None = None
-) -> MergeReport:
-    """Merge every file in ``paths`` into ``store``.
+) -> Done[MergeReport]:
+    """Merge every file in ``paths`` into ``store``; the report, and what the files changed.
 
     All files are opened, and checked as the project is (``Store.require_sound``: their schema,
     SQLite's full check), before anything is written, so an unreadable, newer or damaged one
@@ -114,19 +115,22 @@ def merge_projects(
     """
     store.require_sound()
     others = []
+    changes = NOTHING
     try:
         for path in paths:
             others.append(open_other(store, path))
         report = MergeReport()
         for done, other in enumerate(others, start=1):
-            report.files.append(merge_in(store, other))
+            merged = merge_in(store, other)
+            report.files.append(merged.result)
+            changes |= merged.changes
             if progress is not None:
                 progress(done, len(others))
     finally:
         for other in others:
             other.close()
     report.disputed = store.items.count(QueueFilter(status="disputed"))
-    return report
+    return Done(report, changes)
 
 
 def merge_history(store: Store) -> list[dict[str, Any]]:

@@ -6,6 +6,7 @@ every module imported after it, to see whether it uses PySide. For the core with
 sqlite-utils and rapidfuzz, some 270 modules, that cost the desk's cold start about 0.1 s.
 """
 
+import bagel_studio.core.changes
 import bagel_studio.core.llm.desk
 import bagel_studio.core.operations
 import bagel_studio.core.prefs

@@ -6,7 +6,8 @@ the cells that differ highlighted. The adjudicator settles it from the keyboard:
 curator's version (their decision and content), R rejects with the chosen reason; the text field
 is the adjudicator's own reason or note. The write goes through the single writer; keys pressed
 while it is in flight are ignored, and when it is committed the next disputed item appears.
-"Merge…" brings other curators' project files in (their disagreements join the queue).
+"Merge…" brings other curators' project files in (their disagreements join the queue). Decisions
+made elsewhere (the desk, a merge) reach the queue through ``apply_changes``.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TypeVar
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QKeySequence, QShortcut
@@ -34,6 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from bagel_studio.core import operations
+from bagel_studio.core.changes import Changes, Done, Part
 from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.merge import MergeReport, merge_projects
 from bagel_studio.core.model import REJECT_REASONS, Decision, Item, ItemContent, Review
@@ -51,6 +53,7 @@ from bagel_studio.ui.secondary import add_button_key
 from bagel_studio.ui.services import Services
 from bagel_studio.ui.shortcuts import BY_ACTION
 
+T = TypeVar("T")
 DISPUTED = QueueFilter(status="disputed")
 KEEPS = (Decision.ACCEPT, Decision.REVISE)
 HIGHLIGHT = QBrush(QColor(255, 230, 150))
@@ -186,6 +189,14 @@ class AdjudicationPanel(QWidget):
             shortcut.activated.connect(lambda a=action, n=argument: self.handle(a, n))
         add_button_key(self, merge_button, BY_ACTION["merge"].keys[0], "merge")
         self.refresh()
+        services.listen(self)
+
+    def apply_changes(self, changes: Changes, origin: object) -> None:
+        """Decisions made elsewhere (the desk, a merge from the File menu) can start or end a
+        dispute: the queue is read again while the panel is open (a reopened panel reads it
+        anyway); its own writes refresh it when they are committed."""
+        if origin is not self and changes.parts & Part.STATUS and self.isVisible():
+            self.refresh()
 
     def _layout(self, merge_button: QPushButton) -> None:
         right = QWidget()
@@ -335,8 +346,8 @@ class AdjudicationPanel(QWidget):
         ids = self.item_ids()
         following = ids[ids.index(item_id) + 1] if ids.index(item_id) + 1 < len(ids) else None
 
-        def write() -> None:
-            operations.adjudicate(
+        def write() -> Done[Decision]:
+            return operations.adjudicate(
                 store, item_id, adjudicator, decision, content, reason=reason, note=note
             )
 
@@ -377,8 +388,8 @@ class AdjudicationPanel(QWidget):
 
     def _submit(
         self,
-        func: Callable[[], Any],
-        done: Callable[[Any], None],
+        op: Callable[[], Done[T]],
+        done: Callable[[T], None],
         failed_label: QLabel | None = None,
     ) -> None:
         self.writing = True
@@ -390,4 +401,4 @@ class AdjudicationPanel(QWidget):
             if failed_label is not None:
                 failed_label.setText(f"Not merged: {error}")
 
-        self.services.writer.submit(func, done, failed)
+        self.services.write(op, origin=self, done=done, failed=failed)

@@ -24,6 +24,7 @@ from bagel_studio.core.agreement import (
     AgreementReport,
     agreement_report,
 )
+from bagel_studio.core.changes import Changes, Part
 from bagel_studio.ui.plain import plain_label
 from bagel_studio.ui.secondary import add_button_key
 from bagel_studio.ui.services import Services
@@ -123,6 +124,13 @@ class AgreementView(QWidget):
             )
         )
         self.refresh()
+        services.listen(self)
+
+    def apply_changes(self, changes: Changes, origin: object) -> None:
+        """Curators' decisions (the desk's, a merge's) change the agreement: recomputed while
+        the window is open (F5 does the same by hand)."""
+        if changes.parts & Part.REVIEWS and self.isVisible():
+            self.refresh()
 
     def refresh(self) -> None:
         """Recompute from the project (a single query; fast enough on the main thread)."""

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from bagel_studio.core.changes import Changes, Part
 from bagel_studio.core.domains import GLOBI, LETTERS
 from bagel_studio.core.model import Flag, Item
 from bagel_studio.core.store import QueueFilter, Store
@@ -178,6 +179,13 @@ class AmbiguityPanel(QWidget):
             shortcut.activated.connect(lambda step=step: self.step_selection(step))
         add_button_key(self, refresh, "F5")
         self.refresh()
+        services.listen(self)
+
+    def apply_changes(self, changes: Changes, origin: object) -> None:
+        """New items, edits and re-checks change which GloBI items are flagged and how: the
+        queue is read again while the panel is open (F5 does the same by hand)."""
+        if changes.parts & (Part.NEW | Part.CONTENT | Part.FLAGS) and self.isVisible():
+            self.refresh()
 
     # -- the queue -----------------------------------------------------------------------------
 

@@ -5,7 +5,9 @@ again, since it ends by storing its flags; the panel then lists its findings: th
 domain, each artifact in words, each cluster of near-duplicates and each leak. A cluster or a
 leak shows its items side by side, each with a button that shows it in the desk; an artifact
 filters the desk's queue to its domain and dimension. J/K step through the findings and Enter
-opens the selected one. Item text is data: labels are plain text.
+opens the selected one. Item text is data: labels are plain text. A decision or an edit made
+elsewhere redraws the cards of the items it changed (``apply_changes``); the findings themselves
+are the audit's, until it runs again.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from bagel_studio.core.audit import AuditReport, audit_flags, run_audit
 from bagel_studio.core.audit.baselines import BASELINES, CHANCE, PICKS, Artifact, format_p
+from bagel_studio.core.changes import Changes, Done, Part
 from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.operations.audit import AuditChange, store_audit_flags
 from bagel_studio.core.store import QueueFilter, Store, StoreError
@@ -44,6 +47,7 @@ from bagel_studio.ui.services import Services
 
 CARD_WIDTH = 320
 ARTIFACT_COLOUR = QColor(200, 60, 40)
+CARD_PARTS = Part.CONTENT | Part.STATUS  # what an item card shows of a write
 KEYS_HINT = "J / K: next / previous finding · Enter: show its items in the desk · Esc: close"
 
 
@@ -99,11 +103,13 @@ def findings(report: AuditReport) -> list[Finding]:
     return found
 
 
-def audit_project(store: Store) -> AuditResult:
+def audit_project(store: Store) -> Done[AuditResult]:
     """Run the audit and (unless read-only) store its flags: the writer thread's job."""
     report = run_audit(store)
-    change = None if store.read_only else store_audit_flags(store, audit_flags(report))
-    return AuditResult(report, change, findings(report))
+    if store.read_only:
+        return Done(AuditResult(report, None, findings(report)))
+    stored = store_audit_flags(store, audit_flags(report))
+    return Done(AuditResult(report, stored.result, findings(report)), stored.changes)
 
 
 class _ItemCard(QFrame):
@@ -144,7 +150,6 @@ class AuditPanel(QWidget):
 
     open_item = Signal(str)  # the desk shows this item
     show_filter = Signal(object)  # the desk's queue shows these items (a QueueFilter)
-    audited = Signal(object)  # an audit finished and stored its flags (AuditChange or None)
 
     def __init__(self, services: Services, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -178,6 +183,14 @@ class AuditPanel(QWidget):
             shortcut.activated.connect(lambda step=step: step_queue(self.queue, step))
         self.resize(1200, 720)
         self.refresh()
+        services.listen(self)
+
+    def apply_changes(self, changes: Changes, origin: object) -> None:
+        """Items shown on the selected finding's cards that a write changed (their status, their
+        content) are drawn again; what the audit found stays until it runs again."""
+        shown = {card.item_id for card in self.cards}
+        if origin is not self and any(changes.touches(i, CARD_PARTS) for i in shown):
+            self._show_current()
 
     # -- running -------------------------------------------------------------------------------
 
@@ -189,8 +202,11 @@ class AuditPanel(QWidget):
         self.run_button.setEnabled(False)
         self.heading.setText("Auditing the project…")
         store = self.services.store
-        self.services.writer.submit(
-            lambda: audit_project(store), self._audit_done, self._audit_failed
+        self.services.write(
+            lambda: audit_project(store),
+            origin=self,
+            done=self._audit_done,
+            failed=self._audit_failed,
         )
 
     def _audit_done(self, result: AuditResult) -> None:
@@ -207,7 +223,6 @@ class AuditPanel(QWidget):
         keep = current_id(self.queue)
         fill_queue(self.queue, ((f.key, f.text, None) for f in result.findings), keep)
         self._show_current()
-        self.audited.emit(result.change)
 
     def _audit_failed(self, error: BaseException) -> None:
         self.running = False

@@ -91,10 +91,6 @@ class Desk(Protocol):
 
     def current_item_id(self) -> str | None: ...
 
-    def after_import(self) -> None: ...
-
-    def item_changed_elsewhere(self, item_id: str) -> None: ...
-
     def open_from_elsewhere(self, item_id: str) -> None: ...
 
     def show_status(self, message: str) -> None: ...
@@ -233,7 +229,6 @@ class DeskMenus:
 
     def run_import(self, paths: list[Path]) -> ImportDialog:
         dialog = ImportDialog(self.desk.services, paths, self.window)
-        dialog.finished_import.connect(self.desk.after_import)
         self.panels["import"] = dialog
         dialog.installEventFilter(_KeysBackOnClose(dialog, self._return_keys))
         dialog.open()
@@ -246,7 +241,6 @@ class DeskMenus:
         )
         if names:
             dialog = MergeDialog(self.desk.services, [Path(n) for n in names], self.window)
-            dialog.finished_import.connect(self.desk.after_import)
             self.panels["merge"] = dialog
             dialog.installEventFilter(_KeysBackOnClose(dialog, self._return_keys))
             dialog.open()
@@ -275,7 +269,7 @@ class DeskMenus:
             panel.setWindowTitle(f"BAGEL Studio — {title}")
             self.panels[name] = panel
             make_secondary(panel, PANEL_SIZES.get(name, DEFAULT_SIZE))
-            self._wire(panel)
+            self._wire(name, panel)
             panel.installEventFilter(_KeysBackOnClose(panel, self._return_keys))
             if hasattr(panel, "current_item"):  # the Models panel acts on the desk's item
                 panel.current_item = self.desk.current_item_id
@@ -287,20 +281,21 @@ class DeskMenus:
         panel.raise_()
         panel.activateWindow()
 
-    def _wire(self, panel: QWidget) -> None:
-        """What a panel changes shows in the desk; what it asks the desk to show is shown."""
-        desk = self.desk
-        for signal_name, slot in (
-            ("adjudicated", desk.item_changed_elsewhere),
-            ("merged", lambda _report: desk.after_import()),
-            ("open_item", desk.open_from_elsewhere),
-            ("models_changed", lambda: desk.after_import()),
-            ("show_filter", self.show_filter),
-            ("audited", lambda _change: desk.after_import()),
-        ):
-            signal = getattr(panel, signal_name, None)
-            if signal is not None:
-                signal.connect(slot)
+    def _wire(self, name: str, panel: QWidget) -> None:
+        """What a panel asks of the desk: to show an item (the ambiguity queue, the audit), to
+        filter the queue (the audit). What a panel writes reaches the desk as every write does,
+        through ``services.write`` and the desk's ``apply_changes``."""
+        if name == "ambiguity":
+            from bagel_studio.ui.ambiguity import AmbiguityPanel
+
+            assert isinstance(panel, AmbiguityPanel)
+            panel.open_item.connect(self.desk.open_from_elsewhere)
+        elif name == "audit":
+            from bagel_studio.ui.audit_panel import AuditPanel
+
+            assert isinstance(panel, AuditPanel)
+            panel.open_item.connect(self.desk.open_from_elsewhere)
+            panel.show_filter.connect(self.show_filter)
 
     def show_filter(self, queue_filter: QueueFilter) -> None:
         """Another window (the audit) asks the desk's queue to show some items: the filter bar
@@ -329,7 +324,6 @@ class DeskMenus:
         dialog = self.panels.get("measure_all")
         if not isinstance(dialog, MeasureAllDialog):
             dialog = MeasureAllDialog(self.desk.services, self.window)
-            dialog.measured.connect(lambda _report: self.desk.after_import())
             self.panels["measure_all"] = dialog
         dialog.show()
         dialog.raise_()

@@ -275,7 +275,6 @@ class EvidencePanel(QTabWidget):
     has are shown (greyed-out tabs said nothing but took the eye), the relevant one in front."""
 
     status_message = Signal(str)
-    flags_changed = Signal(str)  # an item re-checked after its clip was measured
 
     def __init__(self, services: Services, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -355,7 +354,7 @@ class EvidencePanel(QTabWidget):
             self._listening_slot.setText("Listening is not available in this build.")
             return None
         panel.status_message.connect(self.status_message)
-        panel.flags_changed.connect(self.flags_changed)
+        panel.flags_changed.connect(self._refresh_species)  # the card's BirdNET line
         self._recording_layout.replaceWidget(self._listening_slot, panel)
         self._listening_slot.hide()  # deleteLater alone leaves it drawn until the main loop runs
         self._listening_slot.deleteLater()
@@ -458,13 +457,27 @@ class EvidencePanel(QTabWidget):
             if self.listening is not None:
                 self.listening.clear()
             return False
-        self.recording.set_fields(str(rec["id"]), recording_fields(rec))
+        fields = [*recording_fields(rec), species_field(self._store, item, rec)]
+        self.recording.set_fields(str(rec["id"]), fields)
         if self.listening is not None:
             self._show_in_panel(self.listening, item)
         elif not self._listening_tried:
             # Not built yet: the warm-up gives it this item when it is (see _warmed_up).
             self._listening_slot.setText(LISTENING_PREPARING)
         return True
+
+    def _refresh_species(self, item_id: str) -> None:
+        """The clip was detected (or measured) after the card was drawn: its BirdNET line now."""
+        item = self.item
+        rec = (
+            self._store.evidence.recording(item.recording_id)
+            if item and item.recording_id
+            else None
+        )
+        if item is None or item.id != item_id or rec is None:
+            return
+        fields = [*recording_fields(rec), species_field(self._store, item, rec)]
+        self.recording.set_fields(str(rec["id"]), fields)
 
     def _show_in_panel(self, panel: ListeningPanel, item: Item) -> None:
         try:
@@ -511,6 +524,18 @@ def recording_fields(rec: dict[str, Any]) -> list[tuple[str, Any]]:
         ),
         ("Location", meta.get("loc") or meta.get("cnt")),
     ]
+
+
+def species_field(store: Store, item: Item, rec: dict[str, Any]) -> tuple[str, Any]:
+    """The card's "BirdNET" row: whether the clip confirms the item's species (from the cached
+    detection; importing the audio core only now, as the listening panel does)."""
+    from bagel_studio.core.audio.species_project import card_line, item_answer
+
+    try:
+        return ("BirdNET", card_line(item_answer(store, item, rec)))
+    except Exception:  # a detection that cannot be read must not hide the card
+        log.exception("the species detection could not be read")
+        return ("BirdNET", None)
 
 
 def _scrolling(widget: QWidget) -> QScrollArea:

@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from bagel_studio.core.changes import Changes, Part
 from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.export import (
     ExportBlockedError,
@@ -46,13 +47,14 @@ from bagel_studio.core.export import (
     export_release,
     last_export_seed,
     plan_export,
-    record_export,
 )
+from bagel_studio.core.operations.export import record_export
 from bagel_studio.core.store import Store
 from bagel_studio.ui.plain import plain_label
 from bagel_studio.ui.services import Services
 
 PREVIEW_DELAY_MS = 250  # wait for the seed to settle before planning again
+PLANNED_PARTS = Part.CONTENT | Part.STATUS | Part.FLAGS | Part.NEW  # what the preview reads
 
 
 BALANCE_CAPTION = (
@@ -92,6 +94,13 @@ class ExportDialog(QDialog):
         self._timer.timeout.connect(self.refresh_preview)
         self.seed_box.valueChanged.connect(lambda _value: self._timer.start())
         self.refresh_preview()
+        services.listen(self)
+
+    def apply_changes(self, changes: Changes, origin: object) -> None:
+        """Decisions, edits or flags written while the dialog is open change what the release
+        takes: the preview is planned again (once the writes settle), unless an export runs."""
+        if changes.parts & PLANNED_PARTS and self.isVisible() and not self.running:
+            self._timer.start()
 
     # -- layout --------------------------------------------------------------------------------
 
@@ -281,8 +290,13 @@ class ExportDialog(QDialog):
         )
         self.report_button.setEnabled(True)
         self.report_button.setFocus()
-        if not self.services.store.read_only:
-            self.services.writer.submit(lambda: record_export(self.services.store, result))
+        store = self.services.store
+        if not store.read_only:
+            manifest = result.manifest
+            self.services.write(
+                lambda: record_export(store, str(result.out_dir), result.seed, manifest),
+                origin=self,
+            )
         self.exported.emit(result)
 
     def _export_failed(self, error: BaseException) -> None:

@@ -2,7 +2,8 @@
 
 The importer reports progress from the writer thread; a QObject signal carries it to the dialog on
 the main thread. At the end the dialog shows the importer's own summary, including every rejected
-line as ``file:line: reason``, so nothing is dropped silently.
+line as ``file:line: reason``, so nothing is dropped silently. Like every write it runs through
+``services.write``: once committed, every open window redraws what it changed.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from bagel_studio.core.changes import Done
 from bagel_studio.ui.plain import plain_label
 from bagel_studio.ui.services import Services
 
@@ -34,8 +36,6 @@ class _ProgressRelay(QObject):
 
 class BackgroundJobDialog(QDialog):
     """A progress bar while ``job`` runs on the writer, then a plain-text summary."""
-
-    finished_import = Signal(object)  # the job's result, after it committed
 
     def __init__(self, services: Services, title: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -62,7 +62,7 @@ class BackgroundJobDialog(QDialog):
         self.error: BaseException | None = None
         self.completed = False
 
-    def job(self, progress: Callable[..., None]) -> Any:
+    def job(self, progress: Callable[..., None]) -> Done[Any]:
         raise NotImplementedError
 
     def summary_lines(self, result: Any) -> list[str]:
@@ -76,7 +76,9 @@ class BackgroundJobDialog(QDialog):
         def progress(*args: Any) -> None:
             self._relay.progressed.emit(args)
 
-        self.services.writer.submit(lambda: self.job(progress), self._finished, self._failed)
+        self.services.write(
+            lambda: self.job(progress), origin=self, done=self._finished, failed=self._failed
+        )
 
     def _show_progress(self, args: tuple[Any, ...]) -> None:
         numbers = [a for a in args if isinstance(a, int)]
@@ -92,7 +94,6 @@ class BackgroundJobDialog(QDialog):
     def _finished(self, result: Any) -> None:
         self.result_value = result
         self._end(1, "Done.", "\n".join(self.summary_lines(result)))
-        self.finished_import.emit(result)
 
     def _failed(self, error: BaseException) -> None:
         self.error = error
@@ -126,16 +127,17 @@ class _PathsJobDialog(BackgroundJobDialog):
         self.paths = paths
         self.label.setText(f"{self.VERB} " + ", ".join(p.name for p in paths))
 
-    def job(self, progress: Callable[..., None]) -> Any:
+    def job(self, progress: Callable[..., None]) -> Done[Any]:
         run = getattr(importlib.import_module(self.MODULE), self.FUNCTION)
-        return run(self.services.store, self.paths, progress=progress)
+        done: Done[Any] = run(self.services.store, self.paths, progress=progress)
+        return done
 
 
 class ImportDialog(_PathsJobDialog):
-    """Runs ``bagel_studio.core.importers.import_paths`` on the chosen files or folders."""
+    """Runs ``bagel_studio.core.importers.import_files`` on the chosen files or folders."""
 
     TITLE, VERB = "Import", "Importing"
-    MODULE, FUNCTION = "bagel_studio.core.importers", "import_paths"
+    MODULE, FUNCTION = "bagel_studio.core.importers", "import_files"
 
 
 class MergeDialog(_PathsJobDialog):

@@ -3,18 +3,21 @@
 The window is handed its ``Services`` (store, preferences, executors) by the app and builds its
 widgets around them; the keys come from the one shortcut table in ``shortcuts.py`` and are bound as
 window-wide QShortcuts that go through the review machine, so a key works wherever the focus is
-except while typing in a text field.
+except while typing in a text field. Every write, the desk's own or another window's, ends in
+``apply_changes``, which redraws what its change set names.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QSplitter, QVBoxLayout, QWidget
 
+from bagel_studio.core.changes import Changes, Part
 from bagel_studio.core.llm.desk import model_choice_lines
 from bagel_studio.core.store import QueueFilter
 from bagel_studio.ui.decision_bar import DecisionBar
@@ -111,6 +114,8 @@ class MainWindow(QMainWindow):
         # which keeps plain keys for its type-ahead, and A, E, R, J did nothing.
         self.queue.focus_queue()
         self._prepare_listening()
+        services.listen(self)
+        services.report_failure = lambda error: self.show_status(f"Not saved: {error}")
         if not self.read_only:
             self.finish_pending_checks()
 
@@ -124,11 +129,21 @@ class MainWindow(QMainWindow):
         if self.evidence.listening is not None:
             return
         poke = self.evidence.listening_poke
-        self.controller.item_shown.connect(lambda _id: poke())
-        self.queue_model.modelReset.connect(poke)
-        self.machine.state_changed.connect(lambda _state: poke())
-        self.queue.filters.search.textChanged.connect(lambda _text: poke())
-        self.queue.table.verticalScrollBar().valueChanged.connect(lambda _value: poke())
+        pokes = [
+            (self.controller.item_shown, lambda _id: poke()),
+            (self.queue_model.modelReset, poke),
+            (self.machine.state_changed, lambda _state: poke()),
+            (self.queue.filters.search.textChanged, lambda _text: poke()),
+            (self.queue.table.verticalScrollBar().valueChanged, lambda _value: poke()),
+        ]
+        for signal, slot in pokes:
+            signal.connect(slot)
+
+        def built() -> None:  # nothing is left to push back: the curator's actions stop poking
+            for signal, slot in pokes:
+                signal.disconnect(slot)
+
+        self.evidence.warmup.finished.connect(built)
         self.evidence.start_listening()
 
     def _build_layout(self) -> None:
@@ -164,7 +179,7 @@ class MainWindow(QMainWindow):
                 shortcut.setObjectName(entry.action)
                 shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
                 shortcut.setAutoRepeat(False)
-                shortcut.activated.connect(lambda a=entry.action: self.machine.handle(a))
+                shortcut.activated.connect(partial(self.machine.handle, entry.action))
                 shortcuts.append(shortcut)
         m = self.machine
         m.on("play", lambda: self._listen("toggle_play"))
@@ -177,6 +192,7 @@ class MainWindow(QMainWindow):
         m.on("faster", lambda: self._listen("step_speed", 1))
         m.on("loop", lambda: self._listen("toggle_loop"))
         m.on("measure", lambda: self._listen("toggle_measure"))
+        m.on("play_species", lambda: self._listen("play_species"))
         m.on("listen_wide", self.toggle_listening_wide)
         m.on("search", self.focus_search)
         m.on("filter", lambda: self.queue.filters.domain.setFocus())
@@ -185,8 +201,6 @@ class MainWindow(QMainWindow):
     def _connect(self) -> None:
         self.controller.status_message.connect(self.show_status)
         self.evidence.status_message.connect(self.show_status)
-        self.evidence.flags_changed.connect(self.controller.flags_changed)
-        self.controller.write_finished.connect(self.update_progress)
         self.queue_model.modelReset.connect(self.show_progress)
         self.machine.state_changed.connect(self._state_changed)
         # An empty queue says why (filters or no items) when the filters change, state or not.
@@ -257,15 +271,24 @@ class MainWindow(QMainWindow):
         curator = self.services.prefs.curator or "no curator"
         self.setWindowTitle(f"BAGEL Studio — {Path(self.store.path).name}{suffix} — {curator}")
 
-    def after_import(self) -> None:
-        """New items arrived: re-read the queue, the filter choices and this curator's to-do."""
-        self.queue.filters.refresh_choices()
-        self.queue_model.reload()
-        if self.controller.item is None:
-            self.controller.show_first()
+    def apply_changes(self, changes: Changes, origin: object) -> None:
+        """The desk's one answer to every write (its own, another window's, a run's): the queue's
+        rows of the items that changed (all of them when every item may have), the filter choices
+        when items or other curators' decisions arrived, the item on screen when someone else
+        changed it (the desk's own decision moves on to the next item itself), and the progress
+        when decisions or items did."""
+        parts = changes.parts
+        own = origin is self.controller
+        if parts & Part.NEW or (parts & Part.REVIEWS and not own):
+            self.queue.filters.refresh_choices()
+        if changes.every_item and parts:
+            self.queue_model.reload()
         else:
-            self.controller.refresh_if_idle()
-        self.update_progress()
+            self.queue_model.refresh_items(changes.item_ids(), parts)
+        if not own:
+            self.controller.show_changes(changes)
+        if parts & (Part.STATUS | Part.REVIEWS | Part.NEW):
+            self.update_progress()
 
     def finish_pending_checks(self) -> None:
         """Run the checks an interrupted import left undone (on the writer), and say so."""
@@ -274,22 +297,13 @@ class MainWindow(QMainWindow):
             return
         what = f"the checks of {len(pending):,} items an interrupted import left unchecked"
         self.show_status(f"Finishing {what}…")
+        from bagel_studio.core.operations.project import recheck
 
-        def job() -> int:
-            from bagel_studio.core.operations.project import recheck
-
-            return recheck(self.store, pending)
-
-        def done(_: int) -> None:
-            self.show_status(f"Finished {what}.")
-            self.after_import()
-
-        self.services.writer.submit(job, done)
-
-    def item_changed_elsewhere(self, item_id: str) -> None:
-        """An adjudication window settled ``item_id``: its row, the item and the progress."""
-        self.controller.item_changed_elsewhere(item_id)
-        self.update_progress()
+        self.services.write(
+            lambda: recheck(self.store, pending),
+            origin=self,
+            done=lambda _flags: self.show_status(f"Finished {what}."),
+        )
 
     def open_from_elsewhere(self, item_id: str) -> None:
         """Another window (the ambiguity queue) asks the desk to show ``item_id``."""

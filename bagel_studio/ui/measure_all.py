@@ -1,16 +1,18 @@
-"""Review → Measure all clips…: every recording of the project measured at once, from the desk.
+"""Review → Measure all clips…: every recording of the project measured at once, from the desk
+(and its species detected by BirdNET, when installed; else the dialog says how to get it).
 
 The same engine as ``bagel-studio analyze`` (``operations.analyze_recordings``: a pool of
 processes, one per core, or this process for a few clips), run on a thread of its own so the desk
-stays usable; each batch of results is stored through the desk's single writer thread, progress
-comes back through a signal, and Cancel (or closing the dialog) stops after the clips under way,
-keeping what was measured. Clips measured before are skipped, so a later run finishes the rest.
+stays usable; each batch of results is stored through the desk's single writer thread
+(``services.writes_of_run``), progress comes back through a signal, and Cancel (or closing the
+dialog) stops after the clips under way, keeping what was measured. Clips measured before are
+skipped, so a later run finishes the rest. When it ends, every open window is told what the run
+changed (the flags of the clips' items).
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
@@ -39,14 +41,13 @@ class _Relay(QObject):
 class MeasureAllDialog(QDialog):
     """A progress bar, what it is doing, and Cancel (Close once done)."""
 
-    measured = Signal(object)  # the AnalysisReport, after the last batch is stored
-
     def __init__(self, services: Services, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.services = services
         self.running = False
         self.report: Any = None
         self._cancel = threading.Event()
+        self._writes = services.writes_of_run()
         self._relay = _Relay()
         self._relay.progressed.connect(self._progressed)
         self._relay.finished.connect(self._finished)
@@ -73,10 +74,8 @@ class MeasureAllDialog(QDialog):
         self.bar.setRange(0, 0)
         self.status.setText("Finding the clips not measured yet…")
         self.cancel_button.setText("Cancel")
-        store, writer = self.services.store, self.services.writer
-
-        def write(call: Callable[[], Any]) -> Any:
-            return writer.submit(call).result()
+        store = self.services.store
+        self._writes = writes = self.services.writes_of_run()
 
         def run() -> None:
             from bagel_studio.core.operations import analyze_recordings
@@ -84,8 +83,8 @@ class MeasureAllDialog(QDialog):
             try:
                 report = analyze_recordings(
                     store, workers=workers, progress=self._relay.progressed.emit,
-                    cancel=self._cancel, write=write,
-                )  # fmt: skip
+                    cancel=self._cancel, write=writes.write,
+                ).result  # fmt: skip
             except Exception as exc:  # shown to the curator, never a crash
                 self._relay.failed.emit(str(exc) or type(exc).__name__)
             else:
@@ -130,15 +129,20 @@ class MeasureAllDialog(QDialog):
             f"{ending}: {report.measured:,} clips measured, {report.unreadable:,} unreadable, "
             f"{report.already:,} measured before, {len(report.missing):,} without an audio file."
         )
+        if report.species_note:
+            text += f"\nSpecies not detected: {report.species_note}"
+        elif report.detected:
+            text += f" BirdNET detected the species of {report.detected:,} clips."
         if report.cancelled:
             text += " Measure again to finish the rest."
         self.status.setText(text)
         self.cancel_button.setText("Close")
         self.cancel_button.setEnabled(True)
-        self.measured.emit(report)
+        self.services.tell(self._writes.changes, self)
 
     def _failed(self, message: str) -> None:
         self.running = False
+        self.services.tell(self._writes.changes, self)  # what was stored before it stopped
         self._cancel = threading.Event()
         self.bar.setRange(0, 1)
         self.status.setText(f"Measuring stopped: {message}")

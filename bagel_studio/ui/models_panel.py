@@ -2,7 +2,9 @@
 accuracy and emitted letters, and a second opinion or a regeneration for the desk's item.
 
 Requests run on the panel's own worker thread (never the UI thread); every write goes to the
-desk's one database-writer executor; progress and results reach the widgets through signals.
+desk's one database-writer executor (``services.write``, or for a run ``services.writes_of_run``,
+whose changes reach every open window when the run ends); progress and results reach the widgets
+through signals.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from bagel_studio.core.changes import Changes
 from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.llm.jobs import DESK_ADVICE
 from bagel_studio.core.llm.profiles import API_STYLES, DEFAULT_KEY_ENV, Profile, ProfileError
@@ -39,7 +42,7 @@ from bagel_studio.core.llm.project import find_profile, load_profiles
 from bagel_studio.core.model import Status
 from bagel_studio.ui.plain import plain_label
 from bagel_studio.ui.secondary import add_button_key
-from bagel_studio.ui.services import Executor, Services
+from bagel_studio.ui.services import Executor, RunWrites, Services
 
 PROFILE_COLUMNS = (
     "Label", "Model", "Endpoint", "API", "Grammar", "Key", "Concurrency", "Timeout", "Context",
@@ -74,7 +77,7 @@ class _Relay(QObject):
 
 
 class ModelsPanel(QWidget):
-    models_changed = Signal()  # answers, verdicts or items changed: the desk re-reads its queue
+    models_changed = Signal()  # a run or a request ended; the windows were told what it changed
 
     def __init__(self, services: Services, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -82,6 +85,7 @@ class ModelsPanel(QWidget):
         self.setWindowTitle("Models")
         self.current_item: Callable[[], str | None] = lambda: None
         self._runner = Executor(1, "bagel-llm")
+        self._writes: RunWrites = services.writes_of_run()
         self._cancel = threading.Event()
         self._relay = _Relay()
         self._relay.progress.connect(self._progress)
@@ -151,6 +155,13 @@ class ModelsPanel(QWidget):
         ):
             add_button_key(self, button, key)
         self.refresh()
+        services.listen(self)
+
+    def apply_changes(self, changes: Changes, origin: object) -> None:
+        """Profiles or answers written elsewhere (a run of this panel re-reads them when it
+        ends): the tables again, while the panel is open."""
+        if changes.models and origin is not self and self.isVisible():
+            self.refresh()
 
     def _layout(self) -> None:
         form = QFormLayout()
@@ -303,18 +314,16 @@ class ModelsPanel(QWidget):
             self._select(profile.label)
             self.status.setText(f"Saved {profile.label}")
 
-        self.services.writer.submit(
+        self.services.write(
             lambda: save_profile(store, profile),
-            on_done=saved,
-            on_error=lambda exc: self.status.setText(f"Not saved: {exc}"),
+            origin=self,
+            done=saved,
+            failed=lambda exc: self.status.setText(f"Not saved: {exc}"),
         )
-
-    def _write(self, call: Callable[[], Any]) -> Any:
-        """Run a write on the desk's writer thread and wait for it (called on the run thread)."""
-        return self.services.writer.submit(call).result()
 
     def _start(self, job: Callable[[], str], what: str) -> None:
         self._cancel = threading.Event()
+        self._writes = self.services.writes_of_run()
         self.run_button.setEnabled(False)
         self.judge_button.setEnabled(False)
         self.regenerate_button.setEnabled(False)
@@ -347,8 +356,8 @@ class ModelsPanel(QWidget):
                 client.check()
                 summary = evaluate(
                     store, profile, questions(store), client=client,
-                    progress=self._relay.progress.emit, cancel=self._cancel, write=self._write,
-                    advice=DESK_ADVICE,
+                    progress=self._relay.progress.emit, cancel=self._cancel,
+                    write=self._writes.write, advice=DESK_ADVICE,
                 )  # fmt: skip
             finally:
                 client.close()
@@ -387,7 +396,7 @@ class ModelsPanel(QWidget):
 
                     summary = judge(
                         store, profile, [item], client=client, cancel=self._cancel,
-                        write=self._write, advice=DESK_ADVICE,
+                        write=self._writes.write, advice=DESK_ADVICE,
                     )  # fmt: skip
                     if summary.stopped:
                         return f"{item_id}: stopped. Why: {_first_upper(summary.stopped)}."
@@ -404,7 +413,7 @@ class ModelsPanel(QWidget):
 
                 result = regenerate(
                     store, profile, [item], client=client, cancel=self._cancel,
-                    write=self._write, advice=DESK_ADVICE,
+                    write=self._writes.write, advice=DESK_ADVICE,
                 )  # fmt: skip
                 if result.stopped:
                     return f"{item_id}: stopped. Why: {_first_upper(result.stopped)}."
@@ -444,6 +453,7 @@ class ModelsPanel(QWidget):
             button.setEnabled(True)
         self.cancel_button.setEnabled(False)
         self.refresh()
+        self.services.tell(self._writes.changes, self)
         self.models_changed.emit()
 
     def closeEvent(self, event: Any) -> None:

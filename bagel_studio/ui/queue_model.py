@@ -1,7 +1,7 @@
 """The queue's table model: a count and pages of rows, read from SQLite as they are painted.
 
 At 200,000 items even a list of ids makes a filter change slow (reading them all, then an id-to-row
-map over them): the model holds only the filter and its count (``store.items.count``), and asks
+map over them): the model holds only the filter and its count (``store.queue.count``), and asks
 ``store.queue.page`` for a page of rows the first time a row of that page is painted, keeping a
 few pages in a small LRU cache. The page after a cached one is read from that page's last key, so
 walking down the queue never re-scans what it passed; where an item sits is ``store.queue.rank``.
@@ -10,16 +10,31 @@ walking down the queue never re-scans what it passed; where an item sits is ``st
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Collection
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
+from bagel_studio.core.changes import Part
 from bagel_studio.core.checks import CHECKS
 from bagel_studio.core.store import QueueFilter, Store
 from bagel_studio.ui.plain import plain_tooltip, shown
 
 PAGE_SIZE = 200
+FEW_ROWS = 8  # rows a write changed that are placed again one by one; more reload the queue
+# What of an item each filter field reads (the domain never changes): a write that changed none
+# of these leaves every row where it was.
+FILTER_READS = {
+    "dimension": Part.CONTENT,
+    "level": Part.CONTENT,
+    "search": Part.CONTENT,
+    "status": Part.STATUS,
+    "curator": Part.REVIEWS,
+    "unreviewed_by": Part.REVIEWS,
+    "check": Part.FLAGS,
+    "ambiguity_first": Part.FLAGS,  # the most severe flags first
+}
 MAX_PAGES = 16
 
 # What the table shows, from the store's queue row (``store.queue.QUEUE_COLUMNS``; "flags" is
@@ -74,6 +89,7 @@ class _Page:
     """One page of the queue: its records in order and where each id sits."""
 
     def __init__(self, first_row: int, records: list[dict[str, Any]]) -> None:
+        self.first_row = first_row
         self.records = records
         self.rows = {record["id"]: first_row + n for n, record in enumerate(records)}
 
@@ -85,7 +101,7 @@ class QueueModel(QAbstractTableModel):
         super().__init__()
         self._store = store
         self._filter = queue_filter or QueueFilter()
-        self._count = store.items.count(self._filter)
+        self._count = store.queue.count(self._filter)
         self._pages: OrderedDict[int, _Page] = OrderedDict()
         self.pages_loaded = 0  # how many pages were fetched from SQLite (for tests and benchmarks)
         self.generation = 0  # counts the filters shown (each a new set of rows)
@@ -105,7 +121,7 @@ class QueueModel(QAbstractTableModel):
         """Show the items matching ``queue_filter``; only their count is read now."""
         self.beginResetModel()
         self._filter = queue_filter
-        self._count = self._store.items.count(queue_filter)
+        self._count = self._store.queue.count(queue_filter)
         self._pages.clear()
         self.generation += 1
         self.endResetModel()
@@ -129,13 +145,44 @@ class QueueModel(QAbstractTableModel):
             return row
         return self._store.queue.rank(self._filter, item_id) if item_id else -1
 
+    def refresh_items(self, item_ids: Collection[str], parts: Part) -> None:
+        """Re-read the rows of ``item_ids`` after a write changed ``parts`` of them. When the
+        filter reads none of those parts (an accept in a queue filtered by domain alone), each
+        row stays where it is and only those already read are read again; otherwise each is
+        placed again (a few) or the whole queue reloaded, as a filter change does (more)."""
+        if not parts & (self._filter_reads() | Part.NEW):
+            self._reread_rows(item_ids)
+        elif len(item_ids) > FEW_ROWS:
+            self.reload()
+        else:
+            for item_id in item_ids:
+                self.refresh_item(item_id)
+
+    def _filter_reads(self) -> Part:
+        """What of an item the filter (and the order it sets) reads."""
+        reads = Part.NONE
+        for name, part in FILTER_READS.items():
+            if getattr(self._filter, name):
+                reads |= part
+        return reads
+
+    def _reread_rows(self, item_ids: Collection[str]) -> None:
+        cached = {i: page for page in self._pages.values() for i in item_ids if i in page.rows}
+        for item_id, record in self._store.queue.rows(list(cached)).items():
+            page = cached[item_id]
+            row = page.rows[item_id]
+            offset = row - page.first_row
+            record["key"] = page.records[offset]["key"]  # the order does not read what changed
+            page.records[offset] = record
+            self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
+
     def refresh_item(self, item_id: str) -> None:
         """Re-read one item's row after a decision or edit. Its page is refetched; if the change
         took it out of the filter (or brought it in), that one row goes (or comes), so the rest
         of the table and the selection stay as they are."""
         shown = self._cached_row(item_id)
         now = self._store.queue.rank(self._filter, item_id)
-        count = self._store.items.count(self._filter)
+        count = self._store.queue.count(self._filter)
         if shown is None and count == self._count:
             shown = now
         if shown is not None and shown == now and count == self._count:

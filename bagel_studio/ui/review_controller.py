@@ -1,9 +1,11 @@
 """What the review keys do: decide, edit, reject, undo and move, through the writer executor.
 
-Every write goes to ``services.writer`` (one thread for all database writes); while it runs the
-machine is in ``writing`` and ignores decision and navigation keys. When the write has committed,
-the callback (on the main thread) refreshes the queue row and progress and shows the next item this
-curator has not reviewed, so the desk never moves on before the decision is on disk.
+Every write is an operation run by ``services.write`` (one thread for all database writes); while
+it runs the machine is in ``writing`` and ignores decision and navigation keys. When the write has
+committed, every open window has been told what it changed (the desk redraws the queue row and the
+progress, see ``MainWindow.apply_changes``), and then the callback (on the main thread) shows the
+next item this curator has not reviewed, so the desk never moves on before the decision is on
+disk. What other windows' writes change of the item on screen comes through ``show_changes``.
 """
 
 from __future__ import annotations
@@ -11,12 +13,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
-from typing import Any
+from typing import TypeVar
 
 from PySide6.QtCore import QObject, Signal
 
 from bagel_studio.core import operations
-from bagel_studio.core.model import Decision, HistoryEntry, Item, ItemContent
+from bagel_studio.core.changes import Changes, Done, Part
+from bagel_studio.core.model import Decision, HistoryEntry, Item, ItemContent, Review
 from bagel_studio.core.store import BlockedError, QueueFilter, StoreError
 from bagel_studio.ui.decision_bar import RejectDialog
 from bagel_studio.ui.evidence_view import EvidencePanel
@@ -26,6 +29,9 @@ from bagel_studio.ui.queue_panel import QueuePanel
 from bagel_studio.ui.services import Services
 from bagel_studio.ui.shortcuts import IDLE, ReviewMachine, State
 
+T = TypeVar("T")
+# What of the item on screen, changed by another window, needs it read again (flags alone do not).
+REREAD = Part.CONTENT | Part.STATUS | Part.REVIEWS | Part.NEW
 NO_ITEMS_TEXT = (
     "This project has no items yet. Import generated items and their evidence with"
     " File → Import… (Ctrl+I)."
@@ -168,19 +174,21 @@ class ReviewController(QObject):
         if blind is not None and self.machine.state is State.BLIND:
             self.choose(blind)
 
-    def item_changed_elsewhere(self, item_id: str) -> None:
-        """Another window changed ``item_id`` (an adjudication): re-read its row and, if it is on
-        screen, the item."""
-        self.model.refresh_item(item_id)
-        if self.item is not None and self.item.id == item_id:
+    def show_changes(self, changes: Changes) -> None:
+        """What another window's write changed of the item on screen. Its flags alone (a clip
+        measured, a re-check) go on screen without reloading its evidence, which would stop the
+        recording; anything else (a decision, an edit, model answers) reads it again, unless the
+        curator is editing, choosing a reason or waiting for a write. With no item on screen,
+        new items bring the first."""
+        item = self.item
+        if item is None:
+            if changes.parts & Part.NEW:
+                self.show_first()
+            return
+        if changes.models or changes.touches(item.id, REREAD):
             self.refresh_if_idle()
-
-    def flags_changed(self, item_id: str) -> None:
-        """``item_id`` was re-checked in the background (its clip measured): new flags on screen
-        and in its row, without reloading the evidence (that would stop the recording)."""
-        self.model.refresh_item(item_id)
-        if self.item is not None and self.item.id == item_id:
-            self.item_view.show_flags(self.store.flags.of_item(item_id))
+        elif changes.touches(item.id, Part.FLAGS):
+            self.item_view.show_flags(self.store.flags.of_item(item.id))
 
     def open_from_elsewhere(self, item_id: str) -> bool:
         """Show ``item_id`` asked for by another window; refused while editing or writing."""
@@ -248,7 +256,7 @@ class ReviewController(QObject):
             return
         curator, blind = self.curator, self.pending_blind
 
-        def write() -> Any:
+        def write() -> Done[Review]:
             return operations.decide(
                 self.store, item.id, curator, decision, reason=reason, note=note, blind_answer=blind
             )
@@ -256,14 +264,18 @@ class ReviewController(QObject):
         self._write(write, lambda _review: self._after_decision(item.id, decision))
 
     def _after_decision(self, item_id: str, decision: Decision) -> None:
-        self.model.refresh_item(item_id)
-        following = self.next_unreviewed(item_id)
+        self.show_next(item_id)
+        self.status_message.emit(f"{item_id}: {decision.value} saved")
+
+    def show_next(self, after: str) -> None:
+        """Move on from ``after``: the next item of the queue this curator has not reviewed, or
+        ``after`` again, saying that every item has their decision."""
+        following = self.next_unreviewed(after)
         if following is None:
-            self.show_item(item_id)
+            self.show_item(after)
             self.item_view.show_banner("Every item in this queue has your decision.", "info")
         else:
             self.show_item(following)
-        self.status_message.emit(f"{item_id}: {decision.value} saved")
 
     def open_reject(self) -> None:
         dialog = RejectDialog(self.item_view.window())
@@ -305,12 +317,12 @@ class ReviewController(QObject):
         content: ItemContent = self.item_view.editor.content()
         curator, blind = self.curator, self.pending_blind
 
-        def write() -> Any:
+        def write() -> Done[Review]:
             return operations.edit_and_accept(
                 self.store, item.id, curator, content, blind_answer=blind
             )
 
-        def done(review: Any) -> None:
+        def done(review: Review) -> None:
             self._after_decision(item.id, review.decision)
             self.queue.focus_queue()  # the editor that had the keys is hidden
 
@@ -326,22 +338,21 @@ class ReviewController(QObject):
             self.refresh_current()
             self.item_view.show_banner("Nothing left to undo.", "info")
             return
-        self.model.refresh_item(entry.item_id)
         self.show_item(entry.item_id)
         self.status_message.emit(undo_message(entry))
 
     # -- the write path ------------------------------------------------------------------------
 
-    def _write(self, func: Callable[[], Any], on_done: Callable[[Any], None]) -> None:
+    def _write(self, op: Callable[[], Done[T]], on_done: Callable[[T], None]) -> None:
         if self.read_only:
             return
         self.machine.set_state(State.WRITING)
 
-        def done(result: Any) -> None:
+        def done(result: T) -> None:
             on_done(result)
             self.write_finished.emit()
 
-        self.services.writer.submit(func, done, self._write_failed)
+        self.services.write(op, origin=self, done=done, failed=self._write_failed)
 
     def _write_failed(self, error: BaseException) -> None:
         """A refused or failed write: stay on the item (and its blind answer) and say why."""

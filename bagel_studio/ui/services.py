@@ -3,6 +3,14 @@
 STYLE: one single-thread executor for database writes and a separate pool for audio analysis and
 LLM calls; results come back to the main thread through signals, and no widget is touched inside
 an operation.
+
+Every write of the desk goes through ``Services.write``: the operation (``core.operations``, which
+returns ``Done(result, changes)``) runs on the writer thread; once it has committed, its change set
+is handed to every open window (``listen``), each deciding in its one method, ``apply_changes``,
+what to redraw; then the caller's ``done`` gets the result. A failure goes to the caller's
+``failed``, or else to ``report_failure`` (the desk's status bar). A run on another thread (an
+evaluation, measuring every clip) writes through ``Services.writes_of_run`` instead: each write
+waits on the writer, and their changes reach the windows once, when the run ends.
 """
 
 from __future__ import annotations
@@ -11,15 +19,24 @@ import traceback
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from PySide6.QtCore import QObject, Signal
 
+from bagel_studio.core.changes import NOTHING, Changes, Done
 from bagel_studio.core.prefs import Preferences
 from bagel_studio.core.store import Store
 
+T = TypeVar("T")
 Callback = Callable[[Any], None]
 ErrorCallback = Callable[[BaseException], None]
+
+
+class Window(Protocol):
+    """A window told of every write: it redraws what ``changes`` says changed (``origin`` is
+    whoever asked for the write, so that a window can leave its own follow-up to its callback)."""
+
+    def apply_changes(self, changes: Changes, origin: object) -> None: ...
 
 
 class _Relay(QObject):
@@ -78,18 +95,79 @@ class Executor:
         self._pool.shutdown(wait=True, cancel_futures=False)
 
 
+class RunWrites:
+    """The writes of a run on another thread: each one on the writer, waited for (``write``
+    is what ``core`` runs take as their ``write``); the changes gathered, for the windows when
+    the run ends (``Services.tell``)."""
+
+    def __init__(self, writer: Executor) -> None:
+        self._writer = writer
+        self.changes = NOTHING
+
+    def write(self, op: Callable[[], Done[T]]) -> Done[T]:
+        done: Done[T] = self._writer.submit(op).result()
+        self.changes |= done.changes
+        return done
+
+
 @dataclass
 class Services:
-    """What a window needs: the open project, the preferences and the executors."""
+    """What a window needs: the open project, the preferences and the executors, and the one way
+    to write (``write``) that tells every open window what changed."""
 
     store: Store
     prefs: Preferences
     writer: Executor = field(default_factory=lambda: Executor(1, "bagel-db"))
     workers: Executor = field(default_factory=lambda: Executor(2, "bagel-work"))
 
+    def __post_init__(self) -> None:
+        self.windows: list[Window] = []
+        # how a failed write nobody asked to hear of is reported (the desk: its status bar)
+        self.report_failure: ErrorCallback = traceback.print_exception
+
     @property
     def curator(self) -> str:
         return self.prefs.curator
+
+    def listen(self, window: Window) -> None:
+        """Tell ``window`` of every write from now on, until it is destroyed."""
+        self.windows.append(window)
+        if isinstance(window, QObject):
+            window.destroyed.connect(lambda _object=None: self._forget(window))
+
+    def _forget(self, window: Window) -> None:
+        if window in self.windows:
+            self.windows.remove(window)
+
+    def write(
+        self,
+        op: Callable[[], Done[T]],
+        *,
+        origin: object = None,
+        done: Callable[[T], None] | None = None,
+        failed: ErrorCallback | None = None,
+    ) -> None:
+        """Run the operation ``op`` on the writer thread. Once it has committed, every open
+        window redraws what it changed, then ``done(result)``; a failure goes to ``failed``
+        (or ``report_failure``). Callbacks run on the main thread."""
+
+        def committed(outcome: Done[T]) -> None:
+            self.tell(outcome.changes, origin)
+            if done is not None:
+                done(outcome.result)
+
+        self.writer.submit(op, committed, failed or self.report_failure)
+
+    def writes_of_run(self) -> RunWrites:
+        """The ``write`` of a run on another thread; ``tell`` its changes when it ends."""
+        return RunWrites(self.writer)
+
+    def tell(self, changes: Changes, origin: object = None) -> None:
+        """Hand ``changes`` to every open window (on the main thread)."""
+        if not changes:
+            return
+        for window in list(self.windows):
+            window.apply_changes(changes, origin)
 
     def close(self) -> None:
         self.writer.shutdown()

@@ -74,6 +74,13 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("loop", ("O",), "Loop on / off (the box, or the whole clip)", SHOWING, "Listen"),
     Shortcut("measure", ("M",), "Measuring box on / off (or Shift+drag)", SHOWING, "Listen"),
     Shortcut(
+        "play_species",
+        ("H",),
+        "Play from where BirdNET hears the item's species most",
+        SHOWING,
+        "Listen",
+    ),
+    Shortcut(
         "listen_wide",
         ("L",),
         "Listening layout (the recording gets the queue's width)",

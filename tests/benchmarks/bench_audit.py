@@ -230,7 +230,7 @@ def main() -> None:
             with Store.open(path) as store:
                 started, started_cpu = time.perf_counter(), time.process_time()
                 report = run_audit(store)
-                change = store_audit_flags(store, audit_flags(report))
+                change = store_audit_flags(store, audit_flags(report)).result
                 times.append(time.perf_counter() - started)
                 cpu.append(time.process_time() - started_cpu)
         print(

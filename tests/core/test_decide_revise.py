@@ -88,7 +88,7 @@ def test_a_revision_that_leaves_a_blocking_flag_is_rolled_back(project_path: Pat
         assert store.items.get("w1").content == before
         assert store.history.of_item("w1") == [] and store.reviews.of_item("w1") == []
         # the GloBI item with three options is fixed by the revision and accepted
-        review = revise(store, "g0", "ana", {"options": ["a", "b", "c", "d"], "answer": "b"})
+        review = revise(store, "g0", "ana", {"options": ["a", "b", "c", "d"], "answer": "b"}).result
         assert review.decision is Decision.REVISE
         assert store.flags.blocking("g0") == []
 

@@ -57,7 +57,7 @@ def edited(store: Store, item_id: str, curator: str, option: int, text: str) -> 
     content = store.items.get(item_id).content
     options = list(content.options)
     options[option] = text
-    assert operations.edit(store, item_id, curator, content.with_changes(options=options))
+    assert operations.edit(store, item_id, curator, content.with_changes(options=options)).result
 
 
 def decide_as_alice(store: Store) -> None:
@@ -125,7 +125,7 @@ def curator_files(tmp_path: Path, data_dir: Path) -> dict[str, Path]:
 
 def merged_three(files: dict[str, Path]) -> Store:
     store = open_with_clock(files["dana"], 10)
-    report = merge_projects(store, [files["alice"], files["bob"], files["carol"]])
+    report = merge_projects(store, [files["alice"], files["bob"], files["carol"]]).result
     assert report.complete
     return store
 
@@ -161,7 +161,7 @@ def test_merging_again_changes_nothing_and_counts_once(curator_files: dict[str, 
     with merged_three(curator_files) as store:
         reviews = store.reviews.all()
         history = store.db.execute("SELECT count(*) FROM history").fetchone()[0]
-        again = merge_projects(store, [curator_files["carol"], curator_files["alice"]])
+        again = merge_projects(store, [curator_files["carol"], curator_files["alice"]]).result
         assert [f.already_merged for f in again.files] == [True, True]
         assert all(f.changed == 0 for f in again.files)
         assert store.reviews.all() == reviews
@@ -179,9 +179,9 @@ def test_a_file_merged_through_another_counts_once(curator_files: dict[str, Path
     with Store.open(curator_files["bob"]) as bob:
         merge_projects(bob, [curator_files["carol"]])
     with Store.open(curator_files["dana"]) as store:
-        first = merge_projects(store, [curator_files["bob"]]).files[0]
+        first = merge_projects(store, [curator_files["bob"]]).result.files[0]
         assert first.curators == ["bob", "carol"]
-        second = merge_projects(store, [curator_files["carol"]]).files[0]
+        second = merge_projects(store, [curator_files["carol"]]).result.files[0]
         assert not second.already_merged  # another file ...
         assert second.reviews_added == 0  # ... whose decisions were all here already
         assert second.reviews_unchanged == 6
@@ -217,7 +217,7 @@ def test_adjudications_travel_with_the_file(curator_files: dict[str, Path], tmp_
     erin = tmp_path / "erin.bagel"
     shutil.copy(curator_files["alice"], erin)
     with Store.open(erin) as store:
-        report = merge_projects(store, [curator_files["dana"]])
+        report = merge_projects(store, [curator_files["dana"]]).result
         assert report.files[0].adjudications_added == 1
         assert store.items.get(W[1]).status is Status.REJECTED
         adjudication = store.adjudications.get(W[1])
@@ -236,14 +236,14 @@ def test_the_same_curator_in_two_files_keeps_the_newer_and_loses_nothing(
     shutil.copy(curator_files["alice"], older_copy)
 
     with Store.open(curator_files["alice"]) as store:  # newer one comes in: ours to history
-        result = merge_projects(store, [laptop]).files[0]
+        result = merge_projects(store, [laptop]).result.files[0]
         assert result.reviews_updated == 1
         assert store.reviews.of_item(W[0])[0].decision is Decision.REJECT
         merge = [h for h in store.history.of_item(W[0]) if h.action == "merge"][-1]
         assert merge.before is not None and merge.before["decision"] == "accept"
 
     with Store.open(laptop) as store:  # older one comes in: ours kept, theirs to history
-        result = merge_projects(store, [older_copy]).files[0]
+        result = merge_projects(store, [older_copy]).result.files[0]
         assert (result.reviews_older, result.reviews_added, result.reviews_updated) == (1, 0, 0)
         assert store.reviews.of_item(W[0])[0].decision is Decision.REJECT
         older = [h for h in store.history.of_item(W[0]) if h.action == "merge-older"]
@@ -264,7 +264,7 @@ def test_same_id_other_content_is_a_conflict_not_a_merge(
         operations.decide(store, W[0], "frank", Decision.REJECT, reason="trivial")
         operations.decide(store, "w:new", "frank", Decision.ACCEPT)
     with Store.open(curator_files["alice"]) as store:
-        report = merge_projects(store, [stranger])
+        report = merge_projects(store, [stranger]).result
         assert not report.complete
         assert [c["item_id"] for c in report.files[0].conflicts] == [W[0]]
         assert report.files[0].unknown_items == ["w:new"]

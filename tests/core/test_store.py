@@ -81,17 +81,17 @@ def test_edit_then_accept_is_a_revision_and_undo_walks_back(project_path: Path) 
     with Store.open(project_path) as store:
         add(store, "a")
         edited = store.items.get("a").content.with_changes(question="Which fish hosts it?")
-        assert operations.edit(store, "a", "alice", edited)
-        review = operations.decide(store, "a", "alice", Decision.ACCEPT)
+        assert operations.edit(store, "a", "alice", edited).result
+        review = operations.decide(store, "a", "alice", Decision.ACCEPT).result
         assert review.decision is Decision.REVISE
         assert store.items.get("a").status is Status.REVISED
-        undone = operations.undo(store, "alice")
+        undone = operations.undo(store, "alice").result
         assert undone is not None and undone.action == "decide"
         assert store.items.get("a").status is Status.UNREVIEWED
-        undone = operations.undo(store, "alice")
+        undone = operations.undo(store, "alice").result
         assert undone is not None and undone.action == "edit"
         assert store.items.get("a").content.question == "Q a?"
-        assert operations.undo(store, "alice") is None
+        assert operations.undo(store, "alice").result is None
         actions = [(h.action, h.undone) for h in store.history.of_item("a")]
         assert actions == [("edit", True), ("decide", True), ("undo", False), ("undo", False)]
 
@@ -109,7 +109,9 @@ def test_blocking_flag_prevents_acceptance_until_fixed() -> None:
     operations.decide(store, "x", "alice", Decision.REJECT, reason="factually-wrong")
     operations.edit(store, "x", "alice", broken.with_changes(answer_index=1))
     assert store.flags.blocking("x") == []
-    assert operations.decide(store, "x", "alice", Decision.ACCEPT).decision is Decision.REVISE
+    assert (
+        operations.decide(store, "x", "alice", Decision.ACCEPT).result.decision is Decision.REVISE
+    )
 
 
 def test_reject_needs_a_reason_and_curator_a_name() -> None:

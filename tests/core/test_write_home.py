@@ -24,12 +24,14 @@ LOWER_WRITERS = {
     "check_all": PACKAGE / "core" / "checks",
     "recheck_item": PACKAGE / "core" / "checks",
     "store_result": PACKAGE / "core" / "audio",
+    "store_detection_result": PACKAGE / "core" / "audio",
     "save_settings": PACKAGE / "core" / "audio",
 }
 # Store write methods that those lower layers call, module by module.
 LOWER_STORE_WRITES = {
     "core/checks/run.py": {"replace_flags", "replace_all_flags", "transaction"},
     "core/audio/project.py": {"put_measurement"},
+    "core/audio/species_project.py": {"put_detection"},
     "core/audio/spectrogram.py": {"set_meta"},
 }
 

@@ -1,9 +1,10 @@
-"""The README's bad-input table, row by row, against what ``bagel-studio import`` really does.
+"""The manual's bad-input table (docs/MANUAL.md), row by row, against what ``bagel-studio import``
+really does.
 
 Every row of the table is either run here (a real input file of that kind, the CLI's own ``run``,
 the exit status the row gives in brackets and the words the curator reads) or named with the test
 that holds it (kills, full disks, concurrent writers need real processes). A row added to the
-README without either fails the coverage test.
+table without either fails the coverage test.
 """
 
 from __future__ import annotations

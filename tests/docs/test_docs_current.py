@@ -1,14 +1,16 @@
-"""Docs that cannot drift: the README's tables follow the program's own registries.
+"""Docs that cannot drift: the references' tables follow the program's own registries.
 
-Every check id in ``CHECKS`` has a row in the README's check table (and no row names a check the
-program does not have); every subcommand of the CLI registry (``core.cli.COMMANDS``, so commands
-added later are covered) has its own ``--help`` text and a row in the README's command table.
+Every check id in ``CHECKS`` has a row in the check table of docs/CHECKS.md (and no row names a
+check the program does not have), with the severity the program gives its flags; every subcommand
+of the CLI registry (``core.cli.COMMANDS``, so commands added later are covered) has its own
+``--help`` text and a row in the command table of docs/COMMANDS.md.
 """
 
 from __future__ import annotations
 
 import contextlib
 import io
+import json
 import re
 from pathlib import Path
 
@@ -18,14 +20,24 @@ from bagel_studio.core.checks import CHECKS
 from bagel_studio.core.cli import COMMANDS, run
 
 ROOT = Path(__file__).resolve().parents[2]
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+# The front door and the documents under docs/: each ``## `` section lives in one of them.
+DOCUMENTS = {
+    path.relative_to(ROOT).as_posix(): path.read_text(encoding="utf-8")
+    for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+}
 
 
 def section(title: str) -> str:
-    """The README's text under ``## title``, up to the next ``## `` heading."""
-    match = re.search(rf"^## {re.escape(title)}\n(.*?)(?=^## |\Z)", README, re.M | re.S)
-    assert match, f"README has no '## {title}' section"
-    return match.group(1)
+    """The text under ``## title``, up to the next ``## `` heading, in the one document of
+    README.md and docs/*.md that has that section."""
+    found = {
+        name: match.group(1)
+        for name, text in DOCUMENTS.items()
+        if (match := re.search(rf"^## {re.escape(title)}\n(.*?)(?=^## |\Z)", text, re.M | re.S))
+    }
+    assert found, f"no document (README.md, docs/*.md) has a '## {title}' section"
+    assert len(found) == 1, f"'## {title}' is a section of {sorted(found)}: keep one"
+    return next(iter(found.values()))
 
 
 def table_first_cells(text: str) -> list[str]:
@@ -37,7 +49,7 @@ def table_first_cells(text: str) -> list[str]:
     return cells[1:] if cells else cells
 
 
-def test_every_check_has_a_row_in_the_readme_check_table() -> None:
+def test_every_check_has_a_row_in_the_check_table() -> None:
     rows = [re.sub(r"`", "", c) for c in table_first_cells(section("Checks"))]
     rows = [r for r in rows if r != "check"]
     assert sorted(set(CHECKS) - set(rows)) == []  # checks without a row
@@ -45,7 +57,26 @@ def test_every_check_has_a_row_in_the_readme_check_table() -> None:
     assert len(rows) == len(set(rows))  # one row each
 
 
-def test_every_cli_command_has_a_row_in_the_readme_command_table() -> None:
+def test_the_check_table_gives_each_check_the_severity_of_its_flags(
+    demo_copy: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The severity column against the flags ``check`` sets on the demo project, whose items
+    trip most checks: a check whose severity changes must change its row too."""
+    table = {}
+    for line in section("Checks").splitlines():
+        cells = [c.strip() for c in line.split("|")[1:-1]]
+        if len(cells) == 3 and cells[0].startswith("`"):
+            table[cells[0].strip("`")] = cells[1]
+    capsys.readouterr()
+    assert run(["check", str(demo_copy), "--json"]) in (0, 1)  # 1: the demo has blocking flags
+    flags = json.loads(capsys.readouterr().out)
+    set_by_the_program = {(flag["check"], flag["severity"]) for flag in flags}
+    assert len({check for check, _ in set_by_the_program}) >= 15  # most checks were seen
+    differing = sorted((c, s, table.get(c)) for c, s in set_by_the_program if table.get(c) != s)
+    assert differing == []  # (check, severity of its flags, severity of its row)
+
+
+def test_every_cli_command_has_a_row_in_the_command_table() -> None:
     rows = table_first_cells(section("Command line"))
     named = {m.group(1) for r in rows if (m := re.match(r"`bagel-studio ([a-z][\w-]*)", r))}
     assert sorted(set(COMMANDS) - named) == []

@@ -192,11 +192,11 @@ class CorpusServer(ScriptedServer):
         return json.dumps(verdict)
 
 
-# -- the README's check table ------------------------------------------------------------------
+# -- the check reference's table (docs/CHECKS.md, the README's until it moved there) -----------
 
 
-def readme_severities(readme: Path = ROOT / "README.md") -> dict[str, str]:
-    """Each check id's severity as the README's check table gives it."""
+def readme_severities(readme: Path = ROOT / "docs" / "CHECKS.md") -> dict[str, str]:
+    """Each check id's severity as the check table of docs/CHECKS.md gives it."""
     text = readme.read_text(encoding="utf-8")
     match = re.search(r"^## Checks\n(.*?)(?=^## |\Z)", text, re.M | re.S)
     severities: dict[str, str] = {}

@@ -211,7 +211,7 @@ def test_the_keys_act_in_the_listening_layout_and_go_back_to_the_queue_after_it(
 ) -> None:
     """L hides the queue, which had the keys; L again gives them back to it (before, they
     stayed on the item's scroll area and the queue's row lost its highlight). In between and
-    after, J/K, Up/Down, Space, E, R and A act as the README says."""
+    after, J/K, Up/Down, Space, E, R and A act as the manual says."""
     path = tmp_path / "desk.bagel"
     build_project(path, data_dir)
     window = open_desk(qtbot, path)

@@ -3,8 +3,12 @@ thread, storing through the desk's writer, with progress and a Cancel that keeps
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
+import pytest
+
+from bagel_studio.core.audio.birdnet import INSTALL_HINT
 from bagel_studio.ui.measure_all import MeasureAllDialog
 from tests.core.audio.test_analyze import build, measurements
 from tests.ui.desk_harness import close_desk, open_desk
@@ -66,3 +70,17 @@ def test_measure_all_has_its_own_key_and_action_name() -> None:
     assert len(BY_ACTION) == len(SHORTCUTS)  # no two shortcuts share an action name
     assert BY_ACTION["measure"].keys == ("M",)
     assert BY_ACTION["measure_all"].keys == ("Ctrl+Shift+L",)
+
+
+def test_without_birdnet_the_dialog_says_how_to_get_it(
+    qtbot, tmp_path: Path, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "ai_edge_litert", None)  # as if the extra were missing
+    window = open_desk(qtbot, build(tmp_path / "desk", data_dir))
+    window.menus.actions["measure_all"].trigger()
+    dialog = window.menus.panels["measure_all"]
+    qtbot.waitUntil(lambda: dialog.report is not None, timeout=60_000)
+    assert dialog.report.species_note == INSTALL_HINT and dialog.report.measured == 5
+    assert dialog.status.text().endswith(f"\nSpecies not detected: {INSTALL_HINT}")
+    dialog.cancel_or_close()
+    close_desk(window)

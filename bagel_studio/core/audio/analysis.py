@@ -28,14 +28,16 @@ from bagel_studio.core.audio.decode import CLIP_LEVEL, DecodedAudio
 # 2: steady narrow lines and the top edge of the band left out; 3: a file holding fewer frames
 # than its header announces no longer gets its peak, clipping and length from unwritten memory
 # 4: calls found at the band, rate and energy window they need (bat pulses to owl hoots), the
-# dominant band from their spectrum against the one between them
-ANALYSIS_VERSION = "4"
+# dominant band from their spectrum against the one between them; 5: phrases (calls close
+# together) measured too, trills' notes alike
+ANALYSIS_VERSION = "5"
 ANALYSIS_RATE = 16_000
 MAX_SECONDS = 30.0
 MIN_DURATION_S = 5.0
 MIN_PEAK = 0.1
 CLARITY_BAND_HZ = (500.0, 10_000.0)
 HIGH_BAND_HZ = 8_000.0  # energy mostly above this: analyse at the file's own rate
+PHRASE_GAP_S = 0.3  # calls closer than this make one phrase
 BROADBAND_BELOW = 0.25  # harmonicity under this: noise, whose peak-frequency track means nothing
 
 
@@ -66,11 +68,13 @@ class Measurement:
     modulation: str | None
     call_rate: int = ANALYSIS_RATE  # the rate the calls were measured at (see ``calls``)
     call_window_s: float = 0.0  # the energy window their durations were read at
+    phrase_durations_s: tuple[float, ...] = ()  # calls close together joined (``phrases``)
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["dominant_band_hz"] = list(self.dominant_band_hz)
         data["syllable_durations_s"] = list(self.syllable_durations_s)
+        data["phrase_durations_s"] = list(self.phrase_durations_s)
         return data
 
     @classmethod
@@ -78,6 +82,7 @@ class Measurement:
         values = dict(data)
         values["dominant_band_hz"] = tuple(float(v) for v in values["dominant_band_hz"])
         values["syllable_durations_s"] = tuple(float(v) for v in values["syllable_durations_s"])
+        values["phrase_durations_s"] = tuple(float(v) for v in values.get("phrase_durations_s", ()))
         names = cls.__dataclass_fields__
         return cls(**{k: v for k, v in values.items() if k in names})
 
@@ -130,6 +135,7 @@ def measure(audio: DecodedAudio) -> Measurement:
         modulation=sound.modulation,
         call_rate=sound.rate,
         call_window_s=round(sound.window_s, 7),
+        phrase_durations_s=tuple(round(b - a, 6) for a, b in sound.phrases),
     )
 
 
@@ -140,6 +146,7 @@ class _Sound:
     rate: int
     window_s: float
     timed: list[tuple[float, float]]
+    phrases: list[tuple[float, float]]
     band: tuple[float, float]
     peak_hz: float
     tonal: float
@@ -194,7 +201,32 @@ def _measure_calls(
     tonal = harmonicity(flat)
     contours = peak_contours(power[in_band], freqs[in_band], times, timed)
     modulation = classify_modulation(contours, timed) if tonal >= BROADBAND_BELOW else None
-    return _Sound(call_rate, found.window_s, timed, (low, high), peak_hz, tonal, modulation)
+    whole = [p for p in phrases(segments) if p[0] > 0.0 and p[1] < seconds - 1e-3]
+    return _Sound(
+        call_rate,
+        found.window_s,
+        timed,
+        whole or phrases(segments),
+        (low, high),
+        peak_hz,
+        tonal,
+        modulation,
+    )
+
+
+def phrases(segments: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The calls joined into phrases (a song, a trill, a call series) across the gaps shorter
+    than PHRASE_GAP_S: the notes of a song or a trill follow each other closer than that, songs
+    and lone calls (an owl's hoots) are further apart. A call standing alone is a phrase."""
+    if len(segments) < 2:
+        return list(segments)
+    joined = [segments[0]]
+    for start, end in segments[1:]:
+        if start - joined[-1][1] < PHRASE_GAP_S:
+            joined[-1] = (joined[-1][0], end)
+        else:
+            joined.append((start, end))
+    return joined
 
 
 def choose_analysis_rate(freqs: np.ndarray, profile: np.ndarray, rate: int) -> int:

@@ -1,7 +1,10 @@
 """Measuring many clips at once: on this process, on a pool of processes, or on a Dask cluster.
 
-A clip's measurement (``project.compute_result``: decode, then the paper's pipeline) is a pure
-function of its file, so it can run anywhere the package is installed and the file can be read.
+A clip's measurement (``project.measurement_result``: decode, then the paper's pipeline) and its
+species detection (``species.detect``: BirdNET, when the extra is installed) are pure functions of
+its file, so they can run anywhere the package is installed and the file can be read; a clip is
+decoded once for both (``analyse_clip``), and each worker process loads the BirdNET model once,
+on its first clip.
 This engine only computes: it hands each result back to the caller, the one process that writes
 the project (``operations.analyze_recordings``), as soon as it is ready and in whatever order the
 clips finish. Nothing here opens the project.
@@ -33,16 +36,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bagel_studio.core.audio.analysis import MAX_SECONDS
+from bagel_studio.core.audio.decode import AudioError, decode
 from bagel_studio.core.audio.heap import clip_heap, keep_for_clips
-from bagel_studio.core.audio.project import compute_result
+from bagel_studio.core.audio.project import measurement_result
 
 
 @dataclass(frozen=True)
 class ClipJob:
-    """One recording to measure: its id and the audio file to read."""
+    """One recording to analyse: its id, the audio file to read, and what to compute: its
+    measurement, its species detection, or both."""
 
     recording_id: str
     path: str
+    measure: bool = True
+    species: bool = False
 
 
 Result = dict[str, Any]
@@ -59,16 +67,52 @@ def default_workers() -> int:
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
 
 
-def measure_clip_file(path: str) -> Result:
-    """``compute_result`` that never raises: anything unexpected becomes the clip's error line
-    (a worker must not take the whole run down for one strange file). In a process whose
-    environment fixed the C heap's thresholds (a Dask worker), they are raised while the clip is
-    measured (see ``heap``)."""
+def analyse_clip(path: str, measure: bool = True, species: bool = False) -> Result:
+    """Decode ``path`` once and compute what is asked: the measurement's keys (or "error") as
+    ``project.compute_result`` gives them when ``measure``, and under "species" the detection's
+    JSON, {"error": ...}, or {"unavailable": how to install BirdNET} when ``species``. Never raises:
+    anything unexpected becomes the clip's error line (a worker must not take the whole run down
+    for one strange file). In a process whose environment fixed the C heap's thresholds (a Dask
+    worker), they are raised while the clip is analysed (see ``heap``)."""
     try:
         with clip_heap():
-            return compute_result(path)
+            return _analyse(path, measure, species)
     except Exception as exc:
-        return {"error": f"{Path(path).name}: could not be analysed ({exc})"}
+        return _failed(f"{Path(path).name}: could not be analysed ({exc})", measure, species)
+
+
+def _analyse(path: str, measure: bool, species: bool) -> Result:
+    try:
+        audio = decode(path, MAX_SECONDS)  # the analysis reads the first MAX_SECONDS
+    except AudioError as exc:
+        return _failed(str(exc), measure, species)
+    result: Result = measurement_result(audio) if measure else {"audio_sha256": audio.sha256}
+    if species:
+        from bagel_studio.core.audio.birdnet import BirdNETUnavailable
+        from bagel_studio.core.audio.species_project import detection_result
+
+        try:
+            result["species"] = detection_result(audio)
+        except BirdNETUnavailable as exc:
+            result["species"] = {"unavailable": str(exc)}
+    return result
+
+
+def _failed(line: str, measure: bool, species: bool) -> Result:
+    result: Result = {"error": line} if measure else {}
+    if species:
+        result["species"] = {"error": line}
+    return result
+
+
+def clip_error(result: Result) -> str | None:
+    """The error line of a clip's result (its measurement's, else its detection's), if any."""
+    if "error" in result:
+        return str(result["error"])
+    detection = result.get("species")
+    if isinstance(detection, dict) and "error" in detection:
+        return str(detection["error"])
+    return None
 
 
 def measure_clips(
@@ -84,7 +128,7 @@ def measure_clips(
     count = workers or (1 if len(jobs) <= IN_PROCESS_CLIPS else default_workers())
     if count <= 1 or len(jobs) == 1:
         for job in jobs:
-            yield job, measure_clip_file(job.path)
+            yield job, analyse_clip(job.path, job.measure, job.species)
         return
     yield from _on_pool(jobs, min(count, len(jobs)))
 
@@ -130,7 +174,7 @@ def _on_pool(
 
     def submit(count: int) -> None:
         for job in _take(waiting, count):
-            running[pool.submit(measure_clip_file, job.path)] = job
+            running[pool.submit(analyse_clip, job.path, job.measure, job.species)] = job
 
     try:
         with _children_ignore_ctrl_c():  # the first jobs start every worker
@@ -167,7 +211,13 @@ def _on_dask(
         batch = _take(waiting, count)
         if not batch:
             return []
-        futures = client.map(measure_clip_file, [job.path for job in batch], pure=False)
+        futures = client.map(
+            analyse_clip,
+            [job.path for job in batch],
+            [job.measure for job in batch],
+            [job.species for job in batch],
+            pure=False,
+        )
         running.update((future.key, job) for future, job in zip(futures, batch, strict=True))
         return list(futures)
 

@@ -26,7 +26,8 @@ if TYPE_CHECKING:
 
 CHECKS: dict[str, str] = {
     "acoustic-mismatch": "The recording's measured acoustics contradict the gold option "
-    "(dominant band, call duration, harmonicity or modulation), or a distractor fits better.",
+    "(dominant band, call or phrase duration as the stem asks, harmonicity or modulation), "
+    "or a distractor fits better.",
     "clip-too-short": f"The recording is shorter than {MIN_DURATION_S:g} s "
     "(the paper drops such clips).",
     "clip-too-quiet": f"The recording peaks below {MIN_PEAK:g} of full scale "
@@ -89,7 +90,11 @@ _CATEGORIES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ),
     ("down-up", "modulation", ("down-up", "fall-rise", "falling then rising", "u-shaped")),
     ("trill", "modulation", ("trill", "rapid repetition", "rapidly repeated")),
-    ("vibrato", "modulation", ("vibrato", "sinusoidal", "warble", "oscillat")),
+    (
+        "vibrato",
+        "modulation",
+        ("vibrato", "sinusoidal", "warble", "oscillating", "oscillation", "oscillates"),
+    ),
     (
         "rising",
         "modulation",
@@ -164,10 +169,41 @@ def parse_claim(text: str) -> Claim | None:
     numeric = _parse_numeric(lowered, text.strip())
     if numeric is not None:
         return numeric
-    for category, kind, words in _CATEGORIES:
-        if any(word in lowered for word in words):
-            return Claim(kind, None, None, text.strip(), category)
+    found = _categories(lowered)
+    shapes = [c for c in found if c in _SHAPES]
+    if len(set(shapes)) > 1:  # "rises, then falls": one pattern; "rising or falling": none
+        return _compound_shape(lowered, text.strip())
+    if found:
+        category = found[0]
+        return Claim(_KIND[category], None, None, text.strip(), category)
     return None
+
+
+_SHAPES = ("trill", "vibrato", "rising", "falling", "flat")
+_KIND = {category: kind for category, kind, _ in _CATEGORIES}
+_SUFFIX = r"(?:s|es|d|ed|ing|ly|ally)?"
+_CATEGORY_PATTERNS = [
+    (category, re.compile("|".join(rf"\b{re.escape(w)}{_SUFFIX}\b" for w in words)))
+    for category, _kind, words in _CATEGORIES
+]
+
+
+def _categories(lowered: str) -> list[str]:
+    """The categories whose words ``lowered`` holds (whole words: "warblers" is no warble), in
+    the table's order (specific phrases first)."""
+    return [category for category, pattern in _CATEGORY_PATTERNS if pattern.search(lowered)]
+
+
+def _compound_shape(lowered: str, label: str) -> Claim | None:
+    """A text naming several shapes: a rise then a fall is up-down, a fall then a rise down-up
+    ("rises briefly, then falls"); any other mix ("a steady whistle followed by falling
+    notes", "falling or rising") claims no single pattern the clip could be measured against."""
+    first = {c: m.start() for c, p in _CATEGORY_PATTERNS if (m := p.search(lowered))}
+    shapes = {c for c in first if c in _SHAPES}
+    if shapes != {"rising", "falling"} or re.search(r"\bor\b", lowered):
+        return None
+    order = "up-down" if first["rising"] < first["falling"] else "down-up"
+    return Claim("modulation", None, None, label, order)
 
 
 def _parse_numeric(lowered: str, label: str) -> Claim | None:
@@ -215,9 +251,36 @@ def _unit(unit: str) -> tuple[str, float]:
 # -- comparing claims with a measurement ----------------------------------------------------
 
 
-def claim_distance(claim: Claim, m: Measurement) -> float | None:
+# What a duration claim times, by the words of the stem: a single note ("How long is a single
+# chip note of the song?") or a whole phrase ("How long does the trill last?", "one call
+# series"); either, when the stem says neither.
+_NOTE_WORDS = re.compile(
+    r"\b(notes?|syllables?|elements?|pulses?|clicks?|chips?|chirps?|peeps?|tsips?)\b", re.I
+)
+_PHRASE_WORDS = re.compile(
+    r"\b(series|songs?|trills?|phrases?|bouts?|sequences?|strophes?|rattles?|choruse?s?|"
+    r"duets?|whole|entire|drum(?:ming)?s?)\b",
+    re.I,
+)
+_ONE_WORDS = re.compile(r"\b(single|individual|each|one)\b", re.I)
+CALL, PHRASE, EITHER = "call", "phrase", "either"
+
+
+def duration_unit(question: str) -> str:
+    """What a duration claim in an item with this stem times: CALL (a note, a syllable, a
+    pulse: "a single chip note of the song"), PHRASE (a song, a trill, a call series), or
+    EITHER when the stem names neither."""
+    if _NOTE_WORDS.search(question):
+        return CALL
+    if _PHRASE_WORDS.search(question):
+        return PHRASE
+    return CALL if _ONE_WORDS.search(question) else EITHER
+
+
+def claim_distance(claim: Claim, m: Measurement, unit: str = EITHER) -> float | None:
     """How far the clip lies from ``claim``: 0 inside, octaves outside for ranges, 0/1 for
-    categories; None when the clip gives no value to compare (e.g. no calls found)."""
+    categories; None when the clip gives no value to compare (e.g. no calls found). A duration
+    is compared with the calls, the phrases or (``EITHER``) whichever is nearer."""
     if claim.kind == "frequency":
         if m.peak_freq_hz <= 0:
             return None
@@ -227,7 +290,10 @@ def claim_distance(claim: Claim, m: Measurement) -> float | None:
     if claim.kind == "duration":
         if not m.syllable_durations_s:
             return None
-        return _octaves_between(claim, call_quartiles(m))
+        levels = [call_quartiles(m)] if unit != PHRASE else []
+        if unit != CALL:
+            levels.append(phrase_quartiles(m))
+        return min(_octaves_between(claim, level) for level in levels)
     if claim.kind == "harmonicity" and claim.value in HARMONICITY_RANGES:
         low, high = HARMONICITY_RANGES[claim.value]
         return 0.0 if low <= m.harmonicity <= high else 1.0
@@ -256,6 +322,13 @@ def call_quartiles(m: Measurement) -> tuple[float, float]:
     return float(low), float(high)
 
 
+def phrase_quartiles(m: Measurement) -> tuple[float, float]:
+    """The middle half of the clip's phrase durations (its calls when it has no phrases)."""
+    durations = m.phrase_durations_s or m.syllable_durations_s
+    low, high = np.percentile(durations, [25.0, 75.0])
+    return float(low), float(high)
+
+
 def _octaves_between(claim: Claim, measured: tuple[float, float]) -> float:
     """0 when the claimed range and the measured one meet, else the octaves between them."""
     low, high = measured
@@ -281,12 +354,16 @@ def _tolerance(kind: str) -> float:
     return {"frequency": FREQUENCY_TOLERANCE, "duration": DURATION_TOLERANCE}.get(kind, 0.0)
 
 
-def mismatch(options: tuple[str, ...], gold: int, m: Measurement) -> Flag | None:
-    """The acoustic-mismatch flag for these options against ``m``, or None when gold fits."""
+def mismatch(
+    options: tuple[str, ...], gold: int, m: Measurement, question: str = ""
+) -> Flag | None:
+    """The acoustic-mismatch flag for these options against ``m``, or None when gold fits.
+    ``question`` (the stem) says whether a duration is a single call's or a phrase's."""
     gold_claim = parse_claim(options[gold]) if 0 <= gold < len(options) else None
     if gold_claim is None:
         return None
-    gold_distance = claim_distance(gold_claim, m)
+    unit = duration_unit(question)
+    gold_distance = claim_distance(gold_claim, m, unit)
     if gold_distance is None:
         return None
     fitting = []
@@ -294,12 +371,13 @@ def mismatch(options: tuple[str, ...], gold: int, m: Measurement) -> Flag | None
         claim = parse_claim(text)
         if index == gold or claim is None or claim.kind != gold_claim.kind:
             continue
-        if claim_distance(claim, m) == 0.0:
+        if claim_distance(claim, m, unit) == 0.0:
             fitting.append(index)
     tolerance = _tolerance(gold_claim.kind)
     if gold_distance <= tolerance and not (gold_distance > 0 and fitting):
         return None
-    message = f"gold {gold_claim.label} but {describe(gold_claim.kind, m)}"
+    measured = describe(gold_claim.kind, m, unit)
+    message = f"gold {gold_claim.label} but {measured}"
     if fitting:
         fits = "; ".join(f"option {LETTERS[i]} {options[i].strip()}" for i in fitting)
         message += f"; {fits} fit{'s' if len(fitting) == 1 else ''}"
@@ -308,15 +386,15 @@ def mismatch(options: tuple[str, ...], gold: int, m: Measurement) -> Flag | None
         "gold": gold_claim.label,
         "gold_range": [gold_claim.low, gold_claim.high],
         "fitting_options": [LETTERS[i] for i in fitting],
-        "measured": describe(gold_claim.kind, m),
-        "compared": compared_values(gold_claim.kind, m),
+        "measured": measured,
+        "compared": compared_values(gold_claim.kind, m, unit),
     }
     return Flag("acoustic-mismatch", Severity.WARNING, message, details)
 
 
-def describe(kind: str, m: Measurement) -> str:
+def describe(kind: str, m: Measurement, unit: str = EITHER) -> str:
     """The measurement behind a claim of ``kind``, as a curator reads it: the numbers the claim
-    was compared with."""
+    was compared with (for a duration, the calls', the phrases' or both, by ``unit``)."""
     if kind == "frequency":
         low, high = m.dominant_band_hz
         return (
@@ -326,29 +404,44 @@ def describe(kind: str, m: Measurement) -> str:
     if kind == "duration":
         if not m.syllable_durations_s:
             return "the clip has no calls to time"
-        q1, q3 = call_quartiles(m)
-        return (
-            f"the clip's calls last {format_duration(m.syllable_median_s)} "
-            f"(median of {len(m.syllable_durations_s)}; middle half "
-            f"{format_duration(q1)}-{format_duration(q3)}, all "
-            f"{format_duration(m.syllable_min_s)}-{format_duration(m.syllable_max_s)})"
+        parts = (
+            [] if unit == PHRASE else [f"the clip's calls last {_spread(m.syllable_durations_s)}"]
         )
+        if unit != CALL:
+            joined = m.phrase_durations_s or m.syllable_durations_s
+            whose = "its" if parts else "the clip's"
+            parts.append(f"{whose} phrases (calls close together) {_spread(joined)}")
+        return "; ".join(parts)
     if kind == "harmonicity":
         return f"the clip's harmonicity is {m.harmonicity:.2f} (0 broadband, 1 tonal)"
     return f"the clip's calls are mostly {m.modulation}"
 
 
-def compared_values(kind: str, m: Measurement) -> dict[str, Any]:
+def _spread(durations: tuple[float, ...]) -> str:
+    """ "0.64 ms (median of 12; middle half 0.39 ms-1.1 ms, all 0.31 ms-1.3 ms)"."""
+    low, q1, median, q3, high = np.percentile(durations, [0.0, 25.0, 50.0, 75.0, 100.0])
+    return (
+        f"{format_duration(float(median))} (median of {len(durations)}; middle half "
+        f"{format_duration(float(q1))}-{format_duration(float(q3))}, all "
+        f"{format_duration(float(low))}-{format_duration(float(high))})"
+    )
+
+
+def compared_values(kind: str, m: Measurement, unit: str = EITHER) -> dict[str, Any]:
     """The measured numbers a claim of ``kind`` is compared with (for the flag's details)."""
     if kind == "frequency":
         return {"band_hz": list(m.dominant_band_hz), "peak_hz": m.peak_freq_hz}
     if kind == "duration":
-        quartiles = list(call_quartiles(m)) if m.syllable_durations_s else None
-        return {
-            "median_s": m.syllable_median_s,
-            "middle_half_s": quartiles,
-            "calls": len(m.syllable_durations_s),
-        }
+        timed = bool(m.syllable_durations_s)
+        values: dict[str, Any] = {"unit": unit}
+        if unit != PHRASE:
+            values["calls"] = len(m.syllable_durations_s)
+            values["median_s"] = m.syllable_median_s
+            values["middle_half_s"] = list(call_quartiles(m)) if timed else None
+        if unit != CALL:
+            values["phrases"] = len(m.phrase_durations_s)
+            values["phrase_middle_half_s"] = list(phrase_quartiles(m)) if timed else None
+        return values
     if kind == "harmonicity":
         return {"harmonicity": m.harmonicity}
     return {"modulation": m.modulation}
@@ -405,7 +498,7 @@ def acoustic_flags(store: Store, item: Item) -> list[Flag]:
     else:
         content = item.content
         if content.answer_index is not None:
-            flag = mismatch(content.options, content.answer_index, result)
+            flag = mismatch(content.options, content.answer_index, result, content.question)
             if flag is not None:
                 flags.append(flag)
     return flags

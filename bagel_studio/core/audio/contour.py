@@ -1,8 +1,8 @@
 """The frequency contour of each call, and its modulation pattern.
 
 Option text in BAGEL's "Modulation pattern" items names a shape: a rising or falling glide, a
-flat whistle, an up-down (arched) note, or a trill (a fast series of short notes, close
-together). The contour is the peak frequency of each analysis frame inside a call, on a log
+flat whistle, an up-down (arched) note, or a trill (a fast series of short notes, alike and
+close together). The contour is the peak frequency of each analysis frame inside a call, on a log
 (octave) scale, so a glide of a given musical interval looks the same at 2 kHz and at 8 kHz.
 """
 
@@ -21,6 +21,7 @@ TRILL_NOTE_S = 0.1
 TRILL_MIN_NOTES = 4
 TRILL_DUTY = 0.25  # and sound a quarter of the time at least: a bat's pulses, a few ms every
 # 50-100 ms, are a train of sweeps, each with its own shape, not a trill
+TRILL_ALIKE = 2.0  # and alike: the middle half of the notes' lengths within this factor
 
 
 def peak_contours(
@@ -83,4 +84,8 @@ def _is_trill(segments: list[tuple[float, float]]) -> bool:
     onsets = np.array([s for s, _ in segments])
     durations = np.array([e - s for s, e in segments])
     interval, note = float(np.median(np.diff(onsets))), float(np.median(durations))
-    return interval < TRILL_ONSET_S and note < TRILL_NOTE_S and note >= TRILL_DUTY * interval
+    short, long = np.percentile(durations, [25.0, 75.0])
+    alike = long <= TRILL_ALIKE * short
+    return (
+        interval < TRILL_ONSET_S and note < TRILL_NOTE_S and note >= TRILL_DUTY * interval and alike
+    )

@@ -259,6 +259,9 @@ def _quiet_decoder() -> Iterator[None]:
                 _saved_stream = None
 
 
+quiet_c_stderr = _quiet_decoder  # the same for other C libraries' chatter (LiteRT: audio.birdnet)
+
+
 def _after_fork_in_child() -> None:
     """A process forked while another thread decoded gets C's stderr back (and a free lock)."""
     global _quiet_lock, _quiet_users, _saved_stream

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bagel_studio.core.audio.analysis import ANALYSIS_VERSION, MAX_SECONDS, Measurement, measure
-from bagel_studio.core.audio.decode import AudioError, decode
+from bagel_studio.core.audio.decode import AudioError, DecodedAudio, decode
 
 if TYPE_CHECKING:
     from bagel_studio.core.store import Store
@@ -72,10 +72,15 @@ def compute_result(path: str | Path) -> dict[str, Any]:
         audio = decode(path, MAX_SECONDS)  # the analysis reads the first MAX_SECONDS
     except AudioError as exc:
         return {"error": str(exc)}
+    return measurement_result(audio)
+
+
+def measurement_result(audio: DecodedAudio) -> dict[str, Any]:
+    """Measure decoded ``audio``: the measurement's JSON, or {"error": one line}."""
     try:
         result = measure(audio).to_json()
     except (ValueError, FloatingPointError, MemoryError) as exc:
-        return {"error": f"{Path(path).name}: could not be analysed ({exc})"}
+        return {"error": f"{audio.name}: could not be analysed ({exc})"}
     result["audio_sha256"] = audio.sha256
     return result
 

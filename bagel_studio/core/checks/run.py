@@ -18,6 +18,7 @@ from bagel_studio.core.checks import (
     models,
     processes,
     review,
+    species,
     structural,
     text,
     xenocanto,
@@ -29,6 +30,7 @@ from bagel_studio.core.checks.globi_item import read_globi_item
 from bagel_studio.core.checks.hidden import hidden_flags
 from bagel_studio.core.checks.models import model_flags
 from bagel_studio.core.checks.review import blind_flags
+from bagel_studio.core.checks.species import species_flags
 from bagel_studio.core.checks.structural import structural_flags
 from bagel_studio.core.checks.text import text_flags
 from bagel_studio.core.checks.xenocanto import xeno_canto_flags
@@ -54,7 +56,7 @@ def _acoustic_descriptions() -> dict[str, str]:
     return {str(k): str(v) for k, v in found.items()} if isinstance(found, dict) else {}
 
 
-# Every check id with its explanation (shown in the desk, in `check --help` and the README).
+# Every check id with its explanation (shown in the desk, in `check --help` and docs/CHECKS.md).
 CHECKS: dict[str, str] = {
     **structural.DESCRIPTIONS,
     **text.DESCRIPTIONS,
@@ -65,6 +67,7 @@ CHECKS: dict[str, str] = {
     **models.DESCRIPTIONS,
     **hidden.DESCRIPTIONS,
     **_acoustic_descriptions(),
+    **species.DESCRIPTIONS,
     **audit.DESCRIPTIONS,
 }
 
@@ -92,6 +95,7 @@ def run_checks(ctx: CheckContext, item: Item, *, audio: bool = True) -> list[Fla
         flags += xeno_canto_flags(ctx, item)
         if audio:
             flags += _acoustic_flags(ctx.store, item)
+            flags += species_flags(ctx, item)
     unique: dict[str, Flag] = {}
     for flag in flags:
         unique.setdefault(flag.check, flag)

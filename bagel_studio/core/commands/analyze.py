@@ -1,8 +1,9 @@
 """``bagel-studio analyze PROJECT``: measure every recording of a project, on every core or on a
 Dask cluster.
 
-The measurements are the ones the desk caches when a clip is opened (``audio_measurements``), so
-after this every Xeno-canto item shows its numbers and acoustic flags at once. Clips measured
+The measurements are the ones the desk caches when a clip is opened (``audio_measurements``), and
+BirdNET's species detections (``species_detections``, when the extra is installed), so after this
+every Xeno-canto item shows its numbers, its species and its flags at once. Clips measured
 before are kept and skipped: an interrupted run (Ctrl+C, a lost cluster) resumes where it
 stopped. Results come back to this process, the only one that writes the project.
 """
@@ -27,7 +28,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         description=textwrap.fill(
             "Decode and measure every recording of PROJECT that has no measurement yet "
             "(dominant band, call durations, harmonicity, modulation, clarity: what the desk "
-            "shows beside the spectrogram), store the results and re-check the recordings' "
+            "shows beside the spectrogram) and, with BirdNET installed (bagel-studio[birdnet]), "
+            "detect the species heard in it, store the results and re-check the recordings' "
             "items. Runs on a pool of processes, one per core unless --workers says otherwise, "
             "or on an existing Dask distributed cluster with --scheduler. Clips already measured "
             "are kept, so an interrupted run continues where it stopped.",
@@ -92,6 +94,7 @@ class ProgressBar:
 
 
 def run(args: argparse.Namespace) -> int:
+    from bagel_studio.core.audio import birdnet
     from bagel_studio.core.audio.batch import SchedulerError
     from bagel_studio.core.operations import analyze_recordings
 
@@ -104,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             report = analyze_recordings(
                 store, workers=args.workers, scheduler=args.scheduler, progress=ProgressBar()
-            )
+            ).result
         except SchedulerError as exc:
             raise UsageError(str(exc)) from exc
     seconds = time.monotonic() - started
@@ -117,4 +120,9 @@ def run(args: argparse.Namespace) -> int:
         f"{report.already:,} measured before, {len(report.missing):,} without an audio file "
         f"({seconds:.1f} s)\n"
     )
+    if report.species_note:
+        sys.stdout.write(f"species not detected: {report.species_note}\n")
+    else:
+        model = f"{birdnet.MODEL_NAME} {birdnet.MODEL_VERSION}"
+        sys.stdout.write(f"{report.detected:,} clips' species detected by {model}\n")
     return 1 if report.unreadable or report.missing else 0

@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     with open_project(args.project, read_only=args.no_flags, wait=args.wait) as store:
         report = run_audit(store)
         if not args.no_flags:
-            change = store_audit_flags(store, audit_flags(report))
+            change = store_audit_flags(store, audit_flags(report)).result
     if args.json:
         print_json(report.to_json())
     else:

@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             reviews = decide_many(
                 store, item_ids, args.curator, decision, reason=args.reject, note=args.note
-            )
+            ).result
         except DecisionRefused as exc:
             sys.stderr.write("".join(f"{r.item_id}: {r.reason}\n" for r in exc.refusals))
             sys.stderr.write(f"bagel-studio decide: {exc}\n")
@@ -112,7 +112,7 @@ def _revise_each(args: argparse.Namespace, item_ids: list[str], edits: dict[str,
     with open_project(args.project, owner=args.curator, wait=args.wait) as store:
         for item_id in item_ids:
             try:
-                review: Review = revise(store, item_id, args.curator, edits, note=args.note)
+                review: Review = revise(store, item_id, args.curator, edits, note=args.note).result
             except (StoreError, EditsError) as exc:
                 failures += 1
                 message = str(exc)  # some messages name the item already: say it once

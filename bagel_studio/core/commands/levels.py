@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
                 "; ".join(notes) + ". Nothing applied: such levels grade the reply format, "
                 "not the items (--allow-invalid applies them anyway)"
             )
-        applied = apply_levels(store, levels) if args.apply else None
+        applied = apply_levels(store, levels).result if args.apply else None
     if args.json:
         print_json(
             {

@@ -34,7 +34,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 def run(args: argparse.Namespace) -> int:
     store = open_project(args.project, wait=args.wait)
     try:
-        report = merge_projects(store, args.others)
+        report = merge_projects(store, args.others).result
     except MergeError as exc:
         raise UsageError(str(exc)) from exc
     finally:

@@ -275,7 +275,8 @@ def _render_and_write(seed: int, domain: str, found: DomainPlan, items: ItemWrit
 def _assembled(
     store: Store, seed: int, project: Project, domains: dict[str, DomainPlan]
 ) -> ExportPlan:
-    """The plan of the planned ``domains`` (dealt here if not yet), with the models' tables."""
+    """The plan of the planned ``domains`` (dealt here if not yet), with the models' tables and
+    what the recordings say of their items' species."""
     left_out = project.left_out
     balance: dict[str, DomainBalance] = {}
     for domain, found in domains.items():
@@ -300,7 +301,9 @@ def _assembled(
         licences=dict(sorted(Counter(s.licence for s in slots if s.licence).items())),
         unknown_licence=tuple(sorted(unknown, key=natural_key)),
     )
-    return replace(plan, models=_model_report(store, plan))
+    from bagel_studio.core.export.species_section import species_counts
+
+    return replace(plan, models=_model_report(store, plan), species=species_counts(store, plan))
 
 
 def _model_report(store: Store, plan: ExportPlan) -> dict[str, Any]:

@@ -189,6 +189,9 @@ class ExportPlan:
     licences: dict[str, int] = field(default_factory=dict)  # licence -> released items using it
     unknown_licence: tuple[str, ...] = ()  # recordings referenced without a known licence
     models: dict[str, Any] = field(default_factory=dict)  # the models' tables (llm.report)
+    # domain -> released items whose recording confirms their species, does not, ...
+    # (``species_section``)
+    species: dict[str, dict[str, int]] = field(default_factory=dict)
 
     @property
     def domains(self) -> list[str]:

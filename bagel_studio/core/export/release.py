@@ -25,6 +25,7 @@ from bagel_studio.core.export.plan import BlockedItem, ExportError, ExportPlan
 from bagel_studio.core.export.render import Lines, Rendered
 from bagel_studio.core.export.report import Sections, report_files
 from bagel_studio.core.export.rows import dumps_document
+from bagel_studio.core.export.species_section import card_sentence
 from bagel_studio.core.report import layout
 from bagel_studio.core.report.card import dataset_card
 from bagel_studio.core.report.tables import LengthSums
@@ -171,7 +172,11 @@ def _steps(plan: ExportPlan, content_hash: str, sections: Sections) -> list[Step
         ("report", lambda: report_files(plan, content_hash, sections)),
         (
             "card",
-            lambda: {layout.README: dataset_card(plan, content_hash, __version__).encode("utf-8")},
+            lambda: {
+                layout.README: dataset_card(
+                    plan, content_hash, __version__, card_sentence(plan)
+                ).encode("utf-8")
+            },
         ),
     ]
 
@@ -230,7 +235,7 @@ def record_export(store: Store, result: ExportResult) -> int:
     """Note the export in the project's ``exports`` table (needs the project open for writing)."""
     from bagel_studio.core.operations import record_export as record
 
-    return record(store, str(result.out_dir), result.seed, result.manifest)
+    return record(store, str(result.out_dir), result.seed, result.manifest).result
 
 
 def last_export_seed(store: Store) -> int | None:

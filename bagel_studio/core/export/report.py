@@ -1,5 +1,6 @@
 """The report stage's content: the report package's tables and plots of the plan's counts, then
-the sections of the other features (the models' tables, the benchmark audit).
+the sections of the other features (what the recordings say of the items' species, the models'
+tables, the benchmark audit).
 
 The item-level parts (the stem and option lengths, the audit of the released items) are gathered
 while the items are written (``Sections``); ``sections_of`` reads the items again instead.
@@ -13,6 +14,7 @@ from bagel_studio.core.audit import AuditReport
 from bagel_studio.core.audit.release import release_section as audit_section
 from bagel_studio.core.export.audit_section import release_audit
 from bagel_studio.core.export.plan import ExportPlan
+from bagel_studio.core.export.species_section import species_section
 from bagel_studio.core.report.assembly import report_files as assembled
 from bagel_studio.core.report.release import Section
 from bagel_studio.core.report.tables import LengthSums
@@ -53,7 +55,7 @@ def report_files(
     """{path in the release: bytes} of the report and its plots: the report package's tables
     of the plan, then the other features' sections (add a feature's table here)."""
     sections = sections or sections_of(plan)
-    features = [*_models_section(plan), audit_section(sections.audit)]
+    features = [*species_section(plan), *_models_section(plan), audit_section(sections.audit)]
     return assembled(plan, content_hash, sections.lengths, features)
 
 

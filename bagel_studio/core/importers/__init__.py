@@ -8,7 +8,24 @@ nothing. Items arrive with their structural flags; ``run_full_checks`` (run by `
 unless ``full_checks=False``) adds the others.
 """
 
-from bagel_studio.core.importers.report import ImportReport
-from bagel_studio.core.importers.runner import import_paths, run_full_checks
+from __future__ import annotations
 
-__all__ = ["ImportReport", "import_paths", "run_full_checks"]
+from collections.abc import Sequence
+from pathlib import Path
+
+from bagel_studio.core.changes import Changes, Done, Part
+from bagel_studio.core.importers.report import ImportReport
+from bagel_studio.core.importers.runner import Progress, import_paths, run_full_checks
+from bagel_studio.core.store import Store
+
+__all__ = ["ImportReport", "import_files", "import_paths", "run_full_checks"]
+
+
+def import_files(
+    store: Store, paths: Sequence[str | Path], progress: Progress | None = None
+) -> Done[ImportReport]:
+    """``import_paths`` as the desk runs it, one write among the others: its report, and what it
+    changed. That is said of every item (new items, the flags of those its evidence links),
+    never item by item: an import's ids grow with its files."""
+    report = import_paths(store, paths, progress=progress)
+    return Done(report, Changes.of_every_item(Part.NEW | Part.FLAGS, evidence=True))

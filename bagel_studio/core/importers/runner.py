@@ -280,7 +280,7 @@ def run_full_checks(
     started = time.perf_counter()
     count = 0
     if report.check_item_ids:
-        count = recheck(store, report.check_item_ids, progress, audio=audio, workers=workers)
+        count = recheck(store, report.check_item_ids, progress, audio=audio, workers=workers).result
     report.timings["checks"] = time.perf_counter() - started
     return count
 

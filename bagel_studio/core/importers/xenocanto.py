@@ -382,7 +382,10 @@ def _recording(
     rec_id: str, row: dict[str, Any], path: Path | None, hashes: FileHashes
 ) -> dict[str, Any]:
     genus, species = _text(row.get("gen")), _text(row.get("sp"))
-    scientific = " ".join(p for p in (genus, species) if p) or _text(row.get("scientific_name"))
+    # genus and epithet when both are there; else the binomial column before a lone part (a
+    # yes/no column such as "auto" may pass for an epithet by its content)
+    joined = " ".join(p for p in (genus, species) if p) or None
+    scientific = joined if genus and species else _text(row.get("scientific_name")) or joined
     return {
         "id": rec_id,
         "scientific_name": scientific,

@@ -1,12 +1,14 @@
 """Every action that changes a project: one function, one transaction.
 
 Each operation applies the rule of its action, writes through the store's primitives, re-runs the
-checks of what it touched inside the same transaction and returns what changed. The desk and the
-command line call these, never the store's write methods. Qt-free.
+checks of what it touched inside the same transaction and returns ``Done(result, changes)``: its
+result and what it changed (``core.changes``), which the desk hands to every open window. The
+desk and the command line call these, never the store's write methods. Qt-free.
 
 * ``decide``, ``edit``, ``edit_and_accept``, ``undo``, ``adjudicate`` (``operations.reviews``)
 * ``merge_in`` another curator's project file (``operations.merge``)
-* ``store_measurement`` of a clip, ``analyze_recordings`` of every clip (``operations.audio``)
+* ``store_measurement``, ``store_detection`` of a clip, ``analyze_recordings`` of every clip
+  (``operations.audio``)
 * ``record_export`` of a written release (``operations.export``)
 * ``recheck``, ``save_spectrogram_settings`` (``operations.project``)
 * model results of ``core.llm`` (``operations.llm``)
@@ -23,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from bagel_studio.core.operations.audio import AnalysisReport as AnalysisReport
     from bagel_studio.core.operations.audio import analyze_recordings as analyze_recordings
+    from bagel_studio.core.operations.audio import store_detection as store_detection
     from bagel_studio.core.operations.audio import store_measurement as store_measurement
     from bagel_studio.core.operations.decisions import DecisionRefused as DecisionRefused
     from bagel_studio.core.operations.decisions import decide_many as decide_many
@@ -52,6 +55,7 @@ _HOMES = {
     "merge_in": "merge",
     "record_export": "export",
     "require_curator": "reviews",
+    "store_detection": "audio",
     "store_measurement": "audio",
     "undo": "reviews",
 }
@@ -69,6 +73,7 @@ __all__ = [
     "merge_in",
     "record_export",
     "require_curator",
+    "store_detection",
     "store_measurement",
     "undo",
 ]
@@ -77,7 +82,9 @@ __all__ = [
 def __getattr__(name: str) -> Any:
     home = _HOMES.get(name)
     if home is not None:
-        return getattr(importlib.import_module(f"{__name__}.{home}"), name)
+        value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+        globals()[name] = value  # asked for once: later lookups find it without this function
+        return value
     try:  # a submodule (``operations.llm``) asked for as an attribute
         return importlib.import_module(f"{__name__}.{name}")
     except ModuleNotFoundError as exc:

@@ -1,6 +1,7 @@
-"""Storing clip measurements: the cache entry and the re-check of the items of the recording,
-for one clip the desk measured (``store_measurement``) or for every clip of the project
-(``analyze_recordings``, on all cores or a Dask cluster through ``core.audio.batch``)."""
+"""Storing clip measurements and species detections: the cache entry and the re-check of the
+items of the recording, for one clip the desk measured or detected (``store_measurement``,
+``store_detection``) or for every clip of the project (``analyze_recordings``, on all cores or a
+Dask cluster through ``core.audio.batch``)."""
 
 from __future__ import annotations
 
@@ -12,13 +13,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from bagel_studio.core.audio.analysis import Measurement
-from bagel_studio.core.audio.batch import ClipJob, measure_clips
+from bagel_studio.core.audio.batch import ClipJob, clip_error, measure_clips
+from bagel_studio.core.audio.birdnet import unavailable
 from bagel_studio.core.audio.project import (
     cache_key,
     cached_result,
     resolve_audio_path,
     store_result,
 )
+from bagel_studio.core.audio.species import Detection
+from bagel_studio.core.audio.species_project import cached_detection, store_detection_result
+from bagel_studio.core.changes import NOTHING, Changes, Done, Part
 from bagel_studio.core.checks import recheck_item
 from bagel_studio.core.model import Flag
 from bagel_studio.core.store import Store
@@ -37,28 +42,61 @@ def store_measurement(
     audio_sha256: str,
     measurement: Measurement,
     item_id: str | None,
-) -> list[Flag] | None:
+) -> Done[list[Flag] | None]:
     """Cache ``measurement`` of ``recording`` (under its cache key and the decoded audio's
     SHA-256, as ``measurement_for`` would) and re-check ``item_id`` and the other items of the
     recording (they share the clip) so their acoustic flags (mismatch, too short, too quiet)
     follow, in one transaction; return ``item_id``'s flags, or None when no item was given. A
     project open read-only is left unchanged."""
     if store.read_only:
-        return None
+        return Done(None)
     result = measurement.to_json()
     result["audio_sha256"] = audio_sha256
     with store.transaction():
         store_result(store, [cache_key(recording), audio_sha256], result)
-        for sibling in store.evidence.items_with_recording(str(recording["id"])):
-            if sibling != item_id:
-                recheck_item(store, sibling)
-        return recheck_item(store, item_id) if item_id is not None else None
+        siblings = [
+            sibling
+            for sibling in store.evidence.items_with_recording(str(recording["id"]))
+            if sibling != item_id
+        ]
+        for sibling in siblings:
+            recheck_item(store, sibling)
+        flags = recheck_item(store, item_id) if item_id is not None else None
+    rechecked = siblings if item_id is None else [item_id, *siblings]
+    return Done(flags, Changes.of_items(rechecked, Part.FLAGS, evidence=True))
+
+
+def store_detection(
+    store: Store,
+    recording: dict[str, Any],
+    audio_sha256: str,
+    detection: Detection,
+    item_id: str | None,
+) -> Done[list[Flag] | None]:
+    """Cache the species ``detection`` of ``recording`` (under its cache key and the audio's
+    SHA-256) and re-check its items, as ``store_measurement`` does for a measurement; return
+    ``item_id``'s flags (None when no item was given) and what changed."""
+    if store.read_only:
+        return Done(None)
+    with store.transaction():
+        store_detection_result(store, [cache_key(recording), audio_sha256], detection.to_json())
+        siblings = [
+            sibling
+            for sibling in store.evidence.items_with_recording(str(recording["id"]))
+            if sibling != item_id
+        ]
+        for sibling in siblings:
+            recheck_item(store, sibling)
+        flags = recheck_item(store, item_id) if item_id is not None else None
+    rechecked = siblings if item_id is None else [item_id, *siblings]
+    return Done(flags, Changes.of_items(rechecked, Part.FLAGS, evidence=True))
 
 
 @dataclass(frozen=True)
 class AnalysisReport:
     """What ``analyze_recordings`` did: clips measured now, clips whose audio could not be read
-    (cached as errors), clips measured before (kept), and recordings without an audio file."""
+    (cached as errors), clips measured before (kept), and recordings without an audio file;
+    clips whose species were detected now, or the line saying how to install BirdNET."""
 
     measured: int
     unreadable: int
@@ -66,31 +104,40 @@ class AnalysisReport:
     missing: list[str]
     errors: list[str]
     cancelled: bool = False
+    detected: int = 0  # clips whose species BirdNET detected now
+    species_note: str | None = None  # why no species were detected (BirdNET not installed)
 
 
-def clips_to_measure(store: Store) -> tuple[list[ClipJob], int, list[str]]:
-    """The recordings with audio and no cached result, how many are measured already, and the
-    ids of those whose audio file cannot be found."""
+def clips_to_measure(store: Store, species: bool = False) -> tuple[list[ClipJob], int, list[str]]:
+    """The recordings with audio and no cached result (measurement, or with ``species`` also
+    species detection), how many have all they need already, and the ids of those whose audio
+    file cannot be found."""
     jobs, already, missing = [], 0, []
     for recording in store.evidence.recordings():
-        if cached_result(store, recording) is not None:
+        measure = cached_result(store, recording) is None
+        detect = species and cached_detection(store, recording) is None
+        if not (measure or detect):
             already += 1
             continue
         path = resolve_audio_path(store, recording)
         if path is None:
             missing.append(str(recording["id"]))
         else:
-            jobs.append(ClipJob(str(recording["id"]), str(path.resolve())))
+            jobs.append(ClipJob(str(recording["id"]), str(path.resolve()), measure, detect))
     return jobs, already, missing
 
 
-def store_clip_results(store: Store, results: Sequence[tuple[ClipJob, dict[str, Any]]]) -> int:
-    """Cache measured clips (a result or its error line, under the recording's cache key and the
-    audio's SHA-256, as ``measurement_for`` would) and re-check the items of those recordings, in
-    one transaction; return how many items were re-checked."""
+def store_clip_results(
+    store: Store, results: Sequence[tuple[ClipJob, dict[str, Any]]]
+) -> Done[int]:
+    """Cache analysed clips (a measurement or its error line, a species detection or its error
+    line, under the recording's cache key and the audio's SHA-256, as ``measurement_for`` would)
+    and re-check the items of those recordings, in one transaction; return how many items were
+    re-checked. A detection BirdNET could not run for (not installed where the clip ran) is not
+    cached: the next run asks again."""
     if store.read_only or not results:
-        return 0
-    rechecked = 0
+        return Done(0)
+    rechecked: list[str] = []
     with store.transaction():
         for job, result in results:
             recording = store.evidence.recording(job.recording_id)
@@ -99,11 +146,15 @@ def store_clip_results(store: Store, results: Sequence[tuple[ClipJob, dict[str, 
             keys = [cache_key(recording)]
             if "audio_sha256" in result:
                 keys.append(str(result["audio_sha256"]))
-            store_result(store, keys, result)
+            if job.measure:
+                store_result(store, keys, {k: v for k, v in result.items() if k != "species"})
+            detection = result.get("species")
+            if isinstance(detection, dict) and "unavailable" not in detection:
+                store_detection_result(store, keys, detection)
             for item_id in store.evidence.items_with_recording(job.recording_id):
                 recheck_item(store, item_id)
-                rechecked += 1
-    return rechecked
+                rechecked.append(item_id)
+    return Done(len(rechecked), Changes.of_items(rechecked, Part.FLAGS, evidence=True))
 
 
 def analyze_recordings(
@@ -115,32 +166,41 @@ def analyze_recordings(
     batch_seconds: float = 1.0,
     cancel: threading.Event | None = None,
     write: Write = _direct,
-) -> AnalysisReport:
-    """Measure every recording of the project not measured yet (on ``workers`` processes, or on
-    the Dask cluster at ``scheduler``) and store the results as they arrive, a batch at most
-    every ``batch_seconds`` in one transaction each: an interrupted run keeps what it stored,
-    and the next run measures only the rest. ``progress(done, total)`` after each clip.
+    species: bool | None = None,
+) -> Done[AnalysisReport]:
+    """Measure every recording of the project not measured yet, and detect its species with
+    BirdNET where not detected yet (``species``: None when BirdNET is installed, False never),
+    on ``workers`` processes or on the Dask cluster at ``scheduler``, and store the results as
+    they arrive, a batch at most every ``batch_seconds`` in one transaction each: an interrupted
+    run keeps what it stored, and the next run analyses only the rest. ``progress(done, total)``
+    after each clip.
 
-    ``cancel`` set stops the run after the clips under way (what was measured is stored, the
+    ``cancel`` set stops the run after the clips under way (what was analysed is stored, the
     report says ``cancelled``); ``write`` runs each batch's transaction (the desk passes its
-    single database-writer thread, and runs this on another)."""
-    jobs, already, missing = clips_to_measure(store)
-    measured = unreadable = 0
+    single database-writer thread, and runs this on another) and returns what it returned."""
+    note = unavailable() if species is not False else None
+    jobs, already, missing = clips_to_measure(store, species=species is not False and not note)
+    measured = unreadable = detected = 0
     errors: list[str] = []
     pending: list[tuple[ClipJob, dict[str, Any]]] = []
     last = time.monotonic()
     results = measure_clips(jobs, workers=workers, scheduler=scheduler)
     cancelled = False
+    changes = NOTHING
     try:
         for done, (job, result) in enumerate(results, start=1):
             pending.append((job, result))
-            if "error" in result:
+            error = clip_error(result)
+            if error is not None:
                 unreadable += 1
-                errors.append(str(result["error"]))
+                errors.append(error)
             else:
-                measured += 1
+                measured += job.measure
+                detection = result.get("species") or {}
+                detected += job.species and "unavailable" not in detection
+                note = note or detection.get("unavailable")
             if time.monotonic() - last >= batch_seconds:
-                write(functools.partial(store_clip_results, store, pending))
+                changes |= write(functools.partial(store_clip_results, store, pending)).changes
                 pending, last = [], time.monotonic()
             if progress is not None:
                 progress(done, len(jobs))
@@ -149,5 +209,8 @@ def analyze_recordings(
                 break
     finally:
         results.close()  # an interruption cancels the clips not started
-        write(functools.partial(store_clip_results, store, pending))
-    return AnalysisReport(measured, unreadable, already, missing, errors, cancelled)
+        changes |= write(functools.partial(store_clip_results, store, pending)).changes
+    report = AnalysisReport(
+        measured, unreadable, already, missing, errors, cancelled, detected, note
+    )
+    return Done(report, changes)

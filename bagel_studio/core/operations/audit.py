@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from bagel_studio.core.changes import Changes, Done, Part
 from bagel_studio.core.checks.audit import ORIGIN
 from bagel_studio.core.model import Flag
 from bagel_studio.core.store import Store
@@ -19,10 +20,11 @@ class AuditChange:
     flags: int
 
 
-def store_audit_flags(store: Store, flags: Mapping[str, Sequence[Flag]]) -> AuditChange:
+def store_audit_flags(store: Store, flags: Mapping[str, Sequence[Flag]]) -> Done[AuditChange]:
     """Set an audit's flags (``core.audit.audit_flags(report)``: ``near-duplicate``,
     ``leaks-answer-of``...) on their items, removing those of the previous audit (an item fixed
     since then loses its flag). The operations layer sits below the audit and does not import
     it."""
-    changed = store.flags.replace_origin_flags(ORIGIN, flags)
-    return AuditChange(frozenset(changed), sum(len(f) for f in flags.values()))
+    changed = frozenset(store.flags.replace_origin_flags(ORIGIN, flags))
+    change = AuditChange(changed, sum(len(f) for f in flags.values()))
+    return Done(change, Changes.of_items(changed, Part.FLAGS, audit=True))

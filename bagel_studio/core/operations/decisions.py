@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bagel_studio.core.changes import Changes, Done, Part
 from bagel_studio.core.checks import check_all
 from bagel_studio.core.model import Decision, Review
 from bagel_studio.core.operations.reviews import KEEPS, require_curator
@@ -42,7 +43,7 @@ def decide_many(
     *,
     reason: str | None = None,
     note: str | None = None,
-) -> list[Review]:
+) -> Done[list[Review]]:
     """Record ``curator``'s ``decision`` on every item of ``item_ids``, in one transaction, and
     return the reviews written (in the order of ``item_ids``); raise DecisionRefused, having
     written nothing, when some item cannot take it."""
@@ -84,4 +85,5 @@ def decide_many(
         blind = [i for i, review in replaced.items() if review.blind_answer is not None]
         if blind:  # a blind answer taken back can clear a flag, as deciding one by one does
             check_all(store, blind)
-    return reviews
+    parts = Part.STATUS | Part.REVIEWS | (Part.FLAGS if blind else Part.NONE)
+    return Done(reviews, Changes.of_items(item_ids, parts))

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from bagel_studio.core.changes import Done
 from bagel_studio.core.domains import LETTERS, LEVELS, normalize_dimension
 from bagel_studio.core.model import Decision, Item, ItemContent, Review
 from bagel_studio.core.operations import reviews
@@ -98,7 +99,7 @@ def _answer_index(answer: Any, options: tuple[str, ...]) -> int:
 
 def revise(
     store: Store, item_id: str, curator: str, edits: dict[str, Any], note: str | None = None
-) -> Review:
+) -> Done[Review]:
     """Apply ``edits`` to ``item_id`` and accept it as revised, in one transaction.
 
     Raises EditsError for edits that cannot apply (nothing written), StoreError when the item is
@@ -110,5 +111,6 @@ def revise(
     if content == item.content:
         raise EditsError("the edits change nothing: use --accept to accept the item as it is")
     with store.transaction():
-        reviews.edit(store, item_id, curator, content)
-        return reviews.decide(store, item_id, curator, Decision.ACCEPT, note=note)  # as revised
+        edited = reviews.edit(store, item_id, curator, content)
+        accepted = reviews.decide(store, item_id, curator, Decision.ACCEPT, note=note)  # revised
+    return Done(accepted.result, edited.changes | accepted.changes)

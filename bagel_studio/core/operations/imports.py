@@ -6,7 +6,9 @@ file's transaction and records the import; the ``FileImport`` it yields writes t
 hands them over; at the end of the block the new items are indexed for search and marked as
 awaiting their other checks, the earlier items whose evidence arrived are marked too, and the
 import's summary is stored. A crash leaves either the whole file or none of it, and never an item
-without its blocking flags or without the record that its checks are due.
+without its blocking flags or without the record that its checks are due. What a file changed
+(``FileImport.changes``) is said of every item, not item by item: an import's ids would grow with
+the file.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bagel_studio.core.audio.project import store_result
+from bagel_studio.core.changes import NOTHING, Changes, Done, Part
 from bagel_studio.core.checks.structural import structural_flags
 from bagel_studio.core.checks.verdict import release_verdict
 from bagel_studio.core.domains import GLOBI
@@ -59,9 +62,18 @@ class FileImport:
         self.store = store
         self.import_id = import_id
         self.evidence = Evidence()
+        self.wrote = NOTHING
         self.sha256: str | None = None
         self.size: int | None = None
         self.stat: Sequence[int] | None = None
+
+    @property
+    def changes(self) -> Changes:
+        """What the file's writes changed so far: new items (with their flags), and the
+        evidence and flags of earlier items when evidence arrived."""
+        if self.evidence:
+            return self.wrote | Changes.of_every_item(Part.FLAGS, evidence=True)
+        return self.wrote
 
     def file_read(self, sha256: str, size: int, stat: Sequence[int] | None) -> None:
         """The file's SHA-256 and size, known once it has been read, and its stat when it may
@@ -81,6 +93,8 @@ class FileImport:
             if verdict is None and (found := structural_flags(item.domain, item.content)):
                 flags[item.id] = found
         self.store.items.add_items(new, self.import_id, flags, verdicts)
+        if new:
+            self.wrote |= Changes.of_every_item(Part.NEW | Part.FLAGS)
         return ItemsWritten(new, present)
 
     def write_globi_records(self, records: Sequence[dict[str, Any]]) -> int:
@@ -133,23 +147,26 @@ def import_file(
             store.imports.remember_files([(path, writer.import_id, writer.stat)])
 
 
-def remember_files(store: Store, files: Sequence[tuple[str, int, Sequence[int]]]) -> None:
+def remember_files(store: Store, files: Sequence[tuple[str, int, Sequence[int]]]) -> Done[None]:
     """Note (path, import id, stat) of files an import found to hold the content of that earlier
-    import, so that the next one passes them over unread; one transaction."""
+    import, so that the next one passes them over unread; one transaction. Nothing a window
+    shows changes."""
     if files:
         with store.transaction():
             store.imports.remember_files(files)
+    return Done(None)
 
 
 def record_unreadable_audio(
     store: Store, import_id: int, reject: Reject, sha256: str | None, error: str
-) -> None:
+) -> Done[None]:
     """An attached audio file that cannot be decoded: a reject of its import, and its decode
     error cached as the clip's measurement (its items' checks then flag audio-unreadable)."""
     with store.transaction():
         store.imports.add_rejects(import_id, [reject])
         if sha256 is not None:
             store_result(store, [sha256], {"error": error})
+    return Done(None, Changes(evidence=True))
 
 
 def linked_items(store: Store, evidence: Evidence, exclude: set[str]) -> list[str]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
+from bagel_studio.core.changes import NOTHING, Changes, Done, Part
 from bagel_studio.core.checks import recheck_item
 from bagel_studio.core.model import Flag
 from bagel_studio.core.operations.reviews import edit
@@ -30,29 +31,37 @@ class Profile(Protocol):
 LEVELS_CURATOR = "model-levels"  # the name the history gives to levels applied from models
 
 
-def save_profile(store: Store, profile: Profile) -> None:
+MODELS = Changes(models=True)
+
+
+def save_profile(store: Store, profile: Profile) -> Done[None]:
     """Store (or replace) a profile under its label. The key itself is never part of it."""
     with store.transaction():
         store.llm.write_profile(profile.label, profile.to_json(), store.clock())
+    return Done(None, MODELS)
 
 
-def remove_profile(store: Store, label: str) -> None:
+def remove_profile(store: Store, label: str) -> Done[None]:
     with store.transaction():
         store.llm.delete_profile(label)
+    return Done(None, MODELS)
 
 
-def record_answers(store: Store, answers: Sequence[AnswerRow]) -> None:
+def record_answers(store: Store, answers: Sequence[AnswerRow]) -> Done[None]:
     """Commit a batch of answers (those that arrived since the last commit)."""
-    if answers:
-        with store.transaction():
-            store.llm.write_answers(answers)
+    if not answers:
+        return Done(None, NOTHING)
+    with store.transaction():
+        store.llm.write_answers(answers)
+    return Done(None, MODELS)
 
 
-def apply_levels(store: Store, levels: Mapping[str, str]) -> dict[str, int]:
+def apply_levels(store: Store, levels: Mapping[str, str]) -> Done[dict[str, int]]:
     """Set each item's level as an edit by ``model-levels`` (in its history, undoable with
     ``operations.undo(store, "model-levels")``); an item whose level a curator edited keeps
     theirs."""
     counts = {"changed": 0, "unchanged": 0, "curator_level_kept": 0}
+    changes = NOTHING
     with store.transaction():
         kept = store.llm.level_edits_by_others(list(levels), LEVELS_CURATOR)
         for item in store.items.get_many(list(levels)):
@@ -60,19 +69,22 @@ def apply_levels(store: Store, levels: Mapping[str, str]) -> dict[str, int]:
                 counts["curator_level_kept"] += 1
                 continue
             content = item.content.with_changes(level=levels[item.id])
-            if edit(store, item.id, LEVELS_CURATOR, content):
+            edited = edit(store, item.id, LEVELS_CURATOR, content)
+            if edited.result:
                 counts["changed"] += 1
+                changes |= edited.changes
             else:
                 counts["unchanged"] += 1
-    return counts
+    return Done(counts, changes)
 
 
-def record_verdict(store: Store, verdict: dict[str, Any]) -> int:
+def record_verdict(store: Store, verdict: dict[str, Any]) -> Done[int]:
     """Store a second opinion and re-check its item (``judge-disagrees``)."""
+    item_id = str(verdict["item_id"])
     with store.transaction():
         verdict_id = store.llm.write_verdict(verdict)
-        recheck_item(store, str(verdict["item_id"]))
-        return verdict_id
+        recheck_item(store, item_id)
+    return Done(verdict_id, Changes.of_items([item_id], Part.FLAGS, models=True))
 
 
 def record_regeneration(
@@ -81,7 +93,7 @@ def record_regeneration(
     item: NewItem | None,
     flags: Sequence[Flag] = (),
     rejection: GeneratorRejection | None = None,
-) -> None:
+) -> Done[None]:
     """Store a regenerated item (unreviewed, with its structural flags, then fully checked) linked
     to the item it replaces, or the generator's rejection with its reason."""
     with store.transaction():
@@ -91,9 +103,11 @@ def record_regeneration(
         if rejection is not None:
             store.imports.add_generator_rejections([rejection], None)
         store.llm.write_regeneration(record)
+    added = [item.id] if item is not None else []
+    return Done(None, Changes.of_items(added, Part.NEW | Part.FLAGS, models=True))
 
 
-def refresh_model_flags(store: Store, item_ids: Sequence[str]) -> int:
+def refresh_model_flags(store: Store, item_ids: Sequence[str]) -> Done[int]:
     """Re-check the items among ``item_ids`` whose model flags (``models-reject-gold``,
     ``models-miss-gold``) new answers raise, change or clear (one transaction); return how
     many changed."""
@@ -101,8 +115,8 @@ def refresh_model_flags(store: Store, item_ids: Sequence[str]) -> int:
     from bagel_studio.core.checks.models import MODEL_CHECKS, model_flags
 
     if not item_ids:
-        return 0
-    changed = 0
+        return Done(0)
+    changed: list[str] = []
     with store.transaction():
         ctx = CheckContext.single(store)
         stored = store.flags.messages(list(item_ids), MODEL_CHECKS)
@@ -110,5 +124,5 @@ def refresh_model_flags(store: Store, item_ids: Sequence[str]) -> int:
             wanted = {(f.check, f.message) for f in model_flags(ctx, item)}
             if wanted != stored.get(item.id, set()):
                 recheck_item(store, item.id)
-                changed += 1
-    return changed
+                changed.append(item.id)
+    return Done(len(changed), Changes.of_items(changed, Part.FLAGS))

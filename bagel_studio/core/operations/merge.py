@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from bagel_studio.core.changes import Changes, Done, Part
 from bagel_studio.core.checks import check_all
 from bagel_studio.core.model import Review
 from bagel_studio.core.store import Store
@@ -61,31 +62,41 @@ def file_sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def merge_in(store: Store, other: Store) -> FileMerge:
-    """Merge one open project (read-only) into ``store``; see the module docstring for the rules."""
+def merge_in(store: Store, other: Store) -> Done[FileMerge]:
+    """Merge one open project (read-only) into ``store``; see the module docstring for the rules.
+    Its changes name the items whose decisions or adjudication it brought in."""
     sha = file_sha256(other.path)
     result = FileMerge(path=str(other.path), name=other.path.name, sha256=sha)
     if store.project.merged_before(sha):
         result.already_merged = True
-        return result
+        return Done(result)
     matched = _match_items(store, other, result)
     result.items_matched = len(matched)
-    touched: set[str] = set()
+    touched: set[str] = set()  # a curator's current decision changed
+    historied: set[str] = set()  # an older decision went to the history
+    adjudicated: set[str] = set()
     with store.transaction():
         curators: set[str] = set()
         for review in other.reviews.all():
             if review.item_id in matched:
                 curators.add(review.curator)
-                if _merge_review(store, review, result):
+                merged = _merge_review(store, review, result)
+                if merged == "current":
                     touched.add(review.item_id)
+                elif merged == "older":
+                    historied.add(review.item_id)
         for item_id, adjudication in other.adjudications.rows():
-            if item_id in matched:
-                _merge_adjudication(store, item_id, adjudication, result)
+            if item_id in matched and _merge_adjudication(store, item_id, adjudication, result):
+                adjudicated.add(item_id)
         result.curators = sorted(curators)
         store.project.record_merge(result.path, sha, result.summary())
         if touched:  # flags that read the reviews (a wrong blind answer) follow the decisions
             check_all(store, sorted(touched))
-    return result
+    parts = Part.STATUS | Part.REVIEWS | (Part.FLAGS if touched else Part.NONE)
+    changed = Changes.of_items(historied, Part.REVIEWS) | Changes.of_items(
+        touched | adjudicated, parts
+    )
+    return Done(result, changed)
 
 
 def _match_items(store: Store, other: Store, result: FileMerge) -> set[str]:
@@ -107,8 +118,9 @@ def _match_items(store: Store, other: Store, result: FileMerge) -> set[str]:
     return matched
 
 
-def _merge_review(store: Store, review: Review, result: FileMerge) -> bool:
-    """Merge one review; True when the curator's current decision changed here."""
+def _merge_review(store: Store, review: Review, result: FileMerge) -> str:
+    """Merge one review: "current" when the curator's current decision changed here, "older"
+    when it went to their history, "" when it was here already."""
     source = Path(result.path).name
     if review.origin == "local":  # say where it came from; keep the origin of a relayed review
         review = replace(review, origin=source)
@@ -118,13 +130,13 @@ def _merge_review(store: Store, review: Review, result: FileMerge) -> bool:
             result.reviews_added += 1
         else:
             result.reviews_updated += 1
-        return True
+        return "current"
     if ours is None or _same_decision(ours, review):
         result.reviews_unchanged += 1
-        return False
+        return ""
     result.reviews_older += 1
     store.reviews.import_older_review(review, ours, source=source)
-    return False
+    return "older"
 
 
 def _same_decision(a: Review, b: Review) -> bool:
@@ -134,8 +146,9 @@ def _same_decision(a: Review, b: Review) -> bool:
 
 def _merge_adjudication(
     store: Store, item_id: str, theirs: dict[str, Any], result: FileMerge
-) -> None:
-    """Bring in an adjudication for an item that has none here, keeping its time and author."""
+) -> bool:
+    """Bring in an adjudication for an item that has none here, keeping its time and author;
+    True when it was brought in."""
     outcome = store.adjudications.import_adjudication(
         item_id, theirs, source=Path(result.path).name
     )
@@ -143,3 +156,4 @@ def _merge_adjudication(
         result.adjudications_added += 1
     elif outcome == "kept":
         result.adjudications_kept += 1
+    return outcome == "added"

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from bagel_studio.core.audio.spectrogram import SpectrogramSettings, save_settings
+from bagel_studio.core.changes import Changes, Done, Part
 from bagel_studio.core.checks import check_all
 from bagel_studio.core.store import Store
 
@@ -24,14 +25,19 @@ def recheck(
     *,
     audio: bool = True,
     workers: int = 1,
-) -> int:
+) -> Done[int]:
     """Recompute the flags of the given items (all when None) and store them in one
     transaction; return how many flags they carry. ``audio=False`` leaves out the acoustic
     checks; ``workers`` > 1 checks a large project on that many processes (command line only,
     see ``checks.processes``)."""
-    return check_all(store, item_ids, progress, audio=audio, workers=workers)
+    ids = None if item_ids is None else list(item_ids)
+    count = check_all(store, ids, progress, audio=audio, workers=workers)
+    if ids is None:
+        return Done(count, Changes.of_every_item(Part.FLAGS))
+    return Done(count, Changes.of_items(ids, Part.FLAGS))
 
 
-def save_spectrogram_settings(store: Store, settings: SpectrogramSettings) -> None:
+def save_spectrogram_settings(store: Store, settings: SpectrogramSettings) -> Done[None]:
     """Store the spectrogram settings every curator of the project sees."""
     save_settings(store, settings)
+    return Done(None, Changes(settings=True))

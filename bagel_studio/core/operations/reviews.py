@@ -3,11 +3,13 @@
 Each is one function and one transaction: it applies the rule of the action (a blocking flag
 refuses an accept, an accepted edit is a revision, a rejection needs a reason), writes through the
 store's primitives, re-runs the checks of what it touched inside the same transaction, and returns
-what changed. A refused action raises before anything is committed: the project is as it was.
+its result with what changed (``Done``). A refused action raises before anything is committed: the
+project is as it was.
 """
 
 from __future__ import annotations
 
+from bagel_studio.core.changes import NOTHING, Changes, Done, Part
 from bagel_studio.core.checks import recheck_item
 from bagel_studio.core.model import Decision, HistoryEntry, ItemContent, Review
 from bagel_studio.core.store import BlockedError, Store, StoreError
@@ -32,7 +34,7 @@ def decide(
     reason: str | None = None,
     note: str | None = None,
     blind_answer: int | None = None,
-) -> Review:
+) -> Done[Review]:
     """Record ``curator``'s decision on an item, durably, with its history entry; return it.
 
     Accepting an item whose content was edited records it as accepted with revision. Accepting
@@ -41,15 +43,16 @@ def decide(
     """
     curator = require_curator(curator)
     with store.transaction():
-        item = store.items.get(item_id)
+        # what the decision needs of the item, read as ``decide_many`` reads it for many
+        target = store.reviews.decision_targets([item_id]).get(item_id)
+        if target is None:
+            raise StoreError(f"no item {item_id!r} in this project")
         if decision in KEEPS:
-            blocking = store.flags.blocking(item_id)
-            if blocking:
+            if target.blocking:
                 raise BlockedError(
-                    f"{item_id} cannot be accepted until fixed: "
-                    + "; ".join(f.message for f in blocking)
+                    f"{item_id} cannot be accepted until fixed: " + "; ".join(target.blocking)
                 )
-            decision = Decision.REVISE if item.is_revised else Decision.ACCEPT
+            decision = Decision.REVISE if target.revised else Decision.ACCEPT
         if decision is Decision.REJECT and not reason:
             raise StoreError("a rejection needs a reason")
         review = Review(
@@ -58,27 +61,29 @@ def decide(
             decision=decision,
             reason=reason,
             note=note or None,
-            content=item.content,
+            content=target.content,
             blind_answer=blind_answer,
             decided_at=store.clock(),
             origin="local",
         )
-        before = store.reviews.record_decision(review)
+        before = store.reviews.record_decisions(curator, [review]).get(item_id)
+        parts = Part.STATUS | Part.REVIEWS
         if blind_answer is not None or (before is not None and before.blind_answer is not None):
             recheck_item(store, item_id)
-    return review
+            parts |= Part.FLAGS
+    return Done(review, Changes.of_items([item_id], parts))
 
 
-def edit(store: Store, item_id: str, curator: str, content: ItemContent) -> bool:
+def edit(store: Store, item_id: str, curator: str, content: ItemContent) -> Done[bool]:
     """Change an item's current content and re-check it; False when nothing changed."""
     curator = require_curator(curator)
     with store.transaction():
         item = store.items.get(item_id)
         if content == item.content:
-            return False
+            return Done(False)
         store.history.record_edit(item_id, curator, item.content, content)
         recheck_item(store, item_id)
-    return True
+    return Done(True, Changes.of_items([item_id], Part.CONTENT | Part.REVIEWS | Part.FLAGS))
 
 
 def edit_and_accept(
@@ -88,32 +93,37 @@ def edit_and_accept(
     content: ItemContent,
     *,
     blind_answer: int | None = None,
-) -> Review:
+) -> Done[Review]:
     """The desk's save-and-accept: the edit and the accept commit together or not at all.
 
     When the edited item still has a blocking flag the accept is refused (BlockedError) and the
     edit is rolled back with it: the project is exactly as before.
     """
     with store.transaction():
-        edit(store, item_id, curator, content)
-        return decide(store, item_id, curator, Decision.ACCEPT, blind_answer=blind_answer)
+        edited = edit(store, item_id, curator, content)
+        accepted = decide(store, item_id, curator, Decision.ACCEPT, blind_answer=blind_answer)
+    return Done(accepted.result, edited.changes | accepted.changes)
 
 
-def undo(store: Store, curator: str) -> HistoryEntry | None:
+def undo(store: Store, curator: str) -> Done[HistoryEntry | None]:
     """Take back ``curator``'s newest decision or edit not yet undone; return the entry undone,
     or None when nothing is left to undo."""
     curator = require_curator(curator)
     with store.transaction():
         entry = store.history.last_undoable(curator)
         if entry is None:
-            return None
+            return Done(None, NOTHING)
         current = store.history.record_undo(entry)
         blind = any(
             (review or {}).get("blind_answer") is not None for review in (current, entry.before)
         )
+        parts = Part.STATUS | Part.REVIEWS
+        if entry.action == "edit":
+            parts |= Part.CONTENT
         if entry.action == "edit" or blind:
             recheck_item(store, entry.item_id)
-    return entry
+            parts |= Part.FLAGS
+    return Done(entry, Changes.of_items([entry.item_id], parts))
 
 
 def adjudicate(
@@ -125,7 +135,7 @@ def adjudicate(
     *,
     reason: str | None = None,
     note: str | None = None,
-) -> Decision:
+) -> Done[Decision]:
     """Record the adjudicator's final decision, which overrides the curators' ones; return the
     decision recorded (an accept of content other than the imported one is a revision)."""
     adjudicator = require_curator(adjudicator)
@@ -137,4 +147,4 @@ def adjudicate(
         store.adjudications.record_adjudication(
             item_id, adjudicator, decision, content, reason=reason, note=note
         )
-    return decision
+    return Done(decision, Changes.of_items([item_id], Part.STATUS | Part.REVIEWS))

@@ -75,7 +75,9 @@ def card_header(release: Release) -> str:
     return "\n".join(lines) + "\n---\n"
 
 
-def dataset_card(release: Release, content_hash: str, version: str) -> str:
+def dataset_card(release: Release, content_hash: str, version: str, evidence_note: str = "") -> str:
+    """The card; ``evidence_note``: what a feature adds under the sources' licences (the model
+    that checked the recordings' species)."""
     released = release.released_by_domain()
     files = [[f"`{layout.ALL_ITEMS}`", "all", len(release.items)]]
     files += [
@@ -130,7 +132,7 @@ The items themselves derive from BAGEL (CC BY-NC-SA 4.0), so this release is und
 licence. Only evidence under a licence that permits derivatives may enter a release: an item
 whose recording is under a NoDerivatives licence stops the export.
 
-{licences}{unknown}
+{licences}{unknown}{evidence_note}
 ## Review
 
 Every item was reviewed by one or more curators against its evidence: accepted as is, accepted with

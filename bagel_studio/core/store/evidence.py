@@ -64,7 +64,8 @@ RECORDING_COLUMNS = (
 
 
 class Evidence(Part):
-    """The ``globi_records``, ``texts``, ``recordings`` and ``audio_measurements`` tables."""
+    """The ``globi_records``, ``texts``, ``recordings``, ``audio_measurements`` and
+    ``species_detections`` tables."""
 
     # -- GloBI records -------------------------------------------------------------------------
 
@@ -350,4 +351,26 @@ class Evidence(Part):
                 "INSERT OR REPLACE INTO audio_measurements (audio_sha256, version, result,"
                 " computed_at) VALUES (?, ?, ?, ?)",
                 [(key, version, payload, self._store.clock()) for key in dict.fromkeys(keys)],
+            )
+
+    # -- species detections (the cache of ``core.audio.species_project``) ----------------------
+
+    def detection_json(self, key: str, version: str) -> str | None:
+        """The cached species detection (JSON text) of the audio ``key`` at ``version``."""
+        row = self.db.execute(
+            "SELECT result FROM species_detections WHERE audio_sha256 = ? AND version = ?",
+            [key, version],
+        ).fetchone()
+        return None if row is None else str(row[0])
+
+    def put_detection(self, keys: Sequence[str], version: str, model: str, payload: str) -> None:
+        """Cache a species detection (JSON text) under each key, replacing an older one."""
+        with self._store.transaction() as conn:
+            conn.executemany(
+                "INSERT OR REPLACE INTO species_detections (audio_sha256, version, model, result,"
+                " computed_at) VALUES (?, ?, ?, ?, ?)",
+                [
+                    (key, version, model, payload, self._store.clock())
+                    for key in dict.fromkeys(keys)
+                ],
             )

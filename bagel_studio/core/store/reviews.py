@@ -284,7 +284,7 @@ class Reviews(Part):
 
     def progress(self, curator: str | None = None) -> tuple[int, int]:
         """(reviewed, total): reviewed by ``curator``, or by anyone when None."""
-        total = self._store.items.count()
+        total = int(self.db.execute("SELECT count(*) FROM items").fetchone()[0])
         if curator:
             reviewed = self.db.execute(
                 "SELECT count(*) FROM reviews WHERE curator = ? AND decision != 'skip'", [curator]

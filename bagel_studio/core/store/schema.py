@@ -442,3 +442,14 @@ def m_items_release_verdict(db: sqlite_utils.Database) -> None:
         " answer_index, dimension, level ON items WHEN new.release_verdict IS NOT NULL BEGIN"
         " UPDATE items SET release_verdict = NULL WHERE id = new.id; END"
     )
+
+
+@migration
+def m_species_detections(db: sqlite_utils.Database) -> None:
+    """BirdNET's detections of each clip (``core.audio.species``): every label's confidence per
+    window, as JSON, keyed like ``audio_measurements`` by the audio's SHA-256 and the detection's
+    version (which names the model and its version), with the model's name beside it."""
+    db.table("species_detections").create(
+        {"audio_sha256": str, "version": str, "model": str, "result": str, "computed_at": str},
+        pk=("audio_sha256", "version"),
+    )

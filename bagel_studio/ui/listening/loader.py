@@ -31,7 +31,10 @@ from bagel_studio.core.audio import (
     measure,
     resolve_audio_path,
 )
+from bagel_studio.core.audio.birdnet import BirdNETUnavailable
 from bagel_studio.core.audio.project import cached_result
+from bagel_studio.core.audio.species import Detection, detect
+from bagel_studio.core.audio.species_project import cached_detection
 from bagel_studio.core.store import Store
 
 DECODED_CLIPS = 6
@@ -45,6 +48,7 @@ class LoadedClip:
     audio: DecodedAudio
     spectrogram: Spectrogram
     measurement: Measurement | None  # from the project's cache, None when not measured yet
+    detection: Detection | str | None = None  # cached species detection, its error, or None
 
 
 class ClipLoader:
@@ -86,10 +90,22 @@ class ClipLoader:
         spectrogram = self.spectrograms.get(audio, settings)
         cached = cached_result(store, recording)
         measurement = cached if isinstance(cached, Measurement) else None
-        return LoadedClip(recording_id, audio, spectrogram, measurement)
+        detection = cached_detection(store, recording)
+        return LoadedClip(recording_id, audio, spectrogram, measurement, detection)
 
     def spectrogram(self, audio: DecodedAudio, settings: SpectrogramSettings) -> Spectrogram:
         return self.spectrograms.get(audio, settings)
+
+
+def detect_clip(audio: DecodedAudio) -> Detection:
+    """Worker side: BirdNET on the decoded clip (no database access; raises
+    ``birdnet.BirdNETUnavailable`` without the extra)."""
+    try:
+        return detect(audio)
+    except BirdNETUnavailable:
+        raise
+    except (ValueError, RuntimeError, MemoryError) as exc:
+        raise AudioError(f"{audio.name}: BirdNET could not run on it ({exc})") from None
 
 
 def measure_clip(audio: DecodedAudio) -> Measurement:

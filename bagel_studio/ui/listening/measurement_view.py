@@ -15,7 +15,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from bagel_studio.core.audio import Measurement, parse_claim
-from bagel_studio.core.audio.claims import claim_distance, format_duration, mismatch
+from bagel_studio.core.audio.claims import (
+    claim_distance,
+    duration_unit,
+    format_duration,
+    mismatch,
+)
 from bagel_studio.core.domains import LETTERS
 from bagel_studio.ui.listening.frequency_axis import format_khz
 
@@ -60,8 +65,11 @@ def measurement_warnings(m: Measurement) -> list[str]:
     return warnings
 
 
-def option_verdicts(options: tuple[str, ...], gold: int | None, m: Measurement) -> list[str]:
-    """One line per option: does its claim fit the clip?"""
+def option_verdicts(
+    options: tuple[str, ...], gold: int | None, m: Measurement, question: str = ""
+) -> list[str]:
+    """One line per option: does its claim fit the clip (a duration read as the stem asks)?"""
+    unit = duration_unit(question)
     lines = []
     for index, text in enumerate(options):
         claim = parse_claim(text)
@@ -70,7 +78,7 @@ def option_verdicts(options: tuple[str, ...], gold: int | None, m: Measurement) 
         if claim is None:
             verdict = "no measurable claim"
         else:
-            distance = claim_distance(claim, m)
+            distance = claim_distance(claim, m, unit)
             if distance is None:
                 verdict = "cannot compare"
             elif distance == 0:
@@ -115,9 +123,10 @@ class MeasurementView(QWidget):
         self.verdicts, self.flag_text = [], ""
         self.blind = content is not None and content.answer_index is None
         if content is not None and not self.blind:
-            self.verdicts = option_verdicts(content.options, content.answer_index, m)
+            question = content.question
+            self.verdicts = option_verdicts(content.options, content.answer_index, m, question)
             gold = content.answer_index
-            flag = None if gold is None else mismatch(content.options, gold, m)
+            flag = None if gold is None else mismatch(content.options, gold, m, question)
             self.flag_text = flag.message if flag is not None else ""
         self.body.setText(self._html())
 

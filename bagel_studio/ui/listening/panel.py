@@ -27,14 +27,18 @@ from PySide6.QtWidgets import (
 )
 
 from bagel_studio.core.audio import AudioError, Player, load_settings, parse_claim
+from bagel_studio.core.audio.birdnet import unavailable
+from bagel_studio.core.audio.species import Detection, answer
+from bagel_studio.core.audio.species_project import item_species
 from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.model import Item, ItemContent
-from bagel_studio.core.operations import store_measurement
+from bagel_studio.core.operations import store_detection, store_measurement
 from bagel_studio.core.operations.project import save_spectrogram_settings
-from bagel_studio.ui.listening.loader import ClipLoader, LoadedClip, measure_clip
+from bagel_studio.ui.listening.loader import ClipLoader, LoadedClip, detect_clip, measure_clip
 from bagel_studio.ui.listening.measurement_view import MeasurementView
 from bagel_studio.ui.listening.overlays import OptionClaim
 from bagel_studio.ui.listening.settings_bar import SettingsBar
+from bagel_studio.ui.listening.species_strip import SpeciesStrip
 from bagel_studio.ui.listening.spectrogram_view import SpectrogramView
 from bagel_studio.ui.listening.transport import PlaybackController, TransportBar
 from bagel_studio.ui.plain import plain_label
@@ -91,7 +95,8 @@ class ListeningPanel(QWidget):
     """Spectrogram, player and measurements for the Xeno-canto item on screen."""
 
     status_message = Signal(str)
-    flags_changed = Signal(str)  # item id re-checked after its clip was measured
+    # item id re-checked after its clip was measured, once the windows have redrawn its flags
+    flags_changed = Signal(str)
 
     def __init__(
         self, services: Services, parent: QWidget | None = None, *, device: int | str | None = None
@@ -125,6 +130,11 @@ class ListeningPanel(QWidget):
         self.settings_bar = SettingsBar()
         self.settings_bar.set_settings(self.settings)
         self.view = SpectrogramView()
+        self.species = SpeciesStrip()  # under the plot, above its readouts
+        view_layout = self.view.layout()
+        assert isinstance(view_layout, QBoxLayout)
+        view_layout.insertWidget(1, self.species)
+        self.species.link_to(self.view)
         self.notice = plain_label(selectable=False)  # ids, file names, error messages
         self.notice.setObjectName("listeningNotice")
         self.notice.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -286,6 +296,7 @@ class ListeningPanel(QWidget):
         self.view.clear()
         self.header.setText("")
         self.measurements.show_message("")
+        self.species.show_message("")
 
     def _current(self, generation: int, callback: Callable[[Any], None]) -> Callable[[Any], None]:
         """``callback`` only while the item it was started for is still on screen."""
@@ -313,6 +324,7 @@ class ListeningPanel(QWidget):
             self._show_measurement(clip.measurement)
         else:
             self._measure(clip)
+        self._show_species(clip)
 
     def _on_load_failed(self, error: BaseException) -> None:
         text = str(error) if isinstance(error, AudioError) else f"{type(error).__name__}: {error}"
@@ -337,9 +349,9 @@ class ListeningPanel(QWidget):
 
         def measured(measurement: Any) -> None:
             store, sha = self.services.store, clip.audio.sha256
-            self.services.writer.submit(
+            self.services.write(
                 lambda: store_measurement(store, recording, sha, measurement, item_id),
-                stored, self._report_error,
+                origin=self, done=stored, failed=self._report_error,
             )  # fmt: skip
             self._current(generation, self._show_measurement)(measurement)
 
@@ -347,6 +359,63 @@ class ListeningPanel(QWidget):
             lambda: measure_clip(clip.audio), measured,
             self._current(generation, lambda e: self.measurements.show_message(str(e))),
         )  # fmt: skip
+
+    # -- species (BirdNET) ----------------------------------------------------------------------
+
+    def _show_species(self, clip: LoadedClip) -> None:
+        """The item's species in the strip: from the cached detection, else detected now on a
+        worker and stored through the writer (as a measurement is)."""
+        species = item_species(self.item, self.recording) if self.item else None
+        missing = unavailable()
+        if species is None:
+            self.species.show_message("BirdNET: the item names no species (genus and species)")
+        elif missing is not None:
+            self.species.show_message(f"BirdNET: {missing}")
+        elif isinstance(clip.detection, Detection):
+            self.species.show_answer(answer(clip.detection, species))
+        elif isinstance(clip.detection, str):
+            self.species.show_message(f"BirdNET: {clip.detection}")
+        else:
+            self._detect(clip, species)
+
+    def _detect(self, clip: LoadedClip, species: str) -> None:
+        self.species.show_message("BirdNET: listening for the species…")
+        recording, item_id = self.recording, self.item.id if self.item else None
+        assert recording is not None
+        generation = self._generation
+
+        def stored(_flags: object) -> None:
+            if not self._closed and item_id is not None:
+                self.flags_changed.emit(item_id)
+
+        def detected(detection: Detection) -> None:
+            store, sha = self.services.store, clip.audio.sha256
+            self.services.write(
+                lambda: store_detection(store, recording, sha, detection, item_id),
+                origin=self, done=stored, failed=self._report_error,
+            )  # fmt: skip
+            show = self._current(generation, self.species.show_answer)
+            show(answer(detection, species))
+
+        self.services.workers.submit(
+            lambda: detect_clip(clip.audio), detected,
+            self._current(generation, lambda e: self.species.show_message(f"BirdNET: {e}")),
+        )  # fmt: skip
+
+    def play_species(self) -> None:
+        """H: play from the window where BirdNET is most confident of the item's species."""
+        found = self.species.answer
+        if found is None or not found.covered or found.best_window is None:
+            self.status_message.emit("No BirdNET detection of this item's species to play from")
+            return
+        start = found.starts[found.best_window]
+        self.controller.seek(start)
+        if not self.controller.is_playing:
+            self.controller.toggle()
+        self.status_message.emit(
+            f"Playing from {start:.1f} s, where BirdNET is surest of {found.species} "
+            f"({found.best:.2f})"
+        )
 
     def _show_measurement(self, measurement: Any) -> None:
         self._measurement = measurement
@@ -362,8 +431,10 @@ class ListeningPanel(QWidget):
         self.settings = settings.validated()
         store = self.services.store
         if not store.read_only:
-            self.services.writer.submit(
-                lambda: save_spectrogram_settings(store, self.settings), None, self._report_error
+            self.services.write(
+                lambda: save_spectrogram_settings(store, self.settings),
+                origin=self,
+                failed=self._report_error,
             )
         clip = self.clip
         if clip is None:

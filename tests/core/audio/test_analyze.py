@@ -104,7 +104,7 @@ def test_an_interrupted_analysis_keeps_what_it_measured(tmp_path: Path, data_dir
         analyze_recordings(store, workers=1, progress=interrupt)
     assert len(measurements(path)) >= 2  # the two clips finished are kept
     with Store.open(path) as store:
-        report = analyze_recordings(store, workers=1)
+        report = analyze_recordings(store, workers=1).result
     assert report.already == 2 and report.measured + report.unreadable == 4
 
 
@@ -120,7 +120,7 @@ def test_a_dask_cluster_gives_the_results_of_the_local_pool(tmp_path: Path, data
         ) as cluster,
         Store.open(remote) as store,
     ):
-        report = analyze_recordings(store, scheduler=cluster.scheduler_address)
+        report = analyze_recordings(store, scheduler=cluster.scheduler_address).result
     assert (report.measured, report.unreadable, report.missing) == (5, 1, ["XC2"])
     on_pool, on_dask = measurements(local), measurements(remote)
     assert on_dask.keys() == on_pool.keys()
@@ -161,10 +161,10 @@ def test_a_cancelled_analysis_stores_what_it_measured_through_the_given_writer(
     with Store.open(path) as store:
         report = analyze_recordings(
             store, workers=1, progress=stop_after_two, cancel=cancel, write=write
-        )
+        ).result
     assert report.cancelled and report.measured + report.unreadable == 2
     assert writes and len(measurements(path)) >= 2
     with Store.open(path) as store:
-        report = analyze_recordings(store, workers=1)
+        report = analyze_recordings(store, workers=1).result
     assert not report.cancelled
     assert report.already == 2 and report.measured + report.unreadable == 4

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bagel_studio.core.audio import CHECKS, Claim, Measurement, parse_claim
-from bagel_studio.core.audio.claims import mismatch
+from bagel_studio.core.audio.claims import CALL, EITHER, PHRASE, duration_unit, mismatch
 
 
 @pytest.mark.parametrize(
@@ -52,10 +52,26 @@ def test_ranges(text: str, kind: str, low: float | None, high: float | None) -> 
         ("Broadband", "harmonicity", "broadband"),
         ("Tonal whistle", "harmonicity", "tonal"),
         ("Noisy, inharmonic rasp", "harmonicity", "broadband"),
+        ("It rises briefly, then falls (downslurred)", "modulation", "up-down"),
+        ("Falls, then rises again", "modulation", "down-up"),
+        ("Oscillating pitch", "modulation", "vibrato"),
     ],
 )
 def test_categories(text: str, kind: str, value: str) -> None:
     assert parse_claim(text) == Claim(kind, None, None, text, value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Parulidae (New World warblers)",  # no warble: a name, not a sound
+        "They slide, falling or rising within each note",  # either shape: nothing to test
+        "A steady whistle followed by descending notes",  # two patterns, one after the other
+    ],
+)
+def test_no_single_pattern(text: str) -> None:
+    claim = parse_claim(text)
+    assert claim is None or claim.kind != "modulation"
 
 
 @pytest.mark.parametrize("text", ["", "   ", "Sound 1", "None of the above", "Cichlidae"])
@@ -114,6 +130,45 @@ def test_duration_claims() -> None:
     assert "option A 80-150 ms fits" in flag.message
     # Just outside the range, within tolerance, with no distractor fitting: no flag.
     assert mismatch(("120-300 ms", "1-2 s", "3-4 s", "5-6 s"), 0, _measurement()) is None
+
+
+@pytest.mark.parametrize(
+    ("stem", "unit"),
+    [
+        ("What is the typical duration of a single chip note in the song of X?", CALL),
+        ("How long is a single chirp call of the House Sparrow?", CALL),
+        ("What is the typical duration of a single echolocation call of the bat?", CALL),
+        ("How long does one chick-a-dee call series of X typically last?", PHRASE),
+        ("How long does the trilled song of X typically last?", PHRASE),
+        ("How long does a whole song of X last?", PHRASE),
+        ("What is the typical call duration of X?", EITHER),
+    ],
+)
+def test_the_stem_says_what_a_duration_times(stem: str, unit: str) -> None:
+    assert duration_unit(stem) == unit
+
+
+def test_duration_claims_against_calls_or_phrases() -> None:
+    """Notes of ~110 ms in songs of ~1.5 s: a claim of 1-2 s fits the songs, not the notes."""
+    m = _measurement(phrase_durations_s=(1.4, 1.5, 1.6))
+    options = ("80-150 ms", "1-2 s", "5-10 s", "10-20 ms")
+    note = "How long is a single note of the song of X?"
+    song = "How long does the song of X last?"
+    assert mismatch(options, 1, m, song) is None
+    assert mismatch(options, 0, m, note) is None
+    flag = mismatch(options, 1, m, note)
+    assert flag is not None and flag.details["fitting_options"] == ["A"]
+    assert "calls last 110 ms" in flag.message and "phrases" not in flag.message
+    flag = mismatch(options, 0, m, song)
+    assert flag is not None and flag.details["fitting_options"] == ["B"]
+    assert flag.message.startswith("gold 80-150 ms but the clip's phrases (calls close together) ")
+    assert "1.50 s (median of 3; " in flag.message
+    assert mismatch(options, 0, m) is None and mismatch(options, 1, m) is None  # either fits
+    flag = mismatch(options, 2, m)
+    assert flag is not None and flag.details["fitting_options"] == ["A", "B"]
+    assert "calls last 110 ms" in flag.message and "its phrases (calls close together) 1.50 s" in (
+        flag.message
+    )
 
 
 def test_categorical_claims() -> None:

@@ -35,14 +35,30 @@ def test_band_is_the_pulses(bat: Measurement) -> None:
 
 
 def test_a_correct_gold_is_not_flagged_and_a_wrong_one_is(bat: Measurement) -> None:
+    stem = "What is the typical duration of a single echolocation call of Carollia sowelli?"
     durations = ("~0.5-1.5 ms", "17-26 ms", "80-150 ms", "0.5-1 s")
-    assert mismatch(durations, 0, bat) is None
-    wrong = mismatch(durations, 1, bat)
+    assert mismatch(durations, 0, bat, stem) is None
+    wrong = mismatch(durations, 1, bat, stem)
     assert wrong is not None and wrong.details["fitting_options"] == ["A"]
-    assert wrong.message.startswith("gold 17-26 ms but the clip's calls last 0.")
-    assert "median of 1" in wrong.message and "option A ~0.5-1.5 ms fits" in wrong.message
+    assert wrong.message == (
+        "gold 17-26 ms but the clip's calls last 0.64 ms (median of 12; middle half "
+        "0.39 ms-1.1 ms, all 0.31 ms-1.3 ms); option A ~0.5-1.5 ms fits"
+    )
+    assert wrong.details["compared"]["middle_half_s"] == pytest.approx([0.00039, 0.00105], abs=2e-5)
     bands = ("~20-30 kHz", "~60-110 kHz", "~3-5 kHz", "~150-180 kHz")
     assert mismatch(bands, 1, bat) is None
     wrong = mismatch(bands, 3, bat)
     assert wrong is not None and wrong.details["fitting_options"] == ["B"]
     assert "dominant band is 6" in wrong.message and "kHz (peak 8" in wrong.message
+
+
+def test_the_pulse_train_is_one_phrase(bat: Measurement) -> None:
+    """Pulses 50-100 ms apart make one train: a stem that says neither "single call" nor "series"
+    lets a claim fit the pulses or the train, and the message names both."""
+    assert len(bat.phrase_durations_s) == 1 and 0.8 <= bat.phrase_durations_s[0] <= 1.0
+    durations = ("~0.5-1.5 ms", "17-26 ms", "80-150 ms", "0.5-1 s")
+    wrong = mismatch(durations, 1, bat, "How long do the calls of Carollia sowelli last?")
+    assert wrong is not None and wrong.details["fitting_options"] == ["A", "D"]
+    assert "calls last 0.64 ms" in wrong.message and "its phrases (calls close together) 8" in (
+        wrong.message
+    )

@@ -52,3 +52,14 @@ def test_the_generator_makes_what_it_says() -> None:
     assert spectrum[inside].sum() > 0.95 * spectrum.sum()  # the calls' energy is in their band
     samples = gt.render(case)
     assert samples.dtype == np.float32 and float(np.max(np.abs(samples))) == pytest.approx(gt.PEAK)
+
+
+def test_a_trill_is_one_phrase_and_a_lone_hoot_its_own(tmp_path: Path) -> None:
+    trill = gt.case("cricket-trill")  # 60 notes of 10 ms, 10 ms apart
+    truth = gt.truth(trill)
+    m = measure(decode(gt.write(trill, tmp_path)))
+    span = truth.starts_s[-1] + truth.durations_s[-1] - truth.starts_s[0]
+    assert len(m.phrase_durations_s) == 1
+    assert m.phrase_durations_s[0] == pytest.approx(span, rel=0.05)
+    owl = measure(decode(gt.write(gt.case("owl-hoots"), tmp_path)))  # hoots 0.8 s apart
+    assert owl.phrase_durations_s == owl.syllable_durations_s

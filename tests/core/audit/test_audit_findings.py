@@ -90,7 +90,7 @@ def test_audit_flags_survive_rechecks_and_go_when_fixed(planted: Path, tmp_path:
     copy.write_bytes(planted.read_bytes())
     first, _, second, _, _ = PARAPHRASES[0]
     with Store.open(copy) as store:
-        change = store_audit_flags(store, audit_flags(run_audit(store)))
+        change = store_audit_flags(store, audit_flags(run_audit(store))).result
         assert {first, second, LEAKING_ID} <= change.item_ids
         assert NEAR_DUPLICATE in {f.check for f in store.flags.of_item(first)}
         check_all(store, [first, second])  # an item's own checks keep them
@@ -122,7 +122,8 @@ def test_audit_flags_survive_rechecks_and_go_when_fixed(planted: Path, tmp_path:
 
 def test_audit_checks_are_documented() -> None:
     assert {NEAR_DUPLICATE, LEAKS_ANSWER_OF, "answerable-without-stem"} <= set(CHECKS)
-    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
+    reference = Path(__file__).resolve().parents[3] / "docs" / "CHECKS.md"
+    readme = reference.read_text(encoding="utf-8")
     for check in (NEAR_DUPLICATE, LEAKS_ANSWER_OF, "answerable-without-stem"):
         assert f"| `{check}` |" in readme
 

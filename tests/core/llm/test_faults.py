@@ -128,7 +128,7 @@ def test_a_label_that_is_no_profile_is_named_with_the_profiles_there_are(
 def test_item_ids_may_follow_the_options(
     llm_project: Path, scripted: ScriptedServer, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # As the README writes it: judge PROJECT --model LABEL [ITEM_ID...].
+    # As docs/COMMANDS.md writes it: judge PROJECT --model LABEL [ITEM_ID...].
     status = run(["judge", str(llm_project), "--model", "gold", "--base-url", scripted.url,
                   "wiki:1", "globi:1", "--json"])  # fmt: skip
     assert status == 0

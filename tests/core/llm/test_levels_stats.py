@@ -41,7 +41,7 @@ def test_levels_table_apply_undo_and_curator_edits_win(
         assert store.items.get("xc:2").content.level == "hard"  # the curator's
         history = store.history.of_item("wiki:1")
         assert history[-1].curator == "model-levels" and history[-1].after["level"] == "easy"
-        assert operations.undo(store, "model-levels") is not None
+        assert operations.undo(store, "model-levels").result is not None
     assert run(["stats", str(llm_project), "--json"]) == 0
     stats = json.loads(capsys.readouterr().out)
     assert sum(sum(v.values()) for v in stats["levels"].values()) == 5  # one undone

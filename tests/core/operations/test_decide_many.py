@@ -66,7 +66,7 @@ def test_many_at_once_write_what_one_by_one_writes(tmp_path: Path) -> None:
             operations.decide(one, item_id, "ana", Decision.ACCEPT)
         expected = _tables(one)
     with _project(tmp_path / "many.bagel") as many:
-        reviews = decide_many(many, ids, "ana", Decision.ACCEPT)
+        reviews = decide_many(many, ids, "ana", Decision.ACCEPT).result
         assert _tables(many) == expected
     assert [r.item_id for r in reviews] == ids
     assert reviews[2].decision is Decision.REVISE

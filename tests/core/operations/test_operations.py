@@ -84,7 +84,7 @@ def test_save_and_accept_commits_the_edit_and_the_revision_together(
     project: Store, project_path: Path
 ) -> None:
     fixed = content("Which one?", gold=2)
-    review = operations.edit_and_accept(project, "broken", "alice", fixed, blind_answer=2)
+    review = operations.edit_and_accept(project, "broken", "alice", fixed, blind_answer=2).result
     assert review.decision is Decision.REVISE
     project.close()
     with Store.open(project_path, read_only=True) as reader:
@@ -112,13 +112,13 @@ def test_refused_accept_and_reject_without_reason_write_nothing(
 
 def test_edit_rechecks_and_undo_rechecks_back(project: Store) -> None:
     assert [f.check for f in project.flags.blocking("broken")] == ["gold-invalid"]
-    assert operations.edit(project, "broken", "alice", content("Which one?", gold=0))
+    assert operations.edit(project, "broken", "alice", content("Which one?", gold=0)).result
     assert project.flags.blocking("broken") == []
-    assert not operations.edit(project, "broken", "alice", content("Which one?", gold=0))
-    entry = operations.undo(project, "alice")
+    assert not operations.edit(project, "broken", "alice", content("Which one?", gold=0)).result
+    entry = operations.undo(project, "alice").result
     assert entry is not None and entry.action == "edit" and entry.item_id == "broken"
     assert [f.check for f in project.flags.blocking("broken")] == ["gold-invalid"]
-    assert operations.undo(project, "alice") is None
+    assert operations.undo(project, "alice").result is None
     project.close()
 
 
@@ -135,7 +135,10 @@ def test_adjudicate_returns_the_decision_recorded(project: Store) -> None:
     operations.decide(project, "ok", "bob", Decision.REJECT, reason="ambiguous")
     assert project.items.get("ok").status is Status.DISPUTED
     edited = content("Which fish hosts the worm? (adjudicated)")
-    assert operations.adjudicate(project, "ok", "cy", Decision.ACCEPT, edited) is Decision.REVISE
+    assert (
+        operations.adjudicate(project, "ok", "cy", Decision.ACCEPT, edited).result
+        is Decision.REVISE
+    )
     assert project.items.get("ok").status is Status.REVISED
     assert project.reviews.final_content("ok") == edited
     project.close()
@@ -163,7 +166,9 @@ def test_store_measurement_caches_and_rechecks_the_clips_items_in_one_transactio
     check_all(store)
     assert "acoustic-mismatch" not in {f.check for f in store.flags.of_item("xc:1")}
     audio = decode(clip)
-    flags = operations.store_measurement(store, recording, audio.sha256, measure(audio), "xc:2")
+    flags = operations.store_measurement(
+        store, recording, audio.sha256, measure(audio), "xc:2"
+    ).result
     assert flags is not None and "acoustic-mismatch" not in {f.check for f in flags}
     # The other item of the recording was re-checked too, in the same transaction.
     assert "acoustic-mismatch" in {f.check for f in store.flags.of_item("xc:1")}
@@ -172,7 +177,9 @@ def test_store_measurement_caches_and_rechecks_the_clips_items_in_one_transactio
     with Store.open(tmp_path / "p.bagel", read_only=True) as reader:
         assert reader.evidence.measurement_json(audio.sha256, ANALYSIS_VERSION) is not None
         assert (
-            operations.store_measurement(reader, recording, audio.sha256, measure(audio), "xc:1")
+            operations.store_measurement(
+                reader, recording, audio.sha256, measure(audio), "xc:1"
+            ).result
             is None
         )
 
@@ -196,7 +203,7 @@ def test_project_wide_operations_recheck_and_share_the_spectrogram_settings(
 
     project.flags.replace_flags("broken", [])  # as if the checks had never run
     assert project.flags.blocking("broken") == []
-    assert recheck(project, ["broken"]) >= 1
+    assert recheck(project, ["broken"]).result >= 1
     assert [f.check for f in project.flags.blocking("broken")] == ["gold-invalid"]
     wanted = SpectrogramSettings(n_fft=2048, scale="mel", colormap="magma")
     save_spectrogram_settings(project, wanted)
