@@ -73,6 +73,9 @@ class Store:
         self.path = path
         self.db = db
         self.findings: Findings | None = None  # what the check on open found (None: not run)
+        # what was found wrong, as one line with how to recover (None: nothing); every write
+        # refuses while it is set (``transaction``)
+        self.damage: str | None = None
         self._lock = lock
         self._clock = clock
         self.items = Items(self)
@@ -148,7 +151,7 @@ class Store:
             lock.release()
             raise
         store = cls(path, db, lock, clock)
-        store.findings = findings
+        store.found(findings)
         return store
 
     @classmethod
@@ -169,7 +172,7 @@ class Store:
             store._check_readable()
             refuse_newer(store.db)
             if not carried_over(store.db):
-                store.findings = store.inspect(full=False)
+                store.found(store.inspect(full=False))
         except sqlite3.DatabaseError as exc:
             conn.close()
             error = opening_error(path, exc)
@@ -206,13 +209,10 @@ class Store:
 
     # -- whether the file is sound ---------------------------------------------------------------
 
-    @property
-    def damage(self) -> str | None:
-        """What was found wrong with the file, as one line with how to recover; None when
-        nothing was (``findings``)."""
-        if self.findings is None or self.findings.sound:
-            return None
-        return self.findings.message(self.path)
+    def found(self, findings: Findings) -> None:
+        """Note what a check of the file found (``damage``: what writes are refused with)."""
+        self.findings = findings
+        self.damage = None if findings.sound else findings.message(self.path)
 
     def inspect(self, *, full: bool) -> Findings:
         """The file's schema compared with what its migrations build, and SQLite's check of it
@@ -226,7 +226,7 @@ class Store:
         later write through this store."""
         findings = self.inspect(full=full)
         if not findings.sound:
-            self.findings = findings
+            self.found(findings)
             raise DamagedProjectError(findings.message(self.path))
 
     @property
