@@ -184,7 +184,11 @@ def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespa
 # (``__main__.leave``): everything they write is written and closed when they return (files
 # renamed into place, the project committed and closed), and their worker processes die with
 # this one (``core.workers.die_with_parent``).
-LEAVE_AT_ONCE = frozenset({"export", "import", "check", "decide"})
+# The commands that ask a model are among them: after a second Ctrl+C or SIGTERM the requests
+# cut off are not waited for (``commands.llm_common.RunSignals``).
+LEAVE_AT_ONCE = frozenset(
+    {"export", "import", "check", "decide", "evaluate", "judge", "regenerate"}
+)
 
 
 def run(argv: list[str], own_process: bool = False) -> int:

@@ -35,6 +35,7 @@ def migration(func: Migration) -> Migration:
 
 
 def migration_names() -> list[str]:
+    """The names of every migration, in the order they apply."""
     return [name for name, _ in MIGRATIONS]
 
 
@@ -44,6 +45,8 @@ class SchemaTooNewError(RuntimeError):
 
 @migration
 def m001_initial(db: sqlite_utils.Database) -> None:
+    """The first schema, the tables of the release before named migrations; every later change is
+    a migration of its own below."""
     db.table("meta").create({"key": str, "value": str}, pk="key")
     db.table("imports").create(
         {
@@ -453,3 +456,12 @@ def m_species_detections(db: sqlite_utils.Database) -> None:
         {"audio_sha256": str, "version": str, "model": str, "result": str, "computed_at": str},
         pk=("audio_sha256", "version"),
     )
+
+
+@migration
+def m_llm_reply_note(db: sqlite_utils.Database) -> None:
+    """What is said of a model's reply stored as it is not: cut at the size the client reads
+    (``llm.client.REPLY_LIMIT``), with how much the server announced. NULL for a reply stored
+    whole."""
+    for table in ("llm_answers", "llm_verdicts", "llm_regenerations"):
+        db.execute(f"ALTER TABLE {table} ADD COLUMN reply_note TEXT")

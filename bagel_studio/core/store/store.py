@@ -50,6 +50,8 @@ Clock = Callable[[], str]
 
 
 def utc_now() -> str:
+    """The time now in UTC, ISO 8601 to the millisecond: the store's default clock for decisions
+    and history entries."""
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
@@ -341,8 +343,8 @@ def _foreign_database(conn: sqlite3.Connection) -> bool:
     """True for a database with tables but no BAGEL Studio schema (no migration ever ran). A
     file whose first migration never ended under a release before sqlite-utils' ``Migrations``
     (killed right after it recorded that it would migrate) holds only that release's
-    ``schema_migrations`` table: it is ours, and is migrated. (Since, a file's first migrations
-    commit with their record, or nothing does.)"""
+    ``schema_migrations`` table: it is ours, and is migrated. Since then, a file's first
+    migrations commit with their record, or nothing does."""
     if int(conn.execute("PRAGMA user_version").fetchone()[0]) != 0:
         return False
     ours = conn.execute(
