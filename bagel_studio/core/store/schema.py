@@ -459,6 +459,15 @@ def m_species_detections(db: sqlite_utils.Database) -> None:
 
 
 @migration
+def m_llm_reply_note(db: sqlite_utils.Database) -> None:
+    """What is said of a model's reply stored as it is not: cut at the size the client reads
+    (``llm.client.REPLY_LIMIT``), with how much the server announced. NULL for a reply stored
+    whole."""
+    for table in ("llm_answers", "llm_verdicts", "llm_regenerations"):
+        db.execute(f"ALTER TABLE {table} ADD COLUMN reply_note TEXT")
+
+
+@migration
 def m_review_plans(db: sqlite_utils.Database) -> None:
     """A review team's plans (``core.assignment``): each plan's settings (the team, curators per
     item, the risk rule, the calibration share, the seed) and the key its packages' bindings are
