@@ -153,7 +153,6 @@ def _new_item_row(
         item.source_line,
         hashlib.sha256(original.encode("utf-8")).hexdigest()[:16],
         verdict,
-        item.given_answer,
     )
 
 
@@ -184,9 +183,11 @@ _ITEM_FIELDS = (
     "text_key",
     "source_file",
     "source_line",
-    "given_answer",
 )
 ITEM_COLUMNS = ", ".join(_ITEM_FIELDS)  # the columns ``item_from_values`` decodes, in order
+# ... followed by the generator's answer (``Items.item_columns``): from its own table, where the
+# project has it (``schema.m_given_answers``); an item's row holds none
+GIVEN_ANSWER = "(SELECT answer FROM given_answers WHERE given_answers.item_id = items.id)"
 # The columns a release is planned and written from (``release_rows``; ``export.stored``).
 RELEASE_COLUMNS = (
     "id, domain, question, options, answer_index, dimension, level, original, source,"
@@ -216,7 +217,8 @@ _STATUS = {s.value: s for s in Status}
 
 
 def item_from_values(row: Sequence[Any], contents: ContentCache | None = None) -> Item:
-    """THE decoder from an ``items`` row (``ITEM_COLUMNS``, in that order) to an ``Item``.
+    """THE decoder from an ``items`` row (``ITEM_COLUMNS``, in that order, then the generator's
+    answer: ``Items.item_columns``) to an ``Item``.
 
     An item not edited since import (the common case) has its content columns equal to its
     ``original`` JSON: one content is built from the columns and serves as both, without parsing

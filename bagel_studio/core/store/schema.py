@@ -505,13 +505,16 @@ def m_reviewed_project_reads(db: sqlite_utils.Database) -> None:
     asks of each entry whether a later one undoes it, which read the whole history without an
     index on ``undoes`` (60-250 ms per item shown on 200,000 decided items; the index holds the
     undos only); and the progress line counts a curator's decisions that are not skips after
-    every decision, which read each review's row through the curator's index, now holding the
-    decision too (the curators' list seeks through the same index, under the same name)."""
+    every decision, which read each review's row through the curator's index: an index of the
+    curator and the decision answers it alone (``idx_reviews_curator`` is left as it is: a file
+    is compared with what each of its recorded migrations built, so a migration changes no
+    object an earlier one made)."""
     db.execute(
         "CREATE INDEX IF NOT EXISTS idx_history_undoes ON history (undoes) WHERE undoes IS NOT NULL"
     )
-    db.execute("DROP INDEX IF EXISTS idx_reviews_curator")
-    db.execute("CREATE INDEX idx_reviews_curator ON reviews (curator, decision)")
+    db.execute(
+        "CREATE INDEX IF NOT EXISTS idx_reviews_curator_decision ON reviews (curator, decision)"
+    )
 
 
 @migration
@@ -523,8 +526,14 @@ def m_rejects_by_file(db: sqlite_utils.Database) -> None:
 
 
 @migration
-def m_items_given_answer(db: sqlite_utils.Database) -> None:
-    """The gold answer as the generator gave it, for an item whose gold matches none of its
-    options (NULL for every other item): the ``gold-invalid`` flag, the item and its editor name
-    it, so that the curator fixing the gold sees what was meant (a typo, a letter past D)."""
-    db.execute("ALTER TABLE items ADD COLUMN given_answer TEXT")
+def m_given_answers(db: sqlite_utils.Database) -> None:
+    """The gold answer as the generator gave it, of each item whose gold matches none of its
+    options (a row for those items only): the ``gold-invalid`` flag, the item and its editor
+    name it, so that the curator fixing the gold sees what was meant (a typo, a letter past D).
+    A table of its own, not a column of ``items``: a project from before it, opened read-only
+    and so not migrated, reads as one without such answers (``Items.given_answer_sql``)."""
+    db.execute(
+        "CREATE TABLE given_answers (item_id TEXT PRIMARY KEY REFERENCES items(id)"
+        " ON DELETE CASCADE,"
+        " answer TEXT NOT NULL)"
+    )

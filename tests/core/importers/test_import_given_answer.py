@@ -54,3 +54,32 @@ def test_the_generators_answer_is_named_in_the_flag(store: Store, tmp_path: Path
     fixed = item.content.with_changes(answer_index=0)
     operations.edit(store, "w:1", "ana", fixed)
     assert gold_flag(store, "w:1") is None
+
+
+def test_a_project_from_before_given_answers_reads_read_only(tmp_path: Path) -> None:
+    """A project written before the generator's answers were kept, opened read-only (so not
+    migrated: read-only media, a colleague's file), reads its items, none with such an answer;
+    opened for writing it is migrated and keeps the answers of items imported since."""
+    import sqlite3
+
+    from bagel_studio.core.store.schema import MIGRATIONS
+
+    project = tmp_path / "old.bagel"
+    path = tmp_path / "items.jsonl"
+    path.write_text(json.dumps(good("w:1", answer="E")) + "\n", encoding="utf-8")
+    with Store.open(project) as store:
+        import_paths(store, [path])
+    with sqlite3.connect(project) as conn:  # as the release before the table wrote it
+        conn.execute("DROP TABLE given_answers")
+        conn.execute("DELETE FROM _sqlite_migrations WHERE name = 'm_given_answers'")
+        conn.execute(f"PRAGMA user_version = {len(MIGRATIONS) - 1}")
+    conn.close()
+    with Store.open(project, read_only=True) as store:
+        assert store.damage is None
+        item = store.items.get("w:1")
+        assert item.given_answer is None
+        assert [i.id for i in store.items.get_many()] == ["w:1"]
+    path.write_text(json.dumps(good("w:2", answer="F")) + "\n", encoding="utf-8")
+    with Store.open(project) as store:
+        import_paths(store, [path])
+        assert store.items.get("w:2").given_answer == "F"
