@@ -48,13 +48,14 @@ def remove_profile(store: Store, label: str) -> Done[None]:
     return Done(None, MODELS)
 
 
-def record_answers(store: Store, answers: Sequence[AnswerRow]) -> Done[None]:
-    """Commit a batch of answers (those that arrived since the last commit)."""
+def record_answers(store: Store, answers: Sequence[AnswerRow]) -> Done[int]:
+    """Commit a batch of answers (those that arrived since the last commit); the result is how
+    many were written (an answer the project holds already, not failed, is kept)."""
     if not answers:
-        return Done(None, NOTHING)
+        return Done(0, NOTHING)
     with store.transaction():
-        store.llm.write_answers(answers)
-    return Done(None, MODELS)
+        written = store.llm.write_answers(answers)
+    return Done(written, MODELS)
 
 
 def apply_levels(store: Store, levels: Mapping[str, str]) -> Done[dict[str, int]]:

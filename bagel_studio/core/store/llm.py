@@ -99,17 +99,19 @@ class Llm(Part):
 
     # -- answers -----------------------------------------------------------------------------------
 
-    def write_answers(self, answers: Sequence[AnswerRow]) -> None:
-        """Insert answers; an answer with the same key replaces a failed one, never a real one."""
+    def write_answers(self, answers: Sequence[AnswerRow]) -> int:
+        """Insert answers; an answer with the same key replaces a failed one, never a real one.
+        Returns how many rows were written."""
         columns = ", ".join(ANSWER_COLUMNS)
         marks = ", ".join("?" * len(ANSWER_COLUMNS))
         updates = ", ".join(f"{c} = excluded.{c}" for c in ANSWER_COLUMNS)
         with self._store.transaction() as conn:
-            conn.executemany(
+            cursor = conn.executemany(
                 f"INSERT INTO llm_answers ({columns}) VALUES ({marks}) ON CONFLICT({_KEY})"
                 f" DO UPDATE SET {updates} WHERE llm_answers.parse = 'failed'",
                 [a.values() for a in answers],
             )
+            return max(cursor.rowcount, 0)
 
     def answered_keys(
         self, profile: str, settings_hash: str, prompt_hash: str
