@@ -31,7 +31,10 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("out", metavar="OUT.jsonl", help="the batch input file to write")
     add_profile_options(parser, model_help="a stored profile's label, or a model id")
     parser.add_argument(
-        "--seed", type=int, metavar="N", help="options in the order of the release with this seed"
+        "--seed",
+        type=int,
+        metavar="N",
+        help="only the items of the release with this seed, their options in its order",
     )
     parser.add_argument(
         "--target",
@@ -58,6 +61,7 @@ def run(args: argparse.Namespace) -> int:
         if changed:
             save_profile(store, profile)
         wanted = questions(store, seed=args.seed, shown=release_order)
+        outside = len(store.items.ids()) - len(wanted) if args.seed is not None else 0
         partial = out.with_name(out.name + ".partial")
         try:
             with partial.open("w", encoding="utf-8") as handle:
@@ -71,6 +75,12 @@ def run(args: argparse.Namespace) -> int:
         f"{count} requests for {profile.label} ({profile.model}) written to {out} for "
         f"{TARGETS[args.target]}{other}"
     )
+    if outside:
+        print(
+            f"  {outside} items left out: not in the release with seed {args.seed} (a run asked "
+            "in a release's order holds only its items)",
+            file=sys.stderr,
+        )
     if count < len(wanted):
         print(
             f"  {len(wanted) - count} of {len(wanted)} items are answered already by "

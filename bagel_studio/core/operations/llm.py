@@ -58,13 +58,22 @@ def record_answers(store: Store, answers: Sequence[AnswerRow]) -> Done[int]:
     return Done(written, MODELS)
 
 
-def apply_levels(store: Store, levels: Mapping[str, str]) -> Done[dict[str, int]]:
+LEVELS_SOURCE = "levels_source"  # the project setting naming where the applied levels came from
+
+
+def apply_levels(
+    store: Store, levels: Mapping[str, str], source: Mapping[str, Any] | None = None
+) -> Done[dict[str, int]]:
     """Set each item's level as an edit by ``model-levels`` (in its history, undoable with
     ``operations.undo(store, "model-levels")``); an item whose level a curator edited keeps
-    theirs."""
+    theirs. ``source`` (the two models and the order they were asked in) is kept in the
+    project's settings, so that the release's Table 3 can name them."""
     counts = {"changed": 0, "unchanged": 0, "curator_level_kept": 0}
     changes = NOTHING
     with store.transaction():
+        if source is not None:
+            # read by the release only: no window shows it
+            store.project.set_meta(LEVELS_SOURCE, {**source, "applied_at": store.clock()})
         kept = store.llm.level_edits_by_others(list(levels), LEVELS_CURATOR)
         for item in store.items.get_many(list(levels)):
             if item.id in kept:
