@@ -305,6 +305,15 @@ class ListeningPanel(QWidget):
             else "Measuring box off (Shift+drag still draws one)"
         )
 
+    def zoom_to_selection(self) -> None:
+        """Z: the measuring box's time and band fill the plot."""
+        if not self.view.zoom_to_selection():
+            self.status_message.emit("Z zooms to the measuring box: draw one first (Shift+drag)")
+
+    def show_all(self) -> None:
+        """0: the whole recording again."""
+        self.view.show_all()
+
     def shutdown(self) -> None:
         """Close the audio stream; later worker results are ignored."""
         self._closed = True
