@@ -66,7 +66,8 @@ class MeasureViewBox(pg.ViewBox):  # type: ignore[misc]
 
 
 BOX_HINT = "Shift+drag on the spectrogram to measure a call"
-BOX_HINT_MEASURING = "Drag on the spectrogram to measure a call (M: off)"
+# The state first: "(M: off)" at the end was read as the state, while the box was on.
+BOX_HINT_MEASURING = "Measuring box on: drag to measure a call (M turns it off)"
 
 
 def _cosmetic_pen(colour: Any, width: float, style: Qt.PenStyle = Qt.PenStyle.SolidLine) -> Any:
@@ -136,7 +137,11 @@ class SpectrogramView(QWidget):
         dotted = _cosmetic_pen((255, 255, 255, 110), 1.0, Qt.PenStyle.DotLine)
         self.cross_v = pg.InfiniteLine(angle=90, movable=False, pen=dotted)
         self.cross_h = pg.InfiniteLine(angle=0, movable=False, pen=dotted)
-        self.box = pg.RectROI([0, 0], [1, 1], pen=_cosmetic_pen((255, 255, 255), 1.5))
+        # Its handles adjust it; its body does not carry it: among the labels of a short plot an
+        # old box is soon under the pointer, and a drag there must draw the new one asked for.
+        self.box = pg.RectROI(
+            [0, 0], [1, 1], pen=_cosmetic_pen((255, 255, 255), 1.5), movable=False
+        )
         self.box.addScaleHandle([0, 0], [1, 1])
         self.box.setZValue(35)
         self.box.sigRegionChanged.connect(self._on_box_changed)
