@@ -43,7 +43,9 @@ def _label_centre(panel: ListeningPanel, label) -> QPoint:
     return panel.view.plot_widget.mapFromScene(label.sceneBoundingRect().center())
 
 
-@pytest.mark.parametrize("item, shift", [(FREQ_ITEM, True), (FREQ_ITEM, False), (DURATION_ITEM, True)])
+@pytest.mark.parametrize(
+    "item, shift", [(FREQ_ITEM, True), (FREQ_ITEM, False), (DURATION_ITEM, True)]
+)
 def test_a_drag_that_starts_on_a_label_draws_the_box(
     qtbot: QtBot, panel: ListeningPanel, item: str, shift: bool
 ):
@@ -81,7 +83,7 @@ def test_a_drag_inside_a_box_already_drawn_draws_a_new_one(qtbot: QtBot, panel: 
         view.view_box.mapViewToScene(QPointF(2.0, view.mapping.to_y(4000.0)))
     )
     _drag(qtbot, panel, inside, inside + QPoint(30, 25), shift=True)
-    t0, t1, low, high = view.selection()
+    t0, t1, _low, high = view.selection()
     begin = view.view_box.mapSceneToView(view.plot_widget.mapToScene(inside))
     (x0, x1), _ = view.view_box.viewRange()
     pixel = (x1 - x0) / view.view_box.width()
