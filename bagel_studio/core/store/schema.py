@@ -500,6 +500,21 @@ def m_review_plans(db: sqlite_utils.Database) -> None:
 
 
 @migration
+def m_llm_answers_order_in_key(db: sqlite_utils.Database) -> None:
+    """The order a model was shown the options in is part of its run: an answer is kept per
+    profile, settings, prompt, item content, option order and ``shown_seed`` (the release
+    whose shuffle it was asked in; NULL, the project's order, counts as one value), so that a
+    run asked in a release's order is complete on its own and never borrows an answer asked in
+    another order that happened to show the same option order. Answers stored before keep the
+    seed they were asked with."""
+    db.execute("DROP INDEX IF EXISTS idx_llm_answers_key")
+    db.execute(
+        "CREATE UNIQUE INDEX idx_llm_answers_key ON llm_answers (profile, settings_hash,"
+        " prompt_hash, item_id, content_hash, option_order, coalesce(shown_seed, -1))"
+    )
+
+
+@migration
 def m_reviewed_project_reads(db: sqlite_utils.Database) -> None:
     """Reads that grew with a project's decisions, not with what they look at: an item's history
     asks of each entry whether a later one undoes it, which read the whole history without an
@@ -531,7 +546,7 @@ def m_given_answers(db: sqlite_utils.Database) -> None:
     options (a row for those items only): the ``gold-invalid`` flag, the item and its editor
     name it, so that the curator fixing the gold sees what was meant (a typo, a letter past D).
     A table of its own, not a column of ``items``: a project from before it, opened read-only
-    and so not migrated, reads as one without such answers (``Items.given_answer_sql``)."""
+    and so not migrated, reads as one without such answers (``Items.item_columns``)."""
     db.execute(
         "CREATE TABLE given_answers (item_id TEXT PRIMARY KEY REFERENCES items(id)"
         " ON DELETE CASCADE,"
