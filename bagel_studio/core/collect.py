@@ -85,8 +85,11 @@ def _decisions(
 
 
 def blocking(store: Store) -> dict[str, list[str]]:
+    """The blocking flags' messages per item: any of them stops the export."""
     return store.flags.blocking_messages()
 
 
 def licences(store: Store) -> dict[str, str]:
+    """Every loaded recording's licence by id: an ND licence stops the export, the card counts
+    the others."""
     return store.evidence.recording_licences()

@@ -33,6 +33,8 @@ def demo_sources(resources: Path = RESOURCES) -> list[Path]:
 
 
 def default_demo_path() -> Path:
+    """Where ``bagel-studio demo`` builds the demo project: the user's data folder, so that it is
+    built once and kept between runs."""
     return data_dir() / "demo.bagel"
 
 

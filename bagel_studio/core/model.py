@@ -106,6 +106,12 @@ class ItemContent:
             level=data.get("level"),
         )
 
+    def revises(self, original: ItemContent) -> bool:
+        """Whether accepting this content instead of ``original`` is a revision: the curator's
+        content (stem, options, gold, dimension) differs. The level is left out: the models'
+        agreement sets it (``levels --apply``), and an accept after it stays an accept."""
+        return replace(self, level=original.level) != original
+
     def with_changes(self, **changes: Any) -> ItemContent:
         if "options" in changes:
             changes["options"] = tuple(changes["options"])
@@ -185,7 +191,8 @@ class Item:
 
     @property
     def is_revised(self) -> bool:
-        return self.content != self.original
+        """Whether an accept of it is a revision (``ItemContent.revises``: not for a level)."""
+        return self.content.revises(self.original)
 
 
 @dataclass(frozen=True)

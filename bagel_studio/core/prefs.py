@@ -15,6 +15,8 @@ MAX_RECENT = 10
 
 
 def config_dir() -> Path:
+    """The folder of the preferences file: the user's config folder, or
+    ``BAGEL_STUDIO_CONFIG_DIR`` when set (tests, portable installs)."""
     override = os.environ.get("BAGEL_STUDIO_CONFIG_DIR")
     if override:
         return Path(override)
@@ -22,6 +24,8 @@ def config_dir() -> Path:
 
 
 def data_dir() -> Path:
+    """The folder of the user's data (the demo project): the user's data folder, or ``data``
+    under ``BAGEL_STUDIO_CONFIG_DIR`` when set."""
     override = os.environ.get("BAGEL_STUDIO_CONFIG_DIR")
     if override:
         return Path(override) / "data"

@@ -100,6 +100,8 @@ class TaxonName:
 
 
 def suffix_rank(word: str) -> str | None:
+    """The rank a name's ending tells (``-idae`` a family, ``-inae`` a subfamily...), or None; a
+    name only a few letters longer than the ending is not taken for one."""
     lower = word.lower()
     for suffix, rank in RANK_SUFFIXES:
         if lower.endswith(suffix) and len(lower) > len(suffix) + 2:
@@ -160,11 +162,13 @@ def normalize_taxon(text: str) -> str:
 
 
 def looks_like_species(text: str) -> bool:
+    """Whether ``text`` parses as a species name (a binomial, or finer)."""
     name = parse_name(text)
     return name is not None and bool(name.epithets)
 
 
 def name_rank(text: str) -> str | None:
+    """The rank of the name ``text`` parses as, or None when it is not a name."""
     name = parse_name(text)
     return name.rank if name is not None else None
 

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from bagel_studio.core.domains import BIORXIV, GLOBI, WIKIPEDIA, XENO_CANTO
+from bagel_studio.core.importers.globi import guessed_encodings
 from bagel_studio.core.model import Item
 from bagel_studio.core.store import Store
 from bagel_studio.ui.ambiguity import RecordCard, record_cards
@@ -184,7 +185,8 @@ class CitedRecords(QWidget):
         self._layout.setContentsMargins(0, 0, 0, 0)
         self.cards: list[Card] = []
 
-    def show_cards(self, cited: list[RecordCard]) -> None:
+    def show_cards(self, cited: list[RecordCard], encodings: dict[str, str] | None = None) -> None:
+        """One card per cited record; ``encodings``: ``guessed_encodings`` of the project."""
         for card in self.cards:
             self._layout.removeWidget(card)
             card.hide()  # never drawn under the new cards while it waits for deletion
@@ -197,7 +199,7 @@ class CitedRecords(QWidget):
             if entry.record is None:
                 card.set_fields(title, [("Record", "not in this project (import its table)")])
             else:
-                card.set_fields(title, globi_fields(entry.record))
+                card.set_fields(title, globi_fields(entry.record, encodings))
             self._layout.addWidget(card)
             self.cards.append(card)
 
@@ -448,7 +450,8 @@ class EvidencePanel(QTabWidget):
             for card in record_cards(self._store, item, self._store.flags.of_item(item.id))
             if card.ref != item.globi_ref
         ]
-        self.cited.show_cards(cited)
+        encodings = guessed_encodings(self._store.imports.all()) if record or cited else {}
+        self.cited.show_cards(cited, encodings)
         if record is None:
             self.globi.set_fields(NO_SOURCE_RECORD if cited else NONE_TEXT, [])
             return bool(cited)
@@ -458,7 +461,8 @@ class EvidencePanel(QTabWidget):
         ]
         if not self.key_revealed:  # the generator's spans and rationale argue for the gold
             generator = [("Generator's evidence", "shown once you have answered (blind mode)")]
-        self.globi.set_fields(f"GloBI record {record['ref']}", globi_fields(record) + generator)
+        fields = globi_fields(record, encodings) + generator
+        self.globi.set_fields(f"GloBI record {record['ref']}", fields)
         return True
 
     def _show_recording(self, item: Item) -> bool:
@@ -498,7 +502,12 @@ class EvidencePanel(QTabWidget):
             self.status_message.emit(f"Cannot load the recording: {exc}")
 
 
-def globi_fields(record: dict[str, Any]) -> list[tuple[str, Any]]:
+def globi_fields(
+    record: dict[str, Any], encodings: dict[str, str] | None = None
+) -> list[tuple[str, Any]]:
+    """The card's fields of a record; ``encodings``: the notes of the tables whose encoding was
+    a guess (``guessed_encodings``), shown as the card's last field when its table is one."""
+
     def coordinates() -> str | None:
         lat, lon = record.get("latitude"), record.get("longitude")
         return f"{lat}, {lon}" if lat not in (None, "") and lon not in (None, "") else None
@@ -516,6 +525,7 @@ def globi_fields(record: dict[str, Any]) -> list[tuple[str, Any]]:
         ("DOI", record.get("doi")),
         ("URL", record.get("url")),
         ("Table", f"{record.get('table_name')} row {record.get('row')}"),
+        ("Encoding", (encodings or {}).get(str(record.get("table_name")))),
     ]
 
 

@@ -143,6 +143,7 @@ def encodings(tmp: Path) -> list[str]:
     files = {
         "cp1252.jsonl": ("cp1252", "\r\n"),
         "latin1.jsonl": ("latin-1", "\r"),
+        "macroman.jsonl": ("mac_roman", "\r"),
         "utf16.jsonl": ("utf-16", "\n"),
         "utf32.jsonl": ("utf-32", "\n"),
     }
@@ -178,7 +179,9 @@ def fifo(tmp: Path) -> list[str]:
 
 
 Scenario = Callable[[Path, Path], list[str]]
-ENCODINGS = "UTF-8, CP1252, Latin-1; UTF-16 or UTF-32 with a byte order mark; LF, CRLF or CR"
+ENCODINGS = (
+    "UTF-8, CP1252, Mac Roman, Latin-1; UTF-16 or UTF-32 with a byte order mark; LF, CRLF or CR"
+)
 
 # row -> (input maker, words the summary must hold)
 SCENARIOS: dict[str, tuple[Scenario, str]] = {
@@ -219,7 +222,7 @@ SCENARIOS: dict[str, tuple[Scenario, str]] = {
     ),
     ENCODINGS: (
         lambda tmp, _: encodings(tmp),
-        "Wikipedia: 8 added",
+        "Wikipedia: 10 added",
     ),
     "binary data, a table that is neither GloBI nor Xeno-canto": (
         lambda tmp, _: written(tmp, {"b.jsonl": bytes(range(256)) * 20, "t.csv": b"a,b\n1,2\n"}),

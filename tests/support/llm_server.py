@@ -10,8 +10,11 @@ Judge prompts get a JSON verdict, generation prompts a JSON item (``reject`` per
 
 Faults are scripted (``fail_next``): 429 with Retry-After, 500, a reply slower than the client's
 timeout, malformed JSON, empty content, a 500 whose body echoes the Authorization header, a 200
-page of HTML (a proxy's), and a reply that streams forever (``trickle``: a byte every 0.1 s until
-the client hangs up).
+page of HTML (a proxy's), a reply that streams forever (``trickle``: a byte every 0.1 s until
+the client hangs up), a reply of ``size`` bytes streamed as fast as the client reads (``huge``: a
+completion whose text is the gold letter and then words, to the size; ``sent_bytes`` counts what
+left before the client hung up) and a redirect to ``location`` (``redirect``; ``redirect_models``
+redirects the model listing too).
 Every request is counted, per path and per (model, question).
 
 A model's context window can be scripted (``context``: prompts of more tokens, one per 4 bytes,
@@ -46,6 +49,8 @@ class Fault:
     retry_after: str | None = None
     question: str | None = None  # only requests whose question contains this text
     seconds: float = 0.0
+    size: int = 0  # bytes of a ``huge`` reply
+    location: str = ""  # where a ``redirect`` sends the client
 
 
 class ScriptedServer:
@@ -65,6 +70,8 @@ class ScriptedServer:
         self.props_delay = 0.0  # seconds /props takes to answer
         self.tokenize = False
         self.prompts: list[str] = []  # every completion prompt, in order
+        self.sent_bytes = 0  # bytes of ``huge`` replies written before the client hung up
+        self.redirect_models: str | None = None  # GET /models answers 307 to this address
         self._faults: list[Fault] = []
         self._lock = threading.Lock()
         handler = type("Handler", (_Handler,), {"scripted": self})
@@ -98,9 +105,11 @@ class ScriptedServer:
         retry_after: str | None = None,
         question: str | None = None,
         seconds: float = 0.0,
+        size: int = 0,
+        location: str = "",
     ) -> None:
         with self._lock:
-            self._faults.append(Fault(kind, times, retry_after, question, seconds))
+            self._faults.append(Fault(kind, times, retry_after, question, seconds, size, location))
 
     def clear_faults(self) -> None:
         """Forget the faults not served yet."""
@@ -245,7 +254,9 @@ class _Handler(BaseHTTPRequestHandler):
             return
         with server._lock:
             server.requests[self.path] += 1
-        if self.path.rstrip("/").endswith("/models"):
+        if self.path.rstrip("/").endswith("/models") and server.redirect_models:
+            self._redirect(server.redirect_models)
+        elif self.path.rstrip("/").endswith("/models"):
             data = [{"id": name, "object": "model"} for name in server.served]
             self._json(200, {"object": "list", "data": data})
         elif self.path == "/props" and server.props:
@@ -287,6 +298,9 @@ class _Handler(BaseHTTPRequestHandler):
             self._too_long(tokens(prompt), server.context, int(body.get("max_tokens") or 0))
             return
         fault = server.take_fault(question)
+        if fault is not None and fault.kind == "huge":
+            self._huge(fault.size, server.reply("gold", prompt), chat)
+            return
         if fault is not None and self._fault(fault):
             return
         text = "" if fault is not None and fault.kind == "empty" else server.reply(model, prompt)
@@ -332,6 +346,39 @@ class _Handler(BaseHTTPRequestHandler):
                                 f"{reply} in the completion)."}  # fmt: skip
         self._json(400, {"error": error})
 
+    def _redirect(self, location: str) -> None:
+        self.send_response(307)
+        self.send_header("Location", location)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def _huge(self, size: int, letter: str, chat: bool) -> None:
+        """A completion of ``size`` bytes whose text is ``letter`` and then words, streamed as
+        fast as the client reads, without building it (a gigabyte costs nothing here)."""
+        field = '"message": {"role": "assistant", "content": "' if chat else '"text": "'
+        head = ('{"id": "cmpl-huge", "object": "chat.completion", "created": 0, "model": "m", '
+                '"choices": [{"index": 0, ' + field + letter + " ").encode()  # fmt: skip
+        tail = b'"}, "finish_reason": "length"}]}' if chat else b'", "finish_reason": "length"}]}'
+        words = b"and so on " * 6554  # about 64 KiB
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(size))
+        self.end_headers()
+        left = size - len(head) - len(tail)
+        try:
+            self._count(self.wfile.write(head))
+            while left > 0:
+                chunk = words[: min(left, len(words))]
+                self._count(self.wfile.write(chunk))
+                left -= len(chunk)
+            self._count(self.wfile.write(tail))
+        except OSError:  # the client hung up: what it read is all it gets
+            self.close_connection = True
+
+    def _count(self, written: int | None) -> None:
+        with self.scripted._lock:
+            self.scripted.sent_bytes += written or 0
+
     def _fault(self, fault: Fault) -> bool:
         """Answer with the fault; False for faults that only change the reply."""
         if fault.kind == "429":
@@ -366,6 +413,8 @@ class _Handler(BaseHTTPRequestHandler):
                     time.sleep(0.1)
             except OSError:  # the client hung up
                 self.close_connection = True
+        elif fault.kind == "redirect":
+            self._redirect(fault.location)
         elif fault.kind == "slow":
             time.sleep(fault.seconds)
             return False

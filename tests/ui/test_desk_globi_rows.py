@@ -7,12 +7,14 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings
 
+from bagel_studio.core.importers import import_paths
 from bagel_studio.core.model import Flag, ItemContent, Severity
 from bagel_studio.core.prefs import Preferences
 from bagel_studio.core.store import NewItem, Store
 from bagel_studio.ui.evidence_view import NO_SOURCE_RECORD, NONE_TEXT
 from bagel_studio.ui.main_window import MainWindow
 from bagel_studio.ui.services import Services
+from tests.core.importers.test_import_encodings import MAC_PATH, MAC_TABLE
 from tests.ui.test_ambiguity import HOSTS, TABLE, add_items, globi_rows
 
 NO_SOURCE = "globi:no-source"
@@ -55,5 +57,29 @@ def test_globi_tab_lists_the_rows_flags_name(qtbot, project_path: Path, data_dir
     assert evidence.cited.titles() == []
     window.show_item("wikipedia:flagged")
     assert evidence.globi.title.text() == NONE_TEXT and evidence.cited.titles() == []
+    window.close()
+    services.close()
+
+
+def test_a_record_from_a_table_of_guessed_encoding_says_so(qtbot, project_path: Path) -> None:
+    store = Store.open(project_path)
+    import_paths(store, [MAC_PATH], full_checks=False)
+    dim = "Masked participant identification"
+    question = "Which fish does the Galápagos sea lion Zalophus wollebaeki feed on?"
+    options = ("Brotula clarkae", "Canis lupus", "Vulpes vulpes", "Lynx rufus")
+    content = ItemContent(question, options, 0, dim)
+    item = NewItem("globi:mac", "GloBI", content, globi_ref=f"{MAC_TABLE}#2")
+    store.items.add_items([item], None)
+    services = Services(store=store, prefs=Preferences(curator="ana"))
+    settings = QSettings(str(project_path.parent / "desk.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(services, settings=settings)
+    qtbot.addWidget(window)
+    card = window.evidence.globi
+
+    window.show_item("globi:mac")
+    assert card.title.text() == f"GloBI record {MAC_TABLE}#2"
+    assert "Estructura trófica" in card.values["Citation"]
+    assert "the encoding mac_roman is a guess" in card.values["Encoding"]
+    assert "“trófica”" in card.values["Encoding"]
     window.close()
     services.close()

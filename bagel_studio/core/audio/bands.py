@@ -181,6 +181,8 @@ def calls_spectrum(
 def frames_in(
     times: np.ndarray, segments: tuple[tuple[float, float], ...], margin: float = 0.0
 ) -> np.ndarray:
+    """Which of the frames at ``times`` fall within one of ``segments``, widened by ``margin`` on
+    each side: the frames of the calls, left out where the noise floor is read between them."""
     inside = np.zeros(times.size, dtype=bool)
     for start, end in segments:
         inside |= (times >= start - margin) & (times <= end + margin)

@@ -40,6 +40,7 @@ from bagel_studio.core.audio.analysis import MAX_SECONDS
 from bagel_studio.core.audio.decode import AudioError, decode
 from bagel_studio.core.audio.heap import clip_heap, keep_for_clips
 from bagel_studio.core.audio.project import measurement_result
+from bagel_studio.core.workers import die_with_parent
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,8 @@ class SchedulerError(RuntimeError):
 
 
 def default_workers() -> int:
+    """The number of worker processes to measure on: the cores this process may run on (its CPU
+    affinity, which a container or ``taskset`` narrows), at least one."""
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
 
 
@@ -141,7 +144,7 @@ def _children_ignore_ctrl_c() -> Iterator[None]:
     waits for the few running. While the workers start, the starting thread holds SIGINT back
     (blocked, not ignored): they inherit that through spawn's exec and ignore the signal before
     they take it again (``_start_worker``), and a Ctrl+C meanwhile reaches the caller as the
-    block ends. (Ignoring it in the caller instead lost a Ctrl+C that came while they started.)"""
+    block ends (ignoring it in the caller instead lost a Ctrl+C that came while they started)."""
     if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not POSIX
         yield
         return
@@ -155,9 +158,12 @@ def _children_ignore_ctrl_c() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
-def _start_worker() -> None:
-    """A pool worker's first act: ignore SIGINT (a Ctrl+C held back since it started is dropped
-    with it), then take signals again; then keep the C heap for clips."""
+def _start_worker(parent: int) -> None:
+    """A pool worker's first act: die with ``parent`` (a killed ``analyze`` leaves no worker
+    behind, and with none of them left holding its pipe the resource tracker ends too); ignore
+    SIGINT (a Ctrl+C held back since it started is dropped with it), then take signals again;
+    then keep the C heap for clips."""
+    die_with_parent(parent)
     if hasattr(signal, "pthread_sigmask"):
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
@@ -168,7 +174,12 @@ def _on_pool(
     jobs: Sequence[ClipJob], workers: int
 ) -> Generator[tuple[ClipJob, Result], None, None]:
     context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_start_worker)
+    pool = ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=context,
+        initializer=_start_worker,
+        initargs=(os.getpid(),),
+    )
     waiting: Iterator[ClipJob] = iter(jobs)
     running: dict[Future[Result], ClipJob] = {}
 

@@ -275,9 +275,8 @@ def _loud(events: list[_Event], scales: list[_Scale]) -> list[_Event]:
 def _without_scraps(events: list[_Event], scales: list[_Scale]) -> list[_Event]:
     """The calls less the scraps: a call holding under SCRAP_SHARE of the energy of a neighbour
     closer to it than SCRAP_GAP of that neighbour's length is that call's tail, a fragment or
-    an echo, not a call of its own. (A pulse train's pulses, a trill's notes and a song's notes
-    are spaced further apart, or alike in energy.)"""
-
+    an echo, not a call of its own; a pulse train's pulses, a trill's notes and a song's notes
+    are spaced further apart, or alike in energy."""
     energies = [_energy(e, scales[e.scale]) for e in events]
     kept = []
     for i, event in enumerate(events):

@@ -418,7 +418,8 @@ def describe(kind: str, m: Measurement, unit: str = EITHER) -> str:
 
 
 def _spread(durations: tuple[float, ...]) -> str:
-    """ "0.64 ms (median of 12; middle half 0.39 ms-1.1 ms, all 0.31 ms-1.3 ms)"."""
+    """Call durations as a message gives them: "0.64 ms (median of 12; middle half 0.39 ms-1.1 ms,
+    all 0.31 ms-1.3 ms)"."""
     low, q1, median, q3, high = np.percentile(durations, [0.0, 25.0, 50.0, 75.0, 100.0])
     return (
         f"{format_duration(float(median))} (median of {len(durations)}; middle half "

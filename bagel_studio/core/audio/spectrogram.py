@@ -220,4 +220,6 @@ def load_settings(store: Store) -> SpectrogramSettings:
 
 
 def save_settings(store: Store, settings: SpectrogramSettings) -> None:
+    """Store ``settings``, validated, in the project, so that every curator's desk draws the same
+    picture; ``operations.project`` calls it inside its transaction."""
     store.project.set_meta(META_KEY, settings.validated().to_json())

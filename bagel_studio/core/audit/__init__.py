@@ -75,14 +75,15 @@ def audit_flags(report: AuditReport) -> dict[str, list[Flag]]:
                 {"models": models},
             )
         )
-    for cluster in report.duplicates:
+    reasons = report.duplicate_reasons or [""] * len(report.duplicates)
+    for cluster, reason in zip(report.duplicates, reasons, strict=True):
         for item_id in cluster:
             others = [i for i in cluster if i != item_id]
             flags.setdefault(item_id, []).append(
                 Flag(
                     NEAR_DUPLICATE,
                     Severity.WARNING,
-                    f"Says the same thing as {_names(others)}",
+                    f"Says the same thing as {_names(others)}" + (f" ({reason})" if reason else ""),
                     {"items": others},
                 )
             )

@@ -4,9 +4,13 @@ Three ways two items come to say the same thing, each found without comparing ev
 
 * the same words: the content words of stem and gold (stemmed, stop words and the project's
   commonest words left out) overlap by a Jaccard index of at least ``SIMILAR``; candidates come
-  from MinHash LSH (``minhash``) and every candidate pair is verified exactly;
-* the same fact asked twice about one species or source: same text or record (or the same
-  species named), same dimension, same gold answer (by content words);
+  from MinHash LSH (``minhash``) and every candidate pair is verified exactly, and must have the
+  same gold answer (``canonical_gold``) and no subjects that differ (two texts, two records, two
+  species named): a templated stem asked of another species or answered by another prey is
+  another fact, however many words it shares;
+* the same fact asked twice about one species or source, in any words: same text or record (or
+  the same species named), same dimension, same gold answer (by content words, with numbers and
+  units read as quantities: "3-4 weeks" is "three to four weeks");
 * the same recording asked twice: one Xeno-canto recording, one dimension.
 
 Pairs are joined into clusters (union-find); each cluster is a list of item ids in queue order.
@@ -18,10 +22,13 @@ import hashlib
 import itertools
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Sequence
+from functools import lru_cache
 
 import numpy as np
 
 from bagel_studio.core.audit import minhash
+from bagel_studio.core.checks.quantities import may_hold_quantity, quantities, unit_words
+from bagel_studio.core.checks.words import content_stems
 
 SIMILAR = 0.6  # Jaccard index of content words from which two items say the same thing
 MIN_WORDS = 3  # fewer distinctive content words than this: too little to judge by words
@@ -105,6 +112,58 @@ def distinctive(raw: TokenSets) -> TokenSets:
     return raw.without(common) if common.any() else raw
 
 
+@lru_cache(maxsize=65536)
+def canonical_gold(text: str) -> tuple[str, ...]:
+    """A gold answer's content words (stems, sorted), its numbers and units read as quantities
+    ("#time:1.81e+06-2.42e+06" for "3 to 4 weeks" and "three to four weeks" alike)."""
+    words = set(content_stems(text))
+    if may_hold_quantity(text):
+        found = quantities(text)
+        if found:
+            words -= unit_words(text)
+            words |= {f"#{q.dimension}:{q.bound}:{q.low:.3g}-{q.high:.3g}" for q in found}
+    return tuple(sorted(words))
+
+
+@lru_cache(maxsize=65536)
+def gold_variants(text: str) -> tuple[tuple[str, ...], ...]:
+    """The ways a gold answer is compared: ``canonical_gold``, and for a gold with numbers the
+    same with the numbers as written and no units ("About 110" is "around 110 days" when both
+    ask the lion's gestation)."""
+    canonical = canonical_gold(text)
+    found = quantities(text) if may_hold_quantity(text) else ()
+    if not found:
+        return (canonical,)
+    words = set(canonical) - {w for w in canonical if w.startswith("#")}
+    raw = words | {f"#{q.bound}:{q.raw_low:.3g}-{q.raw_high:.3g}" for q in found}
+    return (canonical, tuple(sorted(raw)))
+
+
+def same_gold(first: str, second: str) -> bool:
+    """Whether two gold answers say the same (by any of their ``gold_variants``)."""
+    if first == second:
+        return True
+    return not set(gold_variants(first)).isdisjoint(gold_variants(second))
+
+
+# The kinds of subject (``items.subjects``) of which two items naming different ones are about
+# different things.
+SUBJECT_KINDS = ("text:", "record:", "recording:", "taxon:")
+
+
+def differ(first: Collection[str], second: Collection[str]) -> bool:
+    """Whether two items' subjects say they are about different things: of some kind both name
+    (texts, records, recordings, species), they name none in common."""
+    for kind in SUBJECT_KINDS:
+        mine = {s for s in first if s.startswith(kind)}
+        if not mine:
+            continue
+        theirs = {s for s in second if s.startswith(kind)}
+        if theirs and not mine & theirs:
+            return True
+    return False
+
+
 def _similar_pairs(sets: TokenSets) -> Iterable[tuple[int, int]]:
     """Pairs of positions whose word sets have a Jaccard index of at least SIMILAR."""
     enough = sets.lengths >= MIN_WORDS
@@ -177,14 +236,23 @@ def _fact_subjects(subjects: Collection[str]) -> list[str]:
 
 
 def duplicate_clusters(
-    words: TokenSets, digests: bytes, positions: Sequence[int]
+    words: TokenSets,
+    digests: bytes,
+    positions: Sequence[int],
+    golds: Sequence[str] | None = None,
+    subjects: Sequence[Collection[str]] | None = None,
 ) -> list[list[int]]:
     """Clusters (positions, ascending; clusters by their first position) of the items whose
     stem-and-gold word sets are ``words`` (one set per item, in order) and whose group keys'
     16-byte digests are ``digests``, one after another (the k-th belongs to item
-    ``positions[k]``)."""
+    ``positions[k]``). ``golds`` (the gold answers as worded) and ``subjects`` (each item's),
+    when given, keep from the pairs of the same words those of other golds or other subjects."""
     clusters = _Clusters(len(words))
     for i, j in _similar_pairs(distinctive(words)):
+        if golds is not None and not same_gold(golds[i], golds[j]):
+            continue
+        if subjects is not None and differ(subjects[i], subjects[j]):
+            continue
         clusters.join(i, j)
     for i, j in _grouped_pairs(digests, positions):
         clusters.join(i, j)

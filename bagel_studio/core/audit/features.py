@@ -25,8 +25,10 @@ from bagel_studio.core.audit.baselines import item_credits, table_of_credits
 from bagel_studio.core.audit.duplicates import (
     TokenSets,
     duplicate_clusters,
+    gold_variants,
     group_keys,
     key_digests,
+    same_gold,
 )
 from bagel_studio.core.audit.items import AuditItem
 from bagel_studio.core.audit.leaks import Leak, leak_pairs, leakable
@@ -69,6 +71,7 @@ class AuditFeatures:
     golds: list[str | None]  # gold phrases (``leaks.leakable``), None: cannot leak
     answers: list[str | None]  # the gold answers as worded, where there is a gold phrase
     stems: list[str]  # the stems as phrases (``words.phrase``), "" for an item about nothing
+    gold_texts: list[str]  # every item's gold answer as worded
 
 
 def item_rows(items: Sequence[AuditItem]) -> AuditRows:
@@ -193,7 +196,15 @@ def features(rows: AuditRows) -> AuditFeatures:
     for position in concerned:
         about = subjects[position]
         gold_words = gold_stems[gold_ends[position - 1] if position else 0 : gold_ends[position]]
-        keys_of = group_keys(dimensions[position], recordings[position], about, gold_words)
+        worded = texts[TEXTS * position + 1 + gold_of[position]]
+        variants = gold_variants(worded) if gold_words else ((),)
+        keys_of = list(
+            dict.fromkeys(
+                key
+                for fact in variants
+                for key in group_keys(dimensions[position], recordings[position], about, fact)
+            )
+        )
         digests += b"".join(key_digests(keys_of))
         positions += [position] * len(keys_of)
         first = TEXTS * position
@@ -221,6 +232,7 @@ def features(rows: AuditRows) -> AuditFeatures:
         golds,
         answer_words,
         phrases,
+        [texts[TEXTS * p + 1 + g] for p, g in enumerate(answers.tolist())],
     )
 
 
@@ -277,6 +289,7 @@ class BatchedAudit:
         self.golds: list[str | None] = []
         self.answers: list[str | None] = []
         self.stems: list[str] = []
+        self.gold_texts: list[str] = []
 
     def __len__(self) -> int:
         return len(self.stems)
@@ -307,6 +320,7 @@ class BatchedAudit:
         self.golds += features.golds
         self.answers += features.answers
         self.stems += features.stems
+        self.gold_texts += features.gold_texts
 
     def _canonical(self, words: TokenSets) -> TokenSets:
         """``words`` with every stem numbered by its rank among all the stems audited (the
@@ -328,6 +342,8 @@ class BatchedAudit:
             answer = self.answers[b]
             assert answer is not None  # only an item with a gold phrase can be leaked
             leaks.append(Leak(ids[a], ids[b], answer))
+        names = list(self._subject_numbers)
+        subjects = [[names[n] for n in about] for about in self.subjects]
         self.subjects, self.golds, self.answers, self.stems = [], [], [], []
         gold = np.concatenate(self.gold) if self.gold else np.zeros(0, dtype=np.int64)
         credit = {name: np.concatenate(parts) for name, parts in self.credit.items()}
@@ -335,6 +351,32 @@ class BatchedAudit:
         table = table_of_credits(list(self._kinds), kind, gold, credit)
         self.gold, self.credit, self.kind = [], {}, []
         words, self.words = self._canonical(TokenSets.joined(self.words)), []
-        clusters = duplicate_clusters(words, bytes(self.digests), self.positions)
+        golds, self.gold_texts = self.gold_texts, []
+        clusters = duplicate_clusters(words, bytes(self.digests), self.positions, golds, subjects)
         duplicates = [[ids[i] for i in cluster] for cluster in clusters]
-        return AuditReport(count, table, table.artifacts(), duplicates, leaks)
+        reasons = [duplicate_reason(cluster, golds, subjects) for cluster in clusters]
+        return AuditReport(
+            count, table, table.artifacts(), duplicates, leaks, duplicate_reasons=reasons
+        )
+
+
+def duplicate_reason(
+    cluster: Sequence[int], golds: Sequence[str], subjects: Sequence[Sequence[str]]
+) -> str:
+    """What the items of a cluster share, for its flags: the recording, the gold answer and the
+    subjects they all name ("the same gold 'Dark green', about Dromaius novaehollandiae")."""
+    shared = set(subjects[cluster[0]])
+    for position in cluster[1:]:
+        shared &= set(subjects[position])
+    parts = []
+    recordings = sorted(s.split(":", 1)[1].upper() for s in shared if s.startswith("recording:"))
+    if recordings:
+        parts.append(f"the same recording {recordings[0]}")
+    if all(same_gold(golds[cluster[0]], golds[p]) for p in cluster[1:]):
+        parts.append(f"the same gold {golds[cluster[0]].strip()!r}")
+    about = sorted(
+        s.split(":", 1)[1] for s in shared if s.startswith(("text:", "record:", "taxon:"))
+    )
+    if about:
+        parts.append("about " + ", ".join(about[:3]))
+    return "; ".join(parts)

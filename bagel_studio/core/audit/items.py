@@ -121,7 +121,8 @@ def stored_subjects(
     sources: Sequence[Any],
     questions: Sequence[str],
 ) -> list[frozenset[str]]:
-    """``subjects_of`` from the items' fields as stored (the release writer reads no ``Item``)."""
+    """``subjects_of`` from the items' fields as stored (the release writer reads no ``Item``);
+    a source's DOI and title count as its text."""
     found: dict[int, set[str]] = {}  # position -> its subjects, for the items with some
 
     def add(keys: Sequence[str | None], prefix: str) -> None:
@@ -130,6 +131,10 @@ def stored_subjects(
                 found.setdefault(position, set()).add(prefix + key)
 
     add(text_keys, "text:")
+    for field, prefix in (("doi", "text:doi:"), ("title", "text:title:")):
+        # the source's DOI or article title too: an inline abstract's key is the item's own
+        values = [s.get(field) if isinstance(s, dict) else None for s in sources]
+        add([v.strip() if isinstance(v, str) and v.strip() else None for v in values], prefix)
     add(globi_refs, "record:")
     add([r.casefold() if r else None for r in recordings], "recording:")
     names = [s.get("scientific_name") if isinstance(s, dict) else None for s in sources]

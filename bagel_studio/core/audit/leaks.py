@@ -18,7 +18,12 @@ from collections import defaultdict
 from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass
 
+from bagel_studio.core.checks.quantities import NUMBER_WORDS
+
 MAX_WORDS = 8  # gold phrases longer than this are not looked for (stems restate facts briefly)
+_HEDGES = frozenset(
+    {"about", "around", "approximately", "roughly", "some", "nearly", "almost", "circa", "ca"}
+)
 _GENERIC = frozenset(
     {
         "none of the above",
@@ -45,8 +50,16 @@ class Leak:
 def leakable(gold: str) -> str | None:
     """A gold answer as a phrase to look for (``gold``: the answer as ``words.phrase`` gives it,
     of an answer with content words), or None when it says too little to leak (too short, too
-    long, or a generic answer)."""
+    long, a generic answer, or a lone number: "four" in a stem about litters does not answer
+    how many subspecies there are). A hedge before it is not looked for: "around seven days"
+    is given away by "about seven days"."""
+    words = gold.split()
+    while len(words) > 1 and words[0] in _HEDGES:
+        words = words[1:]
+    gold = " ".join(words)
     if len(gold) < 3 or gold in _GENERIC or gold.count(" ") >= MAX_WORDS:
+        return None
+    if len(words) == 1 and (gold.replace(".", "").isdigit() or gold in NUMBER_WORDS):
         return None
     return gold
 

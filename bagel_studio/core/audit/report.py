@@ -68,6 +68,8 @@ class AuditReport:
     leaks: list[Leak]
     options_only: OptionsOnly = field(default_factory=OptionsOnly)
     left_out: LeftOut = field(default_factory=LeftOut)  # the project's items not audited
+    # what the items of each cluster of ``duplicates`` share (same order), for its flags
+    duplicate_reasons: list[str] = field(default_factory=list)
 
     def coverage(self) -> str:
         """How many items were audited, in the curator's words, and which were left out and

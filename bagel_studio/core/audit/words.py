@@ -164,7 +164,7 @@ def _numbered(buffer: bytes, hash_bits: int | None = None) -> np.ndarray | None:
     thousand words; ``hash_bits`` fewer, to test that), or a word holds a NUL (then its padding
     could not be told from it), None: the caller looks the words up plainly. Longer words are
     looked up one by one. (The arrays are made in place where they can be: at a hundred
-    thousand words each new one costs more in fresh memory than in arithmetic.)"""
+    thousand words each new one costs more in fresh memory than in arithmetic)."""
     if b"\x00" in buffer:
         return None
     text = np.frombuffer(buffer, dtype=np.uint8)  # " " first, _LONG spaces last (``_buffer``)

@@ -14,8 +14,9 @@ ANSWERABLE_WITHOUT_STEM = "answerable-without-stem"
 
 DESCRIPTIONS = {
     NEAR_DUPLICATE: "Another item says the same thing (its stem and gold share most content "
-    "words, it asks the same fact about the same species or source, or the same recording "
-    "twice): keep one. Found by the audit; the others are named.",
+    "words with the same gold and no other species or source, it asks the same fact about the "
+    "same species or source in any words, or the same recording twice): keep one. Found by the "
+    "audit; the others and what they share are named.",
     LEAKS_ANSWER_OF: "The stem states the gold answer of another item about the same species, "
     "record or recording, so one item answers the other. Found by the audit; the other item "
     "is named.",

@@ -2,9 +2,11 @@
 
 The paper's audit found GloBI items whose key was specific to one record: another option is just
 as documented. For a masked participant, a distractor is also documented when a record links it
-(or a member of it, for a higher taxon) to the stem's taxon by the gold record's interaction or an
-equivalent one, in the same role. For a masked interaction, a distractor interaction is also
-documented when a record links the item's two taxa by it (or an equivalent one).
+(or a member of it, for a higher taxon) to the stem's taxon by the gold record's interaction or a
+compatible one (``interaction_types.compatible``: "preys on" for "eats", "found on" for "parasite
+of"), in the same role: the predator offered as a possible prey is not documented as prey by the
+record of it eating. For a masked interaction, a distractor interaction is also documented when
+another record links the item's two taxa, the same way round, by it or by a relation implying it.
 """
 
 from __future__ import annotations
@@ -12,7 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bagel_studio.core.checks.globi_item import GlobiItem, describe, letter, role
-from bagel_studio.core.checks.interactions import family, leaked_family, leaky_words
+from bagel_studio.core.checks.groups import outside, stem_groups
+from bagel_studio.core.checks.interaction_types import Reading, compatible, implies, read_label
+from bagel_studio.core.checks.interactions import leaked_type, leaky_words
 from bagel_studio.core.checks.records import GlobiLink, format_refs
 from bagel_studio.core.model import Flag, Severity
 from bagel_studio.core.taxonomy import normalize_taxon
@@ -20,13 +24,13 @@ from bagel_studio.core.taxonomy import normalize_taxon
 ALSO_DOCUMENTED = "also-documented"
 DESCRIPTION = (
     "The loaded GloBI records also link another option to the stem's taxon by the same or an "
-    "equivalent interaction (a record-specific key): the records are named."
+    "equivalent interaction, in the same role (a record-specific key): the records are named."
 )
 
 
 @dataclass(frozen=True)
 class Relation:
-    family: str
+    type: str  # an interaction type (``interaction_types``)
     role: str  # "actor", "patient", "either" or "any" (role unknown)
 
 
@@ -67,30 +71,33 @@ def gold_relations(g: GlobiItem) -> set[Relation]:
     gold_key = g.key(g.gold)
     link = g.gold_link
     if link is not None and gold_key in (link.source_key, link.target_key):
-        return {Relation(family(link.interaction)[0], role(link, gold_key))}
+        return {Relation(read_label(link.interaction).type, role(link, gold_key))}
     wanted = partners(g)
     found = {
-        Relation(family(lk.interaction)[0], role(lk, gold_key))
+        Relation(read_label(lk.interaction).type, role(lk, gold_key))
         for lk in g.links.get(gold_key, ())
         if lk.partner_key(gold_key) in wanted
     }
     if found:
         return found
-    return {Relation(leaked_family(w), "any") for w in leaky_words(g.item.content.question)}
+    return {Relation(leaked_type(w), "any") for w in leaky_words(g.item.content.question)}
 
 
 def _fits(link: GlobiLink, member: str, relations: set[Relation]) -> bool:
     if not relations:
         return True  # the stem names no interaction: any documented link makes it defensible
-    fam = family(link.interaction)[0]
+    type_ = read_label(link.interaction).type
     own = role(link, member)
     return any(
-        r.family == fam and (r.role in ("any", "either") or own in (r.role, "either"))
+        compatible(r.type, type_) and (r.role in ("any", "either") or own in (r.role, "either"))
         for r in relations
     )
 
 
 def also_documented(g: GlobiItem) -> Flag | None:
+    """The ``also-documented`` flag of a GloBI item, or None: the loaded records link a
+    distractor to the stem's taxon as they link the gold (as a participant or an interaction,
+    by the kind of the gold)."""
     if g.gold is None:
         return None
     if g.gold in g.taxa:
@@ -100,15 +107,32 @@ def also_documented(g: GlobiItem) -> Flag | None:
     return None
 
 
+def known_lineage(g: GlobiItem, index: int) -> set[str]:
+    """Keys of option ``index``'s taxon and of the taxa known to contain it: the higher taxa it
+    is written under, its records' lineages, any record's lineage naming it (empty when nothing
+    is known of it beyond its name)."""
+    key = g.key(index)
+    found: set[str] = {normalize_taxon(above) for above in g.written_above.get(index, ())}
+    for link in g.links.get(key, ()):
+        found |= link.source_ancestor_keys if link.source_key == key else link.target_ancestor_keys
+    found |= set(g.lineages.get(index, {}))
+    return found | {key} if found else set()
+
+
 def _documented_participants(g: GlobiItem) -> Flag | None:
     wanted = partners(g)
     if not wanted:
         return None
     relations = gold_relations(g)
+    groups = stem_groups(g.item.content.question)
+    if g.gold is not None and outside(groups, known_lineage(g, g.gold)):
+        groups = ()  # the gold itself is outside: the stem's word means something else
     hits: dict[int, list[GlobiLink]] = {}
     for index in g.taxa:
         if index == g.gold or g.key(index) in wanted:
             continue
+        if outside(groups, known_lineage(g, index)):
+            continue  # a spider for "which moth": no answer, whatever eats it
         matches = [
             lk for lk in links_for_option(g, index) if _fits(lk, _member_key(lk, wanted), relations)
         ]
@@ -122,16 +146,33 @@ def _documented_interactions(g: GlobiItem) -> Flag | None:
     if pair is None:
         return None
     first, second = pair
-    between = [lk for lk in g.links.get(first, ()) if lk.partner_key(first) == second]
+    gold_ref = g.gold_link.ref if g.gold_link is not None else None
+    between = [
+        lk
+        for lk in g.links.get(first, ())
+        if lk.partner_key(first) == second and lk.ref != gold_ref
+    ]
     hits: dict[int, list[GlobiLink]] = {}
     for index, text in g.interactions.items():
         if index == g.gold:
             continue
-        fam = family(text)[0]
-        matches = [lk for lk in between if family(lk.interaction)[0] == fam]
+        option = read_label(text)
+        matches = [lk for lk in between if _states(lk, first, option)]
         if matches:
             hits[index] = matches
     return _flag(g, hits)
+
+
+def _states(link: GlobiLink, first: str, option: Reading) -> bool:
+    """Whether ``link`` says what the interaction option says of the item's first taxon and its
+    second: its relation implies the option's, the same way round."""
+    record = read_label(link.interaction)
+    if not implies(record.type, option.type):
+        return False
+    if record.symmetric or option.symmetric:
+        return True
+    first_acts = (link.source_key == first) != record.flipped  # in the record
+    return first_acts == (not option.flipped)  # the option reads "first <option> second"
 
 
 def _item_pair(g: GlobiItem) -> tuple[str, str] | None:

@@ -7,17 +7,11 @@ from __future__ import annotations
 from bagel_studio.core.checks.documented import DESCRIPTION as ALSO_DOCUMENTED_DESCRIPTION
 from bagel_studio.core.checks.documented import also_documented, links_for_option
 from bagel_studio.core.checks.globi_item import GlobiItem, letter
-from bagel_studio.core.checks.interactions import (
-    VAGUE,
-    family,
-    leaky_words,
-    normalize_interaction,
-    vague_families,
-    vague_phrases,
-)
+from bagel_studio.core.checks.interaction_types import VAGUE, implies, read_label, same_way
+from bagel_studio.core.checks.interactions import leaky_words, vague_phrases, vague_type
 from bagel_studio.core.checks.records import format_refs
-from bagel_studio.core.model import Flag, Severity
-from bagel_studio.core.taxonomy import SUBSPECIES, ancestors
+from bagel_studio.core.model import Flag, Item, Severity
+from bagel_studio.core.taxonomy import SUBSPECIES, TaxonName, ancestors, normalize_taxon, parse_name
 
 TAXON_OVERLAP = "taxon-overlap"
 TAXON_GRANULARITY = "taxon-granularity"
@@ -29,21 +23,25 @@ UNDERSPECIFIED = "underspecified-interaction"
 
 DESCRIPTIONS = {
     TAXON_OVERLAP: "One option is a higher taxon containing another option (from the records' "
-    "lineages or the name's structure), so both are right.",
+    'lineages, the name\'s structure, or an option written "Order: Family"), so both are '
+    "right.",
     TAXON_GRANULARITY: "Options mix a higher taxon with species it is not known to contain "
     "(e.g. Cichlidae beside Channa striata): check the ranks are comparable.",
-    SUBSPECIES_COLLISION: "A species and one of its own subspecies are both options.",
+    SUBSPECIES_COLLISION: "A species and one of its own subspecies are both options (in any "
+    "domain).",
     STEM_TAXON_IN_OPTIONS: "A taxon named in the stem is offered as a (wrong) option.",
     ALSO_DOCUMENTED: ALSO_DOCUMENTED_DESCRIPTION,
     LEAKY_VERB: "A masked-interaction stem uses one of the paper's forbidden words (consumes, "
     "eats, predates on, parasitizes, pollinates, infects, hosts, mutualist, commensal, parasite, "
     "predator, prey), which gives the interaction away.",
-    UNDERSPECIFIED: "The interaction is vague (visits flowers of, interacts with, co-occurs "
-    "with...) and more than one option fits it.",
+    UNDERSPECIFIED: "The interaction is vague (visits flowers of, interacts with, found on, "
+    "has host...) and more than one option fits it: a vague interaction option beside a "
+    "specific one it covers, or a vague stem and records linking several options.",
 }
 
 
 def globi_flags(g: GlobiItem) -> list[Flag]:
+    """Every GloBI check's flag for one item, read once with its records (``read_globi_item``)."""
     overlap, overlap_pairs = _taxon_overlap(g)
     flags = [
         overlap,
@@ -58,15 +56,23 @@ def globi_flags(g: GlobiItem) -> list[Flag]:
 
 
 def _option_lineage(g: GlobiItem, index: int) -> dict[str, str]:
-    """{ancestor key: ref or "name"} for option ``index``: from the records of that taxon."""
+    """{ancestor key: ref or "name"} for option ``index``: from the records of that taxon, from
+    any record's lineage naming it, and from the name itself (its structure, or the higher taxa
+    it is written under: "Lepidoptera: Noctuidae")."""
     key = g.key(index)
     refs: dict[str, str] = {}
     for link in g.links.get(key, ()):
         own = link.source_ancestor_keys if link.source_key == key else link.target_ancestor_keys
         for ancestor in own:
             refs.setdefault(ancestor, link.ref)
-    found = ancestors(g.options[index])
-    return {k: refs.get(k, "name") for k in found} | {k: r for k, r in refs.items() if k != key}
+    for ancestor, ref in g.lineages.get(index, {}).items():
+        refs.setdefault(ancestor, ref)
+    found = dict.fromkeys(ancestors(g.taxa[index].canonical), "name")
+    lineage = {k: refs.get(k, v) for k, v in found.items()}
+    lineage |= {k: r for k, r in refs.items() if k != key}
+    # the higher taxa the option writes itself under: its own words say so first
+    lineage |= {normalize_taxon(above): "name" for above in g.written_above.get(index, ())}
+    return lineage
 
 
 def _taxon_overlap(g: GlobiItem) -> tuple[Flag | None, set[frozenset[int]]]:
@@ -101,11 +107,17 @@ def _taxon_overlap(g: GlobiItem) -> tuple[Flag | None, set[frozenset[int]]]:
 
 def _ref_text(g: GlobiItem, index: int, ref: str) -> str:
     links = [link for link in g.links.get(g.key(index), ()) if link.ref == ref]
-    return f"lineage in {format_refs(links)}" if links else f"lineage in {ref}"
+    if links:
+        return f"lineage in {format_refs(links)}"
+    table, _, row = ref.rpartition("#")
+    return f"lineage in {table} row {row}" if table and row.isdigit() else f"lineage in {ref}"
 
 
 def _is_subspecies_pair(g: GlobiItem, a: int, b: int) -> bool:
-    name_a, name_b = g.taxa[a], g.taxa[b]
+    return _subspecies_pair(g.taxa[a], g.taxa[b])
+
+
+def _subspecies_pair(name_a: TaxonName, name_b: TaxonName) -> bool:
     for sub, spec in ((name_a, name_b), (name_b, name_a)):
         parent = f"{sub.genus} {sub.epithets[0]}".casefold() if sub.epithets else ""
         if sub.rank == SUBSPECIES and len(spec.epithets) == 1 and parent == spec.key:
@@ -134,16 +146,36 @@ def _taxon_granularity(g: GlobiItem, overlapping: set[frozenset[int]]) -> Flag |
 
 
 def _subspecies_collision(g: GlobiItem) -> Flag | None:
-    indexes = sorted(g.taxa)
+    return _subspecies_of(g.taxa, g.options)
+
+
+def subspecies_flags(item: Item) -> list[Flag]:
+    """``subspecies-collision`` for an item of any domain ("Panthera leo" beside "Panthera leo
+    leo" in a Wikipedia item), by the options' names alone."""
+    options = item.content.options
+    taxa = {}
+    for index, option in enumerate(options):
+        if "A" <= option.lstrip()[:1] <= "Z" and " " in option.strip():
+            name = parse_name(option)
+            if name is not None and name.epithets:
+                taxa[index] = name
+    if len(taxa) < 2:
+        return []
+    flag = _subspecies_of(taxa, options)
+    return [flag] if flag is not None else []
+
+
+def _subspecies_of(taxa: dict[int, TaxonName], options: tuple[str, ...]) -> Flag | None:
+    indexes = sorted(taxa)
     for a in indexes:
         for b in indexes:
-            if a < b and _is_subspecies_pair(g, a, b):
-                sub, spec = (a, b) if g.taxa[a].rank == SUBSPECIES else (b, a)
+            if a < b and _subspecies_pair(taxa[a], taxa[b]):
+                sub, spec = (a, b) if taxa[a].rank == SUBSPECIES else (b, a)
                 return Flag(
                     SUBSPECIES_COLLISION,
                     Severity.WARNING,
-                    f"{letter(sub)} {g.options[sub].strip()!r} is a subspecies of "
-                    f"{letter(spec)} {g.options[spec].strip()!r}",
+                    f"{letter(sub)} {options[sub].strip()!r} is a subspecies of "
+                    f"{letter(spec)} {options[spec].strip()!r}",
                     {"options": sorted([letter(a), letter(b)]), "records": []},
                 )
     return None
@@ -182,18 +214,21 @@ def _leaky_verb(g: GlobiItem) -> Flag | None:
 def _underspecified(g: GlobiItem) -> Flag | None:
     if g.asks_interaction:
         return _vague_interaction_options(g)
-    phrases = vague_phrases(g.item.content.question)
+    question = g.item.content.question
+    phrases = vague_phrases(question)
     if not phrases or not g.stem_taxa:
         return None
-    admitted = vague_families(phrases[0])
+    vague = vague_type(phrases[0])
     fits: dict[int, list[str]] = {}
+    kinds: dict[int, str] = {}
     for index in g.taxa:
         for link in links_for_option(g, index):
-            if family(link.interaction)[0] in admitted:
+            if implies(read_label(link.interaction).type, vague):
                 fits.setdefault(index, []).append(link.ref)
+                kinds.setdefault(index, link.interaction.strip())
     if len(fits) < 2:
         return None
-    named = ", ".join(f"{letter(i)} {g.options[i].strip()!r}" for i in sorted(fits))
+    named = ", ".join(f"{letter(i)} {g.options[i].strip()!r} ({kinds[i]})" for i in sorted(fits))
     return Flag(
         UNDERSPECIFIED,
         Severity.WARNING,
@@ -208,14 +243,21 @@ def _underspecified(g: GlobiItem) -> Flag | None:
 
 def _vague_interaction_options(g: GlobiItem) -> Flag | None:
     """Interaction options of which one is a vague reading of another ("visits flowers of"
-    beside "pollinates"), with the gold among them."""
+    beside "pollinates", "has host" beside "parasite of", "interacts with" beside anything),
+    the same way round, with the gold among them."""
     pairs = []
     for vague, text in g.interactions.items():
-        name = normalize_interaction(text)
-        if name not in VAGUE:
+        reading = read_label(text)
+        if reading.type not in VAGUE:
             continue
         for other, other_text in g.interactions.items():
-            fits = other != vague and family(other_text)[0] in VAGUE[name]
+            specific = read_label(other_text)
+            fits = (
+                other != vague
+                and specific.type != reading.type
+                and implies(specific.type, reading.type)
+                and same_way(specific, reading)
+            )
             if fits and g.gold in (vague, other):
                 pairs.append((vague, other))
     if not pairs:

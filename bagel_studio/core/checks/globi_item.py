@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from bagel_studio.core.checks.interactions import family, is_interaction
+from bagel_studio.core.checks.interaction_types import classify_option, read_label
 from bagel_studio.core.checks.records import GlobiLink, link_from_row
 from bagel_studio.core.domains import GLOBI, LETTERS
 from bagel_studio.core.model import Item
@@ -34,6 +34,11 @@ class GlobiItem:
     stem_taxa: dict[str, str]  # taxon key -> the name as written in the stem
     gold_link: GlobiLink | None
     links: dict[str, list[GlobiLink]] = field(default_factory=dict)
+    # option index -> the higher taxa it writes itself under ("Lepidoptera: Noctuidae")
+    written_above: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    # option index -> {ancestor key: ref} from any record's lineage naming it (options without
+    # records of their own)
+    lineages: dict[int, dict[str, str]] = field(default_factory=dict)
 
     @property
     def gold(self) -> int | None:
@@ -49,34 +54,66 @@ class GlobiItem:
         return self.item.content.dimension == INTERACTION_DIMENSION or len(self.interactions) >= 2
 
     def key(self, index: int) -> str:
-        return normalize_taxon(self.options[index])
+        name = self.taxa.get(index)
+        return name.key if name is not None else normalize_taxon(self.options[index])
 
 
 def letter(index: int) -> str:
+    """The option letter of ``index`` (A-D; a number past them), for messages."""
     return LETTERS[index] if index < len(LETTERS) else str(index + 1)
 
 
 def read_globi_item(ctx: CheckContext, item: Item) -> GlobiItem:
+    """What a GloBI item is about, read once for all its checks: which options are taxa (an
+    "Order: Family" option under its written higher taxa), interactions or neither, the taxa
+    its stem names, its gold record, and the loaded records and lineages of all of them."""
     taxa: dict[int, TaxonName] = {}
     interactions: dict[int, str] = {}
+    written_above: dict[int, tuple[str, ...]] = {}
     for index, option in enumerate(item.content.options):
-        if is_interaction(option):
+        label, named = classify_option(option)
+        if label:
             interactions[index] = option.strip()
+        elif named is not None:
+            continue  # an interaction named by a noun ("Predation"): no taxon
         else:
-            name = parse_name(option)
+            parts = ranked_parts(option)
+            name = parse_name(parts[-1]) if parts else parse_name(option)
             if name is not None:
                 taxa[index] = name
+                if parts:
+                    written_above[index] = tuple(parts[:-1])
     gold_link = _gold_link(ctx, item)
     candidates = stem_name_candidates(item.content.question)
-    names = set(candidates.values()) | {item.content.options[i] for i in taxa}
+    names = set(candidates.values()) | {n.canonical for n in taxa.values()}
     if gold_link is not None:
         names |= {gold_link.source, gold_link.target}
     links = ctx.records.links(names)
     stem_taxa = _stem_taxa(candidates, links)
-    return GlobiItem(item, taxa, interactions, stem_taxa, gold_link, links)
+    lineages = {
+        index: found
+        for index, name in taxa.items()
+        if name.key not in links and (found := ctx.records.lineage(name.canonical))
+    }
+    return GlobiItem(item, taxa, interactions, stem_taxa, gold_link, links, written_above, lineages)
+
+
+_RANK_SEPARATOR = re.compile(r"\s*[:>]\s*")
+
+
+def ranked_parts(option: str) -> list[str]:
+    """The names of an option that writes a taxon under its higher taxa ("Lepidoptera:
+    Noctuidae", "Insecta > Coleoptera > Carabidae"), highest first; empty for anything else."""
+    if ":" not in option and ">" not in option:
+        return []
+    parts = [p for p in _RANK_SEPARATOR.split(option.strip()) if p]
+    if len(parts) < 2 or any(parse_name(p) is None for p in parts):
+        return []
+    return parts
 
 
 def is_globi(item: Item) -> bool:
+    """Whether ``item`` is of the GloBI domain."""
     return item.domain == GLOBI
 
 
@@ -164,13 +201,15 @@ def _link_from_raw(raw: dict[str, Any]) -> GlobiLink | None:
 
 
 def role(link: GlobiLink, key: str) -> str:
-    """ "actor", "patient" or "either": the part the taxon ``key`` plays in the record."""
-    _, direction = family(link.interaction)
-    if direction == 0:
+    """The part the taxon ``key`` plays in the record: "actor", "patient" or "either" (the
+    eater, the parasite, the visitor is the actor; "eaten by" names the patient first)."""
+    reading = read_label(link.interaction)
+    if reading.symmetric:
         return "either"
     is_source = link.source_key == key
-    return "actor" if is_source == (direction > 0) else "patient"
+    return "actor" if is_source != reading.flipped else "patient"
 
 
 def describe(link: GlobiLink) -> str:
+    """The record in one line, as a message quotes it ("Vulpes vulpes eats Microtus arvalis")."""
     return f"{link.source} {link.interaction} {link.target}"

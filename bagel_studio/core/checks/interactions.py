@@ -1,99 +1,24 @@
-"""GloBI interaction types: which ones mean the same relation, and which words give them away.
-
-Each interaction name maps to a family and a direction: +1 when the record's source is the actor
-(the parasite, the eater, the flower visitor), -1 when the target is ("has endoparasite", "host
-of"), 0 for symmetric relations. Two records are equivalent evidence when family and the roles of
-the two taxa agree, so "Procyon lotor has endoparasite Pearsonema plica" and "Pearsonema plica
-endoparasite of Procyon lotor" say the same thing.
+"""The words of GloBI stems: the paper's forbidden words, which give a masked interaction away,
+and the phrases that leave an interaction open ("visits flowers of", "interacts with", "found
+on"). What the interactions themselves mean, and which are equivalent, is
+``interaction_types``.
 """
 
 from __future__ import annotations
 
 import re
 
-FEEDING = "feeding"
-PARASITISM = "parasitism"
-FLOWER_VISITING = "flower visiting"
-VISITING = "visiting"
-HABITAT = "habitat"
-GENERIC = "interaction"
+from bagel_studio.core.checks.interaction_types import INTERACTS_WITH, is_known_label
 
-_FAMILIES: dict[str, tuple[str, int]] = {
-    "eats": (FEEDING, 1),
-    "preys on": (FEEDING, 1),
-    "consumes": (FEEDING, 1),
-    "acquires nutrients from": (FEEDING, 1),
-    "eaten by": (FEEDING, -1),
-    "is eaten by": (FEEDING, -1),
-    "preyed upon by": (FEEDING, -1),
-    "preyed on by": (FEEDING, -1),
-    "has predator": (FEEDING, -1),
-    "kills": ("killing", 1),
-    "killed by": ("killing", -1),
-    "parasite of": (PARASITISM, 1),
-    "endoparasite of": (PARASITISM, 1),
-    "ectoparasite of": (PARASITISM, 1),
-    "parasitoid of": (PARASITISM, 1),
-    "pathogen of": (PARASITISM, 1),
-    "has host": (PARASITISM, 1),
-    "infects": (PARASITISM, 1),
-    "host of": (PARASITISM, -1),
-    "has parasite": (PARASITISM, -1),
-    "has endoparasite": (PARASITISM, -1),
-    "has ectoparasite": (PARASITISM, -1),
-    "has parasitoid": (PARASITISM, -1),
-    "has pathogen": (PARASITISM, -1),
-    "pollinates": (FLOWER_VISITING, 1),
-    "visits flowers of": (FLOWER_VISITING, 1),
-    "pollinated by": (FLOWER_VISITING, -1),
-    "flowers visited by": (FLOWER_VISITING, -1),
-    "has flowers visited by": (FLOWER_VISITING, -1),
-    "visits": (VISITING, 1),
-    "visited by": (VISITING, -1),
-    "mutualist of": ("mutualism", 0),
-    "symbiont of": ("symbiosis", 0),
-    "commensalist of": ("commensalism", 0),
-    "interacts with": (GENERIC, 0),
-    "co-occurs with": (GENERIC, 0),
-    "ecologically co-occurs with": (GENERIC, 0),
-    "ecologically related to": (GENERIC, 0),
-    "adjacent to": (GENERIC, 0),
-    "associated with": (GENERIC, 0),
-    "has habitat": (HABITAT, 1),
-    "habitat of": (HABITAT, -1),
-    "lives in": (HABITAT, 1),
-    "lives on": (HABITAT, 1),
-    "inhabits": (HABITAT, 1),
-    "epiphyte of": (HABITAT, 1),
-    "has epiphyte": (HABITAT, -1),
-    "nests in": (HABITAT, 1),
-    "roosts in": (HABITAT, 1),
-    "develops in": (HABITAT, 1),
-    "lays eggs on": (HABITAT, 1),
-    "lays eggs in": (HABITAT, 1),
-    "saproxylic": (HABITAT, 1),
-    "causally influenced by": ("influence", -1),
-    "influences": ("influence", 1),
-}
-
-# Interactions that leave the actual relation open, and the families each one admits.
-ALL_FAMILIES = frozenset(f for f, _ in _FAMILIES.values())
-VAGUE: dict[str, frozenset[str]] = {
-    "visits flowers of": frozenset({FLOWER_VISITING, FEEDING, VISITING}),
-    "flowers visited by": frozenset({FLOWER_VISITING, FEEDING, VISITING}),
-    "visits": frozenset({VISITING, FLOWER_VISITING, FEEDING, HABITAT}),
-    "visited by": frozenset({VISITING, FLOWER_VISITING, FEEDING, HABITAT}),
-    "interacts with": ALL_FAMILIES,
-    "co-occurs with": ALL_FAMILIES,
-    "ecologically co-occurs with": ALL_FAMILIES,
-    "ecologically related to": ALL_FAMILIES,
-    "associated with": ALL_FAMILIES,
-    "adjacent to": ALL_FAMILIES,
-}
+# Phrases of a stem that leave the interaction open, and the type each one reads as (any
+# relation implying that type fits it).
 _VAGUE_STEM_RE = re.compile(
     r"\b(visit(?:s|ed|ing)? (?:the )?flowers? of|flowers? visited by|visit(?:s|ed|ing)?|"
     r"interact(?:s|ed|ing)? with|(?:ecologically )?co-?occur(?:s|red|ring)? with|"
-    r"associated with|ecologically related to|found (?:on|with|near))\b",
+    r"(?:is |are |was |were )?(?:associated|linked|related|connected) (?:with|to)|"
+    r"ecologically related to|(?:found|recorded|observed|collected|seen|reported) "
+    r"(?:on|with|near|in|from|together with)|"
+    r"(?:lives?|living|occurs?|occurring) (?:on|with|near|in|together with))\b",
     re.IGNORECASE,
 )
 
@@ -107,39 +32,29 @@ LEAKY_RE = re.compile(
     r"mutualis(?:t|ts|tic|m)|commensal(?:s|ism|ist|istic)?)\b",
     re.IGNORECASE,
 )
-_LEAK_FAMILY = (
-    ("pollinat", FLOWER_VISITING),
-    ("parasit", PARASITISM),
-    ("infect", PARASITISM),
-    ("host", PARASITISM),
-    ("mutualis", "mutualism"),
-    ("commensal", "commensalism"),
+_LEAK_TYPE = (
+    ("pollinat", "pollinates"),
+    ("parasit", "parasite of"),
+    ("infect", "pathogen of"),
+    ("host", "has host"),
+    ("mutualis", "mutualist of"),
+    ("commensal", "commensalist of"),
 )
-
-
-def normalize_interaction(text: str) -> str:
-    return " ".join(text.replace("_", " ").split()).casefold().rstrip(".")
-
-
-def family(interaction: str) -> tuple[str, int]:
-    """(family, direction) of an interaction name; an unknown name is a family of its own."""
-    name = normalize_interaction(interaction)
-    return _FAMILIES.get(name, (name, 1))
 
 
 def is_interaction(text: str) -> bool:
     """True when ``text`` is a known GloBI interaction name (an option of a masked-interaction
     item such as "parasite of")."""
-    return normalize_interaction(text) in _FAMILIES
+    return is_known_label(text)
 
 
-def leaked_family(word: str) -> str:
-    """The family a forbidden word reveals (feeding for eats/consumes/predator/prey...)."""
+def leaked_type(word: str) -> str:
+    """The interaction type a forbidden word reveals (eats for eats/consumes/predator/prey...)."""
     lower = word.lower()
-    for stem, fam in _LEAK_FAMILY:
+    for stem, type_ in _LEAK_TYPE:
         if stem in lower:
-            return fam
-    return FEEDING
+            return type_
+    return "eats"
 
 
 def leaky_words(stem: str) -> list[str]:
@@ -152,16 +67,33 @@ def leaky_words(stem: str) -> list[str]:
     return found
 
 
+# Words beside a vague phrase that say what the interaction is after all ("found in the diet").
+_SPECIFIC_RE = re.compile(
+    r"\b(diets?|food|feed(?:s|ing)?|fed|forag\w*|nest(?:s|ed|ing)?|roost\w*|reared|rears|"
+    r"pollen|nectar|galls?|mines?|mined|mining|bor(?:es|ed|ing|ers?)|suck\w*|larva\w*|"
+    r"kill\w*|hunt\w*|graz\w*|brows\w*|spawn\w*|lays? eggs|laid eggs|egg-laying|stomach|"
+    r"gut contents|scats?|faeces|feces|pellets?)\b",
+    re.IGNORECASE,
+)
+
+
 def vague_phrases(stem: str) -> list[str]:
-    return [m.group(0) for m in _VAGUE_STEM_RE.finditer(stem)]
+    """The phrases of ``stem`` that leave the interaction open; none when the stem names the
+    interaction after all (a forbidden word, or "diet", "nesting", "larvae"...)."""
+    found = [m.group(0) for m in _VAGUE_STEM_RE.finditer(stem)]
+    if found and (_SPECIFIC_RE.search(stem) or LEAKY_RE.search(stem)):
+        return []
+    return found
 
 
-def vague_families(phrase: str) -> frozenset[str]:
-    """The families a vague phrase from a stem admits ("visits flowers of" admits pollination,
-    nectar feeding and plain visits)."""
-    text = normalize_interaction(phrase)
+def vague_type(phrase: str) -> str:
+    """The interaction type a vague phrase from a stem reads as: any relation implying it fits
+    ("visits flowers of" admits pollination; "found on" anything adjacent, parasites too)."""
+    text = phrase.casefold()
     if "flower" in text:
-        return VAGUE["visits flowers of"]
+        return "visits flowers of"
     if text.startswith("visit"):
-        return VAGUE["visits"]
-    return ALL_FAMILIES
+        return "visits"
+    if text.split()[0] in ("found", "collected") and text.endswith(" on"):
+        return "adjacent to"
+    return INTERACTS_WITH

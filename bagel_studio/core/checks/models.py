@@ -42,6 +42,9 @@ def _letter(index: int | None) -> str:
 
 
 def model_flags(ctx: CheckContext, item: Item) -> list[Flag]:
+    """The flags from the models' answers and the judge's newest verdict on ``item``
+    (``models-miss-gold``, ``models-reject-gold``, ``judge-disagrees``). Answers given to
+    other content than the item's current one are left out: they answered another question."""
     answers = ctx.model_choices(item.id)
     verdict = ctx.judge_verdict(item.id)
     if not answers and verdict is None:

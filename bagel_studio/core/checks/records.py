@@ -92,6 +92,9 @@ class GlobiLink:
 
 
 def link_from_row(row: tuple[Any, ...]) -> GlobiLink:
+    """A stored GloBI record row as a ``GlobiLink``, with the lineages of both taxa from their
+    path columns or, when the table gave the ranks in columns of their own, from the record
+    itself."""
     ref, table, number, source, interaction, target, source_path, target_path, raw = row
     source_lineage = lineage_from_path(source_path)
     target_lineage = lineage_from_path(target_path)
@@ -120,6 +123,20 @@ class Records(Protocol):
         """The record with this reference ("table.tsv#12"), if loaded."""
         ...
 
+    def lineage(self, name: str) -> dict[str, str]:
+        """{ancestor key: the ref of a record whose lineage shows it} of a taxon named anywhere
+        in the records' lineages ("Noctuidae" inside "... | Lepidoptera | Noctuidae | Agrotis |
+        Agrotis segetum"), not only as a record's own taxon."""
+        ...
+
+
+def _ancestors_in(path: tuple[str, ...], key: str) -> dict[str, str] | None:
+    """Keys of the names above ``key`` in a lineage, or None when it is not in it."""
+    keys = [normalize_taxon(n) for n in path]
+    if key not in keys:
+        return None
+    return {k: "" for k in keys[: keys.index(key)]}
+
 
 class IndexedRecords:
     """Every loaded record, indexed by taxon key (built once per ``check_all``)."""
@@ -133,9 +150,32 @@ class IndexedRecords:
             self._by_taxon.setdefault(link.source_key, []).append(link)
             if link.target_key != link.source_key:
                 self._by_taxon.setdefault(link.target_key, []).append(link)
+        self._lineages: dict[str, dict[str, str]] | None = None
 
     def by_ref(self, ref: str) -> GlobiLink | None:
         return self._by_ref.get(ref)
+
+    def lineage(self, name: str) -> dict[str, str]:
+        if self._lineages is None:
+            self._lineages = self._every_lineage()
+        return self._lineages.get(normalize_taxon(name), {})
+
+    def _every_lineage(self) -> dict[str, dict[str, str]]:
+        """Every name of every lineage with the names above it (each distinct lineage read
+        once), in table order: the first record showing an ancestor is the one named."""
+        found: dict[str, dict[str, str]] = {}
+        seen: set[tuple[str, ...]] = set()
+        for link in self._by_ref.values():
+            for path in (link.source_lineage, link.target_lineage):
+                if not path or path in seen:
+                    continue
+                seen.add(path)
+                keys = [normalize_taxon(n) for n in path]
+                for at, key in enumerate(keys):
+                    above = found.setdefault(key, {})
+                    for ancestor in keys[:at]:
+                        above.setdefault(ancestor, link.ref)
+        return found
 
     def links(self, names: Iterable[str]) -> dict[str, list[GlobiLink]]:
         result: dict[str, list[GlobiLink]] = {}
@@ -155,6 +195,19 @@ class QueriedRecords:
     def by_ref(self, ref: str) -> GlobiLink | None:
         rows = self._store.evidence.globi_link_rows(_COLUMNS, ref=ref)
         return link_from_row(rows[0]) if rows else None
+
+    def lineage(self, name: str) -> dict[str, str]:
+        key = normalize_taxon(name)
+        parsed = parse_name(name)
+        written = parsed.canonical if parsed is not None else " ".join(name.split())
+        found: dict[str, str] = {}
+        for row in self._store.evidence.globi_lineage_rows(_COLUMNS, written):
+            link = link_from_row(row)
+            for path in (link.source_lineage, link.target_lineage):
+                above = _ancestors_in(path, key)
+                for ancestor in above or ():
+                    found.setdefault(ancestor, link.ref)
+        return found
 
     def links(self, names: Iterable[str]) -> dict[str, list[GlobiLink]]:
         wanted = {normalize_taxon(n): n for n in names}
@@ -181,7 +234,8 @@ def _spellings(name: str) -> set[str]:
 
 
 def format_refs(links: Iterable[GlobiLink], limit: int = 6) -> str:
-    """ "table rows 12, 40; other.tsv row 3" for a message (the first ``limit`` rows per table)."""
+    """The records' rows as a message names them, "table rows 12, 40; other.tsv row 3" (the
+    first ``limit`` rows per table)."""
     by_table: dict[str, list[int]] = {}
     for link in links:
         rows = by_table.setdefault(link.table or link.ref.partition("#")[0], [])

@@ -27,6 +27,8 @@ def _letter(index: int | None) -> str:
 
 
 def blind_flags(ctx: CheckContext, item: Item) -> list[Flag]:
+    """The ``blind-answer-wrong`` flag when a curator answering blind chose another option than
+    the gold: a hint that the item is ambiguous or its gold wrong."""
     gold = item.content.answer_index
     misses = [(c, a) for c, a in ctx.blind_answers(item.id) if a != gold]
     if not misses:

@@ -25,7 +25,7 @@ from bagel_studio.core.checks import (
 )
 from bagel_studio.core.checks.context import CheckContext
 from bagel_studio.core.checks.evidence import evidence_flags
-from bagel_studio.core.checks.globi import globi_flags
+from bagel_studio.core.checks.globi import globi_flags, subspecies_flags
 from bagel_studio.core.checks.globi_item import read_globi_item
 from bagel_studio.core.checks.hidden import hidden_flags
 from bagel_studio.core.checks.models import model_flags
@@ -86,12 +86,15 @@ def run_checks(ctx: CheckContext, item: Item, *, audio: bool = True) -> list[Fla
     flags = structural_flags(item.domain, item.content)
     flags += text_flags(item)
     flags += hidden_flags(item)
-    flags += evidence_flags(ctx, item)
+    globi = read_globi_item(ctx, item) if item.domain == GLOBI else None
+    flags += evidence_flags(ctx, item, globi)
     flags += blind_flags(ctx, item)
     flags += model_flags(ctx, item)
-    if item.domain == GLOBI:
-        flags += globi_flags(read_globi_item(ctx, item))
-    elif item.domain == XENO_CANTO:
+    if globi is not None:
+        flags += globi_flags(globi)
+    else:
+        flags += subspecies_flags(item)
+    if item.domain == XENO_CANTO:
         flags += xeno_canto_flags(ctx, item)
         if audio:
             flags += _acoustic_flags(ctx.store, item)
@@ -108,6 +111,8 @@ def check_item(store: Store, item: Item) -> list[Flag]:
 
 
 def recheck_item(store: Store, item_id: str) -> list[Flag]:
+    """Re-run every check of one item and store its flags (in the caller's transaction, when
+    there is one); return them."""
     flags = check_item(store, store.items.get(item_id))
     store.flags.replace_flags(item_id, flags)
     return flags

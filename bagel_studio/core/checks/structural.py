@@ -66,6 +66,9 @@ def _sound(domain: str, content: ItemContent) -> bool:
 
 
 def structural_flags(domain: str, content: ItemContent) -> list[Flag]:
+    """The paper's blocking flags of one item's content: an invalid dimension, not four options,
+    an empty or repeated option, no valid gold. They alone decide whether the item may be
+    accepted, so the import writes them with the item, before any other check has run."""
     if _sound(domain, content):
         return []
     flags: list[Flag] = []

@@ -1,10 +1,12 @@
 """Lexical support of an answer in the evidence an item was generated from.
 
 An option is supported by a sentence of the evidence when the sentence holds the option's content
-words (stop words removed, lightly stemmed). The words an option shares with the stem or with
-every other option say nothing about it and are left out. This is deliberately simple: it is
-deterministic, fast enough to run over every item, and its verdicts can be checked by eye, since
-``support_spans`` gives the sentences it relied on (the desk highlights them).
+words (stop words removed, lightly stemmed) and its quantities (``checks.quantities``: "More than
+2,500" is held by "2 500 species", "About 40%" is not held by "within 40 km"). The words an
+option shares with the stem or with every other option say nothing about it and are left out.
+This is deliberately simple: it is deterministic, fast enough to run over every item, and its
+verdicts can be checked by eye, since ``support_spans`` gives the sentences it relied on (the
+desk highlights them) and ``OptionSupport`` the words and numbers it found and missed.
 """
 
 from __future__ import annotations
@@ -13,9 +15,10 @@ import re
 from bisect import bisect_left
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
+from bagel_studio.core.checks.quantities import Quantity, may_hold_quantity, quantities
 from bagel_studio.core.checks.words import WORD_RE, content_stems, stem
 
 SUPPORTED = 0.999  # share of an option's words one sentence must hold to support a distractor
@@ -54,17 +57,69 @@ _TAIL = 1 + max(len(a) for a in _ABBREVIATIONS)  # characters enough to hold any
 _INITIAL = re.compile(r"[a-z]\.")
 
 
+PREFIX = 6  # letters two long stems share to count as one word's forms ("predation"/"predator")
+
+
 @dataclass(frozen=True)
 class SentenceIndex:
     """A text split into sentences, with the sentences each stem occurs in."""
 
     spans: tuple[tuple[int, int], ...]
     postings: dict[str, list[int]]  # stem -> ascending sentence numbers; read-only once built
+    text: str = ""
+    _found: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
 
     def holds(self, sentence: int, stem_: str) -> bool:
         numbers = self.postings.get(stem_, ())
         at = bisect_left(numbers, sentence)
         return at < len(numbers) and numbers[at] == sentence
+
+    def sentences_of(self, stem_: str, *, forms: bool = False) -> set[int]:
+        """The sentences holding ``stem_`` (with ``forms``, or another stem of seven letters or
+        more that starts with the same six: "predator" for "predation")."""
+        found = set(self.postings.get(stem_, ()))
+        if forms and len(stem_) > PREFIX:
+            for other in self.prefixes().get(stem_[:PREFIX], ()):
+                found.update(self.postings[other])
+        return found
+
+    def prefixes(self) -> dict[str, list[str]]:
+        """Stems of seven letters or more by their first six (made once, when first asked)."""
+        made = self._found.get("prefixes")
+        if made is None:
+            table: dict[str, list[str]] = {}
+            for word in self.postings:
+                if len(word) > PREFIX:
+                    table.setdefault(word[:PREFIX], []).append(word)
+            self._found["prefixes"] = made = table
+        assert isinstance(made, dict)
+        return made
+
+    def quantities(self) -> list[tuple[int, Quantity]]:
+        """(sentence, quantity) of every quantity of the text (found once, when first asked)."""
+        made = self._found.get("quantities")
+        if made is None:
+            found: list[tuple[int, Quantity]] = []
+            if may_hold_quantity(self.text):
+                for number, (start, end) in enumerate(self.spans):
+                    found += [(number, q) for q in quantities(self.text[start:end])]
+            self._found["quantities"] = made = found
+        assert isinstance(made, list)
+        return made
+
+    def common(self) -> frozenset[str]:
+        """Stems in more than a tenth of the sentences of a text of twenty or more (the
+        article's subject, "species"): a sentence holding them is not thereby about a stem."""
+        made = self._found.get("common")
+        if made is None:
+            count = len(self.spans)
+            limit = max(2, count // 10)
+            made = frozenset(
+                s for s, numbers in self.postings.items() if count >= 20 and len(numbers) > limit
+            )
+            self._found["common"] = made
+        assert isinstance(made, frozenset)
+        return made
 
 
 def split_sentences(text: str) -> list[tuple[int, int]]:
@@ -110,7 +165,7 @@ def sentence_index(text: str) -> SentenceIndex:
     for number, (start, end) in enumerate(spans):
         for s in set(map(stem, set(findall(text, start, end)))):  # each word form stemmed once
             postings[s].append(number)
-    return SentenceIndex(tuple(spans), dict(postings))
+    return SentenceIndex(tuple(spans), dict(postings), text)
 
 
 @dataclass(frozen=True)
@@ -123,6 +178,8 @@ class Support:
 
 
 def best_support(index: SentenceIndex, phrase_stems: Sequence[str]) -> Support:
+    """The share of ``phrase_stems`` found in the sentences of ``index`` holding the most of
+    them, with those sentences (all of them on a tie); 0 and none when nothing matches."""
     if not phrase_stems:
         return Support(0.0, ())
     hits: Counter[int] = Counter()
@@ -163,3 +220,53 @@ def distinguishing_stems(option: str, question: str, options: Sequence[str]) -> 
 def relevance(index: SentenceIndex, sentence: int, question_stems: frozenset[str]) -> int:
     """How many of the stem's content words the sentence holds."""
     return sum(1 for s in question_stems if index.holds(sentence, s))
+
+
+@dataclass(frozen=True)
+class OptionSupport:
+    """How one evidence text supports one option, item by item: its words (stems) and its
+    quantities, the share of them the best sentence (or, ``window``, two sentences in a row)
+    holds, and which of them it holds."""
+
+    score: float
+    sentences: tuple[int, ...]  # the best sentences (the first of each window)
+    found: tuple[str, ...]  # the words and quantities held, as written in the option
+    missing: tuple[str, ...]  # those not held
+
+
+def option_support(
+    index: SentenceIndex,
+    words: Sequence[tuple[str, str]],
+    option_quantities: Sequence[Quantity] = (),
+    *,
+    forms: bool = False,
+    window: int = 1,
+    strict: bool = False,
+) -> OptionSupport:
+    """The support of an option of ``words`` ((stem, word as written) pairs) and quantities in
+    ``index``: each word held by a sentence in the same form (with ``forms``, in another form of
+    it too), each quantity by a quantity of the sentence that states it (``strict``: with the
+    same bound); scored over ``window`` sentences in a row."""
+    items: list[tuple[str, set[int]]] = [
+        (written, index.sentences_of(stem_, forms=forms)) for stem_, written in words
+    ]
+    if option_quantities:
+        found_quantities = index.quantities()
+        for quantity in option_quantities:
+            where = {n for n, q in found_quantities if quantity.within(q, strict=strict)}
+            items.append((quantity.text, where))
+    if not items:
+        return OptionSupport(0.0, (), (), ())
+    by_sentence: defaultdict[int, set[int]] = defaultdict(set)
+    for number, (_, where) in enumerate(items):
+        for sentence in where:
+            for first in range(max(0, sentence - window + 1), sentence + 1):
+                by_sentence[first].add(number)
+    if not by_sentence:
+        return OptionSupport(0.0, (), (), tuple(written for written, _ in items))
+    top = max(len(held) for held in by_sentence.values())
+    best = tuple(sorted(n for n, held in by_sentence.items() if len(held) == top))
+    held = by_sentence[best[0]]
+    found = tuple(items[i][0] for i in sorted(held))
+    missing = tuple(items[i][0] for i in range(len(items)) if i not in held)
+    return OptionSupport(top / len(items), best, found, missing)

@@ -9,12 +9,21 @@ from functools import lru_cache
 
 from rapidfuzz.distance import Indel
 
+from bagel_studio.core.checks.quantities import (
+    NUMBER_STEMS,
+    Quantity,
+    quantities,
+    same_quantities,
+    unit_words,
+)
 from bagel_studio.core.checks.words import (
+    STOP_WORDS,
     WORD_RE,
+    stem,
     stem_set,
     words,
 )
-from bagel_studio.core.domains import LETTERS, XENO_CANTO
+from bagel_studio.core.domains import BIORXIV, LETTERS, XENO_CANTO
 from bagel_studio.core.model import Flag, Item, Severity
 from bagel_studio.core.taxonomy import parse_name
 
@@ -23,11 +32,12 @@ GOLD_IN_STEM = "gold-in-stem"
 HIDDEN_CONTEXT = "hidden-context"
 
 DESCRIPTIONS = {
-    DUPLICATE_OPTIONS: "Two options say the same thing in different words (same content words or "
-    "nearly the same text), so two answers are defensible.",
+    DUPLICATE_OPTIONS: "Two options say the same thing in different words (the same content "
+    "words in an order that keeps their meaning, the same quantities in other units or number "
+    "formats, or nearly the same text), so two answers are defensible.",
     GOLD_IN_STEM: "The gold answer's text appears in the stem, so the stem gives it away.",
-    HIDDEN_CONTEXT: "The stem refers to something the reader never sees (the passage, the record, "
-    "the source, the spectrogram, the recording...); items must be self-contained.",
+    HIDDEN_CONTEXT: "The stem refers to something the reader never sees (the passage, this GloBI "
+    "record, the source, the spectrogram, the recording...); items must be self-contained.",
 }
 
 _HIDDEN_NOUNS = (
@@ -36,10 +46,18 @@ _HIDDEN_NOUNS = (
     r"sonograms?|recordings?|clips?|files?|audio|evidence|snippets?|entry|entries|metadata|"
     r"description|information"
 )
+# Words after "this" that make the phrase about the world, not about a hidden source.
+_NOT_HIDING = "fossil|world|historical|geological|track"
 _HIDDEN_RE = re.compile(
     rf"\b(?:the|this|that|these|those|above|given|provided|following|accompanying|attached|"
     rf"preceding)\s+(?:(?:above|given|provided|following|same|original|cited)\s+)?"
-    rf"(?:{_HIDDEN_NOUNS})\b|\b(?:mentioned|described|stated|shown|given|listed|cited) "
+    rf"(?:{_HIDDEN_NOUNS})\b|"
+    # "this GloBI record", "these two interaction records", "the linked observation data"
+    rf"\b(?:this|these|those|above|given|provided|following|accompanying|attached|preceding)\s+"
+    rf"(?!(?:{_NOT_HIDING})\b)(?:[a-z][\w-]*\s+){{1,2}}(?:{_HIDDEN_NOUNS})\b|"
+    rf"\bthe\s+(?:globi|interaction|observation|linked|underlying|source|cited|original|"
+    rf"accompanying|provided|given)\s+(?:[a-z][\w-]*\s+)?(?:{_HIDDEN_NOUNS})\b|"
+    rf"\b(?:mentioned|described|stated|shown|given|listed|cited) "
     rf"(?:above|earlier|below|here)\b|\baccording to (?:the|this|that)(?:\s+[a-z]+)?\b|"
     rf"\bthis (?:study|paper)\b|"
     rf"\bthe (?:present|current) study\b|\bthe authors\b|\bspectrograms?\b|\bsonograms?\b",
@@ -76,6 +94,8 @@ _XC_HIDDEN_RE = re.compile(
 
 
 def text_flags(item: Item) -> list[Flag]:
+    """The wording checks of any item: ``duplicate-options``, ``gold-in-stem`` and
+    ``hidden-context``."""
     options = [_option(o) for o in item.content.options]
     flags = [
         _duplicate_options(item, options),
@@ -93,19 +113,51 @@ class _Option:
     """What the text checks compare of one option, computed once per distinct option text (the
     same options recur across many items: species, interaction types, frequency bands)."""
 
-    __slots__ = ("empty", "folded", "is_name", "numbers", "phrase", "stems", "text")
+    __slots__ = (
+        "_negated",
+        "empty",
+        "folded",
+        "is_name",
+        "name_key",
+        "numbers",
+        "phrase",
+        "quantities",
+        "rest",
+        "stems",
+        "text",
+    )
 
     def __init__(self, text: str) -> None:
         found = WORD_RE.findall(text)  # words(text)
         self.text = text
         self.empty = not text.strip()
         self.folded = " ".join(text.split()).casefold()
-        self.stems = sorted(stem_set(found))
+        stems = stem_set(found)
+        if not stems.isdisjoint(_SYNONYMS):
+            stems = {_SYNONYMS.get(s, s) for s in stems}
+        self.stems = sorted(stems)
         # A scientific name starts with a capital A-Z (parse_name says no to anything else).
         first = text.lstrip()[:1]
-        self.is_name = "A" <= first <= "Z" and parse_name(text) is not None
+        name = parse_name(text) if "A" <= first <= "Z" else None
+        self.is_name = name is not None
+        # the species an option names: itself, or in brackets ("Wild boar (Sus scrofa)")
+        self.name_key = _bracketed_name(text) if "(" in text else None
+        if self.name_key is None and name is not None and name.epithets:
+            self.name_key = name.key if name.key == self.folded else None
         self.numbers = _NUMBER.findall(text)
         self.phrase = " ".join(found).lower()  # normalized_phrase(text), from the same words
+        self._negated: bool | None = None
+        maybe = self.numbers or not stems.isdisjoint(NUMBER_STEMS)
+        self.quantities: tuple[Quantity, ...] = quantities(text) if maybe else ()
+        # the content words beside the quantities (their numbers and units left to them)
+        self.rest = frozenset(self.stems) - unit_words(text) if self.quantities else frozenset()
+
+    @property
+    def negated(self) -> bool:
+        """Negated an odd number of times (found when first asked: few pairs get that far)."""
+        if self._negated is None:
+            self._negated = _negated(self.phrase)
+        return self._negated
 
 
 @lru_cache(maxsize=65536)
@@ -122,21 +174,97 @@ def forget_options() -> None:
 
 _NUMBER = re.compile(r"\d+")
 SIMILAR = 0.93  # SequenceMatcher ratio from which two option texts count as nearly the same
+_NEGATIONS = frozenset({"not", "no", "never", "none", "neither", "nor", "without", "cannot"})
+# Verbs of feeding that options use for one another ("drinks nectar", "feeds on nectar"), as
+# their stems: compared as one word.
+_SYNONYMS = {"drink": "eat", "sip": "eat", "feed": "eat", "consum": "eat", "ingest": "eat"}
+_BRACKETED = re.compile(r"\(([A-Z][a-z]+ [a-z][a-z-]+(?: [a-z][a-z-]+)?)\)")
+
+
+def _bracketed_name(text: str) -> str | None:
+    """The key of a binomial an option gives in brackets after a common name."""
+    if "(" not in text:
+        return None
+    match = _BRACKETED.search(text)
+    name = parse_name(match.group(1)) if match else None
+    return name.key if name is not None and name.epithets else None
+
+
+def _prefixed(a: str, b: str) -> bool:
+    """Whether two phrases differ by a word and the same word with a prefix ("male" /
+    "female", "venomous" / "nonvenomous"): opposites that look alike to the similarity."""
+    first, second = set(a.split()), set(b.split())
+    only_a, only_b = first - second, second - first
+    return any(
+        (x.endswith(y) and len(x) - len(y) >= 2) or (y.endswith(x) and len(y) - len(x) >= 2)
+        for x in only_a
+        for y in only_b
+    )
+
+
+# Words whose two sides differ in meaning: "Males are larger than females" is not "Females are
+# larger than males", though both hold the same words (``_crossed``).
+_DIRECTED = frozenset(
+    "than before after above below over under from to into onto toward towards by against "  # noqa: SIM905
+    "versus vs more less fewer most least then not but only except unlike rather instead "
+    "whereas while".split()
+)
+
+
+_NEGATION_RE = re.compile(r"\b(?:not|no|never|none|neither|nor|without|cannot)\b|n['’]t\b")
+
+
+def _negated(phrase: str) -> bool:
+    """Whether the phrase (``_Option.phrase``) is negated an odd number of times."""
+    return len(_NEGATION_RE.findall(phrase)) % 2 == 1
 
 
 def _near_same(a: _Option, b: _Option) -> bool:
-    """Same content words (order, case, articles and plurals aside) or nearly the same text.
+    return _why_same(a, b) is not None
 
-    Distinct scientific names ("Phoenicopterus andinus" / "Phoenicoparrus andinus") and options
-    whose numbers differ ("~3-5 kHz" / "~6-8 kHz") are never near-same. The cheap tests come
-    first; the similarity ratio is computed only for the few pairs they leave open.
+
+def _why_same(a: _Option, b: _Option) -> str | None:
+    """What makes two options say the same thing (for the flag's message), or None: the same
+    content words in an order that keeps their meaning (case, articles and plurals
+    aside), the same quantities with the same other words ("37 °C" / "about 37 degrees
+    Celsius", "3 to 4 weeks" / "three to four weeks"), or nearly the same text.
+
+    Never near-same: an option and its negation ("Males are not larger..."), options whose
+    words cross a word between them ("Males are larger than females" / "Females are larger than
+    males"), distinct scientific names ("Phoenicopterus andinus" / "Phoenicoparrus andinus"),
+    options whose quantities differ ("~3-5 kHz" / "~6-8 kHz", "Over 2,500" / "Under 2,500").
+    The cheap tests come first; the similarity ratio is computed only for the few pairs they
+    leave open.
     """
     if a.folded == b.folded:
-        return False  # identical: the structural check options-not-distinct reports it
-    if a.stems and a.stems == b.stems:
-        return True
-    if (a.is_name and b.is_name) or a.numbers != b.numbers:
-        return False
+        return None  # identical: the structural check options-not-distinct reports it
+    if a.name_key is not None and a.name_key == b.name_key:
+        return f"the same species, {a.name_key.capitalize()}"
+    if a.is_name and b.is_name and not (a.quantities or b.quantities):
+        return None  # two names ("Panthera leo" / "Panthera leo leo") are two taxa
+    if a.quantities or b.quantities:
+        if not same_quantities(a.quantities, b.quantities):
+            return None
+        if a.rest == b.rest:
+            if a.negated != b.negated or _crossed(a.text, b.text):
+                return None
+            pairs = zip(a.quantities, b.quantities, strict=True)
+            same = "; ".join(f"{q.text!r} = {r.text!r}" for q, r in pairs)
+            return f"the same {'quantity' if len(a.quantities) == 1 else 'quantities'}, {same}"
+    elif a.stems and a.stems == b.stems:
+        if a.negated != b.negated or _crossed(a.text, b.text):
+            return None
+        written = [w for w in WORD_RE.findall(a.text) if w.lower() not in STOP_WORDS]
+        return f"the same words: {', '.join(dict.fromkeys(written))}"
+    elif a.numbers != b.numbers:
+        return None
+    if not _similar_text(a, b) or a.negated != b.negated or _prefixed(a.phrase, b.phrase):
+        return None
+    return "nearly the same text"
+
+
+def _similar_text(a: _Option, b: _Option) -> bool:
+    """Nearly the same text: difflib's ratio of the phrases at least SIMILAR."""
     norm_a, norm_b = a.phrase, b.phrase
     if min(len(norm_a), len(norm_b)) < 12:
         return False
@@ -151,17 +279,54 @@ def _near_same(a: _Option, b: _Option) -> bool:
 _MARGIN = 1e-9  # float rounding of the bound must never rule out a pair difflib would keep
 
 
+def _sequence(text: str) -> list[str]:
+    """The content words of ``text`` (stems) and its directed words, in order, first time
+    each."""
+    seen: dict[str, None] = {}
+    for word in WORD_RE.findall(text):
+        lower = word.lower()
+        if lower in _DIRECTED:
+            seen.setdefault(lower, None)
+        elif lower not in STOP_WORDS:
+            seen.setdefault(stem(word), None)
+    return list(seen)
+
+
+def _crossed(first: str, second: str) -> bool:
+    """True when two texts of the same words put a word on one side of another word in one and
+    on the other side in the other, and a word the other way round: the two swapped around it
+    ("larger" in "Males are larger than females" / "Females are larger than males"). A phrase
+    turned about as a whole ("Eucalyptus leaves" / "Leaves of eucalyptus") swaps nothing
+    around a word."""
+    a, b = _sequence(first), _sequence(second)
+    if a == b:
+        return False
+    where = {word: at for at, word in enumerate(b)}
+    for at, pivot in enumerate(a):
+        other = where.get(pivot)
+        if other is None:
+            continue
+        before_a, after_a = set(a[:at]), set(a[at + 1 :])
+        before_b, after_b = set(b[:other]), set(b[other + 1 :])
+        if before_a & after_b and after_a & before_b:
+            return True
+    return False
+
+
 def _duplicate_options(item: Item, prepared: list[_Option]) -> Flag | None:
     options = item.content.options
     for i in range(len(options)):
         for j in range(i + 1, len(options)):
             first, second = prepared[i], prepared[j]
-            if not first.empty and not second.empty and _near_same(first, second):
+            if first.empty or second.empty:
+                continue
+            why = _why_same(first, second)
+            if why is not None:
                 return Flag(
                     DUPLICATE_OPTIONS,
                     Severity.WARNING,
                     f"Options {_letter(i)} and {_letter(j)} say nearly the same thing: "
-                    f"{options[i].strip()!r} / {options[j].strip()!r}",
+                    f"{options[i].strip()!r} / {options[j].strip()!r} ({why})",
                     {"options": [_letter(i), _letter(j)]},
                 )
     return None
@@ -222,6 +387,8 @@ def _hidden_context(item: Item) -> Flag | None:
     question = item.content.question
     general, xeno_canto = _hidden_patterns(question, item.domain)
     found = [m.group(0) for m in _HIDDEN_RE.finditer(question)] if general else []
+    if item.domain == BIORXIV:  # a study's stem names its authors: that is no hidden source
+        found = [f for f in found if f.lower() != "the authors"]
     if xeno_canto:
         found += [m.group(0) for m in _XC_HIDDEN_RE.finditer(question)]
     if not found:

@@ -72,6 +72,8 @@ def stem(word: str) -> str:
 
 
 def words(text: str) -> list[str]:
+    """The words and numbers of ``text`` as written (inner apostrophes and hyphens kept), before
+    stemming."""
     return WORD_RE.findall(text)
 
 

@@ -54,6 +54,8 @@ class Vocalization:
 
 
 def kind_of(text: str) -> str:
+    """One vocalization type as the checks compare them: any kind of song is ``song``, any call
+    ``call``, anything else as written, lower-cased."""
     lower = text.lower()
     if "song" in lower or "sing" in lower:
         return "song"
@@ -63,6 +65,9 @@ def kind_of(text: str) -> str:
 
 
 def parse_vocalization(raw: str, where: str) -> Vocalization:
+    """The kinds of sound a type field names (``song, alarm call``: song and call) and its
+    uncertain parts (``call?``); ``where`` says whose field it was, for the messages. Parts
+    about something else than the sound are passed over."""
     kinds: set[str] = set()
     uncertain: list[str] = []
     for part in (p.strip() for p in raw.split(",")):
@@ -77,11 +82,14 @@ def parse_vocalization(raw: str, where: str) -> Vocalization:
 
 
 def recording_id(item: Item) -> str | None:
+    """The id of the recording an item is about, from its link or its source, or None."""
     value = item.recording_id or item.source.get("recording") or item.source.get("recording_id")
     return str(value) if value else None
 
 
 def vocalization_of(ctx: CheckContext, item: Item) -> Vocalization | None:
+    """The vocalization type of the item's recording, from the recording's metadata, else from
+    the item's source; None when neither names one."""
     rec_id = recording_id(item)
     recording = ctx.recording(rec_id)
     if recording is not None:
@@ -103,6 +111,8 @@ def _metadata_type(metadata: Any) -> str | None:
 
 
 def xeno_canto_flags(ctx: CheckContext, item: Item) -> list[Flag]:
+    """The vocalization checks of a Xeno-canto item: its type missing, mixed (song and call),
+    uncertain, or not the one the stem asks about."""
     voc = vocalization_of(ctx, item)
     flags: list[Flag] = []
     details: dict[str, Any] = {"recording": recording_id(item)}

@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 import argparse
-import signal
 import sys
-import threading
 from typing import Any
 
 from bagel_studio.core.cli import UsageError
 from bagel_studio.core.commands.common import add_wait_argument, open_project, print_json
 from bagel_studio.core.commands.llm_common import (
+    RunSignals,
     add_profile_options,
     add_run_options,
+    connected_client,
     profile_from_args,
     release_order,
-    retry_policy,
     stop_after_timeouts,
     terminal_progress,
 )
@@ -56,7 +55,6 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 
 def run(args: argparse.Namespace) -> int:
-    from bagel_studio.core.llm.client import EndpointError, LLMClient
     from bagel_studio.core.llm.evaluate import evaluate, questions
     from bagel_studio.core.operations.llm import save_profile
 
@@ -73,28 +71,22 @@ def run(args: argparse.Namespace) -> int:
             left_out = 0
         else:
             left_out = len(store.items.ids()) - len(wanted)
-        client = LLMClient(profile, retry_policy(args))
-        try:
-            client.check()
-        except EndpointError as exc:
-            client.close()
-            raise UsageError(str(exc)) from exc
+        client = connected_client(profile, args)
         if changed:
             save_profile(store, profile)
-        cancel = threading.Event()
-        previous = signal.signal(signal.SIGINT, lambda *_: cancel.set())
         try:
-            summary = evaluate(
-                store,
-                profile,
-                wanted,
-                client=client,
-                progress=terminal_progress(profile.label),
-                cancel=cancel,
-                stop_after_timeouts=limit,
-            )
+            with RunSignals() as signals:
+                summary = evaluate(
+                    store,
+                    profile,
+                    wanted,
+                    client=client,
+                    progress=terminal_progress(profile.label),
+                    cancel=signals.cancel,
+                    abort=signals.abort,
+                    stop_after_timeouts=limit,
+                )
         finally:
-            signal.signal(signal.SIGINT, previous)
             client.close()
     result = summary.to_json()
     result["left_out"] = left_out
@@ -113,19 +105,30 @@ def run(args: argparse.Namespace) -> int:
                 "(fix or reject first)"
             )
         print("  " + _accuracy_line(result))
+        if result["cut"]:
+            print("  " + _cut_line(result["cut"]))
         if result["note"]:
             print(f"  {result['note']}")
         for error in summary.errors:
             print(f"  failed: {error}", file=sys.stderr)
-        if summary.cancelled:
-            print("cancelled: run the same command again to resume", file=sys.stderr)
         if summary.stopped:
             print(f"stopped: {summary.stopped}", file=sys.stderr)
+    code = signals.ended(summary.flight)
+    if code is not None:
+        return code
     if summary.stopped:
         return 2
     if summary.cancelled:
         return 1
     return 1 if summary.failed or summary.invalid else 0
+
+
+def _cut_line(count: int) -> str:
+    from bagel_studio.core.llm.client import REPLY_LIMIT, size_text
+
+    replies = "1 reply was" if count == 1 else f"{count} replies were"
+    limit = size_text(REPLY_LIMIT)
+    return f"{replies} cut at {limit} (the server sent more; the rest was not read)"
 
 
 def _accuracy_line(result: dict[str, Any]) -> str:

@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
 
     with open_project(args.project, owner="bagel-studio judge", wait=args.wait) as store:
         items = stored_items(store, args.items)
-        profile, summary = ask_model(store, args, items, judge)
+        profile, summary, signals = ask_model(store, args, items, judge)
     if args.json:
         print_json(summary.to_json())
     else:
@@ -61,6 +61,9 @@ def run(args: argparse.Namespace) -> int:
         if len(summary.errors) > SHOWN_ERRORS:
             more = len(summary.errors) - SHOWN_ERRORS
             print(f"  ... and {more} more (each stored with its reply)", file=sys.stderr)
+    code = signals.ended(summary.flight)
+    if code is not None:
+        return code
     if summary.stopped:
         if not args.json:
             left = len(items) - summary.asked

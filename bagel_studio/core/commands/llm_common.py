@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
+import threading
 from collections.abc import Callable
+from types import TracebackType
 from typing import Any, TypeVar
 
 from bagel_studio.core.cli import UsageError
 from bagel_studio.core.llm.client import LLMClient, RetryPolicy
+from bagel_studio.core.llm.jobs import Flight
 from bagel_studio.core.llm.profiles import Profile, ProfileError
 from bagel_studio.core.model import Item, ItemContent
 from bagel_studio.core.store import Store
@@ -130,6 +134,71 @@ def profile_from_args(store: Store, args: argparse.Namespace) -> tuple[Profile, 
     return profile, changed
 
 
+class RunSignals:
+    """SIGTERM and Ctrl+C (SIGINT) while a command asks a model: the first stops sending at
+    once (``cancel``: nothing queued or retried leaves; the replies in flight arrive within the
+    request timeout and are stored); a second cuts those off (``abort``) and the command ends
+    at once. Raising out of the run instead, as ``cli`` does for other commands, would wait for
+    every request queued and throw their replies away."""
+
+    SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+    def __init__(self) -> None:
+        self.cancel = threading.Event()
+        self.abort = threading.Event()
+        self.received: list[int] = []
+        self._previous: dict[int, Any] = {}
+
+    def _handle(self, signum: int, frame: object) -> None:
+        self.received.append(signum)
+        if self.cancel.is_set() and len(self.received) > 1:
+            self.abort.set()
+        self.cancel.set()
+
+    def __enter__(self) -> RunSignals:
+        if threading.current_thread() is threading.main_thread():
+            self._previous = {s: signal.signal(s, self._handle) for s in self.SIGNALS}
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        for signum, handler in self._previous.items():
+            signal.signal(signum, handler)
+
+    def exit_code(self) -> int | None:
+        """128 + the first signal's number (143 SIGTERM, 130 Ctrl+C), or None without one."""
+        return 128 + self.received[0] if self.received else None
+
+    def ended(self, flight: Flight) -> int | None:
+        """After the run: None when no signal came; else the line that says what was sent,
+        kept and cut off, on stderr, and the exit status to end with."""
+        code = self.exit_code()
+        if code is None:
+            return None
+        word = "terminated" if self.received[0] == signal.SIGTERM else "interrupted"
+        at_stop, cut = flight.at_stop or 0, flight.cut_off
+        replies = f"{at_stop} {'reply' if at_stop == 1 else 'replies'} in flight"
+        if not at_stop:
+            kept = "no reply was in flight"
+        elif not cut:
+            kept = f"the {replies} arrived and {'is' if at_stop == 1 else 'are'} stored"
+        elif cut == at_stop:
+            kept = (
+                f"the {replies} {'was' if cut == 1 else 'were'} cut off by a second signal "
+                "(not stored)"
+            )
+        else:
+            kept = (f"{at_stop - cut} of the {replies} arrived and are stored, the other {cut} "
+                    "were cut off by a second signal")  # fmt: skip
+        print(
+            f"{word}: no request was sent after the signal; {kept}; run the same command "
+            "again to resume",
+            file=sys.stderr,
+        )
+        return code
+
+
 def terminal_progress(label: str) -> Callable[[int, int], None]:
     """A progress bar on stderr when it is a terminal, else nothing."""
     if not sys.stderr.isatty():
@@ -150,7 +219,10 @@ def connected_client(profile: Profile, args: argparse.Namespace) -> LLMClient:
     """A client whose endpoint answered; an unreachable endpoint is a usage error (exit 2)."""
     from bagel_studio.core.llm.client import EndpointError, LLMClient
 
-    client = LLMClient(profile, retry_policy(args))
+    try:
+        client = LLMClient(profile, retry_policy(args))
+    except EndpointError as exc:  # a key no request can carry: nothing was sent
+        raise UsageError(str(exc)) from exc
     try:
         client.check()
     except EndpointError as exc:
@@ -182,10 +254,11 @@ def ask_model(
     args: argparse.Namespace,
     items: list[Item],
     task: Callable[..., T],
-) -> tuple[Profile, T]:
-    """Run ``task(store, profile, items, client=..., progress=...)`` with the profile the command
-    line names: the endpoint must answer first, and a profile made or changed on the command line
-    is stored before anything is asked (judge, regenerate)."""
+) -> tuple[Profile, T, RunSignals]:
+    """Run ``task(store, profile, items, client=..., progress=..., cancel=..., abort=...)`` with
+    the profile the command line names: the endpoint must answer first, and a profile made or
+    changed on the command line is stored before anything is asked (judge, regenerate). The
+    signals that stopped it, if any, come back with its result (``RunSignals.ended``)."""
     from bagel_studio.core.operations.llm import save_profile
 
     limit = stop_after_timeouts(args)
@@ -194,11 +267,15 @@ def ask_model(
     if changed:
         save_profile(store, profile)
     try:
-        kwargs: dict[str, Any] = {
-            "client": client,
-            "progress": terminal_progress(profile.label),
-            "stop_after_timeouts": limit,
-        }
-        return profile, task(store, profile, items, **kwargs)
+        with RunSignals() as signals:
+            kwargs: dict[str, Any] = {
+                "client": client,
+                "progress": terminal_progress(profile.label),
+                "stop_after_timeouts": limit,
+                "cancel": signals.cancel,
+                "abort": signals.abort,
+            }
+            result = task(store, profile, items, **kwargs)
     finally:
         client.close()
+    return profile, result, signals

@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
         items = stored_items(store, args.items)
         if not items:
             raise UsageError("name the items to regenerate")
-        _, summary = ask_model(store, args, items, regenerate)
+        _, summary, signals = ask_model(store, args, items, regenerate)
     if args.json:
         print_json(summary.to_json())
     else:
@@ -57,6 +57,9 @@ def run(args: argparse.Namespace) -> int:
         if summary.stopped:
             left = len(items) - len(summary.outcomes)
             print(f"stopped: {summary.stopped} ({left} not asked)", file=sys.stderr)
+    code = signals.ended(summary.flight)
+    if code is not None:
+        return code
     if summary.stopped:
         return 2
     return 0 if all(o == CREATED for o in summary.outcomes.values()) else 1

@@ -1,4 +1,4 @@
-"""The export as named stages, run one after another on one process:
+"""The export as named stages, run one after another on one process.
 
     collect -> plan -> deal -> render -> write -> report
 
@@ -12,7 +12,8 @@
   noted (``Slot.target``);
 * render (``render.finish``): each batch's lines completed with its options in dealt order;
 * write (``release.ItemWriter``): the lines streamed into the data and provenance files, the
-  content hash, lengths and audit features gathered on the way;
+  content hash, lengths and audit features gathered on the way (the content hash takes each
+  batch as soon as it is prepared: its lines need no deal);
 * report (``release.write_documents``): the report, the dataset card and the manifest.
 
 ``export_release`` runs them a domain at a time: a domain's items are read once, and written as
@@ -52,7 +53,6 @@ from bagel_studio.core.export.plan import (
     Slot,
     domain_order,
     plan_batch,
-    slots_of,
     snapshot,
 )
 from bagel_studio.core.export.release import (
@@ -132,11 +132,16 @@ def collect(store: Store) -> Project:
 
 
 def plan_domain(
-    store: Store, project: Project, domain: str, prepare: bool, planned: Callable[[int], None]
+    store: Store,
+    project: Project,
+    domain: str,
+    planned: Callable[[int], None],
+    prepare: Callable[[bytes], None] | None = None,
 ) -> DomainPlan:
     """Stage 2: the items of ``domain`` a release may take, read and planned a batch at a time
-    in release order (natural id order, ties in queue order), with their lines prepared if
-    ``prepare``; ``planned`` hears how many items each batch held."""
+    in release order (natural id order, ties in queue order); ``planned`` hears how many items
+    each batch held. Given ``prepare``, their lines are prepared too, and ``prepare`` takes
+    each batch's lines of the content hash at once (they need no deal: ``render.Preparer``)."""
     ids = store.items.release_candidates(domain, RELEASED_VALUES)
     if len(ids) != project.candidates[domain]:
         raise ExportError(f"the project changed while this export read it ({domain}); export again")
@@ -145,19 +150,19 @@ def plan_domain(
     size = ReleasedItems.BATCH
     for start in range(0, len(ids), size):
         batch = ids[start : start + size]
-        preparer = Preparer() if prepare else None
+        preparer = Preparer(prepare) if prepare is not None else None
         done = plan_batch(
-            read_batch(store, batch), batch, project.licences, project.blocking, preparer
+            read_batch(store, batch), domain, batch, project.licences, project.blocking, preparer
         )
         if done.changed is not None:
             raise ExportError(
                 f"the project changed while this export read it ({done.changed}); export again"
             )
-        found.batches.append(slots_of(domain, batch, done))
+        found.batches.append(done.slots)
         if preparer is not None:
             found.prepared.append(preparer.batch())
         found.blocked += done.blocked
-        found.unresolved += sum(done.unresolved.values())
+        found.unresolved += done.unresolved
         found.unknown |= done.unknown
         planned(len(batch))
     return found
@@ -201,7 +206,7 @@ def plan_export(store: Store, seed: int, progress: Progress | None = None) -> Ex
         counter = _Counter(project.total, progress)
         domains = {}
         for domain in project.candidates:
-            domains[domain] = plan_domain(store, project, domain, False, counter.add)
+            domains[domain] = plan_domain(store, project, domain, counter.add)
         return _assembled(store, seed, project, domains)
 
 
@@ -216,12 +221,13 @@ def export_release(
     time (see the module docstring); ``progress(done, 100)`` in percent."""
     out = Path(out_dir).absolute()
     check_out_dir(out, force, None if str(store.path) == ":memory:" else store.path)
+    store.require_sound()  # a damaged file would be released as it reads
     with snapshot(store), paused_gc(), writing(out) as (folder, items):
         project = collect(store)
         counter = _Counter(project.total, _percent(progress, 0, ITEMS_SHARE))
         domains = {}
         for domain in project.candidates:
-            found = plan_domain(store, project, domain, True, counter.add)
+            found = plan_domain(store, project, domain, counter.add, items.hash)
             domains[domain] = found
             if any(d.blocked for d in domains.values()):
                 continue  # nothing more is written: the release will not be
@@ -245,6 +251,7 @@ def write_release(
         raise ExportBlockedError(plan.blocked)
     check_out_dir(out_dir, force, project)
     items = plan.items
+    items.store.require_sound()
     with snapshot(items.store), paused_gc(), writing(out_dir) as (folder, writer):
         counter = _Counter(len(items), _percent(progress, 0, ITEMS_SHARE))
         for start in range(0, len(items), items.BATCH):

@@ -283,18 +283,12 @@ def snapshot(store: Store) -> Iterator[None]:
 @dataclass
 class BatchPlan:
     """What planning finds in a batch of the items a release may take (``plan_batch``): those
-    it releases, given by their place in the batch, with what the deal and the tables need of
-    each; those that block it; the accepted or revised items without one content to release."""
+    it releases (``Slot``s, in release order), those that block it, the accepted or revised
+    items without one content to release."""
 
-    kept: list[int] = field(default_factory=list)  # places in the batch
-    gold: list[int] = field(default_factory=list)
-    fixed: list[frozenset[int]] = field(default_factory=list)
-    dimension: list[str | None] = field(default_factory=list)
-    level: list[str | None] = field(default_factory=list)
-    licence: list[str | None] = field(default_factory=list)
-    digest: list[int] = field(default_factory=list)
+    slots: list[Slot] = field(default_factory=list)
     blocked: list[BlockedItem] = field(default_factory=list)
-    unresolved: Counter[str] = field(default_factory=Counter)  # domain -> items
+    unresolved: int = 0  # accepted or revised items without one content to release
     unknown: set[str] = field(default_factory=set)  # recordings without a known licence
     changed: str | None = None  # an item no longer accepted or revised, or gone, since ordered
 
@@ -316,26 +310,26 @@ OnKept = Callable[
 
 def plan_batch(
     batch: StoredBatch,
+    domain: str,
     item_ids: Sequence[str],
     licences: dict[str, str],
     blocking: dict[str, list[str]],
     on_kept: OnKept | None = None,
 ) -> BatchPlan:
-    """Plan the items ``item_ids`` (in release order) of ``batch`` (their rows as read);
-    ``licences`` and ``blocking``: the project's."""
+    """Plan the items ``item_ids`` of ``domain`` (in release order) of ``batch`` (their rows as
+    read); ``licences`` and ``blocking``: the project's."""
     found = BatchPlan()
     rows = {row[0]: row for row in batch.rows}
-    for place, item_id in enumerate(item_ids):
+    for item_id in item_ids:
         row = rows.get(item_id)
         if row is None or row[STATUS] not in RELEASED_VALUES:
             found.changed = item_id
             return found
-        domain = row[1]
         reviews = batch.reviews.get(item_id, ())
         adjudication = batch.adjudications.get(item_id)
         released = stored.released(row, reviews, adjudication)
         if released is None:
-            found.unresolved[domain] += 1
+            found.unresolved += 1
             continue
         content, text = released
         recording = stored.recording_of(row)
@@ -353,34 +347,22 @@ def plan_batch(
                 continue
             if fixed is None:
                 fixed = _shared(fixed_positions(content.options))
-        found.kept.append(place)
-        found.gold.append(_gold(content))
-        found.fixed.append(fixed)
-        # one object per distinct value, shared by the plan's slots
-        found.dimension.append(_shared(content.dimension))
-        found.level.append(_shared(content.level))
-        found.licence.append(_shared(licence))
-        found.digest.append(digest_of(content))
+        found.slots.append(
+            Slot(
+                item_id,
+                domain,
+                # one object per distinct value, shared by the plan's slots
+                _shared(content.dimension),
+                _shared(content.level),
+                _gold(content),
+                fixed,
+                _shared(licence),
+                digest_of(content),
+            )
+        )
         if on_kept is not None:
             on_kept(row, reviews, adjudication, released, fixed, licence)
     return found
-
-
-def slots_of(domain: str, item_ids: list[str], found: BatchPlan) -> list[Slot]:
-    """The released items of a planned batch of ``domain`` (``item_ids``: its items')."""
-    slots = []
-    for place, gold, fixed, dimension, level, licence, digest in zip(
-        found.kept,
-        found.gold,
-        found.fixed,
-        found.dimension,
-        found.level,
-        found.licence,
-        found.digest,
-        strict=True,
-    ):
-        slots.append(Slot(item_ids[place], domain, dimension, level, gold, fixed, licence, digest))
-    return slots
 
 
 _SHARED: dict[Any, Any] = {}  # one object per distinct small value: domains, sets, orders

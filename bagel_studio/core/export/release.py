@@ -146,10 +146,14 @@ class ItemWriter:
             assert self._write_domain is not None
             self._write_domain(lines)
         self._write_provenance(rendered.provenance)
-        self._hash.update(rendered.hashed)
+        self.hash(rendered.hashed)
         self._lengths.merge(rendered.lengths)
         self._audit.merge(rendered.audit)
         self.done += rendered.count
+
+    def hash(self, lines: Lines) -> None:
+        """Take in the next released items' lines of the content hash (release order)."""
+        self._hash.update(lines)
 
     def close(self, plan: ExportPlan) -> tuple[str, Sections]:
         """Close the files (each made durable); the content hash and the report's sections."""

@@ -22,7 +22,7 @@ decoded. The lines are those of ``rows.item_row`` and ``rows.provenance_row`` of
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from json.encoder import encode_basestring as encode
@@ -67,7 +67,7 @@ class Rendered:
 
     segments: Sequence[tuple[str, Lines]]  # (domain, the data lines of its items), release order
     provenance: Lines
-    hashed: Lines  # the batch's lines of the content hash
+    hashed: Lines  # the batch's lines of the content hash (none if handed on: ``Preparer``)
     lengths: LengthSums
     audit: AuditFeatures
     count: int
@@ -89,21 +89,30 @@ class Prepared(NamedTuple):
 @dataclass
 class PreparedBatch:
     """A batch's prepared items in release order with their lines, the lengths and the audit's
-    subjects (``items.stored_subjects``) of each: what ``finish`` needs besides the deal."""
+    subjects (``items.stored_subjects``) of each: what ``finish`` needs besides the deal; and
+    the batch's lines of the content hash, unless they were handed on (``Preparer``)."""
 
     items: list[Prepared]
-    lines: list[bytes]  # each item's lines but for its option order (``prepare``), ~1.8 KB
+    lines: list[bytes]  # each item's lines but for its option order (``prepare``), ~1.3 KB
     lengths: LengthSums
     subjects: list[frozenset[str]]
+    hashed: bytes
 
 
 class Preparer:
     """Prepares the released items of one batch as planning finds them (``plan.plan_batch``
-    calls it for each item it releases), then their batch."""
+    calls it for each item it releases), then their batch.
 
-    def __init__(self) -> None:
+    The lines of the content hash need no deal: given ``hashed``, the preparer hands them to
+    it when the batch is made (the export's writer, which hashes them at once instead of
+    holding them, a third of the prepared bytes, until the domain is dealt); otherwise they
+    stay with the batch."""
+
+    def __init__(self, hashed: Callable[[bytes], None] | None = None) -> None:
         self.items: list[Prepared] = []
         self.lines: list[bytes] = []
+        self.hashed: list[bytes] = []
+        self._hand_on = hashed
         self._read: list[tuple[str, tuple[str, ...], str | None, str | None, Any]] = []
 
     def __call__(
@@ -115,9 +124,10 @@ class Preparer:
         fixed: frozenset[int],
         licence: str | None,
     ) -> None:
-        prepared, lines, source = prepare(row, reviews, adjudication, found, fixed, licence)
+        prepared, lines, hashed, source = prepare(row, reviews, adjudication, found, fixed, licence)
         self.items.append(prepared)
         self.lines.append(lines)
+        self.hashed.append(hashed)
         content = found[0]
         self._read.append((content.question, content.options, row[11], row[9], source))
 
@@ -137,7 +147,11 @@ class Preparer:
             [source for _, _, _, _, source in read],
             [question for question, _, _, _, _ in read],
         )
-        return PreparedBatch(items, self.lines, lengths, subjects)
+        hashed = b"".join(self.hashed)
+        if self._hand_on is not None:
+            self._hand_on(hashed)
+            hashed = b""
+        return PreparedBatch(items, self.lines, lengths, subjects, hashed)
 
 
 def render(store: Store, slots: Sequence[Slot], seed: int) -> Rendered:
@@ -169,7 +183,6 @@ def finish(
     segments: list[tuple[str, bytes]] = []
     data: list[bytes] = []
     provenance: list[bytes] = []
-    hashed: list[bytes] = []
     texts: list[str] = []
     answers: list[int] = []
     current = ""
@@ -178,7 +191,7 @@ def finish(
         order = permutation(seed, item.domain, item.item_id, item.gold, target, item.fixed)
         answer = order.index(item.gold)
         pieces = lines.split(b"\x00")
-        tail, first, second, third, last, line = pieces[-6:]
+        tail, first, second, third, last = pieces[-5:]
         if item.domain != current:
             if data:
                 segments.append((current, b"".join(data)))
@@ -205,7 +218,6 @@ def finish(
                 last,
             )
         )
-        hashed.append(line)
         words = item.texts.split("\x00") if type(item.texts) is str else item.texts
         texts.append(words[0])
         texts += [words[1 + i] for i in order]
@@ -223,7 +235,7 @@ def finish(
     return Rendered(
         segments,
         b"".join(provenance),
-        b"".join(hashed),
+        batch.hashed,
         batch.lengths,
         features(rows),
         len(items),
@@ -237,13 +249,13 @@ def prepare(
     found: tuple[ItemContent, str],
     fixed: frozenset[int],
     licence: str | None,
-) -> tuple[Prepared, bytes, Any]:
+) -> tuple[Prepared, bytes, bytes, Any]:
     """One item's lines but for its option order (UTF-8, NUL between the pieces, which JSON
     text does not hold: the data line up to its options, each curated option's JSON, the data
     line after its answer, the provenance line around its answer, movable and permutation in
-    four pieces, the line of the content hash), what else finishing it needs, from its stored
-    row and decisions, and its generator record (decoded on the way); ``found``: its released
-    content and that content's canonical JSON (``stored.released``)."""
+    four pieces), what else finishing it needs, from its stored row and decisions, its line
+    of the content hash (UTF-8) and its generator record (decoded on the way); ``found``: its
+    released content and that content's canonical JSON (``stored.released``)."""
     item_id, domain, original = row[0], row[1], row[7]
     source_text, globi_ref, recording_column, text_key, source_file, source_line = row[8:14]
     content, text = found
@@ -290,8 +302,8 @@ def prepare(
         f'"recording": {recorded}, '
         f'"recording_licence": {_text(licence)}, '
         f'"text_key": {_text(text_key)}}}, "source_item_id": {identity}}}\n',
-        f'{{"content": {text}, "domain": {area}, "id": {identity}, "recording": {recorded}}}\n',
     ]
+    hashed = f'{{"content": {text}, "domain": {area}, "id": {identity}, "recording": {recorded}}}\n'
     texts: str | tuple[str, ...] = (content.question, *content.options)
     packed = "\x00".join(texts)
     if packed.count("\x00") == len(texts) - 1:  # no text holds a NUL of its own
@@ -305,7 +317,7 @@ def prepare(
         recording_column,
         texts,
     )
-    return prepared, "\x00".join(lines).encode("utf-8"), source
+    return prepared, "\x00".join(lines).encode("utf-8"), hashed.encode("utf-8"), source
 
 
 def _decision(review: Row, released: ItemContent, released_text: str) -> str:

@@ -101,6 +101,7 @@ def json_value(value: Any) -> str:
 
 
 def ints_json(values: Iterable[int]) -> str:
+    """A list of integers as JSON, each written as ``json_value`` writes it."""
     return "[" + ", ".join([json_value(v) for v in values]) + "]"
 
 
@@ -115,6 +116,8 @@ def plain_json(value: Any) -> str:
 
 
 def decision_row(review: Review, released: ItemContent) -> dict[str, Any]:
+    """One curator's decision as the provenance records it; its content only when it differs from
+    the released content, so that an unchanged item's row stays short."""
     return {
         "curator": review.curator,
         "decision": review.decision.value,
@@ -128,6 +131,8 @@ def decision_row(review: Review, released: ItemContent) -> dict[str, Any]:
 
 
 def adjudication_row(data: dict[str, Any], released: ItemContent) -> dict[str, Any]:
+    """The adjudicator's decision as the provenance records it; its content, likewise, only when
+    it differs from the released content."""
     content: ItemContent = data["content"]
     return {
         "adjudicator": data["adjudicator"],

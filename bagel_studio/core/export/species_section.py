@@ -31,7 +31,8 @@ def species_counts(store: Store, plan: ExportPlan) -> dict[str, dict[str, int]]:
     from bagel_studio.core.audio.species import NOT_COVERED as UNCOVERED
     from bagel_studio.core.audio.species_project import item_answer
 
-    ids = [slot.item_id for slot in plan.items.slots]
+    named = store.items.with_recording()  # the others have no clip: not read at all
+    ids = [slot.item_id for slot in plan.items.slots if slot.item_id in named]
     counts: dict[str, Counter[str]] = {}
     recordings: dict[str, dict[str, Any] | None] = {}
     for start in range(0, len(ids), BATCH):

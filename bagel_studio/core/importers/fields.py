@@ -29,6 +29,8 @@ class NotAnItem(ValueError):
 
 
 def question_text(record: dict[str, Any]) -> str:
+    """The question of a record, from the first of its keys (``question``, ``stem``) that holds
+    text; NotAnItem when there is none, or when it is not text, so that the reject says which."""
     for key in QUESTION_KEYS:
         if key in record:
             value = record[key]
@@ -130,8 +132,8 @@ def _fold(text: str) -> str:
 
 
 def recording_id(value: Any) -> str | None:
-    """ "XC" + digits for anything naming a Xeno-canto recording ("XC536501", "xc 536501",
-    536501, "https://xeno-canto.org/536501")."""
+    """The id, "XC" and digits, of anything naming a Xeno-canto recording ("XC536501",
+    "xc 536501", 536501, "https://xeno-canto.org/536501"), or None."""
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, int):
@@ -147,6 +149,8 @@ def recording_id(value: Any) -> str | None:
 
 
 def text_list(value: Any) -> tuple[str, ...]:
+    """A field that may be text, a list or anything else, as a tuple of texts (JSON for what is
+    not text), so that evidence in any shape is kept rather than dropped."""
     if value is None:
         return ()
     if isinstance(value, str):
@@ -157,6 +161,7 @@ def text_list(value: Any) -> tuple[str, ...]:
 
 
 def optional_text(value: Any) -> str | None:
+    """A field as stripped text (JSON for what is not text), or None when it is empty or absent."""
     if value is None:
         return None
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
@@ -170,6 +175,8 @@ def stable_id(prefix: str, payload: Any) -> str:
 
 
 def type_name(value: Any) -> str:
+    """What a JSON value is, in a curator's words (a number, text, a list), for the rejects'
+    messages."""
     if value is None:
         return "null"
     return {

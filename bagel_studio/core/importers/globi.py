@@ -1,9 +1,10 @@
 """GloBI interaction tables: the exchange format and GloBI's aggregated export (FORMATS.md 3).
 
-Real tables are tab- or comma-separated, UTF-8 or CP1252 or Latin-1, with LF, CRLF or CR-only line
-endings and quoted fields, and sometimes a header cell that is blank (ashForestInteractions' last
-column, its citation). Every data row becomes a record referenced as ``<table name>#<row>`` (the
-1-based data row the generator was shown); a row naming neither taxon is rejected.
+Real tables are tab- or comma-separated, UTF-8, CP1252, Mac Roman or Latin-1, with LF, CRLF or
+CR-only line endings and quoted fields, and sometimes a header cell that is blank
+(ashForestInteractions' last column, its citation). Every data row becomes a record referenced as
+``<table name>#<row>`` (the 1-based data row the generator was shown); a row naming neither taxon
+is rejected.
 """
 
 from __future__ import annotations
@@ -11,11 +12,12 @@ from __future__ import annotations
 import csv
 import itertools
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from pathlib import PurePath
 from typing import Any
 
-from bagel_studio.core.importers.textio import Readable, TextLines
+from bagel_studio.core.importers.textio import Readable, TextLines, is_guess
 from bagel_studio.core.store import Reject
 
 # Our column <- the GloBI columns that may hold it, first found wins (case-insensitive).
@@ -59,6 +61,7 @@ class GlobiTable:
     line_ending: str = "LF"
     delimiter: str = "\t"
     quotes_literal: bool = False  # a stray quote made quoted reading unsafe
+    samples: list[str] = field(default_factory=list)  # accented words as the encoding reads them
 
     def reject(self, reject: Reject) -> None:
         self.rejects.append(reject)
@@ -71,22 +74,57 @@ class GlobiTable:
             self.write_rejects(self.rejects)
             self.rejects = []
 
+    @property
+    def encoding_guessed(self) -> bool:
+        """Whether the encoding was chosen from the bytes alone (the table is not UTF-8)."""
+        return is_guess(self.encoding)
+
     def describe(self) -> str:
         separator = "tab" if self.delimiter == "\t" else repr(self.delimiter)
         quotes = " (quotes read as text)" if self.quotes_literal else ""
+        guess = f"; {encoding_note(self.encoding, self.samples)}" if self.encoding_guessed else ""
         return (
             f"GloBI table, {self.encoding}, {self.line_ending} line endings,"
-            f" {separator}-separated{quotes}, {self.count:,} records"
+            f" {separator}-separated{quotes}, {self.count:,} records{guess}"
         )
 
 
+def encoding_note(encoding: str, samples: list[str]) -> str:
+    """What the summary and the record cards say of a table whose encoding is a guess, with
+    the first words it holds with accents as that encoding reads them."""
+    reads = ", ".join(f"“{word}”" for word in samples)
+    return (
+        f"the encoding {encoding} is a guess (the bytes are not UTF-8 and do not say which"
+        " encoding they are): " + (f"it reads {reads}; check them" if reads else "check accents")
+    )
+
+
+def guessed_encodings(imports: Iterable[dict[str, Any]]) -> dict[str, str]:
+    """{table name (as the records name it): ``encoding_note``} of the GloBI tables whose
+    encoding was a guess, from the project's imports (``Store.imports``); the first import of a
+    name is the one whose records were kept."""
+    notes: dict[str, str] = {}
+    for entry in imports:
+        summary = entry.get("summary") or {}
+        if summary.get("format") != "globi" or not summary.get("encoding_guessed"):
+            continue
+        name = PurePath(str(entry.get("path") or entry.get("name") or "")).name
+        samples = [str(w) for w in summary.get("encoding_samples") or ()]
+        notes.setdefault(name, encoding_note(str(summary.get("encoding")), samples))
+    return notes
+
+
 def sniff_delimiter(header_line: str) -> str:
+    """The delimiter of a table, from its header line: tab, comma or semicolon, whichever occurs
+    most (tab when none does)."""
     counts = {d: header_line.count(d) for d in ("\t", ",", ";")}
     best = max(counts, key=lambda d: counts[d])
     return best if counts[best] else "\t"
 
 
 def is_globi_header(first_line: str) -> bool:
+    """Whether a header line has a column only GloBI tables have (``sourceTaxonName``,
+    ``interactionTypeName``...)."""
     cells = first_line.split(sniff_delimiter(first_line))
     return any(c.strip().strip('"').lower() in HEADER_MARKERS for c in cells)
 
@@ -158,6 +196,7 @@ def read_table(
         rows.add(start, cells)
     rows.flush()
     table.encoding, table.line_ending = lines.encoding, lines.line_ending
+    table.samples = lines.samples
     for number, size in lines.overlong:
         reason = (
             f"line is {size / 1e6:.1f} MB, longer than the {line_limit / 1e6:g} MB a line may"

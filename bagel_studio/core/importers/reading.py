@@ -35,6 +35,9 @@ Stat = tuple[int, int, int, int, int]  # size, mtime_ns, ctime_ns, inode, device
 
 
 def file_stat(result: os.stat_result) -> Stat:
+    """What a file's stat says about its content: size, modification and change times in ns,
+    inode and device. A file whose stat is the one an earlier import noted is passed over
+    unread."""
     return (
         result.st_size,
         result.st_mtime_ns,

@@ -498,6 +498,8 @@ def _import_globi(
         "rows": table.count,
         "rejects": rejected,
         "encoding": table.encoding,
+        "encoding_guessed": table.encoding_guessed,
+        "encoding_samples": table.samples,
         "line_ending": table.line_ending,
         "delimiter": table.delimiter,
     }

@@ -1,8 +1,11 @@
 """Reading input bytes as text: encodings, line endings and binary data.
 
-Real input files come as UTF-8, CP1252 or Latin-1, with LF, CRLF or CR-only line endings. These
-helpers decide once per file (or per line, for JSON Lines) and say what they decided, so the import
-summary can tell the curator which encoding was assumed.
+Real input files come as UTF-8, CP1252, Mac Roman or Latin-1, with LF, CRLF or CR-only line
+endings. These helpers decide once per file (or per line, for JSON Lines) and say what they decided,
+so the import summary can tell the curator which encoding was assumed. Bytes that are not UTF-8 are
+a single-byte encoding of which nothing in the file says which: CP1252 and Mac Roman are told apart
+by what each makes of the accented bytes (``legacy_encoding``), and the choice is a guess
+(``is_guess``), which the summary and the record cards say.
 """
 
 from __future__ import annotations
@@ -14,7 +17,9 @@ from typing import Protocol
 
 UTF8 = "utf-8"
 CP1252 = "cp1252"
+MAC_ROMAN = "mac_roman"
 LATIN1 = "latin-1"
+GUESSED = frozenset({CP1252, MAC_ROMAN, LATIN1})  # encodings the bytes alone suggest
 
 _NEWLINE = re.compile(rb"\r\n|\r|\n")
 _CONTROL = (frozenset(range(32)) - {9, 10, 12, 13}) | {127}
@@ -29,22 +34,83 @@ class Readable(Protocol):
 
 
 def decode(data: bytes) -> tuple[str, str]:
-    """``data`` as text and the encoding used: UTF-8 (BOM removed), else CP1252, else Latin-1.
-
-    CP1252 comes before Latin-1 because Windows-made tables use its curly quotes and dashes; it
-    fails only on five undefined bytes, and Latin-1 then decodes anything.
-    """
+    """``data`` as text and the encoding used: UTF-8 (BOM removed), else the single-byte encoding
+    its bytes read best in (``legacy_encoding``: CP1252, Mac Roman or Latin-1)."""
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     wide = wide_encoding(data)
     if wide is not None:
         return to_utf8(data).decode("utf-8"), wide
-    for encoding in (UTF8, CP1252):
-        try:
-            return data.decode(encoding), encoding
-        except UnicodeDecodeError:
-            continue
-    return data.decode(LATIN1), LATIN1
+    try:
+        return data.decode(UTF8), UTF8
+    except UnicodeDecodeError:
+        pass
+    encoding = legacy_encoding(data[:LEGACY_SAMPLE], line_ending(data[:LEGACY_SAMPLE]) == "CR")
+    return data.decode(encoding), encoding
+
+
+def is_guess(encoding: str) -> bool:
+    """True for an encoding chosen from the bytes' statistics alone (a file not UTF-8)."""
+    return encoding in GUESSED
+
+
+LEGACY_SAMPLE = 1 << 20  # bytes of a file looked at to tell its single-byte encoding
+# Letters of Western European text (Spanish, Portuguese, French, German, Nordic): a byte that
+# reads as one of these, in a word of the same case, reads right.
+_COMMON_LETTERS = frozenset(
+    "áéíóúàèìòùâêîôûäëïöüãõñçýÿåæøß" + "áéíóúàèìòùâêîôûäëïöüãõñçýåæø".upper()
+)
+_APOSTROPHES = frozenset("’‘")
+_COMMON_MARKS = frozenset("“”«»–—…•°±×·¿¡ºª©®€£§\xa0")
+
+
+def legacy_encoding(sample: bytes, cr_only: bool = False) -> str:
+    """CP1252, Mac Roman or Latin-1 for bytes that are not UTF-8: the one in which the bytes
+    above 127 read most like Western European text. Each such character is scored in its
+    context: an accented letter in a word of its own case is likely, a capital after a small
+    letter is not, nor a dash, a symbol or an undefined byte between two letters ("tr—fica" is
+    Mac Roman's "trófica" read as CP1252; "PyrÈnÈes" is CP1252's "Pyrénées" read as Mac
+    Roman). CR-only line endings, the classic Mac's, decide a tie. CP1252 with undefined bytes
+    (which Latin-1 maps to control characters) is read as Latin-1."""
+    windows = _plausibility(sample.decode(CP1252, "replace"))
+    mac = _plausibility(sample.decode(MAC_ROMAN))
+    if mac > windows or (mac == windows and cr_only and not sample.isascii()):
+        return MAC_ROMAN
+    try:
+        sample.decode(CP1252)
+    except UnicodeDecodeError:
+        return LATIN1
+    return CP1252
+
+
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+SAMPLE_WORDS = 3  # words with accents a guessed encoding is shown by
+_ACCENTED_WORD = re.compile(r"\w*[^\x00-\x7f]\w*")
+
+
+def _plausibility(text: str) -> float:
+    """The sum of the scores of the characters above 127 of ``text`` (see legacy_encoding)."""
+    score = 0.0
+    last = len(text) - 1
+    for match in _NON_ASCII.finditer(text):
+        at = match.start()
+        char = match.group()
+        before = text[at - 1] if at else " "
+        after = text[at + 1] if at < last else " "
+        score += _score(char, before, after)
+    return score
+
+
+def _score(char: str, before: str, after: str) -> float:
+    if char.isalpha():
+        if char.isupper() and before.isalpha() and before.islower():
+            return -1.0  # a capital inside a word
+        return 1.0 if char in _COMMON_LETTERS else 0.25
+    if char in _APOSTROPHES:
+        return 1.0 if before.isalpha() or after.isalpha() else 0.0
+    if before.isalpha() and after.isalpha():
+        return -1.0  # a dash or a symbol inside a word
+    return 0.5 if char in _COMMON_MARKS else -1.0
 
 
 # Longest first: the UTF-32 LE mark begins with the UTF-16 LE one.
@@ -172,12 +238,14 @@ _ENDINGS = {"CRLF": "\r\n", "CR": "\r"}
 class TextLines:
     """The lines of a text file (a table, a text) decoded one at a time, so memory holds a line,
     not the file: UTF-16/32 with a byte order mark transcoded as read; otherwise UTF-8 until a
-    line is not valid UTF-8, then CP1252 from that line on (Latin-1 when CP1252 fails too), as a
-    whole-file decision would mostly decide. Every line ends in the file's line ending ("\\r\\n"
-    or "\\r" when its first chunk uses only that one, else "\\n"), whatever its own was, so that a
-    quoted cell keeps its line breaks as written. A line over ``limit`` bytes comes as its first
-    ``keep`` bytes and is listed in ``overlong`` (line number, size). ``encoding`` and
-    ``line_ending`` say what was found."""
+    line is not valid UTF-8, then the single-byte encoding that line and the file's first chunk
+    read best in (``legacy_encoding``) from that line on (Latin-1 when CP1252 fails on a later
+    line), as a whole-file decision would mostly decide. Every line ends in the file's line
+    ending ("\\r\\n" or "\\r" when its first chunk uses only that one, else "\\n"), whatever its
+    own was, so that a quoted cell keeps its line breaks as written. A line over ``limit`` bytes
+    comes as its first ``keep`` bytes and is listed in ``overlong`` (line number, size).
+    ``encoding`` and ``line_ending`` say what was found, ``samples`` a few words with accents as
+    a guessed encoding reads them."""
 
     def __init__(self, handle: Readable, limit: int, keep: int | None = None) -> None:
         self._handle = handle
@@ -186,6 +254,8 @@ class TextLines:
         self.encoding = UTF8
         self.line_ending = "none"
         self.overlong: list[tuple[int, int]] = []
+        self._head = b""  # the file's first chunk, until the encoding is decided
+        self.samples: list[str] = []  # words with accents as a guessed encoding reads them
 
     def __iter__(self) -> Iterator[str]:
         first = self._handle.read(max(CHUNK_BYTES, 4))
@@ -195,6 +265,7 @@ class TextLines:
         chunks = _transcoded(first, self._handle, wide)
         head = next(chunks, b"")
         self.line_ending = line_ending(head)
+        self._head = head if wide is None else b""
         ending = _ENDINGS.get(self.line_ending, "\n")  # inside a quoted cell, kept as written
         lines = iter_lines(_chained(head, chunks), self._limit, self._keep)
         for number, (line, size) in enumerate(lines, start=1):
@@ -211,7 +282,19 @@ class TextLines:
             try:
                 return line.decode(UTF8)
             except UnicodeDecodeError:
-                self.encoding = CP1252
+                sample = line + b"\n" + self._head[:LEGACY_SAMPLE]
+                self.encoding = legacy_encoding(sample, self.line_ending == "CR")
+                self._head = b""
+        text = self._decode_legacy(line)
+        if len(self.samples) < SAMPLE_WORDS and not line.isascii():
+            for word in _ACCENTED_WORD.findall(text):
+                if word not in self.samples and len(self.samples) < SAMPLE_WORDS:
+                    self.samples.append(word)
+        return text
+
+    def _decode_legacy(self, line: bytes) -> str:
+        if self.encoding == MAC_ROMAN:
+            return line.decode(MAC_ROMAN)  # every byte is a character
         if self.encoding == CP1252:
             try:
                 return line.decode(CP1252)

@@ -223,6 +223,7 @@ def is_xc_csv_header(first_line: str, body: str = "") -> bool:
 
 
 def is_xc_json(document: Any) -> bool:
+    """Whether a JSON document is a Xeno-canto API answer (an object with a ``recordings`` list)."""
     return isinstance(document, dict) and isinstance(document.get("recordings"), list)
 
 

@@ -30,6 +30,8 @@ class BatchError(ValueError):
 
 
 def custom_id(question: Question) -> str:
+    """The Batch API ``custom_id`` of a question: item, content hash, option order and seed, so
+    that a result line is joined to exactly the question that was asked."""
     order = "".join(str(i) for i in question.order)
     seed = "" if question.shown_seed is None else str(question.shown_seed)
     return SEPARATOR.join([question.item_id, question.content_hash, order, seed])
@@ -44,6 +46,8 @@ def parse_custom_id(value: str) -> tuple[str, str, str, int | None]:
 
 
 def request_line(profile: Profile, question: Question) -> dict[str, Any]:
+    """One line of a Batch API input file: the request ``evaluate`` would send for ``question``
+    with ``profile``'s settings (chat or completions)."""
     body: dict[str, Any] = {
         "model": profile.model,
         "max_tokens": profile.max_tokens,

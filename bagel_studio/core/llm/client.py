@@ -10,12 +10,18 @@ The profile's timeout bounds a whole request, not only each wait for bytes: a se
 sending (a stream that never ends, a byte a second) is cut off when the time is up. A cancel lets
 the replies in flight arrive (they are paid for); an ``abort`` (Ctrl+C, SIGTERM, a failed write)
 cuts them off at their next bytes.
+
+A reply is read up to ``REPLY_LIMIT`` bytes and no further: the text it holds up to there is the
+reply, with a note that it was cut (``Reply.note``). Replies come uncompressed (a compressed one
+could unpack to any size). A redirect to another host is refused (``RedirectRefused``): the
+request, and the key with it, goes only where the profile says.
 """
 
 from __future__ import annotations
 
 import importlib
 import json
+import re
 import threading
 import time
 from dataclasses import dataclass
@@ -26,9 +32,34 @@ from bagel_studio.core.llm.profiles import CHAT, Profile, redact
 
 Messages = list[dict[str, str]]
 
+# The most of one reply that is read, in bytes of its HTTP body. A curator asks a reasoning model
+# for at most some 32,768 tokens; at about 4 bytes a token that is 128 KiB of text, which JSON's
+# escapes (``\uXXXX``: 6 bytes for one character) can stretch to 768 KiB at worst: 1 MiB holds
+# any reply asked for in earnest (the evaluation asks for 16 tokens, the judge and the generator
+# for a few hundred). A server that ignores ``max_tokens`` or streams without end then costs at
+# most 1 MiB of memory per request in flight, and of the project per stored reply.
+REPLY_LIMIT = 1 << 20
+
 
 class EndpointError(RuntimeError):
     """The endpoint cannot be reached or refuses the key: nothing can be asked."""
+
+
+class ReplyCut(Exception):
+    """A reply reached ``REPLY_LIMIT``: what arrived up to it, and the size the server
+    announced (``Content-Length``), if it did."""
+
+    def __init__(self, received: bytes, announced: int | None) -> None:
+        super().__init__(f"the reply was longer than {size_text(REPLY_LIMIT)}")
+        self.received, self.announced = received, announced
+
+    def note(self) -> str:
+        more = f" ({self.announced:,} bytes announced)" if self.announced else ""
+        return f"cut at {size_text(REPLY_LIMIT)}: the server sent more{more}; the rest was not read"
+
+
+class RedirectRefused(Exception):
+    """The server sent the request to another host, which is not followed."""
 
 
 @dataclass(frozen=True)
@@ -48,6 +79,8 @@ class Reply:
     # The error's JSON body as the server sent it (its numbers: llama.cpp's ``n_ctx`` of a
     # context-length error), for a refused request; never stored.
     error_body: str | None = None
+    # Said of a reply stored as it is not: cut at ``REPLY_LIMIT`` (stored with the reply).
+    note: str | None = None
 
 
 FATAL_STATUSES = frozenset({401, 403, 404})
@@ -74,12 +107,21 @@ def _http_module(openai: Any) -> Any:
 
 
 def _http_client(openai: Any, seconds: float) -> Any:
-    """``openai``'s default HTTP client whose every reply must arrive whole within ``seconds``."""
+    """``openai``'s default HTTP client whose every reply must arrive whole within ``seconds``
+    and is read up to ``REPLY_LIMIT`` bytes, uncompressed, from the profile's host only."""
     http = _http_module(openai)
 
     class Body(http.SyncByteStream):  # type: ignore[misc,name-defined]
-        def __init__(self, inner: Any, deadline: float, abort: threading.Event | None) -> None:
+        def __init__(
+            self,
+            inner: Any,
+            deadline: float,
+            abort: threading.Event | None,
+            announced: int | None,
+        ) -> None:
             self._inner, self._deadline, self._abort = inner, deadline, abort
+            self._announced = announced
+            self._received = bytearray()
 
         def __iter__(self) -> Any:
             for chunk in self._inner:
@@ -89,6 +131,10 @@ def _http_client(openai: Any, seconds: float) -> Any:
                     raise http.ReadTimeout(
                         f"the reply was still arriving after {seconds:g} s (the timeout)"
                     )
+                room = REPLY_LIMIT - len(self._received)
+                self._received += chunk[:room]
+                if len(chunk) > room:  # no byte more is read: the connection is closed
+                    raise ReplyCut(bytes(self._received), self._announced)
                 yield chunk
 
         def close(self) -> None:
@@ -101,19 +147,88 @@ def _http_client(openai: Any, seconds: float) -> Any:
 
         def handle_request(self, request: Any) -> Any:
             deadline = time.monotonic() + seconds
+            request.headers["Accept-Encoding"] = "identity"
             response = self._inner.handle_request(request)
+            location = response.headers.get("location")
+            if 300 <= response.status_code < 400 and location:
+                _refuse_another_host(request.url, request.url.join(location), response)
             abort = getattr(_request_state, "abort", None)
+            length = response.headers.get("content-length", "")
+            # A body compressed though asked not to be is read as it came, never unpacked.
+            headers = [(k, v) for k, v in response.headers.raw if k.lower() != b"content-encoding"]
             return http.Response(
                 status_code=response.status_code,
-                headers=response.headers,
-                stream=Body(response.stream, deadline, abort),
+                headers=headers,
+                stream=Body(response.stream, deadline, abort,
+                            int(length) if length.isdigit() else None),
                 extensions=response.extensions,
-            )
+            )  # fmt: skip
 
         def close(self) -> None:
             self._inner.close()
 
     return openai.DefaultHttpxClient(transport=Deadline(), timeout=seconds)
+
+
+def _refuse_another_host(origin: Any, target: Any, response: Any) -> None:
+    """Raise RedirectRefused for a redirect from ``origin`` to another host (or from https to
+    http): the request would carry the key there."""
+    same = target.host.lower() == origin.host.lower()
+    if same and not (origin.scheme == "https" and target.scheme != "https"):
+        return
+    response.close()
+    where = "another host" if not same else "plain http"
+    raise RedirectRefused(
+        f"{_without_query(origin)} redirects to {_without_query(target)}: {where}, not followed "
+        "(the request and its key go only to the profile's base URL; give that address as "
+        "--base-url if it is meant)"
+    )
+
+
+def _without_query(url: Any) -> str:
+    return str(url.copy_with(query=None, fragment=None))
+
+
+def size_text(count: int) -> str:
+    """``count`` bytes in words: ``1 MiB`` for whole mebibytes, else ``1,234 bytes``."""
+    return f"{count // (1 << 20)} MiB" if count % (1 << 20) == 0 else f"{count:,} bytes"
+
+
+def _cause(exc: BaseException, kind: type[Exception]) -> Any:
+    """The exception of ``kind`` that ``exc`` was raised from (``openai`` wraps what the
+    transport raised into APIConnectionError), or None."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, kind):
+            return seen
+        seen = seen.__cause__ or seen.__context__
+    return None
+
+
+_TEXT_FIELD = re.compile(r'"(?:content|text)"\s*:\s*"')
+
+
+def partial_text(body: bytes) -> str | None:
+    """The completion's text in the start of a reply cut short: the first ``content`` (chat) or
+    ``text`` (completions) string, to its end or to the cut (a character or an escape cut in
+    half left out); None when the start holds none."""
+    text = body.decode("utf-8", "ignore")
+    found = _TEXT_FIELD.search(text)
+    if found is None:
+        return None
+    try:  # the string whole (the reply was cut after it)
+        value = json.JSONDecoder().raw_decode(text, found.end() - 1)[0]
+        return value if isinstance(value, str) else None
+    except json.JSONDecodeError:
+        pass
+    rest = text[found.end() :]
+    for trim in range(7):  # the longest escape, ``\uXXXX``, is 6 characters
+        try:
+            cut: str = json.loads('"' + rest[: len(rest) - trim] + '"')
+            return cut
+        except json.JSONDecodeError:
+            continue
+    return None
 
 
 def _retry_after(exc: Any) -> float | None:
@@ -167,15 +282,19 @@ class LLMClient:
     """Requests to one profile's endpoint; thread-safe (one HTTP connection pool)."""
 
     def __init__(self, profile: Profile, policy: RetryPolicy | None = None) -> None:
+        refusal = profile.key_refusal()
+        if refusal is not None:  # httpx would quote it in its error, or fail in a traceback
+            raise EndpointError(refusal)
         openai = _openai()
         self.profile = profile
         self.policy = policy or RetryPolicy()
         self._openai = openai
+        self._key = profile.api_key() or "no-key"
         self.silent = False  # a request beside the OpenAI routes got no reply in time
         self._http = _http_client(openai, profile.timeout)
         self._client = openai.OpenAI(
             base_url=profile.base_url,
-            api_key=profile.api_key() or "no-key",
+            api_key=self._key,
             timeout=profile.timeout,
             max_retries=0,
             http_client=self._http,
@@ -186,19 +305,10 @@ class LLMClient:
 
     def check(self) -> None:
         """Raise EndpointError when the endpoint is unreachable or rejects the key."""
-        openai = self._openai
         try:
             listing = self._client.models.list()
-        except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
-            raise EndpointError(
-                f"{self.profile.base_url} refused the key from ${self.profile.api_key_env} "
-                f"({self.profile.key_state()}): {self._message(exc)}"
-            ) from exc
-        except openai.APIConnectionError as exc:
-            raise EndpointError(
-                f"cannot reach {self.profile.base_url}: {self._message(exc)}"
-            ) from exc
-        except openai.APIError:
+        except Exception as exc:
+            self._listing_failed(exc)
             return  # a server without /models (or a failing one) is found out per request
         served = [str(getattr(m, "id", "")) for m in getattr(listing, "data", None) or []]
         if served and not serves(served, self.profile.model):
@@ -208,6 +318,30 @@ class LLMClient:
                 f"{self.profile.base_url} does not serve the model {self.profile.model!r}; it "
                 f"serves {shown} (--model takes one of those, or a stored profile's label)"
             )
+
+    def _listing_failed(self, exc: Exception) -> None:
+        """Raise EndpointError when the failed model listing says that nothing can be asked.
+
+        That is an unreachable endpoint, a refused key, a redirect to another host (``openai``
+        wraps what the transport raises, or not, depending on its version).
+        """
+        openai = self._openai
+        refused = _cause(exc, RedirectRefused)
+        if refused is not None:
+            raise EndpointError(str(refused)) from exc
+        if _cause(exc, ReplyCut) is not None:
+            return  # a listing too long to read tells nothing: the requests will
+        if isinstance(exc, (openai.AuthenticationError, openai.PermissionDeniedError)):
+            raise EndpointError(
+                f"{self.profile.base_url} refused the key from ${self.profile.api_key_env} "
+                f"({self.profile.key_state()}): {self._message(exc)}"
+            ) from exc
+        if isinstance(exc, openai.APIConnectionError):
+            raise EndpointError(
+                f"cannot reach {self.profile.base_url}: {self._message(exc)}"
+            ) from exc
+        if not isinstance(exc, openai.APIError):
+            raise exc
 
     def listed_context(self) -> int | None:
         """The model's context length as the server's ``/models`` listing gives it (vLLM's
@@ -232,7 +366,7 @@ class LLMClient:
         the callers ask no more of it). Never raises."""
         root = self.profile.base_url.rstrip("/")
         root = root[: -len("/v1")] if root.endswith("/v1") else root
-        headers = {"Authorization": f"Bearer {self.profile.api_key() or 'no-key'}"}
+        headers = {"Authorization": f"Bearer {self._key}"}
         seconds = min(timeout, self.profile.timeout)
         try:
             if body is None:
@@ -286,6 +420,9 @@ class LLMClient:
                 openai.InternalServerError,
                 openai.APIConnectionError,
             ) as exc:
+                final = self._not_retried(exc, attempts, started)
+                if final is not None:
+                    return final
                 error = self._message(exc)
                 wait = _retry_after(exc)
                 timed_out = _is_timeout(exc)
@@ -298,7 +435,8 @@ class LLMClient:
                 error, wait = self._message(exc), _retry_after(exc)
                 timed_out = False
             except Exception as exc:  # a malformed reply: the client could not read it
-                return Reply(None, error=self._message(exc), attempts=attempts)
+                final = self._not_retried(exc, attempts, started)
+                return final or Reply(None, error=self._message(exc), attempts=attempts)
             else:
                 latency = (time.perf_counter() - started) * 1000
                 return Reply(text, None, latency, usage[0], usage[1], attempts)
@@ -311,6 +449,24 @@ class LLMClient:
                     return Reply(None, error=error, attempts=attempts, timed_out=timed_out)
             else:
                 time.sleep(delay)
+
+    def _not_retried(self, exc: BaseException, attempts: int, started: float) -> Reply | None:
+        """The reply to a request that asking again would not change: one cut at the limit
+        (its text up to there, with a note), or one sent to another host (a refusal every
+        other request would meet); None for the others."""
+        cut = _cause(exc, ReplyCut)
+        if cut is not None:
+            text = partial_text(cut.received)
+            if text is None:
+                first = size_text(REPLY_LIMIT)
+                error = f"no completion text in the reply's first {first}; {cut.note()}"
+                return Reply(None, error=error, attempts=attempts)
+            latency = (time.perf_counter() - started) * 1000
+            return Reply(text, None, latency, attempts=attempts, note=cut.note())
+        refused = _cause(exc, RedirectRefused)
+        if refused is not None:
+            return Reply(None, error=str(refused), attempts=attempts, fatal=True)
+        return None
 
     def _send(
         self, prompt: str | Messages, max_tokens: int | None, letter_grammar: bool

@@ -28,7 +28,8 @@ def model_choice_lines(store: Store, item: Item) -> list[str]:
         index = answer["option_index"]
         choice = f"{LETTERS[index]}" if index is not None else "no letter"
         mark = "✓" if answer["correct"] else "✗"
-        lines.append(f"{answer['profile']}: {choice} {mark} ({answer['parse']})")
+        cut = f"; reply {answer['reply_note']}" if answer.get("reply_note") else ""
+        lines.append(f"{answer['profile']}: {choice} {mark} ({answer['parse']}{cut})")
     verdicts = [v for v in store.llm.verdicts_for_item(item.id) if v["error"] is None]
     if verdicts and verdicts[0]["content_hash"] == current:
         v = verdicts[0]

@@ -14,13 +14,19 @@ import json
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
 
 from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.llm.client import LLMClient, Reply, RetryPolicy
-from bagel_studio.core.llm.jobs import CLI_ADVICE, TIMEOUTS_IN_A_ROW, StopAdvice, TimeoutStop
+from bagel_studio.core.llm.jobs import (
+    CLI_ADVICE,
+    TIMEOUTS_IN_A_ROW,
+    Flight,
+    StopAdvice,
+    TimeoutStop,
+    pooled,
+)
 from bagel_studio.core.llm.metrics import invalid_note
 from bagel_studio.core.llm.parse import FAILED, INVALID, parse_letter
 from bagel_studio.core.llm.profiles import Profile
@@ -87,7 +93,9 @@ class EvaluationSummary:
     parses: Counter[str] = field(default_factory=Counter)
     letters: Counter[str] = field(default_factory=Counter)  # emitted letters (position bias)
     correct: int = 0
+    cut: int = 0  # replies cut at the size the client reads (``client.REPLY_LIMIT``)
     cancelled: bool = False
+    flight: Flight = field(default_factory=Flight)  # what was in flight when the run stopped
     errors: list[str] = field(default_factory=list)  # the first few, for the message
     # Why the run stopped before asking everything: a refusal every request would meet, or
     # items in a row that got no reply within the timeout.
@@ -116,6 +124,7 @@ class EvaluationSummary:
             "correct": self.correct,
             "accuracy": round(self.correct / answered, 4) if answered else None,
             "letters": {x: self.letters[x] for x in LETTERS},
+            "cut": self.cut,
             "note": invalid_note(answered, self.invalid),
             "cancelled": self.cancelled,
             "stopped": self.stopped,
@@ -195,6 +204,7 @@ def answer_row(
         attempts=reply.attempts,
         origin=sql.OPTIONS_ONLY if question.options_only else origin,
         answered_at=at,
+        reply_note=reply.note,
     )
 
 
@@ -207,6 +217,7 @@ def evaluate(
     policy: RetryPolicy | None = None,
     progress: Progress | None = None,
     cancel: threading.Event | None = None,
+    abort: threading.Event | None = None,
     write: Write = _direct,
     stop_after_timeouts: int = TIMEOUTS_IN_A_ROW,
     advice: StopAdvice = CLI_ADVICE,
@@ -215,7 +226,9 @@ def evaluate(
 
     ``write`` runs each commit (the desk passes its single database-writer thread). The run
     stops (``summary.stopped``) at a refusal every request would meet, or after
-    ``stop_after_timeouts`` items in a row got no reply within the timeout (0: never)."""
+    ``stop_after_timeouts`` items in a row got no reply within the timeout (0: never). After
+    ``cancel`` nothing more is sent and what is in flight is stored as it arrives; after
+    ``abort`` it is no longer waited for (``summary.flight`` says how many each)."""
     todo = pending(store, profile, wanted)
     summary = EvaluationSummary(profile.label, total=len(wanted), already=len(wanted) - len(todo))
     if not todo:
@@ -223,9 +236,11 @@ def evaluate(
     own_client = client is None
     client = client or LLMClient(profile, policy)
     cancel = cancel or threading.Event()
+    abort = abort or threading.Event()
     timeouts = TimeoutStop(profile, stop_after_timeouts, advice)
     try:
-        for batch in _replies(client, todo, profile.concurrency, cancel):
+        replies = _replies(client, todo, profile.concurrency, cancel, abort, summary.flight)
+        for batch in replies:
             for _, reply in batch:
                 why = timeouts.note(reply)
                 if why is not None and summary.stopped is None:
@@ -237,6 +252,7 @@ def evaluate(
                 summary.asked += 1
                 summary.parses[row.parse] += 1
                 summary.correct += bool(row.correct)
+                summary.cut += row.reply_note is not None
                 if row.letter:
                     summary.letters[row.letter] += 1
                 if row.error and len(summary.errors) < 5:
@@ -252,38 +268,19 @@ def evaluate(
 
 
 def _replies(
-    client: LLMClient, todo: list[Question], concurrency: int, cancel: threading.Event
+    client: LLMClient,
+    todo: list[Question],
+    concurrency: int,
+    cancel: threading.Event,
+    abort: threading.Event,
+    flight: Flight,
 ) -> Iterator[list[tuple[Question, Reply]]]:
     """Batches of (question, reply) as they complete, at most ``concurrency`` requests in flight
-    (plus as many queued); after a cancel, what is in flight still arrives, nothing new starts."""
-    queue = iter(todo)
-    running: dict[Future[Reply], Question] = {}
-    abort = threading.Event()
-    with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="llm") as pool:
+    (plus as many queued), stopped as ``jobs.pooled`` says."""
 
-        def submit(count: int) -> None:
-            for question in queue:
-                future = pool.submit(client.ask, question.prompt(), cancel=cancel, abort=abort)
-                running[future] = question
-                count -= 1
-                if count <= 0:
-                    return
+    def ask(question: Question) -> Callable[[], Reply]:
+        return lambda: client.ask(question.prompt(), cancel=cancel, abort=abort)
 
-        submit(concurrency * 2)
-        try:
-            while running:
-                if cancel.is_set():  # what is queued and not sent yet is never sent
-                    for future in [f for f in running if f.cancel()]:
-                        del running[future]
-                    if not running:
-                        break
-                done, _ = wait(running, timeout=0.5, return_when=FIRST_COMPLETED)
-                batch = [(running.pop(f), f.result()) for f in done]
-                if not cancel.is_set():
-                    submit(len(batch))
-                if batch:
-                    yield batch
-        except BaseException:  # Ctrl+C, SIGTERM, a failed write: cut off what is in flight
-            cancel.set()
-            abort.set()
-            raise
+    yield from pooled(((q, ask(q)) for q in todo), concurrency=concurrency, ahead=concurrency,
+                      cancel=cancel, abort=abort, stops=lambda reply: reply.fatal,
+                      flight=flight)  # fmt: skip

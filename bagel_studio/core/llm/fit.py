@@ -84,6 +84,8 @@ class Sent:
 
 
 def is_context_error(reply: Reply) -> bool:
+    """Whether a failed reply is the server refusing the request as longer than the model's
+    context; such a request is cut to fit and sent once more."""
     text = f"{reply.error or ''} {reply.error_body or ''}"
     return reply.error is not None and bool(_CONTEXT_ERROR.search(text))
 

@@ -22,6 +22,7 @@ from bagel_studio.core.llm.fit import Evidence
 from bagel_studio.core.llm.jobs import (
     CLI_ADVICE,
     TIMEOUTS_IN_A_ROW,
+    Flight,
     StopAdvice,
     TimeoutStop,
     ask_all,
@@ -46,6 +47,7 @@ class JudgeSummary:
     errors: list[str] = field(default_factory=list)  # "item id: what went wrong", per failure
     stopped: str | None = None  # why the run stopped before asking every item
     shortened: dict[str, str] = field(default_factory=dict)  # item id -> how its evidence was cut
+    flight: Flight = field(default_factory=Flight)  # what was in flight when the run stopped
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -100,6 +102,7 @@ def judge(
     client: LLMClient,
     progress: Callable[[int, int], None] | None = None,
     cancel: threading.Event | None = None,
+    abort: threading.Event | None = None,
     write: Write = _direct,
     stop_after_timeouts: int = TIMEOUTS_IN_A_ROW,
     advice: StopAdvice = CLI_ADVICE,
@@ -111,8 +114,8 @@ def judge(
     by_id = {item.id: item for item in items}
     jobs = [(item.id, *render_for(store, item)) for item in items]
     summary = JudgeSummary()
-    replies = ask_all(client, jobs, concurrency=profile.concurrency,
-                      max_tokens=JUDGE_MAX_TOKENS, cancel=cancel)  # fmt: skip
+    replies = ask_all(client, jobs, concurrency=profile.concurrency, max_tokens=JUDGE_MAX_TOKENS,
+                      cancel=cancel, abort=abort, flight=summary.flight)  # fmt: skip
     for item_id, reply, sent in replies:
         item = by_id[item_id]
         why = timeouts.note(reply)
@@ -129,6 +132,7 @@ def judge(
             "key_index": key,
             "reason": reason,
             "raw_reply": reply.text,
+            "reply_note": reply.note,
             "error": error,
             "asked_at": store.clock(),
             **sent.to_json(),

@@ -24,6 +24,8 @@ EASY, MEDIUM, HARD = LEVELS
 
 
 def domain_order(found: Iterable[str]) -> list[str]:
+    """Domains in the paper's order, any others after them alphabetically, so that every table
+    lists them the same way."""
     found = set(found)
     return [d for d in DOMAINS if d in found] + sorted(found - set(DOMAINS))
 
@@ -157,6 +159,7 @@ def reference_levels(
 
 
 def level_table(levels: dict[str, str], domains: dict[str, str]) -> dict[str, dict[str, int]]:
+    """How many items of each domain got each reference level."""
     counts: dict[str, dict[str, int]] = {}
     for item_id, level in levels.items():
         counts.setdefault(domains[item_id], dict.fromkeys(LEVELS, 0))[level] += 1

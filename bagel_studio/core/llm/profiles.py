@@ -83,16 +83,58 @@ class Profile:
         return os.environ.get(self.api_key_env) or None
 
     def key_state(self) -> str:
-        """``set`` or ``unset``: what the desk and the CLI show instead of the key."""
-        return "set" if self.api_key() else "unset"
+        """``set``, ``unset`` or why the key cannot be sent (``unusable: a tab at character
+        12 of 40``): what the desk and the CLI show instead of the key."""
+        key = self.api_key()
+        if not key:
+            return "unset"
+        problem = key_problem(key)
+        return f"unusable: {problem}" if problem else "set"
+
+    def key_refusal(self) -> str | None:
+        """The one line that refuses a key no HTTP header can carry, or None for a usable (or
+        no) key; it names the variable and what is wrong, never the key or a part of it."""
+        key = self.api_key()
+        problem = key_problem(key) if key else None
+        if problem is None:
+            return None
+        return (
+            f"the key in ${self.api_key_env} cannot be sent: it holds {problem}, and an API key "
+            "is printable ASCII without spaces (a key copied from a Windows file often ends in "
+            "a carriage return); nothing was sent"
+        )
 
     def extra_body(self) -> dict[str, Any] | None:
         return {"grammar": LETTER_GRAMMAR} if self.grammar else None
 
 
+_NAMED = {"\r": "a carriage return", "\n": "a line feed", "\t": "a tab", " ": "a space"}
+
+
+def key_problem(key: str) -> str | None:
+    """What keeps ``key`` out of an HTTP header (``Authorization: Bearer KEY`` takes printable
+    ASCII), with where it is; None for a key that can be sent. The character outside ASCII is
+    not named: it is a part of the key."""
+    for place, char in enumerate(key, start=1):
+        if "!" <= char <= "~":
+            continue
+        if char in _NAMED:
+            what = _NAMED[char]
+        elif ord(char) < 0x80:
+            what = "a control character"
+        else:
+            what = "a character outside ASCII"
+        return f"{what} at character {place} of {len(key)}"
+    return None
+
+
 def redact(text: str, profile: Profile | None = None) -> str:
-    """``text`` with the profile's key (and any key-looking bearer token) removed."""
+    """``text`` with the profile's key removed, as it is and as a message may quote it (escaped
+    as in a ``repr``)."""
     key = profile.api_key() if profile else None
-    if key:
-        text = text.replace(key, "[key hidden]")
+    if not key:
+        return text
+    for form in sorted({key, repr(key)[1:-1], str(key.encode("utf-8", "replace"))[2:-1]},
+                       key=len, reverse=True):  # fmt: skip
+        text = text.replace(form, "[key hidden]")
     return text

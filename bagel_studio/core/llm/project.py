@@ -9,6 +9,8 @@ from bagel_studio.core.store import Store
 
 
 def load_profiles(store: Store) -> list[Profile]:
+    """The model profiles stored in the project. One this program cannot read (written by a newer
+    release) is left out here and left in the project, not lost."""
     profiles = []
     for label, data in store.llm.profile_rows():
         try:
@@ -19,6 +21,7 @@ def load_profiles(store: Store) -> list[Profile]:
 
 
 def find_profile(store: Store, label: str) -> Profile | None:
+    """The stored profile labelled ``label``, or None."""
     return next((p for p in load_profiles(store) if p.label == label), None)
 
 

@@ -23,6 +23,7 @@ from bagel_studio.core.llm.fit import Evidence
 from bagel_studio.core.llm.jobs import (
     CLI_ADVICE,
     TIMEOUTS_IN_A_ROW,
+    Flight,
     StopAdvice,
     TimeoutStop,
     ask_all,
@@ -53,6 +54,7 @@ class RegenerationSummary:
     reasons: dict[str, str] = field(default_factory=dict)
     stopped: str | None = None  # why the run stopped before asking every item
     shortened: dict[str, str] = field(default_factory=dict)  # item id -> how its evidence was cut
+    flight: Flight = field(default_factory=Flight)  # what was in flight when the run stopped
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -87,6 +89,8 @@ def _render(
 
 
 def new_item_id(store: Store, item: Item) -> str:
+    """The id of the next regeneration of ``item``: its id with ``~regenN``, N one more than its
+    regenerations so far, so that every attempt is kept beside the others."""
     count = len([r for r in store.llm.regenerations(item.id) if r["regenerated_from"] == item.id])
     return f"{item.id}~regen{count + 1}"
 
@@ -135,6 +139,7 @@ def regenerate(
     client: LLMClient,
     progress: Callable[[int, int], None] | None = None,
     cancel: threading.Event | None = None,
+    abort: threading.Event | None = None,
     write: Write = _direct,
     stop_after_timeouts: int = TIMEOUTS_IN_A_ROW,
     advice: StopAdvice = CLI_ADVICE,
@@ -156,7 +161,8 @@ def regenerate(
             continue
         jobs.append((item.id, *_render(item, values, profile)))
     replies = ask_all(client, jobs, concurrency=profile.concurrency,
-                      max_tokens=GENERATION_MAX_TOKENS, cancel=cancel)  # fmt: skip
+                      max_tokens=GENERATION_MAX_TOKENS, cancel=cancel, abort=abort,
+                      flight=summary.flight)  # fmt: skip
     for done, (item_id, reply, sent) in enumerate(replies, start=1):
         item = by_id[item_id]
         why = timeouts.note(reply)
@@ -176,6 +182,7 @@ def regenerate(
             "outcome": outcome,
             "reason": reason,
             "raw_reply": reply.text,
+            "reply_note": reply.note,
             "created_at": store.clock(),
             **sent.to_json(),
         }

@@ -42,10 +42,13 @@ def template(name: str) -> str:
 
 
 def evaluation_template() -> str:
+    """The paper's closed-book evaluation prompt, as its file holds it."""
     return template("evaluation.txt")
 
 
 def text_hash(text: str) -> str:
+    """A short hash of a prompt (16 hex digits of its SHA-256), stored with what a model answered
+    to it, so that answers to another prompt are never mixed in."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
@@ -64,6 +67,7 @@ def fill(text: str, values: Mapping[str, str]) -> str:
 
 
 def option_values(options: Sequence[str]) -> dict[str, str]:
+    """The options as the prompts' ``option_a`` to ``option_d`` placeholders."""
     return {
         f"option_{letter.lower()}": text for letter, text in zip(LETTERS, options, strict=False)
     }
@@ -83,14 +87,17 @@ def options_only_template() -> str:
 
 
 def options_only_prompt(options: Sequence[str]) -> str:
+    """The evaluation prompt without its question: the audit's options-only baseline."""
     return fill(options_only_template(), option_values(options))
 
 
 def options_only_prompt_hash() -> str:
+    """The hash of the options-only prompt, stored with its answers."""
     return text_hash(options_only_template())
 
 
 def judge_prompt(question: str, options: Sequence[str], gold: str, evidence: str) -> str:
+    """The studio's judge prompt, filled for one item: its question, options, gold and evidence."""
     values = {"question": question, "gold": gold, "evidence": evidence, **option_values(options)}
     return fill(template("judge.txt"), values)
 
@@ -109,4 +116,5 @@ def generation_messages(domain: str, values: Mapping[str, str]) -> list[dict[str
 
 
 def generation_prompt_hash(domain: str) -> str:
+    """The hash of ``domain``'s generation prompt, stored with each regeneration."""
     return text_hash(template(GENERATION_FILES[domain]))

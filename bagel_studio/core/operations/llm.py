@@ -42,6 +42,7 @@ def save_profile(store: Store, profile: Profile) -> Done[None]:
 
 
 def remove_profile(store: Store, label: str) -> Done[None]:
+    """Remove the model profile labelled ``label`` from the project, in one transaction."""
     with store.transaction():
         store.llm.delete_profile(label)
     return Done(None, MODELS)

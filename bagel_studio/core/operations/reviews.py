@@ -143,7 +143,7 @@ def adjudicate(
         item = store.items.get(item_id)
         content = content or item.content
         if decision in KEEPS:
-            decision = Decision.REVISE if content != item.original else Decision.ACCEPT
+            decision = Decision.REVISE if content.revises(item.original) else Decision.ACCEPT
         store.adjudications.record_adjudication(
             item_id, adjudicator, decision, content, reason=reason, note=note
         )

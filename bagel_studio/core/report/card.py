@@ -42,6 +42,8 @@ def _size_category(count: int) -> str:
 
 
 def card_header(release: Release) -> str:
+    """The dataset card's YAML front matter: the Hugging Face metadata (licence, tasks, size) and
+    one config per domain file, so that the Hub's viewer offers each domain."""
     lines = [
         "---",
         "pretty_name: BAGEL (curated release)",

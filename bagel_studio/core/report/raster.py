@@ -68,11 +68,13 @@ def _load(data: tuple[int, int, str, str]) -> Font:
 
 @cache
 def text_font() -> Font:
+    """The report plots' body font, loaded once."""
     return _load(glyphs.TEXT)
 
 
 @cache
 def title_font() -> Font:
+    """The report plots' title font, loaded once."""
     return _load(glyphs.TITLE)
 
 

@@ -34,6 +34,7 @@ def _cell(value: object) -> str:
 
 
 def percent(part: int, whole: int) -> str:
+    """``part`` of ``whole`` as a percentage with one decimal, or '-' when there is no whole."""
     return f"{100 * part / whole:.1f}%" if whole else "-"
 
 

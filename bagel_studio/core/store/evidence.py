@@ -117,6 +117,19 @@ class Evidence(Part):
             params += [*taxa, *taxa]
         return self.db.execute(sql + " ORDER BY table_name, row", params).fetchall()
 
+    def globi_lineage_rows(self, columns: str, name: str, limit: int = 20) -> list[tuple[Any, ...]]:
+        """Raw GloBI record rows (``columns``, a fixed list of the checks) of a few records whose
+        lineage columns or raw row name ``name`` (a scan: for the few higher taxa of one item
+        re-checked; a whole check reads every record once instead), in table order."""
+        pattern = "%" + name.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        return self.db.execute(
+            f"SELECT {columns} FROM globi_records"
+            " WHERE source_path LIKE ?1 ESCAPE '\\' OR target_path LIKE ?1 ESCAPE '\\'"
+            " OR record LIKE ?1 ESCAPE '\\'"
+            " ORDER BY table_name, row LIMIT ?2",
+            [pattern, limit],
+        ).fetchall()
+
     def iter_globi_records(self) -> Iterator[dict[str, Any]]:
         return self._globi_rows("1", [])
 

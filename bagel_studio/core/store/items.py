@@ -171,6 +171,14 @@ class Items(Part):
         )
         return {row[0] for row in cursor}
 
+    def with_recording(self) -> set[str]:
+        """The ids of the items whose recording column names a recording (one query over the
+        column's index: a release's species table reads only these items)."""
+        cursor = self.db.execute(
+            "SELECT id FROM items WHERE recording_id IS NOT NULL AND recording_id != ''"
+        )
+        return {row[0] for row in cursor}
+
     def count(self, queue: QueueFilter | None = None) -> int:
         return self._store.queue.count(queue or QueueFilter())
 

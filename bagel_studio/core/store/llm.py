@@ -33,6 +33,7 @@ ANSWER_COLUMNS = (
     "attempts",
     "origin",
     "answered_at",
+    "reply_note",
 )
 _KEY = "profile, settings_hash, prompt_hash, item_id, content_hash, option_order"
 # The origin of answers to the prompt without its question (the audit's options-only baseline):
@@ -64,6 +65,7 @@ class AnswerRow:
     attempts: int
     origin: str
     answered_at: str
+    reply_note: str | None = None  # the reply is stored cut (``llm.client.REPLY_LIMIT``)
 
     def values(self) -> tuple[Any, ...]:
         return tuple(

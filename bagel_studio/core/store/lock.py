@@ -41,6 +41,7 @@ class ProjectLockedError(RuntimeError):
 
 
 def lock_path(project: Path) -> Path:
+    """The lock file of a project: ``NAME.bagel.lock`` beside it."""
     return project.with_name(project.name + ".lock")
 
 

@@ -225,7 +225,7 @@ class Reviews(Part):
                 content = ItemContent(
                     question, tuple(json.loads(options)), answer_index, dimension, level
                 )
-                revised = content != ItemContent.from_json(json.loads(original))
+                revised = content.revises(ItemContent.from_json(json.loads(original)))
                 targets[item_id] = DecisionTarget(
                     item_id, content, revised, tuple(blocking.get(item_id, ()))
                 )

@@ -35,6 +35,7 @@ def migration(func: Migration) -> Migration:
 
 
 def migration_names() -> list[str]:
+    """The names of every migration, in the order they apply."""
     return [name for name, _ in MIGRATIONS]
 
 
@@ -44,6 +45,8 @@ class SchemaTooNewError(RuntimeError):
 
 @migration
 def m001_initial(db: sqlite_utils.Database) -> None:
+    """The first schema, the tables of the release before named migrations; every later change is
+    a migration of its own below."""
     db.table("meta").create({"key": str, "value": str}, pk="key")
     db.table("imports").create(
         {
@@ -452,4 +455,45 @@ def m_species_detections(db: sqlite_utils.Database) -> None:
     db.table("species_detections").create(
         {"audio_sha256": str, "version": str, "model": str, "result": str, "computed_at": str},
         pk=("audio_sha256", "version"),
+    )
+
+
+@migration
+def m_llm_reply_note(db: sqlite_utils.Database) -> None:
+    """What is said of a model's reply stored as it is not: cut at the size the client reads
+    (``llm.client.REPLY_LIMIT``), with how much the server announced. NULL for a reply stored
+    whole."""
+    for table in ("llm_answers", "llm_verdicts", "llm_regenerations"):
+        db.execute(f"ALTER TABLE {table} ADD COLUMN reply_note TEXT")
+
+
+@migration
+def m_review_plans(db: sqlite_utils.Database) -> None:
+    """A review team's plans (``core.assignment``): each plan's settings (the team, curators per
+    item, the risk rule, the calibration share, the seed) and the key its packages' bindings are
+    signed with, which never leaves the project; who has which item, in which round and at which
+    place of their queue (an item once per curator: the key); and each package collected back,
+    with when (a decision dated after it is refused)."""
+    db.execute(
+        "CREATE TABLE review_plans (seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE,"
+        " created_at TEXT NOT NULL, settings TEXT NOT NULL, secret TEXT NOT NULL)"
+    )
+    db.execute(
+        "CREATE TABLE plan_assignments (plan_id TEXT NOT NULL REFERENCES review_plans(id)"
+        " ON DELETE CASCADE, item_id TEXT NOT NULL, curator TEXT NOT NULL,"
+        " round INTEGER NOT NULL, position INTEGER NOT NULL, reason TEXT NOT NULL,"
+        " PRIMARY KEY (plan_id, item_id, curator))"
+    )
+    db.execute(
+        "CREATE INDEX idx_plan_assignments_curator ON plan_assignments"
+        " (plan_id, curator, round, position)"
+    )
+    db.execute(
+        "CREATE TABLE plan_collections (id INTEGER PRIMARY KEY, plan_id TEXT NOT NULL"
+        " REFERENCES review_plans(id) ON DELETE CASCADE, curator TEXT NOT NULL,"
+        " round INTEGER NOT NULL, path TEXT NOT NULL, sha256 TEXT NOT NULL,"
+        " collected_at TEXT NOT NULL, summary TEXT NOT NULL)"
+    )
+    db.execute(
+        "CREATE INDEX idx_plan_collections_package ON plan_collections (plan_id, curator, round)"
     )

@@ -95,7 +95,10 @@ def test_audit_flags_survive_rechecks_and_go_when_fixed(planted: Path, tmp_path:
         assert NEAR_DUPLICATE in {f.check for f in store.flags.of_item(first)}
         check_all(store, [first, second])  # an item's own checks keep them
         flag = next(f for f in store.flags.of_item(first) if f.check == NEAR_DUPLICATE)
-        assert flag.message == f"Says the same thing as {second}"
+        assert flag.message == (
+            f"Says the same thing as {second} (the same gold 'Rocky hillsides with scrub';"
+            " about hystrix cristata)"
+        )
         assert flag.details == {"items": [second]}
         assert first in store.items.ids(QueueFilter(check=NEAR_DUPLICATE))
         # A curator rewrites one of the pair; the next audit takes both flags away.

@@ -370,3 +370,194 @@ def test_editing_an_item_rechecks_it(ash: Store) -> None:
     assert "subspecies-collision" not in flags_by_check(ash, "globi:deer:1")
     operations.undo(ash, "ana")
     assert "subspecies-collision" in flags_by_check(ash, "globi:deer:1")
+
+
+def test_the_stem_taxons_predator_offered_as_its_food_is_supported_by_nothing(
+    ash: Store,
+) -> None:
+    # ash rows 45: Pseudochermes fraxini eats Fraxinus excelsior; 46: Exochomus
+    # quadripustulatus eats Pseudochermes fraxini. The ladybird eats the scale insect: it is no
+    # food of it, though a record links the two by "eats" and the generator's spans name it.
+    item = new_item(
+        "globi:scale:0",
+        "GloBI",
+        "Which plant does the ash scale insect Pseudochermes fraxini feed on?",
+        [
+            "Fraxinus excelsior",
+            "Exochomus quadripustulatus",
+            "Picea abies",
+            "Pinus sylvestris",
+        ],
+        "A",
+        PARTICIPANT,
+        globi_ref=f"{ASH}#45",
+        source={"summary": "Pseudochermes fraxini eats Fraxinus excelsior."},
+        supporting_evidence=(
+            "Pseudochermes fraxini eats Fraxinus excelsior",
+            "Exochomus quadripustulatus eats Pseudochermes fraxini",
+        ),
+    )
+    assert checked(ash, item)["globi:scale:0"] == {}
+
+
+def test_a_gold_the_linked_record_states_in_other_words_is_supported(ash: Store) -> None:
+    # ash row 1449: Vulpes vulpes eats Microtus arvalis; the summary says "preys on".
+    interaction = new_item(
+        "globi:fox:noun",
+        "GloBI",
+        "What is the relation of the red fox Vulpes vulpes to the common vole Microtus arvalis?",
+        ["Predation", "Parasitism", "Mutualism", "Commensalism"],
+        "A",
+        INTERACTION,
+        globi_ref=f"{ASH}#1449",
+        source={"summary": "The red fox preys on common voles in north-eastern Poland."},
+    )
+    # The summary the generator was shown is about another record (the fox and the field vole).
+    other_summary = new_item(
+        "globi:fox:other",
+        "GloBI",
+        "Which vole is recorded in the diet of the red fox Vulpes vulpes in north-eastern Poland?",
+        ["Microtus arvalis", "Sciurus vulgaris", "Lepus europaeus", "Sorex araneus"],
+        "A",
+        PARTICIPANT,
+        globi_ref=f"{ASH}#1449",
+        source={"summary": "Vulpes vulpes eats Microtus agrestis; north-eastern Poland."},
+    )
+    wrong = new_item(
+        "globi:fox:wrong",
+        "GloBI",
+        "What is the relation of the red fox Vulpes vulpes to the common vole Microtus arvalis?",
+        ["Pollination", "Parasitism", "Mutualism", "Predation"],
+        "A",
+        INTERACTION,
+        globi_ref=f"{ASH}#1449",
+    )
+    flags = checked(ash, interaction, other_summary, wrong)
+    assert "unsupported-gold" not in flags["globi:fox:noun"]
+    assert "unsupported-gold" not in flags["globi:fox:other"]
+    contradicted = flags["globi:fox:wrong"]["unsupported-gold"]
+    assert "not what the linked GloBI record says" in contradicted.message
+    assert f"Vulpes vulpes eats Microtus arvalis ({ASH}#1449)" in contradicted.message
+
+
+def test_found_on_is_documented_evidence_for_parasite_of() -> None:
+    # GloBI maps the wording "found on" to "adjacent to"; an ectoparasite is both.
+    store = Store.memory()
+    store.evidence.add_globi_records(
+        [
+            record("Ixodes ricinus", "has host", "Capreolus capreolus", row=1),
+            record("Ixodes ricinus", "found on", "Cervus elaphus", row=2),
+            record("Ixodes ricinus", "co-occurs with", "Sus scrofa", row=3),
+        ],
+        None,
+    )
+    item = new_item(
+        "globi:tick:0",
+        "GloBI",
+        "The castor bean tick Ixodes ricinus is recorded on which mammal as its host?",
+        ["Capreolus capreolus", "Cervus elaphus", "Sus scrofa", "Lepus europaeus"],
+        "A",
+        PARTICIPANT,
+        globi_ref="curated.tsv#1",
+    )
+    documented = checked(store, item)["globi:tick:0"]["also-documented"]
+    assert documented.details["options"] == ["B"]
+    assert "Ixodes ricinus found on Cervus elaphus (curated.tsv row 2)" in documented.message
+
+
+def test_order_family_options_and_a_bare_order_beside_its_family() -> None:
+    store = Store.memory()
+    noctuid = (
+        "Animalia | Arthropoda | Insecta | Lepidoptera | Noctuidae | Agrotis | Agrotis segetum"
+    )
+    store.evidence.add_globi_records(
+        [record("Parus major", "eats", "Agrotis segetum", row=3, target_path=noctuid)], None
+    )
+    written = new_item(
+        "globi:tit:0",
+        "GloBI",
+        "Which insects does the great tit Parus major feed its nestlings?",
+        ["Lepidoptera: Noctuidae", "Lepidoptera", "Coleoptera: Carabidae", "Diptera: Syrphidae"],
+        "A",
+        PARTICIPANT,
+    )
+    bare = new_item(
+        "globi:tit:1",
+        "GloBI",
+        "Which insects does the great tit Parus major feed its nestlings?",
+        ["Noctuidae", "Lepidoptera", "Carabidae", "Syrphidae"],
+        "A",
+        PARTICIPANT,
+    )
+    flags = checked(store, written, bare)
+    by_name = flags["globi:tit:0"]["taxon-overlap"]
+    assert by_name.details["options"] == ["A", "B"]
+    assert "B 'Lepidoptera' contains A 'Lepidoptera: Noctuidae' (by its name)" in by_name.message
+    by_lineage = flags["globi:tit:1"]["taxon-overlap"]
+    assert by_lineage.details["options"] == ["A", "B"]
+    assert by_lineage.details["records"] == ["curated.tsv#3"]
+    single = {f.check: f for f in check_item(store, store.items.get("globi:tit:1"))}
+    assert single["taxon-overlap"] == by_lineage
+
+
+def test_has_host_beside_parasite_of_is_a_vague_reading() -> None:
+    item = new_item(
+        "globi:lept:vague",
+        "GloBI",
+        "What is the relationship of Leptoconchus massini to Herpolitha limax?",
+        ["parasite of", "has host", "eats", "nests in"],
+        "A",
+        INTERACTION,
+    )
+    under = checked(Store.memory(), item)["globi:lept:vague"]["underspecified-interaction"]
+    assert under.details["options"] == ["A", "B"]
+    assert "B 'has host' is a vague reading of A 'parasite of'" in under.message
+
+
+def test_a_taxon_outside_the_group_the_stem_names_is_no_answer(ash: Store) -> None:
+    # ash rows 3142: Dendrocopos major eats Geometridae; 3133: ... eats Aphididae; 3144: ...
+    # eats Noctuidae. An aphid is eaten too, but is no answer to "which moth family".
+    item = new_item(
+        "globi:woodpecker:moths",
+        "GloBI",
+        "Which moth family is recorded in the diet of the great spotted woodpecker Dendrocopos "
+        "major?",
+        [
+            "Lepidoptera: Geometridae",
+            "Hemiptera: Aphididae",
+            "Lepidoptera: Noctuidae",
+            "Diptera: Syrphidae",
+        ],
+        "A",
+        PARTICIPANT,
+        globi_ref=f"{ASH}#3142",
+    )
+    documented = checked(ash, item)["globi:woodpecker:moths"]["also-documented"]
+    assert documented.details["options"] == ["C"]  # the other moth family, not the aphids
+
+
+def test_a_gold_that_words_the_relation_is_read_by_its_verbs(ash: Store) -> None:
+    feeds = new_item(
+        "globi:fox:words",
+        "GloBI",
+        "What does the record of the red fox Vulpes vulpes and the vole Microtus arvalis say?",
+        ["The fox feeds on the vole", "The fox nests in the vole's burrow", "Nothing", "Both"],
+        "A",
+        INTERACTION,
+        globi_ref=f"{ASH}#1449",
+    )
+    nests = new_item(
+        "globi:fox:nests",
+        "GloBI",
+        "What does the record of the red fox Vulpes vulpes and the vole Microtus arvalis say?",
+        ["The fox nests in the vole's burrow", "The fox feeds on the vole", "Nothing", "Both"],
+        "A",
+        INTERACTION,
+        globi_ref=f"{ASH}#1449",
+    )
+    flags = checked(ash, feeds, nests)
+    assert "unsupported-gold" not in flags["globi:fox:words"]
+    assert (
+        "Vulpes vulpes eats Microtus arvalis"
+        in flags["globi:fox:nests"]["unsupported-gold"].message
+    )

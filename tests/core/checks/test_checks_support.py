@@ -180,3 +180,162 @@ def test_no_evidence_text_means_no_support_flags() -> None:
         text_key="title:Kea",
     )
     assert checked(Store.memory(), item)["wikipedia:kea:0"] == {}
+
+
+@pytest.fixture
+def texts(data_dir: Path) -> tuple[Store, dict[str, str]]:
+    store = Store.memory()
+    names = ("Wolf", "Lion", "Raccoon", "Koala")
+    return store, {t: add_text(store, data_dir / "wikipedia" / f"{t}.txt") for t in names}
+
+
+def test_a_gold_in_other_number_words_and_formats_is_supported(
+    texts: tuple[Store, dict[str, str]],
+) -> None:
+    store, keys = texts
+    pups = new_item(
+        "wikipedia:wolf:pups",
+        "Wikipedia",
+        "At what age do wolf pups begin to eat solid food?",
+        ["3–4 weeks", "About 8 weeks", "6 months", "1 year"],
+        "A",
+        "Behavior",
+        text_key=keys["Wolf"],
+    )
+    # "dispersing male lions move more than 25 km (16 mi) away from their natal pride"
+    dispersal = new_item(
+        "wikipedia:lion:dispersal",
+        "Wikipedia",
+        "In Kruger National Park, how far do dispersing male lions move from their natal pride?",
+        ["Over 25 kilometres", "About 25 metres", "Less than 1 km", "About 400 km"],
+        "A",
+        "Behavior",
+        text_key=keys["Lion"],
+    )
+    flags = checked(store, pups, dispersal)
+    assert flags == {"wikipedia:wolf:pups": {}, "wikipedia:lion:dispersal": {}}
+
+
+def test_a_number_in_another_unit_or_of_another_thing_supports_nothing(
+    texts: tuple[Store, dict[str, str]],
+) -> None:
+    store, keys = texts
+    # "Its diet consists of about 40% invertebrates, 33% plant material and 27% vertebrates."
+    share = new_item(
+        "wikipedia:raccoon:diet",
+        "Wikipedia",
+        "What share of the raccoon's diet consists of invertebrates?",
+        ["About 40%", "About 27%", "About 75%", "About 5%"],
+        "A",
+        "Diet",
+        text_key=keys["Raccoon"],
+    )
+    # The Lion text gives 25 km, 65 km and 48-59 km/h, but no distance of 25 metres.
+    metres = new_item(
+        "wikipedia:lion:metres",
+        "Wikipedia",
+        "In Kruger National Park, how far do dispersing male lions move from their natal pride?",
+        ["About 25 metres", "About 2 km", "About 65 m", "Less than 1 km"],
+        "A",
+        "Behavior",
+        text_key=keys["Lion"],
+    )
+    flags = checked(store, share, metres)
+    assert flags["wikipedia:raccoon:diet"] == {}
+    unsupported = flags["wikipedia:lion:metres"]["unsupported-gold"]
+    assert "holds none of 'About 25 metres'" in unsupported.message
+    assert "supported-distractor" not in flags["wikipedia:lion:metres"]
+
+
+def test_a_distractor_the_evidence_denies_is_not_supported(data_dir: Path) -> None:
+    paper = json.loads(
+        (data_dir / "biorxiv" / "biorxiv_2020.02.11.942060_birds_versus_bats.json").read_text()
+    )
+    source = {"doi": paper["doi"], "title": paper["title"], "text": paper["abstract"]}
+    item = new_item(
+        "biorxiv:bats:effects",
+        "bioRxiv",
+        "Catch success was higher against the bat column than against lone bats. Which effect "
+        "explains the higher survival of bats flying in the column?",
+        [
+            "The dilution effect",
+            "The confusion effect",
+            "The vigilance effect",
+            "Predator swamping",
+        ],
+        "A",
+        "Result Interpretation",
+        source=source,
+    )
+    # "... so we found no evidence for any vigilance or confusion effect."
+    assert checked(Store.memory(), item)["biorxiv:bats:effects"] == {}
+
+
+def test_the_flags_name_the_words_they_matched(texts: tuple[Store, dict[str, str]]) -> None:
+    store, keys = texts
+    item = new_item(
+        "wikipedia:wolf:markers",
+        "Wikipedia",
+        "For how long can wolf scent markers last?",
+        ["Several months", "Two to three weeks", "A single day", "One year"],
+        "A",
+        "Communication",
+        text_key=keys["Wolf"],
+    )
+    flags = checked(store, item)["wikipedia:wolf:markers"]
+    # "Such markers can last for two to three weeks, and are typically placed near rocks..."
+    supported = flags["supported-distractor"]
+    assert supported.details["options"] == ["B"]
+    assert "('Two to three weeks' beside the stem's 'last', 'markers')" in supported.message
+    assert supported.details["matched"] == {"B": ["Two to three weeks"]}
+
+
+def test_a_bare_number_held_only_by_sentences_about_other_things_is_unsupported(
+    texts: tuple[Store, dict[str, str]],
+) -> None:
+    store, keys = texts
+    teeth = new_item(
+        "wikipedia:lion:teeth",
+        "Wikipedia",
+        "How many teeth does an adult lion have?",
+        ["30", "42", "26", "36"],
+        "A",
+        "Morphology",
+        text_key=keys["Lion"],
+    )
+    unsupported = checked(store, teeth)["wikipedia:lion:teeth"]["unsupported-gold"]
+    assert "'30' occurs only in sentences not about the stem" in unsupported.message
+
+
+def test_a_qualified_distractor_is_not_judged_by_its_words(
+    texts: tuple[Store, dict[str, str]],
+) -> None:
+    store, keys = texts
+    # "Such markers can last for two to three weeks" and winter in many a sentence: "Only in
+    # winter" says something the words cannot show.
+    item = new_item(
+        "wikipedia:wolf:when",
+        "Wikipedia",
+        "When do wolves raise their pups?",
+        ["In spring and summer", "Only in winter", "Only at night", "Never in packs"],
+        "A",
+        "Behavior",
+        text_key=keys["Wolf"],
+    )
+    assert "supported-distractor" not in checked(store, item)["wikipedia:wolf:when"]
+
+
+def test_a_superlative_of_the_stem_is_looked_for_too(texts: tuple[Store, dict[str, str]]) -> None:
+    store, keys = texts
+    # "The most important sense for the raccoon is its sense of touch." and "... their sense
+    # of smell is important for intraspecific communication": important, not the most.
+    item = new_item(
+        "wikipedia:raccoon:sense",
+        "Wikipedia",
+        "Which sense is the most important to the raccoon?",
+        ["Touch", "Smell", "Hearing", "Sight"],
+        "A",
+        "Morphology",
+        text_key=keys["Raccoon"],
+    )
+    assert checked(store, item)["wikipedia:raccoon:sense"] == {}

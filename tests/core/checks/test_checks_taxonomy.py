@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from bagel_studio.core.checks.interactions import family, leaky_words
+from bagel_studio.core.checks.interaction_types import Reading, compatible, implies, read_label
+from bagel_studio.core.checks.interactions import leaky_words
 from bagel_studio.core.taxonomy import (
     SPECIES,
     SUBSPECIES,
@@ -59,11 +60,17 @@ def test_lineages_from_paths_rank_columns_and_names() -> None:
 
 
 def test_equivalent_interactions_and_forbidden_words() -> None:
-    assert family("has endoparasite") == ("parasitism", -1)
-    assert family("endoparasite of") == ("parasitism", 1)
-    assert family("Host of")[0] == family("parasite of")[0]
-    assert family("visits flowers of")[0] == family("pollinates")[0]
-    assert family("glows near") == ("glows near", 1)
+    assert read_label("has endoparasite") == Reading("endoparasite of", flipped=True)
+    assert read_label("endoparasite of") == Reading("endoparasite of")
+    assert read_label("hasEndoparasite") == read_label("has endoparasite")  # GloBI's own labels
+    assert read_label("Host of") == Reading("has host", flipped=True)
+    assert read_label("Found on") == Reading("adjacent to")  # GloBI's mapping of the wording
+    assert implies("endoparasite of", "parasite of") and implies("parasite of", "has host")
+    assert implies("pollinates", "visits flowers of") and not implies("visits flowers of", "eats")
+    assert compatible("preys on", "eats") and compatible("adjacent to", "parasite of")
+    assert not compatible("pollinates", "parasite of") and not compatible("eats", "has habitat")
+    assert read_label("glows near") == Reading("glows near")
+    assert implies("glows near", "interacts with") and not compatible("glows near", "eats")
     assert leaky_words("Which predator eats and later parasitizes its prey?") == [
         "predator",
         "eats",

@@ -158,3 +158,49 @@ def test_the_papers_printed_items_trip_no_text_check(data_dir: Path) -> None:
     # No evidence is loaded, so the evidence checks stay silent; no item is blocked.
     assert all(not {"unsupported-gold", "supported-distractor"} & set(f) for f in flags.values())
     assert all(fl.severity is not Severity.BLOCKING for f in flags.values() for fl in f.values())
+
+
+def test_this_record_with_words_between_and_the_authors_of_a_study() -> None:
+    record = new_item(
+        "g:2",
+        "GloBI",
+        "In this GloBI interaction record, which taxon is the host of Ixodes ricinus?",
+        ["Capreolus capreolus", "Ursus americanus", "Canis lupus", "Lynx rufus"],
+        "A",
+        "Masked participant identification",
+    )
+    fossil = new_item(
+        "w:7",
+        "Wikipedia",
+        "What does the fossil record show about the lion's former range?",
+        ["It reached the Americas", "It was confined to Asia", "It was Arctic", "It was alpine"],
+        "A",
+        "Geographic Distribution",
+    )
+    authors = new_item(
+        "b:1",
+        "bioRxiv",
+        "Swainson's hawks hunt swarms of free-tailed bats. What did the authors conclude explains "
+        "the survival of bats in the column?",
+        ["Dilution", "Confusion", "Vigilance", "Speed"],
+        "A",
+        "Result Interpretation",
+    )
+    flags = checked(Store.memory(), record, fossil, authors)
+    assert flags["g:2"]["hidden-context"].details["phrases"] == ["this globi interaction record"]
+    assert "hidden-context" not in flags["w:7"]
+    assert "hidden-context" not in flags["b:1"]
+
+
+def test_a_species_beside_its_own_subspecies_in_any_domain() -> None:
+    item = new_item(
+        "w:8",
+        "Wikipedia",
+        "To which subspecies do the lions of East and Southern Africa belong?",
+        ["Panthera leo melanochaita", "Panthera leo", "Panthera leo leo", "Panthera tigris"],
+        "A",
+        "Taxonomy",
+    )
+    flags = checked(Store.memory(), item)["w:8"]
+    assert flags["subspecies-collision"].details["options"] == ["A", "B"]
+    assert "duplicate-options" not in flags

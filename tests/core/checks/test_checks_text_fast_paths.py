@@ -1,8 +1,8 @@
 """The text checks' fast paths decide exactly what the slow rules decide.
 
-The near-duplicate rule is difflib's ratio; rapidfuzz's Indel similarity only rules pairs out, so
-it must never be below difflib's ratio. The hidden-context patterns are skipped for stems that
-hold none of their words, so every stem the patterns match must pass that word test.
+The near-duplicate options' text rule is difflib's ratio; rapidfuzz's Indel similarity only rules
+pairs out, so it must never be below difflib's ratio. The hidden-context patterns are skipped for
+stems that hold none of their words, so every stem the patterns match must pass that word test.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from bagel_studio.core.checks.text import (
     _XC_HIDDEN_RE,
     SIMILAR,
     _hidden_patterns,
-    _near_same,
     _Option,
+    _similar_text,
 )
 from bagel_studio.core.domains import WIKIPEDIA, XENO_CANTO
 from tests.support.random_text import random_options
@@ -66,14 +66,8 @@ def _pairs(count: int) -> list[tuple[str, str]]:
     return pairs
 
 
-def _near_same_by_difflib_alone(a: _Option, b: _Option) -> bool:
-    """The rule as it was written before rapidfuzz: difflib's ratio on every open pair."""
-    if a.folded == b.folded:
-        return False
-    if a.stems and a.stems == b.stems:
-        return True
-    if (a.is_name and b.is_name) or a.numbers != b.numbers:
-        return False
+def _similar_by_difflib_alone(a: _Option, b: _Option) -> bool:
+    """The similarity rule as it was written before rapidfuzz: difflib's ratio on every pair."""
     if min(len(a.phrase), len(b.phrase)) < 12:
         return False
     return SequenceMatcher(None, a.phrase, b.phrase).ratio() >= SIMILAR
@@ -85,10 +79,10 @@ def test_indel_similarity_is_never_below_difflibs_ratio() -> None:
         assert Indel.normalized_similarity(first, second) >= ratio - 1e-12, (first, second)
 
 
-def test_near_same_decides_as_difflib_alone() -> None:
+def test_similar_text_decides_as_difflib_alone() -> None:
     pairs = _pairs(3000)
-    decided = [_near_same(_Option(a), _Option(b)) for a, b in pairs]
-    assert decided == [_near_same_by_difflib_alone(_Option(a), _Option(b)) for a, b in pairs]
+    decided = [_similar_text(_Option(a), _Option(b)) for a, b in pairs]
+    assert decided == [_similar_by_difflib_alone(_Option(a), _Option(b)) for a, b in pairs]
     assert 50 < sum(decided) < len(pairs) - 50  # both verdicts are well represented
 
 

@@ -87,7 +87,7 @@ def test_demo_flags_are_the_kept_ones(tmp_path: Path) -> None:
         assert check_all(store) == len(imported["flags"])
         rechecked = _state(store)
     kept = _kept("demo")
-    assert len(kept["flags"]) > 30
+    assert len(kept["flags"]) > 25  # the checks flag the planted problems (fewer false alarms)
     _assert_same(imported, kept)
     _assert_same(rechecked, kept)
 

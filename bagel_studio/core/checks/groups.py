@@ -1,0 +1,78 @@
+"""The groups a stem names in plain words ("Which moth family...", "which bird"), as the taxa a
+lineage shows them by: a GloBI option known to lie outside the stem's group (a spider offered
+for "which moth") is no answer to it, whatever the records link it to.
+
+A small table of common group names, each with the higher taxa GloBI's lineages use for it
+(several where the common word spans more than one: "fish"). Only plural-safe nouns: words that
+are also verbs ("flies", "bugs") are left out.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+_GROUPS: dict[str, tuple[str, ...]] = {
+    "moth": ("lepidoptera",),
+    "butterfly": ("lepidoptera",),
+    "caterpillar": ("lepidoptera",),
+    "lepidopteran": ("lepidoptera",),
+    "beetle": ("coleoptera",),
+    "weevil": ("coleoptera", "curculionidae"),
+    "spider": ("araneae",),
+    "bee": ("hymenoptera", "apoidea", "anthophila"),
+    "wasp": ("hymenoptera",),
+    "ant": ("hymenoptera", "formicidae"),
+    "aphid": ("hemiptera", "aphididae"),
+    "grasshopper": ("orthoptera",),
+    "dragonfly": ("odonata",),
+    "damselfly": ("odonata",),
+    "mite": ("acari", "arachnida"),
+    "tick": ("ixodida", "acari", "arachnida"),
+    "insect": ("insecta",),
+    "bird": ("aves",),
+    "mammal": ("mammalia",),
+    "amphibian": ("amphibia",),
+    "frog": ("anura", "amphibia"),
+    "toad": ("anura", "amphibia"),
+    "reptile": ("reptilia", "squamata", "testudines", "crocodylia"),
+    "snake": ("serpentes", "squamata"),
+    "lizard": ("squamata", "sauria"),
+    "fish": ("actinopterygii", "chondrichthyes", "teleostei", "elasmobranchii"),
+    "rodent": ("rodentia",),
+    "bat": ("chiroptera",),
+    "deer": ("cervidae",),
+    "snail": ("gastropoda",),
+    "slug": ("gastropoda",),
+    "fungus": ("fungi",),
+    "plant": ("plantae", "tracheophyta", "magnoliopsida", "liliopsida"),
+    "tree": ("plantae", "tracheophyta", "magnoliopsida", "pinopsida"),
+    "shrub": ("plantae", "tracheophyta", "magnoliopsida"),
+    "grass": ("poaceae",),
+    "coral": ("anthozoa", "cnidaria"),
+    "crustacean": ("crustacea", "malacostraca"),
+    "nematode": ("nematoda",),
+    "vertebrate": ("chordata", "vertebrata"),
+}
+_PLURALS = {"fungus": "fungi", "fish": "fishes", "deer": "deer", "butterfly": "butterflies"}
+_PLURALS |= {"dragonfly": "dragonflies", "damselfly": "damselflies"}
+_WORDS = {word: word for word in _GROUPS}
+_WORDS |= {_PLURALS.get(w, w + "s"): w for w in _GROUPS}
+_WORDS |= {"fishes": "fish", "fungi": "fungus", "grasses": "grass"}
+_GROUP_RE = re.compile(r"\b(" + "|".join(sorted(_WORDS, key=len, reverse=True)) + r")\b", re.I)
+
+
+@lru_cache(maxsize=4096)
+def stem_groups(question: str) -> tuple[frozenset[str], ...]:
+    """The groups the stem names, each as the taxon keys that show it in a lineage."""
+    return tuple(
+        frozenset(_GROUPS[_WORDS[match.group(1).lower()]]) for match in _GROUP_RE.finditer(question)
+    )
+
+
+def outside(groups: tuple[frozenset[str], ...], lineage: set[str]) -> bool:
+    """Whether a taxon of known ``lineage`` (its own key and its ancestors') lies outside every
+    group the stem names; False when the stem names none or the lineage is unknown."""
+    if not groups or not lineage:
+        return False
+    return all(group.isdisjoint(lineage) for group in groups)

@@ -1,0 +1,514 @@
+"""Numbers and units as the checks compare them: "More than 2,500" and "over 2 500", "five" and
+"5", "37 °C" and "about 37 degrees Celsius", "3 to 4 weeks" and "three to four weeks", "21-28
+days" and "3-4 weeks" say the same, and "About 40%" is not "within 40 km".
+
+``quantities(text)`` finds every quantity of a text: a value or a range, a unit (converted to the
+base unit of its dimension: metres, kilograms, seconds, hertz, degrees Celsius...; a count of
+things takes the thing's stem as its unit, "3 eggs"), and a bound ("more than", "up to"; "about"
+and "~" change nothing). Two quantities are the same when their dimension and bound agree and
+their values agree within a part in a hundred. ``unit_words`` are the words the quantities were
+made of, which the word comparisons then leave out. Small curated tables (number words, units,
+bounds), nothing learnt: the verdicts can be checked by eye.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache, lru_cache
+
+from bagel_studio.core.checks.words import STOP_WORDS, WORD_RE, stem
+
+TOLERANCE = 0.01  # relative difference under which two values are the same
+
+_UNITS_UP_TO_TWENTY = (  # noqa: SIM905 (a list of words reads better as one string)
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen twenty"
+).split()
+_TENS = {
+    "thirty": 30,
+    "forty": 40,
+    "fourty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+}
+NUMBER_WORDS: dict[str, float] = {w: float(n) for n, w in enumerate(_UNITS_UP_TO_TWENTY)}
+NUMBER_WORDS |= {w: float(n) for w, n in _TENS.items()}
+NUMBER_WORDS |= {"dozen": 12.0, "a dozen": 12.0, "a hundred": 100.0}
+NUMBER_WORDS |= {"single": 1.0, "a single": 1.0, "a pair of": 2.0, "pair of": 2.0}
+SCALES = {"hundred": 100.0, "thousand": 1e3, "million": 1e6, "billion": 1e9}
+# Fractions, read as shares ("three quarters" is 75%, "one in ten" 10%).
+FRACTIONS = {
+    "half": 2,
+    "halves": 2,
+    "third": 3,
+    "thirds": 3,
+    "quarter": 4,
+    "quarters": 4,
+    "fourth": 4,
+    "fourths": 4,
+    "fifth": 5,
+    "fifths": 5,
+    "tenth": 10,
+    "tenths": 10,
+}
+# Multiples, read as factors ("tripled" and "threefold" are three times).
+MULTIPLES = {
+    "twice": 2.0,
+    "double": 2.0,
+    "doubled": 2.0,
+    "doubles": 2.0,
+    "twofold": 2.0,
+    "triple": 3.0,
+    "tripled": 3.0,
+    "triples": 3.0,
+    "threefold": 3.0,
+    "quadruple": 4.0,
+    "quadrupled": 4.0,
+    "fourfold": 4.0,
+    "fivefold": 5.0,
+    "tenfold": 10.0,
+}
+
+# Unit spellings -> (dimension, factor to the dimension's base unit); temperatures are converted
+# by _to_celsius. Longest spellings are tried first (the pattern is built from the keys).
+_UNIT_TABLE: dict[str, tuple[str, float]] = {}
+
+
+def _units(dimension: str, factor: float, *spellings: str) -> None:
+    for spelling in spellings:
+        _UNIT_TABLE[spelling] = (dimension, factor)
+
+
+_units("percent", 1.0, "%", "percent", "per cent", "pct", "percentage points")
+_units("length", 1e-3, "mm", "millimetre", "millimetres", "millimeter", "millimeters")
+_units("length", 1e-2, "cm", "centimetre", "centimetres", "centimeter", "centimeters")
+_units("length", 1.0, "m", "metre", "metres", "meter", "meters")
+_units("length", 1e3, "km", "kilometre", "kilometres", "kilometer", "kilometers")
+_units("length", 0.0254, "inch", "inches")
+_units("length", 0.3048, "ft", "foot", "feet")
+_units("length", 1609.344, "mi", "mile", "miles")
+_units("length", 1e-6, "µm", "μm", "micrometre", "micrometres", "micrometer", "micrometers")
+_units("mass", 1e-6, "mg", "milligram", "milligrams")
+_units("mass", 1e-3, "g", "gram", "grams", "gramme", "grammes")
+_units("mass", 1.0, "kg", "kilogram", "kilograms", "kilo", "kilos")
+_units("mass", 1e3, "t", "tonne", "tonnes", "metric ton", "metric tons")
+_units("mass", 0.45359237, "lb", "lbs", "pound", "pounds")
+_units("mass", 0.028349523, "oz", "ounce", "ounces")
+_units("time", 1e-3, "ms", "msec", "millisecond", "milliseconds")
+_units("time", 1.0, "s", "sec", "secs", "second", "seconds")
+_units("time", 60.0, "min", "mins", "minute", "minutes")
+_units("time", 3600.0, "h", "hr", "hrs", "hour", "hours")
+_units("time", 86400.0, "d", "day", "days")
+_units("time", 604800.0, "wk", "wks", "week", "weeks")
+# months and years are not a whole number of days: a dimension of their own, in months
+_units("months", 1.0, "mo", "month", "months")
+_units("months", 12.0, "yr", "yrs", "year", "years", "y")
+_units("months", 120.0, "decade", "decades")
+_units("frequency", 1.0, "hz", "hertz")
+_units("frequency", 1e3, "khz", "kilohertz")
+_units("frequency", 1e6, "mhz", "megahertz")
+_units("area", 1e6, "km2", "km²", "sq km", "square kilometres", "square kilometers")
+_units("area", 1.0, "m2", "m²", "square metres", "square meters")
+_units("area", 1e4, "ha", "hectare", "hectares")
+_units("speed", 1 / 3.6, "km/h", "kph", "kmh", "kilometres per hour", "kilometers per hour")
+_units("speed", 0.44704, "mph", "miles per hour")
+_units("speed", 1.0, "m/s", "metres per second", "meters per second")
+_units("volume", 1e-3, "ml", "millilitre", "millilitres", "milliliter", "milliliters")
+_units("volume", 1.0, "l", "litre", "litres", "liter", "liters")
+_units("celsius", 1.0, "°c", "ºc", "° c", "degrees celsius", "degree celsius", "celsius")
+_units("celsius", 1.0, "degrees c", "deg c", "c")
+_units("fahrenheit", 1.0, "°f", "ºf", "° f", "degrees fahrenheit", "fahrenheit", "degrees f")
+_units("degrees", 1.0, "°", "º", "degrees", "degree")
+
+# Bounds: what a number is said to be. "About", "~" change nothing.
+_AT_LEAST = (
+    "more than|greater than|over|above|exceeding|in excess of|upwards of|at least|"
+    "no fewer than|no less than|not less than|>=|≥|>"
+)
+_AT_MOST = (
+    "less than|fewer than|under|below|up to|at most|no more than|not more than|not exceeding|<=|≤|<"
+)
+_APPROX = (
+    "about|approximately|approx\\.?|around|roughly|circa|c\\.|ca\\.|some|~|≈|nearly|almost|"
+    "close to|just over|just under|an estimated|estimated|an average of|on average|averaging"
+)
+
+_NUMBER_WORD_RE = "|".join(
+    sorted((re.escape(w) for w in (*NUMBER_WORDS, *SCALES)), key=len, reverse=True)
+)
+_FRACTION_RE = "|".join(sorted(FRACTIONS, key=len, reverse=True))
+_MULTIPLE_RE = "|".join(sorted(MULTIPLES, key=len, reverse=True))
+# A number: digits with thousands grouped by commas, spaces (also thin and no-break) or
+# apostrophes, or a decimal; or words ("twenty-five", "three hundred", "a dozen"); then an
+# optional scale word ("1.5 million").
+_DIGITS = r"\d{1,3}(?:(?:,|[ \u2009\u202f\u00a0'])\d{3})+(?![\d.,]\d)|\d+(?:[.,]\d+)?"
+_WORDS = rf"(?:{_NUMBER_WORD_RE})(?:(?:[- ]|\s+and\s+)(?:{_NUMBER_WORD_RE}))*"
+_NUMBER = rf"(?:{_DIGITS}|\b{_WORDS}\b)(?:\s+(?:hundred|thousand|million|billion)\b)?"
+_UNIT_RE = "|".join(sorted((re.escape(u) for u in _UNIT_TABLE), key=len, reverse=True))
+_RANGE_JOIN = r"\s*(?:-|–|—|to|or|and|until|through)\s*"
+_ANY_BOUND = f"{_AT_LEAST}|{_AT_MOST}|{_APPROX}"
+
+
+class _Patterns:
+    """The patterns quantities are read with, compiled when first needed (most texts hold no
+    number, and compiling them costs a command's start some 25 ms)."""
+
+    def __init__(self) -> None:
+        flags = re.IGNORECASE
+        self.quantity = re.compile(
+            rf"(?:(?P<lead>between|from)\s+)?"
+            rf"(?:(?P<bound>{_ANY_BOUND})\s*)?"
+            rf"(?:(?P<span>between|from)\s+)?"
+            rf"(?P<low>{_NUMBER})(?P<plus>\+)?"
+            rf"(?:\s*(?P<low_unit>{_UNIT_RE})(?![a-z]))?"
+            rf"(?:(?P<join>{_RANGE_JOIN})(?P<high>{_NUMBER}))?"
+            rf"(?:\s*(?P<unit>{_UNIT_RE})(?![a-z]))?"
+            rf"(?:\s+(?P<noun>[a-z][a-z-]{{2,}}))?",
+            flags,
+        )
+        # "three quarters", "a third", "two-thirds", "one in ten", "half": shares
+        self.share = re.compile(
+            rf"(?:(?P<bound>{_ANY_BOUND})\s*)?"
+            rf"(?:(?P<num>\d+|{_NUMBER_WORD_RE}|an?)[- ](?P<fraction>{_FRACTION_RE})\b"
+            rf"|\b(?P<half>half)\b"
+            rf"|(?P<part>\d+|{_NUMBER_WORD_RE}) (?:in|out of) (?P<whole>\d+|{_NUMBER_WORD_RE})\b)",
+            flags,
+        )
+        # "tripled", "3-fold", "three times": factors
+        self.multiple = re.compile(
+            rf"\b(?:(?P<word>{_MULTIPLE_RE})|(?P<num>\d+(?:\.\d+)?|{_NUMBER_WORD_RE})"
+            rf"(?:-fold\b|\s*(?:fold|times|×|x)\b))",
+            flags,
+        )
+        self.bounds = {
+            "ge": re.compile(rf"^(?:{_AT_LEAST})$", flags),
+            "le": re.compile(rf"^(?:{_AT_MOST})$", flags),
+        }
+        self.hedge = re.compile(rf"^(?:{_APPROX})$", flags)
+        self.maybe = re.compile(
+            r"\d|\b(?:" + "|".join((_NUMBER_WORD_RE, _FRACTION_RE, _MULTIPLE_RE)) + r")\b",
+            flags,
+        )
+
+
+@cache
+def _patterns() -> _Patterns:
+    return _Patterns()
+
+
+# Words after a number that are no unit of it ("3 to 4 weeks of age" keeps "weeks").
+_NOT_NOUNS = frozenset(
+    "and or to of in on at by for from with the a an than per each every is are was were be "  # noqa: SIM905
+    "times old long wide high deep tall away apart".split()
+)
+_DIGIT = re.compile(r"\d")
+# "between the years 1983 and 2009": a range, a few words after "between"
+_BETWEEN_BEFORE = re.compile(r"\bbetween(?:\s+[a-z]+){0,3}\s*$", re.IGNORECASE)
+# Every word a number, share or multiple may be written with (for ``may_hold_quantity``).
+_VOCABULARY = frozenset(
+    w
+    for phrase in (*NUMBER_WORDS, *SCALES, *FRACTIONS, *MULTIPLES)
+    for w in re.split(r"[- ]", phrase)
+) - {"a", "an", "of"}
+# The stems of those words (``words.stem``): a text whose content words hold none of them and no
+# digit holds no quantity (its stop words, "one" among them, make none alone).
+NUMBER_STEMS = frozenset(stem(w) for w in _VOCABULARY)
+# Words after a quantity that say what it measures, not a thing counted ("23 weeks old").
+_DESCRIPTORS = frozenset(["old", "long", "wide", "high", "deep", "tall", "away", "apart"])
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A value or range in a base unit, with its bound ("ge", "le" or "" for about/exactly).
+
+    A hedged value ("about 110", "almost 10%") stands for every value that rounds to it: its
+    ``slack`` is half the last unit it is written to (5 for "about 110", 0.5 for "about 19"),
+    in the base unit; an exact one is matched exactly in the same unit ("1983" is not
+    "1999") and within a part in a hundred in another (conversions are rounded: "1 mi (1.6
+    km)")."""
+
+    low: float
+    high: float
+    dimension: str  # "" for a bare number, a unit's dimension, "count:<stem>", "percent"...
+    bound: str
+    text: str  # as written, for messages
+    raw_low: float = 0.0  # the values as written, in their own unit (for a bare comparison)
+    raw_high: float = 0.0
+    slack: float = 0.0  # for a hedged value: how far a value may be and still round to it
+    unit: str = ""  # the unit as written, lower case ("km", "degrees celsius"; "" for none)
+
+    def same(self, other: Quantity) -> bool:
+        return (
+            self.dimension == other.dimension
+            and self.bound == other.bound
+            and self._ends_match(other.low, other.high, other)
+        )
+
+    def within(self, other: Quantity, *, strict: bool = False) -> bool:
+        """True when this value (or range) is stated by ``other``: the same, or, for a bare
+        value of a range's end, one of its ends ("3 weeks" in "3 to 4 weeks"). A value with a
+        unit needs that unit's dimension ("About 2 km" is not "2009"), a count a count of the
+        same or a bare number ("5.5 wolves" in "5.5 in Europe"); a bare one takes any value, as
+        written ("About 110" in "around 110 days"). ``strict``: the bounds must agree too ("up
+        to four" is not held by "four lions")."""
+        counted = self.dimension.startswith("count:") and not other.dimension
+        if self.dimension and self.dimension != other.dimension and not counted:
+            return False
+        if strict and self.bound != other.bound:
+            return False
+        if self.bound != other.bound and other.bound:
+            return False
+        if not self.dimension and other.dimension:
+            low, high = other.raw_low, other.raw_high
+        else:
+            low, high = other.low, other.high
+        if self._ends_match(low, high, other):
+            return True
+        single = self.low == self.high
+        return single and (self._near(self.low, low, other) or self._near(self.low, high, other))
+
+    def _ends_match(self, low: float, high: float, other: Quantity) -> bool:
+        return self._near(self.low, low, other) and self._near(self.high, high, other)
+
+    def _near(self, mine: float, theirs: float, other: Quantity) -> bool:
+        slack = max(self.slack, other.slack)
+        if slack:
+            return abs(mine - theirs) < slack
+        return _close(mine, theirs, TOLERANCE if self.unit != other.unit else EXACT)
+
+
+EXACT = 1e-9  # relative difference of two values written in one unit: the same figures
+
+
+def _close(a: float, b: float, tolerance: float = TOLERANCE) -> bool:
+    return abs(a - b) <= tolerance * max(abs(a), abs(b), 1e-12)
+
+
+def may_hold_quantity(text: str, words: list[str] | None = None) -> bool:
+    """False when ``text`` holds no digit and no number word (the common case, settled fast;
+    ``words``: the text's words, when the caller has them, looked up in a set)."""
+    if _DIGIT.search(text) is not None:
+        return True
+    if words is not None:
+        return not _VOCABULARY.isdisjoint(map(str.lower, words))
+    return _patterns().maybe.search(text) is not None
+
+
+@lru_cache(maxsize=65536)
+def quantities(text: str) -> tuple[Quantity, ...]:
+    """Every quantity of ``text``, in order (cached per distinct text)."""
+    return tuple(q for q, _ in _found(text))
+
+
+def _found(text: str) -> list[tuple[Quantity, tuple[int, int, int]]]:
+    """Every quantity of ``text`` with the span of its words (start, end of what counts as the
+    quantity's words, end of the match): shares and multiples first, then the numbers not
+    inside them."""
+    if not may_hold_quantity(text):
+        return []
+    found: list[tuple[Quantity, tuple[int, int, int]]] = []
+    taken: list[tuple[int, int]] = []
+    patterns = _patterns()
+    for match in patterns.share.finditer(text):
+        quantity = _share(match)
+        if quantity is not None:
+            found.append((quantity, (match.start(), match.end(), match.end())))
+            taken.append(match.span())
+    for match in patterns.multiple.finditer(text):
+        if not any(a < match.end() and match.start() < b for a, b in taken):
+            quantity = _multiple(match)
+            if quantity is not None:
+                found.append((quantity, (match.start(), match.end(), match.end())))
+                taken.append(match.span())
+    for match in patterns.quantity.finditer(text):
+        if any(a < match.end() and match.start() < b for a, b in taken):
+            continue
+        quantity = _quantity(match)
+        if quantity is not None:
+            noun = match.group("noun")
+            words_end = (
+                match.start("noun") if noun and noun.lower() not in _DESCRIPTORS else match.end()
+            )
+            found.append((quantity, (match.start(), words_end, match.end())))
+    found.sort(key=lambda pair: pair[1])
+    return found
+
+
+@lru_cache(maxsize=65536)
+def unit_words(text: str) -> frozenset[str]:
+    """The stems of the words the quantities of ``text`` are written with (numbers, units,
+    bounds, hedges, "old" in "23 weeks old"): what a word comparison leaves to the
+    quantities."""
+    found: set[str] = set()
+    for _, (start, end, _) in _found(text):
+        for word in WORD_RE.findall(text, start, end):
+            found.add(stem(word))
+    return frozenset(found)
+
+
+def _bound_of(text: str) -> str:
+    for name, pattern in _patterns().bounds.items():
+        if pattern.match(text):
+            return name
+    return ""
+
+
+def _share(match: re.Match[str]) -> Quantity | None:
+    """A share as a percentage: "three quarters" 75%, "a third" 33.3%, "one in ten" 10%."""
+    if match.group("half"):
+        value = 50.0
+    elif match.group("fraction"):
+        number = match.group("num").lower()
+        count = 1.0 if number in ("a", "an") else _number(number)
+        if count is None:
+            return None
+        value = 100.0 * count / FRACTIONS[match.group("fraction").lower()]
+    else:
+        part, whole = _number(match.group("part")), _number(match.group("whole"))
+        if part is None or not whole:
+            return None
+        value = 100.0 * part / whole
+    bound_text = match.group("bound") or ""
+    slack = 0.05 * value if _patterns().hedge.match(bound_text) else 0.0
+    text = match.group(0).strip()
+    return Quantity(value, value, "percent", _bound_of(bound_text), text, value, value, slack)
+
+
+def _multiple(match: re.Match[str]) -> Quantity | None:
+    """A multiple as its factor: "tripled", "threefold", "3-fold", "three times" are 3."""
+    word = match.group("word")
+    value = MULTIPLES[word.lower()] if word else _number(match.group("num"))
+    if value is None:
+        return None
+    text = match.group(0).strip()
+    return Quantity(value, value, "times", "", text, value, value)
+
+
+def _quantity(match: re.Match[str]) -> Quantity | None:
+    low = _number(match.group("low"))
+    if low is None:
+        return None
+    high_text = match.group("high")
+    high = _number(high_text) if high_text else low
+    if high is None:
+        return None
+    join = (match.group("join") or "").strip().lower()
+    span = (match.group("span") or match.group("lead") or "").lower()
+    if (
+        join == "and"
+        and span != "between"
+        and not _BETWEEN_BEFORE.search(match.string, max(0, match.start() - 40), match.start())
+    ):
+        high = low  # "3 and 4" outside "between": two numbers, the first one here
+    unit = (match.group("unit") or match.group("low_unit") or "").lower()
+    raw_low, raw_high = min(low, high), max(low, high)
+    dimension, low, high = _in_base_unit(unit, low, high)
+    if not unit:
+        noun = (match.group("noun") or "").lower()
+        if noun and noun not in _NOT_NOUNS and noun not in STOP_WORDS:
+            dimension = "count:" + stem(noun)
+    bound_text = match.group("bound") or ""
+    bound = "ge" if match.group("plus") else _bound_of(bound_text)
+    text = match.group(0).strip()
+    if not dimension and low == high and _lone_article(match):
+        return None
+    slack = 0.0
+    if _patterns().hedge.match(bound_text):  # "about 110": whatever rounds to 110
+        factor = abs(max(low, high) / raw_high) if raw_high else 1.0
+        slack = 0.49 * _last_unit(match.group("high") or match.group("low")) * factor
+    return Quantity(
+        min(low, high), max(low, high), dimension, bound, text, raw_low, raw_high, slack, unit
+    )
+
+
+def _last_unit(written: str) -> float:
+    """The unit of the last figure a number is written to: 10 for "110", 0.1 for "5.5", 1 for
+    "five"."""
+    digits = written.strip().replace(" ", "").replace(",", "")
+    if not digits[:1].isdigit():
+        value = _words(written.strip().lower())
+        digits = str(int(value)) if value is not None and value == int(value) else "1"
+    if "." in digits:
+        return 10.0 ** -len(digits.split(".", 1)[1])
+    stripped = digits.rstrip("0")
+    zeros = len(digits) - len(stripped)
+    if len(stripped) < 2:  # "10", "40", "100": the last zero may be a figure
+        zeros -= 1
+    return 10.0 ** max(zeros, 0)
+
+
+def _lone_article(match: re.Match[str]) -> bool:
+    """Whether a lone "one", "a single" or "half" with no unit, thing, bound or range ("one of
+    the largest") is matched: a way of speaking, not a quantity."""
+    low = match.group("low").strip().lower()
+    alone = not match.group("bound") and not match.group("high")
+    return alone and low in ("one", "single", "a single", "half")
+
+
+def _in_base_unit(unit: str, low: float, high: float) -> tuple[str, float, float]:
+    if not unit:
+        return "", low, high
+    dimension, factor = _UNIT_TABLE[unit]
+    if dimension == "fahrenheit":
+        return "celsius", (low - 32) * 5 / 9, (high - 32) * 5 / 9
+    if dimension == "degrees":
+        return "celsius", low, high  # a bare degree in a biology item is a temperature
+    return dimension, low * factor, high * factor
+
+
+def _number(text: str) -> float | None:
+    text = text.strip().lower()
+    scale = 1.0
+    for word, value in SCALES.items():
+        if text.endswith(" " + word) and not text[: -len(word)].strip().isalpha():
+            text, scale = text[: -len(word)].strip(), value
+            break
+    if text[:1].isdigit():
+        return _digits(text) * scale
+    return _words(text) * scale if _words(text) is not None else None  # type: ignore[operator]
+
+
+def _digits(text: str) -> float:
+    grouped = re.fullmatch(r"\d{1,3}(?:[, \u2009\u202f\u00a0']\d{3})+", text)
+    if grouped:
+        return float(re.sub(r"\D", "", text))
+    return float(text.replace(",", "."))
+
+
+def _words(text: str) -> float | None:
+    """The value of number words: "twenty-five" 25, "three hundred" 300, "a dozen" 12."""
+    if text in NUMBER_WORDS:
+        return NUMBER_WORDS[text]
+    total = current = 0.0
+    seen = False
+    for word in re.split(r"[- ]+", text):
+        if word in ("a", "and"):
+            continue
+        if word in NUMBER_WORDS:
+            current += NUMBER_WORDS[word]
+        elif word == "hundred":
+            current = (current or 1.0) * 100
+        elif word in SCALES:
+            total += (current or 1.0) * SCALES[word]
+            current = 0.0
+        else:
+            return None
+        seen = True
+    return total + current if seen else None
+
+
+def same_quantities(first: tuple[Quantity, ...], second: tuple[Quantity, ...]) -> bool:
+    """The two texts state the same quantities (in any order)."""
+    if len(first) != len(second):
+        return False
+    left = list(second)
+    for quantity in first:
+        match = next((q for q in left if quantity.same(q)), None)
+        if match is None:
+            return False
+        left.remove(match)
+    return True

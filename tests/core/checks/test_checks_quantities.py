@@ -1,0 +1,173 @@
+"""Numbers and units as the checks compare them (``checks.quantities``), and the
+``duplicate-options`` verdicts that follow: the same quantity in other units or number formats
+is one answer twice; different quantities, an option and its negation, and the same words
+swapped around a comparison are not."""
+
+from __future__ import annotations
+
+import pytest
+from checks_support import checked, new_item
+
+from bagel_studio.core.checks.quantities import quantities, same_quantities, unit_words
+from bagel_studio.core.store import Store
+
+
+def one(text: str) -> tuple[float, float, str, str]:
+    (quantity,) = quantities(text)
+    return quantity.low, quantity.high, quantity.dimension, quantity.bound
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("More than 2,500", "over 2 500"),
+        ("five", "5"),
+        ("37 °C", "about 37 degrees Celsius"),
+        ("98.6 °F", "37 °C"),
+        ("3 to 4 weeks", "three to four weeks"),
+        ("21-28 days", "3–4 weeks"),
+        ("About 40%", "roughly 40 percent"),
+        ("Up to 12 cm", "at most 120 mm"),
+        ("~3-5 kHz", "3,000–5,000 Hz"),
+        ("twenty-five species", "25 species"),
+        ("a dozen eggs", "12 eggs"),
+        ("between 3 and 4 kg", "3-4 kilograms"),
+        ("1.5 million", "1,500,000"),
+    ],
+)
+def test_the_same_quantity_written_otherwise(first: str, second: str) -> None:
+    assert same_quantities(quantities(first), quantities(second)), (first, second)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("About 40%", "within 40 km"),
+        ("More than 2,500", "Less than 2,500"),
+        ("3 to 4 weeks", "3 to 4 months"),
+        ("~3-5 kHz", "~6-8 kHz"),
+        ("five eggs", "five chicks"),
+        ("37 °C", "37 km"),
+    ],
+)
+def test_different_quantities(first: str, second: str) -> None:
+    assert not same_quantities(quantities(first), quantities(second)), (first, second)
+
+
+def test_what_a_quantity_is_made_of() -> None:
+    assert one("More than 2,500") == (2500.0, 2500.0, "", "ge")
+    assert one("Up to 12 cm") == (pytest.approx(0.12), pytest.approx(0.12), "length", "le")
+    assert one("Five eggs")[2] == "count:egg"
+    assert quantities("One of the largest cats") == ()  # a way of speaking, not a quantity
+    assert quantities("Mostly at night, in dense forest") == ()
+    assert {"37", "about", "degre", "celsius"} <= unit_words("about 37 degrees Celsius")
+    assert "egg" not in unit_words("Five eggs")  # the thing counted stays a word
+
+
+def _options(*options: str, answer: str = "A") -> dict[str, object]:
+    item = new_item("w:q", "Wikipedia", "Which is it?", list(options), answer, "Morphology")
+    return checked(Store.memory(), item)["w:q"]
+
+
+def test_duplicate_options_in_other_units_and_number_words() -> None:
+    celsius = _options("37 °C", "About 37 degrees Celsius", "25 °C", "42 °C")
+    flag = celsius["duplicate-options"]
+    assert flag.details["options"] == ["A", "B"]  # type: ignore[attr-defined]
+    assert "'37 °C' = 'About 37 degrees Celsius'" in flag.message  # type: ignore[attr-defined]
+    weeks = _options("3 to 4 weeks", "One week", "Three to four weeks", "Six months")
+    assert weeks["duplicate-options"].details["options"] == ["A", "C"]  # type: ignore[attr-defined]
+
+
+def test_reversed_comparisons_negations_and_other_bounds_are_not_duplicates() -> None:
+    reversed_ = _options(
+        "Males are larger than females",
+        "Females are larger than males",
+        "Both sexes are the same size",
+        "Size varies with season",
+    )
+    assert "duplicate-options" not in reversed_
+    negated = _options(
+        "It is venomous to humans",
+        "It is not venomous to humans",
+        "Only its larvae are venomous",
+        "It is venomous to fish only",
+    )
+    assert "duplicate-options" not in negated
+    bounds = _options("More than 2,500", "Fewer than 2,500", "About 250", "Exactly 25")
+    assert "duplicate-options" not in bounds
+
+
+def test_a_phrase_turned_about_is_still_a_duplicate() -> None:
+    turned = _options("Eucalyptus leaves", "Bamboo shoots", "Leaves of eucalyptus", "Insects")
+    assert turned["duplicate-options"].details["options"] == ["A", "C"]  # type: ignore[attr-defined]
+    assert "the same words: Eucalyptus, leaves" in turned["duplicate-options"].message  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("About 110", "around 110 days"),  # a bare number takes the value as written
+        ("About 19 g", "19.2 g"),  # a hedged number: whatever rounds to it
+        ("Almost 10%", "9.88%"),
+        ("More than 100 m", "100+ m"),
+        ("About three quarters", "75%"),
+        ("About one third", "About 33%"),
+        ("About one in ten", "10%"),
+        ("It tripled them", "increased threefold"),
+        ("One hundred and fifteen", "115"),
+        ("About five weeks", "33-35 days"),
+        ("About two to three years", "1.8 to 3.1 years"),
+    ],
+)
+def test_hedged_numbers_shares_and_multiples(first: str, second: str) -> None:
+    (mine,) = quantities(first)
+    assert any(mine.within(theirs) for theirs in quantities(second)), (first, second)
+
+
+def test_a_hedge_is_no_licence_for_any_number() -> None:
+    (about_40,) = quantities("About 40%")
+    assert not about_40.same(quantities("About 45%")[0])
+    assert not about_40.same(quantities("About 10%")[0])
+    (up_to_four,) = quantities("Up to four")
+    assert up_to_four.within(quantities("four lions")[0])  # a gold may say it looser
+    assert not up_to_four.within(quantities("four lions")[0], strict=True)  # a distractor not
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "why"),
+    [
+        ("Sus scrofa", "Wild boar (Sus scrofa)", "the same species, Sus scrofa"),
+        ("115", "One hundred and fifteen", "the same quantity"),
+        ("About 75%", "About three quarters", "the same quantity"),
+        (
+            "The bird drinks the flowers' nectar",
+            "The bird feeds on nectar from the flowers",
+            "the same words",
+        ),
+    ],
+)
+def test_duplicates_in_other_words_names_and_numbers(first: str, second: str, why: str) -> None:
+    flags = _options(first, second, "Something else entirely", "Another thing again")
+    assert why in flags["duplicate-options"].message  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("Panthera leo", "Panthera leo leo"),
+        ("Males, by 15 to 20 percent", "Females, by 15 to 20 percent"),
+        ("Wolves but not dogs", "Dogs but not wolves"),
+        ("Only female offspring did", "Only male offspring did"),
+        ("More than 100 m", "More than 1 km"),
+    ],
+)
+def test_opposites_that_look_alike_are_not_duplicates(first: str, second: str) -> None:
+    assert "duplicate-options" not in _options(first, second, "Neither", "Something else")
+
+
+def test_figures_in_one_unit_are_exact_and_between_reaches_back() -> None:
+    assert not same_quantities(quantities("1983 to 2009"), quantities("1999 to 2001"))
+    assert same_quantities(
+        quantities("1983 to 2009"), quantities("between the years 1983 and 2009")
+    )
+    assert same_quantities(quantities("1 mile"), quantities("1.6 km"))  # a rounded conversion
