@@ -55,6 +55,7 @@ LISTENING_STARTS = "The listening panel starts once the desk is idle for a momen
 LISTENING_PREPARING = (
     "Preparing the spectrogram and player: a moment's pause (or Space) brings them."
 )
+BLIND_BIRDNET = "names an option: shown once you have answered (blind mode)"
 NO_SOURCE_RECORD = "No GloBI record is linked as this item's source; its flags name these rows:"
 
 
@@ -385,6 +386,7 @@ class EvidencePanel(QTabWidget):
         if revealed and not was and self.item is not None:
             self.text.show_highlights()
             self._show_globi(self.item)
+            self._refresh_species(self.item.id)  # a BirdNET row that named an option
 
     def show_item(self, item: Item | None, *, key_revealed: bool = True) -> None:
         """Show ``item``'s evidence; ``key_revealed`` False (blind mode) hides what points at the
@@ -472,7 +474,8 @@ class EvidencePanel(QTabWidget):
             if self.listening is not None:
                 self.listening.clear()
             return False
-        fields = [*recording_fields(rec), species_field(self._store, item, rec)]
+        blind = not self.key_revealed
+        fields = [*recording_fields(rec), species_field(self._store, item, rec, blind)]
         self.recording.set_fields(str(rec["id"]), fields)
         if self.listening is not None:
             self._show_in_panel(self.listening, item)
@@ -491,7 +494,8 @@ class EvidencePanel(QTabWidget):
         )
         if item is None or item.id != item_id or rec is None:
             return
-        fields = [*recording_fields(rec), species_field(self._store, item, rec)]
+        blind = not self.key_revealed
+        fields = [*recording_fields(rec), species_field(self._store, item, rec, blind)]
         self.recording.set_fields(str(rec["id"]), fields)
 
     def _show_in_panel(self, panel: ListeningPanel, item: Item) -> None:
@@ -547,16 +551,24 @@ def recording_fields(rec: dict[str, Any]) -> list[tuple[str, Any]]:
     ]
 
 
-def species_field(store: Store, item: Item, rec: dict[str, Any]) -> tuple[str, Any]:
+def species_field(
+    store: Store, item: Item, rec: dict[str, Any], blind: bool = False
+) -> tuple[str, Any]:
     """The card's "BirdNET" row: whether the clip confirms the item's species (from the cached
-    detection; importing the audio core only now, as the listening panel does)."""
+    detection; importing the audio core only now, as the listening panel does). ``blind``: a
+    row that names one of the item's options ("Italian Sparrow leads most windows") waits for
+    the curator's answer."""
     from bagel_studio.core.audio.species_project import card_line, item_answer
 
     try:
-        return ("BirdNET", card_line(item_answer(store, item, rec)))
+        line = card_line(item_answer(store, item, rec))
     except Exception:  # a detection that cannot be read must not hide the card
         log.exception("the species detection could not be read")
         return ("BirdNET", None)
+    options = [" ".join(o.lower().split()) for o in item.content.options]
+    if blind and line and any(len(o) >= 3 and o in line.lower() for o in options):
+        return ("BirdNET", BLIND_BIRDNET)
+    return ("BirdNET", line)
 
 
 def _scrolling(widget: QWidget) -> QScrollArea:
