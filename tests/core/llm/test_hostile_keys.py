@@ -155,3 +155,19 @@ def test_no_traceback_from_a_key_outside_ascii(llm_project: Path) -> None:
     assert result.returncode == 2
     assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
     assert not leaked(result.stdout + result.stderr)
+
+
+def test_the_client_debug_log_never_holds_the_key(llm_project: Path) -> None:
+    """A usable key, with the openai client's own log at its most talkative (``OPENAI_LOG=debug``,
+    which a curator sets to see what is sent): the requests are logged, the key is not."""
+    with ScriptedServer() as server:
+        env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "GOOD_KEY": BODY,
+               "OPENAI_LOG": "debug"}  # fmt: skip
+        result = subprocess.run(
+            [sys.executable, "-m", "bagel_studio", "evaluate", str(llm_project), "--model",
+             "gold", "--base-url", server.url, "--api-key-env", "GOOD_KEY", "--retries", "0"],
+            env=env, capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "Sending HTTP Request: POST" in result.stderr  # the log is on
+    assert not leaked(result.stdout + result.stderr)
