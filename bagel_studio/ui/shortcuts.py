@@ -74,6 +74,8 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("faster", ("]",), "Faster playback", SHOWING, "Listen"),
     Shortcut("loop", ("O",), "Loop on / off (the box, or the whole clip)", SHOWING, "Listen"),
     Shortcut("measure", ("M",), "Measuring box on / off (or Shift+drag)", SHOWING, "Listen"),
+    Shortcut("zoom_selection", ("Z",), "Zoom to the measuring box", SHOWING, "Listen"),
+    Shortcut("zoom_all", ("0",), "Show the whole recording (zoom out)", SHOWING, "Listen"),
     Shortcut(
         "play_species",
         ("H",),
@@ -108,6 +110,16 @@ SHORTCUTS: tuple[Shortcut, ...] = (
 )
 
 BY_ACTION: dict[str, Shortcut] = {s.action: s for s in SHORTCUTS}
+
+# What the mouse does on the spectrogram (Raven's and Audacity's habits), listed by F1 after the
+# keys: gestures of the plot, not keys of the desk, so no QShortcut is made of them.
+MOUSE: tuple[tuple[str, str], ...] = (
+    ("Wheel", "Zoom time"),
+    ("Shift+wheel", "Zoom frequency"),
+    ("Drag", "Pan"),
+    ("Shift+drag", "Measuring box (a plain drag while M is on)"),
+    ("Click", "Play from there"),
+)
 
 
 def button_text(action: str) -> str:
