@@ -50,6 +50,9 @@ COMMANDS: dict[str, Command] = {
     ),
     "merge": Command("merge", "merge other curators' project files into a project"),
     "agreement": Command("agreement", "inter-curator agreement (Cohen's and Fleiss' kappa)"),
+    "plan": Command(
+        "plan", "plan a review team: who reviews which items, more eyes where the risk is"
+    ),
     "evaluate": Command(
         "evaluate", "ask a model every item with the paper's closed-book prompt; store answers"
     ),
@@ -245,6 +248,9 @@ def _run_command(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 1
+        if _damaged(exc):
+            print(f"bagel-studio {args.command}: {_damage_message(exc)}", file=sys.stderr)
+            return 2
         if not _storage_error(exc):
             raise
         print(f"bagel-studio {args.command}: {_storage_message(exc)}", file=sys.stderr)
@@ -274,10 +280,50 @@ def _storage_error(exc: BaseException) -> bool:
     return isinstance(exc, sqlite3.OperationalError) or type(exc) is sqlite3.DatabaseError
 
 
+# SQLite's result codes of storage that refused a read (SQLITE_IOERR_READ, _SHORT_READ), that
+# could not open a file (SQLITE_CANTOPEN) or ran out of memory (SQLITE_NOMEM); the others a
+# storage error has are writes refused (full, read-only, an I/O error writing or syncing)
+_SQLITE_READ_CODES = frozenset({266, 522})
+_SQLITE_OTHER_CODES = {14: "could not open", 7: "out of memory"}
+_NOT_WRITE_ERRNOS = {
+    errno.EIO: "could not read or write",
+    errno.EACCES: "no permission (a read-only file or folder?)",
+    errno.EPERM: "no permission",
+}
+
+
+def _damaged(exc: BaseException) -> bool:
+    """A damaged project file (or one holding what the studio did not create), found while the
+    command ran: said as such, never as a storage failure."""
+    integrity = sys.modules.get("bagel_studio.core.store.integrity")
+    if integrity is None:
+        return False
+    if isinstance(exc, integrity.DamagedProjectError):
+        return True
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF in integrity.DAMAGE_CODES
+
+
+def _damage_message(exc: BaseException) -> str:
+    from bagel_studio.core.store.integrity import DamagedProjectError, recovery
+
+    if isinstance(exc, DamagedProjectError):
+        return str(exc)
+    return f"the project file is damaged ({exc}); {recovery('PROJECT')}"
+
+
 def _storage_message(exc: BaseException) -> str:
+    """A write refused names the storage that refused it (disk full, read-only, failing);
+    anything else storage did (a read that failed, a file that cannot be opened: a read-only
+    command meets those too) says what it was, without calling it a write."""
     reason = exc.strerror or str(exc) if isinstance(exc, OSError) else str(exc)
     where = f" ({exc.filename})" if isinstance(exc, OSError) and exc.filename else ""
-    return (
-        f"could not write{where}: {reason} (disk full, read-only or failing storage?);"
-        " the step that failed was undone, everything committed before it is kept"
-    )
+    undone = "the step that failed was undone, everything committed before it is kept"
+    code = getattr(exc, "sqlite_errorcode", 0)
+    if isinstance(exc, OSError) and exc.errno in _NOT_WRITE_ERRNOS:
+        return f"{_NOT_WRITE_ERRNOS[exc.errno]}{where}: {reason}; {undone}"
+    if code in _SQLITE_READ_CODES:
+        return f"could not read{where}: {reason} (failing storage?); {undone}"
+    if code & 0xFF in _SQLITE_OTHER_CODES:
+        return f"{_SQLITE_OTHER_CODES[code & 0xFF]}{where}: {reason}; {undone}"
+    return f"could not write{where}: {reason} (disk full, read-only or failing storage?); {undone}"

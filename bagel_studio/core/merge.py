@@ -30,7 +30,7 @@ from typing import Any
 
 from bagel_studio.core.changes import NOTHING, Done
 from bagel_studio.core.operations.merge import FileMerge, file_sha256, merge_in
-from bagel_studio.core.store import QueueFilter, Store, StoreError
+from bagel_studio.core.store import QueueFilter, SchemaTooNewError, Store, StoreError
 
 Progress = Callable[[int, int], None]
 
@@ -91,11 +91,17 @@ def open_other(store: Store, path: str | Path) -> Store:
     if str(store.path) != ":memory:" and other_path.resolve() == store.path.resolve():
         raise MergeError(f"{path}: is this project itself")
     try:
-        return Store.open(other_path, read_only=True)
-    except StoreError as exc:
+        other = Store.open(other_path, read_only=True)
+    except (StoreError, SchemaTooNewError) as exc:
         raise MergeError(str(exc)) from exc
     except sqlite3.DatabaseError as exc:
         raise MergeError(f"{path}: not a BAGEL Studio project ({exc})") from exc
+    try:
+        other.require_sound()
+    except StoreError as exc:
+        other.close()
+        raise MergeError(str(exc)) from exc
+    return other
 
 
 def merge_projects(
@@ -103,9 +109,11 @@ def merge_projects(
 ) -> Done[MergeReport]:
     """Merge every file in ``paths`` into ``store``; the report, and what the files changed.
 
-    All files are opened before anything is written, so an unreadable one (MergeError) leaves the
-    project untouched. Each file is then merged in its own transaction.
+    All files are opened, and checked as the project is (``Store.require_sound``: their schema,
+    SQLite's full check), before anything is written, so an unreadable, newer or damaged one
+    (MergeError) leaves the project untouched. Each file is then merged in its own transaction.
     """
+    store.require_sound()
     others = []
     changes = NOTHING
     try:

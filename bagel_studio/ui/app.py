@@ -8,6 +8,7 @@ waits for its pending writes and releases its writer lock before the next one is
 from __future__ import annotations
 
 import logging
+import sqlite3
 import sys
 import time
 from pathlib import Path
@@ -96,6 +97,10 @@ class DeskApp:
         self.services: Services | None = None
         self.window: MainWindow | None = None
         self.start_screen: StartScreen | None = None
+        self.failed: str | None = None  # why the last project could not be opened
+        # nobody can answer a dialog (the command line started the desk without a visible
+        # screen, ``launch``): what a dialog would say goes to stderr instead
+        self.headless = False
 
     def open(self, path: Path, *, create: bool = False, read_only: bool = False) -> bool:
         """Open ``path`` in a new desk window; False (with a message) when it cannot be opened.
@@ -135,18 +140,38 @@ class DeskApp:
         parent = self.window or self.start_screen
         try:
             if read_only:
-                return Store.open(path, read_only=True)
-            return Store.open(path, create=create, owner=self.prefs.curator)
+                store = Store.open(path, read_only=True)
+            else:
+                store = Store.open(path, create=create, owner=self.prefs.curator)
         except ProjectLockedError as exc:
+            if self.headless:  # nobody could answer: said, not asked
+                self._cannot_open(parent, f"{exc}; close it there, then open it again")
+                return None
             if plain_question(
                 parent,
                 "Project in use",
                 f"{exc}\n\nOpen it read-only? You can look at everything but not decide or edit.",
             ):
                 return self._open_store(path, create=False, read_only=True)
-        except (StoreError, SchemaTooNewError, OSError) as exc:
-            plain_message(parent, QMessageBox.Icon.Critical, "Cannot open project", str(exc))
-        return None
+            return None
+        except (StoreError, SchemaTooNewError, OSError, sqlite3.Error) as exc:
+            self._cannot_open(parent, str(exc))
+            return None
+        if store.damage is not None:  # found on open: nothing may be written into it
+            message = store.damage
+            store.close()
+            self._cannot_open(parent, message)
+            return None
+        return store
+
+    def _cannot_open(self, parent: QWidget | None, message: str) -> None:
+        """Why a project cannot be opened: in a dialog, or on stderr where no one could see one
+        (the desk then ends with status 2)."""
+        self.failed = message
+        if self.headless:
+            sys.stderr.write(f"bagel-studio: cannot open project: {message}\n")
+            return
+        plain_message(parent, QMessageBox.Icon.Critical, "Cannot open project", message)
 
     def show_start(self) -> None:
         self.start_screen = StartScreen(self.prefs, lambda p, c: self.open(p, create=c))

@@ -95,10 +95,11 @@ def _launch(args: list[str]) -> int:
 
 
 def _run_desk(command: str | None, options: argparse.Namespace, demo_path: Path | None) -> int:
-    from bagel_studio.ui import testing_hooks
+    from bagel_studio.ui import headless, testing_hooks
     from bagel_studio.ui.app import DeskApp
 
     desk = DeskApp()
+    desk.headless = headless.is_headless()
     watcher = _prepare_headless(desk, options.curator)
     if demo_path is not None:
         opened = desk.open(demo_path, create=False)
@@ -107,7 +108,7 @@ def _run_desk(command: str | None, options: argparse.Namespace, demo_path: Path 
     else:
         opened = _open_recent(desk)
     if not opened and desk.start_screen is None:
-        return 1
+        return 2 if desk.failed is not None else 1  # 2: the project could not be opened
     hooks = testing_hooks.install(desk.window) if desk.window is not None else None
     code = desk.exec()
     del hooks, watcher  # kept alive for the whole event loop

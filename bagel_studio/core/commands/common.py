@@ -40,11 +40,16 @@ def open_project(
 ) -> Store:
     """Open a project for a command, turning every failure into a one-line UsageError. A
     project an older release wrote is brought up to date before a command reads it, as opening
-    it for writing does (a command that only reads would otherwise miss what it reads)."""
+    it for writing does (a command that only reads would otherwise miss what it reads).
+
+    A file that fails the check on open (``Store.findings``) is refused with what was found
+    and how to recover; only a command that reads may go on with one that merely holds objects
+    the studio did not create (a warning says which), never with a damaged one."""
     project = Path(path)
     if not create and not project.exists():
         raise UsageError(f"{path}: no such project")
     store = _opened(project, create=create, read_only=read_only, owner=owner, wait=wait)
+    _refuse_damaged(store, read_only=read_only)
     if not read_only or not store.schema_behind():
         return store
     store.close()
@@ -56,7 +61,20 @@ def open_project(
             f"{path}: written by an older BAGEL Studio, and could not be brought up to date"
             f" ({reason}); open it once with this version for writing, then try again"
         ) from exc
-    return _opened(project, create=False, read_only=True, owner=owner, wait=wait)
+    store = _opened(project, create=False, read_only=True, owner=owner, wait=wait)
+    _refuse_damaged(store, read_only=True)
+    return store
+
+
+def _refuse_damaged(store: Store, *, read_only: bool) -> None:
+    findings, damage = store.findings, store.damage
+    if findings is None or damage is None:
+        return
+    if read_only and not findings.integrity and not store.schema_behind():
+        sys.stderr.write(f"bagel-studio: warning: {damage}\n")
+        return
+    store.close()
+    raise UsageError(damage)
 
 
 def _opened(project: Path, **options: Any) -> Store:

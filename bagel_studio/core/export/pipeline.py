@@ -221,6 +221,7 @@ def export_release(
     time (see the module docstring); ``progress(done, 100)`` in percent."""
     out = Path(out_dir).absolute()
     check_out_dir(out, force, None if str(store.path) == ":memory:" else store.path)
+    store.require_sound()  # a damaged file would be released as it reads
     with snapshot(store), paused_gc(), writing(out) as (folder, items):
         project = collect(store)
         counter = _Counter(project.total, _percent(progress, 0, ITEMS_SHARE))
@@ -250,6 +251,7 @@ def write_release(
         raise ExportBlockedError(plan.blocked)
     check_out_dir(out_dir, force, project)
     items = plan.items
+    items.store.require_sound()
     with snapshot(items.store), paused_gc(), writing(out_dir) as (folder, writer):
         counter = _Counter(len(items), _percent(progress, 0, ITEMS_SHARE))
         for start in range(0, len(items), items.BATCH):

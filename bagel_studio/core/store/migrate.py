@@ -75,6 +75,21 @@ def apply_migrations(db: Database) -> int:
     return count
 
 
+def create_migrations_table(db: sqlite_utils.Database) -> None:
+    """The table the migrations are recorded in, as ``Migrations`` creates it."""
+    _migrations().ensure_migrations_table(db)
+
+
+def refuse_newer(db: Database) -> None:
+    """Raise SchemaTooNewError when ``db`` records a migration this program does not know."""
+    _refuse_newer(db, migration_names(), [*applied_migrations(db), *(_earlier_record(db) or {})])
+
+
+def carried_over(db: Database) -> bool:
+    """True when ``db`` holds an earlier release's record, which migrating carries over."""
+    return _has_table(db, EARLIER_TABLE) or (not _has_table(db, TABLE) and _user_version(db) > 0)
+
+
 def _migrations() -> Migrations:
     """sqlite-utils' ``Migrations`` of the steps ``schema.py`` registered, in their order."""
     from sqlite_utils.migrations import Migrations

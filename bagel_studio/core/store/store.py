@@ -9,6 +9,7 @@ helpers commit on their own.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -22,14 +23,29 @@ from bagel_studio.core.store.evidence import Evidence
 from bagel_studio.core.store.flags import Flags
 from bagel_studio.core.store.history import History
 from bagel_studio.core.store.imports import Imports
+from bagel_studio.core.store.integrity import (
+    DAMAGE_CODES,
+    STORAGE_CODES,
+    DamagedProjectError,
+    Findings,
+    inspect,
+    integrity_problems,
+    opening_error,
+)
 from bagel_studio.core.store.items import Items
 from bagel_studio.core.store.llm import Llm
 from bagel_studio.core.store.lock import WriterLock
-from bagel_studio.core.store.migrate import apply_migrations
+from bagel_studio.core.store.migrate import (
+    applied_migrations,
+    apply_migrations,
+    carried_over,
+    refuse_newer,
+)
 from bagel_studio.core.store.paging import Queue
 from bagel_studio.core.store.project import Project
 from bagel_studio.core.store.reviews import Reviews
 from bagel_studio.core.store.schema import migration_names
+from bagel_studio.core.store.team import Team
 
 Clock = Callable[[], str]
 
@@ -40,11 +56,6 @@ def utc_now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
-# SQLite's primary result codes for storage that refuses the request (not a bad file):
-# SQLITE_NOMEM, SQLITE_READONLY, SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN
-_STORAGE_CODES = frozenset({7, 8, 10, 13, 14})
-
-
 class Store:
     """A project file, open for reading and (unless ``read_only``) writing.
 
@@ -52,8 +63,8 @@ class Store:
     one per subject, hold the SQL: ``items``, ``queue`` (filters, paging, search), ``flags``,
     ``reviews`` (the curators' decisions), ``adjudications``, ``history`` (edits, undo and the
     append-only history), ``imports`` (import runs, rejects), ``evidence`` (GloBI records,
-    texts, recordings, audio measurements), ``llm`` and ``project`` (settings, releases and
-    merges recorded)."""
+    texts, recordings, audio measurements), ``llm``, ``project`` (settings, releases and
+    merges recorded) and ``team`` (review plans, assignments, packages collected)."""
 
     def __init__(
         self,
@@ -64,6 +75,10 @@ class Store:
     ) -> None:
         self.path = path
         self.db = db
+        self.findings: Findings | None = None  # what the check on open found (None: not run)
+        # what was found wrong, as one line with how to recover (None: nothing); every write
+        # refuses while it is set (``transaction``)
+        self.damage: str | None = None
         self._lock = lock
         self._clock = clock
         self.items = Items(self)
@@ -76,6 +91,7 @@ class Store:
         self.evidence = Evidence(self)
         self.llm = Llm(self)
         self.project = Project(self)
+        self.team = Team(self)
 
     def clock(self) -> str:
         return self._clock()
@@ -94,26 +110,16 @@ class Store:
         wait: float = 0.0,
     ) -> Store:
         """Open (and, if allowed, create) a project; raise ProjectLockedError if another
-        writer still holds it after ``wait`` seconds."""
+        writer still holds it after ``wait`` seconds.
+
+        The file is checked first (``integrity``): its schema against the one its migrations
+        build, and SQLite's quick check of its pages. A file that fails is opened all the same,
+        with ``findings`` saying what was found: nothing is written into it (``transaction``
+        refuses) and it is not migrated. A file whose schema cannot even be read raises
+        DamagedProjectError."""
         path = Path(path)
         if read_only:
-            if not path.exists():
-                raise StoreError(f"{path}: no such project")
-            if path.is_dir():
-                raise StoreError(f"{path}: is a folder, not a project file")
-            try:
-                conn = sqlite3.connect(
-                    f"file:{path}?mode=ro", uri=True, isolation_level=None, check_same_thread=False
-                )
-            except sqlite3.Error as exc:
-                raise StoreError(f"{path}: cannot be opened ({exc})") from exc
-            store = cls(path, Database(conn), None, clock)
-            try:
-                store._check_readable()
-            except StoreError:
-                conn.close()
-                raise
-            return store
+            return cls._open_read_only(path, clock)
         if not path.exists() and not create:
             raise StoreError(f"{path}: no such project")
         if path.exists() and not _looks_like_sqlite(path):
@@ -134,13 +140,53 @@ class Store:
             conn.execute("PRAGMA foreign_keys = ON")
             conn.execute("PRAGMA busy_timeout = 5000")
             db = Database(conn)
-            apply_migrations(db)
+            findings = _checked_and_migrated(db)
+        except sqlite3.DatabaseError as exc:
+            if writer is not None:
+                writer.close()
+            lock.release()
+            error = opening_error(path, exc)
+            if error is None:  # storage refused: the command says so as for any write
+                raise
+            raise error from exc
         except BaseException:
             if writer is not None:
                 writer.close()
             lock.release()
             raise
-        return cls(path, db, lock, clock)
+        store = cls(path, db, lock, clock)
+        store.found(findings)
+        return store
+
+    @classmethod
+    def _open_read_only(cls, path: Path, clock: Clock) -> Store:
+        if not path.exists():
+            raise StoreError(f"{path}: no such project")
+        if path.is_dir():
+            raise StoreError(f"{path}: is a folder, not a project file")
+        if not _looks_like_sqlite(path):
+            raise StoreError(f"{path}: not a BAGEL Studio project (not an SQLite file)")
+        conn = _connect_read_only(path)
+        store = cls(path, Database(conn), None, clock)
+        try:
+            if _foreign_database(conn):
+                raise StoreError(
+                    f"{path}: not a BAGEL Studio project (an SQLite database of another program)"
+                )
+            store._check_readable()
+            refuse_newer(store.db)
+            if not carried_over(store.db):
+                store.found(store.inspect(full=False))
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            error = opening_error(path, exc)
+            if error is None:
+                raise
+            raise error from exc
+        except BaseException:
+            conn.close()
+            raise
+        return store
 
     @classmethod
     def memory(cls, clock: Clock = utc_now) -> Store:
@@ -154,13 +200,38 @@ class Store:
         try:
             self.db.execute("SELECT count(*) FROM items").fetchone()
         except sqlite3.DatabaseError as exc:
-            if getattr(exc, "sqlite_errorcode", 0) & 0xFF in _STORAGE_CODES:
+            code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
+            if code in STORAGE_CODES:
                 # reading a WAL project creates its shared-memory file: a full disk refuses it
                 raise StoreError(
                     f"{self.path}: cannot be read here ({exc}; disk full, read-only or failing"
                     " storage?); the project is unchanged"
                 ) from exc
+            if code in DAMAGE_CODES:
+                raise
             raise StoreError(f"{self.path}: not a BAGEL Studio project ({exc})") from exc
+
+    # -- whether the file is sound ---------------------------------------------------------------
+
+    def found(self, findings: Findings) -> None:
+        """Note what a check of the file found (``damage``: what writes are refused with)."""
+        self.findings = findings
+        self.damage = None if findings.sound else findings.message(self.path)
+
+    def inspect(self, *, full: bool) -> Findings:
+        """The file's schema compared with what its migrations build, and SQLite's check of it
+        (``full``: ``integrity_check`` and the search index against the items, else the quick
+        check): ``integrity.inspect``."""
+        return inspect(self.db.conn, applied_migrations(self.db), full=full)
+
+    def require_sound(self, *, full: bool = True) -> None:
+        """Raise DamagedProjectError unless the file is sound: what an export, a merge and a
+        collect call before they read a project as the truth. A failure also refuses every
+        later write through this store."""
+        findings = self.inspect(full=full)
+        if not findings.sound:
+            self.found(findings)
+            raise DamagedProjectError(findings.message(self.path))
 
     @property
     def read_only(self) -> bool:
@@ -189,6 +260,8 @@ class Store:
         """One atomic, durable write: committed on success, rolled back on any error."""
         if self.read_only:
             raise StoreError(f"{self.path.name} is open read-only")
+        if self.damage is not None:
+            raise DamagedProjectError(self.damage)
         conn = self.db.conn
         if conn.in_transaction:  # nested: part of the caller's transaction
             yield conn
@@ -219,6 +292,53 @@ class Store:
             yield
         finally:
             conn.rollback()
+
+
+def _checked_and_migrated(db: Database) -> Findings:
+    """Check a file opened for writing, and bring it up to date when it is sound. A file an
+    earlier release wrote (its migrations recorded elsewhere) is compared after migrating."""
+    refuse_newer(db)
+    earlier = carried_over(db)
+    findings = (
+        Findings(integrity=integrity_problems(db.conn, full=False))
+        if earlier
+        else inspect(db.conn, applied_migrations(db), full=False)
+    )
+    if not findings.sound:
+        return findings
+    apply_migrations(db)
+    if earlier:
+        findings = inspect(db.conn, applied_migrations(db), full=None)
+    return findings
+
+
+def _connect_read_only(path: Path) -> sqlite3.Connection:
+    """A read-only connection. On read-only media, where SQLite cannot make the project's
+    shared-memory file beside it, the file is read as it lies (``immutable``: nothing can write
+    it there), unless a write-ahead log waits beside it, whose changes that would not see."""
+    try:
+        conn = sqlite3.connect(
+            f"file:{path}?mode=ro", uri=True, isolation_level=None, check_same_thread=False
+        )
+    except sqlite3.Error as exc:
+        raise StoreError(f"{path}: cannot be opened ({exc})") from exc
+    if os.access(path.parent, os.W_OK):
+        return conn
+    try:
+        conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone()
+        return conn
+    except sqlite3.OperationalError:
+        conn.close()
+    log = Path(f"{path}-wal")
+    if log.exists() and log.stat().st_size > 0:
+        raise StoreError(
+            f"{path}: cannot be read on read-only media: changes wait in its write-ahead log"
+            f" ({log.name}), which only writable storage can fold in; copy the project and"
+            f" {log.name} to a writable folder and open the copy"
+        )
+    return sqlite3.connect(
+        f"file:{path}?mode=ro&immutable=1", uri=True, isolation_level=None, check_same_thread=False
+    )
 
 
 def _foreign_database(conn: sqlite3.Connection) -> bool:

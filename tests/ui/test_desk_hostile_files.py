@@ -1,0 +1,91 @@
+"""The desk on a file that is not a sound project (issue 26): a text file, a project of a newer
+release, a truncated one, one with a trigger added by hand. Headless, it prints the message the
+command line would and exits 2 (it used to print nothing and never end, or give a traceback);
+with a screen, the same message is shown in a dialog."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from tests.support.hostile import add_by_hand, project_with_history
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _desk_headless(tmp_path: Path, project: Path) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    env.update(
+        QT_QPA_PLATFORM="offscreen",
+        BAGEL_STUDIO_HEADLESS="1",
+        BAGEL_STUDIO_CONFIG_DIR=str(tmp_path / "config"),
+        BAGEL_STUDIO_HEADLESS_SCREENSHOT=str(tmp_path / "screen.png"),
+        BAGEL_STUDIO_CURATOR="ana",
+        PYTHONPATH=str(ROOT),
+    )
+    return subprocess.run(
+        [sys.executable, "-m", "bagel_studio", "open", str(project)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def _hostile(kind: str, tmp_path: Path) -> tuple[Path, str]:
+    """A file of the given kind and what the message about it must say."""
+    if kind == "text":
+        path = tmp_path / "notes.bagel"
+        path.write_text("just some notes\n", encoding="utf-8")
+        return path, "not an SQLite file"
+    project = project_with_history(tmp_path, items=20)
+    if kind == "newer":
+        add_by_hand(
+            project,
+            "INSERT INTO _sqlite_migrations (migration_set, name, applied_at)"
+            " VALUES ('bagel-studio', 'm_from_the_future', 'x')",
+        )
+        return project, "newer BAGEL Studio"
+    if kind == "truncated":
+        data = project.read_bytes()
+        project.write_bytes(data[: len(data) // 2])
+        return project, "damaged"
+    add_by_hand(
+        project, "CREATE TRIGGER wipe AFTER INSERT ON reviews BEGIN DELETE FROM history; END"
+    )
+    return project, "trigger wipe on reviews"
+
+
+@pytest.mark.parametrize("kind", ["text", "newer", "truncated", "trigger"])
+def test_headless_desk_on_a_hostile_file_says_why_and_exits_2(kind: str, tmp_path: Path) -> None:
+    path, says = _hostile(kind, tmp_path)
+    result = _desk_headless(tmp_path, path)
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr
+    assert says in result.stderr
+
+
+def test_the_desk_shows_the_same_message_in_a_dialog(qapp: QApplication, tmp_path: Path) -> None:
+    from bagel_studio.ui.app import DeskApp
+
+    path, says = _hostile("trigger", tmp_path)
+    shown: list[str] = []
+
+    def close_the_box() -> None:
+        box = QApplication.activeModalWidget()
+        if isinstance(box, QMessageBox):
+            shown.append(box.text())
+            box.accept()
+        else:
+            QTimer.singleShot(50, close_the_box)
+
+    desk = DeskApp()
+    QTimer.singleShot(50, close_the_box)
+    assert desk.open(path) is False
+    assert shown and says in shown[0] and "repair" in shown[0]
