@@ -226,8 +226,8 @@ def _underspecified(g: GlobiItem) -> Flag | None:
             if implies(read_label(link.interaction).type, vague):
                 fits.setdefault(index, []).append(link.ref)
                 kinds.setdefault(index, link.interaction.strip())
-    if len(fits) < 2:
-        return None
+    if len({g.key(i) for i in fits}) < 2:
+        return None  # one taxon, however often it is offered, is one answer
     named = ", ".join(f"{letter(i)} {g.options[i].strip()!r} ({kinds[i]})" for i in sorted(fits))
     return Flag(
         UNDERSPECIFIED,

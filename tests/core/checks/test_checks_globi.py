@@ -561,3 +561,66 @@ def test_a_gold_that_words_the_relation_is_read_by_its_verbs(ash: Store) -> None
         "Vulpes vulpes eats Microtus arvalis"
         in flags["globi:fox:nests"]["unsupported-gold"].message
     )
+
+
+def test_a_record_label_the_table_does_not_know_is_read_by_its_words() -> None:
+    # A source's own wording ("mutualistically interacts with", "parasitically lives on") names
+    # the relation in its words, as a gold in free words does.
+    store = Store.memory()
+    store.evidence.add_globi_records(
+        [
+            record("Bombus hortorum", "mutualistically interacts with", "Trifolium pratense"),
+            record("Varroa destructor", "parasitically lives on", "Apis mellifera", row=2),
+        ],
+        None,
+    )
+    mutualism = new_item(
+        "globi:bumblebee:type",
+        "GloBI",
+        "How do the bumblebee Bombus hortorum and red clover Trifolium pratense interact?",
+        ["Mutualism, in which both benefit", "Predation on the clover", "Competition", "None"],
+        "A",
+        INTERACTION,
+        globi_ref="curated.tsv#1",
+    )
+    predation = new_item(
+        "globi:bumblebee:wrong",
+        "GloBI",
+        "How do the bumblebee Bombus hortorum and red clover Trifolium pratense interact?",
+        ["Predation on the clover", "Mutualism, in which both benefit", "Competition", "None"],
+        "A",
+        INTERACTION,
+        globi_ref="curated.tsv#1",
+    )
+    mite = new_item(
+        "globi:mite:type",
+        "GloBI",
+        "What is the relation of the mite Varroa destructor to the honey bee Apis mellifera?",
+        ["Parasitism", "Mutualism", "Pollination", "Commensalism"],
+        "A",
+        INTERACTION,
+        globi_ref="curated.tsv#2",
+    )
+    flags = checked(store, mutualism, predation, mite)
+    assert "unsupported-gold" not in flags["globi:bumblebee:type"]
+    assert "unsupported-gold" not in flags["globi:mite:type"]
+    wrong = flags["globi:bumblebee:wrong"]["unsupported-gold"]
+    assert "mutualistically interacts with" in wrong.message
+
+
+def test_one_taxon_offered_twice_is_not_two_answers_to_a_vague_stem() -> None:
+    store = Store.memory()
+    store.evidence.add_globi_records(
+        [record("Myotis myotis", "host of", "Penicillidia dufourii", row=1)], None
+    )
+    item = new_item(
+        "globi:myotis:twice",
+        "GloBI",
+        "Which bat fly was recorded on the greater mouse-eared bat Myotis myotis?",
+        ["Penicillidia dufourii", "Penicillidia dufourii", "Musca domestica", "Apis mellifera"],
+        "A",
+        PARTICIPANT,
+    )
+    flags = checked(store, item)["globi:myotis:twice"]
+    assert "options-not-distinct" in flags
+    assert "underspecified-interaction" not in flags
