@@ -71,8 +71,8 @@ def legacy_encoding(sample: bytes, cr_only: bool = False) -> str:
     letter is not, nor a dash, a symbol or an undefined byte between two letters ("tr—fica" is
     Mac Roman's "trófica" read as CP1252; "PyrÈnÈes" is CP1252's "Pyrénées" read as Mac
     Roman), nor a letter between two digits (CP1252's "444–448", a range of pages, is Mac
-    Roman's "444ñ448"). CR-only line endings, the classic Mac's, decide a tie. CP1252 with undefined bytes
-    (which Latin-1 maps to control characters) is read as Latin-1."""
+    Roman's "444ñ448"). CR-only line endings, the classic Mac's, decide a tie. CP1252 with
+    undefined bytes (which Latin-1 maps to control characters) is read as Latin-1."""
     windows = _plausibility(sample.decode(CP1252, "replace"))
     mac = _plausibility(sample.decode(MAC_ROMAN))
     if mac > windows or (mac == windows and cr_only and not sample.isascii()):
