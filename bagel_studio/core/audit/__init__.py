@@ -98,7 +98,7 @@ def audit_flags(report: AuditReport) -> dict[str, list[Flag]]:
         flags.setdefault(item_id, []).append(
             Flag(
                 LEAKS_ANSWER_OF,
-                Severity.INFO,  # under 0.8 precision on the labeled corpus (docs/CHECKS.md)
+                Severity.WARNING,
                 f"The stem states the answer of {_names(others)}: "
                 + ", ".join(repr(a) for a in answers[:NAMED]),
                 {"items": others, "answers": answers},
