@@ -4,6 +4,8 @@ interactions too vague to tell the options apart. ``documented.py`` holds the re
 
 from __future__ import annotations
 
+import re
+
 from bagel_studio.core.checks.documented import DESCRIPTION as ALSO_DOCUMENTED_DESCRIPTION
 from bagel_studio.core.checks.documented import also_documented, links_for_option
 from bagel_studio.core.checks.globi_item import GlobiItem, letter
@@ -219,10 +221,17 @@ def _underspecified(g: GlobiItem) -> Flag | None:
     if not phrases or not g.stem_taxa:
         return None
     vague = vague_type(phrases[0])
+    # the parts of the gold record's place the stem names ("in Zadie cave"); none: the stem
+    # does not say where, and records of every place fit it
+    folded = " ".join(question.split()).casefold()
+    locality = g.gold_link.locality if g.gold_link is not None else ""
+    place = [p.strip() for p in locality.split(",") if p.strip() and _within(p.strip(), folded)]
     fits: dict[int, list[str]] = {}
     kinds: dict[int, str] = {}
     for index in g.taxa:
         for link in links_for_option(g, index):
+            if link.locality and not all(_within(p, link.locality) for p in place):
+                continue  # a record of another place than the one the stem names
             if implies(read_label(link.interaction).type, vague):
                 fits.setdefault(index, []).append(link.ref)
                 kinds.setdefault(index, link.interaction.strip())
@@ -231,7 +240,7 @@ def _underspecified(g: GlobiItem) -> Flag | None:
     named = ", ".join(f"{letter(i)} {g.options[i].strip()!r} ({kinds[i]})" for i in sorted(fits))
     return Flag(
         UNDERSPECIFIED,
-        Severity.INFO,  # under 0.8 precision on the labeled corpus (docs/CHECKS.md)
+        Severity.WARNING,
         f'"{phrases[0]}" leaves the interaction open and the records link {named} to the stem\'s '
         "taxon",
         {
@@ -239,6 +248,12 @@ def _underspecified(g: GlobiItem) -> Flag | None:
             "records": sorted({r for refs in fits.values() for r in refs}),
         },
     )
+
+
+def _within(place: str, text: str) -> bool:
+    """Whether ``text`` names ``place`` as words ("UK, Hertfordshire" names the "UK";
+    "Kessipoughou cave" does not name "Zadie cave")."""
+    return re.search(rf"(?<!\w){re.escape(place)}(?!\w)", text) is not None
 
 
 def _vague_interaction_options(g: GlobiItem) -> Flag | None:
@@ -265,7 +280,7 @@ def _vague_interaction_options(g: GlobiItem) -> Flag | None:
     vague, other = pairs[0]
     return Flag(
         UNDERSPECIFIED,
-        Severity.INFO,  # under 0.8 precision on the labeled corpus (docs/CHECKS.md)
+        Severity.WARNING,
         f"{letter(vague)} {g.options[vague].strip()!r} is a vague reading of {letter(other)} "
         f"{g.options[other].strip()!r}: both fit the same record",
         {"options": sorted({letter(i) for p in pairs for i in p}), "records": []},

@@ -624,3 +624,52 @@ def test_one_taxon_offered_twice_is_not_two_answers_to_a_vague_stem() -> None:
     flags = checked(store, item)["globi:myotis:twice"]
     assert "options-not-distinct" in flags
     assert "underspecified-interaction" not in flags
+
+
+def test_a_stem_that_names_the_place_asks_about_the_records_of_that_place() -> None:
+    store = Store.memory()
+    flies = [
+        record("Rousettus aegyptiacus", "host of", "Eucampsipoda africana", row=1),
+        record("Rousettus aegyptiacus", "host of", "Penicillidia fulvida", row=2),
+    ]
+    flies.append(record("Rousettus aegyptiacus", "host of", "Eucampsipoda africana", row=3))
+    flies[0]["record"] = {"localityName": "Faucon cave, Gabon"}
+    flies[1]["record"] = {"localityName": "Belinga cave, Gabon"}
+    flies[2]["record"] = {"localityName": "Gabon"}
+    store.evidence.add_globi_records(flies, None)
+    options = ["Eucampsipoda africana", "Penicillidia fulvida", "Musca domestica", "Apis mellifera"]
+    here = new_item(
+        "globi:rousettus:here",
+        "GloBI",
+        "Which bat fly was recorded on Rousettus aegyptiacus in Faucon cave?",
+        options,
+        "A",
+        PARTICIPANT,
+        globi_ref="curated.tsv#1",
+    )
+    anywhere = new_item(
+        "globi:rousettus:anywhere",
+        "GloBI",
+        "Which bat fly was recorded on Rousettus aegyptiacus?",
+        options,
+        "A",
+        PARTICIPANT,
+        globi_ref="curated.tsv#1",
+    )
+    region = new_item(
+        "globi:rousettus:region",
+        "GloBI",
+        "Which bat fly was recorded on Rousettus aegyptiacus in Gabon?",
+        options,
+        "A",
+        PARTICIPANT,
+        globi_ref="curated.tsv#3",
+    )
+    flags = checked(store, here, anywhere, region)
+    assert "underspecified-interaction" not in flags["globi:rousettus:here"]
+    # both caves are in Gabon: a record's place within the stem's fits it
+    assert "underspecified-interaction" in flags["globi:rousettus:region"]
+    assert flags["globi:rousettus:anywhere"]["underspecified-interaction"].details["options"] == [
+        "A",
+        "B",
+    ]
