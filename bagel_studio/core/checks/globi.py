@@ -130,7 +130,13 @@ def _subspecies_pair(name_a: TaxonName, name_b: TaxonName) -> bool:
 def _taxon_granularity(g: GlobiItem, overlapping: set[frozenset[int]]) -> Flag | None:
     if overlapping:
         return None  # taxon-overlap already says the ranks collide
-    higher = [i for i, n in g.taxa.items() if not n.epithets]  # a genus or above
+    # a genus or above: known as a taxon by its rank's ending ("Cichlidae") or by the records
+    # (a record of it, or a lineage naming it), not a word of a name's shape ("Photosynthesis")
+    higher = [
+        i
+        for i, n in g.taxa.items()
+        if not n.epithets and (n.rank is not None or g.links.get(g.key(i)) or g.lineages.get(i))
+    ]
     species = [i for i, n in g.taxa.items() if n.epithets]
     pairs = [(h, s) for h in higher for s in species if frozenset((h, s)) not in overlapping]
     if not pairs:

@@ -673,3 +673,50 @@ def test_a_stem_that_names_the_place_asks_about_the_records_of_that_place() -> N
         "A",
         "B",
     ]
+
+
+def test_a_word_no_record_knows_as_a_taxon_mixes_no_ranks() -> None:
+    # "Coyote (Canis latrans)" or "Photosynthesis" is no higher taxon; "Cichlidae" is one by its
+    # family ending, "Mustela" by the records that name it.
+    store = Store.memory()
+    store.evidence.add_globi_records([record("Mustela", "eats", "Microtus arvalis")], None)
+    stem = "Which taxon eats Microtus arvalis in the records?"
+    items = [
+        new_item(
+            "globi:words:coyote",
+            "GloBI",
+            stem,
+            ["Canis latrans", "Coyote (Canis latrans)", "Ursus arctos", "Canis lupus"],
+            "A",
+            PARTICIPANT,
+        ),
+        new_item(
+            "globi:words:absurd",
+            "GloBI",
+            stem,
+            ["Photosynthesis", "Canis lupus", "Vulpes vulpes", "Ursus arctos"],
+            "B",
+            PARTICIPANT,
+        ),
+        new_item(
+            "globi:words:family",
+            "GloBI",
+            stem,
+            ["Cichlidae", "Canis lupus", "Vulpes vulpes", "Ursus arctos"],
+            "B",
+            PARTICIPANT,
+        ),
+        new_item(
+            "globi:words:recorded",
+            "GloBI",
+            stem,
+            ["Mustela", "Canis lupus", "Vulpes vulpes", "Ursus arctos"],
+            "A",
+            PARTICIPANT,
+        ),
+    ]
+    flags = checked(store, *items)
+    assert "taxon-granularity" not in flags["globi:words:coyote"]
+    assert "taxon-granularity" not in flags["globi:words:absurd"]
+    assert "taxon-granularity" in flags["globi:words:family"]
+    assert "taxon-granularity" in flags["globi:words:recorded"]
