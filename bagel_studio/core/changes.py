@@ -46,6 +46,7 @@ class Changes:
     audit: bool = False  # the audit's flags were set anew
     settings: bool = False  # the project's shared settings (the spectrogram's)
     exports: bool = False  # a release was recorded
+    team: bool = False  # the review plan: its assignments, rounds or packages collected
 
     @classmethod
     def of_items(
@@ -81,11 +82,12 @@ class Changes:
             audit=self.audit or other.audit,
             settings=self.settings or other.settings,
             exports=self.exports or other.exports,
+            team=self.team or other.team,
         )
 
     def __bool__(self) -> bool:
         return bool(self.parts) or any(
-            (self.models, self.evidence, self.audit, self.settings, self.exports)
+            (self.models, self.evidence, self.audit, self.settings, self.exports, self.team)
         )
 
     def touches(self, item_id: str, parts: Part | None = None) -> bool:

@@ -50,6 +50,9 @@ COMMANDS: dict[str, Command] = {
     ),
     "merge": Command("merge", "merge other curators' project files into a project"),
     "agreement": Command("agreement", "inter-curator agreement (Cohen's and Fleiss' kappa)"),
+    "plan": Command(
+        "plan", "plan a review team: who reviews which items, more eyes where the risk is"
+    ),
     "evaluate": Command(
         "evaluate", "ask a model every item with the paper's closed-book prompt; store answers"
     ),

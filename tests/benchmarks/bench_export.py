@@ -31,7 +31,10 @@ Baselines, before this benchmark's work (issue 11, one quiet run each): 11,852 i
 1.48 GB at 200,000; session 3 at 2.03 s (19x, 2.78 s CPU) and 15.5 s (9.4x, 327 MB); session 5
 at 0.65 s (5.9x, 1.05 s CPU, 87 MB) at 11,852. Up to issue 24 the command planned and rendered
 from 4,000 items on forked workers (0.46 s at 11,852, 4.8-5.2 s and 9.4 s of CPU at 200,000);
-since then it runs its stages on one process.
+since then it runs its stages on one process. Alternated with that code on the shared machine
+(load 8-12, where two processes got no more CPU than one), medians of three: 11,852 items 2.74 s
+and 0.89 s of CPU against 2.98 s and 1.03 s; 200,000 items 37.6 s, 12.5 s of CPU and 380 MB
+against 45.1 s, 12.5 s and 251 MB.
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ desk and the command line call these, never the store's write methods. Qt-free.
 * ``decide_many``: one decision on many items, all or nothing (``operations.decisions``)
 * the audit's flags, ``store_audit_flags`` (``operations.audit``)
 * what an import writes, one input file per transaction: ``import_file`` (``operations.imports``)
+* a review team's plan and its further rounds: ``make_plan``, ``next_round`` (``operations.team``)
 """
 
 from __future__ import annotations

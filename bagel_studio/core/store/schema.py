@@ -465,3 +465,35 @@ def m_llm_reply_note(db: sqlite_utils.Database) -> None:
     whole."""
     for table in ("llm_answers", "llm_verdicts", "llm_regenerations"):
         db.execute(f"ALTER TABLE {table} ADD COLUMN reply_note TEXT")
+
+
+@migration
+def m_review_plans(db: sqlite_utils.Database) -> None:
+    """A review team's plans (``core.assignment``): each plan's settings (the team, curators per
+    item, the risk rule, the calibration share, the seed) and the key its packages' bindings are
+    signed with, which never leaves the project; who has which item, in which round and at which
+    place of their queue (an item once per curator: the key); and each package collected back,
+    with when (a decision dated after it is refused)."""
+    db.execute(
+        "CREATE TABLE review_plans (seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE,"
+        " created_at TEXT NOT NULL, settings TEXT NOT NULL, secret TEXT NOT NULL)"
+    )
+    db.execute(
+        "CREATE TABLE plan_assignments (plan_id TEXT NOT NULL REFERENCES review_plans(id)"
+        " ON DELETE CASCADE, item_id TEXT NOT NULL, curator TEXT NOT NULL,"
+        " round INTEGER NOT NULL, position INTEGER NOT NULL, reason TEXT NOT NULL,"
+        " PRIMARY KEY (plan_id, item_id, curator))"
+    )
+    db.execute(
+        "CREATE INDEX idx_plan_assignments_curator ON plan_assignments"
+        " (plan_id, curator, round, position)"
+    )
+    db.execute(
+        "CREATE TABLE plan_collections (id INTEGER PRIMARY KEY, plan_id TEXT NOT NULL"
+        " REFERENCES review_plans(id) ON DELETE CASCADE, curator TEXT NOT NULL,"
+        " round INTEGER NOT NULL, path TEXT NOT NULL, sha256 TEXT NOT NULL,"
+        " collected_at TEXT NOT NULL, summary TEXT NOT NULL)"
+    )
+    db.execute(
+        "CREATE INDEX idx_plan_collections_package ON plan_collections (plan_id, curator, round)"
+    )

@@ -45,6 +45,7 @@ from bagel_studio.core.store.paging import Queue
 from bagel_studio.core.store.project import Project
 from bagel_studio.core.store.reviews import Reviews
 from bagel_studio.core.store.schema import migration_names
+from bagel_studio.core.store.team import Team
 
 Clock = Callable[[], str]
 
@@ -62,8 +63,8 @@ class Store:
     one per subject, hold the SQL: ``items``, ``queue`` (filters, paging, search), ``flags``,
     ``reviews`` (the curators' decisions), ``adjudications``, ``history`` (edits, undo and the
     append-only history), ``imports`` (import runs, rejects), ``evidence`` (GloBI records,
-    texts, recordings, audio measurements), ``llm`` and ``project`` (settings, releases and
-    merges recorded)."""
+    texts, recordings, audio measurements), ``llm``, ``project`` (settings, releases and
+    merges recorded) and ``team`` (review plans, assignments, packages collected)."""
 
     def __init__(
         self,
@@ -90,6 +91,7 @@ class Store:
         self.evidence = Evidence(self)
         self.llm = Llm(self)
         self.project = Project(self)
+        self.team = Team(self)
 
     def clock(self) -> str:
         return self._clock()
