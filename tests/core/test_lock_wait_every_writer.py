@@ -18,7 +18,8 @@ from bagel_studio.core.cli import COMMANDS, run
 from bagel_studio.core.store import Store
 from tests.support.lock_holder import held, waits_then_runs
 
-READ_ONLY = {"stats", "agreement", "audio", "verify"}  # never open a project for writing
+READ_ONLY = {"stats", "agreement", "audio", "verify", "repair"}  # never open a project for writing
+# (repair reads PROJECT only, and writes NEWFILE, a file no one else has open)
 
 
 def make_project(path: Path) -> None:

@@ -319,7 +319,9 @@ def _model_report(store: Store, plan: ExportPlan) -> dict[str, Any]:
     what the plan keeps of each item (no item is read again)."""
     from bagel_studio.core.llm.report import model_report  # lazy: only releases need it
 
-    return model_report(store, [(s.item_id, s.domain, s.level) for s in plan.items.slots])
+    return model_report(
+        store, [(s.item_id, s.domain, s.level) for s in plan.items.slots], plan.seed
+    )
 
 
 def _releasable(plan: ExportPlan) -> None:
