@@ -146,6 +146,7 @@ class DeskMenus:
         self._need(export, "bagel_studio.ui.export_dialog")
         merge = self._add(menu, "merge", "Merge curators' files…", self.merge_dialog)
         self._need(merge, "bagel_studio.core.merge")
+        self._add(menu, "save_copy", "Save a copy…", self.save_copy_dialog)
         menu.addSeparator()
         self._add(menu, "quit", "Quit", self.quit)
         if self.desk.read_only:
@@ -167,7 +168,13 @@ class DeskMenus:
         # checkable: Ctrl+B triggers it, which moves the tick as a click would
         blind = self._add(menu, "blind", "Blind mode", self.toggle_blind, checkable=True)
         blind.setChecked(bool(self.desk.services.prefs.blind_mode))
-        self._add(menu, "curator", "Change curator…", self.change_curator)
+        curator = self._add(menu, "curator", "Change curator…", self.change_curator)
+        if self.desk.services.package is not None:
+            curator.setEnabled(False)
+            curator.setToolTip(
+                f"This is {self.desk.services.curator}'s package: it is reviewed as"
+                f" {self.desk.services.curator}"
+            )
 
     def _need(self, action: QAction, module: str) -> None:
         if not module_available(module):
@@ -247,6 +254,33 @@ class DeskMenus:
             dialog.start()
         else:
             self._return_keys()
+
+    def save_copy_dialog(self) -> None:
+        """File → Save a copy…: a consistent copy of the project, made while it stays open."""
+        current = Path(self.desk.services.store.path)
+        name, _ = QFileDialog.getSaveFileName(
+            self.window,
+            "Save a copy of the project",
+            str(current.with_name(f"{current.stem}-copy.bagel")),
+            PROJECT_FILTER,
+        )
+        if name:
+            self.save_copy(Path(name))
+        else:
+            self._return_keys()
+
+    def save_copy(self, target: Path) -> None:
+        """Write a copy of the project to ``target`` with SQLite's backup API, after the writes
+        already asked for (on the writer thread, so every decision made so far is in it); the
+        status line says where, or why not."""
+        store = self.desk.services.store
+        self.desk.show_status(f"Saving a copy to {target}…")
+        self.desk.services.writer.submit(
+            lambda: store.copy_to(target),
+            lambda path: self.desk.show_status(f"Saved a copy of the project: {path}"),
+            lambda error: self.desk.show_status(f"No copy saved: {error}"),
+        )
+        self._return_keys()
 
     def export_dialog(self) -> None:
         module = importlib.import_module("bagel_studio.ui.export_dialog")

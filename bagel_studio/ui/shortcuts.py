@@ -102,6 +102,7 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("import", ("Ctrl+I",), "Import", IDLE - {S.READ_ONLY}, "File"),
     Shortcut("export", ("Ctrl+E",), "Export the release", IDLE, "File"),
     Shortcut("merge", ("Ctrl+M",), "Merge curators' files", IDLE - {S.READ_ONLY}, "File"),
+    Shortcut("save_copy", ("Ctrl+Shift+S",), "Save a copy of the project", IDLE, "File"),
     Shortcut("help", ("F1", "?"), "Keyboard shortcuts", ANYTIME, "Help"),
     Shortcut("quit", ("Ctrl+Q",), "Quit (waits for the last write)", ANYTIME, "File"),
 )
