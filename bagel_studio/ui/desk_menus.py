@@ -273,12 +273,13 @@ class DeskMenus:
         """Write a copy of the project to ``target`` with SQLite's backup API, after the writes
         already asked for (on the writer thread, so every decision made so far is in it); the
         status line says where, or why not."""
-        store = self.desk.services.store
+        project = importlib.import_module("bagel_studio.core.operations.project")
+        services = self.desk.services
         self.desk.show_status(f"Saving a copy to {target}…")
-        self.desk.services.writer.submit(
-            lambda: store.copy_to(target),
-            lambda path: self.desk.show_status(f"Saved a copy of the project: {path}"),
-            lambda error: self.desk.show_status(f"No copy saved: {error}"),
+        services.write(
+            lambda: project.save_copy(services.store, target),
+            done=lambda path: self.desk.show_status(f"Saved a copy of the project: {path}"),
+            failed=lambda error: self.desk.show_status(f"No copy saved: {error}"),
         )
         self._return_keys()
 
