@@ -12,7 +12,7 @@ debian_packages=(
   libgl1 libegl1 libxkbcommon-x11-0 libxcb-cursor0 libxcb-icccm4 libxcb-image0
   libxcb-keysyms1 libxcb-randr0 libxcb-render-util0 libxcb-shape0 libxcb-xinerama0
   libxcb-xkb1 libxcb-render0 libxcb-shm0 libxcb-sync1 libxcb-xfixes0 libx11-xcb1 libxkbcommon0
-  libglib2.0-0 libfontconfig1 libdbus-1-3 fonts-dejavu-core
+  libglib2.0-0 libfontconfig1 libdbus-1-3 fonts-dejavu-core openssh-client
 )
 
 missing=()

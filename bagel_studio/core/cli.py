@@ -84,6 +84,7 @@ COMMANDS: dict[str, Command] = {
     "verify": Command(
         "verify", "check a release against its manifest: file hashes, item copies, shuffles"
     ),
+    "repair": Command("repair", "copy what is sound of a damaged project into a new project file"),
 }
 APP_COMMANDS_HELP = (
     "  open PROJECT     open the desk on a project (the default with no arguments)\n"

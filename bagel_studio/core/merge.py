@@ -36,6 +36,7 @@ from typing import Any
 
 from bagel_studio.core.changes import NOTHING, Done
 from bagel_studio.core.operations.merge import FileMerge, file_sha256, future_decision, merge_in
+from bagel_studio.core.operations.reviews import curator_name
 from bagel_studio.core.store import QueueFilter, SchemaTooNewError, Store, StoreError
 from bagel_studio.core.store.team import PACKAGE_META
 
@@ -105,6 +106,7 @@ def open_other(store: Store, path: str | Path) -> Store:
         raise MergeError(f"{path}: not a BAGEL Studio project ({exc})") from exc
     try:
         other.require_sound()
+        _require_curator_names(other)
     except StoreError as exc:
         other.close()
         raise MergeError(str(exc)) from exc
@@ -125,6 +127,21 @@ def refuse_unmergeable(store: Store, other: Store) -> None:
     problem = future_decision(other, store.clock())
     if problem is not None:
         raise MergeError(f"{other.path.name}: {problem}; nothing was merged")
+
+
+def _require_curator_names(other: Store) -> None:
+    """Every name in another curator's file is one the desk would take (``curator_name``): a
+    decision by ``\u202eecila`` would show as alice's."""
+    names = set(other.reviews.curators())
+    names.update(str(a.get("adjudicator") or "") for _, a in other.adjudications.rows())
+    for name in sorted(names):
+        try:
+            curator_name(name)
+        except StoreError as exc:
+            raise MergeError(
+                f"{other.path}: holds decisions by a curator whose name is refused ({exc});"
+                " nothing was merged"
+            ) from None
 
 
 def merge_projects(

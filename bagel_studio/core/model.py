@@ -209,6 +209,39 @@ class Review:
     decided_at: str
     origin: str
 
+    def to_json(self) -> dict[str, Any]:
+        """The review as a history entry (its ``before`` and ``after``) and a merge hold it."""
+        return {
+            "item_id": self.item_id,
+            "curator": self.curator,
+            "decision": self.decision.value,
+            "reason": self.reason,
+            "note": self.note,
+            "content": self.content.to_json(),
+            "blind_answer": self.blind_answer,
+            "decided_at": self.decided_at,
+            "origin": self.origin,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Review:
+        return cls(
+            item_id=data["item_id"],
+            curator=data["curator"],
+            decision=Decision(data["decision"]),
+            reason=data.get("reason"),
+            note=data.get("note"),
+            content=ItemContent.from_json(data["content"]),
+            blind_answer=data.get("blind_answer"),
+            decided_at=data["decided_at"],
+            origin=data.get("origin", "local"),
+        )
+
+    def canonical_json(self) -> str:
+        """``to_json()`` as ``json.dumps(..., sort_keys=True, ensure_ascii=False)`` writes it:
+        the text of a history entry's ``before`` or ``after``."""
+        return json.dumps(self.to_json(), sort_keys=True, ensure_ascii=False)
+
 
 @dataclass(frozen=True)
 class HistoryEntry:

@@ -53,7 +53,8 @@ def project_stats(store: Store) -> dict[str, Any]:
 
 
 def _model_stats(store: Store) -> dict[str, Any]:
-    """``models`` (per profile: answered, invalid, accuracy, letters) and ``levels``."""
+    """``models`` (per run: a profile in one order; answered, invalid, strict and lenient
+    accuracy, letters) and ``levels``."""
     from bagel_studio.core.llm.metrics import levels_stats, models_stats  # lazy
 
     return {"models": models_stats(store), "levels": levels_stats(store)}
@@ -86,16 +87,19 @@ def format_stats(stats: dict[str, Any]) -> list[str]:
     if stats["flags"]:
         lines.append("")
         lines.append("Flags: " + ", ".join(f"{k} {v}" for k, v in stats["flags"].items()))
-    for label, model in stats.get("models", {}).items():
+    for name, model in stats.get("models", {}).items():
         from bagel_studio.core.llm.metrics import letters_text  # lazy: the LLM part
 
-        accuracy = model["accuracy"].get("overall")
+        strict, lenient = model["strict_accuracy"].get("overall"), model["accuracy"].get("overall")
         letters = {x: sum(d.get(x, 0) for d in model["letters"].values()) for x in LETTERS}
         lines.append(
-            f"Model {label}: {model['answered']} answered, {model['invalid']} invalid, "
-            f"accuracy {'-' if accuracy is None else f'{accuracy:.1%}'}; "
-            f"letters {letters_text(letters)}"
+            f"Model {name} ({model['order']}): {model['answered']} answered, "
+            f"{model['invalid']} invalid, accuracy strict {_share(strict)}, lenient "
+            f"{_share(lenient)}; letters {letters_text(letters)}"
         )
+        if model["no_gold"]:
+            lines.append(f"  {model['no_gold']} answered items without a valid gold: left out "
+                         "of the accuracy")  # fmt: skip
         if model.get("note"):
             lines.append(f"  {model['note']}")
     evidence = stats["evidence"]
@@ -105,3 +109,7 @@ def format_stats(stats: dict[str, Any]) -> list[str]:
         f"{evidence['recordings']} recordings"
     )
     return lines
+
+
+def _share(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1%}"

@@ -17,6 +17,7 @@ from PySide6.QtCore import QCoreApplication, QEventLoop, QSettings, QThread
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QInputDialog, QLineEdit, QMessageBox, QWidget
 
+from bagel_studio.core.operations.reviews import curator_name
 from bagel_studio.core.prefs import Preferences, config_dir
 from bagel_studio.core.resources import APP_ID, icon_path
 from bagel_studio.core.store import ProjectLockedError, SchemaTooNewError, Store, StoreError
@@ -55,20 +56,30 @@ def desk_settings() -> QSettings:
 
 
 def ask_curator(prefs: Preferences, parent: QWidget | None = None) -> str:
-    """Ask for the curator's name once; it is kept in the preferences from then on."""
+    """Ask for the curator's name once; it is kept in the preferences from then on. A name the
+    studio refuses (``curator_name``: hidden or reordering characters, several lines, too long)
+    is said why, and asked again."""
     if prefs.curator:
         return prefs.curator
-    name, ok = QInputDialog.getText(
-        parent,
-        "Who is reviewing?",
-        "Your name or initials (recorded with every decision you make):",
-        QLineEdit.EchoMode.Normal,
-        "",
-    )
-    if ok and name.strip():
-        prefs.curator = name.strip()
+    given = ""
+    while True:
+        name, ok = QInputDialog.getText(
+            parent,
+            "Who is reviewing?",
+            "Your name or initials (recorded with every decision you make):",
+            QLineEdit.EchoMode.Normal,
+            given,
+        )
+        if not ok or not name.strip():
+            return prefs.curator
+        try:
+            prefs.curator = curator_name(name)
+        except StoreError as exc:
+            plain_message(parent, QMessageBox.Icon.Warning, "Name not taken", str(exc))
+            given = name
+            continue
         prefs.save()
-    return prefs.curator
+        return prefs.curator
 
 
 DRAIN_TIMEOUT_S = 60.0

@@ -27,7 +27,8 @@ BUTTON_COLOURS = {"accept": "#2e7d32", "reject": "#c62828", "edit": "#00838f"}
 
 
 class DecisionBar(QWidget):
-    """One button per decision; clicking goes through the same machine as the keys."""
+    """One button per decision; clicking goes through the same machine as the keys, which
+    enables each button in the states its key acts in (``ReviewMachine.control``)."""
 
     def __init__(self, machine: ReviewMachine, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -45,6 +46,7 @@ class DecisionBar(QWidget):
                     f"QPushButton:enabled {{ color: {colour}; font-weight: bold; }}"
                 )
             button.clicked.connect(lambda _checked=False, a=action: self._machine.handle(a))
+            machine.control(action, button)
             self.buttons[action] = button
             row, column = divmod(position, DECISIONS_PER_ROW)
             layout.addWidget(button, row, column)
@@ -54,19 +56,17 @@ class DecisionBar(QWidget):
             button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
             button.setToolTip(f"{BY_ACTION[action].label} ({BY_ACTION[action].keys[0]})")
             button.clicked.connect(lambda _checked=False, a=action: self._machine.handle(a))
+            machine.control(action, button)
             self.buttons[action] = button
             layout.addWidget(button, 2, column * 2, 1, 2)
-        machine.state_changed.connect(lambda _s: self.refresh())
-        self.refresh()
+        machine.editing_changed.connect(self.show_editing)
+        self.show_editing(machine.state is State.EDIT)
 
-    def refresh(self) -> None:
-        """Enable what the state allows; while editing, show only the editor's two ways out
-        (two rows of greyed-out decisions stood over them and took the editor's height)."""
-        editing = self._machine.state is State.EDIT
+    def show_editing(self, editing: bool) -> None:
+        """While editing, only the editor's two ways out (two rows of greyed-out decisions
+        stood over them and took the editor's height)."""
         for action, button in self.buttons.items():
-            allowed = self._machine.state in BY_ACTION[action].states
-            button.setEnabled(allowed)
-            button.setVisible(allowed if action in EDIT_ACTIONS else not editing)
+            button.setVisible(editing == (action in EDIT_ACTIONS))
 
 
 class RejectDialog(QDialog):

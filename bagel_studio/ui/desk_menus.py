@@ -25,7 +25,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from bagel_studio.core.store import QueueFilter
+from bagel_studio.core.operations.reviews import curator_name
+from bagel_studio.core.store import QueueFilter, StoreError
 from bagel_studio.ui.import_dialog import ImportDialog, MergeDialog
 from bagel_studio.ui.import_picker import choose_import_paths
 from bagel_studio.ui.plain import plain_message
@@ -382,9 +383,13 @@ class DeskMenus:
             prefs.curator,
         )
         if ok and name.strip():
-            prefs.curator = name.strip()
-            prefs.save()
-            self.desk.curator_changed()
+            try:
+                prefs.curator = curator_name(name)
+            except StoreError as exc:
+                plain_message(self.window, QMessageBox.Icon.Warning, "Name not taken", str(exc))
+            else:
+                prefs.save()
+                self.desk.curator_changed()
         self._return_keys()
 
     def show_help(self) -> None:

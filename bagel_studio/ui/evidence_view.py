@@ -301,6 +301,7 @@ class EvidencePanel(QTabWidget):
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.item: Item | None = None
         self.key_revealed = True
+        self._ahead: list[str] = []  # the items the desk shows next (``prepare_ahead``)
 
     def _globi_tab(self) -> QWidget:
         column = QWidget(self)
@@ -337,13 +338,16 @@ class EvidencePanel(QTabWidget):
         return self.listening
 
     def _warmed_up(self) -> None:
-        """The warm-up's last step: build the panel and give it the recording on screen."""
+        """The warm-up's last step: build the panel and give it the recording on screen, then
+        the items the desk shows next."""
         if self._listening_tried:
             return
         panel = self.build_listening()
         item = self.item
         if panel is not None and item is not None and item.recording_id:
             self._show_in_panel(panel, item)
+        if panel is not None:
+            panel.prepare_ahead(self._ahead)
 
     def build_listening(self) -> ListeningPanel | None:
         """The listening panel, built now if it was not yet (None if it cannot start)."""
@@ -362,6 +366,13 @@ class EvidencePanel(QTabWidget):
         self._listening_slot.deleteLater()
         panel.set_key_revealed(self.key_revealed)
         return panel
+
+    def prepare_ahead(self, item_ids: list[str]) -> None:
+        """The items the desk shows next: the listening panel prepares their recordings in the
+        background (once it is built: it is then handed the latest ones)."""
+        self._ahead = list(item_ids)
+        if self.listening is not None:
+            self.listening.prepare_ahead(self._ahead)
 
     def set_key_revealed(self, revealed: bool) -> None:
         """Blind mode: everything here that points at the gold (the highlighted supporting

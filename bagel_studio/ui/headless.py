@@ -47,12 +47,15 @@ def os_user_name() -> str:
 
 
 def curator_from_outside(given: str | None) -> tuple[str, str] | None:
-    """(name, where it came from) from --curator or the environment, or None."""
+    """(name, where it came from) from --curator or the environment, or None; a StoreError
+    when the name is one the studio refuses (``curator_name``)."""
+    from bagel_studio.core.operations.reviews import curator_name
+
     if given and given.strip():
-        return given.strip(), "--curator"
-    env = os.environ.get(CURATOR_ENV, "").strip()
-    if env:
-        return env, CURATOR_ENV
+        return curator_name(given), "--curator"
+    env = os.environ.get(CURATOR_ENV, "")
+    if env.strip():
+        return curator_name(env), CURATOR_ENV
     return None
 
 

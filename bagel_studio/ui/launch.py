@@ -95,8 +95,16 @@ def _launch(args: list[str]) -> int:
 
 
 def _run_desk(command: str | None, options: argparse.Namespace, demo_path: Path | None) -> int:
+    from bagel_studio.core.store import StoreError
     from bagel_studio.ui import headless, testing_hooks
     from bagel_studio.ui.app import DeskApp
+
+    try:  # a name the desk would refuse in its dialog is refused from outside too
+        headless.curator_from_outside(options.curator)
+    except StoreError as exc:
+        where = "--curator" if options.curator else headless.CURATOR_ENV
+        sys.stderr.write(f"bagel-studio: {where}: {exc}\n")
+        return 2
 
     desk = DeskApp()
     desk.headless = headless.is_headless()

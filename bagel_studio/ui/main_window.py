@@ -195,6 +195,8 @@ class MainWindow(QMainWindow):
         m.on("loop", lambda: self._listen("toggle_loop"))
         m.on("measure", lambda: self._listen("toggle_measure"))
         m.on("play_species", lambda: self._listen("play_species"))
+        m.on("zoom_selection", lambda: self._listen("zoom_to_selection"))
+        m.on("zoom_all", lambda: self._listen("show_all"))
         m.on("listen_wide", self.toggle_listening_wide)
         m.on("search", self.focus_search)
         m.on("filter", lambda: self.queue.filters.domain.setFocus())

@@ -47,11 +47,18 @@ from bagel_studio.ui.services import Executor, RunWrites, Services
 PROFILE_COLUMNS = (
     "Label", "Model", "Endpoint", "API", "Grammar", "Key", "Concurrency", "Timeout", "Context",
 )  # fmt: skip
-RESULT_COLUMNS = ("Model", "Answered", "Invalid", "Accuracy", *LETTERS)
+# A row per run: a profile in one order of the options (the project's, or a release's seed);
+# strict and lenient accuracy apart, as lm-evaluation-harness reports them.
+RESULT_COLUMNS = ("Model", "Order", "Answered", "Invalid", "Strict", "Lenient", *LETTERS)
+ACCURACY_COLUMNS = (RESULT_COLUMNS.index("Strict"), RESULT_COLUMNS.index("Lenient"))
 NUMBER_COLUMNS = {  # right-aligned, so that their digits line up
     "profiles": {PROFILE_COLUMNS.index(c) for c in ("Concurrency", "Timeout", "Context")},
-    "results": {RESULT_COLUMNS.index(c) for c in ("Answered", "Invalid", "Accuracy", *LETTERS)},
+    "results": {
+        RESULT_COLUMNS.index(c) for c in ("Answered", "Invalid", "Strict", "Lenient", *LETTERS)
+    },
 }
+RUN_ALL = "Evaluate all items"  # the button's action; its text names the profile it asks
+RUN_KEY = "Ctrl+R"  # not Ctrl+E: the desk's export
 DETECT = "detect"
 MAX_CONTEXT_TOKENS = 100_000_000
 CONTEXT_HELP = (
@@ -128,7 +135,7 @@ class ModelsPanel(QWidget):
         self.context_tokens.setToolTip(CONTEXT_HELP)
         self.context_tokens.setClearButtonEnabled(True)
         self.save = QPushButton("Save profile")
-        self.run_button = QPushButton("Evaluate all items")
+        self.run_button = QPushButton(RUN_ALL)
         self.cancel_button = QPushButton("Cancel")
         self.judge_button = QPushButton("Second opinion on the desk's item")
         self.regenerate_button = QPushButton("Regenerate the desk's rejected item")
@@ -148,7 +155,7 @@ class ModelsPanel(QWidget):
         self.cancel_button.setEnabled(False)
         for button, key in (
             (self.save, "Ctrl+S"),
-            (self.run_button, "Ctrl+R"),  # not Ctrl+E: the desk's export
+            (self.run_button, RUN_KEY),
             (self.cancel_button, "Ctrl+."),
             (self.judge_button, "Ctrl+J"),
             (self.regenerate_button, "Ctrl+G"),
@@ -193,8 +200,9 @@ class ModelsPanel(QWidget):
         layout.addWidget(self.status)
         layout.addWidget(
             plain_label(
-                "Accuracy and emitted letters (position bias); a reply without a letter A-D is "
-                "invalid and counts as wrong"
+                "Accuracy per run (a model in one order of the options), strict (the reply is "
+                "the letter alone) and lenient (the first letter read in it), and emitted letters "
+                "(position bias); a reply without a letter A-D is invalid and counts as wrong"
             )
         )
         layout.addWidget(self.results, 2)
@@ -224,23 +232,30 @@ class ModelsPanel(QWidget):
         stats = models_stats(store)
         self.results.setRowCount(len(stats))
         notes = []
-        for row, (label, s) in enumerate(stats.items()):
+        for row, (name, s) in enumerate(stats.items()):
             letters = {x: sum(d[x] for d in s["letters"].values()) for x in LETTERS}
             total = sum(letters.values()) or 1
-            accuracy = s["accuracy"]["overall"]
             answered, invalid = s["answered"], s["invalid"]
             note = invalid_note(answered, invalid, DESK_REMEDY)
-            cells = [label, str(answered),
+            mark = " *" if note else ""
+            cells = [s["profile"], s["order"], str(answered),
                      f"{invalid} ({invalid / answered:.0%})" if invalid else "0",
-                     "-" if accuracy is None else f"{accuracy:.1%}" + (" *" if note else ""),
+                     _share(s["strict_accuracy"]["overall"], mark),
+                     _share(s["accuracy"]["overall"], mark),
                      *[f"{letters[x]} ({letters[x] / total:.0%})" for x in LETTERS]]  # fmt: skip
             for column, text in enumerate(cells):
                 cell = _cell(text, column in NUMBER_COLUMNS["results"])
-                if note and column in (RESULT_COLUMNS.index("Invalid"), 3):
+                if note and (
+                    column == RESULT_COLUMNS.index("Invalid") or column in ACCURACY_COLUMNS
+                ):
                     cell.setToolTip(note)
                 self.results.setItem(row, column, cell)
             if note:
-                notes.append(f"* {label}: {note}.")
+                notes.append(f"* {name}: {note}.")
+            if s["no_gold"]:
+                items = "item" if s["no_gold"] == 1 else "items"
+                notes.append(f"{name}: {s['no_gold']} answered {items} without a valid gold: left "
+                             "out of the accuracy.")  # fmt: skip
         self.notes.setText("\n".join(notes))
         self.notes.setVisible(bool(notes))
 
@@ -260,8 +275,11 @@ class ModelsPanel(QWidget):
         return profiles.get(label_cell.text()) if label_cell else None
 
     def _show_selected(self) -> None:
-        """The selected profile's settings in the form, to be changed and saved again."""
+        """The selected profile's settings in the form, to be changed and saved again; the run
+        button names it (it asks that profile alone, in the project's order)."""
         profile = self.selected_profile()
+        which = f" with {profile.label}" if profile else ""
+        self.run_button.setText(f"{RUN_ALL}{which} [{RUN_KEY}]")
         if profile is None:
             return
         self.label.setText(profile.label)
@@ -460,6 +478,10 @@ class ModelsPanel(QWidget):
         self._cancel.set()
         self._runner.shutdown()
         super().closeEvent(event)
+
+
+def _share(value: float | None, mark: str) -> str:
+    return "-" if value is None else f"{value:.1%}{mark}"
 
 
 def _first_upper(text: str) -> str:

@@ -137,6 +137,14 @@ class QueueModel(QAbstractTableModel):
         record = self._record(row)
         return None if record is None else str(record["id"])
 
+    def ids_after(self, row: int, count: int) -> list[str]:
+        """The ids of up to ``count`` rows after ``row`` (the rows the view shows around the
+        selection: their page is read once for both)."""
+        if row < 0:
+            return []
+        found = (self.item_id(r) for r in range(row + 1, min(row + 1 + count, self._count)))
+        return [item_id for item_id in found if item_id]
+
     def row_of(self, item_id: str) -> int:
         """The row of ``item_id`` in the current filter, or -1 (a cached page answers at once;
         otherwise one count in SQLite)."""

@@ -572,9 +572,10 @@ class QueuePanel(QWidget):
         if item_id is not None:
             self.item_selected.emit(item_id)
 
-    def select_item(self, item_id: str) -> None:
-        """Highlight ``item_id`` in the table without emitting ``item_selected``. The selection
-        model's signals stay on, so the view repaints only the two rows that changed."""
+    def select_item(self, item_id: str) -> int:
+        """Highlight ``item_id`` in the table without emitting ``item_selected`` and return its
+        row (-1 when the queue does not hold it). The selection model's signals stay on, so the
+        view repaints only the two rows that changed."""
         row = self.model.row_of(item_id) if item_id else -1
         selection = self.table.selectionModel()
         self._selecting = True
@@ -590,3 +591,4 @@ class QueuePanel(QWidget):
             selection.setCurrentIndex(index, flags)
             self.table.scrollTo(index, QAbstractItemView.ScrollHint.EnsureVisible)
         self._selecting = False
+        return row

@@ -30,6 +30,7 @@ from bagel_studio.ui.services import Services
 from bagel_studio.ui.shortcuts import IDLE, ReviewMachine, State
 
 T = TypeVar("T")
+AHEAD = 2  # items after the one on screen whose recordings are prepared in the background
 # What of the item on screen, changed by another window, needs it read again (flags alone do not).
 REREAD = Part.CONTENT | Part.STATUS | Part.REVIEWS | Part.NEW
 NO_ITEMS_TEXT = (
@@ -145,7 +146,9 @@ class ReviewController(QObject):
         )
         self.evidence.show_item(self.item, key_revealed=not blind)
         self._set_key_revealed(not blind)
-        self.queue.select_item(self.item.id)
+        row = self.queue.select_item(self.item.id)
+        # J and a decision go on to the following rows: their recordings are prepared now
+        self.evidence.prepare_ahead(self.model.ids_after(row, AHEAD))
         if self.read_only:
             self.machine.set_state(State.READ_ONLY)
         else:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QWidget
 
 
 class State(StrEnum):
@@ -73,6 +74,8 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("faster", ("]",), "Faster playback", SHOWING, "Listen"),
     Shortcut("loop", ("O",), "Loop on / off (the box, or the whole clip)", SHOWING, "Listen"),
     Shortcut("measure", ("M",), "Measuring box on / off (or Shift+drag)", SHOWING, "Listen"),
+    Shortcut("zoom_selection", ("Z",), "Zoom to the measuring box", SHOWING, "Listen"),
+    Shortcut("zoom_all", ("0",), "Show the whole recording (zoom out)", SHOWING, "Listen"),
     Shortcut(
         "play_species",
         ("H",),
@@ -109,6 +112,16 @@ SHORTCUTS: tuple[Shortcut, ...] = (
 
 BY_ACTION: dict[str, Shortcut] = {s.action: s for s in SHORTCUTS}
 
+# What the mouse does on the spectrogram (Raven's and Audacity's habits), listed by F1 after the
+# keys: gestures of the plot, not keys of the desk, so no QShortcut is made of them.
+MOUSE: tuple[tuple[str, str], ...] = (
+    ("Wheel", "Zoom time"),
+    ("Shift+wheel", "Zoom frequency"),
+    ("Drag", "Pan"),
+    ("Shift+drag", "Measuring box (a plain drag while M is on)"),
+    ("Click", "Play from there"),
+)
+
 
 def button_text(action: str) -> str:
     """'Accept [A]': the label and first key of ``action``, as shown on its button."""
@@ -128,12 +141,14 @@ class ReviewMachine(QObject):
     """Holds the desk's state and dispatches actions allowed in it to their handlers."""
 
     state_changed = Signal(str)
+    editing_changed = Signal(bool)  # the editor opened (True) or closed (False)
     ignored = Signal(str)  # an action refused in the current state
 
     def __init__(self, initial: State = State.EMPTY) -> None:
         super().__init__()
         self._state = initial
         self._handlers: dict[str, Callable[[], None]] = {}
+        self._controls: list[tuple[frozenset[State], QWidget]] = []
 
     @property
     def state(self) -> State:
@@ -141,8 +156,20 @@ class ReviewMachine(QObject):
 
     def set_state(self, state: State) -> None:
         if state != self._state:
+            editing = self._state is State.EDIT
             self._state = state
+            for states, widget in self._controls:
+                widget.setEnabled(state in states)
+            if editing != (state is State.EDIT):
+                self.editing_changed.emit(not editing)
             self.state_changed.emit(state.value)
+
+    def control(self, action: str, widget: QWidget) -> None:
+        """``widget`` (a button) carries out ``action``: it is enabled exactly in the states the
+        table gives the action, as a QAction is (the machine sets it as the state changes)."""
+        states = BY_ACTION[action].states
+        self._controls.append((states, widget))
+        widget.setEnabled(self._state in states)
 
     def on(self, action: str, handler: Callable[[], None]) -> None:
         if action not in BY_ACTION:

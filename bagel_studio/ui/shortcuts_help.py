@@ -8,21 +8,39 @@ from PySide6.QtCore import QSize
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QPlainTextEdit, QVBoxLayout, QWidget
 
 from bagel_studio.ui.secondary import useful_size
-from bagel_studio.ui.shortcuts import SHORTCUTS
+from bagel_studio.ui.shortcuts import MOUSE, SHORTCUTS
+
+MOUSE_HEADING = "ON THE SPECTROGRAM (MOUSE)"
 
 
 def shortcut_lines() -> list[str]:
     """One line per action, each group once (in the order groups first appear in the table), the
     keys in a column wide enough for the longest so that keys and descriptions never run together:
     'A                       Accept'."""
+    return _in_columns(_key_groups())
+
+
+def help_lines() -> list[str]:
+    """What F1 shows: the keys (as ``shortcut_lines``), then what the mouse does on the
+    spectrogram, the descriptions of both in one column."""
+    groups = _key_groups()
+    groups[MOUSE_HEADING] = list(MOUSE)
+    return _in_columns(groups)
+
+
+def _key_groups() -> dict[str, list[tuple[str, str]]]:
     groups: dict[str, list[tuple[str, str]]] = {}
     for shortcut in SHORTCUTS:
         keys = " / ".join(shortcut.keys)
-        groups.setdefault(shortcut.group, []).append((keys, shortcut.label))
+        groups.setdefault(shortcut.group.upper(), []).append((keys, shortcut.label))
+    return groups
+
+
+def _in_columns(groups: dict[str, list[tuple[str, str]]]) -> list[str]:
     width = max(len(keys) for rows in groups.values() for keys, _label in rows) + 3
     lines: list[str] = []
     for group, rows in groups.items():
-        lines.extend(["", group.upper()] if lines else [group.upper()])
+        lines.extend(["", group] if lines else [group])
         lines.extend(f"  {keys:<{width}}{label}" for keys, label in rows)
     return lines
 
@@ -51,7 +69,7 @@ class ShortcutsHelp(QDialog):
         font = self.text.font()
         font.setFamily("monospace")
         self.text.setFont(font)
-        lines = shortcut_lines()
+        lines = help_lines()
         metrics = self.text.fontMetrics()  # wide enough for the longest line, no sideways scroll
         room = useful_size(QSize(10_000, 10_000), parent)
         if metrics.lineSpacing() * (len(lines) + 2) + 80 > room.height():

@@ -20,7 +20,7 @@ from bagel_studio.core.store import (
     Store,
     StoreError,
 )
-from bagel_studio.core.store.rows import derive_status
+from bagel_studio.core.store.reviews import derive_status
 
 
 def content(question: str = "Which taxon is the host?", gold: int = 1) -> ItemContent:

@@ -85,7 +85,6 @@ def direct_writes(path: Path, methods: set[str], writers: set[str]) -> list[str]
 def test_the_write_methods_are_found() -> None:
     methods = store_write_methods()
     for known in (
-        "record_decision",
         "record_decisions",
         "record_edit",
         "record_undo",
@@ -124,12 +123,12 @@ def test_the_finder_sees_a_direct_write(tmp_path: Path) -> None:
         "    store.items.get(item_id)\n"
         "    store.llm.write_profile(item_id, {}, '')\n"
         "    with store.transaction():\n"
-        "        store.reviews.record_decision(item_id)\n",
+        "        store.reviews.record_decisions('lee', [])\n",
         encoding="utf-8",
     )
     found = direct_writes(sample, store_write_methods(), store_module_writers())
     assert found == [
         "line 3: calls .write_profile()",
         "line 4: calls .transaction()",
-        "line 5: calls .record_decision()",
+        "line 5: calls .record_decisions()",
     ]

@@ -33,6 +33,9 @@ HELD_ELSEWHERE = {
     "an import killed at any moment": "tests/core/importers/test_import_pending_checks.py, "
     "tests/core/store/test_lock_fork.py",
     "a second writer": "tests/core/test_lock_wait.py",
+    "a signed release whose `manifest.json.sig` does not match its manifest": (
+        "tests/core/importers/test_release_signing.py"
+    ),
 }
 
 
@@ -120,6 +123,31 @@ def tampered_release(tmp: Path) -> list[str]:
     everything = release / "data" / "all.jsonl"
     everything.write_text(everything.read_text(encoding="utf-8").replace("Seeds 1", "Seeds 7"))
     return [str(release)]
+
+
+def release_without_manifest(tmp: Path) -> list[str]:
+    paths = tampered_release(tmp)
+    (Path(paths[0]) / "manifest.json").unlink()
+    return paths
+
+
+def nul_first(tmp: Path) -> list[str]:
+    path = tmp / "items.jsonl"
+    first = lines(item(2)).encode().replace(b"animal", b"ani\0mal")
+    path.write_bytes(first + lines(item(1), item(3)).encode())
+    return [str(path)]
+
+
+def overlong_record(tmp: Path) -> list[str]:
+    """A comma-separated GloBI table whose second record's quoted field runs over a line of
+    11 MB."""
+    path = tmp / "interactions.csv"
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write("sourceTaxonName,interactionTypeName,targetTaxonName,referenceCitation\n")
+        handle.write("Bombus terrestris,visitsFlowersOf,Salix caprea,First\n")
+        handle.write('Apis mellifera,visitsFlowersOf,"Trifolium\n' + "x" * 11_000_000)
+        handle.write('\nrepens",Second\nVespa crabro,eats,Apis mellifera,Third\n')
+    return [str(path)]
 
 
 def already_in(tmp: Path, project: Path) -> list[str]:
@@ -245,6 +273,43 @@ SCENARIOS: dict[str, tuple[Scenario, str]] = {
     "a release folder whose files differ from its manifest": (
         lambda tmp, _: tampered_release(tmp),
         "fails verification",
+    ),
+    "a release folder without its manifest": (
+        lambda tmp, _: release_without_manifest(tmp),
+        "without its manifest.json",
+    ),
+    'a number of more than 100 digits (`"answer": 999…9`), one out of range (`1e999`), `NaN`'
+    " or `Infinity`": (
+        lambda tmp, _: good_and(tmp, lines(item(2)).encode().replace(b'"A"', b"9" * 5000, 1)),
+        "5,000 digits",
+    ),
+    'a key given twice in one object (`"answer": "A", ..., "answer": "B"`)': (
+        lambda tmp, _: good_and(
+            tmp, lines(item(2)).encode().replace(b"}\n", b', "answer": "B"}\n')
+        ),
+        "given twice",
+    ),
+    "an `id` that is a list, an object or a boolean, or that holds an escaped NUL"
+    ' (`"w1\\u0000x"`)': (
+        lambda tmp, _: good_and(tmp, lines(item(2, id=["w2", "w9"])).encode()),
+        "'id' must be text or a number",
+    ),
+    "a line that is not valid UTF-8 in a file that is UTF-8": (
+        lambda tmp, _: good_and(
+            tmp,
+            (json.dumps(item(2, question="Où vit l'ocelot?"), ensure_ascii=False) + "\n")
+            .encode()
+            .replace(b"ocelot", b"\xffcelot"),
+        ),
+        "invalid UTF-8",
+    ),
+    "a raw NUL byte in the first line of a JSON Lines file": (
+        lambda tmp, _: nul_first(tmp),
+        "NUL byte in the line",
+    ),
+    "a table record with a quoted field spanning a line over the limit": (
+        lambda tmp, _: overlong_record(tmp),
+        "the whole record is not read",
     ),
     "the same file again; an item already in the project with the same content": (
         already_in,

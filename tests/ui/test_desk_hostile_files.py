@@ -89,3 +89,43 @@ def test_the_desk_shows_the_same_message_in_a_dialog(qapp: QApplication, tmp_pat
     QTimer.singleShot(50, close_the_box)
     assert desk.open(path) is False
     assert shown and says in shown[0] and "repair" in shown[0]
+
+
+def test_a_hidden_curator_name_from_outside_is_refused(tmp_path: Path) -> None:
+    """``BAGEL_STUDIO_CURATOR`` (and ``--curator``) go through the same rule as every name."""
+    project = project_with_history(tmp_path, items=3)
+    env = dict(os.environ)
+    env.update(
+        QT_QPA_PLATFORM="offscreen",
+        BAGEL_STUDIO_HEADLESS="1",
+        BAGEL_STUDIO_CONFIG_DIR=str(tmp_path / "config"),
+        BAGEL_STUDIO_HEADLESS_SCREENSHOT=str(tmp_path / "screen.png"),
+        BAGEL_STUDIO_CURATOR="\u202eecila",
+        PYTHONPATH=str(ROOT),
+    )
+    for extra in ([], ["--curator", "ali\u200bce"]):
+        result = subprocess.run(
+            [sys.executable, "-m", "bagel_studio", "open", str(project), *extra],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert result.returncode == 2, result.stderr
+        assert ("U+202E" if not extra else "U+200B") in result.stderr
+
+
+def test_the_name_dialog_asks_again_after_a_hidden_name(
+    qapp: QApplication, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bagel_studio.core.prefs import Preferences
+    from bagel_studio.ui import app
+
+    answers = iter([("\u202eecila", True), ("alice", True)])
+    told: list[str] = []
+    monkeypatch.setattr(app.QInputDialog, "getText", lambda *a, **k: next(answers))
+    monkeypatch.setattr(app, "plain_message", lambda parent, icon, title, text: told.append(text))
+    prefs = Preferences.load()
+    prefs.curator = ""
+    assert app.ask_curator(prefs) == "alice"
+    assert told and "U+202E" in told[0]

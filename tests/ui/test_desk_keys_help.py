@@ -14,7 +14,7 @@ from bagel_studio.ui.desk_menus import PANEL_SIZES, PANELS
 from bagel_studio.ui.queue_model import SEVERITY_MARK
 from bagel_studio.ui.secondary import DEFAULT_SIZE
 from bagel_studio.ui.shortcuts import SHORTCUTS
-from bagel_studio.ui.shortcuts_help import ShortcutsHelp, shortcut_lines
+from bagel_studio.ui.shortcuts_help import ShortcutsHelp, help_lines, shortcut_lines
 from tests.ui.desk_harness import close_desk, listening_panel, open_desk, open_window
 from tests.ui.desk_project import XC_ID, build_project
 
@@ -133,4 +133,4 @@ def test_help_shows_every_line_whole(qtbot) -> None:
         help_window.show()
     text = help_window.text
     assert text.horizontalScrollBar().maximum() == 0  # no line runs off to the side
-    assert text.toPlainText().count("\n") + 1 == len(shortcut_lines())
+    assert text.toPlainText().count("\n") + 1 == len(help_lines())  # the keys, the mouse

@@ -11,10 +11,12 @@ import pytest
 from PySide6.QtCore import Qt
 
 from bagel_studio.core.store import Store
-from bagel_studio.ui.models_panel import PROFILE_COLUMNS
+from bagel_studio.ui.models_panel import PROFILE_COLUMNS, RESULT_COLUMNS
 from tests.core.llm.conftest import ITEMS, gold_map, new_items
 from tests.support.llm_server import ScriptedServer, tokens
 from tests.ui.desk_harness import close_desk, open_desk
+
+COLUMN = {name: i for i, name in enumerate(RESULT_COLUMNS)}
 
 
 @pytest.fixture
@@ -52,8 +54,9 @@ def test_evaluate_from_the_panel_and_see_the_models_on_the_item(
     assert "done" in panel.status.text() and f"{len(ITEMS)} asked" in panel.status.text()
     assert panel.bar.value() == panel.bar.maximum()
     assert panel.results.item(0, 0).text() == "A-bias"
-    assert panel.results.item(0, 3).text() == "50.0%"
-    assert panel.results.item(0, 4).text() == f"{len(ITEMS)} (100%)"  # every answer is A
+    assert panel.results.item(0, COLUMN["Strict"]).text() == "50.0%"
+    assert panel.results.item(0, COLUMN["Lenient"]).text() == "50.0%"
+    assert panel.results.item(0, COLUMN["A"]).text() == f"{len(ITEMS)} (100%)"  # every one A
     assert panel.run_button.isEnabled() and not panel.cancel_button.isEnabled()
     with Store.open(path, read_only=True) as store:
         assert store.llm.answer_count("A-bias") == len(ITEMS)
@@ -127,17 +130,17 @@ def test_the_panel_says_what_invalid_replies_mean_and_why_a_run_stopped(
     panel = window.menus.panels["models"]
     rows = {panel.results.item(r, 0).text(): r for r in range(panel.results.rowCount())}
     rambling, gold = rows["rambling"], rows["gold"]
-    assert panel.results.item(rambling, 2).text() == f"{len(ITEMS)} (100%)"
-    assert panel.results.item(rambling, 3).text() == "0.0% *"
-    assert panel.results.item(gold, 2).text() == "0"
-    assert panel.results.item(gold, 3).text() == "100.0%"
+    assert panel.results.item(rambling, COLUMN["Invalid"]).text() == f"{len(ITEMS)} (100%)"
+    assert panel.results.item(rambling, COLUMN["Lenient"]).text() == "0.0% *"
+    assert panel.results.item(gold, COLUMN["Invalid"]).text() == "0"
+    assert panel.results.item(gold, COLUMN["Lenient"]).text() == "100.0%"
     assert panel.notes.isVisibleTo(panel)
     note = panel.notes.text()
     assert note.startswith(f"* rambling: {len(ITEMS)} of {len(ITEMS)} replies held no letter A-D")
     assert "count as wrong: this accuracy measures the reply format" in note
     assert "one-letter grammar" in note and "--grammar" not in note  # the desk's own words
     assert "gold" not in note
-    assert panel.results.item(rambling, 2).toolTip() in note
+    assert panel.results.item(rambling, COLUMN["Invalid"]).toolTip() in note
     # A run the endpoint refuses stops, and the panel says why.
     scripted.fail_next("404", times=len(ITEMS))
     panel.timeout.setValue(20)
@@ -155,7 +158,7 @@ def test_the_panel_says_what_invalid_replies_mean_and_why_a_run_stopped(
     assert "no more were sent (check the profile's key variable, base URL" in status
     assert "--base-url" not in status  # the desk's own words
     assert panel.status.styleSheet() == "font-weight: bold"
-    assert panel.run_button.text() == "Evaluate all items [Ctrl+R]"  # once, after a run
+    assert panel.run_button.text() == "Evaluate all items with refused [Ctrl+R]"  # once
     panel.close()
     close_desk(window)
 

@@ -7,6 +7,7 @@ envelope) are short enough to own.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from math import gcd
 
 import numpy as np
@@ -15,6 +16,43 @@ from bagel_studio.core.lazy import lazy_import
 
 ndimage = lazy_import("scipy.ndimage")
 signal = lazy_import("scipy.signal")
+
+
+# The analysis windows numpy computes itself (symmetric, of one sample more: the periodic window
+# is that without its last sample, as scipy's ``get_window(..., fftbins=True)``). Importing
+# scipy.signal costs one to three seconds the first time: the first spectrogram of a session
+# waited for it while the curator looked at "Loading…".
+_NUMPY_WINDOWS: dict[str, Callable[[int], np.ndarray]] = {
+    "hann": np.hanning,
+    "hanning": np.hanning,
+    "hamming": np.hamming,
+    "blackman": np.blackman,
+    "bartlett": np.bartlett,
+    "boxcar": np.ones,
+    "rectangular": np.ones,
+    "rect": np.ones,
+    "ones": np.ones,
+}
+
+
+def window_samples(window: str, n_fft: int) -> np.ndarray:
+    """The periodic analysis window ``window`` of ``n_fft`` samples (float32): numpy's for the
+    common ones, scipy's for the rest (raises ValueError for a name neither knows)."""
+    make = _NUMPY_WINDOWS.get(window) if isinstance(window, str) else None
+    if make is not None:
+        return np.asarray(make(n_fft + 1)[:-1], dtype=np.float32)
+    return np.asarray(signal.get_window(window, n_fft, fftbins=True), dtype=np.float32)
+
+
+def known_window(window: str) -> bool:
+    """Whether ``window`` names an analysis window (without importing scipy for the common)."""
+    if isinstance(window, str) and window in _NUMPY_WINDOWS:
+        return True
+    try:
+        signal.get_window(window, 16)
+    except (ValueError, TypeError):
+        return False
+    return True
 
 
 def resample(samples: np.ndarray, rate: int, target: int) -> np.ndarray:
@@ -43,7 +81,7 @@ def stft_power(samples: np.ndarray, n_fft: int, hop: int, window: str = "hann") 
     if x.size < n_fft:
         x = np.pad(x, (0, n_fft - x.size))
     n_frames = 1 + (x.size - n_fft) // hop
-    win = signal.get_window(window, n_fft, fftbins=True).astype(np.float32)
+    win = window_samples(window, n_fft)
     power = np.empty((n_fft // 2 + 1, n_frames), dtype=np.float32)
     block = max(1, (1 << 22) // n_fft)  # bound the temporary memory for long, fast files
     view = np.lib.stride_tricks.sliding_window_view(x, n_fft)[::hop]

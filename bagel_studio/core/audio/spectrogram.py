@@ -18,9 +18,6 @@ import numpy as np
 
 from bagel_studio.core.audio import dsp
 from bagel_studio.core.audio.decode import DecodedAudio
-from bagel_studio.core.lazy import lazy_import
-
-signal = lazy_import("scipy.signal")
 
 if TYPE_CHECKING:
     from bagel_studio.core.store import Store
@@ -75,11 +72,7 @@ class SpectrogramSettings:
         default = SpectrogramSettings()
         n_fft = self.n_fft if 16 <= self.n_fft <= 65536 else default.n_fft
         hop = self.hop if 1 <= self.hop <= n_fft else max(1, n_fft // 4)
-        try:
-            signal.get_window(self.window, 16)
-            window = self.window
-        except (ValueError, TypeError):
-            window = default.window
+        window = self.window if dsp.known_window(self.window) else default.window
         return SpectrogramSettings(
             n_fft=n_fft,
             hop=hop,
@@ -201,6 +194,16 @@ class SpectrogramCache:
             while len(self._entries) > self.max_entries:
                 self._entries.popitem(last=False)
         return result
+
+    def peek(self, audio: DecodedAudio, settings: SpectrogramSettings) -> Spectrogram | None:
+        """The cached spectrogram, or None: never computes (the desk asks this on its own
+        thread, to show a clip prepared ahead at once)."""
+        key = (audio.sha256, settings.validated())
+        with self._lock:
+            found = self._entries.get(key)
+            if found is not None:
+                self._entries.move_to_end(key)
+            return found
 
     def __len__(self) -> int:
         with self._lock:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from bagel_studio.core.checks.globi_item import GlobiItem, describe, stem_name_candidates
 from bagel_studio.core.checks.interaction_types import (
     compatible,
+    loosely_compatible,
     option_type,
     read_label,
     types_in,
@@ -80,7 +81,7 @@ def record_verdict(g: GlobiItem) -> RecordVerdict | None:
     if not named:
         return None
     recorded_type = read_label(link.interaction).type
-    return RecordVerdict(any(compatible(recorded_type, t) for t in named), says)
+    return RecordVerdict(any(loosely_compatible(recorded_type, t) for t in named), says)
 
 
 def option_types(g: GlobiItem) -> set[int]:

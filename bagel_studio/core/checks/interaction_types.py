@@ -269,6 +269,18 @@ def compatible(first: str, second: str) -> bool:
     return any({first, second} <= {third, *parents} for third, (parents, _) in _TYPES.items())
 
 
+@lru_cache(maxsize=4096)
+def loosely_compatible(first: str, second: str) -> bool:
+    """``compatible``, or both implied, at any distance, by one type ("lives inside" and
+    "parasite of": an endoparasite does both): for a relation told in free words, which say
+    less than a label and are read generously."""
+    if compatible(first, second):
+        return True
+    if first in _BROAD or second in _BROAD:
+        return False
+    return any({first, second} <= implied(third) for third in _TYPES)
+
+
 def same_way(first: Reading, second: Reading) -> bool:
     """Whether two readings put the same taxon first as actor (either is symmetric, or both or
     neither are flipped)."""

@@ -15,10 +15,8 @@ from bagel_studio.core.checks.interaction_types import INTERACTS_WITH, is_known_
 _VAGUE_STEM_RE = re.compile(
     r"\b(visit(?:s|ed|ing)? (?:the )?flowers? of|flowers? visited by|visit(?:s|ed|ing)?|"
     r"interact(?:s|ed|ing)? with|(?:ecologically )?co-?occur(?:s|red|ring)? with|"
-    r"(?:is |are |was |were )?(?:associated|linked|related|connected) (?:with|to)|"
-    r"ecologically related to|(?:found|recorded|observed|collected|seen|reported) "
-    r"(?:on|with|near|in|from|together with)|"
-    r"(?:lives?|living|occurs?|occurring) (?:on|with|near|in|together with))\b",
+    r"associated with|ecologically related to|"
+    r"(?:found|recorded|observed|collected) (?:on|with|near))\b",
     re.IGNORECASE,
 )
 

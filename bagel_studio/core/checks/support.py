@@ -58,6 +58,33 @@ _INITIAL = re.compile(r"[a-z]\.")
 
 
 PREFIX = 6  # letters two long stems share to count as one word's forms ("predation"/"predator")
+# Adjectives of biology and the plain words they are made of, as stems: a text says "active at
+# night" as often as "nocturnal", "eats fruit" as often as "frugivorous".
+_PLAIN_WORDS: dict[str, tuple[str, ...]] = {
+    stem(adjective): tuple(stem(w) for w in words.split())
+    for adjective, words in {
+        "nocturnal": "night nights",
+        "diurnal": "day daytime",
+        "crepuscular": "dusk dawn twilight",
+        "arboreal": "tree trees",
+        "terrestrial": "ground land",
+        "aquatic": "water",
+        "marine": "sea ocean",
+        "carnivorous": "meat flesh",
+        "carnivore": "meat flesh",
+        "herbivorous": "plant plants vegetation",
+        "herbivore": "plant plants vegetation",
+        "insectivorous": "insect insects",
+        "frugivorous": "fruit fruits",
+        "piscivorous": "fish",
+        "granivorous": "seed seeds",
+        "solitary": "alone",
+        "gregarious": "group groups",
+        "venomous": "venom",
+        "subterranean": "underground burrow burrows",
+        "migratory": "migrate migration",
+    }.items()
+}
 
 
 @dataclass(frozen=True)
@@ -76,11 +103,15 @@ class SentenceIndex:
 
     def sentences_of(self, stem_: str, *, forms: bool = False) -> set[int]:
         """The sentences holding ``stem_`` (with ``forms``, or another stem of seven letters or
-        more that starts with the same six: "predator" for "predation")."""
+        more that starts with the same six, "predator" for "predation", or the plain word a
+        biology adjective is made of, "night" for "nocturnal")."""
         found = set(self.postings.get(stem_, ()))
-        if forms and len(stem_) > PREFIX:
-            for other in self.prefixes().get(stem_[:PREFIX], ()):
-                found.update(self.postings[other])
+        if forms:
+            if len(stem_) > PREFIX:
+                for other in self.prefixes().get(stem_[:PREFIX], ()):
+                    found.update(self.postings[other])
+            for plain in _PLAIN_WORDS.get(stem_, ()):
+                found.update(self.postings.get(plain, ()))
         return found
 
     def prefixes(self) -> dict[str, list[str]]:

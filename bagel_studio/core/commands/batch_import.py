@@ -23,8 +23,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         description="Read the output of the OpenAI Batch API or `vllm run-batch` for a file "
         "written by batch-export, join each line on custom_id and store the answer exactly as "
         "evaluate would have (strict, lenient or invalid; a line with an error is stored as a "
-        "failed answer with its error). Exit status: 0 all stored and valid, 1 some errors, "
-        "invalid replies or lines that match no item, 2 usage error or unreadable file.",
+        "failed answer with its error; a line whose custom_id came before is named and left "
+        "out). Exit status: 0 all stored and valid, 1 some errors, invalid replies, repeated "
+        "ids or lines that match no item, 2 usage error or unreadable file.",
     )
     parser.add_argument("project", metavar="PROJECT", help="the project file (.bagel)")
     parser.add_argument("results", metavar="RESULTS.jsonl", help="the batch output file")
@@ -56,7 +57,13 @@ def run(args: argparse.Namespace) -> int:
               f"from {result.lines} lines")  # fmt: skip
         for bad in result.bad_lines[:20]:
             print(f"  {path}:{bad}")
+        for line, first in result.repeated[:20]:
+            print(f"  {path}:{line}: custom_id repeats line {first} (the first is kept)")
+        if len(result.repeated) > 20:
+            print(f"  ... and {len(result.repeated) - 20} more repeated custom_ids")
+        if result.answered_before:
+            print(f"  {result.answered_before} answers were stored before: not stored again")
         if result.unmatched:
             print(f"  {len(result.unmatched)} lines match no current item (changed or removed)")
     problems = result.parses["failed"] + result.parses["invalid"]
-    return 1 if problems or result.unmatched or result.bad_lines else 0
+    return 1 if problems or result.unmatched or result.bad_lines or result.repeated else 0

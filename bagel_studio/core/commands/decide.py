@@ -12,6 +12,7 @@ from bagel_studio.core.commands.common import add_wait_argument, open_project
 from bagel_studio.core.model import REJECT_REASONS, Decision, Review
 from bagel_studio.core.operations.decisions import DecisionRefused, decide_many
 from bagel_studio.core.operations.desk import EditsError, load_edits, revise
+from bagel_studio.core.operations.reviews import curator_name
 from bagel_studio.core.store import StoreError
 
 
@@ -83,8 +84,10 @@ def _decision(args: argparse.Namespace) -> Decision:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not args.curator.strip():
-        raise UsageError("--curator must name someone")
+    try:
+        args.curator = curator_name(args.curator)
+    except StoreError as exc:
+        raise UsageError(f"--curator: {exc}") from None
     item_ids = list(args.item_ids) + (_ids_from(args.ids_from) if args.ids_from else [])
     if not item_ids:
         raise UsageError("no item ids: give ITEM_ID... or --ids-from FILE")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bagel_studio.core.cli import UsageError
 from bagel_studio.core.commands.common import add_wait_argument, open_project, print_json
@@ -18,6 +18,9 @@ from bagel_studio.core.commands.llm_common import (
     stop_after_timeouts,
     terminal_progress,
 )
+
+if TYPE_CHECKING:
+    from bagel_studio.core.store import Store
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -40,7 +43,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "--seed",
         type=int,
         metavar="N",
-        help="show the options in the order the release with this seed will have",
+        help="ask only the items the release with this seed holds, each with its options in "
+        "that release's order (a run of its own; the items the release leaves out are named, "
+        "not asked)",
     )
     parser.add_argument("--items", nargs="+", metavar="ITEM_ID", help="only these items")
     parser.add_argument(
@@ -64,13 +69,7 @@ def run(args: argparse.Namespace) -> int:
         wanted = questions(
             store, args.items, args.seed, options_only=args.options_only, shown=release_order
         )
-        if args.items:
-            missing = sorted(set(args.items) - {q.item_id for q in wanted})
-            if missing:
-                raise UsageError("no such item (or not four options): " + ", ".join(missing))
-            left_out = 0
-        else:
-            left_out = len(store.items.ids()) - len(wanted)
+        left_out = _left_out(store, args, {q.item_id for q in wanted})
         client = connected_client(profile, args)
         if changed:
             save_profile(store, profile)
@@ -89,22 +88,25 @@ def run(args: argparse.Namespace) -> int:
         finally:
             client.close()
     result = summary.to_json()
-    result["left_out"] = left_out
+    result["order"] = "project order" if args.seed is None else f"seed {args.seed}"
+    result["left_out"] = len(left_out)
     if args.json:
         print_json(result)
     else:
+        order = "" if args.seed is None else f", asked in the order of {_release(args.seed)}"
         print(
-            f"{profile.label} ({profile.model}): {result['items']} items, "
+            f"{profile.label} ({profile.model}){order}: {result['items']} items, "
             f"{result['already_answered']} answered before, {result['asked']} asked now: "
             f"{result['strict']} strict, {result['lenient']} lenient, {result['invalid']} "
             f"invalid, {result['failed']} failed"
         )
         if left_out:
-            print(
-                f"  {left_out} item{'s' if left_out > 1 else ''} left out: not four options "
-                "(fix or reject first)"
-            )
+            print(f"  {_left_out_line(left_out, args.seed)}")
         print("  " + _accuracy_line(result))
+        if result["no_gold"]:
+            n = result["no_gold"]
+            print(f"  {n} item{'s' if n > 1 else ''} without a valid gold: asked, left out of "
+                  "the accuracy (fix the gold first)")  # fmt: skip
         if result["cut"]:
             print("  " + _cut_line(result["cut"]))
         if result["note"]:
@@ -131,14 +133,58 @@ def _cut_line(count: int) -> str:
     return f"{replies} cut at {limit} (the server sent more; the rest was not read)"
 
 
+def _release(seed: int) -> str:
+    return f"the release with seed {seed}"
+
+
+def _left_out(store: Store, args: argparse.Namespace, asked: set[str]) -> list[str]:
+    """The items not asked, in the project's order: none may be among those named with
+    --items (a usage error says which and why); with --seed, the items that release leaves out
+    (the caller names them), else those without four options."""
+    if args.items:
+        known = set(store.items.ids())
+        unknown = [i for i in args.items if i not in known]
+        if unknown:
+            raise UsageError("no such item: " + ", ".join(unknown))
+        missing = [i for i in args.items if i not in asked]
+        if missing and args.seed is not None:
+            raise UsageError(
+                f"not in {_release(args.seed)}: {', '.join(missing)} (a release holds the "
+                "accepted and revised items without a blocking flag; evaluate without --seed "
+                "asks them in the project's order)"
+            )
+        if missing:
+            raise UsageError("not four options: " + ", ".join(missing))
+        return []
+    return [i for i in store.items.ids() if i not in asked]
+
+
+def _left_out_line(left_out: list[str], seed: int | None) -> str:
+    count = f"{len(left_out)} item{'s' if len(left_out) > 1 else ''} left out"
+    if seed is None:
+        return f"{count}: not four options (fix or reject first)"
+    shown = ", ".join(left_out[:10]) + (f" and {len(left_out) - 10} more" if len(left_out) > 10
+                                        else "")  # fmt: skip
+    return (
+        f"{count}: not in {_release(seed)} ({shown}); a run asked in a release's order holds "
+        "only its items (evaluate without --seed asks every item in the project's order)"
+    )
+
+
 def _accuracy_line(result: dict[str, Any]) -> str:
-    """Accuracy over this run's replies, with the letters they held (position bias)."""
+    """Strict and lenient accuracy over this run's replies to items with a valid gold, apart
+    (lm-evaluation-harness's strict-match and flexible-extract), with the letters the replies
+    held (position bias)."""
     from bagel_studio.core.llm.metrics import letters_text
 
-    answered = result["answered"]
-    if not answered:
+    graded = result["answered"] - result["no_gold"]
+    if not result["answered"]:
         return "accuracy: no reply now (bagel-studio stats PROJECT shows the stored answers)"
+    letters = letters_text(result["letters"])
+    if not graded:
+        return f"accuracy: no reply to an item with a valid gold; letters {letters}"
+    strict, lenient = result["strict_correct"], result["correct"]
     return (
-        f"accuracy {100 * result['correct'] / answered:.1f}% ({result['correct']} of "
-        f"{answered} replies); letters {letters_text(result['letters'])}"
+        f"accuracy: strict {100 * strict / graded:.1f}% ({strict} of {graded} replies), "
+        f"lenient {100 * lenient / graded:.1f}% ({lenient} of {graded}); letters {letters}"
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,7 @@ from bagel_studio.core.export import (
     export_release,
     record_export,
 )
+from bagel_studio.core.importers.signing import SigningError, sign_manifest, ssh_keygen
 from bagel_studio.core.store import ProjectLockedError, Store, StoreError
 
 
@@ -56,6 +58,13 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     parser.add_argument(
+        "--sign",
+        metavar="KEY",
+        help="sign manifest.json with this SSH key (ssh-keygen -Y sign, namespace"
+        " bagel-release, as git signs commits): manifest.json.sig beside it says who made the"
+        " release (bagel-studio verify --allowed-signers)",
+    )
+    parser.add_argument(
         "--workers",
         type=int,
         metavar="N",
@@ -67,6 +76,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 
 def run(args: argparse.Namespace) -> int:
+    sign = _signer(args.sign)
     store = open_project(args.project, read_only=True)
     try:
         with TerminalProgress("exporting") as progress:
@@ -76,9 +86,12 @@ def run(args: argparse.Namespace) -> int:
                 args.seed,
                 force=args.force,
                 progress=progress,
+                sign=sign,
             )
     except OutDirExistsError as exc:
         raise UsageError(str(exc)) from exc
+    except SigningError as exc:
+        raise UsageError(f"nothing written: {exc}") from exc
     except ExportBlockedError as exc:
         if args.json:
             print_json({"exported": False, "blocked": [_blocked_json(b) for b in exc.blocked]})
@@ -104,6 +117,20 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(summary_text(result, recorded))
     return 0
+
+
+def _signer(key: str | None) -> Callable[[bytes], bytes] | None:
+    """What signs the manifest with ``--sign KEY`` (checked before anything is read)."""
+    if key is None:
+        return None
+    path = Path(key).expanduser()
+    if not path.is_file():
+        raise UsageError(f"--sign: {key}: no such key file")
+    try:
+        ssh_keygen()
+    except SigningError as exc:
+        raise UsageError(f"--sign: {exc}") from exc
+    return lambda manifest: sign_manifest(manifest, path)
 
 
 def _record(project: Path, result: ExportResult, wait: float) -> str | None:

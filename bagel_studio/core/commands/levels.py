@@ -29,6 +29,13 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         metavar=("LABEL_A", "LABEL_B"),
         help="the two profiles' labels",
     )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        metavar="N",
+        help="grade from the answers the models gave in the order of the release with this "
+        "seed (evaluate --seed N); by default from those asked in the project's order",
+    )
     parser.add_argument("--apply", action="store_true", help="set the items' levels")
     parser.add_argument(
         "--allow-invalid",
@@ -46,6 +53,7 @@ def run(args: argparse.Namespace) -> int:
         format_level_table,
         invalid_note,
         level_table,
+        order_name,
         reference_levels,
     )
     from bagel_studio.core.llm.parse import INVALID
@@ -63,12 +71,19 @@ def run(args: argparse.Namespace) -> int:
             if profile is None:
                 raise UsageError(f"no model profile {label!r} in this project (run evaluate)")
             profiles.append(profile)
-        levels, domains, missing = reference_levels(store, profiles[0], profiles[1])
+        order = _order(args.seed)
+        levels, domains, missing = reference_levels(store, profiles[0], profiles[1], args.seed)
         if not levels:
-            raise UsageError("no item has an answer from both models: run evaluate first")
+            other = "--seed N reads those asked in a release's order" if args.seed is None else \
+                "without --seed, those asked in the project's order"  # fmt: skip
+            raise UsageError(
+                f"no item has an answer from both models asked in {order}: run evaluate first "
+                f"({other})"
+            )
         table = level_table(levels, domains)
         invalid: dict[str, tuple[int, int]] = {}  # label: (invalid, answered) over graded items
-        for label, answers in answers_by_profile(store, profiles, set(levels)).items():
+        graded = answers_by_profile(store, profiles, set(levels), seed=args.seed)
+        for label, answers in graded.items():
             invalid[label] = (sum(a["parse"] == INVALID for a in answers), len(answers))
         too_many = [label for label, (bad, n) in invalid.items() if bad > INVALID_WARN_SHARE * n]
         if args.apply and too_many and not args.allow_invalid:
@@ -78,7 +93,8 @@ def run(args: argparse.Namespace) -> int:
                 "; ".join(notes) + ". Nothing applied: such levels grade the reply format, "
                 "not the items (--allow-invalid applies them anyway)"
             )
-        applied = apply_levels(store, levels).result if args.apply else None
+        source = {"models": list(args.models), "order": order_name(args.seed)}
+        applied = apply_levels(store, levels, source).result if args.apply else None
     if args.json:
         print_json(
             {
@@ -89,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
             }
         )
     else:
-        print(f"Reference levels from {args.models[0]} and {args.models[1]}:")
+        print(f"Reference levels from {args.models[0]} and {args.models[1]}, asked in {order}:")
         print("\n".join(format_level_table(table)))
         for label, (bad, n) in invalid.items():
             note = invalid_note(n, bad)
@@ -103,3 +119,7 @@ def run(args: argparse.Namespace) -> int:
                 f"{applied['curator_level_kept']} kept as a curator edited them"
             )
     return 1 if missing else 0
+
+
+def _order(seed: int | None) -> str:
+    return "the project's order" if seed is None else f"the order of the release with seed {seed}"

@@ -24,8 +24,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
             "Check a release folder written by `bagel-studio export`: every file's SHA-256 and"
             " size against manifest.json, files added since, every item of a domain file against"
             " its line in data/all.jsonl, each item's options and answer against the shuffle its"
-            " provenance records, answer letters against answer_index, and the content hash."
-            " Prints every differing file and item."
+            " provenance records, answer letters against answer_index, and the content hash;"
+            " and manifest.json's signature (export --sign), saying which key made it and, with"
+            " --allowed-signers, who. Prints every differing file and item."
         ),
         epilog=(
             "exit status: 0 intact, 1 something differs (each difference listed), 2 usage error"
@@ -34,6 +35,13 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     parser.add_argument("release", metavar="RELEASE_DIR", help="the release folder")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument(
+        "--allowed-signers",
+        metavar="FILE",
+        help="the keys allowed to sign a release (OpenSSH's allowed-signers format, as git's"
+        " gpg.ssh.allowedSignersFile: a principal such as an e-mail address, then a public key,"
+        " a line each): say who signed manifest.json, and fail unless one of them did",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -46,11 +54,18 @@ def run(args: argparse.Namespace) -> int:
         read_manifest(folder)
     except NotARelease as exc:
         raise UsageError(f"{args.release}: not a release that can be verified: {exc}") from None
-    result = verify_release(folder)
+    allowed = Path(args.allowed_signers) if args.allowed_signers else None
+    if allowed is not None and not allowed.is_file():
+        raise UsageError(f"--allowed-signers: {args.allowed_signers}: no such file")
+    result = verify_release(folder, allowed)
+    signature = result.signature
     if args.json:
         print_json(
             {
                 "intact": result.intact,
+                "signed": bool(signature and signature.present),
+                "signed_by": signature.signer or None if signature else None,
+                "signing_key": signature.key or None if signature else None,
                 "files_checked": result.files_checked,
                 "differing_files": result.differing_files,
                 "differing_items": result.differing_items,
@@ -61,7 +76,8 @@ def run(args: argparse.Namespace) -> int:
             }
         )
     elif result.intact:
-        sys.stdout.write(f"{args.release}: intact ({result.files_checked} files match)\n")
+        signed = f"; {signature.describe()}" if signature is not None else ""
+        sys.stdout.write(f"{args.release}: intact ({result.files_checked} files match){signed}\n")
     else:
         out = sys.stdout
         out.write(

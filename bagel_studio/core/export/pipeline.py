@@ -61,6 +61,7 @@ from bagel_studio.core.export.release import (
     ItemWriter,
     NothingToReleaseError,
     Progress,
+    Signer,
     write_documents,
     writing,
 )
@@ -216,9 +217,11 @@ def export_release(
     seed: int,
     force: bool = False,
     progress: Progress | None = None,
+    sign: Signer | None = None,
 ) -> ExportResult:
     """Write the release of ``store`` under ``seed`` to ``out_dir``: every stage, a domain at a
-    time (see the module docstring); ``progress(done, 100)`` in percent."""
+    time (see the module docstring); ``progress(done, 100)`` in percent; ``sign``: the manifest
+    is signed with it (``importers.signing``), its signature written beside it."""
     out = Path(out_dir).absolute()
     check_out_dir(out, force, None if str(store.path) == ":memory:" else store.path)
     store.require_sound()  # a damaged file would be released as it reads
@@ -234,7 +237,7 @@ def export_release(
             _render_and_write(seed, domain, found, items)
         plan = _assembled(store, seed, project, domains)
         _releasable(plan)
-        return write_documents(plan, folder, items, _percent(progress, ITEMS_SHARE, PERCENT))
+        return write_documents(plan, folder, items, _percent(progress, ITEMS_SHARE, PERCENT), sign)
 
 
 def write_release(
@@ -316,7 +319,9 @@ def _model_report(store: Store, plan: ExportPlan) -> dict[str, Any]:
     what the plan keeps of each item (no item is read again)."""
     from bagel_studio.core.llm.report import model_report  # lazy: only releases need it
 
-    return model_report(store, [(s.item_id, s.domain, s.level) for s in plan.items.slots])
+    return model_report(
+        store, [(s.item_id, s.domain, s.level) for s in plan.items.slots], plan.seed
+    )
 
 
 def _releasable(plan: ExportPlan) -> None:

@@ -26,12 +26,14 @@ from bagel_studio.core.export.render import Lines, Rendered
 from bagel_studio.core.export.report import Sections, report_files
 from bagel_studio.core.export.rows import dumps_document
 from bagel_studio.core.export.species_section import card_sentence
+from bagel_studio.core.importers.signing import SIGNATURE
 from bagel_studio.core.report import layout
 from bagel_studio.core.report.card import dataset_card
 from bagel_studio.core.report.tables import LengthSums
 from bagel_studio.core.store import Store
 
 Progress = Callable[[int, int], None]
+Signer = Callable[[bytes], bytes]  # the manifest -> its signature (``importers.signing``)
 Step = tuple[str, Callable[[], dict[str, bytes]]]  # a name and what it writes: {path: bytes}
 
 
@@ -92,10 +94,15 @@ def writing(out_dir: Path) -> Iterator[tuple[ReleaseFolder, ItemWriter]]:
 
 
 def write_documents(
-    plan: ExportPlan, folder: ReleaseFolder, items: ItemWriter, progress: Progress | None
+    plan: ExportPlan,
+    folder: ReleaseFolder,
+    items: ItemWriter,
+    progress: Progress | None,
+    sign: Signer | None = None,
 ) -> ExportResult:
-    """The report stage, once every item is written: the report, the card and the manifest,
-    and the folder put in place (the caller discards it on an error)."""
+    """The report stage, once every item is written: the report, the card and the manifest
+    (and, with ``sign``, the manifest's signature beside it), and the folder put in place (the
+    caller discards it on an error)."""
     content_hash, sections = items.close(plan)
     steps = _steps(plan, content_hash, sections)
     for index, (_, produce) in enumerate(steps, start=1):
@@ -104,7 +111,10 @@ def write_documents(
         if progress is not None:
             progress(index, len(steps) + 1)
     manifest = build_manifest(plan, folder.hashes, content_hash)
-    folder.write(layout.MANIFEST, dumps_document(manifest))
+    document = dumps_document(manifest)
+    folder.write(layout.MANIFEST, document)
+    if sign is not None:
+        folder.write(SIGNATURE, sign(document))
     final = folder.commit()
     if progress is not None:
         progress(1, 1)

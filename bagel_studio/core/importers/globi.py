@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
 
-from bagel_studio.core.importers.textio import Readable, TextLines, is_guess
+from bagel_studio.core.importers.textio import OVERLONG, Readable, TextLines, is_guess
 from bagel_studio.core.store import Reject
 
 # Our column <- the GloBI columns that may hold it, first found wins (case-insensitive).
@@ -162,7 +162,7 @@ def read_table(
     ``BATCH_REJECTS`` at a time, so memory holds a batch, never the file (``handle``: the
     file; ``table_name``: its base name, used in references; ``display``: the name rejects are
     reported under; a line over ``line_limit`` bytes is a reject, not read)."""
-    lines = TextLines(handle, line_limit, 0)
+    lines = TextLines(handle, line_limit, 0, mark=True)
     table = GlobiTable(write_rejects)
     source = iter(lines)
     first = next(source, "")
@@ -171,7 +171,7 @@ def read_table(
     rows = _Rows(table, table_name, display, write)
     tabbed = table.delimiter == "\t"
     reader = csv.reader(feed, delimiter=table.delimiter, quoting=csv.QUOTE_MINIMAL)
-    overlong = 0  # overlong lines met so far
+    in_record: set[int] = set()  # overlong lines named by the reject of their record
     while True:
         feed.taken.clear()
         start = feed.number + 1
@@ -186,9 +186,16 @@ def read_table(
             table.reject(Reject(display, start, f"malformed row: {exc}"))
             continue
         if not cells:
-            if len(lines.overlong) > overlong:  # a row all the same: the next keeps its number
-                overlong = len(lines.overlong)
-                rows.skip()
+            continue
+        if any(OVERLONG in cell for cell in cells):  # the whole record, whatever lines it took
+            rows.skip()  # a row all the same: the next keeps its number
+            if feed.number == start:  # the line was the record: its own reject says so (below)
+                continue
+            met = [(n, size) for n, size in lines.overlong if start <= n <= feed.number]
+            in_record.update(n for n, _ in met)
+            table.reject(
+                Reject(display, start, _overlong_record(start, feed.number, met, line_limit))
+            )
             continue
         if tabbed and not table.quotes_literal and rows.swallowed(start, feed.number, cells):
             reader = _quotes_as_text(table, feed, start, rows)
@@ -198,6 +205,8 @@ def read_table(
     table.encoding, table.line_ending = lines.encoding, lines.line_ending
     table.samples = lines.samples
     for number, size in lines.overlong:
+        if number in in_record:
+            continue
         reason = (
             f"line is {size / 1e6:.1f} MB, longer than the {line_limit / 1e6:g} MB a line may"
             " take (import --max-line-mb); not read"
@@ -207,6 +216,17 @@ def read_table(
         table.rejects.append(Reject(display, 1, "no header row"))
     table.flush_rejects()
     return table
+
+
+def _overlong_record(start: int, end: int, met: list[tuple[int, int]], limit: int) -> str:
+    """A record refused whole for the line over the limit it spans (its quoted field would
+    otherwise come back without that line, or its lines after it as a record of their own)."""
+    lines = f"line {start}" if end == start else f"lines {start}-{end}"
+    over = ", ".join(f"line {n}: {size / 1e6:.1f} MB" for n, size in met) or "a line"
+    return (
+        f"a record ({lines}) holding a line longer than the {limit / 1e6:g} MB a line may take"
+        f" ({over}; import --max-line-mb); the whole record is not read"
+    )
 
 
 class _Feed:

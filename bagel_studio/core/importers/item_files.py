@@ -7,7 +7,9 @@ so memory does not grow with the file.
 
 from __future__ import annotations
 
+import itertools
 import json
+import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -97,7 +99,14 @@ def _read_lines(
     chunks: Iterable[bytes], batch: ItemBatch, write: Callable[[ItemBatch], None] | None
 ) -> None:
     limit = line_limit.get()
-    for number, (line, size) in enumerate(iter_lines(chunks, limit, RAW_LIMIT), start=1):
+    chunks = iter(chunks)
+    first = next(chunks, b"")
+    # A file that is UTF-8 (its first megabyte holds UTF-8 beyond ASCII, or a line further down
+    # does) has each line that is not valid UTF-8 refused: read as CP1252 it would be mojibake.
+    # A file without any is read a line at a time in the encoding that line is in, as before.
+    utf8 = _UTF8_BEYOND_ASCII.search(first) is not None
+    lines = iter_lines(itertools.chain([first], chunks), limit, RAW_LIMIT)
+    for number, (line, size) in enumerate(lines, start=1):
         if write is not None and _full(batch):
             write(batch)
             batch.hand_over()
@@ -115,6 +124,14 @@ def _read_lines(
         if b"\x00" in line:  # binary data in this line only: the others still import
             batch.reject(number, "NUL byte in the line (binary data); not parsed", "")
             continue
+        if not line.isascii():
+            try:
+                line.decode("utf-8")
+                utf8 = True
+            except UnicodeDecodeError as exc:
+                if utf8:
+                    batch.reject(number, _not_utf8(line, exc), decode_line(line))
+                    continue
         try:
             record = loads(line)
         except json.JSONDecodeError as exc:
@@ -124,6 +141,20 @@ def _read_lines(
             batch.reject(number, "invalid JSON: nested too deeply", decode_line(line))
             continue
         batch.add_record(record, number, line)
+
+
+# A character of UTF-8 beyond ASCII (two to four bytes), which CP1252 text hardly ever holds
+_UTF8_BEYOND_ASCII = re.compile(
+    rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}"
+)
+
+
+def _not_utf8(line: bytes, exc: UnicodeDecodeError) -> str:
+    byte = line[exc.start]
+    return (
+        f"invalid UTF-8 (byte 0x{byte:02X} at column {exc.start + 1}) in a UTF-8 file; not read"
+        " as another encoding, which would store it garbled"
+    )
 
 
 def _full(batch: ItemBatch) -> bool:

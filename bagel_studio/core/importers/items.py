@@ -195,10 +195,17 @@ def _digest(content: ItemContent) -> int | bytes:
 
 
 def _given_id(record: dict[str, Any]) -> str | None:
+    """The item's own id, or None when it has none (an id is then made from its content). An
+    id that cannot be one is refused, not replaced: a list, an object or a boolean, or text
+    holding a NUL character (which would cut it short where it is read as C text)."""
     value = record.get("id")
-    if value is None or isinstance(value, bool | dict | list):
+    if value is None:
         return None
+    if isinstance(value, bool | dict | list):
+        raise NotAnItem(f"'id' must be text or a number, not {fields.type_name(value)}")
     text = str(value).strip()
+    if "\x00" in text:
+        raise NotAnItem("'id' holds a NUL character (\\u0000), which would cut it short")
     return text or None
 
 

@@ -17,6 +17,12 @@ from pathlib import Path
 from typing import Any
 
 from bagel_studio.core.domains import LETTERS
+from bagel_studio.core.importers.signing import (
+    SIGNATURE,
+    Signature,
+    SigningError,
+    check_signature,
+)
 from bagel_studio.core.model import ItemContent
 from bagel_studio.core.report import layout
 from bagel_studio.core.report.layout import ITEM_FIELDS
@@ -43,6 +49,7 @@ class Verification:
     problems: list[Problem] = field(default_factory=list)
     files_checked: int = 0
     items_checked: int = 0
+    signature: Signature | None = None  # what the manifest's signature says (None: not asked)
 
     @property
     def intact(self) -> bool:
@@ -69,6 +76,22 @@ def is_release(folder: Path) -> bool:
     except (OSError, ValueError):
         return False
     return isinstance(manifest, dict) and manifest.get("format") == layout.FORMAT_NAME
+
+
+def release_without_manifest(path: Path) -> Path | None:
+    """The release folder ``path`` is (or lies in) when that folder has lost its manifest: its
+    items (``data/all.jsonl``) are there with what only a release holds beside them (its
+    provenance, its report, its dataset card), ``manifest.json`` is not. Nothing then proves
+    what it holds is what was exported."""
+    for folder in [path, *path.parents][:3]:
+        if (folder / layout.MANIFEST).exists() or not (folder / layout.ALL_ITEMS).is_file():
+            continue
+        if (folder / layout.PROVENANCE).is_file() or (folder / layout.REPORT).is_file():
+            return folder
+        card = folder / layout.README
+        if card.is_file() and "BAGEL Studio" in card.read_text("utf-8", "replace")[:20_000]:
+            return folder
+    return None
 
 
 def release_root(path: Path) -> Path | None:
@@ -99,9 +122,11 @@ def read_manifest(folder: str | Path) -> dict[str, Any]:
     return manifest
 
 
-def verify_release(folder: str | Path) -> Verification:
+def verify_release(folder: str | Path, allowed_signers: Path | None = None) -> Verification:
     """Every way the release in ``folder`` differs from what its manifest says was exported
-    (a manifest that cannot be read is the one problem then; ``read_manifest`` tells first)."""
+    (a manifest that cannot be read is the one problem then; ``read_manifest`` tells first),
+    and whether its manifest's signature holds (``signing``: checked against
+    ``allowed_signers`` when given, which then requires one)."""
     root = Path(folder)
     result = Verification(root)
     try:
@@ -109,6 +134,13 @@ def verify_release(folder: str | Path) -> Verification:
     except NotARelease as exc:
         result.add(layout.MANIFEST, str(exc))
         return result
+    try:
+        result.signature = check_signature(root, allowed_signers)
+    except SigningError as exc:
+        result.add(SIGNATURE, f"cannot be checked: {exc}")
+    else:
+        if not result.signature.good:
+            result.add(SIGNATURE, result.signature.problem)
     listed = manifest.get("files")
     files: dict[str, Any] = listed if isinstance(listed, dict) else {}
     _check_files(root, files, result)
@@ -148,7 +180,11 @@ def _check_files(root: Path, files: dict[str, Any], result: Verification) -> Non
             result.add(relative, f"SHA-256 differs from the manifest{sizes}")
     for path in sorted(root.rglob("*")):
         relative = path.relative_to(root).as_posix()
-        if path.is_file() and relative != layout.MANIFEST and relative not in files:
+        if (
+            path.is_file()
+            and relative not in (layout.MANIFEST, SIGNATURE)
+            and relative not in files
+        ):
             result.add(relative, "not listed in the manifest (added after the export)")
 
 

@@ -208,6 +208,7 @@ def _import_paths(
 
 VERIFY_LISTING = 20
 RELEASE_MANIFEST = "manifest.json"  # export.layout.MANIFEST, named here to spare its import
+RELEASE_ITEMS = "data/all.jsonl"  # and layout.ALL_ITEMS
 
 
 def _probe_audio(run: _Run) -> None:
@@ -230,11 +231,17 @@ def _probe_audio(run: _Run) -> None:
 
 def _verified(inputs: list[Input], report: ImportReport) -> list[Input]:
     """The inputs, less those inside a BAGEL Studio release that fails ``verify``: a tampered
-    release is refused whole (with what differs) rather than taken as gold."""
+    release is refused whole (with what differs) rather than taken as gold; so is one that
+    has lost its manifest (nothing then proves it is what was exported)."""
     folders = {item.path.parent for item in inputs}
-    if not any((f / RELEASE_MANIFEST).is_file() for d in folders for f in [d, *d.parents][:3]):
-        return inputs  # no release here: the export package need not even be loaded
-    from bagel_studio.core.importers.release import release_root, verify_release
+    near = {f for d in folders for f in [d, *d.parents][:3]}
+    if not any((f / RELEASE_MANIFEST).is_file() or (f / RELEASE_ITEMS).is_file() for f in near):
+        return inputs  # no release here: the release module need not even be loaded
+    from bagel_studio.core.importers.release import (
+        release_root,
+        release_without_manifest,
+        verify_release,
+    )
 
     roots: dict[Path, Path | None] = {}
     refused: dict[Path, bool] = {}
@@ -243,6 +250,16 @@ def _verified(inputs: list[Input], report: ImportReport) -> list[Input]:
         folder = item.path.parent
         if folder not in roots:
             roots[folder] = release_root(folder)
+            bare = release_without_manifest(folder) if roots[folder] is None else None
+            if bare is not None and bare not in refused:
+                refused[bare] = True
+                report.unreadable.append(str(bare))
+                report.notes.append(
+                    f"{bare}: a release without its {RELEASE_MANIFEST}: nothing proves it is what"
+                    " was exported; not imported. Import it anyway with --no-verify."
+                )
+            if bare is not None:
+                roots[folder] = bare
         root = roots[folder]
         if root is None:
             kept.append(item)

@@ -8,6 +8,7 @@ a GloBI or Xeno-canto header, JSON Lines versus one JSON document, plain text.
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 from collections.abc import Callable
@@ -174,18 +175,27 @@ def sniff(head: bytes, suffix: str) -> str:
 
 
 def _json_lines(head: bytes) -> bool:
-    """JSON Lines whose first line is clean text: a NUL byte further down belongs to one line,
-    which is rejected on its own (see ``item_files``), not to a binary file."""
+    """JSON Lines with a NUL byte in some of their lines, the first too: those lines are
+    rejected on their own (see ``item_files``), the file is not binary; so long as the file
+    begins as an object does and its lines without a NUL are clean text."""
     body = head.lstrip(b"\xef\xbb\xbf \t\r\n")
-    first = re.split(rb"\r\n|\r|\n", body, maxsplit=1)
-    return body[:1] == b"{" and len(first) == 2 and not looks_binary(first[0])
+    lines = re.split(rb"\r\n|\r|\n", body)
+    if len(lines) > 1 and len(head) >= HEAD_BYTES:
+        lines.pop()  # cut by the head's end
+    clean = [line for line in lines if line.strip() and b"\x00" not in line]
+    return body[:1] == b"{" and bool(clean) and not any(looks_binary(line) for line in clean)
 
 
 def loads(data: bytes) -> Any:
     """``json.loads`` of bytes in any of the encodings we read (UTF-8 first, by json itself).
 
-    A string holding a lone surrogate (``"\\ud800"`` unpaired) parses as JSON but is not
-    Unicode: it could be neither stored nor shown, so it is refused like a syntax error.
+    What JSON allows but no item can mean is refused like a syntax error (a JSONDecodeError
+    saying what it is), never taken silently or left to fail later: a string holding a lone
+    surrogate (``"\\ud800"`` unpaired: it could be neither stored nor shown), a key given twice
+    in one object (JSON keeps the last without a word), a number of more than
+    ``MAX_NUMBER_DIGITS`` digits (Python refuses to read one of over 4,300 with a ValueError
+    that is no JSON error), a number out of range (``1e999``) and JSON's non-standard ``NaN``
+    and ``Infinity``.
     """
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
@@ -193,11 +203,15 @@ def loads(data: bytes) -> Any:
         if data[:1] == b"{" and data[1:2] != b"\x00":
             # What json.loads does with bytes it sees as UTF-8, without its per-call set-up:
             # the common JSON Lines item, read thousands of times per file.
-            document = _DECODER.decode(data.decode("utf-8", "surrogatepass"))
+            text = data.decode("utf-8", "surrogatepass")
         else:
-            document = json.loads(data)
+            text = data.decode(json.detect_encoding(data), "surrogatepass")
     except UnicodeDecodeError:
-        document = json.loads(decode(data)[0])
+        text = decode(data)[0]
+    try:
+        document = _DECODER.decode(text)
+    except _Refused as refused:
+        raise json.JSONDecodeError(refused.reason, text, max(text.find(refused.token), 0)) from None
     suspect = _MAYBE_SURROGATE.search(data)
     if suspect is not None and _has_lone_surrogate(document):
         text = data.decode("utf-8", "replace")
@@ -207,7 +221,55 @@ def loads(data: bytes) -> Any:
     return document
 
 
-_DECODER = json.JSONDecoder()
+MAX_NUMBER_DIGITS = 100  # an item's numbers have a few
+
+
+class _Refused(ValueError):
+    """A value the decoder's hooks refuse; ``token``: its text, to say where it was."""
+
+    def __init__(self, reason: str, token: str) -> None:
+        super().__init__(reason)
+        self.reason, self.token = reason, token
+
+
+def _integer(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_NUMBER_DIGITS:
+        raise _Refused(f"A number of {digits:,} digits (not a value an item holds)", text)
+    return int(text)
+
+
+def _real(text: str) -> float:
+    if len(text) > MAX_NUMBER_DIGITS + 10:
+        raise _Refused(f"A number of {len(text):,} characters (not a value an item holds)", text)
+    number = float(text)
+    if not math.isfinite(number):
+        raise _Refused(f"Number {text} out of range (not a finite number)", text)
+    return number
+
+
+def _constant(name: str) -> float:
+    raise _Refused(f"Constant {name} is not a number JSON allows", name)
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    document = dict(pairs)
+    if len(document) < len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _Refused(
+                    f"Key {key!r} given twice in one object (JSON would keep the last without"
+                    " a word)",
+                    json.dumps(key),
+                )
+            seen.add(key)
+    return document
+
+
+_DECODER = json.JSONDecoder(
+    object_pairs_hook=_object, parse_int=_integer, parse_float=_real, parse_constant=_constant
+)
 # A \uD800-\uDFFF escape, or the bytes of an encoded surrogate: only then is the document walked.
 _MAYBE_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]|\xed[\xa0-\xbf]")
 

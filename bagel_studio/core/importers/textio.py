@@ -190,14 +190,19 @@ def utf8_chunks(handle: Readable, chunk: int = CHUNK_BYTES) -> Iterator[bytes]:
     return _transcoded(first, handle, wide_encoding(first), chunk)
 
 
-def iter_lines(chunks: Iterable[bytes], limit: int, keep: int) -> Iterator[tuple[bytes, int]]:
+def iter_lines(
+    chunks: Iterable[bytes], limit: int, keep: int, quotes: list[int] | None = None
+) -> Iterator[tuple[bytes, int]]:
     """(line, its length in bytes) of every physical line of ``chunks``, for any line-ending
     style, split as ``split_lines`` splits. A line longer than ``limit`` bytes is never held
     whole: it comes as its first ``keep`` bytes with its full length, so memory stays within
-    ``limit`` plus a chunk however long a line is."""
+    ``limit`` plus a chunk however long a line is; with ``quotes``, the number of '"' in each
+    such line is appended to it as the line is yielded (whether it opens or closes a quoted
+    field of a table)."""
     rest = b""  # the unfinished line (at most ``limit`` bytes), or a held-back "\r"
     head: bytes | None = None  # the start of an unfinished line longer than ``limit``
     size = 0  # that line's length so far
+    quoted = 0  # and its '"' so far
     for chunk in chunks:
         data = rest + chunk if rest else chunk
         rest = b""
@@ -208,17 +213,21 @@ def iter_lines(chunks: Iterable[bytes], limit: int, keep: int) -> Iterator[tuple
         tail = pieces.pop()
         for piece in pieces:
             if head is not None:
+                _count(quotes, quoted + piece.count(b'"'))
                 yield head + piece[: keep - len(head)], size + len(piece)
                 head, size = None, 0
             elif len(piece) > limit:
+                _count(quotes, piece.count(b'"'))
                 yield piece[:keep], len(piece)
             else:
                 yield piece, len(piece)
         if head is not None:
             head += tail[: keep - len(head)]
             size += len(tail)
+            quoted += tail.count(b'"') if quotes is not None else 0
         elif len(tail) > limit:
             head, size = tail[:keep], len(tail)
+            quoted = tail.count(b'"') if quotes is not None else 0
         else:
             rest = tail
         if held:
@@ -227,12 +236,21 @@ def iter_lines(chunks: Iterable[bytes], limit: int, keep: int) -> Iterator[tuple
     if ended:
         rest = rest[:-1]
     if head is not None:
+        _count(quotes, quoted + rest.count(b'"'))
         yield head + rest[: keep - len(head)], size + len(rest)
     elif rest or ended:
         yield rest, len(rest)
 
 
+def _count(quotes: list[int] | None, count: int) -> None:
+    if quotes is not None:
+        quotes.append(count)
+
+
 _ENDINGS = {"CRLF": "\r\n", "CR": "\r"}
+# What ``TextLines`` gives in place of a line over its limit (a Unicode noncharacter, which no
+# text holds): a table's reader rejects the record it finds it in, whichever lines that spans.
+OVERLONG = "\ufdd0"
 
 
 class TextLines:
@@ -243,14 +261,20 @@ class TextLines:
     line), as a whole-file decision would mostly decide. Every line ends in the file's line
     ending ("\\r\\n" or "\\r" when its first chunk uses only that one, else "\\n"), whatever its
     own was, so that a quoted cell keeps its line breaks as written. A line over ``limit`` bytes
-    comes as its first ``keep`` bytes and is listed in ``overlong`` (line number, size).
-    ``encoding`` and ``line_ending`` say what was found, ``samples`` a few words with accents as
-    a guessed encoding reads them."""
+    comes as its first ``keep`` bytes and is listed in ``overlong`` (line number, size); with
+    ``mark`` (a table), its head is followed by ``OVERLONG`` and preceded by a '"' when the line
+    holds an odd number of them (it opens or closes a quoted field: the quote keeps the reader's
+    reading of the lines after it as it was), so that the record it belongs to can be told and
+    refused. ``encoding`` and ``line_ending`` say what was found, ``samples`` a few words with
+    accents as a guessed encoding reads them."""
 
-    def __init__(self, handle: Readable, limit: int, keep: int | None = None) -> None:
+    def __init__(
+        self, handle: Readable, limit: int, keep: int | None = None, *, mark: bool = False
+    ) -> None:
         self._handle = handle
         self._limit = limit
         self._keep = limit if keep is None else keep
+        self._mark = mark
         self.encoding = UTF8
         self.line_ending = "none"
         self.overlong: list[tuple[int, int]] = []
@@ -267,13 +291,20 @@ class TextLines:
         self.line_ending = line_ending(head)
         self._head = head if wide is None else b""
         ending = _ENDINGS.get(self.line_ending, "\n")  # inside a quoted cell, kept as written
-        lines = iter_lines(_chained(head, chunks), self._limit, self._keep)
+        quotes: list[int] | None = [] if self._mark else None
+        lines = iter_lines(_chained(head, chunks), self._limit, self._keep, quotes)
         for number, (line, size) in enumerate(lines, start=1):
             if number == 1 and line.startswith(b"\xef\xbb\xbf"):
                 line = line[3:]
             if size > self._limit:
                 self.overlong.append((number, size))
-                yield _decoded_head(line) + ending
+                if quotes is None:
+                    yield _decoded_head(line) + ending
+                    continue
+                # marked: OVERLONG after its head, and a quote before them when the line opens
+                # or closes a quoted field, as a table's reader would have met it
+                toggle = '"' if quotes.pop() % 2 else ""
+                yield toggle + _decoded_head(line) + OVERLONG + ending
             else:
                 yield self._decode(line) + ending
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from bagel_studio.core.importers.fields import recording_id
 from bagel_studio.core.importers.reading import FileHashes
-from bagel_studio.core.importers.textio import Readable, TextLines
+from bagel_studio.core.importers.textio import OVERLONG, Readable, TextLines
 from bagel_studio.core.store import Reject
 
 AUDIO_SUFFIXES = frozenset({".mp3", ".wav", ".flac", ".ogg", ".oga"})
@@ -260,6 +260,13 @@ class AudioIndex:
         return self.by_id.get(rec_id) if rec_id else None
 
 
+def _overlong(row: dict[str, Any], extra: Any) -> bool:
+    """A row that spans a line over the limit (``TextLines`` marked it): not read at all,
+    rather than read without that line (with its columns shifted)."""
+    cells = [*row.values(), *(extra or [])]
+    return any(isinstance(cell, str) and OVERLONG in cell for cell in cells)
+
+
 class CsvRows:
     """The (line, row) pairs of a metadata CSV, read as a stream: a row at a time, once the
     first ``SAMPLE_ROWS`` have shown what the columns hold. After the iteration, ``encoding``
@@ -268,7 +275,7 @@ class CsvRows:
     over ``line_limit`` bytes."""
 
     def __init__(self, handle: Readable, display: str, line_limit: int) -> None:
-        self._lines = TextLines(handle, line_limit, 0)
+        self._lines = TextLines(handle, line_limit, 0, mark=True)
         self._display = display
         self._limit = line_limit
         self.rejects: list[Reject] = []
@@ -290,6 +297,8 @@ class CsvRows:
             for row in reader:
                 extra = row.pop(None, None)  # cells beyond the header
                 line, start = start, reader.line_num + 1
+                if _overlong(row, extra):  # its reject is the overlong line's own (below)
+                    continue
                 if not (any((v or "").strip() for v in row.values()) or extra):
                     continue
                 if columns is None:

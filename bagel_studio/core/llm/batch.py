@@ -20,9 +20,15 @@ from bagel_studio.core.llm.evaluate import Question, Shown, answer_row, pending,
 from bagel_studio.core.llm.profiles import CHAT, Profile
 from bagel_studio.core.operations import llm as ops
 from bagel_studio.core.store import Store
+from bagel_studio.core.store.llm import AnswerRow
 
 SEPARATOR = "::"
 COMMIT_EVERY = 500
+# Who runs the file: OpenAI's Batch API (chat and plain completions, among others) or vLLM's
+# ``run-batch`` (chat, embeddings, score and rerank: no plain completions). Neither takes
+# llama.cpp's ``grammar``.
+OPENAI, VLLM = "openai", "vllm"
+TARGETS = {OPENAI: "OpenAI's Batch API", VLLM: "vllm run-batch"}
 
 
 class BatchError(ValueError):
@@ -45,6 +51,27 @@ def parse_custom_id(value: str) -> tuple[str, str, str, int | None]:
     return item_id, content_hash, json.dumps([int(c) for c in order]), int(seed) if seed else None
 
 
+def target_refusal(profile: Profile, target: str) -> str | None:
+    """Why the requests of ``profile`` cannot be written for ``target``, in one line, or None.
+    A request the runner would change or reject would store answers to something other than
+    what the profile measures."""
+    runner = TARGETS[target]
+    if profile.grammar:
+        return (
+            f"{runner} takes no llama.cpp grammar, and profile {profile.label!r} asks with it: its "
+            "answers would not be what the profile measures; write the file for a profile "
+            "without the grammar (--label NEW, without --grammar)"
+        )
+    if target == VLLM and profile.api_style != CHAT:
+        return (
+            f"{runner} takes no /v1/completions requests (only chat, embeddings, score and "
+            f"rerank), and profile {profile.label!r} asks plain completions: write the file for "
+            "OpenAI's Batch API (--target openai), or for a chat profile (--api-style chat "
+            "under another --label)"
+        )
+    return None
+
+
 def request_line(profile: Profile, question: Question) -> dict[str, Any]:
     """One line of a Batch API input file: the request ``evaluate`` would send for ``question``
     with ``profile``'s settings (chat or completions)."""
@@ -60,12 +87,12 @@ def request_line(profile: Profile, question: Question) -> dict[str, Any]:
     else:
         url = "/v1/completions"
         body["prompt"] = question.prompt()
-    body.update(profile.extra_body() or {})
     return {"custom_id": custom_id(question), "method": "POST", "url": url, "body": body}
 
 
 def write_batch(store: Store, profile: Profile, wanted: list[Question], out: IO[str]) -> int:
-    """Write a request per question ``profile`` has not answered yet; return how many."""
+    """Write a request per question ``profile`` has not answered yet; return how many (the
+    caller has checked the profile against the target, ``target_refusal``)."""
     todo = pending(store, profile, wanted)
     for question in todo:
         out.write(json.dumps(request_line(profile, question), ensure_ascii=False) + "\n")
@@ -74,19 +101,25 @@ def write_batch(store: Store, profile: Profile, wanted: list[Question], out: IO[
 
 @dataclass
 class BatchImport:
+    """What reading a results file did: its lines, the answers stored, and what was not."""
+
     lines: int = 0
-    stored: int = 0
+    stored: int = 0  # answers written: new, or replacing a failed one
+    answered_before: int = 0  # answers the project holds already (not stored again)
     parses: Counter[str] = field(default_factory=Counter)
     unmatched: list[str] = field(default_factory=list)  # custom ids of no current question
     bad_lines: list[str] = field(default_factory=list)  # "line N: reason"
+    repeated: list[tuple[int, int]] = field(default_factory=list)  # (line, first line of its id)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "lines": self.lines,
             "stored": self.stored,
+            "answered_before": self.answered_before,
             "parses": dict(self.parses),
             "unmatched": self.unmatched,
             "bad_lines": self.bad_lines,
+            "repeated": [{"line": line, "first": first} for line, first in self.repeated],
         }
 
 
@@ -147,11 +180,16 @@ def import_results(store: Store, profile: Profile, path: Path, shown: Shown) -> 
     except OSError as exc:
         raise BatchError(f"{path}: {exc.strerror or exc}") from exc
     asked: list[str] = []
+    first_lines: dict[str, int] = {}  # custom id -> the line it came on first
     with handle:
         for number, line in _lines(handle):
             result.lines += 1
             if isinstance(line, str):
                 result.bad_lines.append(f"line {number}: {line}")
+                continue
+            first = first_lines.setdefault(line["custom_id"], number)
+            if first != number:  # one request, two results: the first is kept
+                result.repeated.append((number, first))
                 continue
             try:
                 item_id, content_hash, order, seed = parse_custom_id(line["custom_id"])
@@ -175,10 +213,15 @@ def import_results(store: Store, profile: Profile, path: Path, shown: Shown) -> 
             asked.append(item_id)
             result.parses[row.parse] += 1
             if len(batch) >= COMMIT_EVERY:
-                ops.record_answers(store, batch)
-                result.stored += len(batch)
+                _record(store, batch, result)
                 batch = []
-    ops.record_answers(store, batch)
-    result.stored += len(batch)
+    _record(store, batch, result)
     ops.refresh_model_flags(store, asked)
     return result
+
+
+def _record(store: Store, batch: list[AnswerRow], result: BatchImport) -> None:
+    """Store a batch of answers, counting those written and those the project held already."""
+    written = ops.record_answers(store, batch).result
+    result.stored += written
+    result.answered_before += len(batch) - written

@@ -27,7 +27,7 @@ def model_choice_lines(store: Store, item: Item) -> list[str]:
             continue
         index = answer["option_index"]
         choice = f"{LETTERS[index]}" if index is not None else "no letter"
-        mark = "✓" if answer["correct"] else "✗"
+        mark = "?" if answer["correct"] is None else "✓" if answer["correct"] else "✗"
         cut = f"; reply {answer['reply_note']}" if answer.get("reply_note") else ""
         lines.append(f"{answer['profile']}: {choice} {mark} ({answer['parse']}{cut})")
     verdicts = [v for v in store.llm.verdicts_for_item(item.id) if v["error"] is None]

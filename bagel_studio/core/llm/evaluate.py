@@ -27,8 +27,8 @@ from bagel_studio.core.llm.jobs import (
     TimeoutStop,
     pooled,
 )
-from bagel_studio.core.llm.metrics import invalid_note
-from bagel_studio.core.llm.parse import FAILED, INVALID, parse_letter
+from bagel_studio.core.llm.metrics import invalid_note, order_name
+from bagel_studio.core.llm.parse import FAILED, INVALID, STRICT, parse_letter
 from bagel_studio.core.llm.profiles import Profile
 from bagel_studio.core.llm.templates import (
     evaluation_prompt,
@@ -92,7 +92,10 @@ class EvaluationSummary:
     asked: int = 0
     parses: Counter[str] = field(default_factory=Counter)
     letters: Counter[str] = field(default_factory=Counter)  # emitted letters (position bias)
-    correct: int = 0
+    correct: int = 0  # the letter read (strictly or leniently) points to the gold
+    strict_correct: int = 0  # the reply is that one letter and nothing else
+    no_gold: int = 0  # replies to items without a valid gold: left out of the accuracy
+    seed: int | None = None  # the release whose order the items were shown in (None: project)
     cut: int = 0  # replies cut at the size the client reads (``client.REPLY_LIMIT``)
     cancelled: bool = False
     flight: Flight = field(default_factory=Flight)  # what was in flight when the run stopped
@@ -111,8 +114,10 @@ class EvaluationSummary:
 
     def to_json(self) -> dict[str, Any]:
         answered = self.asked - self.failed
+        graded = answered - self.no_gold
         return {
             "profile": self.profile,
+            "order": order_name(self.seed),
             "items": self.total,
             "already_answered": self.already,
             "asked": self.asked,
@@ -122,7 +127,11 @@ class EvaluationSummary:
             "invalid": self.invalid,
             "failed": self.failed,
             "correct": self.correct,
-            "accuracy": round(self.correct / answered, 4) if answered else None,
+            "strict_correct": self.strict_correct,
+            "no_gold": self.no_gold,
+            # lm-evaluation-harness's two metrics: strict-match and flexible-extract
+            "strict_accuracy": round(self.strict_correct / graded, 4) if graded else None,
+            "accuracy": round(self.correct / graded, 4) if graded else None,
             "letters": {x: self.letters[x] for x in LETTERS},
             "cut": self.cut,
             "note": invalid_note(answered, self.invalid),
@@ -140,10 +149,11 @@ def questions(
     options_only: bool = False,
     shown: Shown | None = None,
 ) -> list[Question]:
-    """Every item (or those of ``item_ids``) in the project's order, or with ``seed`` as the
-    release with that seed will show it (released content, shuffled options: ``shown``, which a
-    seed needs); items the release leaves out keep the project's order. ``options_only``: ask
-    without the question."""
+    """Every item (or those of ``item_ids``) with four options, in the project's order; or,
+    with ``seed``, only the items the release with that seed holds, as it shows them (released
+    content, shuffled options: ``shown``, which a seed needs). An item the release leaves out
+    has no order of that release to be asked in, so it is left out (the caller names it), never
+    asked in another order under the same run. ``options_only``: ask without the question."""
     items = store.items.get_many(None if item_ids is None else list(item_ids))
     released: Mapping[str, tuple[ItemContent, tuple[int, ...]]] = {}
     if seed is not None:
@@ -154,20 +164,24 @@ def questions(
     for item in items:
         if len(item.content.options) != len(LETTERS):
             continue  # the prompt has four option lines: such an item is blocked anyway
-        content, order = released.get(item.id, (item.content, IDENTITY))
-        result.append(Question(item.id, content, order, seed, options_only))
+        if seed is None:
+            result.append(Question(item.id, item.content, IDENTITY, None, options_only))
+        elif item.id in released:
+            content, order = released[item.id]
+            result.append(Question(item.id, content, order, seed, options_only))
     return result
 
 
 def pending(store: Store, profile: Profile, wanted: list[Question]) -> list[Question]:
-    """The questions not yet answered by ``profile`` (same settings, prompt, content, order)."""
-    done: dict[str, set[tuple[str, str, str]]] = {}
-    for prompt_hash in {q.prompt_hash for q in wanted}:
-        done[prompt_hash] = store.llm.answered_keys(
-            profile.label, profile.settings_hash(), prompt_hash
-        )
+    """The questions not yet answered by ``profile`` in the same run (settings, prompt and
+    order shown: the same release's, or the project's) and the same content and option order."""
+    done: dict[tuple[str, int | None], set[tuple[str, str, str]]] = {}
+    for run in {(q.prompt_hash, q.shown_seed) for q in wanted}:
+        done[run] = store.llm.answered_keys(profile.label, profile.settings_hash(), *run)
     return [
-        q for q in wanted if (q.item_id, q.content_hash, q.order_key) not in done[q.prompt_hash]
+        q
+        for q in wanted
+        if (q.item_id, q.content_hash, q.order_key) not in done[(q.prompt_hash, q.shown_seed)]
     ]
 
 
@@ -182,7 +196,10 @@ def answer_row(
         parsed = parse_letter(reply.text)
         parse, letter = parsed.parse, parsed.letter
         index = question.order[LETTERS.index(letter)] if letter else None
-        correct = index is not None and index == question.content.answer_index
+        gold = question.content.answer_index if question.content.answer_text else None
+        # an item without a valid gold cannot be answered right or wrong: NULL, left out of
+        # every accuracy (and said)
+        correct = None if gold is None else index is not None and index == gold
     return AnswerRow(
         profile=profile.label,
         settings_hash=profile.settings_hash(),
@@ -230,7 +247,9 @@ def evaluate(
     ``cancel`` nothing more is sent and what is in flight is stored as it arrives; after
     ``abort`` it is no longer waited for (``summary.flight`` says how many each)."""
     todo = pending(store, profile, wanted)
-    summary = EvaluationSummary(profile.label, total=len(wanted), already=len(wanted) - len(todo))
+    seeds = {q.shown_seed for q in wanted}
+    summary = EvaluationSummary(profile.label, total=len(wanted), already=len(wanted) - len(todo),
+                                seed=seeds.pop() if len(seeds) == 1 else None)  # fmt: skip
     if not todo:
         return summary
     own_client = client is None
@@ -252,6 +271,8 @@ def evaluate(
                 summary.asked += 1
                 summary.parses[row.parse] += 1
                 summary.correct += bool(row.correct)
+                summary.strict_correct += bool(row.correct) and row.parse == STRICT
+                summary.no_gold += row.parse != FAILED and row.correct is None
                 summary.cut += row.reply_note is not None
                 if row.letter:
                     summary.letters[row.letter] += 1

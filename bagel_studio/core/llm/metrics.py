@@ -1,26 +1,39 @@
 """What the stored answers say: accuracy per domain and dimension, emitted letters (position bias),
 and the paper's reference levels from two models' agreement (its Table 3).
 
-Each profile's newest answer per item under its current settings and the paper's prompt counts;
-an invalid reply (no letter A-D in it) counts as answered and wrong, a failed request as not
-answered. Wherever an accuracy is shown, ``invalid_note`` says how many of its replies were
-invalid, and when they are many, that the figure measures the reply format, not the model.
+A run is one profile's answers in one order of the options (``Run``): the project's, or the one
+of the release with a shuffle seed (``evaluate --seed``); each run's newest answer per item under
+the profile's current settings and the paper's prompt counts. Accuracy is two figures, as
+lm-evaluation-harness reports them (strict-match and flexible-extract): strict counts a reply
+that is the gold's letter and nothing else, lenient also a longer reply whose first standalone
+letter is the gold's. An invalid reply (no letter A-D in it) counts as answered and wrong, a
+failed request as not answered, a reply to an item without a valid gold as neither right nor
+wrong (left out, and counted in ``no_gold``). Wherever an accuracy is shown, ``invalid_note``
+says how many of its replies were invalid, and when they are many, that the figure measures the
+reply format, not the model.
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from bagel_studio.core.domains import DOMAINS, LETTERS, LEVELS
-from bagel_studio.core.llm.parse import INVALID
+from bagel_studio.core.llm.parse import INVALID, STRICT
 from bagel_studio.core.llm.profiles import Profile
 from bagel_studio.core.llm.project import load_profiles
 from bagel_studio.core.llm.templates import evaluation_prompt_hash
 from bagel_studio.core.store import Store
 
 EASY, MEDIUM, HARD = LEVELS
+PROJECT_ORDER = "project order"  # the options as the project holds them, not shuffled
+
+
+def order_name(seed: int | None) -> str:
+    """The order a run showed the options in: ``project order``, or ``seed N`` (a release's)."""
+    return PROJECT_ORDER if seed is None else f"seed {seed}"
 
 
 def domain_order(found: Iterable[str]) -> list[str]:
@@ -30,19 +43,65 @@ def domain_order(found: Iterable[str]) -> list[str]:
     return [d for d in DOMAINS if d in found] + sorted(found - set(DOMAINS))
 
 
-def answers_by_profile(
+@dataclass(frozen=True)
+class Run:
+    """One profile's answers in one order of the options: the project's (``seed`` None) or
+    the release's with that shuffle seed. Runs in different orders are different measures."""
+
+    label: str
+    seed: int | None
+
+    @property
+    def order(self) -> str:
+        return order_name(self.seed)
+
+    @property
+    def name(self) -> str:
+        """The profile's label for the project's order, ``LABEL (seed N)`` for a release's."""
+        return self.label if self.seed is None else f"{self.label} (seed {self.seed})"
+
+
+def answers_by_run(
     store: Store, profiles: list[Profile] | None = None, item_ids: set[str] | None = None
-) -> dict[str, list[dict[str, Any]]]:
-    """{label: newest answers per item} for the given (default: every stored) profile."""
+) -> dict[Run, list[dict[str, Any]]]:
+    """{run: its newest answer per item} of the given (default: every stored) profiles, in the
+    profiles' order, each profile's project order first, then its seeds."""
     profiles = load_profiles(store) if profiles is None else profiles
     rows = store.llm.latest_answers(
-        [(p.label, p.settings_hash()) for p in profiles], evaluation_prompt_hash()
+        [(p.label, p.settings_hash()) for p in profiles], evaluation_prompt_hash(), by_order=True
     )
-    result: dict[str, list[dict[str, Any]]] = {p.label: [] for p in profiles}
+    found: dict[Run, list[dict[str, Any]]] = defaultdict(list)
     for row in rows:
         if item_ids is None or row["item_id"] in item_ids:
-            result[row["profile"]].append(row)
-    return result
+            found[Run(row["profile"], row["shown_seed"])].append(row)
+    rank = {p.label: i for i, p in enumerate(profiles)}
+    return {
+        run: found[run]
+        for run in sorted(found, key=lambda r: (rank[r.label], r.seed is not None, r.seed or 0))
+    }
+
+
+def answers_by_profile(
+    store: Store,
+    profiles: list[Profile] | None = None,
+    item_ids: set[str] | None = None,
+    seed: int | None = None,
+) -> dict[str, list[dict[str, Any]]]:
+    """{label: newest answers per item} of the given (default: every stored) profiles' runs
+    in one order (``seed``; None: the project's)."""
+    profiles = load_profiles(store) if profiles is None else profiles
+    runs = answers_by_run(store, profiles, item_ids)
+    return {p.label: runs.get(Run(p.label, seed), []) for p in profiles}
+
+
+def graded(answers: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The answers to items with a valid gold: those an accuracy counts."""
+    return [a for a in answers if a["correct"] is not None and a.get("gold", 0) is not None]
+
+
+def strictly_right(answer: dict[str, Any]) -> bool:
+    """The reply is the gold's letter and nothing else (strict-match)."""
+    return bool(answer["correct"]) and answer["parse"] == STRICT
 
 
 # More invalid replies than this share, and an accuracy says more about the reply format than
@@ -87,43 +146,56 @@ def _ratio(part: int, whole: int) -> float | None:
 
 
 def model_summary(answers: list[dict[str, Any]]) -> dict[str, Any]:
-    """One model's ``stats --json`` entry: answered, invalid, accuracy and letters per domain."""
+    """One run's ``stats --json`` entry: answered, invalid, replies without a valid gold,
+    lenient (``accuracy``) and strict accuracy, and letters, per domain and overall."""
     domains = domain_order(a["domain"] for a in answers)
-    totals: Counter[str] = Counter(a["domain"] for a in answers)
-    correct: Counter[str] = Counter(a["domain"] for a in answers if a["correct"])
+    counted = graded(answers)
+    totals: Counter[str] = Counter(a["domain"] for a in counted)
+    correct: Counter[str] = Counter(a["domain"] for a in counted if a["correct"])
+    strict: Counter[str] = Counter(a["domain"] for a in counted if strictly_right(a))
     letters = {d: dict.fromkeys(LETTERS, 0) for d in domains}
     for answer in answers:
         if answer["letter"] in LETTERS:
             letters[answer["domain"]][answer["letter"]] += 1
     accuracy: dict[str, float | None] = {d: _ratio(correct[d], totals[d]) for d in domains}
-    accuracy["overall"] = _ratio(sum(correct.values()), len(answers))
+    accuracy["overall"] = _ratio(sum(correct.values()), len(counted))
+    strict_accuracy: dict[str, float | None] = {d: _ratio(strict[d], totals[d]) for d in domains}
+    strict_accuracy["overall"] = _ratio(sum(strict.values()), len(counted))
     invalid = sum(a["parse"] == INVALID for a in answers)
     return {
         "answered": len(answers),
         "invalid": invalid,
+        "no_gold": len(answers) - len(counted),
+        "strict_accuracy": strict_accuracy,
         "accuracy": accuracy,
         "letters": letters,
         "note": invalid_note(len(answers), invalid),
     }
 
 
-def dimension_accuracy(answers: list[dict[str, Any]]) -> dict[str, dict[str, tuple[int, int]]]:
-    """{domain: {dimension: (correct, answered)}} (the paper's Tables 5-7)."""
-    result: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
-    for answer in answers:
+def dimension_accuracy(
+    answers: list[dict[str, Any]],
+) -> dict[str, dict[str, tuple[int, int, int]]]:
+    """{domain: {dimension: (strictly right, right, graded)}} (the paper's Tables 5-7), over
+    the answers to items with a valid gold."""
+    result: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0, 0]))
+    for answer in graded(answers):
         cell = result[answer["domain"]][answer["dimension"] or "(none)"]
-        cell[0] += bool(answer["correct"])
-        cell[1] += 1
+        cell[0] += strictly_right(answer)
+        cell[1] += bool(answer["correct"])
+        cell[2] += 1
     return {
-        d: {dim: (c[0], c[1]) for dim, c in sorted(result[d].items())} for d in domain_order(result)
+        d: {dim: (c[0], c[1], c[2]) for dim, c in sorted(result[d].items())}
+        for d in domain_order(result)
     }
 
 
 def models_stats(store: Store, item_ids: set[str] | None = None) -> dict[str, Any]:
-    """``stats --json`` ``models``: {label: summary} for every stored profile."""
+    """``stats --json`` ``models``: {run name: summary, with its profile and order} for every
+    run of every stored profile (``Run.name``: the label for the project's order)."""
     return {
-        label: model_summary(answers)
-        for label, answers in answers_by_profile(store, item_ids=item_ids).items()
+        run.name: {"profile": run.label, "order": run.order, **model_summary(answers)}
+        for run, answers in answers_by_run(store, item_ids=item_ids).items()
     }
 
 
@@ -138,11 +210,12 @@ def levels_stats(store: Store) -> dict[str, dict[str, int]]:
 
 
 def reference_levels(
-    store: Store, first: Profile, second: Profile
+    store: Store, first: Profile, second: Profile, seed: int | None = None
 ) -> tuple[dict[str, str], dict[str, str], list[str]]:
     """The paper's levels: easy if both models answer correctly, medium if one does, hard if
-    neither. Returns ({item id: level}, {item id: domain}, ids missing an answer of either)."""
-    by_label = answers_by_profile(store, [first, second])
+    neither, from their runs in one order (``seed``; None: the project's). Returns ({item id:
+    level}, {item id: domain}, ids missing an answer of either)."""
+    by_label = answers_by_profile(store, [first, second], seed=seed)
     a = {row["item_id"]: row for row in by_label[first.label]}
     b = {row["item_id"]: row for row in by_label[second.label]}
     levels: dict[str, str] = {}

@@ -48,22 +48,32 @@ def remove_profile(store: Store, label: str) -> Done[None]:
     return Done(None, MODELS)
 
 
-def record_answers(store: Store, answers: Sequence[AnswerRow]) -> Done[None]:
-    """Commit a batch of answers (those that arrived since the last commit)."""
+def record_answers(store: Store, answers: Sequence[AnswerRow]) -> Done[int]:
+    """Commit a batch of answers (those that arrived since the last commit); the result is how
+    many were written (an answer the project holds already, not failed, is kept)."""
     if not answers:
-        return Done(None, NOTHING)
+        return Done(0, NOTHING)
     with store.transaction():
-        store.llm.write_answers(answers)
-    return Done(None, MODELS)
+        written = store.llm.write_answers(answers)
+    return Done(written, MODELS)
 
 
-def apply_levels(store: Store, levels: Mapping[str, str]) -> Done[dict[str, int]]:
+LEVELS_SOURCE = "levels_source"  # the project setting naming where the applied levels came from
+
+
+def apply_levels(
+    store: Store, levels: Mapping[str, str], source: Mapping[str, Any] | None = None
+) -> Done[dict[str, int]]:
     """Set each item's level as an edit by ``model-levels`` (in its history, undoable with
     ``operations.undo(store, "model-levels")``); an item whose level a curator edited keeps
-    theirs."""
+    theirs. ``source`` (the two models and the order they were asked in) is kept in the
+    project's settings, so that the release's Table 3 can name them."""
     counts = {"changed": 0, "unchanged": 0, "curator_level_kept": 0}
     changes = NOTHING
     with store.transaction():
+        if source is not None:
+            # read by the release only: no window shows it
+            store.project.set_meta(LEVELS_SOURCE, {**source, "applied_at": store.clock()})
         kept = store.llm.level_edits_by_others(list(levels), LEVELS_CURATOR)
         for item in store.items.get_many(list(levels)):
             if item.id in kept:

@@ -11,20 +11,15 @@ which use the rest of it, get a sqlite-utils ``Database`` of the same connection
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Mapping, Sequence
-from typing import Any
 
 
 class Database:
+    """A project's connection (``conn``) and its ``execute``: the connection's own, so that a
+    query runs no code of the store between its caller and SQLite."""
+
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
+        # the store's connections commit each statement outside an explicit transaction
+        # (``isolation_level=None``)
+        self.execute = conn.execute
         conn.execute("PRAGMA recursive_triggers=on;")
-
-    def execute(
-        self, sql: str, parameters: Sequence[Any] | Mapping[str, Any] | None = None
-    ) -> sqlite3.Cursor:
-        """Run one statement (the store's connections commit each statement outside an
-        explicit transaction: ``isolation_level=None``)."""
-        if parameters is None:
-            return self.conn.execute(sql)
-        return self.conn.execute(sql, parameters)

@@ -11,15 +11,10 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from bagel_studio.core.model import HistoryEntry, ItemContent
+from bagel_studio.core.model import HistoryEntry, ItemContent, Review
 from bagel_studio.core.store.errors import StoreError
 from bagel_studio.core.store.part import Part
-from bagel_studio.core.store.rows import (
-    _dumps,
-    _history_from_row,
-    _review_from_json,
-    _review_to_json,
-)
+from bagel_studio.core.store.rows import _dumps, _history_from_row
 
 _ENTRY = (
     "SELECT h.id, h.item_id, h.curator, h.at, h.action, h.before, h.after,"
@@ -58,14 +53,14 @@ class History(Part):
             current: dict[str, Any] | None
             if entry.action == "decide":
                 review = reviews.get(entry.item_id, curator)
-                current = _review_to_json(review) if review else None
+                current = review.to_json() if review else None
                 if entry.before is None:
                     conn.execute(
                         "DELETE FROM reviews WHERE item_id = ? AND curator = ?",
                         [entry.item_id, curator],
                     )
                 else:
-                    reviews.write_review(conn, _review_from_json(entry.before))
+                    reviews.write_review(conn, Review.from_json(entry.before))
                 reviews.refresh_status(conn, entry.item_id)
             else:
                 current = self._store.items.get(entry.item_id).content.to_json()

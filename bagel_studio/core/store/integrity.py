@@ -11,9 +11,9 @@ export, merge and collect refuse to read it as sound (``Store.require_sound``).
 The schema a file should have is the one its recorded migrations build. ``objects/`` holds, for
 each migration, the objects it creates or changes and the ones it drops, as SQLite records them
 (``sqlite_master``, its text normalized), so that opening a file compares the two without
-running a migration: ``python -m bagel_studio.core.store.integrity`` writes them after a migration
-is added, and a test checks that they are what the migrations build. A migration without its
-file is built in memory (slower, and that test says so).
+running a migration: ``python -m bagel_studio.core.store.write_objects`` writes them after a
+migration is added, and a test checks that they are what the migrations build. A migration
+without its file is built in memory (slower, and that test says so).
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ import json
 import os
 import re
 import sqlite3
-import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -324,8 +323,3 @@ def _named(kind: str, name: str, table: str) -> str:
 
 def _one_line(text: str) -> str:
     return " ".join(text.split())
-
-
-if __name__ == "__main__":
-    for written in write_objects():
-        sys.stdout.write(f"{written}\n")

@@ -35,7 +35,12 @@ ANSWER_COLUMNS = (
     "answered_at",
     "reply_note",
 )
-_KEY = "profile, settings_hash, prompt_hash, item_id, content_hash, option_order"
+# One answer per run (profile, settings, prompt, order shown: ``shown_seed``, NULL the project's)
+# and item content as shown (m_llm_answers_order_in_key).
+_KEY = (
+    "profile, settings_hash, prompt_hash, item_id, content_hash, option_order,"
+    " coalesce(shown_seed, -1)"
+)
 # The origin of answers to the prompt without its question (the audit's options-only baseline):
 # they are not closed-book answers, so the readers of models' choices leave them out.
 OPTIONS_ONLY = "options-only"
@@ -99,43 +104,50 @@ class Llm(Part):
 
     # -- answers -----------------------------------------------------------------------------------
 
-    def write_answers(self, answers: Sequence[AnswerRow]) -> None:
-        """Insert answers; an answer with the same key replaces a failed one, never a real one."""
+    def write_answers(self, answers: Sequence[AnswerRow]) -> int:
+        """Insert answers; an answer with the same key replaces a failed one, never a real one.
+        Returns how many rows were written."""
         columns = ", ".join(ANSWER_COLUMNS)
         marks = ", ".join("?" * len(ANSWER_COLUMNS))
         updates = ", ".join(f"{c} = excluded.{c}" for c in ANSWER_COLUMNS)
         with self._store.transaction() as conn:
-            conn.executemany(
+            cursor = conn.executemany(
                 f"INSERT INTO llm_answers ({columns}) VALUES ({marks}) ON CONFLICT({_KEY})"
                 f" DO UPDATE SET {updates} WHERE llm_answers.parse = 'failed'",
                 [a.values() for a in answers],
             )
+            return max(cursor.rowcount, 0)
 
     def answered_keys(
-        self, profile: str, settings_hash: str, prompt_hash: str
+        self, profile: str, settings_hash: str, prompt_hash: str, shown_seed: int | None
     ) -> set[tuple[str, str, str]]:
-        """(item id, content hash, option order) of every stored, non-failed answer of a profile."""
+        """(item id, content hash, option order) of every stored, non-failed answer of a
+        profile's run in one order (``shown_seed``; None: the project's)."""
         rows = self.db.execute(
             "SELECT item_id, content_hash, option_order FROM llm_answers WHERE profile = ?"
-            " AND settings_hash = ? AND prompt_hash = ? AND parse != 'failed'",
-            [profile, settings_hash, prompt_hash],
+            " AND settings_hash = ? AND prompt_hash = ? AND shown_seed IS ?"
+            " AND parse != 'failed'",
+            [profile, settings_hash, prompt_hash, shown_seed],
         )
         return {(r[0], r[1], r[2]) for r in rows}
 
     def latest_answers(
-        self, profiles: Iterable[tuple[str, str]], prompt_hash: str
+        self, profiles: Iterable[tuple[str, str]], prompt_hash: str, *, by_order: bool = False
     ) -> list[dict[str, Any]]:
-        """Per (profile, settings hash) given, the newest non-failed answer per item, with the
-        item's domain and dimension."""
+        """Per (profile, settings hash) given, the newest non-failed answer per item (per item
+        and order shown, ``by_order``: one per run), with the item's domain, dimension and
+        current gold (``gold``: NULL when it has no valid one)."""
         result: list[dict[str, Any]] = []
+        group = "item_id, coalesce(shown_seed, -1)" if by_order else "item_id"
         for label, settings_hash in profiles:
             cursor = self.db.execute(
                 "SELECT a.profile, a.item_id, i.domain, i.dimension, a.letter, a.option_index,"
-                " a.correct, a.parse, a.model, a.content_hash, a.option_order, a.answered_at"
+                " a.correct, a.parse, a.model, a.content_hash, a.option_order, a.answered_at,"
+                " a.shown_seed, i.answer_index AS gold"
                 " FROM llm_answers a JOIN items i ON i.id = a.item_id"
                 " WHERE a.id IN (SELECT max(id) FROM llm_answers WHERE profile = ?"
-                " AND settings_hash = ? AND prompt_hash = ? AND parse != 'failed' GROUP BY item_id)"
-                " ORDER BY i.seq",
+                " AND settings_hash = ? AND prompt_hash = ? AND parse != 'failed'"
+                f" GROUP BY {group}) ORDER BY i.seq",
                 [label, settings_hash, prompt_hash],
             )
             columns = [c[0] for c in cursor.description]

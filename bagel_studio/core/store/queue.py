@@ -87,8 +87,12 @@ class QueueFilter:
             clauses.append("items.seq IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ?)")
             params.append(words)
         elif self.search:
-            pattern = f"%{self.search}%"
-            clauses.append("(items.question LIKE ? OR items.options LIKE ? OR items.id LIKE ?)")
+            # the search's own "%", "_" and "\\" are text, not LIKE's wildcards
+            pattern = f"%{like_escaped(self.search)}%"
+            clauses.append(
+                "(items.question LIKE ? ESCAPE '\\' OR items.options LIKE ? ESCAPE '\\'"
+                " OR items.id LIKE ? ESCAPE '\\')"
+            )
             params.extend([pattern, pattern, pattern])
         return (" AND ".join(clauses) or "1"), params
 
@@ -141,3 +145,8 @@ class QueueSql:
         if len(self.terms) == 1:
             return f"{self.terms[0]} {op} ?"
         return f"({', '.join(self.terms)}) {op} ({', '.join('?' * len(self.terms))})"
+
+
+def like_escaped(text: str) -> str:
+    """``text`` matched literally by ``LIKE ... ESCAPE '\\'``."""
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")

@@ -4,8 +4,9 @@ curator's (merge), reading them, and each item's status derived from them (``sto
 Each write joins the caller's transaction (or opens its own) and writes the review with its
 history entry and the item's refreshed status: the rules of a curator's action and the checks it
 re-runs live in ``bagel_studio.core.operations``, which calls these. ``record_decisions`` writes
-many reviews in one transaction (``bagel-studio decide`` over thousands of ids), with the same
-rows ``record_decision`` writes one by one.
+one review (the desk's accept) or many in one transaction (``bagel-studio decide`` over thousands
+of ids). The row a review is stored as, and the status rule, are here too: a decision's write
+needs nothing of the store beyond this part and the transaction.
 """
 
 from __future__ import annotations
@@ -17,19 +18,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from bagel_studio.core.model import DECISION_STATUS, Decision, ItemContent, Review
+from bagel_studio.core.model import DECISION_STATUS, Decision, ItemContent, Review, Status
 from bagel_studio.core.store.paging import distinct_by_seeking
 from bagel_studio.core.store.part import Part
-from bagel_studio.core.store.rows import (
-    REVIEW_UPSERT,
-    _dumps,
-    _review_from_row,
-    _review_to_json,
-    _same_review,
-    derive_status,
-    released_content,
-    review_row,
-)
+from bagel_studio.core.store.rows import released_content
 
 T = TypeVar("T")
 CHUNK = 5000  # ids per query (json_each takes any number; this bounds the rows held at once)
@@ -37,6 +29,7 @@ CURATORS = "idx_reviews_curator"  # schema.m_reviews_curator_index
 REVIEW_COLUMNS = (
     "item_id, curator, decision, reason, note, content, blind_answer, decided_at, origin"
 )
+REVIEW_UPSERT = f"INSERT OR REPLACE INTO reviews ({REVIEW_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?)"
 
 
 @dataclass(frozen=True)
@@ -53,23 +46,6 @@ class Reviews(Part):
     """The ``reviews`` table and the items' statuses."""
 
     # -- writing -------------------------------------------------------------------------------
-
-    def record_decision(self, review: Review) -> Review | None:
-        """Write ``review`` as its curator's current decision, with its history entry and the
-        item's new status; return the curator's previous review of the item, if any."""
-        with self._store.transaction() as conn:
-            before = self.get(review.item_id, review.curator)
-            self.write_review(conn, review)
-            self._store.history.append_entry(
-                conn,
-                review.item_id,
-                review.curator,
-                "decide",
-                _review_to_json(before) if before else None,
-                _review_to_json(review),
-            )
-            self.refresh_status(conn, review.item_id)
-        return before
 
     def record_decisions(self, curator: str, reviews: Sequence[Review]) -> dict[str, Review]:
         """Write ``curator``'s ``reviews`` in order, each with its history entry, and the items'
@@ -91,12 +67,12 @@ class Reviews(Part):
                             curator,
                             self._store.clock(),
                             "decide",
-                            None if before is None else _dumps(_review_to_json(before)),
-                            _dumps(_review_to_json(review)),
+                            None if before is None else before.canonical_json(),
+                            review.canonical_json(),
                         )
                     )
                     current[review.item_id] = review
-                conn.executemany(REVIEW_UPSERT, [review_row(r) for r in chunk])
+                conn.executemany(REVIEW_UPSERT, [_review_row(r) for r in chunk])
                 conn.executemany(
                     "INSERT INTO history (item_id, curator, at, action, before, after, undoes,"
                     " origin) VALUES (?,?,?,?,?,?,NULL,'local')",
@@ -109,8 +85,8 @@ class Reviews(Part):
         """Bring in another curator's decision (merge); False when it was already here."""
         with self._store.transaction() as conn:
             before = self.get(review.item_id, review.curator)
-            existing = _review_to_json(before) if before else None
-            incoming = _review_to_json(review)
+            existing = before.to_json() if before else None
+            incoming = review.to_json()
             if existing is not None and _same_review(existing, incoming):
                 return False
             if existing is not None and existing["decided_at"] >= review.decided_at:
@@ -126,12 +102,12 @@ class Reviews(Part):
         """Keep another curator's decision that is older than ours (merge) in the history only,
         as a ``merge-older`` entry (before = theirs, after = ours); False when it was already
         there."""
-        before = _review_to_json(theirs)
+        before = theirs.to_json()
         with self._store.transaction() as conn:
             already = conn.execute(
                 "SELECT 1 FROM history WHERE item_id = ? AND curator = ?"
                 " AND action = 'merge-older' AND before = ?",
-                [theirs.item_id, theirs.curator, _dumps(before)],
+                [theirs.item_id, theirs.curator, theirs.canonical_json()],
             ).fetchone()
             if already is not None:
                 return False
@@ -141,7 +117,7 @@ class Reviews(Part):
                 theirs.curator,
                 "merge-older",
                 before,
-                _review_to_json(ours),
+                ours.to_json(),
                 origin=source,
             )
         return True
@@ -149,7 +125,7 @@ class Reviews(Part):
     @staticmethod
     def write_review(conn: sqlite3.Connection, review: Review) -> None:
         """Write ``review`` as its curator's current one (inside the caller's transaction)."""
-        conn.execute(REVIEW_UPSERT, review_row(review))
+        conn.execute(REVIEW_UPSERT, _review_row(review))
 
     @staticmethod
     def refresh_status(conn: sqlite3.Connection, item_id: str) -> None:
@@ -379,3 +355,57 @@ def among(item_ids: Sequence[str] | None) -> tuple[str, list[str]]:
 def _chunks(values: list[T]) -> Iterator[list[T]]:
     for start in range(0, len(values), CHUNK):
         yield values[start : start + CHUNK]
+
+
+def derive_status(reviews: Sequence[tuple[Decision, str]]) -> Status:
+    """The status of an item from its curators' (decision, content) pairs.
+
+    Skips are not verdicts. Curators agree when they reach the same decision on the same content;
+    otherwise the item is disputed and waits for an adjudicator.
+    """
+    verdicts = [(d, c) for d, c in reviews if d is not Decision.SKIP]
+    if not verdicts:
+        return Status.SKIPPED if reviews else Status.UNREVIEWED
+    decisions = {d for d, _ in verdicts}
+    if len(decisions) == 1:
+        decision = decisions.pop()
+        keeps = decision in (Decision.ACCEPT, Decision.REVISE)
+        if keeps and len({c for _, c in verdicts}) > 1:
+            return Status.DISPUTED
+        return DECISION_STATUS[decision]
+    return Status.DISPUTED
+
+
+def _review_row(review: Review) -> tuple[object, ...]:
+    """The values of ``REVIEW_UPSERT`` (``REVIEW_COLUMNS``) for ``review``."""
+    return (
+        review.item_id,
+        review.curator,
+        review.decision.value,
+        review.reason,
+        review.note,
+        review.content.canonical_json(),
+        review.blind_answer,
+        review.decided_at,
+        review.origin,
+    )
+
+
+def _review_from_row(row: Sequence[Any]) -> Review:
+    """A review from its row (``REVIEW_COLUMNS``, in that order)."""
+    return Review(
+        item_id=row[0],
+        curator=row[1],
+        decision=Decision(row[2]),
+        reason=row[3],
+        note=row[4],
+        content=ItemContent.from_json(json.loads(row[5])),
+        blind_answer=row[6],
+        decided_at=row[7],
+        origin=row[8],
+    )
+
+
+def _same_review(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    keys = ("decision", "reason", "note", "content", "blind_answer", "decided_at")
+    return all(a.get(k) == b.get(k) for k in keys)

@@ -1,4 +1,6 @@
-"""Conversions between the store's rows and the core's types, and the status rule."""
+"""Conversions between the store's rows and the core's types (an item's row and its content
+columns, a history entry), and the release rule. A review's row and the status rule live in
+``reviews.py``, beside the SQL that writes them."""
 
 from __future__ import annotations
 
@@ -10,7 +12,6 @@ from json.encoder import encode_basestring
 from typing import Any
 
 from bagel_studio.core.model import (
-    DECISION_STATUS,
     SEVERITY_RANK,
     Decision,
     Flag,
@@ -47,25 +48,6 @@ def _dumps(value: Any) -> str:
 
 def _loads(value: str | None) -> Any:
     return json.loads(value) if value else None
-
-
-def derive_status(reviews: Sequence[tuple[Decision, str]]) -> Status:
-    """The status of an item from its curators' (decision, content) pairs.
-
-    Skips are not verdicts. Curators agree when they reach the same decision on the same content;
-    otherwise the item is disputed and waits for an adjudicator.
-    """
-    verdicts = [(d, c) for d, c in reviews if d is not Decision.SKIP]
-    if not verdicts:
-        return Status.SKIPPED if reviews else Status.UNREVIEWED
-    decisions = {d for d, _ in verdicts}
-    if len(decisions) == 1:
-        decision = decisions.pop()
-        keeps = decision in (Decision.ACCEPT, Decision.REVISE)
-        if keeps and len({c for _, c in verdicts}) > 1:
-            return Status.DISPUTED
-        return DECISION_STATUS[decision]
-    return Status.DISPUTED
 
 
 def released_content(
@@ -283,53 +265,6 @@ def stored_json(text: str) -> Any:
     return value if end == len(text) else json.loads(text)
 
 
-def _review_to_json(review: Review) -> dict[str, Any]:
-    return {
-        "item_id": review.item_id,
-        "curator": review.curator,
-        "decision": review.decision.value,
-        "reason": review.reason,
-        "note": review.note,
-        "content": review.content.to_json(),
-        "blind_answer": review.blind_answer,
-        "decided_at": review.decided_at,
-        "origin": review.origin,
-    }
-
-
-def _review_from_json(data: dict[str, Any]) -> Review:
-    return Review(
-        item_id=data["item_id"],
-        curator=data["curator"],
-        decision=Decision(data["decision"]),
-        reason=data.get("reason"),
-        note=data.get("note"),
-        content=ItemContent.from_json(data["content"]),
-        blind_answer=data.get("blind_answer"),
-        decided_at=data["decided_at"],
-        origin=data.get("origin", "local"),
-    )
-
-
-def _review_from_row(row: Sequence[Any]) -> Review:
-    return Review(
-        item_id=row[0],
-        curator=row[1],
-        decision=Decision(row[2]),
-        reason=row[3],
-        note=row[4],
-        content=ItemContent.from_json(json.loads(row[5])),
-        blind_answer=row[6],
-        decided_at=row[7],
-        origin=row[8],
-    )
-
-
-def _same_review(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    keys = ("decision", "reason", "note", "content", "blind_answer", "decided_at")
-    return all(a.get(k) == b.get(k) for k in keys)
-
-
 def _history_from_row(row: Sequence[Any]) -> HistoryEntry:
     return HistoryEntry(
         id=int(row[0]),
@@ -340,25 +275,4 @@ def _history_from_row(row: Sequence[Any]) -> HistoryEntry:
         before=_loads(row[5]),
         after=_loads(row[6]),
         undone=bool(row[7]),
-    )
-
-
-REVIEW_UPSERT = (
-    "INSERT OR REPLACE INTO reviews (item_id, curator, decision, reason, note, content,"
-    " blind_answer, decided_at, origin) VALUES (?,?,?,?,?,?,?,?,?)"
-)
-
-
-def review_row(review: Review) -> tuple[object, ...]:
-    """The values of ``REVIEW_UPSERT`` for ``review`` (one decision and the bulk decisions)."""
-    return (
-        review.item_id,
-        review.curator,
-        review.decision.value,
-        review.reason,
-        review.note,
-        _dumps(review.content.to_json()),
-        review.blind_answer,
-        review.decided_at,
-        review.origin,
     )

@@ -497,3 +497,18 @@ def m_review_plans(db: sqlite_utils.Database) -> None:
     db.execute(
         "CREATE INDEX idx_plan_collections_package ON plan_collections (plan_id, curator, round)"
     )
+
+
+@migration
+def m_llm_answers_order_in_key(db: sqlite_utils.Database) -> None:
+    """The order a model was shown the options in is part of its run: an answer is kept per
+    profile, settings, prompt, item content, option order and ``shown_seed`` (the release
+    whose shuffle it was asked in; NULL, the project's order, counts as one value), so that a
+    run asked in a release's order is complete on its own and never borrows an answer asked in
+    another order that happened to show the same option order. Answers stored before keep the
+    seed they were asked with."""
+    db.execute("DROP INDEX IF EXISTS idx_llm_answers_key")
+    db.execute(
+        "CREATE UNIQUE INDEX idx_llm_answers_key ON llm_answers (profile, settings_hash,"
+        " prompt_hash, item_id, content_hash, option_order, coalesce(shown_seed, -1))"
+    )

@@ -6,6 +6,12 @@ kept in small LRU caches owned by the panel (not module globals), because each r
 several items (its frequency, duration, modulation and harmonicity questions) and a curator moves
 between them: the second item of a recording must come up at once.
 
+The desk also hands the panel the items it will show next: ``ClipLoader.prepare`` decodes their
+recordings and draws their spectrograms into the same caches, on the worker pool, while the curator
+is still on the item before; ``ClipLoader.ready`` then finds the clip of an arriving item in them
+on the UI thread (cheap: a file's size and time, two cache lookups, two cached reads of the
+project), so a recording prepared ahead is on screen as its item is.
+
 Measurements are written to the project's cache through the single writer executor, never from a
 worker: ``measure_clip`` (worker) computes, ``core.operations.store_measurement`` (writer) stores
 it and re-checks the item, so a long analysis never holds the database while a decision waits to
@@ -35,7 +41,7 @@ from bagel_studio.core.audio.birdnet import BirdNETUnavailable
 from bagel_studio.core.audio.project import cached_result
 from bagel_studio.core.audio.species import Detection, detect
 from bagel_studio.core.audio.species_project import cached_detection
-from bagel_studio.core.store import Store
+from bagel_studio.core.store import Store, StoreError
 
 DECODED_CLIPS = 6
 
@@ -66,17 +72,22 @@ class ClipLoader:
         except OSError as exc:
             raise AudioError(f"{path.name}: cannot be read ({exc.strerror or exc})") from None
         key = (str(path), stat.st_mtime_ns, stat.st_size)
-        with self._lock:
-            found = self._decoded.get(key)
-            if found is not None:
-                self._decoded.move_to_end(key)
-                return found
+        found = self._cached(key)
+        if found is not None:
+            return found
         audio = decode(path)
         with self._lock:
             self._decoded[key] = audio
             while len(self._decoded) > DECODED_CLIPS:
                 self._decoded.popitem(last=False)
         return audio
+
+    def _cached(self, key: tuple[str, int, int]) -> DecodedAudio | None:
+        with self._lock:
+            found = self._decoded.get(key)
+            if found is not None:
+                self._decoded.move_to_end(key)
+            return found
 
     def load(
         self, store: Store, recording: dict[str, Any], settings: SpectrogramSettings
@@ -87,11 +98,53 @@ class ClipLoader:
         if path is None:
             raise AudioError(f"no audio file for {recording_id} in this project")
         audio = self.decode(path)
-        spectrogram = self.spectrograms.get(audio, settings)
+        return self._clip(store, recording, audio, self.spectrograms.get(audio, settings))
+
+    def ready(
+        self, store: Store, recording: dict[str, Any], settings: SpectrogramSettings
+    ) -> LoadedClip | None:
+        """UI side of ``show_item``: the clip when its decoded audio and its spectrogram with
+        ``settings`` are both in the caches (prepared ahead, or seen before), else None (then
+        ``load`` it on a worker). Decodes and computes nothing."""
+        path = resolve_audio_path(store, recording)
+        try:
+            stat = path.stat() if path is not None else None
+        except OSError:
+            return None
+        if path is None or stat is None:
+            return None
+        audio = self._cached((str(path), stat.st_mtime_ns, stat.st_size))
+        spectrogram = self.spectrograms.peek(audio, settings) if audio is not None else None
+        if audio is None or spectrogram is None:
+            return None
+        return self._clip(store, recording, audio, spectrogram)
+
+    def prepare(self, store: Store, item_id: str, settings: SpectrogramSettings) -> bool:
+        """Worker side of ``prepare_ahead``: decode the recording of ``item_id`` and draw its
+        spectrogram into the caches; whether there was one to prepare. A file that cannot be
+        read is left for ``load`` to report when its item is shown."""
+        try:
+            item = store.items.get(item_id)
+        except StoreError:  # gone since the desk listed it
+            return False
+        recording = store.evidence.recording(item.recording_id) if item.recording_id else None
+        path = resolve_audio_path(store, recording) if recording is not None else None
+        if path is None:
+            return False
+        try:
+            self.spectrograms.get(self.decode(path), settings)
+        except (AudioError, ValueError, MemoryError, OSError):
+            return False
+        return True
+
+    @staticmethod
+    def _clip(
+        store: Store, recording: dict[str, Any], audio: DecodedAudio, spectrogram: Spectrogram
+    ) -> LoadedClip:
         cached = cached_result(store, recording)
         measurement = cached if isinstance(cached, Measurement) else None
         detection = cached_detection(store, recording)
-        return LoadedClip(recording_id, audio, spectrogram, measurement, detection)
+        return LoadedClip(str(recording["id"]), audio, spectrogram, measurement, detection)
 
     def spectrogram(self, audio: DecodedAudio, settings: SpectrogramSettings) -> Spectrogram:
         return self.spectrograms.get(audio, settings)

@@ -1,9 +1,11 @@
 """The listening panel: a Xeno-canto item's clip as a spectrogram, with transport and measurements.
 
-``show_item`` returns at once: the clip is decoded, its spectrogram computed and its cached
-measurement read on ``services.workers``; a missing measurement is computed there too and written
-through ``services.writer`` (see ``loader.py``). Every result carries the generation of the item
-it was asked for, and a result for an item no longer on screen is dropped.
+``show_item`` returns at once: a clip prepared ahead (``prepare_ahead``: the desk names the items
+it shows next, see ``ahead.py``) is drawn there and then; any other is decoded, its spectrogram
+computed and its cached measurement read on ``services.workers``; a missing measurement is computed
+there too and written through ``services.writer`` (see ``loader.py``). Every result carries the
+generation of the item it was asked for, and a result for an item no longer on screen is dropped.
+A listening key pressed while the clip loads (Space, a seek, H) acts once it has loaded.
 
 Playback failures (no device, a device that vanishes) grey out the transport with the reason;
 the spectrogram, overlays, measuring box and measurements keep working.
@@ -12,7 +14,7 @@ the spectrogram, overlays, measuring box and measurements keep working.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
@@ -34,6 +36,7 @@ from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.model import Item, ItemContent
 from bagel_studio.core.operations import store_detection, store_measurement
 from bagel_studio.core.operations.project import save_spectrogram_settings
+from bagel_studio.ui.listening.ahead import AheadQueue
 from bagel_studio.ui.listening.loader import ClipLoader, LoadedClip, detect_clip, measure_clip
 from bagel_studio.ui.listening.measurement_view import MeasurementView
 from bagel_studio.ui.listening.overlays import OptionClaim
@@ -111,6 +114,11 @@ class ListeningPanel(QWidget):
         self.key_revealed = True  # blind mode sets it False until the curator has answered
         self._measurement: Any = None
         self._generation = 0
+        self._loading = False  # the clip of the item on screen is on its way from a worker
+        self._pending: list[Callable[[], None]] = []  # keys pressed meanwhile, in order
+        self.ahead = AheadQueue(
+            lambda: self.loader, services.store, services.workers, lambda: self.settings
+        )
         self._spectrogram_request = 0
         self._closed = False
         # True where the recording's card is on screen beside the panel (the desk's evidence):
@@ -238,8 +246,14 @@ class ListeningPanel(QWidget):
             return
         self.recording = recording
         self.header.setText(describe_recording(recording, brief=self.brief_header))
-        self._show_notice(f"Loading {recording['id']}…")
         generation, store, settings = self._generation, self.services.store, self.settings
+        ready = self.loader.ready(store, recording, settings)
+        if ready is not None:  # prepared ahead (or seen before): on screen now
+            self._on_loaded(ready)
+            return
+        self._show_notice(f"Loading {recording['id']}…")
+        self._loading = True
+        self.ahead.hold()  # the clip the curator waits for first
         self.services.workers.submit(
             lambda: self.loader.load(store, recording, settings),
             self._current(generation, self._on_loaded),
@@ -250,14 +264,28 @@ class ListeningPanel(QWidget):
         self._reset(None)
         self._show_notice("No Xeno-canto item selected")
 
+    def prepare_ahead(self, item_ids: Sequence[str]) -> None:
+        """The items the desk shows next: their recordings are decoded and drawn in the
+        background (after the clip on screen), so that each is on screen as its item arrives."""
+        self.ahead.set_items(item_ids)
+
     def toggle_play(self) -> None:
-        self.controller.toggle()
+        self._when_loaded(self.controller.toggle, "Plays")
 
     def seek_relative(self, seconds: float) -> None:
-        self.controller.seek_relative(seconds)
+        self._when_loaded(lambda: self.controller.seek_relative(seconds), "Seeks")
 
     def stop(self) -> None:
-        self.controller.stop()
+        self._when_loaded(self.controller.stop, "Stops")
+
+    def _when_loaded(self, action: Callable[[], None], what: str) -> None:
+        """Run ``action`` now, or, while the clip on screen is loading, once it has loaded (a
+        key pressed during "Loading…" was lost)."""
+        if not self._loading:
+            action()
+            return
+        self._pending.append(action)
+        self.status_message.emit(f"{what} once the recording has loaded")
 
     def step_speed(self, step: float) -> None:
         """[ and ]: the next slower or faster playback speed of the list."""
@@ -277,10 +305,20 @@ class ListeningPanel(QWidget):
             else "Measuring box off (Shift+drag still draws one)"
         )
 
+    def zoom_to_selection(self) -> None:
+        """Z: the measuring box's time and band fill the plot."""
+        if not self.view.zoom_to_selection():
+            self.status_message.emit("Z zooms to the measuring box: draw one first (Shift+drag)")
+
+    def show_all(self) -> None:
+        """0: the whole recording again."""
+        self.view.show_all()
+
     def shutdown(self) -> None:
         """Close the audio stream; later worker results are ignored."""
         self._closed = True
         self._generation += 1
+        self.ahead.close()
         self.controller.close()
 
     # -- loading --------------------------------------------------------------------------------
@@ -289,6 +327,9 @@ class ListeningPanel(QWidget):
         self._generation += 1
         self.item, self.recording, self.clip = item, None, None
         self._measurement = None
+        self._loading = False
+        self._pending = []  # keys pressed for the item left behind do not act on this one
+        self.ahead.release()
         self.controller.unload()
         reason = self.controller.reason
         self.transport.set_enabled_playback(False, f"No playback: {reason}" if reason else "")
@@ -314,6 +355,7 @@ class ListeningPanel(QWidget):
     def _on_loaded(self, clip: LoadedClip) -> None:
         assert self.recording is not None
         self.clip = clip
+        self._loading = False
         self.header.setText(describe_recording(self.recording, clip, self.brief_header))
         self.view.set_spectrogram(clip.spectrogram)
         self.stack.setCurrentWidget(self.view)
@@ -325,8 +367,15 @@ class ListeningPanel(QWidget):
         else:
             self._measure(clip)
         self._show_species(clip)
+        self._apply_loop()  # O pressed while it loaded
+        pending, self._pending = self._pending, []
+        for action in pending:
+            action()
+        self.ahead.release()
 
     def _on_load_failed(self, error: BaseException) -> None:
+        self._loading, self._pending = False, []
+        self.ahead.release()
         text = str(error) if isinstance(error, AudioError) else f"{type(error).__name__}: {error}"
         self._show_notice(text)
         self.measurements.show_message("no measurement: the clip could not be read")
@@ -404,6 +453,9 @@ class ListeningPanel(QWidget):
 
     def play_species(self) -> None:
         """H: play from the window where BirdNET is most confident of the item's species."""
+        self._when_loaded(self._play_species, "Plays where BirdNET hears the species")
+
+    def _play_species(self) -> None:
         found = self.species.answer
         if found is None or not found.covered or found.best_window is None:
             self.status_message.emit("No BirdNET detection of this item's species to play from")

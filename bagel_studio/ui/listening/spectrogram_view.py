@@ -1,8 +1,10 @@
 """The spectrogram plot: image, kHz axis, colour bar, crosshair, measuring box and playhead.
 
-Mouse: wheel zooms, left-drag pans, a click seeks, Shift+left-drag (or any left-drag while the
-"Measure" tool is on) draws a time-frequency box whose duration and band are read out; the box keeps
-its handles so it can be adjusted. The playhead is a vertical line that can be dragged to seek.
+Mouse, as in Raven and Audacity: the wheel zooms time, Shift+wheel frequency; left-drag pans, a
+click seeks, Shift+left-drag (or any left-drag while the "Measure" tool is on) draws a
+time-frequency box whose duration and band are read out; the box keeps its handles so it can be
+adjusted. ``zoom_to_selection`` (Z) shows the box's time and band, ``show_all`` (0) the whole clip.
+The playhead is a vertical line that can be dragged to seek.
 
 The view draws a spectrogram handed to it; it never computes one (that happens on the worker pool).
 """
@@ -49,6 +51,12 @@ class MeasureViewBox(pg.ViewBox):  # type: ignore[misc]
             return
         super().mouseDragEvent(ev, axis)
 
+    def wheelEvent(self, ev: Any, axis: int | None = None) -> None:
+        """The wheel zooms time (x) only, Shift+wheel frequency (y) only: pyqtgraph zoomed
+        both at once."""
+        shift = bool(ev.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+        super().wheelEvent(ev, 1 if shift else 0)
+
     def mouseClickEvent(self, ev: Any) -> None:
         if ev.button() == Qt.MouseButton.LeftButton:
             ev.accept()
@@ -58,7 +66,8 @@ class MeasureViewBox(pg.ViewBox):  # type: ignore[misc]
 
 
 BOX_HINT = "Shift+drag on the spectrogram to measure a call"
-BOX_HINT_MEASURING = "Drag on the spectrogram to measure a call (M: off)"
+# The state first: "(M: off)" at the end was read as the state, while the box was on.
+BOX_HINT_MEASURING = "Measuring box on: drag to measure a call (M turns it off)"
 
 
 def _cosmetic_pen(colour: Any, width: float, style: Qt.PenStyle = Qt.PenStyle.SolidLine) -> Any:
@@ -128,7 +137,11 @@ class SpectrogramView(QWidget):
         dotted = _cosmetic_pen((255, 255, 255, 110), 1.0, Qt.PenStyle.DotLine)
         self.cross_v = pg.InfiniteLine(angle=90, movable=False, pen=dotted)
         self.cross_h = pg.InfiniteLine(angle=0, movable=False, pen=dotted)
-        self.box = pg.RectROI([0, 0], [1, 1], pen=_cosmetic_pen((255, 255, 255), 1.5))
+        # Its handles adjust it; its body does not carry it: among the labels of a short plot an
+        # old box is soon under the pointer, and a drag there must draw the new one asked for.
+        self.box = pg.RectROI(
+            [0, 0], [1, 1], pen=_cosmetic_pen((255, 255, 255), 1.5), movable=False
+        )
         self.box.addScaleHandle([0, 0], [1, 1])
         self.box.setZValue(35)
         self.box.sigRegionChanged.connect(self._on_box_changed)
@@ -162,6 +175,24 @@ class SpectrogramView(QWidget):
         self.playhead.show()
         if selection is not None:
             self.set_selection(*selection)
+
+    def show_all(self) -> None:
+        """The whole clip: every second and every frequency drawn (0)."""
+        if self.spectrogram is None or self.mapping is None:
+            return
+        x0, x1 = self._time_extent()
+        y0, y1 = self.mapping.extent()
+        self.view_box.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0)
+
+    def zoom_to_selection(self) -> bool:
+        """Show the measuring box's time and band (Z); False when there is no box."""
+        selection = self.selection()
+        if selection is None or self.mapping is None:
+            return False
+        t0, t1, low, high = selection
+        y0, y1 = sorted((self.mapping.to_y(low), self.mapping.to_y(high)))
+        self.view_box.setRange(xRange=(t0, t1), yRange=(y0, y1), padding=0)
+        return True
 
     def _time_extent(self) -> tuple[float, float]:
         times = np.asarray(self.spectrogram.times_s, dtype=np.float64)

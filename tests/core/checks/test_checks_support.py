@@ -339,3 +339,20 @@ def test_a_superlative_of_the_stem_is_looked_for_too(texts: tuple[Store, dict[st
         text_key=keys["Raccoon"],
     )
     assert checked(store, item)["wikipedia:raccoon:sense"] == {}
+
+
+def test_a_biology_adjective_is_supported_by_its_plain_words(
+    texts: tuple[Store, dict[str, str]],
+) -> None:
+    store, keys = texts
+    # "They are predominantly active at night and spend most of their waking hours foraging."
+    item = new_item(
+        "wikipedia:koala:activity",
+        "Wikipedia",
+        "When are koalas mostly active?",
+        ["Nocturnal", "Diurnal", "Only at dawn", "Throughout the day and night equally"],
+        "A",
+        "Behavior",
+        text_key=keys["Koala"],
+    )
+    assert "unsupported-gold" not in checked(store, item)["wikipedia:koala:activity"]

@@ -78,3 +78,12 @@ def test_equivalent_interactions_and_forbidden_words() -> None:
         "prey",
     ]
     assert leaky_words("Which taxon is negatively affected by a fungal organism?") == []
+
+
+def test_free_words_are_read_generously() -> None:
+    from bagel_studio.core.checks.interaction_types import loosely_compatible, types_in
+
+    assert types_in("It lives inside the coral") == ("has habitat",)
+    assert loosely_compatible("parasite of", "has habitat")  # an endoparasite lives inside
+    assert not compatible("parasite of", "has habitat")  # but a label says more
+    assert not loosely_compatible("eats", "nests in")

@@ -31,7 +31,7 @@ def test_evaluate_says_an_accuracy_over_invalid_replies_is_about_the_format(
     assert f"{N} invalid" in out
     assert f"{N} of {N} replies held no letter A-D and count as wrong" in out
     assert "measures the reply format" in out and "--grammar" in out
-    assert "accuracy 0.0" in out  # the figure is still given, with the reason beside it
+    assert "accuracy: strict 0.0%" in out  # the figure is still given, with the reason beside it
     # A model that answers is reported with its letters (position bias), and no note.
     assert evaluate(llm_project, scripted, "always-B", "--json") == 0
     summary = json.loads(capsys.readouterr().out)
@@ -48,7 +48,7 @@ def test_stats_and_the_release_report_name_the_invalid_replies(
     capsys.readouterr()
     assert run(["stats", str(llm_project)]) == 0
     out = capsys.readouterr().out
-    assert f"Model rambling: {N} answered, {N} invalid" in out
+    assert f"Model rambling (project order): {N} answered, {N} invalid" in out
     assert f"{N} of {N} replies held no letter A-D" in out
     assert f"letters A 0, B 0, C 0, D {N} (D 100%)" in out
     assert run(["stats", str(llm_project), "--json"]) == 0

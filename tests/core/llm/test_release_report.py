@@ -24,6 +24,9 @@ def test_report_has_the_model_tables_and_the_manifest_names_the_models(
     with Store.open(llm_project) as store:
         for item_id, *_ in ITEMS:
             operations.decide(store, item_id, "ann", Decision.ACCEPT)
+    # Table 11 shows the letters of a run asked in the release's order (only such letters name
+    # positions the release has).
+    assert run(["evaluate", str(llm_project), "--model", "always-A", "--seed", "3"]) == 0
     out = tmp_path / "release"
     assert run(["export", str(llm_project), str(out), "--seed", "3"]) == 0
     report = (out / "report" / "report.md").read_text()

@@ -25,7 +25,7 @@ def test_the_objects_of_each_migration_are_what_it_builds() -> None:
     for name in migration_names():
         path = OBJECTS / f"{name}.json"
         assert path.exists(), (
-            f"no {path.name}: run python -m bagel_studio.core.store.integrity after adding a"
+            f"no {path.name}: run python -m bagel_studio.core.store.write_objects after adding a"
             " migration"
         )
         stored = Delta.from_json(json.loads(path.read_text(encoding="utf-8")))
