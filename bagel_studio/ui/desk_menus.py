@@ -45,6 +45,7 @@ PANELS = {
     "agreement": ("bagel_studio.ui.agreement_view", "AgreementView", "Agreement"),
     "models": ("bagel_studio.ui.models_panel", "ModelsPanel", "Models"),
     "audit": ("bagel_studio.ui.audit_panel", "AuditPanel", "Audit"),
+    "team": ("bagel_studio.ui.team_view", "TeamView", "Team"),
 }
 
 PANEL_SIZES = {  # what each panel needs to show its content unclipped (shrunk to the screen)
@@ -52,6 +53,7 @@ PANEL_SIZES = {  # what each panel needs to show its content unclipped (shrunk t
     "adjudication": QSize(1200, 780),
     "agreement": QSize(960, 640),
     "models": QSize(1000, 760),
+    "team": QSize(1200, 800),
 }
 
 
@@ -161,6 +163,8 @@ class DeskMenus:
         for name, (module, _cls, title) in PANELS.items():
             action = self._add(menu, name, title + "…", lambda n=name: self.open_panel(n))
             self._need(action, module)
+        plan = self._add(menu, "plan", "Plan the review…", self.plan_review)
+        self._need(plan, "bagel_studio.ui.team_view")
         measure = self._add(menu, "measure_all", "Measure all clips…", self.measure_all)
         if self.desk.read_only:
             measure.setEnabled(False)
@@ -296,6 +300,14 @@ class DeskMenus:
 
     # -- review --------------------------------------------------------------------------------
 
+    def plan_review(self) -> None:
+        """Review → Plan the review…: the Team window, the keys in its curators' field."""
+        self.open_panel("team")
+        team = self.panels["team"]
+        field = getattr(team, "curators", None)
+        if isinstance(field, QWidget):
+            field.setFocus()
+
     def open_panel(self, name: str) -> None:
         module_name, class_name, title = PANELS[name]
         panel = self.panels.get(name)
@@ -325,6 +337,11 @@ class DeskMenus:
             from bagel_studio.ui.ambiguity import AmbiguityPanel
 
             assert isinstance(panel, AmbiguityPanel)
+            panel.open_item.connect(self.desk.open_from_elsewhere)
+        elif name == "team":
+            from bagel_studio.ui.team_view import TeamView
+
+            assert isinstance(panel, TeamView)
             panel.open_item.connect(self.desk.open_from_elsewhere)
         elif name == "audit":
             from bagel_studio.ui.audit_panel import AuditPanel

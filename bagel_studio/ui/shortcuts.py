@@ -100,6 +100,7 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("agreement", ("Ctrl+Shift+K",), "Agreement (kappa)", IDLE, "Windows"),
     Shortcut("models", ("Ctrl+Shift+M",), "Models", IDLE, "Windows"),
     Shortcut("audit", ("Ctrl+Shift+U",), "Audit", IDLE, "Windows"),
+    Shortcut("team", ("Ctrl+Shift+T",), "Team (the review plan, who has what)", IDLE, "Windows"),
     Shortcut("new", ("Ctrl+N",), "New project", IDLE, "File"),
     Shortcut("open", ("Ctrl+O",), "Open project", IDLE, "File"),
     Shortcut("import", ("Ctrl+I",), "Import", IDLE - {S.READ_ONLY}, "File"),

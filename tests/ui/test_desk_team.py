@@ -83,3 +83,75 @@ def test_a_package_opens_as_its_curator_with_their_items_in_the_plans_order(
     )
     close_desk(window)
     assert rows(package, "SELECT curator FROM reviews") == [("bob",)]
+
+
+def test_the_team_view_plans_and_says_where_the_team_stands(
+    qtbot, tmp_path: Path, data_dir: Path
+) -> None:
+    from bagel_studio.ui.agreement_view import table_texts
+    from bagel_studio.ui.team_view import TeamView
+
+    path = tmp_path / "study.bagel"
+    build_project(path, data_dir)
+    window = open_desk(qtbot, path)
+    window.menus.plan_review()
+    view = window.menus.panels["team"]
+    assert isinstance(view, TeamView)
+    qtbot.waitUntil(view.isVisible)
+    assert view.summary.text().startswith("No review plan yet")
+    assert view.curators.hasFocus() or view.curators.isVisible()
+    view.curators.setText("alice, alice")
+    view.make_button.click()
+    assert view.message.text() == "No plan made: a curator is named twice: alice"
+    view.curators.setText("alice, bob, carol")
+    view.calibration.setValue(0.0)
+    view.make_button.click()
+    qtbot.waitUntil(lambda: view.message.text().startswith("Plan "))
+    assert "alice" in view.plan_text.text() and "items each pair shares" in view.plan_text.text()
+    status = view.status
+    assert status is not None
+    store = window.services.store
+    loads = {c.curator: c.assigned for c in status.curators}
+    assert max(loads.values()) - min(loads.values()) <= 1
+    assert [r[0] for r in table_texts(view.curator_table)] == ["alice", "bob", "carol"]
+    # a disagreement on a two-curator item: it waits for a further look
+    two = next(s for s in status.items if len(s.curators) == 2)
+    first, second = two.curators
+    done: list[object] = []
+    services = window.services
+    services.write(lambda: operations.decide(store, two.item_id, first, Decision.ACCEPT))
+    services.write(
+        lambda: operations.decide(store, two.item_id, second, Decision.REJECT, reason="trivial"),
+        done=done.append,
+    )
+    qtbot.waitUntil(lambda: bool(done))
+    qtbot.waitUntil(lambda: view.status is not None and view.status.waiting == [two.item_id])
+    assert "1 waiting for a further look" in view.summary.text()
+    rows = {r[0]: r for r in table_texts(view.curator_table)}
+    assert rows[first][2] == "1" and rows[first][5] == "1" and rows[second][5] == "1"
+    assert "Agreement on the calibration share" in view.agreement.text()
+    assert "Agreement on the overlap" in view.agreement.text()
+    assert "1 item decided by two or more" in view.agreement.text()
+    view.shown.setCurrentIndex(view.shown.findData("waiting"))
+    assert view.items_model.rows == [
+        (
+            two.item_id,
+            f"{first}, {second}",
+            f"{first} accept, {second} reject",
+            "waiting for a further look",
+            "overlap",
+        )
+    ]
+    assert view.next_button.isEnabled()
+    view.next_button.click()
+    qtbot.waitUntil(lambda: view.message.text().startswith("Round 2: 1 item to"))
+    qtbot.waitUntil(lambda: view.status is not None and view.status.rounds == 2)
+    assert len(next(s for s in view.status.items if s.item_id == two.item_id).curators) == 3
+    assert not view.next_button.isEnabled()
+    opened: list[str] = []
+    view.open_item.connect(opened.append)
+    view.shown.setCurrentIndex(view.shown.findData("all"))
+    view.items.doubleClicked.emit(view.items_model.index(0, 0))
+    assert opened == [view.items_model.rows[0][0]]
+    qtbot.waitUntil(lambda: window.current_item_id() == opened[0])
+    close_desk(window)
