@@ -46,6 +46,11 @@ def test_hand_out_while_a_writer_holds_the_project(
                 assert package.db.execute("SELECT secret FROM review_plans").fetchall() == [("",)]
                 assert package.reviews.curators() == (["alice"] if curator == "alice" else [])
                 assert package.adjudications.rows() == []
+                statuses = dict(package.db.execute("SELECT id, status FROM items"))
+                assert statuses == {  # their own decisions' (zed's reject is no one's here)
+                    i: "accepted" if (curator, i) == ("alice", first["alice"]) else "unreviewed"
+                    for i in ids
+                }
                 assert package.db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
                 assert package.queue.count(QueueFilter()) == len(ids)  # search index rebuilt
                 for row in package.evidence.recording_rows():

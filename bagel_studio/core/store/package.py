@@ -5,7 +5,8 @@ reads one consistent moment, committed writes only, while another process, the d
 writing) and then, in the copy alone, removes what is not the curator's: the other items, every
 other curator's decisions and history, the adjudications, the evidence no kept item uses, the
 logs of imports, merges and releases, the other plans, and the plan's key. The items are
-renumbered in the order the plan gives them to the curator, so the queue shows them so. The copy
+renumbered in the order the plan gives them to the curator, so the queue shows them so, and
+their statuses are those the curator's own decisions give. The copy
 is then rebuilt (``VACUUM``: nothing removed can be read back from free pages, so a curator
 cannot see another's decision on a shared item) and written as one file (no write-ahead log).
 
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bagel_studio.core.store.reviews import Reviews
 from bagel_studio.core.store.team import PACKAGE_META
 
 # Flags read from other curators' decisions, which a package does not hold.
@@ -125,6 +127,8 @@ def _prune(conn: sqlite3.Connection, c: PackageContents) -> None:
         ("UPDATE review_plans SET secret = ''", []),
     ):
         conn.execute(sql, params)
+    # the statuses the curator's own decisions give (another's reject is not shown as theirs)
+    Reviews._refresh_statuses(conn, list(c.item_ids))
     conn.executemany(
         "UPDATE recordings SET audio_path = ? WHERE id = ?",
         [(audio, recording) for recording, audio in c.recordings.items()],
