@@ -32,9 +32,10 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLineEdit,
+    QPlainTextEdit,
     QPushButton,
+    QSizePolicy,
     QSpinBox,
-    QSplitter,
     QTableView,
     QTableWidget,
     QTableWidgetItem,
@@ -166,10 +167,13 @@ class TeamView(QWidget):
         )
         self.next_button.clicked.connect(self.next_round)
         self.message = plain_label()
-        self.plan_text = plain_label()
+        self.plan_text = QPlainTextEdit()  # the plan just made, as the command line prints it
+        self.plan_text.setReadOnly(True)
         fixed = QFont("monospace")
         fixed.setStyleHint(QFont.StyleHint.TypeWriter)
         self.plan_text.setFont(fixed)
+        self.plan_text.setMaximumHeight(170)
+        self.plan_text.hide()
         form = QFormLayout()
         form.addRow("Curators:", self.curators)
         numbers = QHBoxLayout()
@@ -190,10 +194,11 @@ class TeamView(QWidget):
         plan_box = QGroupBox("Plan the review")
         plan_layout = QVBoxLayout(plan_box)
         plan_layout.addLayout(form)
-        plan_layout.addWidget(plain_label(f"Risky items: {RISK_RULE}."))
+        plan_layout.addWidget(plain_label(f"{RISK_RULE[0].upper()}{RISK_RULE[1:]}."))
         plan_layout.addLayout(buttons)
         plan_layout.addWidget(self.message)
         plan_layout.addWidget(self.plan_text)
+        plan_box.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
         if read_only:
             for widget in (self.make_button, self.next_button, self.replace):
                 widget.setEnabled(False)
@@ -204,7 +209,7 @@ class TeamView(QWidget):
         self.curator_table.setHorizontalHeaderLabels(list(CURATOR_COLUMNS))
         self.curator_table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.curator_table.verticalHeader().setVisible(False)
-        self.curator_table.horizontalHeader().setStretchLastSection(True)
+        self.curator_table.horizontalHeader().setStretchLastSection(False)
         self.agreement = plain_label()
         self.shown = QComboBox()
         for title, key in SHOWN.items():
@@ -229,28 +234,17 @@ class TeamView(QWidget):
         top = QHBoxLayout()
         top.addWidget(self.summary, 1)
         top.addWidget(refresh)
-        curators = QWidget()
-        curators_layout = QVBoxLayout(curators)
-        curators_layout.setContentsMargins(0, 0, 0, 0)
-        curators_layout.addLayout(top)
-        curators_layout.addWidget(self.curator_table, 1)
-        curators_layout.addWidget(self.agreement)
-        items = QWidget()
-        items_layout = QVBoxLayout(items)
-        items_layout.setContentsMargins(0, 0, 0, 0)
         shown_row = QHBoxLayout()
         shown_row.addWidget(plain_label("Items:", bold=True, wrap=False, selectable=False))
         shown_row.addWidget(self.shown)
         shown_row.addStretch(1)
-        items_layout.addLayout(shown_row)
-        items_layout.addWidget(self.items, 1)
-        split = QSplitter(Qt.Orientation.Vertical)
-        split.addWidget(curators)
-        split.addWidget(items)
-        split.setStretchFactor(1, 2)
         layout = QVBoxLayout(self)
         layout.addWidget(plan_box)
-        layout.addWidget(split, 1)
+        layout.addLayout(top)
+        layout.addWidget(self.curator_table)  # as high as its rows: the items get the rest
+        layout.addWidget(self.agreement)
+        layout.addLayout(shown_row)
+        layout.addWidget(self.items, 1)
         self.refresh()
         services.listen(self)
 
@@ -290,7 +284,8 @@ class TeamView(QWidget):
             f"Plan {made.plan_id} made: bagel-studio hand-out PROJECT OUTDIR writes each"
             " curator's package."
         )
-        self.plan_text.setText("\n".join(plan_lines(made)))
+        self.plan_text.setPlainText("\n".join(plan_lines(made)))
+        self.plan_text.show()
         self.refresh()
 
     def next_round(self) -> None:
@@ -428,6 +423,7 @@ NUMBER = re.compile(r"-?[0-9][0-9,.]*|n/a")
 
 
 def _fill(table: QTableWidget, rows: list[list[str]]) -> None:
+    """The rows' text, numbers right-aligned; the table as high as its rows."""
     table.setRowCount(len(rows))
     for r, values in enumerate(rows):
         for c, value in enumerate(values):
@@ -436,6 +432,10 @@ def _fill(table: QTableWidget, rows: list[list[str]]) -> None:
                 cell.setTextAlignment(RIGHT)
             table.setItem(r, c, cell)
     table.resizeColumnsToContents()
+    table.resizeRowsToContents()
+    height = sum(table.rowHeight(r) for r in range(table.rowCount()))
+    header = table.horizontalHeader().sizeHint().height()
+    table.setFixedHeight(header + max(height, 1) + 2 * table.frameWidth())
 
 
 def _count(n: int, noun: str) -> str:

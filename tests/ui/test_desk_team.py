@@ -107,7 +107,9 @@ def test_the_team_view_plans_and_says_where_the_team_stands(
     view.calibration.setValue(0.0)
     view.make_button.click()
     qtbot.waitUntil(lambda: view.message.text().startswith("Plan "))
-    assert "alice" in view.plan_text.text() and "items each pair shares" in view.plan_text.text()
+    shown = view.plan_text.toPlainText()
+    assert view.plan_text.isVisible() and "items each pair shares" in shown
+    assert all(f"\n{name} " in shown for name in ("alice", "bob", "carol"))  # their loads
     status = view.status
     assert status is not None
     store = window.services.store
