@@ -101,6 +101,7 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("models", ("Ctrl+Shift+M",), "Models", IDLE, "Windows"),
     Shortcut("audit", ("Ctrl+Shift+U",), "Audit", IDLE, "Windows"),
     Shortcut("team", ("Ctrl+Shift+T",), "Team (the review plan, who has what)", IDLE, "Windows"),
+    Shortcut("plan", ("Ctrl+Shift+P",), "Plan the review (in the Team window)", IDLE, "Review"),
     Shortcut("new", ("Ctrl+N",), "New project", IDLE, "File"),
     Shortcut("open", ("Ctrl+O",), "Open project", IDLE, "File"),
     Shortcut("import", ("Ctrl+I",), "Import", IDLE - {S.READ_ONLY}, "File"),
