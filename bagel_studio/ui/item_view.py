@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from bagel_studio.core.checks import CHECKS
 from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.model import Flag, HistoryEntry, Item, Review, Severity
+from bagel_studio.ui.blind import KEY_CHECKS, key_flags_line
 from bagel_studio.ui.history_view import HistoryBox
 from bagel_studio.ui.item_editor import ItemEditor
 from bagel_studio.ui.plain import plain_label, shown
@@ -203,9 +204,12 @@ class ItemView(QWidget):
         deleted for every item were a good part of the next item's time."""
         if not flags:
             flags_text = [("No flags.", "")]
+        elif self.gold_visible:
+            flags_text = [
+                (_flag_text(f), SEVERITY_STYLE[f.severity] + " padding:4px;") for f in flags
+            ]
         else:
-            text_of = _flag_text if self.gold_visible else _blind_flag_text
-            flags_text = [(text_of(f), SEVERITY_STYLE[f.severity] + " padding:4px;") for f in flags]
+            flags_text = _blind_flags_text(flags)
         while len(self.flag_labels) < len(flags_text):
             label = plain_label("", self.flags_box)
             self._flags_layout.addWidget(label)
@@ -296,10 +300,19 @@ def _meta_text(item: Item, mine: Review | None) -> str:
     return META_SEPARATOR.join(parts)
 
 
-def _blind_flag_text(flag: Flag) -> str:
+def _blind_flags_text(flags: list[Flag]) -> list[tuple[str, str]]:
     """Blind mode: which check fired and how bad it is, not its message (messages name the
-    options and the gold, e.g. which distractor the text supports)."""
-    return f"{flag.severity.value.upper()}  {flag.check}: {BLIND_FLAG}"
+    options and the gold, e.g. which distractor the text supports); the checks about the key
+    (``KEY_CHECKS``) not even by name, only how many wait, in one neutral line."""
+    shown_flags = [f for f in flags if f.check not in KEY_CHECKS]
+    lines = [
+        (f"{f.severity.value.upper()}  {f.check}: {BLIND_FLAG}", SEVERITY_STYLE[f.severity])
+        for f in shown_flags
+    ]
+    hidden = len(flags) - len(shown_flags)
+    if hidden:
+        lines.append((f"{key_flags_line(hidden)}: {BLIND_FLAG}", SEVERITY_STYLE[Severity.INFO]))
+    return [(text, style + " padding:4px;") for text, style in lines]
 
 
 def _flag_text(flag: Flag) -> str:

@@ -85,7 +85,7 @@ class MainWindow(QMainWindow):
         self.listening_wide = False
         self._focus_before_wide: QWidget | None = None  # where the keys go back after L again
         self._normal_sizes: list[int] = []
-        self.queue_model = QueueModel(self.store)
+        self.queue_model = QueueModel(self.store, blind=lambda: bool(services.prefs.blind_mode))
         self.queue = QueuePanel(self.queue_model, self.store, services.curator, self)
         if services.package is not None:
             self.queue.progress.set_package(services.curator)

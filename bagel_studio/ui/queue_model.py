@@ -10,7 +10,7 @@ walking down the queue never re-scans what it passed; where an item sits is ``st
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
@@ -19,6 +19,7 @@ from PySide6.QtGui import QBrush, QColor
 from bagel_studio.core.changes import Part
 from bagel_studio.core.checks import CHECKS
 from bagel_studio.core.store import QueueFilter, Store
+from bagel_studio.ui.blind import KEY_CHECKS, key_flags_line
 from bagel_studio.ui.plain import plain_tooltip, shown
 
 PAGE_SIZE = 200
@@ -97,9 +98,16 @@ class _Page:
 class QueueModel(QAbstractTableModel):
     """A read-only table over ``store`` for one ``QueueFilter``."""
 
-    def __init__(self, store: Store, queue_filter: QueueFilter | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        queue_filter: QueueFilter | None = None,
+        blind: Callable[[], bool] | None = None,
+    ) -> None:
         super().__init__()
         self._store = store
+        # blind mode on: the flags' tooltips do not name the checks about the key (``blind``)
+        self._blind = blind or (lambda: False)
         self._filter = queue_filter or QueueFilter()
         self._count = store.queue.count(self._filter)
         self._pages: OrderedDict[int, _Page] = OrderedDict()
@@ -258,7 +266,7 @@ class QueueModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return _display(record, key)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return _tooltip(record, key)
+            return _tooltip(record, key, self._blind())
         if role == Qt.ItemDataRole.ForegroundRole:
             return _foreground(record, key)
         if role == Qt.ItemDataRole.UserRole:
@@ -321,14 +329,17 @@ def alternatives(record: dict[str, Any], key: str) -> tuple[str, ...] | None:
     return (value, short.get(value, value)) if value else None
 
 
-def _tooltip(record: dict[str, Any], key: str) -> str | None:
+def _tooltip(record: dict[str, Any], key: str, blind: bool = False) -> str | None:
     if key in ("domain", "status", "level") and record.get(key):
         return plain_tooltip(shown(str(record[key])))  # whole, when the column shortens it
     if key == "flags" and record["flag_checks"]:
         checks = record["flag_checks"]
         severity = SEVERITY_NAMES.get(record["flag_severity"], "")
         count = f"{len(checks)} flags, the worst" if len(checks) > 1 else "1 flag,"
-        lines = [f"{count} {severity}:"] + [f"{c}: {CHECKS.get(c, '')}" for c in checks]
+        named = [c for c in checks if not (blind and c in KEY_CHECKS)]
+        lines = [f"{count} {severity}:"] + [f"{c}: {CHECKS.get(c, '')}" for c in named]
+        if len(named) < len(checks):  # blind mode: named once the curator has answered
+            lines.append(f"{key_flags_line(len(checks) - len(named))} (blind mode)")
         return plain_tooltip("\n".join(lines))
     if key == "question":
         return plain_tooltip(shown(str(record["question"] or "")))

@@ -9,7 +9,11 @@ spectrogram), plus listening-wide-WxH.png (the recording given the full width, k
 1280x800, 1600x1000 and 1920x1080, from the showcase project the tests build, with a private
 PulseAudio null sink running (as in the tests) so that the player is ready; and audit-WxH.png,
 the audit panel on a near-duplicate pair of the project with planted shortcuts the audit tests
-build, at the size the desk gives it on each screen.
+build, at the size the desk gives it on each screen; at 1280x800 and 1600x1000, listening-bird-
+WxH.png (a duration item on the House Sparrow's clip whose gold the clip contradicts: scale bars,
+ratios), listening-bat-WxH.png (a frequency item on the 375 kHz bat recording of
+resources/data/bats, imported as a curator would) and listening-blind-WxH.png (the bird item in
+blind mode, before the answer).
 """
 
 from __future__ import annotations
@@ -80,6 +84,7 @@ def main(out: Path) -> None:
         window.close()
         drain(services)
         services.close()
+    take_listening(app, out, folder)
     take_audit(app, out, folder)
 
 
@@ -104,6 +109,67 @@ def take_audit(app: QApplication, out: Path, folder: Path) -> None:
         window.close()
         drain(services)
         services.close()
+
+
+BAT_ID = "xeno-canto:carollia-sowelli:0"
+BIRD_ID = "xeno-canto:house-sparrow:1"
+LISTENING_ITEMS = [
+    {
+        "id": BAT_ID, "domain": "Xeno-canto", "dimension": "Dominant frequency range",
+        "level": "medium", "recording": "XC826198",
+        "question": "What is the dominant frequency range of the echolocation calls of Sowell's"
+        " short-tailed bat (Carollia sowelli)?",
+        "options": ["~60-110 kHz", "~20-30 kHz", "~5-10 kHz", "~130-160 kHz"], "answer": "A",
+    },
+    {
+        "id": BIRD_ID, "domain": "Xeno-canto", "dimension": "Call / syllable duration",
+        "level": "easy", "recording": "XC625750",
+        "question": "What is the typical duration of a single call of the House Sparrow?",
+        "options": ["80-150 ms", "200-400 ms", "0.8-1.2 s", "1.5-2.0 s"], "answer": "C",
+    },
+]  # fmt: skip
+
+
+def take_listening(app: QApplication, out: Path, folder: Path) -> None:
+    """The listening panel on a bird and a bat item, and blind mode, at 1280x800 and 1600x1000:
+    the showcase project with the bat's folder (its Xeno-canto table and WAV) and two items
+    imported into it."""
+    import json
+
+    from bagel_studio.core.importers import import_paths
+
+    project = folder / "listening.bagel"
+    build_showcase_project(project, DATA)
+    items = folder / "listening_items.jsonl"
+    items.write_text("".join(json.dumps(item) + "\n" for item in LISTENING_ITEMS))
+    with Store.open(project, owner="ana") as store:
+        import_paths(store, [DATA / "bats", items])
+    shots = (("bird", BIRD_ID, False), ("bat", BAT_ID, False), ("blind", BIRD_ID, True))
+    for width, height in SIZES[:2]:
+        for name, item_id, blind in shots:
+            window, services = _desk(project, folder / f"listening-{width}.ini", width, height)
+            services.prefs.blind_mode = blind
+            window.show_item(item_id)
+            _listened(app, window)
+            window.grab().save(str(out / f"listening-{name}-{width}x{height}.png"))
+            window.close()
+            drain(services)
+            services.close()
+
+
+def _listened(app: QApplication, window: MainWindow, seconds: float = 90.0) -> None:
+    """Wait until the item's clip is drawn and measured and BirdNET has said its line."""
+    import time
+
+    start = time.monotonic()
+    while time.monotonic() - start < seconds:
+        app.processEvents()
+        panel = window.evidence.listening
+        ready = panel is not None and panel.clip is not None and bool(panel.measurements.rows)
+        if ready and panel and "listening for" not in panel.species.verdict.text():
+            break
+        QApplication.instance().thread().msleep(20)  # type: ignore[union-attr]
+    settle(app, window, 1500)
 
 
 if __name__ == "__main__":

@@ -69,7 +69,42 @@ def test_a_key_that_cannot_be_sent_is_refused_without_being_shown(
             assert BODY[8:].encode() not in path.read_bytes(), path
 
 
+@pytest.mark.parametrize("kind", list(HOSTILE))
+def test_a_stored_profile_with_a_hostile_key_is_refused_without_being_shown(
+    kind: str,
+    llm_project: Path,
+    scripted: ScriptedServer,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The profile was saved while its variable held a good key; the variable changes (a key
+    pasted from a Windows file): every command that asks with the stored profile (no --base-url)
+    refuses it the same way."""
+    monkeypatch.setenv("HOSTILE_KEY", "sk-good")
+    assert run(["evaluate", str(llm_project), "--model", "gold", "--base-url", scripted.url,
+                "--api-key-env", "HOSTILE_KEY", "--items", "wiki:1"]) == 0  # fmt: skip
+    with Store.open(llm_project) as store:
+        decide(store, "wiki:2", "ana", Decision.REJECT, reason="wrong gold")
+    sent = scripted.total()
+    capsys.readouterr()
+    key, words = HOSTILE[kind]
+    monkeypatch.setenv("HOSTILE_KEY", key)
+    for argv in (
+        ["evaluate", str(llm_project), "--model", "gold"],
+        ["judge", str(llm_project), "wiki:1", "--model", "gold"],
+        ["regenerate", str(llm_project), "wiki:2", "--model", "gold"],
+    ):
+        assert run(argv) == 2, argv
+        output = capsys.readouterr()
+        assert not leaked(output.out + output.err), (argv, output)
+        lines = output.err.strip().splitlines()
+        assert len(lines) == 1 and "$HOSTILE_KEY" in lines[0] and words in lines[0], (argv, lines)
+    assert scripted.total() == sent
+
+
+@pytest.mark.parametrize("kind", list(HOSTILE))
 def test_commands_that_send_nothing_show_nothing_of_a_hostile_key(
+    kind: str,
     llm_project: Path,
     scripted: ScriptedServer,
     tmp_path: Path,
@@ -79,7 +114,7 @@ def test_commands_that_send_nothing_show_nothing_of_a_hostile_key(
     for label in ("gold", "always-A"):
         assert run(["evaluate", str(llm_project), "--model", label, "--base-url", scripted.url,
                     "--api-key-env", "HOSTILE_KEY"]) == 0  # fmt: skip
-    monkeypatch.setenv("HOSTILE_KEY", HOSTILE["carriage return"][0])
+    monkeypatch.setenv("HOSTILE_KEY", HOSTILE[kind][0])
     batch = tmp_path / "batch.jsonl"
     results = tmp_path / "results.jsonl"
     results.write_text("", encoding="utf-8")
@@ -119,4 +154,20 @@ def test_no_traceback_from_a_key_outside_ascii(llm_project: Path) -> None:
         )  # fmt: skip
     assert result.returncode == 2
     assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert not leaked(result.stdout + result.stderr)
+
+
+def test_the_client_debug_log_never_holds_the_key(llm_project: Path) -> None:
+    """A usable key, with the openai client's own log at its most talkative (``OPENAI_LOG=debug``,
+    which a curator sets to see what is sent): the requests are logged, the key is not."""
+    with ScriptedServer() as server:
+        env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "GOOD_KEY": BODY,
+               "OPENAI_LOG": "debug"}  # fmt: skip
+        result = subprocess.run(
+            [sys.executable, "-m", "bagel_studio", "evaluate", str(llm_project), "--model",
+             "gold", "--base-url", server.url, "--api-key-env", "GOOD_KEY", "--retries", "0"],
+            env=env, capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "Sending HTTP Request: POST" in result.stderr  # the log is on
     assert not leaked(result.stdout + result.stderr)

@@ -6,7 +6,17 @@ distribution and levels are stored and reported."""
 from __future__ import annotations
 
 import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -14,11 +24,13 @@ import pytest
 from bagel_studio.core.cli import run
 from bagel_studio.core.model import ItemContent
 from bagel_studio.core.store import NewItem, Store
+from tests.core.llm.conftest import ITEMS as PROJECT_ITEMS
 from tests.support.llama_server import ALIAS, llama_server, missing
 
 # One thread generates twelve replies: minutes when other jobs share the machine's two cores.
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 ITEMS = ["wiki:1", "globi:1", "bio:1", "xc:1"]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture(scope="module")
@@ -149,3 +161,100 @@ def test_real_model_regenerates_from_an_article_longer_than_its_context(
     assert "to fit the model's context of 2,048 tokens (the server's error message" in note
     assert record["evidence_total_chars"] == len(KOALA) > int(record["evidence_chars"])
     assert summary["shortened"]["wiki:koala:0"] == note
+
+
+class Counting:
+    """A relay on 127.0.0.1 in front of llama.cpp's server that counts the chat requests it
+    passes on and the replies it hands back, so the test sees what left the command and when."""
+
+    def __init__(self, upstream: str) -> None:
+        self.upstream, self.requests, self.replies = upstream, 0, 0
+        self.lock = threading.Lock()
+        relay = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, format: str, *args: object) -> None:  # quiet
+                pass
+
+            def _relay(self, body: bytes | None) -> None:
+                request = urllib.request.Request(
+                    relay.upstream + self.path.removeprefix("/v1"), data=body,
+                    method=self.command, headers={"Content-Type": "application/json"},
+                )  # fmt: skip
+                try:
+                    with urllib.request.urlopen(request, timeout=600) as answer:
+                        status, data = answer.status, answer.read()
+                except urllib.error.HTTPError as refused:
+                    status, data = refused.code, refused.read()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_GET(self) -> None:
+                self._relay(None)
+
+            def do_POST(self) -> None:
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                asks = self.path.endswith("/chat/completions")
+                with relay.lock:
+                    relay.requests += asks
+                self._relay(body)
+                with relay.lock:
+                    relay.replies += asks
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def counts(self) -> tuple[int, int]:
+        with self.lock:
+            return self.requests, self.replies
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def test_real_model_sigterm_stops_evaluate_and_keeps_what_arrived(
+    llm_project: Path, llama_url: str
+) -> None:
+    # The issue's case: against llama.cpp, SIGTERM left evaluate sending for 5.5 minutes and
+    # storing none of 57 replies. Here it must stop sending at once, store the replies in flight
+    # and exit (143) within the request timeout.
+    relay = Counting(llama_url)
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "bagel_studio", "evaluate", str(llm_project), "--model", ALIAS,
+             "--label", "gemma-term", "--base-url", relay.url, "--max-tokens", "24",
+             "--concurrency", "2", "--timeout", "120", "--retries", "0"],
+            env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=ROOT, text=True,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )  # fmt: skip
+        deadline = time.monotonic() + 600
+        # One reply back and at least one request in flight (the server answers one at a time).
+        while relay.counts()[1] < 1 or relay.counts()[0] - relay.counts()[1] < 1:
+            assert process.poll() is None and time.monotonic() < deadline, process.poll()
+            time.sleep(0.02)
+        _, replied = relay.counts()
+        signalled = time.monotonic()
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=300)
+        took = time.monotonic() - signalled
+        sent, _ = relay.counts()
+    finally:
+        relay.close()
+    answers = stored(llm_project, "gemma-term")
+    print(f"SIGTERM after {replied} replies: exit {process.returncode} after {took:.1f} s, "
+          f"{sent} requests sent, {len(answers)} answers stored")  # fmt: skip
+    assert process.returncode == 143, err
+    assert "Traceback" not in err
+    assert took < 120, f"{took:.1f} s: more than the request timeout"
+    assert sent <= replied + 2, "no request may leave after the signal (two at a time)"
+    assert len(answers) == sent < len(PROJECT_ITEMS), "every reply that came back is stored"
+    assert re.fullmatch(
+        r"terminated: no request was sent after the signal; the (1 reply|2 replies) in flight "
+        r"arrived and (is|are) stored; run the same command again to resume",
+        err.strip().splitlines()[-1],
+    ), err
