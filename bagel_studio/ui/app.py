@@ -58,9 +58,21 @@ def desk_settings() -> QSettings:
 def ask_curator(prefs: Preferences, parent: QWidget | None = None) -> str:
     """Ask for the curator's name once; it is kept in the preferences from then on. A name the
     studio refuses (``curator_name``: hidden or reordering characters, several lines, too long)
-    is said why, and asked again."""
+    is said why, and asked again; so is one the preferences kept from before that rule, or
+    that was written there by hand."""
     if prefs.curator:
-        return prefs.curator
+        try:
+            prefs.curator = curator_name(prefs.curator)
+        except StoreError as exc:
+            prefs.curator = ""
+            plain_message(
+                parent,
+                QMessageBox.Icon.Warning,
+                "Name not taken",
+                f"The name kept in your preferences is not taken: {exc}",
+            )
+        else:
+            return prefs.curator
     given = ""
     while True:
         name, ok = QInputDialog.getText(

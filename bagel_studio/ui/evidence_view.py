@@ -12,8 +12,8 @@ import logging
 import re
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor
+from PySide6.QtCore import QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QResizeEvent, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QFormLayout,
     QGridLayout,
@@ -32,9 +32,10 @@ from bagel_studio.core.importers.globi import guessed_encodings
 from bagel_studio.core.model import Item
 from bagel_studio.core.store import Store
 from bagel_studio.ui.ambiguity import RecordCard, record_cards
+from bagel_studio.ui.blind import KEY_CHECKS
 from bagel_studio.ui.evidence_spans import Span, support_ranges
 from bagel_studio.ui.listening_warmup import ListeningWarmup
-from bagel_studio.ui.plain import plain_label, plain_tooltip
+from bagel_studio.ui.plain import WrappedValue, plain_label, plain_tooltip, plain_value
 from bagel_studio.ui.services import Services
 
 if TYPE_CHECKING:
@@ -55,6 +56,7 @@ LISTENING_STARTS = "The listening panel starts once the desk is idle for a momen
 LISTENING_PREPARING = (
     "Preparing the spectrogram and player: a moment's pause (or Space) brings them."
 )
+BLIND_BIRDNET = "names an option: shown once you have answered (blind mode)"
 NO_SOURCE_RECORD = "No GloBI record is linked as this item's source; its flags name these rows:"
 
 
@@ -86,7 +88,7 @@ class Card(QWidget):
                 continue
             text = str(value)
             self.values[name] = text
-            self._form.addRow(plain_label(name + ":", self), plain_label(text, self))
+            self._form.addRow(plain_label(name + ":", self), plain_value(text, self))
 
     def text(self) -> str:
         return "\n".join(f"{k}: {v}" for k, v in self.values.items())
@@ -99,6 +101,7 @@ class RecordingCard(QWidget):
     holds every field whole."""
 
     PAIRED = ("Recordist", "Licence", "Length", "File")  # short: two to a row
+    PAIRED_CHARS = 24  # a longer value (a licence written out) takes the whole row
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -117,7 +120,7 @@ class RecordingCard(QWidget):
         layout.addLayout(self._grid)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
         self.values: dict[str, str] = {}
-        self.labels: dict[str, QLabel] = {}  # the value labels on screen, by field
+        self.labels: dict[str, QLabel | WrappedValue] = {}  # the values on screen, by field
 
     def set_fields(self, title: str, fields: list[tuple[str, Any]]) -> None:
         while self._grid.count():
@@ -132,17 +135,21 @@ class RecordingCard(QWidget):
         self.labels = {}
         names = [n for n in self.values if n not in ("Species", "Common name")]
         species, common = self.values.get("Species"), self.values.get("Common name")
+        if species is not None and not _is_name(species):  # a yes/no column taken for it
+            species = None
+            names.insert(0, "Species")  # shown as the value it is, not in the title
         named = f"{species} ({common})" if species and common else species or common
         self.title.setText(" · ".join(part for part in (title, named) if part))
         row = column = 0
         for name in names:
-            paired = name in self.PAIRED
+            shown_text = licence_name(self.values[name]) if name == "Licence" else self.values[name]
+            # a long value on a row of its own: in half the column it wrapped into many lines
+            paired = name in self.PAIRED and len(shown_text) <= self.PAIRED_CHARS
             if column and not paired:
                 row, column = row + 1, 0
-            shown_text = licence_name(self.values[name]) if name == "Licence" else self.values[name]
             key = plain_label(name + ":", self, wrap=False, selectable=False)
             key.setStyleSheet("color:#555555;")
-            value = plain_label(shown_text, self)
+            value = plain_value(shown_text, self)
             if shown_text != self.values[name]:
                 value.setToolTip(plain_tooltip(self.values[name]))
             self.labels[name] = value
@@ -153,9 +160,33 @@ class RecordingCard(QWidget):
             else:
                 row, column = row + 1, 0
 
+    def sizeHint(self) -> QSize:
+        """As high as its lines need at the width it has: the height a word-wrapped layout
+        hints is for its preferred width, and in the narrower desk column the last lines of a
+        long licence or location were cut off."""
+        hint = super().sizeHint()
+        layout = self.layout()
+        if layout is not None and self.width() > 0:
+            hint.setHeight(max(hint.height(), layout.heightForWidth(self.width())))
+        return hint
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self.updateGeometry()  # the height its lines need at this width
+
     def text(self) -> str:
         lines = [self.title.text()] + [f"{k}: {v}" for k, v in self.values.items()]
         return "\n".join(lines)
+
+
+_NOT_NAMES = frozenset({"no", "yes", "true", "false", "y", "n", "0", "1", "unknown", "none"})
+
+
+def _is_name(value: str) -> bool:
+    """Whether a 'Species' value reads as a name (not 'no': an earlier import took a table's
+    yes/no column, the bat table's 'auto', for the species)."""
+    return value.strip().lower() not in _NOT_NAMES and any(c.isalpha() for c in value)
 
 
 _CC = re.compile(r"creativecommons\.org/(?:licenses|publicdomain)/([a-z-]+)/([0-9.]+)", re.I)
@@ -185,8 +216,14 @@ class CitedRecords(QWidget):
         self._layout.setContentsMargins(0, 0, 0, 0)
         self.cards: list[Card] = []
 
-    def show_cards(self, cited: list[RecordCard], encodings: dict[str, str] | None = None) -> None:
-        """One card per cited record; ``encodings``: ``guessed_encodings`` of the project."""
+    def show_cards(
+        self,
+        cited: list[RecordCard],
+        encodings: dict[str, str] | None = None,
+        blind: bool = False,
+    ) -> None:
+        """One card per cited record; ``encodings``: ``guessed_encodings`` of the project;
+        ``blind``: the checks about the key that cite a record are not named in its title."""
         for card in self.cards:
             self._layout.removeWidget(card)
             card.hide()  # never drawn under the new cards while it waits for deletion
@@ -194,8 +231,9 @@ class CitedRecords(QWidget):
         self.cards = []
         for entry in cited:
             card = Card(self)
-            checks = ", ".join(entry.checks)
-            title = f"{entry.role} · named by {checks} · GloBI record {entry.ref}"
+            named = [c for c in entry.checks if not (blind and c in KEY_CHECKS)]
+            by = f" · named by {', '.join(named)}" if named else ""
+            title = f"{entry.role}{by} · GloBI record {entry.ref}"
             if entry.record is None:
                 card.set_fields(title, [("Record", "not in this project (import its table)")])
             else:
@@ -385,6 +423,7 @@ class EvidencePanel(QTabWidget):
         if revealed and not was and self.item is not None:
             self.text.show_highlights()
             self._show_globi(self.item)
+            self._refresh_species(self.item.id)  # a BirdNET row that named an option
 
     def show_item(self, item: Item | None, *, key_revealed: bool = True) -> None:
         """Show ``item``'s evidence; ``key_revealed`` False (blind mode) hides what points at the
@@ -451,7 +490,7 @@ class EvidencePanel(QTabWidget):
             if card.ref != item.globi_ref
         ]
         encodings = guessed_encodings(self._store.imports.all()) if record or cited else {}
-        self.cited.show_cards(cited, encodings)
+        self.cited.show_cards(cited, encodings, blind=not self.key_revealed)
         if record is None:
             self.globi.set_fields(NO_SOURCE_RECORD if cited else NONE_TEXT, [])
             return bool(cited)
@@ -472,7 +511,8 @@ class EvidencePanel(QTabWidget):
             if self.listening is not None:
                 self.listening.clear()
             return False
-        fields = [*recording_fields(rec), species_field(self._store, item, rec)]
+        blind = not self.key_revealed
+        fields = [*recording_fields(rec), species_field(self._store, item, rec, blind)]
         self.recording.set_fields(str(rec["id"]), fields)
         if self.listening is not None:
             self._show_in_panel(self.listening, item)
@@ -491,7 +531,8 @@ class EvidencePanel(QTabWidget):
         )
         if item is None or item.id != item_id or rec is None:
             return
-        fields = [*recording_fields(rec), species_field(self._store, item, rec)]
+        blind = not self.key_revealed
+        fields = [*recording_fields(rec), species_field(self._store, item, rec, blind)]
         self.recording.set_fields(str(rec["id"]), fields)
 
     def _show_in_panel(self, panel: ListeningPanel, item: Item) -> None:
@@ -534,7 +575,7 @@ def recording_fields(rec: dict[str, Any]) -> list[tuple[str, Any]]:
     return [
         ("Species", rec.get("scientific_name")),
         ("Common name", rec.get("common_name")),
-        ("Type", rec.get("vocalization_type") or "(not given)"),
+        ("Type", listed(rec.get("vocalization_type")) or "(not given)"),
         ("Recordist", rec.get("recordist")),
         ("Licence", rec.get("licence")),
         ("URL", rec.get("url")),
@@ -547,16 +588,43 @@ def recording_fields(rec: dict[str, Any]) -> list[tuple[str, Any]]:
     ]
 
 
-def species_field(store: Store, item: Item, rec: dict[str, Any]) -> tuple[str, Any]:
+_LIST = re.compile(r"^\s*\[(.*)\]\s*$", re.S)
+_QUOTED = re.compile(r"'([^']*)'|\"([^\"]*)\"")
+
+
+def listed(value: Any) -> str:
+    """A list as words: ["song", "call"] (an API's JSON) and "['call', 'flight call']" (a
+    table written from Python, as BirdCLEF's are) read 'song, call' and 'call, flight call'."""
+    if isinstance(value, list | tuple):
+        return ", ".join(str(v).strip() for v in value if str(v).strip())
+    text = "" if value is None else str(value).strip()
+    match = _LIST.match(text)
+    if match is None:
+        return text
+    inside = match.group(1)
+    quoted = [a or b for a, b in _QUOTED.findall(inside)]
+    parts = quoted if quoted else inside.split(",")
+    return ", ".join(p.strip() for p in parts if p.strip())
+
+
+def species_field(
+    store: Store, item: Item, rec: dict[str, Any], blind: bool = False
+) -> tuple[str, Any]:
     """The card's "BirdNET" row: whether the clip confirms the item's species (from the cached
-    detection; importing the audio core only now, as the listening panel does)."""
+    detection; importing the audio core only now, as the listening panel does). ``blind``: a
+    row that names one of the item's options ("Italian Sparrow leads most windows") waits for
+    the curator's answer."""
     from bagel_studio.core.audio.species_project import card_line, item_answer
 
     try:
-        return ("BirdNET", card_line(item_answer(store, item, rec)))
+        line = card_line(item_answer(store, item, rec))
     except Exception:  # a detection that cannot be read must not hide the card
         log.exception("the species detection could not be read")
         return ("BirdNET", None)
+    options = [" ".join(o.lower().split()) for o in item.content.options]
+    if blind and line and any(len(o) >= 3 and o in line.lower() for o in options):
+        return ("BirdNET", BLIND_BIRDNET)
+    return ("BirdNET", line)
 
 
 def _scrolling(widget: QWidget) -> QScrollArea:

@@ -20,6 +20,8 @@ from PySide6.QtCore import QObject, QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication, QWidget
 
+from bagel_studio.core.prefs import Preferences, config_dir
+
 HEADLESS_ENV = "BAGEL_STUDIO_HEADLESS"
 CURATOR_ENV = "BAGEL_STUDIO_CURATOR"
 SCREENSHOT_ENV = "BAGEL_STUDIO_HEADLESS_SCREENSHOT"
@@ -44,6 +46,24 @@ def os_user_name() -> str:
         return getpass.getuser() or "curator"
     except (KeyError, OSError):
         return "curator"
+
+
+def refused_kept_name(prefs: Preferences, given: str | None) -> str | None:
+    """Why the name the preferences kept cannot be used (``curator_name``), when it is the one
+    the desk would use (neither ``--curator`` nor the environment gives one); else None."""
+    from bagel_studio.core.operations.reviews import curator_name
+    from bagel_studio.core.store import StoreError
+
+    if not prefs.curator or (given and given.strip()) or os.environ.get(CURATOR_ENV, "").strip():
+        return None
+    try:
+        curator_name(prefs.curator)
+    except StoreError as exc:
+        return (
+            f"the curator name kept in {config_dir() / 'preferences.toml'} is not taken: {exc};"
+            f" give one with --curator NAME or {CURATOR_ENV}"
+        )
+    return None
 
 
 def curator_from_outside(given: str | None) -> tuple[str, str] | None:

@@ -108,6 +108,9 @@ def _run_desk(command: str | None, options: argparse.Namespace, demo_path: Path 
 
     desk = DeskApp()
     desk.headless = headless.is_headless()
+    if desk.headless and (refused := headless.refused_kept_name(desk.prefs, options.curator)):
+        sys.stderr.write(f"bagel-studio: {refused}\n")  # no one could answer the dialog
+        return 2
     watcher = _prepare_headless(desk, options.curator)
     if demo_path is not None:
         opened = desk.open(demo_path, create=False)

@@ -7,9 +7,12 @@ stem like ``<b>x</b><img src=http://...>`` is shown literally and nothing is fet
 from __future__ import annotations
 
 import html
+import math
+import re
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QResizeEvent, QTextOption
+from PySide6.QtWidgets import QFrame, QLabel, QMessageBox, QSizePolicy, QTextEdit, QWidget
 
 from bagel_studio.core.checks.hidden import reveal_hidden
 
@@ -35,6 +38,64 @@ def plain_label(
         font.setBold(True)
         label.setFont(font)
     return label
+
+
+UNBREAKABLE_CHARS = 28  # a longer run without a space, '-', '/' or '|' does not wrap in a QLabel
+_BREAKS = re.compile(r"[\s/|-]+")
+
+
+class WrappedValue(QTextEdit):
+    """A card's value that holds a long run a QLabel cannot break (a table's file name with
+    underscores, an id): wrapped anywhere inside its column, selectable and copied whole (a
+    QLabel kept the run on one line and the card ran off the column's right edge, or was cut)."""
+
+    def __init__(self, text: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setReadOnly(True)
+        self.setAcceptRichText(False)
+        self.setPlainText(text)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        self.document().setDocumentMargin(0)
+        self.viewport().setAutoFillBackground(False)
+        self.setStyleSheet("QTextEdit { background: transparent; }")
+        self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)  # the desk's keys stay with the desk
+        policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
+
+    def text(self) -> str:
+        return self.toPlainText()
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        document = self.document().clone()
+        document.setTextWidth(max(width, 1))
+        return math.ceil(document.size().height())
+
+    def sizeHint(self) -> QSize:
+        width = self.fontMetrics().horizontalAdvance("x" * 40)
+        return QSize(width, self.heightForWidth(self.width() if self.width() > 0 else width))
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(self.fontMetrics().horizontalAdvance("x" * 8), self.fontMetrics().height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self.updateGeometry()  # as many lines as this width needs
+
+
+def plain_value(text: str, parent: QWidget | None = None) -> QLabel | WrappedValue:
+    """A card's value, shown literally: a selectable, word-wrapped label, or a
+    ``WrappedValue`` where the text holds a run a label cannot break."""
+    if any(len(run) > UNBREAKABLE_CHARS for run in _BREAKS.split(text)):
+        return WrappedValue(text, parent)
+    return plain_label(text, parent)
 
 
 def shown(text: str) -> str:

@@ -10,7 +10,7 @@ walking down the queue never re-scans what it passed; where an item sits is ``st
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
@@ -19,6 +19,7 @@ from PySide6.QtGui import QBrush, QColor
 from bagel_studio.core.changes import Part
 from bagel_studio.core.checks import CHECKS
 from bagel_studio.core.store import QueueFilter, Store
+from bagel_studio.ui.blind import KEY_CHECKS, key_flags_line
 from bagel_studio.ui.plain import plain_tooltip, shown
 
 PAGE_SIZE = 200
@@ -54,6 +55,9 @@ SEVERITY_NAMES = {0: "blocking", 1: "warning", 2: "info"}
 # longest form that fits its column (``ALTERNATIVES_ROLE``, see ``queue_panel.QueueDelegate``) and
 # the tooltip the whole value. The desk's palette and these words say the same in less room.
 DOMAIN_SHORT = {"Wikipedia": "Wiki", "Xeno-canto": "XC"}
+# The domain in front of a short id: "xeno-canto:holdout:0" as "xc:holdout:0". Without it, the
+# "holdout:0" of three domains read as one id three times.
+ID_DOMAIN_SHORT = {"Wikipedia": "wiki", "GloBI": "globi", "bioRxiv": "bio", "Xeno-canto": "xc"}
 STATUS_SHORT = {
     "unreviewed": "unrev.",
     "accepted": "acc.",
@@ -83,6 +87,15 @@ STATUS_COLOURS = {
 }
 
 Index = QModelIndex | QPersistentModelIndex
+ROLES = frozenset(  # the roles a cell answers; every other is None without reading its row
+    {
+        Qt.ItemDataRole.DisplayRole,
+        Qt.ItemDataRole.ToolTipRole,
+        Qt.ItemDataRole.ForegroundRole,
+        Qt.ItemDataRole.UserRole,
+        ALTERNATIVES_ROLE,
+    }
+)
 
 
 class _Page:
@@ -97,9 +110,16 @@ class _Page:
 class QueueModel(QAbstractTableModel):
     """A read-only table over ``store`` for one ``QueueFilter``."""
 
-    def __init__(self, store: Store, queue_filter: QueueFilter | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        queue_filter: QueueFilter | None = None,
+        blind: Callable[[], bool] | None = None,
+    ) -> None:
         super().__init__()
         self._store = store
+        # blind mode on: the flags' tooltips do not name the checks about the key (``blind``)
+        self._blind = blind or (lambda: False)
         self._filter = queue_filter or QueueFilter()
         self._count = store.queue.count(self._filter)
         self._pages: OrderedDict[int, _Page] = OrderedDict()
@@ -249,7 +269,7 @@ class QueueModel(QAbstractTableModel):
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
+        if role not in ROLES or not index.isValid():  # Qt asks some eight roles per cell
             return None
         record = self._record(index.row())
         if record is None:
@@ -258,7 +278,7 @@ class QueueModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return _display(record, key)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return _tooltip(record, key)
+            return _tooltip(record, key, self._blind())
         if role == Qt.ItemDataRole.ForegroundRole:
             return _foreground(record, key)
         if role == Qt.ItemDataRole.UserRole:
@@ -298,8 +318,11 @@ def _display(record: dict[str, Any], key: str) -> str:
         # Only the worst severity is stored with the row: its mark, and the count of all flags.
         severity = SEVERITY_NAMES.get(record["flag_severity"], "")
         return f"{SEVERITY_MARK.get(severity, '?')} {len(checks)}"
-    if key == "question":
-        return " ".join(shown(str(record["question"] or "")).split())
+    if key == "question":  # made once per row read: a cell is painted again and again
+        line = record.get("question_line")
+        if line is None:
+            line = record["question_line"] = " ".join(shown(str(record["question"] or "")).split())
+        return str(line)
     value = record.get(key)
     return "" if value is None else str(value)
 
@@ -308,11 +331,12 @@ def alternatives(record: dict[str, Any], key: str) -> tuple[str, ...] | None:
     """The cell's text in each of its column's forms, whole first (the same number of forms in
     every row of a column: the column shows one form in all its rows), or None for a column
     without shorter forms (it elides)."""
-    if key == "id":  # "xeno-canto:xc236243:dominant" beside its domain: "xc236243:dominant"
+    if key == "id":  # "xeno-canto:xc236243:dominant" as "xc:xc236243:dominant"
         item_id, domain = str(record["id"]), str(record.get("domain") or "")
         prefix = f"{domain.lower()}:"
         if domain and item_id.lower().startswith(prefix) and len(item_id) > len(prefix):
-            return (item_id, item_id[len(prefix) :])
+            abbreviated = ID_DOMAIN_SHORT.get(domain, domain.lower())
+            return (item_id, f"{abbreviated}:{item_id[len(prefix) :]}")
         return None
     short = {"domain": DOMAIN_SHORT, "status": STATUS_SHORT, "level": LEVEL_SHORT}.get(key)
     if short is None:
@@ -321,14 +345,17 @@ def alternatives(record: dict[str, Any], key: str) -> tuple[str, ...] | None:
     return (value, short.get(value, value)) if value else None
 
 
-def _tooltip(record: dict[str, Any], key: str) -> str | None:
+def _tooltip(record: dict[str, Any], key: str, blind: bool = False) -> str | None:
     if key in ("domain", "status", "level") and record.get(key):
         return plain_tooltip(shown(str(record[key])))  # whole, when the column shortens it
     if key == "flags" and record["flag_checks"]:
         checks = record["flag_checks"]
         severity = SEVERITY_NAMES.get(record["flag_severity"], "")
         count = f"{len(checks)} flags, the worst" if len(checks) > 1 else "1 flag,"
-        lines = [f"{count} {severity}:"] + [f"{c}: {CHECKS.get(c, '')}" for c in checks]
+        named = [c for c in checks if not (blind and c in KEY_CHECKS)]
+        lines = [f"{count} {severity}:"] + [f"{c}: {CHECKS.get(c, '')}" for c in named]
+        if len(named) < len(checks):  # blind mode: named once the curator has answered
+            lines.append(f"{key_flags_line(len(checks) - len(named))} (blind mode)")
         return plain_tooltip("\n".join(lines))
     if key == "question":
         return plain_tooltip(shown(str(record["question"] or "")))

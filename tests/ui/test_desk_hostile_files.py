@@ -129,3 +129,60 @@ def test_the_name_dialog_asks_again_after_a_hidden_name(
     prefs.curator = ""
     assert app.ask_curator(prefs) == "alice"
     assert told and "U+202E" in told[0]
+
+
+def test_a_hidden_name_kept_in_the_preferences_is_asked_again(
+    qapp: QApplication, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A name the preferences file kept from before the rule (or written there by hand) goes
+    through the same rule: the desk says why and asks for another."""
+    from bagel_studio.core.prefs import Preferences
+    from bagel_studio.ui import app
+
+    told: list[str] = []
+    monkeypatch.setattr(app.QInputDialog, "getText", lambda *a, **k: ("alice", True))
+    monkeypatch.setattr(app, "plain_message", lambda parent, icon, title, text: told.append(text))
+    prefs = Preferences.load()
+    prefs.curator = "\u202eecila"
+    assert app.ask_curator(prefs) == "alice"
+    assert told and "U+202E" in told[0] and "preferences" in told[0]
+    assert Preferences.load().curator == "alice"
+
+
+def test_a_kept_name_is_recorded_in_its_composed_form(qapp: QApplication) -> None:
+    import unicodedata
+
+    from bagel_studio.core.prefs import Preferences
+    from bagel_studio.ui import app
+
+    prefs = Preferences.load()
+    prefs.curator = unicodedata.normalize("NFD", "Zoë")
+    assert app.ask_curator(prefs) == "Zoë"
+
+
+def test_headless_desk_with_a_hidden_name_in_its_preferences_exits_2(tmp_path: Path) -> None:
+    """Nobody could answer the dialog that would ask for another name: the desk says why and
+    how to give one, and ends."""
+    project = project_with_history(tmp_path, items=3)
+    config = tmp_path / "config"
+    config.mkdir()
+    (config / "preferences.toml").write_text('curator = "\\u202eecila"\n', encoding="utf-8")
+    env = dict(os.environ)
+    env.pop("BAGEL_STUDIO_CURATOR", None)
+    env.update(
+        QT_QPA_PLATFORM="offscreen",
+        BAGEL_STUDIO_HEADLESS="1",
+        BAGEL_STUDIO_CONFIG_DIR=str(config),
+        BAGEL_STUDIO_HEADLESS_SCREENSHOT=str(tmp_path / "screen.png"),
+        PYTHONPATH=str(ROOT),
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "bagel_studio", "open", str(project)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr
+    assert "U+202E" in result.stderr and "--curator" in result.stderr

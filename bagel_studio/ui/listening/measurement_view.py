@@ -16,10 +16,15 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from bagel_studio.core.audio import Measurement, parse_claim
 from bagel_studio.core.audio.claims import (
+    CALL,
+    PHRASE,
+    Claim,
+    call_quartiles,
     claim_distance,
     duration_unit,
     format_duration,
     mismatch,
+    phrase_quartiles,
 )
 from bagel_studio.core.domains import LETTERS
 from bagel_studio.ui.listening.frequency_axis import format_khz
@@ -83,12 +88,34 @@ def option_verdicts(
                 verdict = "cannot compare"
             elif distance == 0:
                 verdict = "✓ fits the clip"
-            elif claim.kind in ("frequency", "duration") and math.isfinite(distance):
+            elif claim.kind == "duration" and math.isfinite(distance):
+                verdict = f"✗ {duration_ratio(claim, m, unit)}"
+            elif claim.kind == "frequency" and math.isfinite(distance):
                 verdict = f"✗ {distance:.1f} octave{'s' if distance >= 1.05 else ''} off"
             else:
                 verdict = "✗ does not fit"
         lines.append(f"{letter}  {text}{mark}: {verdict}")
     return lines
+
+
+def duration_ratio(claim: Claim, m: Measurement, unit: str) -> str:
+    """How a duration claim that misses the clip compares with it, as a ratio ("3.5x longer
+    than the clip's calls"): the claimed range against the middle half of the calls or the
+    phrases (the one the stem asks about, else the nearer), as ``claim_distance`` compares."""
+    levels = [] if unit == PHRASE else [("calls", call_quartiles(m))]
+    if unit != CALL:
+        levels.append(("phrases", phrase_quartiles(m)))
+    ratios = []
+    for name, (low, high) in levels:
+        if claim.low is not None and claim.low > high > 0:
+            ratios.append((claim.low / high, "longer", name))
+        elif claim.high is not None and 0 < claim.high < low:
+            ratios.append((low / claim.high, "shorter", name))
+    if not ratios:
+        return "does not fit"
+    ratio, direction, name = min(ratios)
+    shown = f"{ratio:.1f}" if ratio < 10 else f"{ratio:.0f}"
+    return f"{shown}x {direction} than the clip's {name}"
 
 
 class MeasurementView(QWidget):

@@ -5,7 +5,8 @@ bars in the top-right corner of the visible time range (so they stay on screen w
 can be lined up against a call by panning), away from the band labels on the left. The gold
 option is drawn in gold with a thicker outline and a "gold" label. The clip's measured dominant
 band is drawn as two dashed cyan lines, so that a mismatch with the gold band is visible at a
-glance.
+glance (not on a duration item: it does not ask about the band). The labels are laid out so that
+none covers another and the gold's is always on screen (``_place``).
 """
 
 from __future__ import annotations
@@ -48,9 +49,13 @@ def _pen(colour: QColor, width: float, dashed: bool = False) -> QPen:
     return pen
 
 
-def _label(text: str, colour: QColor, anchor: tuple[float, float]) -> pg.TextItem:
+def _label(text: str, colour: QColor, anchor: tuple[float, float], z: float = 30) -> pg.TextItem:
+    """A label on a dark box; a margin of 2 px instead of Qt's 4 (four rows of labels fit the
+    desk's short plot at 1280x800)."""
     item = pg.TextItem(text, color=colour, anchor=anchor, fill=LABEL_FILL)
-    item.setZValue(30)
+    item.textItem.document().setDocumentMargin(2)
+    item.updateTextPos()
+    item.setZValue(z)
     return item
 
 
@@ -67,6 +72,7 @@ class OptionOverlays:
         self.bars: list[tuple[OptionClaim, list[pg.PlotCurveItem], pg.TextItem]] = []
         self.measured_items: list[pg.GraphicsObject] = []
         plot.getViewBox().sigRangeChanged.connect(self._place)
+        plot.getViewBox().sigResized.connect(self._place)  # the labels' size in plot units
 
     # -- public ---------------------------------------------------------------------------------
 
@@ -75,11 +81,15 @@ class OptionOverlays:
         self._remove_claims()
         if self._mapping is not None:
             self._build_claims(self._mapping)
+            self.set_measured_band(self._measured)  # drawn or not, by the new options' kind
 
     def set_measured_band(self, band: tuple[float, float] | None) -> None:
+        """The clip's measured dominant band, drawn unless the options claim durations (a
+        duration item does not ask about the band, and its label hid the gold's there)."""
         self._measured = band
         self._remove_measured()
-        if self._mapping is not None and band is not None:
+        durations = any(option.kind == "duration" for option in self._options)
+        if self._mapping is not None and band is not None and not durations:
             self._add_measured(band, self._mapping)
             self._place()
 
@@ -162,7 +172,7 @@ class OptionOverlays:
             pen=_pen(colour, 3.0 if option.gold else 1.2, dashed=not option.gold),
         )
         region.setZValue(20 if option.gold else 10)
-        label = _label(option.label, colour, anchor=(0, 0))
+        label = _label(option.label, colour, anchor=(0, 0), z=31 if option.gold else 30)
         self._plot.addItem(region)
         self._plot.addItem(label)
         self.bands.append((option, region, label))
@@ -178,7 +188,7 @@ class OptionOverlays:
         for curve in curves:
             curve.setZValue(25)
             self._plot.addItem(curve)
-        label = _label(option.label, colour, anchor=(1, 0.5))
+        label = _label(option.label, colour, anchor=(1, 0.5), z=31 if option.gold else 30)
         self._plot.addItem(label)
         self.bars.append((option, curves, label))
 
@@ -190,57 +200,113 @@ class OptionOverlays:
             self._plot.addItem(line)
             self.measured_items.append(line)
         text = f"measured {format_khz(band[0])}–{format_khz(band[1])} kHz"
-        label = _label(text, MEASURED, anchor=(1, 1))
+        label = _label(text, MEASURED, anchor=(1, 1), z=29)
         self._plot.addItem(label)
         self.measured_items.append(label)
 
     # -- placing --------------------------------------------------------------------------------
 
     def _place(self, *_: object) -> None:
-        """Keep labels and scale bars inside whatever time range is visible, and the labels off
-        each other: a band label that would cover another (close bands on a short plot, 1280x800)
-        moves right beside it, and the measured band's label goes under its lower line when
-        above its upper one it would cover a band label."""
+        """Keep labels and scale bars inside whatever part of the plot is visible, and the
+        labels off each other (on the desk's short plot at 1280x800 they piled up at the top):
+        the gold's label is placed first, so it always has its own place, then each other one
+        at the top of its band, lower inside it, beside the labels there or elsewhere near it;
+        a label that finds no free place (or whose band is out of view) is hidden rather than
+        drawn over another."""
         box = self._plot.getViewBox()
         (x0, x1), (y0, y1) = box.viewRange()
-        width, height = x1 - x0, y1 - y0
         pixel = _pixel_size(box)
-        left = x0 + 0.01 * width
+        view: Rect = (x0 + pixel[0], x1 - pixel[0], y0 + pixel[1], y1 - pixel[1])
         taken: list[Rect] = []
-        for _band, region, band_label in sorted(self.bands, key=lambda b: -max(b[1].getRegion())):
-            low, top = min(region.getRegion()), max(region.getRegion())
-            w, h = _label_size(band_label, pixel)
-            x, y = left, top
-            for _attempt in range(2 * len(taken) + 1):
-                hit = next((r for r in taken if _overlap((x, x + w, y - h, y), r)), None)
-                if hit is None:
-                    break
-                if hit[2] > low:  # under the label it would cover, still inside its own band
-                    y = hit[2]
-                else:  # else beside it
-                    x, y = hit[1] + 4 * pixel[0], top
-            band_label.setPos(x, y)
-            taken.append((x, x + w, y - h, y))
-        for row, (claim, curves, label) in enumerate(self.bars):
+        bands = sorted(self.bands, key=lambda b: (not b[0].gold, -max(b[1].getRegion())))
+        spots: dict[int, Rect | None] = {}
+        for near in (False, True):  # each label at its own band first, the displaced ones next
+            for index, (option, region, band_label) in enumerate(bands):
+                if spots.get(index) is not None:
+                    continue
+                low, top = sorted(region.getRegion())
+                in_view = low < y1 and top > y0
+                spot = self._band_spot(band_label, low, top, view, pixel, taken, near)
+                spots[index] = spot if in_view or option.gold else None
+                if spots[index] is not None:
+                    taken.append(spot)  # type: ignore[arg-type]
+        for index, (_option, _region, band_label) in enumerate(bands):
+            spot = spots[index]
+            band_label.setVisible(spot is not None)
+            if spot is not None:
+                band_label.setPos(spot[0], spot[3])
+        self._place_bars(view, pixel, taken)
+        if self.measured_items and self._mapping is not None and self._measured is not None:
+            self._place_measured(view, pixel, taken)
+
+    def _band_spot(
+        self,
+        label: pg.TextItem,
+        low: float,
+        top: float,
+        view: Rect,
+        pixel: tuple[float, float],
+        taken: list[Rect],
+        near: bool,
+    ) -> Rect | None:
+        """Where a band's label goes (its rectangle, top-left anchored): at the band's top
+        left, else lower inside the band, else beside the labels already there, or (``near``,
+        once every label has had its own band) at the nearest free height; None when nothing
+        is free (the gold, placed first, always has its place)."""
+        w, h = _label_size(label, pixel)
+        left, _, bottom, ceiling = view
+        first = min(max(top, bottom + h), ceiling)  # an out-of-view band: at the nearest edge
+        step = h + pixel[1]
+        inside = [first - i * step for i in range(64) if first - i * step - h >= max(low, bottom)]
+        rows = int((ceiling - bottom) // step) + 1 if step > 0 else 1
+        xs = sorted({left, *(r[1] + 4 * pixel[0] for r in taken)})
+        heights = sorted(
+            (ceiling - i * step for i in range(min(rows, 64))), key=lambda y: abs(y - first)
+        )
+        for y in heights if near else [first, *inside]:
+            for x in xs:
+                rect = (x, x + w, y - h, y)
+                if _within(rect, view) and not any(_overlap(rect, r) for r in taken):
+                    return rect
+        return (left, left + w, first - h, first) if not taken else None
+
+    def _place_bars(self, view: Rect, pixel: tuple[float, float], taken: list[Rect]) -> None:
+        """The duration scale bars, one row each from the top of the visible range, a label's
+        height apart (rows of a fixed share of the plot piled up on a short one), each label
+        right-aligned at its bar's start, or at the left edge where the bar is longer than
+        the plot."""
+        if not self.bars:
+            return
+        left, right, bottom, ceiling = view
+        height = ceiling - bottom
+        sizes = [_label_size(label, pixel) for _, _, label in self.bars]
+        tallest = max(h for _, h in sizes)
+        row_height = max(tallest + 2 * pixel[1], 0.07 * height)
+        if row_height * len(self.bars) > height:  # no room: the rows share the height
+            row_height = height / len(self.bars)
+        tick = min(0.02 * height, tallest / 2)
+        end = right - 0.02 * (right - left)
+        for row, ((claim, curves, label), (w, h)) in enumerate(zip(self.bars, sizes, strict=True)):
             low = claim.low or 0.0  # "under 100 ms": from zero
             high = claim.high if claim.high is not None else low  # "over 1 s": its minimum
-            y = y1 - (0.06 + 0.07 * row) * height
-            tick = 0.02 * height
-            start = x1 - 0.02 * width - high
+            y = ceiling - 2 * pixel[1] - (row + 0.5) * row_height
+            start = end - high
             curves[0].setData([start, start + low], [y, y])
             curves[1].setData([start + low, start + high], [y, y])
             ends = [start, start, start + high, start + high]
             curves[2].setData(ends, [y - tick, y + tick, y - tick, y + tick])
-            label.setPos(start - 0.01 * width, y)
-        if self.measured_items and self._mapping is not None and self._measured is not None:
-            self._place_measured(x1 - 0.01 * width, pixel, taken)
+            x = max(start - 4 * pixel[0], left + w)
+            label.setPos(x, y)
+            taken.append((x - w, x, y - h / 2, y + h / 2))
 
-    def _place_measured(self, right: float, pixel: tuple[float, float], taken: list[Rect]) -> None:
+    def _place_measured(self, view: Rect, pixel: tuple[float, float], taken: list[Rect]) -> None:
         """The measured band's label, right-aligned: above its upper line, else under its lower
-        one, else without the word 'measured' (the Measurements box says it), wherever it covers
-        no band label."""
+        one, else just inside the band, else without the word 'measured' (the Measurements box
+        says it), wherever it is inside the plot and covers no option's label; hidden if there
+        is no such place."""
         assert self._mapping is not None and self._measured is not None
         label = self.measured_items[-1]
+        right = view[1] - 0.01 * (view[1] - view[0])
         upper, lower = (self._mapping.to_y(hz) for hz in (self._measured[1], self._measured[0]))
         band = f"{format_khz(self._measured[0])}–{format_khz(self._measured[1])} kHz"
         for text in (f"measured {band}", band):
@@ -249,16 +315,21 @@ class OptionOverlays:
             for anchor, y, rect in (
                 ((1, 1), upper, (right - w, right, upper, upper + h)),
                 ((1, 0), lower, (right - w, right, lower - h, lower)),
+                ((1, 0), upper, (right - w, right, upper - h, upper)),
             ):
-                if not any(_overlap(rect, r) for r in taken):
+                if _within(rect, view) and not any(_overlap(rect, r) for r in taken):
                     label.setAnchor(anchor)
                     label.setPos(right, y)
+                    label.show()
                     return
-        label.setAnchor((1, 1))  # covers something wherever it goes: above, as before
-        label.setPos(right, upper)
+        label.hide()
 
 
 Rect = tuple[float, float, float, float]  # x0, x1, y0, y1 in the plot's coordinates
+
+
+def _within(rect: Rect, view: Rect) -> bool:
+    return view[0] <= rect[0] and rect[1] <= view[1] and view[2] <= rect[2] and rect[3] <= view[3]
 
 
 def _overlap(a: Rect, b: Rect) -> bool:

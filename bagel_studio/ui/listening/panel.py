@@ -227,6 +227,12 @@ class ListeningPanel(QWidget):
             self.view.overlays.set_options(option_claims(self._visible_content(self.item)))
             if self._measurement is not None:
                 self._show_measurement(self._measurement)
+        self._hide_species_options()
+
+    def _hide_species_options(self) -> None:
+        """Blind mode: a BirdNET line that names one of the options waits for the answer."""
+        hidden = self.item is not None and not self.key_revealed
+        self.species.set_hidden_options(self.item.content.options if hidden and self.item else ())
 
     def _visible_content(self, item: Item) -> ItemContent:
         if self.key_revealed:
@@ -236,6 +242,7 @@ class ListeningPanel(QWidget):
     def show_item(self, item: Item) -> None:
         """Show ``item``'s recording; returns at once (the work runs on the worker pool)."""
         self._reset(item)
+        self._hide_species_options()
         self.view.overlays.set_options(option_claims(self._visible_content(item)))
         if not item.recording_id:
             self._show_notice(f"{item.id}: no Xeno-canto recording linked to this item")

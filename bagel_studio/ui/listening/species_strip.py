@@ -10,6 +10,8 @@ from the core (``species.answer`` on the cached detection), so the strip and the
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from typing import Any
 
 import pyqtgraph as pg
@@ -44,6 +46,32 @@ def species_text(found: SpeciesAnswer) -> str:
     return verdict + clip_top
 
 
+BLIND_SPECIES = "BirdNET: its species names an option: shown once you have answered (blind mode)"
+
+
+def names_an_option(found: SpeciesAnswer, options: Sequence[str]) -> bool:
+    """Whether BirdNET's answer names (by scientific or common name) a species that one of
+    the options names, or an option that one of its names holds ("Sparrow"): its line would
+    then say which option the clip supports."""
+    labels = [found.label, *(h.label for h in (found.other, found.rival, *found.top) if h)]
+    names = {found.species.lower()}
+    for label in labels:
+        if label is not None:
+            names |= {label.scientific.lower(), label.common.lower()}
+    for option in options:
+        text = " ".join(option.lower().split())
+        if len(text) < 3:
+            continue
+        for name in names:
+            if _holds(text, name) or _holds(name, text):
+                return True
+    return False
+
+
+def _holds(text: str, phrase: str) -> bool:
+    return re.search(rf"(?<!\w){re.escape(phrase)}(?!\w)", text) is not None
+
+
 def merged(spans: tuple[tuple[float, float], ...]) -> list[tuple[float, float]]:
     """(start, length) windows as (start, end) runs, overlapping windows joined."""
     runs: list[tuple[float, float]] = []
@@ -61,6 +89,8 @@ class SpeciesStrip(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.answer: SpeciesAnswer | None = None
+        # Blind mode: the item's options while the gold is hidden (a line naming one waits)
+        self.hidden_options: tuple[str, ...] = ()
         self.plot_widget = pg.PlotWidget(background="#1e1e1e")
         self.plot_widget.setFixedHeight(STRIP_PX)
         self.plot = self.plot_widget.getPlotItem()
@@ -110,9 +140,21 @@ class SpeciesStrip(QWidget):
         self.plot_widget.setVisible(False)
         self.verdict.setText(text)
 
+    def set_hidden_options(self, options: Sequence[str]) -> None:
+        """Blind mode: ``options`` of the item while its gold is hidden (empty once revealed);
+        the line under the plot waits for the answer when it names one of them."""
+        self.hidden_options = tuple(options)
+        if self.answer is not None:
+            self.verdict.setText(self._text(self.answer))
+
+    def _text(self, found: SpeciesAnswer) -> str:
+        if self.hidden_options and names_an_option(found, self.hidden_options):
+            return BLIND_SPECIES
+        return species_text(found)
+
     def show_answer(self, found: SpeciesAnswer) -> None:
         self.answer = found
-        self.verdict.setText(species_text(found))
+        self.verdict.setText(self._text(found))
         covered = found.covered and bool(found.curve)
         self.plot_widget.setVisible(covered)
         if not covered:

@@ -11,6 +11,9 @@ from pytestqt.qtbot import QtBot
 
 from bagel_studio.core.audio import birdnet
 from bagel_studio.core.audio.species_project import cached_detection
+from bagel_studio.core.model import ItemContent
+from bagel_studio.core.store import NewItem
+from bagel_studio.ui.evidence_view import BLIND_BIRDNET, species_field
 from bagel_studio.ui.listening import ListeningPanel
 from bagel_studio.ui.services import Services
 from bagel_studio.ui.shortcuts import action_for_key
@@ -115,3 +118,53 @@ def test_the_recording_card_says_what_the_clip_confirms(qtbot: QtBot, tmp_path, 
         )
     finally:
         close_desk(window)
+
+
+SPECIES_OPTIONS = ("Italian Sparrow", "House Sparrow", "Eurasian Tree Sparrow", "Spanish Sparrow")
+
+
+def test_blind_mode_hides_a_birdnet_line_that_names_an_option(qtbot: QtBot, panel: ListeningPanel):
+    """Which species is calling? BirdNET's line ('House Sparrow heard in 3/3 windows', the
+    clip's top labels) names the gold among the options: while blind it waits for the answer;
+    the line of an item whose options name no species stays."""
+    store = panel.services.store
+    question = "Which sparrow is calling in this recording of Passer domesticus?"
+    content = ItemContent(question, SPECIES_OPTIONS, 1, "Species identification")
+    store.items.add_items([NewItem("xc:which", "Xeno-canto", content, recording_id=SPARROW)], None)
+    strip = panel.species
+    panel.set_key_revealed(False)
+    show_and_wait(qtbot, panel, "xc:which")
+    qtbot.waitUntil(lambda: strip.answer is not None, timeout=30000)
+    text = strip.verdict.text()
+    assert "blind mode" in text
+    assert not any(option.lower() in text.lower() for option in SPECIES_OPTIONS), text
+    panel.set_key_revealed(True)
+    assert strip.verdict.text().startswith("BirdNET: House Sparrow heard in 3/3 windows")
+
+    panel.set_key_revealed(False)
+    show_and_wait(qtbot, panel, FREQ_ITEM)  # options in kHz: nothing to hide
+    qtbot.waitUntil(lambda: strip.answer is not None, timeout=30000)
+    assert strip.verdict.text().startswith("BirdNET: House Sparrow heard in 3/3 windows")
+
+
+def test_blind_mode_hides_a_card_birdnet_row_that_names_an_option(
+    qtbot: QtBot, panel: ListeningPanel
+) -> None:
+    """The recording card's row for an item about the Italian Sparrow on this clip says 'House
+    Sparrow leads most windows': an option, so while blind it waits for the answer."""
+    store = panel.services.store
+    content = ItemContent("Which sparrow is calling?", SPECIES_OPTIONS, 0, "Species identification")
+    about = {"scientific_name": "Passer italiae"}
+    store.items.add_items(
+        [NewItem("xc:italian", "Xeno-canto", content, about, recording_id=SPARROW)], None
+    )
+    show_and_wait(qtbot, panel, FREQ_ITEM)  # the clip detected and stored
+    qtbot.waitUntil(lambda: panel.species.answer is not None, timeout=30000)
+    idle(qtbot, panel.services)
+    item, recording = store.items.get("xc:italian"), store.evidence.recording(SPARROW)
+    assert species_field(store, item, recording) == (
+        "BirdNET", "House Sparrow leads most windows (0.87)"
+    )  # fmt: skip
+    assert species_field(store, item, recording, blind=True) == ("BirdNET", BLIND_BIRDNET)
+    frequency = store.items.get(FREQ_ITEM)  # its options name no species
+    assert species_field(store, frequency, recording, blind=True)[1].startswith("confirmed")
