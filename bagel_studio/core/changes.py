@@ -46,6 +46,7 @@ class Changes:
     audit: bool = False  # the audit's flags were set anew
     settings: bool = False  # the project's shared settings (the spectrogram's)
     exports: bool = False  # a release was recorded
+    imports: bool = False  # an import run: the files it recorded, the input lines it rejected
     team: bool = False  # the review plan: its assignments, rounds or packages collected
 
     @classmethod
@@ -82,12 +83,21 @@ class Changes:
             audit=self.audit or other.audit,
             settings=self.settings or other.settings,
             exports=self.exports or other.exports,
+            imports=self.imports or other.imports,
             team=self.team or other.team,
         )
 
     def __bool__(self) -> bool:
         return bool(self.parts) or any(
-            (self.models, self.evidence, self.audit, self.settings, self.exports, self.team)
+            (
+                self.models,
+                self.evidence,
+                self.audit,
+                self.settings,
+                self.exports,
+                self.imports,
+                self.team,
+            )
         )
 
     def touches(self, item_id: str, parts: Part | None = None) -> bool:

@@ -52,6 +52,8 @@ REJECT_REASONS: dict[str, str] = {
     "answer-leaked": "Answer leaked in the stem",
     "trivial": "Trivial",
     "acoustic-mismatch": "Claim does not match the recording",
+    "off-topic": "Off topic (not about the species, record, paper or recording)",
+    "invalid-dimension": "Invalid dimension (the question fits none of the domain's labels)",
     "other": "Other (see note)",
 }
 
@@ -188,6 +190,8 @@ class Item:
     text_key: str | None = None
     source_file: str | None = None
     source_line: int | None = None
+    # The gold answer as the generator gave it, kept when it matched none of the options
+    given_answer: str | None = None
 
     @property
     def is_revised(self) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
 from bagel_studio.core.domains import DOMAINS, LETTERS
@@ -50,6 +51,22 @@ def project_stats(store: Store) -> dict[str, Any]:
         "curators": store.reviews.curators(),
         **_model_stats(store),
     }
+
+
+def reject_listing(store: Store, match: str | None = None) -> Iterator[tuple[str, int, str]]:
+    """(file, line, reason) of every rejected input line kept in the project whose file or
+    reason holds ``match``: file by file, in the order the files were imported, each by line
+    (what the desk's Rejected lines lists, and ``stats --rejects`` prints)."""
+    for file, _count in store.imports.reject_files(match):
+        for _id, line, reason in store.imports.rejects_of_file(file, match):
+            yield file, line, reason
+
+
+def reject_summary(files: int, lines: int, match: str | None = None) -> str:
+    """'34 rejected lines in 4 files' (with what they match)."""
+    said = f"{lines:,} rejected line{'s' if lines != 1 else ''} in {files:,} file"
+    said += "s" if files != 1 else ""
+    return said + (f" matching {match!r}" if match else "")
 
 
 def _model_stats(store: Store) -> dict[str, Any]:

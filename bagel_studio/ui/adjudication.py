@@ -2,7 +2,9 @@
 
 For the selected disputed item the panel shows, side by side, the item as imported and as each
 curator left it (decision, reason, note, blind answer, the stem, options and gold they kept), with
-the cells that differ highlighted. The adjudicator settles it from the keyboard: 1..9 takes that
+the cells that differ highlighted, and what stands behind each version: the flags its content
+gets and the sentences of the item's text that support its gold (``checks.versions``), under a
+line naming the item's evidence. The adjudicator settles it from the keyboard: 1..9 takes that
 curator's version (their decision and content), R rejects with the chosen reason; the text field
 is the adjudicator's own reason or note. The write goes through the single writer; keys pressed
 while it is in flight are ignored, and when it is committed the next disputed item appears.
@@ -36,6 +38,7 @@ from PySide6.QtWidgets import (
 
 from bagel_studio.core import operations
 from bagel_studio.core.changes import Changes, Done, Part
+from bagel_studio.core.checks.versions import Behind, behind_versions, evidence_lines
 from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.merge import MergeReport, merge_projects
 from bagel_studio.core.model import REJECT_REASONS, Decision, Item, ItemContent, Review
@@ -95,7 +98,32 @@ def version_rows(item: Item, reviews: list[Review]) -> list[tuple[str, list[str]
     return rows
 
 
-CONTENT_LABELS = frozenset({"Question", "Gold", "Dimension", "Level", *LETTERS})
+def behind_rows(behind: list[Behind]) -> list[tuple[str, list[str]]]:
+    """The rows under the versions (one value per version, as imported first): each one's
+    flags, and the sentences that support its gold when the item has a text."""
+    rows = [("Flags", [_flags_cell(b) for b in behind])]
+    if any(b.support is not None for b in behind):
+        rows.append(("Gold's support", [_support_cell(b) for b in behind]))
+    return rows
+
+
+def _flags_cell(behind: Behind) -> str:
+    marks = {"blocking": "■", "warning": "▲", "info": "●"}
+    lines = [f"{marks.get(f.severity.value, '')} {f.check}" for f in behind.flags]
+    return "\n".join(lines) or "none"
+
+
+def _support_cell(behind: Behind) -> str:
+    if behind.support is None:
+        return "(no gold)"
+    if not behind.support:
+        return "no sentence of the text supports it"
+    return "\n".join(f"“{sentence}”" for sentence in behind.support)
+
+
+CONTENT_LABELS = frozenset(
+    {"Question", "Gold", "Dimension", "Level", "Flags", "Gold's support", *LETTERS}
+)
 UNCOMPARED = frozenset({"Note", "Decided"})
 
 
@@ -164,6 +192,7 @@ class AdjudicationPanel(QWidget):
         merge_button.clicked.connect(self._choose_merge_files)
         self.merge_result = plain_label()
         self.item_header = plain_label(bold=True)
+        self.evidence = plain_label()  # the item's evidence, named in a line
         self.table = QTableWidget()
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.setWordWrap(True)
@@ -202,6 +231,7 @@ class AdjudicationPanel(QWidget):
         right = QWidget()
         right_layout = QVBoxLayout(right)
         right_layout.addWidget(self.item_header)
+        right_layout.addWidget(self.evidence)
         right_layout.addWidget(self.table, 1)
         right_layout.addWidget(self.reason_text)
         reject_row = QHBoxLayout()
@@ -239,6 +269,7 @@ class AdjudicationPanel(QWidget):
         if item_id is None:
             self.reviews = []
             self.item_header.setText(NOTHING_TO_ADJUDICATE)
+            self.evidence.setText("")
             self.table.clear()
             self.table.setRowCount(0)
             self.table.setColumnCount(0)
@@ -250,6 +281,7 @@ class AdjudicationPanel(QWidget):
         self.item_header.setText(
             f"{item.id} · {item.domain} · {item.content.dimension or ''} · {item.status.value}"
         )
+        self.evidence.setText("\n".join(evidence_lines(store, item)))
         self._fill_table(item)
         for number, review in enumerate(self.reviews[:9], start=1):
             button = QPushButton(f"Take {review.curator}'s version [{number}]")
@@ -259,7 +291,9 @@ class AdjudicationPanel(QWidget):
         self.reject_button.setEnabled(not self.services.store.read_only)
 
     def _fill_table(self, item: Item) -> None:
-        rows = version_rows(item, self.reviews)
+        contents = [item.original, *(r.content for r in self.reviews)]
+        behind = behind_versions(self.services.store, item, contents)
+        rows = version_rows(item, self.reviews) + behind_rows(behind)
         headers = ["As imported"] + [
             f"{n}. {r.curator}" for n, r in enumerate(self.reviews, start=1)
         ]

@@ -26,9 +26,10 @@ from PySide6.QtWidgets import (
 )
 
 from bagel_studio.core.changes import Changes, Part
-from bagel_studio.core.domains import GLOBI, LETTERS
+from bagel_studio.core.checks.ambiguity import Tier, ambiguity_queue
+from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.model import Flag, Item
-from bagel_studio.core.store import QueueFilter, Store
+from bagel_studio.core.store import Store
 from bagel_studio.ui.id_queue import (
     ID_ROLE,
     clear_layout,
@@ -42,7 +43,6 @@ from bagel_studio.ui.plain import plain_label
 from bagel_studio.ui.secondary import add_button_key
 from bagel_studio.ui.services import Services
 
-AMBIGUITY_QUEUE = QueueFilter(domain=GLOBI, check="any", ambiguity_first=True)
 SEVERITY_NAMES = {0: "blocking", 1: "warning", 2: "info"}
 CARD_WIDTH = 300
 KEYS_HINT = "J / K: next / previous · Enter: show it in the desk · Esc: close"
@@ -193,10 +193,16 @@ class AmbiguityPanel(QWidget):
         """Reload the queue (after a check run or an edit), keeping the selection if possible."""
         store = self.services.store
         keep = self.current_item_id()
-        ids = store.items.ids(AMBIGUITY_QUEUE)
-        rows = store.queue.rows(ids)
-        fill_queue(self.queue, (_queue_entry(item_id, rows[item_id]) for item_id in ids), keep)
-        self.heading.setText(f"{len(ids)} flagged GloBI items, most severe first")
+        queue = ambiguity_queue(store)
+        rows = store.queue.rows([item_id for item_id, _tier in queue])
+        entries = (_queue_entry(item_id, rows[item_id], tier) for item_id, tier in queue)
+        fill_queue(self.queue, entries, keep)
+        conflicts = sum(1 for _id, tier in queue if tier is Tier.RECORDS)
+        self.heading.setText(
+            f"{len(queue)} flagged GloBI items, {conflicts} with records that back another"
+            " option; those first, then the most severe (models' and the audit's flags alone"
+            " last)"
+        )
         self._show_current()
 
     def item_ids(self) -> list[str]:
@@ -256,12 +262,14 @@ class AmbiguityPanel(QWidget):
         return scroll
 
 
-def _queue_entry(item_id: str, row: dict[str, Any]) -> tuple[str, str, str]:
-    """The queue line of a flagged item (severity, flag count, stem) and its checks as tooltip."""
+def _queue_entry(item_id: str, row: dict[str, Any], tier: Tier) -> tuple[str, str, str]:
+    """The queue line of a flagged item (what kind of conflict, severity, flag count, stem) and
+    its checks as tooltip."""
     checks = row["flag_checks"]
     severity = SEVERITY_NAMES.get(row["flag_severity"], "")
+    kind = f"{tier.label} · " if tier.label else ""
     return (
         item_id,
-        f"[{severity}, {len(checks)} flags] {item_id}: {row['question']}",
+        f"[{kind}{severity}, {len(checks)} flags] {item_id}: {row['question']}",
         ", ".join(checks),
     )

@@ -69,8 +69,20 @@ class DecisionBar(QWidget):
             button.setVisible(editing == (action in EDIT_ACTIONS))
 
 
+OTHER_KEY = "X"  # the last reason, "Other": after the digits 1-9 and 0 of the others
+
+
+def reason_keys(reasons: list[str]) -> list[str]:
+    """The key of each reason: 1-9 then 0 in order, X for the last ("Other"); a reason past the
+    tenth before it would have none (the arrows and Enter reach it)."""
+    digits = [str(n % 10) for n in range(1, 11)]
+    keys = [digits[i] if i < len(digits) else "" for i in range(len(reasons) - 1)]
+    return [*keys, OTHER_KEY]
+
+
 class RejectDialog(QDialog):
-    """The fixed reasons numbered 1-9 and a note; a digit picks a reason, Enter confirms."""
+    """The fixed reasons keyed 1-9, 0 and X (Other), and a note; a key picks a reason, Enter
+    confirms."""
 
     chosen = Signal(str, str)  # reason id, note
 
@@ -78,9 +90,10 @@ class RejectDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Reject item")
         self.reasons = list(REJECT_REASONS)
+        self.keys = reason_keys(self.reasons)
         self.list = QListWidget(self)
-        for number, reason in enumerate(self.reasons, start=1):
-            self.list.addItem(f"{number}  {REJECT_REASONS[reason]}")
+        for key, reason in zip(self.keys, self.reasons, strict=True):
+            self.list.addItem(f"{key}  {REJECT_REASONS[reason]}")
         self.list.setCurrentRow(0)
         self.list.installEventFilter(self)
         self.note = QLineEdit(self)
@@ -95,7 +108,7 @@ class RejectDialog(QDialog):
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addWidget(
-            QLabel("Reason (press 1-9), then a note; Enter rejects, Esc cancels", self)
+            QLabel("Reason (press 1-9, 0 or X), then a note; Enter rejects, Esc cancels", self)
         )
         layout.addWidget(self.list)
         layout.addWidget(self.note)
@@ -104,12 +117,12 @@ class RejectDialog(QDialog):
         self.list.setFocus()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        """Digits on the reason list pick a reason (the list would use them to search)."""
+        """A reason's key on the list picks it (the list would use it to search)."""
         if watched is self.list and event.type() == QEvent.Type.KeyPress:
             assert isinstance(event, QKeyEvent)
-            text = event.text()
-            if text.isdigit() and 1 <= int(text) <= len(self.reasons):
-                self.list.setCurrentRow(int(text) - 1)
+            text = event.text().upper()
+            if text and text in self.keys:  # ("" is no key)
+                self.list.setCurrentRow(self.keys.index(text))
                 self.note.setFocus()
                 return True
         return super().eventFilter(watched, event)
@@ -123,4 +136,32 @@ class RejectDialog(QDialog):
             self.note.setFocus()
             return
         self.chosen.emit(self.reason(), self.note.text().strip())
+        super().accept()
+
+
+class NoteDialog(QDialog):
+    """Shift+A: the note an accept carries; Enter accepts, Esc cancels."""
+
+    chosen = Signal(str)  # the note
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Accept with a note")
+        self.note = QLineEdit(self)
+        self.note.setPlaceholderText("Why it is fine as it is, what you checked…")
+        self.note.setMinimumWidth(420)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Accept [Enter]")
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel("A note with your accept; Enter accepts, Esc cancels", self))
+        layout.addWidget(self.note)
+        layout.addWidget(buttons)
+        self.note.setFocus()
+
+    def accept(self) -> None:
+        self.chosen.emit(self.note.text().strip())
         super().accept()

@@ -45,6 +45,7 @@ PANELS = {
     "agreement": ("bagel_studio.ui.agreement_view", "AgreementView", "Agreement"),
     "models": ("bagel_studio.ui.models_panel", "ModelsPanel", "Models"),
     "audit": ("bagel_studio.ui.audit_panel", "AuditPanel", "Audit"),
+    "rejects": ("bagel_studio.ui.rejects_view", "RejectsView", "Rejected lines"),
     "team": ("bagel_studio.ui.team_view", "TeamView", "Team"),
 }
 
@@ -53,6 +54,7 @@ PANEL_SIZES = {  # what each panel needs to show its content unclipped (shrunk t
     "adjudication": QSize(1200, 780),
     "agreement": QSize(960, 640),
     "models": QSize(1000, 760),
+    "rejects": QSize(1000, 700),
     "team": QSize(1200, 800),
 }
 
@@ -119,17 +121,20 @@ class DeskMenus:
         self, menu: QMenu, name: str, text: str, slot: Any, *, checkable: bool = False
     ) -> QAction:
         """A menu entry for ``name``; when the shortcut table has a key for it, the entry shows
-        the key and the key (through the review machine) runs the same slot."""
+        the key and the key (through the review machine) runs the same slot.
+
+        The key is only written in the entry (after a tab, where a menu shows keys), never
+        registered as the action's shortcut: the desk's QShortcut is its one owner. A second
+        registration, even in a narrower context, is in context with the first whenever the
+        menu bar has the focus, and Qt then runs neither ("Ambiguous shortcut overload")."""
         action = QAction(text, self.window)
         action.setObjectName(name)
         action.setCheckable(checkable)
         shortcut = BY_ACTION.get(name)
         if shortcut is not None:
-            action.setShortcut(QKeySequence(shortcut.keys[0]))
-            action.setShortcutVisibleInContextMenu(True)
+            key = QKeySequence(shortcut.keys[0]).toString(QKeySequence.SequenceFormat.NativeText)
+            action.setText(f"{text}\t{key}")
             action.setToolTip(f"{shortcut.label} ({shortcut.keys[0]})")
-            # Shown in the menu only: the menu action never steals the key from the table.
-            action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
             self.desk.machine.on(name, lambda: action.trigger() if action.isEnabled() else None)
         action.triggered.connect(lambda _checked=False: slot())
         menu.addAction(action)
@@ -185,7 +190,8 @@ class DeskMenus:
         if not module_available(module):
             action.setEnabled(False)
             action.setToolTip(f"Not available yet ({module} is not installed)")
-            action.setText(action.text() + " (not available)")
+            text, tab, key = action.text().partition("\t")
+            action.setText(f"{text} (not available){tab}{key}")
 
     # -- file ----------------------------------------------------------------------------------
 

@@ -2,7 +2,9 @@
 
 The preview is the core's own plan (``plan_export``) for the current seed, so what the dialog shows
 is exactly what the export writes: items released per domain, items left out per status, the
-gold positions before and after shuffling, and the items that block the export. Planning and
+gold positions before and after shuffling, the items that block the export, and what the last
+audit found among the items the release takes (near-duplicate pairs, cross-item leaks, items
+answerable without their stem: said before the release goes out, not blocking it). Planning and
 exporting run on the worker pool over a separate read-only connection to the project (the export
 only reads, and the read-only connection gives it one consistent snapshot while the desk keeps
 writing); results come back to the main thread through the executor's callbacks, progress through
@@ -17,7 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QDesktopServices
+from PySide6.QtGui import QDesktopServices, QGuiApplication
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
@@ -37,6 +39,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from bagel_studio.core.audit.stored import AuditFindings, findings_among
 from bagel_studio.core.changes import Changes, Part
 from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.export import (
@@ -55,6 +58,13 @@ from bagel_studio.ui.services import Services
 
 PREVIEW_DELAY_MS = 250  # wait for the seed to settle before planning again
 PLANNED_PARTS = Part.CONTENT | Part.STATUS | Part.FLAGS | Part.NEW  # what the preview reads
+AUDIT_ROWS_SHOWN = 8  # findings listed before the list scrolls
+AUDIT_FOUND_STYLE = "background:#fff3e0; border-left:4px solid #ef6c00; padding:4px;"
+NO_AUDIT = (
+    "The audit has not been run on this project: Review → Audit… (Ctrl+Shift+U) finds"
+    " near-duplicate items, cross-item leaks and options that give the answer away before a"
+    " release goes out."
+)
 
 
 BALANCE_CAPTION = (
@@ -131,6 +141,9 @@ class ExportDialog(QDialog):
         self.balance_table.setHorizontalHeaderLabels([*LETTERS, "Items", "Max - min"])
         self.balance_table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.balance_table.setToolTip("Gold positions before -> after shuffling, per domain")
+        self.audit_label = plain_label("", self, selectable=False)
+        self.audit_list = QListWidget(self)
+        self.audit_list.hide()
         self.blocked_label = QLabel("", self)
         self.blocked_label.setWordWrap(True)
         self.blocked_list = QListWidget(self)
@@ -163,6 +176,8 @@ class ExportDialog(QDialog):
         layout.addWidget(plain_label(BALANCE_CAPTION, self, selectable=False))
         layout.addWidget(self.balance_table)  # as high as its rows: no empty band below them
         layout.addWidget(self.left_out_label)
+        layout.addWidget(self.audit_label)
+        layout.addWidget(self.audit_list)  # as high as its findings (a few), scrolled beyond
         layout.addWidget(self.blocked_label)
         layout.addWidget(self.blocked_list, 1)
         layout.addWidget(self.progress)
@@ -185,20 +200,22 @@ class ExportDialog(QDialog):
         self.preview_label.setText(f"Planning the release with seed {seed}…")
         self.export_button.setEnabled(False)
 
-        def job() -> ExportPlan:
+        def job() -> tuple[ExportPlan, AuditFindings]:
             with self._reader() as store:
-                return plan_export(store, seed)
+                plan = plan_export(store, seed)
+                return plan, findings_among(store, [slot.item_id for slot in plan.items.slots])
 
         self.services.workers.submit(
             job,
-            lambda plan: self._show_plan(generation, plan),
+            lambda planned: self._show_plan(generation, *planned),
             lambda error: self._show_error(generation, error),
         )
 
-    def _show_plan(self, generation: int, plan: ExportPlan) -> None:
+    def _show_plan(self, generation: int, plan: ExportPlan, audit: AuditFindings) -> None:
         if generation != self._generation:
             return
         self.plan = plan
+        self._show_audit(plan, audit)
         released = plan.released_by_domain()
         per_domain = ", ".join(f"{d} {n}" for d, n in released.items()) or "no domain"
         self.preview_label.setText(
@@ -223,6 +240,33 @@ class ExportDialog(QDialog):
             else ""
         )
         self.export_button.setEnabled(not plan.blocked and bool(plan.items) and not self.running)
+
+    def _show_audit(self, plan: ExportPlan, audit: AuditFindings) -> None:
+        """What the last audit found among the items the release takes, each finding listed;
+        that it found nothing; or that no audit was run."""
+        self.audit_list.clear()
+        if audit.ran_at is None:
+            text, style = NO_AUDIT, ""
+        elif audit:
+            text = (
+                f"The last audit found, among the {len(plan.items):,} items this release takes:"
+                f" {', '.join(audit.counts())} (audit of {_when(audit.ran_at)}). Review → Audit…"
+                " opens them; reject or edit them first, or release them knowingly."
+            )
+            style = AUDIT_FOUND_STYLE
+            self.audit_list.addItems(audit.lines())
+        else:
+            text = (
+                f"The last audit ({_when(audit.ran_at)}) found nothing among the items this"
+                " release takes."
+            )
+            style = ""
+        self.audit_label.setText(text)
+        self.audit_label.setStyleSheet(style)
+        self.audit_list.setVisible(self.audit_list.count() > 0)
+        rows = min(self.audit_list.count(), AUDIT_ROWS_SHOWN)
+        row_height = self.audit_list.sizeHintForRow(0) if rows else 0
+        self.audit_list.setFixedHeight(rows * row_height + 2 * self.audit_list.frameWidth() + 4)
 
     def _fill_balance(self, plan: ExportPlan) -> None:
         table = self.balance_table
@@ -320,8 +364,20 @@ class ExportDialog(QDialog):
         self.close_button.setText("Close" if enabled else "Cancel")
 
     def open_report(self) -> None:
-        if self.result_value is not None:
-            QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.result_value.report_path)))
+        """Open the release's report with the desktop's program for it; where there is none
+        (no desktop, nothing registered for the file), say so, show its path (selectable) and
+        copy it."""
+        if self.result_value is None:
+            return
+        path = str(self.result_value.report_path)
+        if QDesktopServices.openUrl(QUrl.fromLocalFile(path)):
+            self.status_label.setText(f"Opened the report: {path}")
+            return
+        QGuiApplication.clipboard().setText(path)
+        self.status_label.setText(
+            f"No program here opens it (no desktop launcher); the report is {path}"
+            " (the path is copied: paste it where you read Markdown)."
+        )
 
     def reject(self) -> None:
         """Esc or Close: while exporting, cancel (nothing is left behind); otherwise close."""
@@ -353,3 +409,10 @@ def _default_out_dir(store: Store) -> Path:
     if str(path) == ":memory:":
         return Path.home() / "bagel-release"
     return path.with_name(f"{path.stem}-release")
+
+
+def _when(stamp: str) -> str:
+    """'2026-11-23T16:47:29.023+00:00' as '2026-11-23 16:47 UTC'."""
+    if len(stamp) >= 16 and stamp[10] == "T" and stamp.endswith(("+00:00", "Z")):
+        return f"{stamp[:10]} {stamp[11:16]} UTC"
+    return stamp

@@ -139,6 +139,16 @@ class ImportDialog(_PathsJobDialog):
     TITLE, VERB = "Import", "Importing"
     MODULE, FUNCTION = "bagel_studio.core.importers", "import_files"
 
+    def summary_lines(self, result: Any) -> list[str]:
+        """The importer's summary; where lines were rejected, where to find them again."""
+        lines = super().summary_lines(result)
+        if getattr(result, "reject_count", 0):
+            lines.append(
+                "Review → Rejected lines… (Ctrl+Shift+R) lists every rejected line again, by"
+                " file, filterable and copyable."
+            )
+        return lines
+
 
 class MergeDialog(_PathsJobDialog):
     """Brings other curators' project files in with ``bagel_studio.core.merge.merge_projects``."""

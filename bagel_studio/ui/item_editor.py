@@ -6,6 +6,7 @@ edited ``ItemContent`` on Ctrl+Enter and throws it away on Esc.
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,
@@ -17,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from bagel_studio.core.checks.hidden import reveal_hidden
 from bagel_studio.core.domains import DIMENSIONS, LETTERS, LEVELS
 from bagel_studio.core.model import Item, ItemContent
 from bagel_studio.ui.own_keys import keep_plain_keys
@@ -38,6 +40,12 @@ class ItemEditor(QWidget):
         self.dimension = QComboBox(self)
         self.dimension.setEditable(False)
         self.level = QComboBox(self)
+        # What the generator answered, when it matched no option: what the gold was meant to be
+        self.given = QLabel(self)
+        self.given.setTextFormat(Qt.TextFormat.PlainText)
+        self.given.setWordWrap(True)
+        self.given.setStyleSheet("color: #b71c1c;")
+        self.given.hide()
         for combo in (self.dimension, self.level):
             keep_plain_keys(combo, typing=False)  # arrows change the choice; 1-4 still set gold
         self._layout()
@@ -52,13 +60,14 @@ class ItemEditor(QWidget):
             grid.addWidget(QLabel(letter, self), 1 + index, 0)
             grid.addWidget(self.options[index], 1 + index, 1)
             grid.addWidget(self.gold_buttons[index], 1 + index, 2)
-        grid.addWidget(QLabel("Dimension", self), 5, 0)
-        grid.addWidget(self.dimension, 5, 1, 1, 2)
-        grid.addWidget(QLabel("Level", self), 6, 0)
-        grid.addWidget(self.level, 6, 1, 1, 2)
+        grid.addWidget(self.given, 5, 1, 1, 2)
+        grid.addWidget(QLabel("Dimension", self), 6, 0)
+        grid.addWidget(self.dimension, 6, 1, 1, 2)
+        grid.addWidget(QLabel("Level", self), 7, 0)
+        grid.addWidget(self.level, 7, 1, 1, 2)
         hint = QLabel("Ctrl+Enter saves and accepts as revised · Esc cancels", self)
         hint.setStyleSheet("color: #555;")
-        grid.addWidget(hint, 7, 0, 1, 3)
+        grid.addWidget(hint, 8, 0, 1, 3)
         grid.setColumnStretch(1, 1)
 
     def load(self, item: Item) -> None:
@@ -69,6 +78,13 @@ class ItemEditor(QWidget):
         for index, editor in enumerate(self.options):
             editor.setText(content.options[index] if index < len(content.options) else "")
         self.set_gold(content.answer_index)
+        given = item.given_answer
+        self.given.setText(
+            f'The generator answered "{reveal_hidden(given)}", which matches none of the options'
+            if given is not None
+            else ""
+        )
+        self.given.setVisible(given is not None)
         self.dimension.clear()
         labels = list(DIMENSIONS.get(item.domain, ()))
         if content.dimension and content.dimension not in labels:

@@ -36,6 +36,7 @@ OPTION_STYLE = "padding:6px; border:1px solid #cfcfcf; border-radius:4px;"
 GOLD_STYLE = "padding:6px; border:2px solid #2e7d32; border-radius:4px; background:#e8f5e9;"
 PICK_STYLE = "padding:6px; border:2px dashed #1565c0; border-radius:4px;"
 MODELS_STYLE = "padding:4px; color:#37474f; background:#eceff1;"
+GIVEN_STYLE = "padding:4px; color:#b71c1c; background:#ffebee;"
 EMPTY_TEXT = "No item to show: the queue is empty for this filter."
 BLIND_FLAG = "details shown once you have answered (blind mode)"
 BLIND_HISTORY = "hidden in blind mode until you answer"
@@ -61,6 +62,10 @@ class ItemView(QWidget):
         font.setPointSizeF(font.pointSizeF() * 1.3)
         self.stem.setFont(font)
         self.options = [plain_label("", self) for _ in LETTERS]
+        # The gold as the generator gave it, when it matches none of the options
+        self.given = plain_label("", self)
+        self.given.setStyleSheet(GIVEN_STYLE)
+        self.given.hide()
         # Which option each model chose: shown beside the options once the gold is visible
         # (blind mode hides it until the curator has answered). The window sets the source.
         self.model_lines: Callable[[Item], list[str]] | None = None
@@ -87,6 +92,7 @@ class ItemView(QWidget):
         column.addWidget(self.stem)
         for label in self.options:
             column.addWidget(label)
+        column.addWidget(self.given)
         column.addWidget(self.models)
         column.addWidget(self.editor)
         self.flags_heading = _heading("Flags", top)
@@ -134,6 +140,7 @@ class ItemView(QWidget):
             for label in self.options:
                 label.hide()
             self.models.hide()
+            self.given.hide()
             self._show_flags([])
             self.flags_heading.hide()
             for label in self.flag_labels:  # no "No flags." under no item
@@ -187,6 +194,16 @@ class ItemView(QWidget):
             if self.blind_answer == index and not is_gold:
                 style = PICK_STYLE
             _set_style(label, style)
+        given = self.item.given_answer
+        wrong = content.answer_index is None or not 0 <= content.answer_index < len(content.options)
+        if given is not None and wrong and self.gold_visible:  # it is the key: not while blind
+            self.given.setText(
+                f'The generator\'s answer: "{shown(given)}" (matches none of the options:'
+                " E edits the item, 1-4 there picks the gold)"
+            )
+            self.given.show()
+        else:
+            self.given.hide()
         visible = bool(self._model_text) and self.gold_visible
         self.models.setText(shown(self._model_text) if visible else "")
         self.models.setVisible(visible)
@@ -239,6 +256,7 @@ class ItemView(QWidget):
         for label in self.options:
             label.hide()
         self.models.hide()
+        self.given.hide()
         self.editor.load(self.item)
         self.editor.show()
         self.editor.stem.setFocus()

@@ -14,7 +14,7 @@ from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QTimer
-from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
+from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QSplitter, QVBoxLayout, QWidget
 
 from bagel_studio.core.changes import Changes, Part
@@ -32,6 +32,7 @@ from bagel_studio.ui.services import Services
 from bagel_studio.ui.shortcuts import SHORTCUTS, SHOWING, ReviewMachine, State
 
 DESK_SIZE = QSize(1600, 1000)  # the first size of the window, shrunk to fit a smaller screen
+FRAME_CHECKS_MS = (0, 300)  # after the first show: when the window manager's frame is known
 COLUMN_SHARES = (0.4, 0.3, 0.3)  # queue, item, evidence
 SEEK_SECONDS = 1.0
 LONG_SEEK_SECONDS = 5.0  # with Shift
@@ -46,7 +47,8 @@ STATE_TEXT = {  # the status bar's right end: what the keys do now
     State.BLIND.value: "Blind: answer 1-4 · S skip · J/K move · F1 keys",
     State.WRITING.value: "Saving…",
     State.EDIT.value: "Editing: Ctrl+Enter saves and accepts, Esc cancels",
-    State.REJECT.value: "Reject: reason 1-9, Enter rejects, Esc cancels",
+    State.REJECT.value: "Reject: reason 1-9, 0 or X, Enter rejects, Esc cancels",
+    State.NOTE.value: "Accept with a note: Enter accepts, Esc cancels",
     State.READ_ONLY.value: "Read-only: J/K move · F1 keys",
 }
 # No item because the filters or the search match none: an import is not what is needed.
@@ -104,6 +106,8 @@ class MainWindow(QMainWindow):
         )
         self.state_label = QLabel(self)
         self._progress: tuple[int, int, int] | None = None  # reviewed, total, mine
+        self._shown_once = False
+        self._fit_size: QSize | None = None  # the size the first show left (see fit_frame...)
         self._build_layout()
         self.shortcuts = self._bind_shortcuts()
         self.menus = DeskMenus(self, self)
@@ -257,6 +261,7 @@ class MainWindow(QMainWindow):
         reviewed, total = self.store.reviews.progress()
         mine = self.store.reviews.progress(self.services.curator)[0] if self.services.curator else 0
         self._progress = (reviewed, total, mine)
+        self.controller.left_to_decide = total - mine if self.services.prefs.curator else None
         self.show_progress()
 
     def show_progress(self) -> None:
@@ -366,6 +371,40 @@ class MainWindow(QMainWindow):
             self.queue.focus_queue()
 
     # -- geometry ------------------------------------------------------------------------------
+
+    def showEvent(self, event: QShowEvent) -> None:
+        """The first time it is shown, the window's frame is fitted to the screen: its size was
+        the screen's without the title bar the window manager adds (25 px too tall at 1280x800),
+        which is known only once the window is on screen (and, with some window managers, a
+        moment after)."""
+        super().showEvent(event)
+        if not self._shown_once:
+            self._shown_once = True
+            self._fit_size = self.size()
+            for delay in FRAME_CHECKS_MS:
+                QTimer.singleShot(delay, self, self.fit_frame_to_screen)
+
+    def fit_frame_to_screen(self) -> None:
+        """Shrink and move the window so that its frame lies within the screen's free area
+        (never while maximized or full screen, where the window manager decides, nor once the
+        curator has sized the window)."""
+        if self.isMaximized() or self.isFullScreen() or not self.isVisible():
+            return
+        if self.size() != self._fit_size:  # sized since it was shown: the curator's choice
+            return
+        room = self.screen().availableGeometry()
+        frame = self.frameGeometry()
+        if room.contains(frame):
+            return
+        extra_width, extra_height = frame.width() - self.width(), frame.height() - self.height()
+        width = min(self.width(), room.width() - extra_width)
+        height = min(self.height(), room.height() - extra_height)
+        self.resize(max(width, self.minimumWidth()), max(height, self.minimumHeight()))
+        self._fit_size = self.size()
+        frame = self.frameGeometry()
+        left = min(max(frame.left(), room.left()), room.right() - frame.width() + 1)
+        top = min(max(frame.top(), room.top()), room.bottom() - frame.height() + 1)
+        self.move(max(left, room.left()), max(top, room.top()))
 
     def _qsettings(self) -> QSettings:
         return self._settings if self._settings is not None else QSettings()

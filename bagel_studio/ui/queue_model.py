@@ -55,6 +55,9 @@ SEVERITY_NAMES = {0: "blocking", 1: "warning", 2: "info"}
 # longest form that fits its column (``ALTERNATIVES_ROLE``, see ``queue_panel.QueueDelegate``) and
 # the tooltip the whole value. The desk's palette and these words say the same in less room.
 DOMAIN_SHORT = {"Wikipedia": "Wiki", "Xeno-canto": "XC"}
+# The domain in front of a short id: "xeno-canto:holdout:0" as "xc:holdout:0". Without it, the
+# "holdout:0" of three domains read as one id three times.
+ID_DOMAIN_SHORT = {"Wikipedia": "wiki", "GloBI": "globi", "bioRxiv": "bio", "Xeno-canto": "xc"}
 STATUS_SHORT = {
     "unreviewed": "unrev.",
     "accepted": "acc.",
@@ -84,6 +87,15 @@ STATUS_COLOURS = {
 }
 
 Index = QModelIndex | QPersistentModelIndex
+ROLES = frozenset(  # the roles a cell answers; every other is None without reading its row
+    {
+        Qt.ItemDataRole.DisplayRole,
+        Qt.ItemDataRole.ToolTipRole,
+        Qt.ItemDataRole.ForegroundRole,
+        Qt.ItemDataRole.UserRole,
+        ALTERNATIVES_ROLE,
+    }
+)
 
 
 class _Page:
@@ -257,7 +269,7 @@ class QueueModel(QAbstractTableModel):
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
+        if role not in ROLES or not index.isValid():  # Qt asks some eight roles per cell
             return None
         record = self._record(index.row())
         if record is None:
@@ -306,8 +318,11 @@ def _display(record: dict[str, Any], key: str) -> str:
         # Only the worst severity is stored with the row: its mark, and the count of all flags.
         severity = SEVERITY_NAMES.get(record["flag_severity"], "")
         return f"{SEVERITY_MARK.get(severity, '?')} {len(checks)}"
-    if key == "question":
-        return " ".join(shown(str(record["question"] or "")).split())
+    if key == "question":  # made once per row read: a cell is painted again and again
+        line = record.get("question_line")
+        if line is None:
+            line = record["question_line"] = " ".join(shown(str(record["question"] or "")).split())
+        return str(line)
     value = record.get(key)
     return "" if value is None else str(value)
 
@@ -316,11 +331,12 @@ def alternatives(record: dict[str, Any], key: str) -> tuple[str, ...] | None:
     """The cell's text in each of its column's forms, whole first (the same number of forms in
     every row of a column: the column shows one form in all its rows), or None for a column
     without shorter forms (it elides)."""
-    if key == "id":  # "xeno-canto:xc236243:dominant" beside its domain: "xc236243:dominant"
+    if key == "id":  # "xeno-canto:xc236243:dominant" as "xc:xc236243:dominant"
         item_id, domain = str(record["id"]), str(record.get("domain") or "")
         prefix = f"{domain.lower()}:"
         if domain and item_id.lower().startswith(prefix) and len(item_id) > len(prefix):
-            return (item_id, item_id[len(prefix) :])
+            abbreviated = ID_DOMAIN_SHORT.get(domain, domain.lower())
+            return (item_id, f"{abbreviated}:{item_id[len(prefix) :]}")
         return None
     short = {"domain": DOMAIN_SHORT, "status": STATUS_SHORT, "level": LEVEL_SHORT}.get(key)
     if short is None:

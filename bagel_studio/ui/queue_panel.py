@@ -375,6 +375,9 @@ class QueueDelegate(QStyledItemDelegate):
         self._id_basis: tuple[int, int] = (-1, -1)
         self._id_pages = -1
         self._ids_short = False
+        # The form a fixed-list column shows, by (column, room, font): measured once, not for
+        # every cell painted
+        self._levels: dict[tuple[str, int, str], int] = {}
 
     def initStyleOption(
         self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
@@ -391,17 +394,20 @@ class QueueDelegate(QStyledItemDelegate):
         if key == "id":
             option.text = forms[-1] if self._short_ids(room, metrics) else forms[0]
             return
-        levels = FORM_LEVELS[key]
-        # One form for the whole column ("acc." beside "unrev.", never beside "rejected"): the
-        # longest whose every value fits.
-        level = next(
-            (
-                n
-                for n, values in enumerate(levels)
-                if max(map(metrics.horizontalAdvance, values)) <= room
-            ),
-            len(levels) - 1,
-        )
+        basis = (key, room, option.font.key())
+        level = self._levels.get(basis)
+        if level is None:
+            levels = FORM_LEVELS[key]
+            # One form for the whole column ("acc." beside "unrev.", never beside "rejected"):
+            # the longest whose every value fits.
+            level = self._levels[basis] = next(
+                (
+                    n
+                    for n, values in enumerate(levels)
+                    if max(map(metrics.horizontalAdvance, values)) <= room
+                ),
+                len(levels) - 1,
+            )
         option.text = forms[min(level, len(forms) - 1)]
 
     def _short_ids(self, room: int, metrics: QFontMetrics) -> bool:

@@ -21,7 +21,7 @@ from bagel_studio.core import operations
 from bagel_studio.core.changes import Changes, Done, Part
 from bagel_studio.core.model import Decision, HistoryEntry, Item, ItemContent, Review
 from bagel_studio.core.store import BlockedError, QueueFilter, StoreError
-from bagel_studio.ui.decision_bar import RejectDialog
+from bagel_studio.ui.decision_bar import NoteDialog, RejectDialog
 from bagel_studio.ui.evidence_view import EvidencePanel
 from bagel_studio.ui.item_view import ItemView
 from bagel_studio.ui.queue_model import QueueModel
@@ -86,6 +86,11 @@ class ReviewController(QObject):
         self.pending_blind: int | None = None
         self.key_revealed = True
         self.reject_dialog: RejectDialog | None = None
+        self.note_dialog: NoteDialog | None = None
+        # How many items of the project this curator has still to decide, as the desk's
+        # progress line last counted them (``MainWindow.update_progress``), or None when not
+        # counted. At 0 no queue holds one: looking for it would read every item of the queue.
+        self.left_to_decide: int | None = None
         self._register()
         queue.item_selected.connect(self._selected_in_queue)
         model.modelReset.connect(self._after_filter)
@@ -97,6 +102,7 @@ class ReviewController(QObject):
     def _register(self) -> None:
         m = self.machine
         m.on("accept", lambda: self.decide(Decision.ACCEPT))
+        m.on("accept_note", self.open_accept_note)
         m.on("skip", lambda: self.decide(Decision.SKIP))
         m.on("uncertain", lambda: self.decide(Decision.UNCERTAIN))
         m.on("reject", self.open_reject)
@@ -116,9 +122,15 @@ class ReviewController(QObject):
         included); with no curator, the whole queue."""
         return replace(self.model.queue_filter, unreviewed_by=self.curator or None)
 
+    def _none_left(self) -> bool:
+        """This curator has decided every item of the project (so of every queue)."""
+        return bool(self.curator) and self.left_to_decide == 0
+
     def show_first(self) -> None:
         """The first item of the queue this curator has not reviewed, else the first item."""
-        first = self.store.queue.next_id(self._todo_filter(), None, wrap=False)
+        first = None
+        if not self._none_left():
+            first = self.store.queue.next_id(self._todo_filter(), None, wrap=False)
         self.show_item(first or self.model.item_id(0))
 
     def show_item(self, item_id: str | None) -> None:
@@ -202,13 +214,13 @@ class ReviewController(QObject):
         return True
 
     def _selected_in_queue(self, item_id: str) -> None:
-        if self.machine.state in (State.WRITING, State.EDIT, State.REJECT):
+        if self.machine.state in (State.WRITING, State.EDIT, State.REJECT, State.NOTE):
             return
         if self.item is None or item_id != self.item.id:
             self.show_item(item_id)
 
     def _after_filter(self) -> None:
-        if self.machine.state in (State.WRITING, State.EDIT, State.REJECT):
+        if self.machine.state in (State.WRITING, State.EDIT, State.REJECT, State.NOTE):
             return
         if self.item is not None and self.model.row_of(self.item.id) >= 0:
             self.queue.select_item(self.item.id)
@@ -226,6 +238,8 @@ class ReviewController(QObject):
 
     def next_unreviewed(self, after: str) -> str | None:
         """The next item in the queue after ``after`` this curator has not reviewed (wrapping)."""
+        if self._none_left():
+            return None
         following: str | None = self.store.queue.next_id(self._todo_filter(), after)
         return following
 
@@ -298,6 +312,27 @@ class ReviewController(QObject):
         if self.reject_dialog is not None:
             self.reject_dialog.deleteLater()
             self.reject_dialog = None
+        self.item_view.window().activateWindow()  # the desk's keys act in the active window
+
+    def open_accept_note(self) -> None:
+        """Shift+A: a note, then the accept (why a flagged item is fine, what was checked)."""
+        dialog = NoteDialog(self.item_view.window())
+        self.note_dialog = dialog
+        dialog.chosen.connect(self._accepted_with_note)
+        dialog.finished.connect(self._note_closed)
+        self.machine.set_state(State.NOTE)
+        dialog.open()
+
+    def _accepted_with_note(self, note: str) -> None:
+        self.machine.set_state(State.REVIEW)
+        self.decide(Decision.ACCEPT, note=note or None)
+
+    def _note_closed(self, _result: int) -> None:
+        if self.machine.state is State.NOTE:  # cancelled
+            self.machine.set_state(State.REVIEW)
+        if self.note_dialog is not None:
+            self.note_dialog.deleteLater()
+            self.note_dialog = None
         self.item_view.window().activateWindow()  # the desk's keys act in the active window
 
     def begin_edit(self) -> None:

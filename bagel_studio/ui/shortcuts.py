@@ -22,6 +22,7 @@ class State(StrEnum):
     REVIEW = "review"  # an item is shown, decisions allowed
     EDIT = "edit"  # the in-place editor is open
     REJECT = "reject"  # the reject-reason chooser is open
+    NOTE = "note"  # the note of an accept is being written
     WRITING = "writing"  # a write is in flight: decision and navigation keys are ignored
     READ_ONLY = "read-only"  # the project is open read-only: navigation only
 
@@ -44,6 +45,7 @@ class Shortcut:
 
 SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("accept", ("A",), "Accept", frozenset({S.REVIEW}), "Decide"),
+    Shortcut("accept_note", ("Shift+A",), "Accept with a note", frozenset({S.REVIEW}), "Decide"),
     Shortcut("edit", ("E",), "Edit", frozenset({S.REVIEW}), "Decide"),
     Shortcut("reject", ("R",), "Reject", frozenset({S.REVIEW}), "Decide"),
     Shortcut("skip", ("S",), "Skip", frozenset({S.REVIEW, S.BLIND}), "Decide"),
@@ -100,6 +102,7 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("agreement", ("Ctrl+Shift+K",), "Agreement (kappa)", IDLE, "Windows"),
     Shortcut("models", ("Ctrl+Shift+M",), "Models", IDLE, "Windows"),
     Shortcut("audit", ("Ctrl+Shift+U",), "Audit", IDLE, "Windows"),
+    Shortcut("rejects", ("Ctrl+Shift+R",), "Rejected lines (by file)", IDLE, "Windows"),
     Shortcut("team", ("Ctrl+Shift+T",), "Team (the review plan, who has what)", IDLE, "Windows"),
     Shortcut("plan", ("Ctrl+Shift+P",), "Plan the review (in the Team window)", IDLE, "Review"),
     Shortcut("new", ("Ctrl+N",), "New project", IDLE, "File"),

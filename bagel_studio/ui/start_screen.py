@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt
-from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPalette
+from PySide6.QtGui import QFont, QFontMetrics, QKeySequence, QPainter, QPalette, QShortcut
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
@@ -31,6 +31,8 @@ from PySide6.QtWidgets import (
 
 from bagel_studio.core.prefs import Preferences
 from bagel_studio.ui.plain import plain_message, plain_tooltip
+from bagel_studio.ui.secondary import CLOSE_KEYS
+from bagel_studio.ui.shortcuts import BY_ACTION
 
 PROJECT_FILTER = "BAGEL Studio projects (*.bagel *.sqlite *.db);;All files (*)"
 OpenProject = Callable[[Path, bool], bool]
@@ -210,6 +212,16 @@ class StartScreen(QWidget):
         if self.recent.count():
             self.recent.setCurrentRow(0)
             self.recent.setFocus()  # Enter opens the latest project at once
+        self._closing_keys()
+
+    def _closing_keys(self) -> None:
+        """Ctrl+Q quits, as in the desk, and Esc and Ctrl+W close the window, as in every
+        other window of the app: with no project open, closing it ends the app."""
+        for key in (*BY_ACTION["quit"].keys, *CLOSE_KEYS):
+            shortcut = QShortcut(QKeySequence(key), self)
+            shortcut.setObjectName("quit" if key in BY_ACTION["quit"].keys else "close")
+            shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
+            shortcut.activated.connect(self.close)
 
     def new_project(self) -> None:
         name, _ = QFileDialog.getSaveFileName(self, "New project", "project.bagel", PROJECT_FILTER)

@@ -39,7 +39,7 @@ class ScriptPlayer(QObject):
         self.timer.start()
 
     def _tick(self) -> None:
-        if self.window.machine.state in (State.WRITING, State.REJECT):
+        if self.window.machine.state in (State.WRITING, State.REJECT, State.NOTE):
             return
         if self.keys:
             key = self.keys.pop(0)

@@ -9,11 +9,14 @@ spectrogram), plus listening-wide-WxH.png (the recording given the full width, k
 1280x800, 1600x1000 and 1920x1080, from the showcase project the tests build, with a private
 PulseAudio null sink running (as in the tests) so that the player is ready; and audit-WxH.png,
 the audit panel on a near-duplicate pair of the project with planted shortcuts the audit tests
-build, at the size the desk gives it on each screen; at 1280x800 and 1600x1000, listening-bird-
-WxH.png (a duration item on the House Sparrow's clip whose gold the clip contradicts: scale bars,
-ratios), listening-bat-WxH.png (a frequency item on the 375 kHz bat recording of
-resources/data/bats, imported as a curator would) and listening-blind-WxH.png (the bird item in
-blind mode, before the answer).
+build, at the size the desk gives it on each screen; rejects-WxH.png, Review → Rejected lines
+after a folder import with bad lines (one file's lines open, one selected); export-audit-WxH.png,
+the export dialog on that planted project, accepted whole after its audit, saying what the audit
+found among the items the release takes; at 1280x800 and 1600x1000, listening-bird-WxH.png (a
+duration item on the House Sparrow's clip whose gold the clip contradicts: scale bars, ratios),
+listening-bat-WxH.png (a frequency item on the 375 kHz bat recording of resources/data/bats,
+imported as a curator would) and listening-blind-WxH.png (the bird item in blind mode, before
+the answer).
 """
 
 from __future__ import annotations
@@ -86,6 +89,8 @@ def main(out: Path) -> None:
         services.close()
     take_listening(app, out, folder)
     take_audit(app, out, folder)
+    take_rejects(app, out, folder)
+    take_export_audit(app, out, folder)
 
 
 def take_audit(app: QApplication, out: Path, folder: Path) -> None:
@@ -106,6 +111,89 @@ def take_audit(app: QApplication, out: Path, folder: Path) -> None:
         settle(app, window, 500)
         panel.grab().save(str(out / f"audit-{width}x{height}.png"))
         panel.close()
+        window.close()
+        drain(services)
+        services.close()
+
+
+BAD_LINES = [
+    '{"id": "wikipedia:lion:3", "domain": "Wikipedia", "question": "How large is a pride of',
+    '{"id": "wikipedia:lion:4", "domain": "Wikipedia", "dimension": "Behavior", "question": "Wh'
+    'at do lions do at dusk?", "options": ["Hunt", "Sleep", "Roar", "Groom"], "answer": "A"} x',
+    '{"id": "globi:ash:9", "question": "Which beetle bores into ash?", "options": ["Agrilus plan'
+    'ipennis", "Hylesinus varius", "Apis mellifera", "Lucanus cervus"], "answer": "A"}',
+    "plain words where a JSON line belongs",
+]
+
+
+def take_rejects(app: QApplication, out: Path, folder: Path) -> None:
+    """Review → Rejected lines after a folder import: two files with bad lines, a metadata
+    file passed over."""
+    import json
+
+    from bagel_studio.core.importers import import_paths
+    from tests.ui.desk_project import build_project
+
+    project = folder / "rejects.bagel"
+    build_project(project, DATA)
+    run = folder / "run-2026-03"
+    run.mkdir()
+    good = {
+        "domain": "Wikipedia",
+        "dimension": "Diet",
+        "options": ["Meat", "Grass", "Fish", "Fruit"],
+    }
+    lines = [json.dumps({"id": "wikipedia:lion:2", "question": "What do lions eat?", **good})]
+    (run / "lion_items.jsonl").write_text("\n".join([*lines, *BAD_LINES]) + "\n")
+    broken = [f'{{"id": "xeno-canto:holdout:{n}", "domain": "Xeno-canto", "opt' for n in range(40)]
+    (run / "holdout_xc.jsonl").write_text("\n".join(broken) + "\n")
+    species = [{"species": f"Species {n}", "taxon_id": 1000 + n} for n in range(32)]
+    (run / "species_list.json").write_text(json.dumps(species, indent=1))
+    with Store.open(project, owner="ana") as store:
+        import_paths(store, [run])
+    for width, height in SIZES[:2]:
+        window, services = _desk(project, folder / f"rejects-{width}.ini", width, height)
+        window.menus.open_panel("rejects")
+        view = window.menus.panels["rejects"]
+        view.resize(min(view.width(), int(width * 0.9)), min(view.height(), int(height * 0.9)))
+        mixed = view.model.index(1, 0)  # the file of lines rejected for several reasons
+        view.tree.expand(mixed)
+        view.tree.setCurrentIndex(view.model.index(1, 0, mixed))
+        settle(app, window, 500)
+        view.grab().save(str(out / f"rejects-{width}x{height}.png"))
+        view.close()
+        window.close()
+        drain(services)
+        services.close()
+
+
+def take_export_audit(app: QApplication, out: Path, folder: Path) -> None:
+    """The export dialog of the planted project, accepted whole after its audit."""
+    from bagel_studio.core.audit import audit_flags, run_audit
+    from bagel_studio.core.model import Decision
+    from bagel_studio.core.operations.audit import store_audit_flags
+    from bagel_studio.core.operations.decisions import decide_many
+    from tests.core.audit.planted import planted_project
+
+    project = planted_project(folder / "planted-export.bagel")
+    with Store.open(project, owner="ana") as store:
+        store_audit_flags(store, audit_flags(run_audit(store)))
+        blocked = {item_id for item_id, flag in store.flags.all() if flag.severity == "blocking"}
+        ids = [i for i in store.items.ids() if i not in blocked]
+        decide_many(store, ids, "ana", Decision.ACCEPT)
+    for width, height in SIZES[:2]:
+        window, services = _desk(project, folder / f"export-{width}.ini", width, height)
+        window.menus.export_dialog()
+        dialog = window.menus.panels["export"]
+        for _ in range(1500):  # the preview is planned on a worker
+            app.processEvents()
+            QApplication.instance().thread().msleep(20)  # type: ignore[union-attr]
+            if getattr(dialog, "plan", None) is not None:
+                break
+        dialog.resize(min(900, int(width * 0.9)), min(820, int(height * 0.9)))
+        settle(app, window, 500)
+        dialog.grab().save(str(out / f"export-audit-{width}x{height}.png"))
+        dialog.close()
         window.close()
         drain(services)
         services.close()

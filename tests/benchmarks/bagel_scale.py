@@ -8,9 +8,9 @@ usage: python tests/benchmarks/bagel_scale.py N OUT.jsonl [SEED]
 
 from __future__ import annotations
 
+import argparse
 import json
 import random
-import sys
 from pathlib import Path
 
 MIX = [
@@ -89,6 +89,9 @@ def write_scale_items(count: int, out: Path, seed: int = 0) -> Path:
 
 
 if __name__ == "__main__":
-    write_scale_items(
-        int(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) > 3 else 0
-    )
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("count", type=int, help="items to write")
+    parser.add_argument("out", type=Path, help="the JSON Lines file written")
+    parser.add_argument("seed", type=int, nargs="?", default=0)
+    args = parser.parse_args()
+    write_scale_items(args.count, args.out, args.seed)

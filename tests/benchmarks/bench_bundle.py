@@ -11,6 +11,7 @@ load average is printed with them: the machine is shared.
 
 from __future__ import annotations
 
+import argparse
 import os
 import statistics
 import subprocess
@@ -41,8 +42,11 @@ def folder_mb(folder: Path) -> float:
 
 
 def main() -> None:
-    bundle = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "dist" / "bagel-studio"
-    repeats = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("bundle", type=Path, nargs="?", default=ROOT / "dist" / "bagel-studio")
+    parser.add_argument("repeats", type=int, nargs="?", default=3, help="fresh runs per figure")
+    args = parser.parse_args()
+    bundle, repeats = args.bundle, args.repeats
     executable = bundle / "bagel-studio"
     if not executable.is_file():
         sys.exit(f"bench_bundle: no bundle at {bundle} (bash packaging/build.sh builds one)")

@@ -10,6 +10,7 @@ printed with them: the machine is shared.
 
 from __future__ import annotations
 
+import argparse
 import os
 import statistics
 import subprocess
@@ -43,7 +44,9 @@ def seconds(args: list[str], repeats: int) -> float:
 
 
 def main() -> None:
-    repeats = int(sys.argv[1]) if len(sys.argv) > 1 else 5
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("repeats", type=int, nargs="?", default=5, help="fresh runs per figure")
+    repeats = parser.parse_args().repeats
     print(f"load average: {Path('/proc/loadavg').read_text().split()[:3]}")
     print(f"{'command':<28} {'median':>8}  baseline  target")
     bare = []

@@ -17,6 +17,7 @@ not grow with N: under 400 MB at 200,000) and the figure before.
 
 from __future__ import annotations
 
+import argparse
 import json
 import sqlite3
 import subprocess
@@ -171,15 +172,25 @@ def malformed(count: int) -> None:
 
 
 def main() -> None:
-    if sys.argv[1:2] == ["--malformed"]:
-        malformed(int(sys.argv[2]) if len(sys.argv) > 2 else 200_000)
-        return
     if sys.argv[1:2] == ["--measure-malformed"]:
         print(json.dumps(measure_malformed(Path(sys.argv[2]), Path(sys.argv[3]))))
         return
     if sys.argv[1:2] == ["--measure"]:
         folder, items_path, *texts = map(Path, sys.argv[2:])
         print(json.dumps(measure(folder, items_path, texts)))
+        return
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--malformed",
+        type=int,
+        nargs="?",
+        const=200_000,
+        metavar="LINES",
+        help="instead: the import of a file of LINES malformed lines (default 200,000)",
+    )
+    args = parser.parse_args()
+    if args.malformed is not None:
+        malformed(args.malformed)
         return
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)

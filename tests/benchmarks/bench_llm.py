@@ -12,6 +12,7 @@ RSS under 400 MB, zero requests when resumed. Run:
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import resource
@@ -132,7 +133,9 @@ def main() -> None:
     if sys.argv[1:2] == ["--measure"]:
         print(json.dumps(measure(Path(sys.argv[2]), sys.argv[3])))
         return
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else sum(PAPER_DOMAIN_COUNTS.values())
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("items", type=int, nargs="?", default=sum(PAPER_DOMAIN_COUNTS.values()))
+    count = parser.parse_args().items
     process, url = start_server()
     try:
         with tempfile.TemporaryDirectory() as folder:

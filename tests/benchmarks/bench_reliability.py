@@ -12,6 +12,7 @@ Prints, each as the median of three runs with the load average (the machine is s
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import statistics
@@ -61,7 +62,9 @@ def item(i: int) -> dict[str, object]:
 
 
 def main() -> None:
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 11_852
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("items", type=int, nargs="?", default=11_852)
+    count = parser.parse_args().items
     load = Path("/proc/loadavg").read_text().split()[:3]
     with tempfile.TemporaryDirectory() as folder:
         tmp = Path(folder)

@@ -11,6 +11,7 @@ number of items. Run: ``.venv/bin/python tests/benchmarks/bench_stuck_server.py 
 
 from __future__ import annotations
 
+import argparse
 import resource
 import sys
 import tempfile
@@ -58,7 +59,9 @@ def run(path: Path, url: str, stop: int) -> tuple[float, float, int]:
 
 
 def main() -> None:
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 200
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("items", type=int, nargs="?", default=200)
+    count = parser.parse_args().items
     load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
     with tempfile.TemporaryDirectory() as folder, ScriptedServer() as server:
         server.keep_bodies = False

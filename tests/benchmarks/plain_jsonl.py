@@ -52,4 +52,8 @@ def jsonl_floor_command(project: Path, out: Path) -> float:
 
 
 if __name__ == "__main__":
+    # No argparse: this command is timed as the least a program that writes the rows pays.
+    if len(sys.argv) != 3 or sys.argv[1] in ("-h", "--help"):
+        print(f"usage: python {Path(__file__).name} PROJECT OUT\n\n{__doc__}")
+        sys.exit(0 if sys.argv[1:] in (["-h"], ["--help"]) else 2)
     write_plain(Path(sys.argv[1]), Path(sys.argv[2]))

@@ -201,6 +201,15 @@ def big_document(tmp: Path) -> list[str]:
     return [str(path)]
 
 
+def folder_with_metadata(tmp: Path) -> list[str]:
+    folder = tmp / "run"
+    folder.mkdir()
+    (folder / "items.jsonl").write_text(lines(item(1), item(2)), encoding="utf-8")
+    species = [{"species": f"Species {n}", "article": f"S{n}"} for n in range(20)]
+    (folder / "species.jsonl").write_text(lines(*species), encoding="utf-8")
+    return [str(folder)]
+
+
 def fifo(tmp: Path) -> list[str]:
     os.mkfifo(tmp / "fifo.jsonl")
     return [str(tmp / "fifo.jsonl"), "/dev/zero"]
@@ -257,6 +266,12 @@ SCENARIOS: dict[str, tuple[Scenario, str]] = {
         "a table that is neither",
     ),
     "an empty file": (lambda tmp, _: written(tmp, {"e.jsonl": b""}), "empty file"),
+    "JSON in a folder that holds no items, evidence or recording metadata (a species list,"
+    " a dataset descriptor, a log)": (
+        lambda tmp, _: folder_with_metadata(tmp),
+        "species.jsonl: JSON with no items, evidence or recording metadata (20 objects; keys:"
+        " species, article)",
+    ),
     "Xeno-canto metadata with its columns spelled otherwise (`xc_id`, `File Name`, ...) or ids only"
     " inside file names or URLs": (
         lambda tmp, _: xc_metadata(tmp),

@@ -9,7 +9,7 @@ shows one) is counted apart, so that the accept's own path (key, operation, stor
 redraws) is seen on its own. The second accept of a session is measured, once the listening panel
 is built (a curator's first pause builds it) and the work the desk started on its threads (the
 sound device looked for) has come back: the first accept imports the write path's modules.
-``python -m tests.ui.test_accept_path`` prints the lists (pytest shows them with ``-s``).
+The test prints the lists: ``pytest -s tests/ui/test_accept_path.py`` shows them.
 """
 
 from __future__ import annotations

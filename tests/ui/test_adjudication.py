@@ -280,3 +280,49 @@ def test_every_version_is_side_by_side_and_whole_at_1280x800(
     labels = [table.verticalHeaderItem(r).text() for r in range(table.rowCount())]
     decided = [table.item(labels.index("Decided"), c).text() for c in range(1, 4)]
     assert all(d.endswith(" UTC") and len(d) == len("2026-11-23 16:47 UTC") for d in decided)
+
+
+def test_the_flags_and_evidence_behind_each_version(
+    qtbot: QtBot, services: Services, files: dict[str, Path], data_dir: Path
+) -> None:
+    """Beside the versions, what the desk showed each curator: the checks on each version's
+    content (alice's edit of option A meets none the import's options did not), the sentence of
+    the article that supports each version's gold, and the item's evidence in a line."""
+    koala = (data_dir / "wikipedia" / "Koala.txt").read_text(encoding="utf-8")
+    store = services.store
+    store.evidence.add_texts(
+        [
+            {
+                "key": "wikipedia:Andean flamingo",
+                "kind": "wikipedia",
+                "title": "Andean flamingo",
+                "scientific_name": "Phoenicoparrus andinus",
+                "doi": None,
+                "text": koala
+                + "\n\nThe Andean flamingo feeds by filter feeding on diatoms in salt lakes.",
+                "truncated": 0,
+                "source_file": "Andean_flamingo.txt",
+            }
+        ],
+        None,
+    )
+    store.db.execute("UPDATE items SET text_key = 'title:Andean flamingo' WHERE id LIKE 'wik%'")
+    panel = merged_panel(qtbot, services, files)
+    qtbot.keyClick(panel.queue, Qt.Key.Key_J)
+    assert panel.current_item_id() == W[2]  # "What is the primary feeding strategy ...?"
+    labels = [panel.table.verticalHeaderItem(r).text() for r in range(panel.table.rowCount())]
+    flags_row, support_row = labels.index("Flags"), labels.index("Gold's support")
+    assert labels[-2:] == ["Flags", "Gold's support"]  # after the content rows
+    cells = [panel.table.item(support_row, c).text() for c in range(4)]
+    assert all("filter feeding on diatoms" in cell for cell in cells)
+    flags = [panel.table.item(flags_row, c).text() for c in range(4)]
+    assert all(cell for cell in flags)  # each version says its flags, or "none"
+    assert panel.evidence.text() == "Article: Andean flamingo, " + (
+        f"{len(store.evidence.find_text('title:Andean flamingo')['text']):,} characters"
+    )
+    qtbot.keyClick(panel.queue, Qt.Key.Key_J)
+    qtbot.keyClick(panel.queue, Qt.Key.Key_J)
+    assert panel.current_item_id() == G
+    assert panel.evidence.text() == (
+        "The GloBI record it was generated from is not in the project."
+    )

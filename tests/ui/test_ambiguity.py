@@ -244,3 +244,26 @@ def test_on_the_demo_project_the_flawed_globi_items_come_with_their_records(
         assert ambiguous, "the top of the queue shows records that back a distractor"
     finally:
         services.close()
+
+
+def test_a_record_conflict_comes_before_items_with_only_model_or_audit_flags(
+    qtbot: QtBot, services: Services
+) -> None:
+    """Models that reject the gold and an audit's near-duplicate are second opinions: an item
+    with three of them (more flags, as severe) came before the one item whose records back
+    another option. It comes after every item with a flag of its own, and says what it has."""
+    services.store.flags.replace_flags(
+        "globi:clean",
+        [
+            Flag("models-reject-gold", Severity.WARNING, "3 of 4 models chose B", {}),
+            Flag("judge-disagrees", Severity.WARNING, "The judge keys B", {}),
+            Flag("near-duplicate", Severity.WARNING, "Says what globi:mild says", {}),
+        ],
+    )
+    panel = AmbiguityPanel(services)
+    qtbot.addWidget(panel)
+    assert panel.item_ids() == ["globi:record-key", "globi:mild", "globi:clean"]
+    entries = [panel.queue.item(row).text() for row in range(panel.queue.count())]
+    assert entries[0].startswith("[records back another option · warning, 2 flags]")
+    assert entries[2].startswith("[models / audit only · warning, 3 flags]")
+    assert "1 with records that back another option" in panel.heading.text()

@@ -148,3 +148,69 @@ def test_escape_closes(qtbot: QtBot, services: Services) -> None:
     dialog = _dialog(qtbot, services)
     qtbot.keyClick(dialog, Qt.Key.Key_Escape)
     assert not dialog.isVisible()
+
+
+def _audit(services: Services, flags: dict[str, list[Flag]]) -> None:
+    from bagel_studio.core.operations.audit import store_audit_flags
+
+    store_audit_flags(services.store, flags)
+
+
+def test_the_dialog_says_what_the_audit_found_among_the_released_items(
+    qtbot: QtBot, services: Services
+) -> None:
+    """A release went out with a near-duplicate pair and four cross-item leaks the audit had
+    named: the dialog says, before Export, what the last audit found among the items the
+    release takes (and only those: a leak into an item left out does not go out)."""
+    ids = services.store.items.ids()
+    released, left_out = ids[:-2], ids[-2:]
+    dialog = _dialog(qtbot, services)
+    assert dialog.audit_label.text().startswith("The audit has not been run on this project")
+    dialog.close()
+
+    pair = ["wikipedia:andean-flamingo:0", "wikipedia:andean-flamingo:1"]
+    assert set(pair) <= set(released)
+    near = Severity.WARNING
+    _audit(
+        services,
+        {
+            pair[0]: [Flag("near-duplicate", near, "Says the same", {"items": [pair[1]]})],
+            pair[1]: [Flag("near-duplicate", near, "Says the same", {"items": [pair[0]]})],
+            released[3]: [
+                Flag("leaks-answer-of", near, "The stem states", {"items": [released[4]]})
+            ],
+            released[5]: [
+                Flag("leaks-answer-of", near, "The stem states", {"items": [left_out[0]]})
+            ],
+        },
+    )
+    dialog = _dialog(qtbot, services)
+    text = dialog.audit_label.text()
+    assert text.startswith("The last audit found, among the 15 items this release takes:")
+    assert "1 near-duplicate pair" in text and "1 cross-item leak" in text
+    findings = [dialog.audit_list.item(r).text() for r in range(dialog.audit_list.count())]
+    assert f"near-duplicates: {pair[0]} and {pair[1]}" in findings
+    assert f"leak: {released[3]} states the answer of {released[4]}" in findings
+    assert not any(left_out[0] in f for f in findings)  # left out of the release
+    assert dialog.export_button.isEnabled()  # said, not blocked: the curator decides
+
+
+def test_open_report_says_where_the_report_is_without_a_launcher(
+    qtbot: QtBot, services: Services, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where no program opens files (no desktop, no xdg-open), Open report did nothing: it now
+    says so and shows the report's path, selectable, and copies it."""
+    from PySide6.QtGui import QDesktopServices, QGuiApplication
+
+    monkeypatch.setattr(QDesktopServices, "openUrl", staticmethod(lambda _url: False))
+    dialog = _dialog(qtbot, services)
+    dialog.out_edit.setText(str(tmp_path / "release"))
+    with qtbot.waitSignal(dialog.exported, timeout=30_000):
+        dialog.start_export()
+    dialog.open_report()
+    report = str(tmp_path / "release" / "report" / "report.md")
+    assert report in dialog.status_label.text()
+    assert "No program here opens it" in dialog.status_label.text()
+    assert QGuiApplication.clipboard().text() == report
+    flags = dialog.status_label.textInteractionFlags()
+    assert flags & Qt.TextInteractionFlag.TextSelectableByMouse

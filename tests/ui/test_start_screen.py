@@ -87,3 +87,28 @@ def test_recent_projects_read_as_file_names_over_their_folders(
     qtbot.keyClick(recent, Qt.Key.Key_Down)
     qtbot.keyClick(recent, Qt.Key.Key_Return)
     assert opened == [Path(globi)]
+
+
+@pytest.mark.parametrize(
+    ("key", "modifier"),
+    [(Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier), (Qt.Key.Key_Escape, None)],
+    ids=["ctrl-q", "esc"],
+)
+def test_ctrl_q_and_esc_close_the_start_screen(
+    qtbot, tmp_path: Path, home: Path, key: Qt.Key, modifier: Qt.KeyboardModifier | None
+) -> None:
+    """The start screen closes from the keyboard as the desk does, with the recent list (which
+    has the focus) or nothing in it."""
+    recent = [_project(home / "a.bagel")] if modifier is not None else []
+    screen = StartScreen(Preferences(curator="ana", recent_projects=recent), lambda *_: True)
+    qtbot.addWidget(screen)
+    with qtbot.waitExposed(screen):
+        screen.show()
+    screen.activateWindow()
+    qtbot.waitUntil(screen.isActiveWindow)
+    target = screen.focusWidget() or screen
+    if modifier is None:
+        qtbot.keyClick(target, key)
+    else:
+        qtbot.keyClick(target, key, modifier)
+    qtbot.waitUntil(lambda: not screen.isVisible())

@@ -7,7 +7,12 @@ Within one window every key has one action. Between the desk and a window opened
 chord (Ctrl or Meta, or a function key) has one action too: a curator who exports with Ctrl+E in
 the desk must not start a model run with it in the models window. Plain keys (J, K, 1-9, Esc)
 are each window's own, as its hint line says, and so are the Alt+letter mnemonics of menus,
-buttons and fields, which underline their letter in the window they act in."""
+buttons and fields, which underline their letter in the window they act in.
+
+A key has one owner, too: two registrations of one key in one window, even for the same action
+(the desk's shortcut table and a menu entry that repeats it), are two shortcuts Qt sees at once
+wherever both are in context, and it runs neither ("Ambiguous shortcut overload: Ctrl+Q" with the
+menu bar focused)."""
 
 from __future__ import annotations
 
@@ -15,9 +20,9 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence, QShortcut
-from PySide6.QtWidgets import QAbstractButton, QLabel, QMenuBar, QWidget
+from PySide6.QtWidgets import QAbstractButton, QApplication, QLabel, QMenuBar, QWidget
 
 from bagel_studio.ui.desk_menus import PANELS
 from tests.ui.desk_harness import close_desk, listening_panel, open_desk, open_window
@@ -70,6 +75,33 @@ def window_keys(window: QWidget) -> Keys:
     return keys
 
 
+def registrations(window: QWidget) -> dict[str, list[str]]:
+    """Every registration of a key in ``window`` (shortcuts, actions, buttons): what Qt's
+    shortcut map holds for it, one entry per object and key, whatever the action's name."""
+    found: dict[str, list[str]] = defaultdict(list)
+
+    def add(sequence: QKeySequence, owner: str) -> None:
+        if not sequence.isEmpty():
+            found[sequence.toString(QKeySequence.SequenceFormat.PortableText)].append(owner)
+
+    for shortcut in window.findChildren(QShortcut):
+        if _owner(shortcut) is window:
+            for sequence in shortcut.keys():  # noqa: SIM118 (a QShortcut, not a dict)
+                add(sequence, f"shortcut {_name(shortcut, 'shortcut')}")
+    for action in window.findChildren(QAction):
+        if _owner(action) is window:
+            for sequence in action.shortcuts():
+                add(sequence, f"action {_name(action, action.text())}")
+    for button in window.findChildren(QAbstractButton):
+        if button.window() is window:
+            add(button.shortcut(), f"button {button.text()}")
+    return found
+
+
+def registered_twice(window: QWidget) -> list[str]:
+    return [f"{key}: {owners}" for key, owners in registrations(window).items() if len(owners) > 1]
+
+
 def is_chord(key: str) -> bool:
     return key.startswith(CHORD_MODIFIERS) or (key[:1] == "F" and key[1:].isdigit())
 
@@ -103,11 +135,13 @@ def test_no_window_opened_from_the_desk_reuses_a_desk_key(
     listening_panel(qtbot, window)  # the listening panel is the desk's: its keys are too
     desk = window_keys(window)
     assert not clashes({}, desk), "the desk binds a key twice"
+    assert registered_twice(window) == [], "a desk key has two owners"
     assert {"Ctrl+E", "Ctrl+M", "Ctrl+Shift+M", "Space", "Alt+F"} <= set(desk)
     panel = open_window(qtbot, window, name)
     keys = window_keys(panel)
     assert {"Esc", "Ctrl+W"} <= set(keys)  # every window closes from the keyboard
     assert clashes(desk, keys) == []
+    assert registered_twice(panel) == []
     panel.close()
     close_desk(window)
 
@@ -123,4 +157,28 @@ def test_evaluate_has_its_own_key_and_merge_shares_the_desks(qtbot, demo_copy: P
     assert adjudication["Ctrl+M"] == desk["Ctrl+M"] == {"merge"}  # the same action: no clash
     for panel in list(window.menus.panels.values()):
         panel.close()
+    close_desk(window)
+
+
+def test_the_owner_check_sees_a_key_registered_twice(qtbot) -> None:
+    """The check itself: a menu entry repeating a shortcut's key for the same action is two."""
+    window = QWidget()
+    qtbot.addWidget(window)
+    shortcut = QShortcut(QKeySequence("Ctrl+Q"), window)
+    shortcut.setObjectName("quit")
+    action = QAction("Quit", window)
+    action.setObjectName("quit")
+    action.setShortcut(QKeySequence("Ctrl+Q"))
+    assert registered_twice(window) == ["Ctrl+Q: ['shortcut quit', 'action quit']"]
+
+
+def test_ctrl_q_quits_with_the_menu_bar_focused(qtbot, demo_copy: Path) -> None:
+    """With the menu bar focused (Alt pressed, a menu walked with the arrows), the File menu's
+    entries are in context as well as the desk's own shortcuts: Ctrl+Q still quits."""
+    window = open_desk(qtbot, demo_copy)
+    bar = window.menuBar()
+    bar.setFocus()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is bar)
+    qtbot.keyClick(bar, Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: not window.isVisible())
     close_desk(window)

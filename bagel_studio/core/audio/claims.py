@@ -389,7 +389,9 @@ def mismatch(
         "measured": measured,
         "compared": compared_values(gold_claim.kind, m, unit),
     }
-    return Flag("acoustic-mismatch", Severity.WARNING, message, details)
+    # info: 0.33-0.60 precision on the labeled check corpus (docs/CHECKS.md), under the 0.8 a
+    # warning needs
+    return Flag("acoustic-mismatch", Severity.INFO, message, details)
 
 
 def describe(kind: str, m: Measurement, unit: str = EITHER) -> str:

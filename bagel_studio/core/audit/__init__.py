@@ -66,12 +66,14 @@ def audit_flags(report: AuditReport) -> dict[str, list[Flag]]:
     flags: dict[str, list[Flag]] = {}
     models = list(report.options_only.models)
     for item_id in report.options_only.answerable:
+        gold = report.options_only.golds.get(item_id)
         flags.setdefault(item_id, []).append(
             Flag(
                 ANSWERABLE_WITHOUT_STEM,
                 Severity.WARNING,
-                f"Every reference model ({', '.join(models)}) picked the gold from the options"
-                " alone, without the question",
+                f"Every reference model ({', '.join(models)}) picked the gold"
+                + (f" {gold}" if gold else "")
+                + " from the options alone, without the question",
                 {"models": models},
             )
         )

@@ -144,10 +144,21 @@ def stored_subjects(
     for match in _BINOMIAL.finditer(joined) if _has_capital(joined) else ():
         capital, rest, epithet = match.groups()
         genus = capital + rest
-        if genus.lower() not in _NOT_GENUS:
+        if genus.lower() not in _NOT_GENUS and not _in_a_name(joined, match.start()):
             where = bisect.bisect_right(ends, match.start())
             found.setdefault(where, set()).add(f"taxon:{genus.casefold()} {epithet}")
     return [frozenset(found[p]) if p in found else _NOTHING for p in range(len(questions))]
+
+
+_WORD_BEFORE = re.compile(r"([A-Z][a-z]+) $")
+
+
+def _in_a_name(text: str, start: int) -> bool:
+    """Whether the capitalised word at ``start`` follows another that is no function word:
+    the second word of a name ("the Sonoran Desert food web"), not a genus ("Which Turdus
+    merula sings?", "eats Microtus arvalis")."""
+    before = _WORD_BEFORE.search(text, max(0, start - 40), start)
+    return before is not None and before.group(1).lower() not in _NOT_GENUS
 
 
 def _has_capital(text: str) -> bool:

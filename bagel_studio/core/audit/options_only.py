@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from bagel_studio.core.audit.baselines import Score, binomial_p
 from bagel_studio.core.audit.items import AuditItem
 from bagel_studio.core.audit.report import ModelBaseline, OptionsOnly
+from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.llm.project import load_profiles
 from bagel_studio.core.llm.templates import evaluation_prompt_hash, options_only_prompt_hash
 from bagel_studio.core.store import Store
@@ -67,7 +68,13 @@ def options_only_baseline(store: Store, items: Sequence[AuditItem]) -> OptionsOn
             for domain, values in sorted(by_domain.items(), key=lambda kv: _rank(kv[0]))
         }
     answerable = [item.id for item in items if all(alone[label].get(item.id) for label in alone)]
-    return OptionsOnly(models, answerable)
+    wanted = set(answerable)
+    golds = {
+        item.id: f"{LETTERS[item.answer_index]} {item.gold.strip()!r}"
+        for item in items
+        if item.id in wanted
+    }
+    return OptionsOnly(models, answerable, golds)
 
 
 def _rank(domain: str) -> int:

@@ -29,6 +29,7 @@ class ModelBaseline:
 class OptionsOnly:
     models: dict[str, dict[str, ModelBaseline]] = field(default_factory=dict)  # profile, domain
     answerable: list[str] = field(default_factory=list)  # every model right without the stem
+    golds: dict[str, str] = field(default_factory=dict)  # answerable id -> "A 'its gold'"
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -151,6 +151,7 @@ def evidence_flags(ctx: CheckContext, item: Item, globi: GlobiItem | None = None
     written = {stem(w): w for w in WORD_RE.findall(content.question)}
     written |= {w.lower(): w for w in WORD_RE.findall(content.question) if w.lower() in question}
     gold_stems = set(content_stems(content.options[gold]))
+    stem_words = set(content_stems(content.question))
     supported = []
     for index, option in enumerate(content.options):
         if index == gold or not option.strip() or index in judged_by_records:
@@ -159,11 +160,14 @@ def evidence_flags(ctx: CheckContext, item: Item, globi: GlobiItem | None = None
             continue
         if set(content_stems(option)) == gold_stems:
             continue  # the gold's words in another order: the words cannot tell them apart
+        if set(content_stems(option)) <= stem_words:
+            continue  # the stem's own words (its taxon offered as its prey): any sentence
+            # about the stem holds them, whatever it says of them
         support, label, text = _best(texts, index, content.question, content.options)
         if support.score < SUPPORTED:
             continue
         sentences = sentence_index(text)
-        distinctive = question - sentences.common()
+        distinctive = _distinctive(sentences, question)
         needed = min(2 if len(text) > LONG_TEXT else 1, len(distinctive))
         if len(sentences.spans) >= MANY_SENTENCES:  # half the stem's words, at least
             needed = max(needed, (len(distinctive) + 1) // 2)
@@ -184,10 +188,17 @@ def evidence_flags(ctx: CheckContext, item: Item, globi: GlobiItem | None = None
     return flags
 
 
+def _distinctive(sentences: SentenceIndex, question: frozenset[str]) -> frozenset[str]:
+    """The stem's words that tell a sentence about it from the rest: those the text does not
+    use everywhere ("giraffe" in the Giraffe article), or all of them when it uses every one
+    ("How long is the giraffe's neck?" in an article saying "neck" in a sentence of ten)."""
+    return question - sentences.common() or question
+
+
 def _gold_about(sentences: SentenceIndex, support: OptionSupport, question: frozenset[str]) -> int:
     """How many of the stem's distinctive words the gold's best sentence (with the next one)
     holds: the most over its best sentences."""
-    distinctive = question - sentences.common()
+    distinctive = _distinctive(sentences, question)
     best = 0
     for number in support.sentences:
         window = (number, number + 1)

@@ -4,6 +4,8 @@ interactions too vague to tell the options apart. ``documented.py`` holds the re
 
 from __future__ import annotations
 
+import re
+
 from bagel_studio.core.checks.documented import DESCRIPTION as ALSO_DOCUMENTED_DESCRIPTION
 from bagel_studio.core.checks.documented import also_documented, links_for_option
 from bagel_studio.core.checks.globi_item import GlobiItem, letter
@@ -128,7 +130,13 @@ def _subspecies_pair(name_a: TaxonName, name_b: TaxonName) -> bool:
 def _taxon_granularity(g: GlobiItem, overlapping: set[frozenset[int]]) -> Flag | None:
     if overlapping:
         return None  # taxon-overlap already says the ranks collide
-    higher = [i for i, n in g.taxa.items() if not n.epithets]  # a genus or above
+    # a genus or above: known as a taxon by its rank's ending ("Cichlidae") or by the records
+    # (a record of it, or a lineage naming it), not a word of a name's shape ("Photosynthesis")
+    higher = [
+        i
+        for i, n in g.taxa.items()
+        if not n.epithets and (n.rank is not None or g.links.get(g.key(i)) or g.lineages.get(i))
+    ]
     species = [i for i, n in g.taxa.items() if n.epithets]
     pairs = [(h, s) for h in higher for s in species if frozenset((h, s)) not in overlapping]
     if not pairs:
@@ -219,15 +227,22 @@ def _underspecified(g: GlobiItem) -> Flag | None:
     if not phrases or not g.stem_taxa:
         return None
     vague = vague_type(phrases[0])
+    # the parts of the gold record's place the stem names ("in Zadie cave"); none: the stem
+    # does not say where, and records of every place fit it
+    folded = " ".join(question.split()).casefold()
+    locality = g.gold_link.locality if g.gold_link is not None else ""
+    place = [p.strip() for p in locality.split(",") if p.strip() and _within(p.strip(), folded)]
     fits: dict[int, list[str]] = {}
     kinds: dict[int, str] = {}
     for index in g.taxa:
         for link in links_for_option(g, index):
+            if link.locality and not all(_within(p, link.locality) for p in place):
+                continue  # a record of another place than the one the stem names
             if implies(read_label(link.interaction).type, vague):
                 fits.setdefault(index, []).append(link.ref)
                 kinds.setdefault(index, link.interaction.strip())
-    if len(fits) < 2:
-        return None
+    if len({g.key(i) for i in fits}) < 2:
+        return None  # one taxon, however often it is offered, is one answer
     named = ", ".join(f"{letter(i)} {g.options[i].strip()!r} ({kinds[i]})" for i in sorted(fits))
     return Flag(
         UNDERSPECIFIED,
@@ -239,6 +254,12 @@ def _underspecified(g: GlobiItem) -> Flag | None:
             "records": sorted({r for refs in fits.values() for r in refs}),
         },
     )
+
+
+def _within(place: str, text: str) -> bool:
+    """Whether ``text`` names ``place`` as words ("UK, Hertfordshire" names the "UK";
+    "Kessipoughou cave" does not name "Zadie cave")."""
+    return re.search(rf"(?<!\w){re.escape(place)}(?!\w)", text) is not None
 
 
 def _vague_interaction_options(g: GlobiItem) -> Flag | None:

@@ -19,7 +19,7 @@ from bagel_studio.core.checks.interaction_types import (
     compatible,
     loosely_compatible,
     option_type,
-    read_label,
+    recorded_types,
     types_in,
 )
 from bagel_studio.core.checks.records import GlobiLink
@@ -58,16 +58,17 @@ def record_verdict(g: GlobiItem) -> RecordVerdict | None:
     """The linked record's verdict on the gold, or None when it cannot tell (no record, a gold
     that is neither a taxon nor an interaction, a name that may be a common name). A gold that
     describes the relation in words is read by the interactions its words name ("feeds on",
-    "predator of", "nectar"): supported when one of them is compatible with the record's."""
+    "predator of", "nectar"): supported when one of them is compatible with the record's. A
+    record's label the table does not know is read by its words too (``recorded_types``)."""
     link = g.gold_link
     gold = g.gold
     if link is None or gold is None or not 0 <= gold < len(g.options):
         return None
     says = f"{describe(link)} ({link.ref})"
     wanted = option_type(g.options[gold])
+    recorded = recorded_types(link.interaction)
     if wanted is not None:
-        recorded = read_label(link.interaction)
-        return RecordVerdict(compatible(recorded.type, wanted.type), says)
+        return RecordVerdict(any(compatible(r, wanted.type) for r in recorded), says)
     if gold in g.taxa:
         key = g.key(gold)
         if key in record_taxa(link):
@@ -80,8 +81,7 @@ def record_verdict(g: GlobiItem) -> RecordVerdict | None:
     named = types_in(g.options[gold])  # a relation in words: "The fox feeds on the vole"
     if not named:
         return None
-    recorded_type = read_label(link.interaction).type
-    return RecordVerdict(any(loosely_compatible(recorded_type, t) for t in named), says)
+    return RecordVerdict(any(loosely_compatible(r, t) for r in recorded for t in named), says)
 
 
 def option_types(g: GlobiItem) -> set[int]:

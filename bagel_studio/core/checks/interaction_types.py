@@ -376,3 +376,14 @@ def types_in(text: str) -> tuple[str, ...]:
     """The interaction types the words of a free-text option name, in the table's order
     (none for a text that names no interaction)."""
     return tuple(type_ for pattern, type_ in _TEXT_TYPE_RE if pattern.search(text))
+
+
+@lru_cache(maxsize=4096)
+def recorded_types(label: str) -> tuple[str, ...]:
+    """The types a record's interaction label says: its reading when the table knows the label,
+    else the types its words name ("mutualistically interacts with" is a mutualism,
+    "parasitically lives on" a parasitism and a habitat), else the label as a type of its own."""
+    reading = read_label(label)
+    if reading.known:
+        return (reading.type,)
+    return types_in(label) or (reading.type,)

@@ -149,7 +149,9 @@ _DIGITS = r"\d{1,3}(?:(?:,|[ \u2009\u202f\u00a0'])\d{3})+(?![\d.,]\d)|\d+(?:[.,]
 _WORDS = rf"(?:{_NUMBER_WORD_RE})(?:(?:[- ]|\s+and\s+)(?:{_NUMBER_WORD_RE}))*"
 _NUMBER = rf"(?:{_DIGITS}|\b{_WORDS}\b)(?:\s+(?:hundred|thousand|million|billion)\b)?"
 _UNIT_RE = "|".join(sorted((re.escape(u) for u in _UNIT_TABLE), key=len, reverse=True))
-_RANGE_JOIN = r"\s*(?:-|–|—|to|or|and|until|through)\s*"
+# "six- to nine-year": a hyphen left hanging before "to"; "to a high of 50%" after a "from a
+# low of 5%"
+_RANGE_JOIN = r"-?\s*(?:-|–|—|to|or|and|until|through)\s*(?:an?\s+(?:high|maximum|peak)\s+of\s+)?"
 _ANY_BOUND = f"{_AT_LEAST}|{_AT_MOST}|{_APPROX}"
 
 
@@ -162,11 +164,11 @@ class _Patterns:
         self.quantity = re.compile(
             rf"(?:(?P<lead>between|from)\s+)?"
             rf"(?:(?P<bound>{_ANY_BOUND})\s*)?"
-            rf"(?:(?P<span>between|from)\s+)?"
+            rf"(?:(?P<span>between|from)\s+(?:an?\s+(?:low|minimum)\s+of\s+)?)?"
             rf"(?P<low>{_NUMBER})(?P<plus>\+)?"
-            rf"(?:\s*(?P<low_unit>{_UNIT_RE})(?![a-z]))?"
+            rf"(?:(?:\s*|-)(?P<low_unit>{_UNIT_RE})(?![a-z]))?"
             rf"(?:(?P<join>{_RANGE_JOIN})(?P<high>{_NUMBER}))?"
-            rf"(?:\s*(?P<unit>{_UNIT_RE})(?![a-z]))?"
+            rf"(?:(?:\s*|-)(?P<unit>{_UNIT_RE})(?![a-z]))?"
             rf"(?:\s+(?P<noun>[a-z][a-z-]{{2,}}))?",
             flags,
         )
@@ -225,11 +227,11 @@ _DESCRIPTORS = frozenset(["old", "long", "wide", "high", "deep", "tall", "away",
 class Quantity:
     """A value or range in a base unit, with its bound ("ge", "le" or "" for about/exactly).
 
-    A hedged value ("about 110", "almost 10%") stands for every value that rounds to it: its
-    ``slack`` is half the last unit it is written to (5 for "about 110", 0.5 for "about 19"),
-    in the base unit; an exact one is matched exactly in the same unit ("1983" is not
-    "1999") and within a part in a hundred in another (conversions are rounded: "1 mi (1.6
-    km)")."""
+    A hedged value ("about 110", "almost 10%") stands for every value that rounds to it, a half
+    rounded up or down: its ``slack`` is half the last unit it is written to (5 for "about
+    110", 0.5 for "about 19": 18.5 and 19.5 are about 19), in the base unit; an exact one is
+    matched exactly in the same unit ("1983" is not "1999") and within a part in a hundred in
+    another (conversions are rounded: "1 mi (1.6 km)")."""
 
     low: float
     high: float
@@ -240,6 +242,7 @@ class Quantity:
     raw_high: float = 0.0
     slack: float = 0.0  # for a hedged value: how far a value may be and still round to it
     unit: str = ""  # the unit as written, lower case ("km", "degrees celsius"; "" for none)
+    loose: bool = False  # "over three weeks": more than three, or for three (a duration)
 
     def same(self, other: Quantity) -> bool:
         return (
@@ -254,13 +257,14 @@ class Quantity:
         unit needs that unit's dimension ("About 2 km" is not "2009"), a count a count of the
         same or a bare number ("5.5 wolves" in "5.5 in Europe"); a bare one takes any value, as
         written ("About 110" in "around 110 days"). ``strict``: the bounds must agree too ("up
-        to four" is not held by "four lions")."""
+        to four" is not held by "four lions"); without it a bare value is held by a span of
+        time "over" it ("Five" by "over five days", which may say for how long)."""
         counted = self.dimension.startswith("count:") and not other.dimension
         if self.dimension and self.dimension != other.dimension and not counted:
             return False
         if strict and self.bound != other.bound:
             return False
-        if self.bound != other.bound and other.bound:
+        if self.bound != other.bound and other.bound and not (other.loose and not self.bound):
             return False
         if not self.dimension and other.dimension:
             low, high = other.raw_low, other.raw_high
@@ -277,7 +281,7 @@ class Quantity:
     def _near(self, mine: float, theirs: float, other: Quantity) -> bool:
         slack = max(self.slack, other.slack)
         if slack:
-            return abs(mine - theirs) < slack
+            return abs(mine - theirs) <= slack * (1 + 1e-9)
         return _close(mine, theirs, TOLERANCE if self.unit != other.unit else EXACT)
 
 
@@ -334,6 +338,12 @@ def _found(text: str) -> list[tuple[Quantity, tuple[int, int, int]]]:
                 match.start("noun") if noun and noun.lower() not in _DESCRIPTORS else match.end()
             )
             found.append((quantity, (match.start(), words_end, match.end())))
+            second = (
+                patterns.quantity.match(text, match.start("high")) if _two_numbers(match) else None
+            )
+            paired = _quantity(second) if second is not None else None
+            if second is not None and paired is not None:  # the 0.35 of "0.20 and 0.35"
+                found.append((paired, (second.start(), words_end, match.end())))
     found.sort(key=lambda pair: pair[1])
     return found
 
@@ -396,13 +406,7 @@ def _quantity(match: re.Match[str]) -> Quantity | None:
     high = _number(high_text) if high_text else low
     if high is None:
         return None
-    join = (match.group("join") or "").strip().lower()
-    span = (match.group("span") or match.group("lead") or "").lower()
-    if (
-        join == "and"
-        and span != "between"
-        and not _BETWEEN_BEFORE.search(match.string, max(0, match.start() - 40), match.start())
-    ):
+    if _two_numbers(match):
         high = low  # "3 and 4" outside "between": two numbers, the first one here
     unit = (match.group("unit") or match.group("low_unit") or "").lower()
     raw_low, raw_high = min(low, high), max(low, high)
@@ -413,15 +417,37 @@ def _quantity(match: re.Match[str]) -> Quantity | None:
             dimension = "count:" + stem(noun)
     bound_text = match.group("bound") or ""
     bound = "ge" if match.group("plus") else _bound_of(bound_text)
+    loose = bound_text.lower() == "over" and dimension in ("time", "months")
     text = match.group(0).strip()
     if not dimension and low == high and _lone_article(match):
         return None
     slack = 0.0
     if _patterns().hedge.match(bound_text):  # "about 110": whatever rounds to 110
         factor = abs(max(low, high) / raw_high) if raw_high else 1.0
-        slack = 0.49 * _last_unit(match.group("high") or match.group("low")) * factor
+        slack = 0.5 * _last_unit(match.group("high") or match.group("low")) * factor
     return Quantity(
-        min(low, high), max(low, high), dimension, bound, text, raw_low, raw_high, slack, unit
+        min(low, high),
+        max(low, high),
+        dimension,
+        bound,
+        text,
+        raw_low,
+        raw_high,
+        slack,
+        unit,
+        loose,
+    )
+
+
+def _two_numbers(match: re.Match[str]) -> bool:
+    """Whether the match is two numbers joined by "and" outside "between" ("scores of 0.20 and
+    0.35, respectively"), not a range."""
+    join = (match.group("join") or "").strip().lower()
+    span = (match.group("span") or match.group("lead") or "").lower()
+    return (
+        join == "and"
+        and span != "between"
+        and not _BETWEEN_BEFORE.search(match.string, max(0, match.start() - 40), match.start())
     )
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -42,6 +42,20 @@ class GlobiLink:
     target: str
     source_lineage: tuple[str, ...] = ()
     target_lineage: tuple[str, ...] = ()
+    raw: str = field(default="", compare=False, repr=False)  # the record's row, as stored
+
+    @cached_property
+    def locality(self) -> str:
+        """The record's place (``localityName``), folded; "" when it names none (read from the
+        stored row when first asked)."""
+        if "localityName" not in self.raw:
+            return ""
+        try:
+            record = json.loads(self.raw)
+        except ValueError:
+            return ""
+        place = record.get("localityName") if isinstance(record, dict) else None
+        return " ".join(place.split()).casefold() if isinstance(place, str) else ""
 
     @cached_property
     def source_key(self) -> str:
@@ -111,6 +125,7 @@ def link_from_row(row: tuple[Any, ...]) -> GlobiLink:
         target=str(target or ""),
         source_lineage=source_lineage,
         target_lineage=target_lineage,
+        raw=raw if isinstance(raw, str) else "",
     )
 
 

@@ -83,7 +83,7 @@ def _acoustic_flags(store: Store, item: Item) -> list[Flag]:
 
 def run_checks(ctx: CheckContext, item: Item, *, audio: bool = True) -> list[Flag]:
     """Every flag of ``item`` with the lookups of ``ctx`` (one flag per check id)."""
-    flags = structural_flags(item.domain, item.content)
+    flags = structural_flags(item.domain, item.content, item.given_answer)
     flags += text_flags(item)
     flags += hidden_flags(item)
     globi = read_globi_item(ctx, item) if item.domain == GLOBI else None

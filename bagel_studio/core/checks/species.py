@@ -56,7 +56,7 @@ def species_flags(ctx: CheckContext, item: Item) -> list[Flag]:
         flags.append(
             Flag(
                 SPECIES_NOT_DETECTED,
-                Severity.WARNING,
+                Severity.INFO,  # under 0.8 precision on the labeled corpus (docs/CHECKS.md)
                 f"BirdNET does not hear {found.label.shown} in {recording}: best {found.best:.2f}"
                 f" in {windows} window{'s' if windows != 1 else ''} (heard from {THRESHOLD:.2f})"
                 + instead,
@@ -68,7 +68,7 @@ def species_flags(ctx: CheckContext, item: Item) -> list[Flag]:
         flags.append(
             Flag(
                 OTHER_SPECIES_DOMINANT,
-                Severity.WARNING,
+                Severity.INFO,  # under 0.8 precision on the labeled corpus (docs/CHECKS.md)
                 f"BirdNET hears {rival.label.shown} instead of {found.label.scientific} in "
                 f"{len(rival.windows)} of {windows} windows of {recording} (best {rival.best:.2f}"
                 f" against {found.best:.2f})",

@@ -65,10 +65,14 @@ def _sound(domain: str, content: ItemContent) -> bool:
     return len({_norm(o) for o in options} - {""}) == len(options)
 
 
-def structural_flags(domain: str, content: ItemContent) -> list[Flag]:
+def structural_flags(
+    domain: str, content: ItemContent, given_answer: str | None = None
+) -> list[Flag]:
     """The paper's blocking flags of one item's content: an invalid dimension, not four options,
     an empty or repeated option, no valid gold. They alone decide whether the item may be
-    accepted, so the import writes them with the item, before any other check has run."""
+    accepted, so the import writes them with the item, before any other check has run.
+    ``given_answer``: the gold as the generator gave it, when that matched no option
+    (``Item.given_answer``), named by ``gold-invalid``."""
     if _sound(domain, content):
         return []
     flags: list[Flag] = []
@@ -107,7 +111,19 @@ def structural_flags(domain: str, content: ItemContent) -> list[Flag]:
             break
         seen[key] = index
     if content.answer_index is None or not 0 <= content.answer_index < len(options):
-        flags.append(
-            Flag(GOLD_INVALID, blocking, "The gold answer does not match any of the options")
-        )
+        flags.append(_gold_invalid(given_answer))
     return flags
+
+
+def _gold_invalid(given_answer: str | None) -> Flag:
+    if given_answer is None:  # not known (an older import, no answer at all)
+        return Flag(
+            GOLD_INVALID, Severity.BLOCKING, "The gold answer does not match any of the options"
+        )
+    quoted = '"' + given_answer.replace('"', '\\"') + '"'
+    return Flag(
+        GOLD_INVALID,
+        Severity.BLOCKING,
+        f"The generator's answer {quoted} matches none of the options",
+        {"given_answer": given_answer},
+    )

@@ -45,6 +45,18 @@ _STEM_TYPES = re.compile(
 )
 
 
+# Parts of a vocalization a stem may name, with the types they may be part of: a trill, a
+# rattle or a chatter is sung or called; an alarm is a call.
+_PARTS_OF = {
+    "trill": frozenset({"song", "call"}),
+    "trills": frozenset({"song", "call"}),
+    "rattle": frozenset({"song", "call"}),
+    "rattles": frozenset({"song", "call"}),
+    "chatter": frozenset({"song", "call"}),
+    "alarm": frozenset({"call"}),
+}
+
+
 @dataclass(frozen=True)
 class Vocalization:
     raw: str  # the type text as found
@@ -172,7 +184,10 @@ def _stem_vocalization(
             f"The stem does not name the vocalization type it asks about{said}",
             details | {"stem": [], "type": sorted(known)},
         )
-    if known and voc is not None and not named & known:
+    fits = set(named)
+    for part in named:
+        fits |= _PARTS_OF.get(part, frozenset())
+    if known and voc is not None and not fits & known:
         return Flag(
             STEM_VOCALIZATION,
             Severity.WARNING,

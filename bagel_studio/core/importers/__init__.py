@@ -28,4 +28,5 @@ def import_files(
     changed. That is said of every item (new items, the flags of those its evidence links),
     never item by item: an import's ids grow with its files."""
     report = import_paths(store, paths, progress=progress)
-    return Done(report, Changes.of_every_item(Part.NEW | Part.FLAGS, evidence=True))
+    changes = Changes.of_every_item(Part.NEW | Part.FLAGS, evidence=True)
+    return Done(report, changes | Changes(imports=True))

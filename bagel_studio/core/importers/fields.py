@@ -82,6 +82,14 @@ def raw_answer(record: dict[str, Any]) -> Any:
     return None
 
 
+def given_answer(record: dict[str, Any]) -> str | None:
+    """The gold as given, as text (a number or a list as JSON), or None when none was given."""
+    value = raw_answer(record)
+    if value is None:
+        return None
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
 def gold_index(
     record: dict[str, Any], options: tuple[str, ...], letters: tuple[str, ...]
 ) -> int | None:

@@ -297,6 +297,7 @@ def _build(
             domain_prefix(domain), {"domain": domain, "question": question, "options": options}
         )
     rationale = fields.optional_text(body.get("rationale") or body.get("reason"))
+    given = None if content.answer_index is not None else fields.given_answer(body)
     return NewItem(
         id=item_id,
         domain=domain,
@@ -309,6 +310,7 @@ def _build(
         text_key=_text_key(source, domain, item_id),
         source_file=file,
         source_line=line,
+        given_answer=given,
     )
 
 

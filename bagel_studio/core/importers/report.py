@@ -41,6 +41,9 @@ class ImportReport:
     new_item_ids: list[str] = field(default_factory=list)
     unreadable: list[str] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)
+    # Of the ignored files, JSON found in a folder that holds no items, evidence or recording
+    # metadata, with what it holds (``sniff.without_items``)
+    passed_over: dict[str, str] = field(default_factory=dict)
     files: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     # Items whose full checks are due: the new ones, then earlier ones whose evidence arrived.
@@ -105,8 +108,9 @@ class ImportReport:
             lines.append(f"Skipped {name}: already imported")
         if len(self.skipped_files) > 10:
             lines.append(f"Skipped {len(self.skipped_files) - 10} more files already imported")
-        for name in self.ignored[:10]:
-            lines.append(f"Ignored {name}: not an input format")
+        said = [n for n in self.ignored if n in self.passed_over]  # what they hold: first
+        for name in [*said, *(n for n in self.ignored if n not in self.passed_over)][:10]:
+            lines.append(f"Ignored {name}: {self.passed_over.get(name, 'not an input format')}")
         if len(self.ignored) > 10:
             lines.append(f"Ignored {len(self.ignored) - 10} more files that are not input formats")
         if self.timings:
@@ -138,6 +142,7 @@ class ImportReport:
             "skipped_files": self.skipped_files,
             "unreadable": self.unreadable,
             "ignored": self.ignored,
+            "passed_over": self.passed_over,
             "files": self.files,
             "notes": self.notes,
             "timings": self.timings,

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bagel_studio.core.importers import globi, item_files, texts, xenocanto
+from bagel_studio.core.importers import globi, item_files, linking, texts, xenocanto
 from bagel_studio.core.importers.items import ItemBatch
 from bagel_studio.core.importers.reading import (
     FileHashes,
@@ -44,6 +44,7 @@ from bagel_studio.core.importers.sniff import (
     document_limit,
     line_limit,
     sniff,
+    without_items,
 )
 from bagel_studio.core.importers.textio import decode, to_utf8
 from bagel_studio.core.operations.imports import (
@@ -51,6 +52,7 @@ from bagel_studio.core.operations.imports import (
     FileImport,
     forget_arrivals,
     import_file,
+    link_texts,
     linked_items,
     record_unreadable_audio,
     recordings_arrived,
@@ -187,8 +189,11 @@ def _import_paths(
     remember_files(store, run.seen)
     report.bytes_read = run.counter.bytes
     _probe_audio(run)
+    articles = _link_articles(run)
     due = report.new_item_ids + linked_items(store, run.evidence, exclude=set(report.new_item_ids))
     due_set = set(due)
+    due += [item_id for item_id in articles if item_id not in due_set]
+    due_set.update(articles)
     leftover = [i for i in store.flags.pending_check_ids() if i not in due_set]
     if leftover:
         report.notes.append(
@@ -204,6 +209,21 @@ def _import_paths(
     if full_checks:
         run_full_checks(store, report, check_progress, workers=workers)
     return report
+
+
+def _link_articles(run: _Run) -> list[str]:
+    """Flat Wikipedia items name no article: each is linked to the one its stem or id names,
+    among the articles of this run and of earlier ones (``link_wikipedia_texts``), when items
+    or articles came in. Returns the items linked."""
+    if not (run.report.new_item_ids or run.evidence.text_keys):
+        return []
+    linked = link_texts(run.store, linking.wikipedia_links(run.store)).result
+    if linked:
+        run.report.notes.append(
+            f"Linked {len(linked):,} Wikipedia item{'s' if len(linked) != 1 else ''} to the"
+            " article their stem or id names (they named none)"
+        )
+    return linked
 
 
 VERIFY_LISTING = 20
@@ -327,6 +347,12 @@ def _plan(inputs: list[Input], report: ImportReport, store: Store) -> list[_Plan
             if item.explicit:
                 report.notes.append(f"{item.display}: a release's provenance file, not items")
             continue
+        if not item.explicit and kind in ("items", "other"):
+            held = without_items(item.path, head)
+            if held is not None:  # a species list, a dataset descriptor, a log: said, not read
+                report.ignored.append(item.display)
+                report.passed_over[item.display] = held
+                continue
         if not item.explicit and kind in ("table", "binary", "other"):
             report.ignored.append(item.display)
             continue
@@ -530,6 +556,8 @@ def _import_text(
         if plan.kind == "text-json":
             data = to_utf8(reader.read())  # within the document limit
             document = json.loads(decode(data)[0].lstrip("\ufeff"))
+            if texts.is_text_map(document):
+                return _import_text_map(run, plan, writer, document, data)
             text = texts.text_from_json(document, name)
         else:
             head, more = texts.read_head(reader, line_limit.get())
@@ -544,6 +572,33 @@ def _import_text(
             f" characters (limit {texts.MAX_CHARS:,})"
         )
     return {"texts": 1, "key": text["key"], "truncated": text["truncated"]}
+
+
+def _import_text_map(
+    run: _Run, plan: _Planned, writer: FileImport, document: dict[str, Any], data: bytes
+) -> dict[str, Any]:
+    """A JSON object of texts by DOI or title (``texts.is_text_map``): each one comes in, and
+    each refused one (an empty abstract, a Wikipedia extract under the minimum) is a reject on
+    the line where its key is written."""
+    found, refused = texts.texts_from_map(document, plan.input.path.name)
+    run.report.evidence["texts"] += writer.write_texts(found)
+    rejects = [
+        Reject(plan.input.display, _line_of_key(data, key), f"{key}: {reason}")
+        for key, reason in refused
+    ]
+    _reject(run, writer, rejects)
+    truncated = sum(1 for text in found if text["truncated"])
+    if truncated:
+        run.report.notes.append(
+            f"{plan.input.display}: {truncated} text(s) truncated to {texts.MAX_CHARS:,} characters"
+        )
+    return {"texts": len(found), "rejects": len(rejects), "truncated": truncated}
+
+
+def _line_of_key(data: bytes, key: str) -> int:
+    """The line of ``data`` (a JSON object's text) where ``key`` is written as a key, else 1."""
+    at = data.find(json.dumps(key, ensure_ascii=False).encode("utf-8"))
+    return 1 + data.count(b"\n", 0, at) if at >= 0 else 1
 
 
 RECORDING_BATCH = 1000  # metadata rows turned into recordings and written at a time

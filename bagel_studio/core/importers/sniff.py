@@ -22,10 +22,11 @@ from bagel_studio.core.importers.textio import (
     decode,
     iter_lines,
     looks_binary,
+    split_lines,
     to_utf8,
     utf8_chunks,
 )
-from bagel_studio.core.importers.texts import is_text_document
+from bagel_studio.core.importers.texts import is_text_document, is_text_map
 from bagel_studio.core.importers.xenocanto import (
     AUDIO_SUFFIXES,
     is_audio,
@@ -310,7 +311,7 @@ def classify_json(data: bytes) -> tuple[str, Any]:
         return "items-lines", None
     if is_xc_json(document):
         return "xc-json", document
-    if isinstance(document, dict) and is_text_document(document):
+    if isinstance(document, dict) and (is_text_document(document) or is_text_map(document)):
         return "text-json", document
     if isinstance(document, list):
         return "items-array", document
@@ -363,13 +364,59 @@ def _classify_head(head: dict[str, Any], single: Callable[[], bool]) -> tuple[st
     whether that line is all the file holds."""
     if is_xc_json(head):
         return "xc-json", head
-    if is_text_document(head):
+    if is_text_document(head) or is_text_map(head):
         return "text-json", head
     if not any(k in head for k in ITEM_KEYS) and all(k in head for k in PROVENANCE_KEYS):
         return "provenance", head
     if not any(k in head for k in ITEM_KEYS) and single():
         return "other-object", head
     return "items-lines", None
+
+
+_ITEM_KEY = re.compile(rb'"(?:' + b"|".join(k.encode() for k in ITEM_KEYS) + rb')"\s*:')
+SHOWN_KEYS = 6  # of a file passed over, the keys named
+
+
+def without_items(path: Path, head: bytes) -> str | None:
+    """What a JSON file holds when it holds no item (``head``: its first bytes, as read to tell
+    its format): "N objects; keys: ..." of a species list, a dataset descriptor, a log. None
+    when it may hold items: an item's field occurs in it, a line of it is not JSON (a broken
+    item, whose reject the curator must see), or it is a document too large to read whole
+    (read as items, it is refused as such). Evidence and recording metadata are told apart
+    before (``classify_file``)."""
+    if _ITEM_KEY.search(to_utf8(head, complete=False)):
+        return None  # an item file: its first line says so, and it is not read again here
+    if path.stat().st_size > document_limit.get():
+        return None
+    data = to_utf8(path.read_bytes())
+    if _ITEM_KEY.search(data):
+        return None
+    try:
+        document = loads(data)
+        values = document if isinstance(document, list) else [document]
+    except (ValueError, RecursionError):
+        values = []
+        for line in split_lines(data):
+            if not line.strip():
+                continue
+            try:
+                values.append(loads(line))
+            except (ValueError, RecursionError):
+                return None
+    return "JSON with no items, evidence or recording metadata (" + _described(values) + ")"
+
+
+def _described(values: list[Any]) -> str:
+    """'20 objects; keys: species, taxon_id', '3 values' or 'empty'."""
+    objects = [v for v in values if isinstance(v, dict)]
+    if not values:
+        return "empty"
+    if not objects:
+        return f"{len(values):,} value{'s' if len(values) != 1 else ''}, no object"
+    keys = list(dict.fromkeys(str(k) for value in objects for k in value))
+    named = ", ".join(keys[:SHOWN_KEYS]) + (", ..." if len(keys) > SHOWN_KEYS else "")
+    plural = "s" if len(objects) != 1 else ""
+    return f"{len(objects):,} object{plural}; keys: {named or 'none'}"
 
 
 def _first_line(data: bytes) -> bytes:

@@ -70,8 +70,9 @@ def legacy_encoding(sample: bytes, cr_only: bool = False) -> str:
     context: an accented letter in a word of its own case is likely, a capital after a small
     letter is not, nor a dash, a symbol or an undefined byte between two letters ("tr—fica" is
     Mac Roman's "trófica" read as CP1252; "PyrÈnÈes" is CP1252's "Pyrénées" read as Mac
-    Roman). CR-only line endings, the classic Mac's, decide a tie. CP1252 with undefined bytes
-    (which Latin-1 maps to control characters) is read as Latin-1."""
+    Roman), nor a letter between two digits (CP1252's "444–448", a range of pages, is Mac
+    Roman's "444ñ448"). CR-only line endings, the classic Mac's, decide a tie. CP1252 with
+    undefined bytes (which Latin-1 maps to control characters) is read as Latin-1."""
     windows = _plausibility(sample.decode(CP1252, "replace"))
     mac = _plausibility(sample.decode(MAC_ROMAN))
     if mac > windows or (mac == windows and cr_only and not sample.isascii()):
@@ -85,7 +86,7 @@ def legacy_encoding(sample: bytes, cr_only: bool = False) -> str:
 
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 SAMPLE_WORDS = 3  # words with accents a guessed encoding is shown by
-_ACCENTED_WORD = re.compile(r"\w*[^\x00-\x7f]\w*")
+_ACCENTED_WORD = re.compile(r"\w*(?:(?![\x00-\x7f])[^\W\d_])\w*")  # a letter beyond ASCII
 
 
 def _plausibility(text: str) -> float:
@@ -102,6 +103,8 @@ def _plausibility(text: str) -> float:
 
 
 def _score(char: str, before: str, after: str) -> float:
+    if before.isdigit() and after.isdigit():
+        return -1.0 if char.isalpha() else 1.0  # "444–448" is a range, "444ñ448" no word
     if char.isalpha():
         if char.isupper() and before.isalpha() and before.islower():
             return -1.0  # a capital inside a word

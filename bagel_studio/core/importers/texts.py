@@ -14,9 +14,10 @@ from typing import Any
 
 from bagel_studio.core.importers.textio import Readable, TextLines
 
-MIN_CHARS = 1_000
+MIN_CHARS = 1_000  # a Wikipedia extract's (the paper's rule); a bioRxiv text has no minimum
 MAX_CHARS = 180_000
 BIORXIV_DOI = re.compile(r"\b10\.1101/[0-9.]+\d")
+DOI = re.compile(r"^\s*(?:https?://(?:dx\.)?doi\.org/|doi:\s*)?(10\.\d{4,9}/\S+)\s*$", re.I)
 _BINOMIAL = re.compile(r"\b([A-Z][a-z]+ [a-z]{2,}(?: [a-z]{2,})?)\b")
 _SENTENCE_END = re.compile(r"[.!?][\"')\]]?\s")
 
@@ -108,8 +109,12 @@ def make_text(
     }
 
 
-def _check_length(text: str) -> None:
+def _check_length(text: str, kind: str = "wikipedia") -> None:
     length = len(text.strip())
+    if kind == "biorxiv":  # the paper's minimum is for Wikipedia extracts
+        if not length:
+            raise TextTooShort("the abstract is empty")
+        return
     if length < MIN_CHARS:
         raise TextTooShort(
             f"text has {length:,} characters; extracts under {MIN_CHARS:,} are excluded"
@@ -141,9 +146,9 @@ def read_head(handle: Readable, line_limit: int) -> tuple[str, bool]:
 def text_from_plain(text: str, file_name: str, *, continues: bool = False) -> dict[str, Any]:
     """A plain-text extract: a Wikipedia article named after its file, or a bioRxiv text when
     its head carries a bioRxiv DOI (``continues``: ``text`` is the head of a longer file)."""
-    _check_length(text)
     title = os.path.splitext(file_name)[0].replace("_", " ").strip()
     doi_match = BIORXIV_DOI.search(text[:2000])
+    _check_length(text, "biorxiv" if doi_match else "wikipedia")
     if doi_match:
         doi = doi_match.group(0)
         return make_text(
@@ -172,12 +177,46 @@ def is_text_document(data: dict[str, Any]) -> bool:
     return any(isinstance(data.get(k), str) for k in ("text", "abstract", "extract"))
 
 
+def is_text_map(data: Any) -> bool:
+    """A JSON object mapping keys (DOIs, titles) to texts, each a title and its
+    text/abstract/extract: how bioRxiv abstracts are often shared, ``{DOI: {"title",
+    "abstract"}}``."""
+    return (
+        isinstance(data, dict)
+        and bool(data)
+        and not is_text_document(data)
+        and all(isinstance(v, dict) and is_text_document(v) for v in data.values())
+    )
+
+
+def texts_from_map(
+    data: dict[str, Any], file_name: str
+) -> tuple[list[dict[str, Any]], list[tuple[str, str]]]:
+    """The texts of a text map (``is_text_map``), each under its key: a key that is a DOI is
+    the text's DOI (a bioRxiv paper), another key its title when it has none. Also the texts
+    refused, as (key, reason)."""
+    found: list[dict[str, Any]] = []
+    refused: list[tuple[str, str]] = []
+    for key, value in data.items():
+        entry = dict(value)
+        doi = DOI.match(str(key))
+        if doi and not entry.get("doi"):
+            entry["doi"] = doi.group(1)
+        elif not doi and not entry.get("title"):
+            entry["title"] = str(key)
+        try:
+            found.append(text_from_json(entry, file_name))
+        except TextTooShort as exc:
+            refused.append((str(key), str(exc)))
+    return found, refused
+
+
 def text_from_json(data: dict[str, Any], file_name: str) -> dict[str, Any]:
     """A JSON text: bioRxiv when it has a DOI or an abstract, else a Wikipedia article."""
     body = next(data[k] for k in ("text", "abstract", "extract") if isinstance(data.get(k), str))
-    _check_length(body)
-    title = data.get("title") or os.path.splitext(file_name)[0].replace("_", " ")
     doi = data.get("doi")
+    _check_length(body, "biorxiv" if doi or "abstract" in data else "wikipedia")
+    title = data.get("title") or os.path.splitext(file_name)[0].replace("_", " ")
     if doi or "abstract" in data:
         key = f"biorxiv:{doi or title}"
         return make_text(

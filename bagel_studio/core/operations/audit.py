@@ -10,6 +10,8 @@ from bagel_studio.core.checks.audit import ORIGIN
 from bagel_studio.core.model import Flag
 from bagel_studio.core.store import Store
 
+RUN_META = "audit_run"  # the last audit's time and flag count (``audit.stored`` reads it)
+
 
 @dataclass(frozen=True)
 class AuditChange:
@@ -25,6 +27,10 @@ def store_audit_flags(store: Store, flags: Mapping[str, Sequence[Flag]]) -> Done
     ``leaks-answer-of``...) on their items, removing those of the previous audit (an item fixed
     since then loses its flag). The operations layer sits below the audit and does not import
     it."""
-    changed = frozenset(store.flags.replace_origin_flags(ORIGIN, flags))
-    change = AuditChange(changed, sum(len(f) for f in flags.values()))
+    count = sum(len(f) for f in flags.values())
+    with store.transaction():
+        changed = frozenset(store.flags.replace_origin_flags(ORIGIN, flags))
+        # when it ran, so that the export can say how old its findings are, or that none ran
+        store.project.set_meta(RUN_META, {"at": store.clock(), "flags": count})
+    change = AuditChange(changed, count)
     return Done(change, Changes.of_items(changed, Part.FLAGS, audit=True))

@@ -90,8 +90,10 @@ class FileImport:
         for item in new:
             # a sound content's verdict; the flags of one that fails a structural check
             verdict = verdicts[item.id] = release_verdict(item.domain, item.content)
-            if verdict is None and (found := structural_flags(item.domain, item.content)):
-                flags[item.id] = found
+            if verdict is None:
+                found = structural_flags(item.domain, item.content, item.given_answer)
+                if found:
+                    flags[item.id] = found
         self.store.items.add_items(new, self.import_id, flags, verdicts)
         if new:
             self.wrote |= Changes.of_every_item(Part.NEW | Part.FLAGS)
@@ -145,6 +147,19 @@ def import_file(
         )
         if writer.stat is not None:
             store.imports.remember_files([(path, writer.import_id, writer.stat)])
+
+
+def link_texts(store: Store, links: Sequence[tuple[str, str]]) -> Done[list[str]]:
+    """Give each (item id, text key) item that names no text that text, in one transaction with
+    the record that its checks are due (the checks that read the text). Returns the items
+    linked (``importers.linking`` finds which article a flat Wikipedia item names)."""
+    if not links:
+        return Done([])
+    with store.transaction():
+        store.items.link_texts(links)
+        linked = [item_id for item_id, _key in links]
+        store.flags.mark_checks_pending(linked)
+    return Done(linked, Changes.of_items(linked, Part.FLAGS, evidence=True))
 
 
 def remember_files(store: Store, files: Sequence[tuple[str, int, Sequence[int]]]) -> Done[None]:

@@ -179,6 +179,15 @@ class Evidence(Part):
         row = cursor.fetchone()
         return dict(zip(TEXT_COLUMNS, row, strict=True)) if row else None
 
+    def text_names(self, kind: str) -> list[tuple[str, str | None]]:
+        """(title, scientific name) of the texts of ``kind`` that have a title."""
+        rows = self.db.execute(
+            "SELECT title, scientific_name FROM texts WHERE kind = ? AND title IS NOT NULL"
+            " ORDER BY key",
+            [kind],
+        )
+        return [(str(title), scientific) for title, scientific in rows]
+
     def text_count(self) -> int:
         return int(self.db.execute("SELECT count(*) FROM texts").fetchone()[0])
 

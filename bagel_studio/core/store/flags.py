@@ -125,6 +125,31 @@ class Flags(Part):
         flags = [Flag(r[0], Severity(r[1]), r[2], _loads(r[3]) or {}) for r in rows]
         return sorted(flags, key=lambda f: (SEVERITY_RANK[f.severity], f.check))
 
+    def of_items(self, item_ids: Sequence[str]) -> dict[str, list[Flag]]:
+        """The flags of each of ``item_ids`` that has any, each item's most severe first."""
+        found: dict[str, list[Flag]] = {}
+        for start in range(0, len(item_ids), 5000):
+            rows = self.db.execute(
+                "SELECT item_id, check_id, severity, message, details FROM flags"
+                " WHERE item_id IN (SELECT value FROM json_each(?))",
+                [json.dumps(list(item_ids[start : start + 5000]))],
+            )
+            for item_id, check, severity, message, details in rows:
+                flag = Flag(check, _SEVERITIES[severity], message, _loads(details) or {})
+                found.setdefault(str(item_id), []).append(flag)
+        for flags in found.values():
+            flags.sort(key=lambda f: (SEVERITY_RANK[f.severity], f.check))
+        return found
+
+    def of_origin(self, origin: str) -> list[tuple[str, Flag]]:
+        """(item id, flag) of every flag of ``origin`` (the audit's), in queue order."""
+        rows = self.db.execute(
+            "SELECT f.item_id, f.check_id, f.severity, f.message, f.details FROM flags f"
+            " JOIN items i ON i.id = f.item_id WHERE f.origin = ? ORDER BY i.seq, f.check_id",
+            [origin],
+        )
+        return [(str(r[0]), Flag(r[1], _SEVERITIES[r[2]], r[3], _loads(r[4]) or {})) for r in rows]
+
     def blocking(self, item_id: str) -> list[Flag]:
         return [f for f in self.of_item(item_id) if f.severity is Severity.BLOCKING]
 

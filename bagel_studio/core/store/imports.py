@@ -158,6 +158,44 @@ class Imports(Part):
     def reject_count(self) -> int:
         return int(self.db.execute("SELECT count(*) FROM rejects").fetchone()[0])
 
+    @staticmethod
+    def _matching(match: str | None) -> tuple[str, list[Any]]:
+        """The condition of the rejects whose file or reason holds ``match`` (any case)."""
+        if not match:
+            return "1", []
+        pattern = "%" + match.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        return "(file LIKE ? ESCAPE '\\' OR reason LIKE ? ESCAPE '\\')", [pattern, pattern]
+
+    def reject_files(self, match: str | None = None) -> list[tuple[str, int]]:
+        """(file, how many of its lines were rejected) of the rejects whose file or reason holds
+        ``match``, the files in the order they were first imported."""
+        where, params = self._matching(match)
+        rows = self.db.execute(
+            f"SELECT file, count(*) FROM rejects WHERE {where} GROUP BY file ORDER BY min(id)",
+            params,
+        )
+        return [(str(file), int(count)) for file, count in rows]
+
+    def rejects_of_file(
+        self, file: str, match: str | None = None, offset: int = 0, limit: int = -1
+    ) -> list[tuple[int, int, str]]:
+        """(id, line, reason) of ``file``'s rejects whose file or reason holds ``match``, by
+        line: ``limit`` of them from ``offset`` (all with -1)."""
+        where, params = self._matching(match)
+        rows = self.db.execute(
+            f"SELECT id, line, reason FROM rejects WHERE file = ? AND {where}"
+            " ORDER BY line, id LIMIT ? OFFSET ?",
+            [file, *params, limit, offset],
+        )
+        return [(int(reject_id), int(line), str(reason)) for reject_id, line, reason in rows]
+
+    def reject_raw(self, reject_id: int) -> tuple[str, int | None]:
+        """The text of a rejected line as read (its head when it was long), and its length."""
+        row = self.db.execute(
+            "SELECT raw, raw_bytes FROM rejects WHERE id = ?", [reject_id]
+        ).fetchone()
+        return ("", None) if row is None else (row[0] or "", row[1])
+
     def last_reject_id(self) -> int:
         """The id of the newest reject (0 without any): an import's come after it."""
         return int(self.db.execute("SELECT coalesce(max(id), 0) FROM rejects").fetchone()[0])

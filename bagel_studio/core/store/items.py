@@ -14,6 +14,7 @@ from bagel_studio.core.store.errors import StoreError
 from bagel_studio.core.store.part import Part
 from bagel_studio.core.store.queue import QueueFilter
 from bagel_studio.core.store.rows import (
+    GIVEN_ANSWER,
     ITEM_COLUMNS,
     RELEASE_COLUMNS,
     ContentCache,
@@ -31,6 +32,19 @@ class Items(Part):
     """The ``items`` table."""
 
     _release_columns: str | None = None  # what ``release_rows`` selects, once known
+    _given_answer: str | None = None  # how an item's read selects its generator's answer
+
+    def item_columns(self, prefix: str = "") -> str:
+        """What an item's read selects, in ``item_from_values``' order: ``ITEM_COLUMNS`` (each
+        after ``prefix``) and the generator's answer. A project from before
+        ``m_given_answers`` (opened read-only, so not migrated) reads as one without any."""
+        if self._given_answer is None:
+            stored = self.db.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'given_answers'"
+            ).fetchone()
+            self._given_answer = GIVEN_ANSWER if stored else "NULL"
+        columns = ", ".join(f"{prefix}{c}" for c in ITEM_COLUMNS.split(", "))
+        return f"{columns}, {self._given_answer}"
 
     # -- writing -------------------------------------------------------------------------------
 
@@ -77,6 +91,14 @@ class Items(Part):
                 " source_file, source_line, original_hash, release_verdict)"
                 " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 rows,
+            )
+            conn.executemany(
+                "INSERT OR IGNORE INTO given_answers (item_id, answer) VALUES (?, ?)",
+                [
+                    (item.id, item.given_answer)
+                    for item in batch.values()
+                    if item.given_answer is not None and item.id not in present
+                ],
             )
             conn.executemany(
                 "INSERT OR REPLACE INTO flags (item_id, check_id, severity, message, details)"
@@ -139,7 +161,7 @@ class Items(Part):
 
     def get(self, item_id: str) -> Item:
         row = self.db.execute(
-            f"SELECT {ITEM_COLUMNS} FROM items WHERE id = ?", [item_id]
+            f"SELECT {self.item_columns()} FROM items WHERE id = ?", [item_id]
         ).fetchone()
         if row is None:
             raise StoreError(f"no item {item_id!r} in this project")
@@ -151,7 +173,7 @@ class Items(Part):
         """Many items in one query, in queue order (``seq``): those of ``item_ids`` that exist,
         or all items when None. For bulk work such as ``check_all``; ``get`` raises for a
         missing id, this leaves it out."""
-        sql = f"SELECT {ITEM_COLUMNS} FROM items"
+        sql = f"SELECT {self.item_columns()} FROM items"
         params: list[Any] = []
         if item_ids is not None:
             sql += " WHERE id IN (SELECT value FROM json_each(?))"
@@ -187,7 +209,7 @@ class Items(Part):
 
     def iterate(self, queue: QueueFilter | None = None) -> Iterator[Item]:
         q = self._store.queue.sql(queue or QueueFilter())
-        columns = ", ".join(f"items.{c}" for c in ITEM_COLUMNS.split(", "))
+        columns = self.item_columns("items.")
         cursor = self.db.execute(
             f"SELECT {columns} FROM {q.source} WHERE {q.where} {q.order}", q.params
         )
@@ -218,7 +240,7 @@ class Items(Part):
         last = -1
         while True:
             rows = self.db.execute(
-                f"SELECT seq, {ITEM_COLUMNS} FROM items WHERE seq > ? ORDER BY seq LIMIT ?",
+                f"SELECT seq, {self.item_columns()} FROM items WHERE seq > ? ORDER BY seq LIMIT ?",
                 [last, size],
             ).fetchall()
             if not rows:
@@ -226,6 +248,23 @@ class Items(Part):
             last = rows[-1][0]
             contents = ContentCache()
             yield [item_from_values(row[1:], contents) for row in rows], contents
+
+    def without_text(self, domain: str) -> list[tuple[str, str]]:
+        """(id, stem) of the items of ``domain`` that name no text, in queue order."""
+        rows = self.db.execute(
+            "SELECT id, question FROM items WHERE domain = ? AND text_key IS NULL ORDER BY seq",
+            [domain],
+        )
+        return [(str(item_id), str(stem)) for item_id, stem in rows]
+
+    def link_texts(self, links: Sequence[tuple[str, str]]) -> None:
+        """Give each (item id, text key) item that names no text that text (inside the caller's
+        transaction)."""
+        with self._store.transaction() as conn:
+            conn.executemany(
+                "UPDATE items SET text_key = ? WHERE id = ? AND text_key IS NULL",
+                [(key, item_id) for item_id, key in links],
+            )
 
     def original_hashes(self) -> list[tuple[str, str]]:
         """(id, hash of the content as imported) of every item, in queue order: what merging

@@ -40,6 +40,7 @@ class NewItem:
     text_key: str | None = None
     source_file: str | None = None
     source_line: int | None = None
+    given_answer: str | None = None  # the gold as given, when it matched no option
 
 
 def _dumps(value: Any) -> str:
@@ -166,6 +167,9 @@ _ITEM_FIELDS = (
     "source_line",
 )
 ITEM_COLUMNS = ", ".join(_ITEM_FIELDS)  # the columns ``item_from_values`` decodes, in order
+# ... followed by the generator's answer (``Items.item_columns``): from its own table, where the
+# project has it (``schema.m_given_answers``); an item's row holds none
+GIVEN_ANSWER = "(SELECT answer FROM given_answers WHERE given_answers.item_id = items.id)"
 # The columns a release is planned and written from (``release_rows``; ``export.stored``).
 RELEASE_COLUMNS = (
     "id, domain, question, options, answer_index, dimension, level, original, source,"
@@ -195,7 +199,8 @@ _STATUS = {s.value: s for s in Status}
 
 
 def item_from_values(row: Sequence[Any], contents: ContentCache | None = None) -> Item:
-    """THE decoder from an ``items`` row (``ITEM_COLUMNS``, in that order) to an ``Item``.
+    """THE decoder from an ``items`` row (``ITEM_COLUMNS``, in that order, then the generator's
+    answer: ``Items.item_columns``) to an ``Item``.
 
     An item not edited since import (the common case) has its content columns equal to its
     ``original`` JSON: one content is built from the columns and serves as both, without parsing
@@ -216,7 +221,8 @@ def item_from_values(row: Sequence[Any], contents: ContentCache | None = None) -
         _STATUS[status],
         {} if source in (None, "", "{}") else json.loads(source) or {},
         () if evidence in (None, "", "[]") else tuple(json.loads(evidence) or ()),
-        *links,  # rationale, globi_ref, recording_id, text_key, source_file, source_line
+        *links,  # rationale, globi_ref, recording_id, text_key, source_file, source_line,
+        # given_answer
     )
 
 

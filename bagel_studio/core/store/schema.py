@@ -512,3 +512,43 @@ def m_llm_answers_order_in_key(db: sqlite_utils.Database) -> None:
         "CREATE UNIQUE INDEX idx_llm_answers_key ON llm_answers (profile, settings_hash,"
         " prompt_hash, item_id, content_hash, option_order, coalesce(shown_seed, -1))"
     )
+
+
+@migration
+def m_reviewed_project_reads(db: sqlite_utils.Database) -> None:
+    """Reads that grew with a project's decisions, not with what they look at: an item's history
+    asks of each entry whether a later one undoes it, which read the whole history without an
+    index on ``undoes`` (60-250 ms per item shown on 200,000 decided items; the index holds the
+    undos only); and the progress line counts a curator's decisions that are not skips after
+    every decision, which read each review's row through the curator's index: an index of the
+    curator and the decision answers it alone (``idx_reviews_curator`` is left as it is: a file
+    is compared with what each of its recorded migrations built, so a migration changes no
+    object an earlier one made)."""
+    db.execute(
+        "CREATE INDEX IF NOT EXISTS idx_history_undoes ON history (undoes) WHERE undoes IS NOT NULL"
+    )
+    db.execute(
+        "CREATE INDEX IF NOT EXISTS idx_reviews_curator_decision ON reviews (curator, decision)"
+    )
+
+
+@migration
+def m_rejects_by_file(db: sqlite_utils.Database) -> None:
+    """The rejected lines by file and line: the desk lists them again by file, a page at a time
+    (a file of 200,000 malformed lines was read whole for each page), and ``stats --rejects``
+    prints them in that order."""
+    db.execute("CREATE INDEX IF NOT EXISTS idx_rejects_file ON rejects (file, line, id)")
+
+
+@migration
+def m_given_answers(db: sqlite_utils.Database) -> None:
+    """The gold answer as the generator gave it, of each item whose gold matches none of its
+    options (a row for those items only): the ``gold-invalid`` flag, the item and its editor
+    name it, so that the curator fixing the gold sees what was meant (a typo, a letter past D).
+    A table of its own, not a column of ``items``: a project from before it, opened read-only
+    and so not migrated, reads as one without such answers (``Items.item_columns``)."""
+    db.execute(
+        "CREATE TABLE given_answers (item_id TEXT PRIMARY KEY REFERENCES items(id)"
+        " ON DELETE CASCADE,"
+        " answer TEXT NOT NULL)"
+    )

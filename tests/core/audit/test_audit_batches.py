@@ -202,3 +202,19 @@ print(sorted(m for m in sys.modules if m.startswith(("scipy", "bagel_studio.core
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     )
     assert done.stdout.strip() == "[]"
+
+
+def test_a_capitalised_word_and_the_next_inside_a_place_name_are_no_species() -> None:
+    # "the Sonoran Desert food web": "Desert food" has a binomial's shape but follows "Sonoran",
+    # a name's first word; two items sharing only the place are not about one species.
+    questions = [
+        "Which deer is prey of the puma (Puma concolor) in the Sonoran Desert food web?",
+        "Which predator eats bighorn sheep (Ovis canadensis) in the Sonoran Desert food web?",
+        "Sonoran Desert food webs: which cactus does Melanerpes uropygialis nest in?",
+    ]
+    items = [_item(q) for q in questions]
+    assert subjects_of(items, questions) == [
+        {"taxon:puma concolor"},
+        {"taxon:ovis canadensis"},
+        {"taxon:melanerpes uropygialis"},
+    ]

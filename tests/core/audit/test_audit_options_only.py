@@ -90,6 +90,10 @@ def test_options_only_accuracy_beside_the_full_prompt_and_the_flag(
             f for f in store.flags.of_item(PARTICIPANT[0]) if f.check == "answerable-without-stem"
         )
         assert flag.details == {"models": ["shortcut-a", "shortcut-b"]}
+        gold = next(i for i in planted_items() if i["id"] == PARTICIPANT[0])
+        letter = str(gold["answer"])
+        text = gold["options"]["ABCD".index(letter)]  # type: ignore[index]
+        assert f"picked the gold {letter} {text!r} from the options alone" in flag.message
         assert not [
             f for f in store.flags.of_item(CLEAN[0]) if f.check == "answerable-without-stem"
         ]

@@ -561,3 +561,162 @@ def test_a_gold_that_words_the_relation_is_read_by_its_verbs(ash: Store) -> None
         "Vulpes vulpes eats Microtus arvalis"
         in flags["globi:fox:nests"]["unsupported-gold"].message
     )
+
+
+def test_a_record_label_the_table_does_not_know_is_read_by_its_words() -> None:
+    # A source's own wording ("mutualistically interacts with", "parasitically lives on") names
+    # the relation in its words, as a gold in free words does.
+    store = Store.memory()
+    store.evidence.add_globi_records(
+        [
+            record("Bombus hortorum", "mutualistically interacts with", "Trifolium pratense"),
+            record("Varroa destructor", "parasitically lives on", "Apis mellifera", row=2),
+        ],
+        None,
+    )
+    mutualism = new_item(
+        "globi:bumblebee:type",
+        "GloBI",
+        "How do the bumblebee Bombus hortorum and red clover Trifolium pratense interact?",
+        ["Mutualism, in which both benefit", "Predation on the clover", "Competition", "None"],
+        "A",
+        INTERACTION,
+        globi_ref="curated.tsv#1",
+    )
+    predation = new_item(
+        "globi:bumblebee:wrong",
+        "GloBI",
+        "How do the bumblebee Bombus hortorum and red clover Trifolium pratense interact?",
+        ["Predation on the clover", "Mutualism, in which both benefit", "Competition", "None"],
+        "A",
+        INTERACTION,
+        globi_ref="curated.tsv#1",
+    )
+    mite = new_item(
+        "globi:mite:type",
+        "GloBI",
+        "What is the relation of the mite Varroa destructor to the honey bee Apis mellifera?",
+        ["Parasitism", "Mutualism", "Pollination", "Commensalism"],
+        "A",
+        INTERACTION,
+        globi_ref="curated.tsv#2",
+    )
+    flags = checked(store, mutualism, predation, mite)
+    assert "unsupported-gold" not in flags["globi:bumblebee:type"]
+    assert "unsupported-gold" not in flags["globi:mite:type"]
+    wrong = flags["globi:bumblebee:wrong"]["unsupported-gold"]
+    assert "mutualistically interacts with" in wrong.message
+
+
+def test_one_taxon_offered_twice_is_not_two_answers_to_a_vague_stem() -> None:
+    store = Store.memory()
+    store.evidence.add_globi_records(
+        [record("Myotis myotis", "host of", "Penicillidia dufourii", row=1)], None
+    )
+    item = new_item(
+        "globi:myotis:twice",
+        "GloBI",
+        "Which bat fly was recorded on the greater mouse-eared bat Myotis myotis?",
+        ["Penicillidia dufourii", "Penicillidia dufourii", "Musca domestica", "Apis mellifera"],
+        "A",
+        PARTICIPANT,
+    )
+    flags = checked(store, item)["globi:myotis:twice"]
+    assert "options-not-distinct" in flags
+    assert "underspecified-interaction" not in flags
+
+
+def test_a_stem_that_names_the_place_asks_about_the_records_of_that_place() -> None:
+    store = Store.memory()
+    flies = [
+        record("Rousettus aegyptiacus", "host of", "Eucampsipoda africana", row=1),
+        record("Rousettus aegyptiacus", "host of", "Penicillidia fulvida", row=2),
+    ]
+    flies.append(record("Rousettus aegyptiacus", "host of", "Eucampsipoda africana", row=3))
+    flies[0]["record"] = {"localityName": "Faucon cave, Gabon"}
+    flies[1]["record"] = {"localityName": "Belinga cave, Gabon"}
+    flies[2]["record"] = {"localityName": "Gabon"}
+    store.evidence.add_globi_records(flies, None)
+    options = ["Eucampsipoda africana", "Penicillidia fulvida", "Musca domestica", "Apis mellifera"]
+    here = new_item(
+        "globi:rousettus:here",
+        "GloBI",
+        "Which bat fly was recorded on Rousettus aegyptiacus in Faucon cave?",
+        options,
+        "A",
+        PARTICIPANT,
+        globi_ref="curated.tsv#1",
+    )
+    anywhere = new_item(
+        "globi:rousettus:anywhere",
+        "GloBI",
+        "Which bat fly was recorded on Rousettus aegyptiacus?",
+        options,
+        "A",
+        PARTICIPANT,
+        globi_ref="curated.tsv#1",
+    )
+    region = new_item(
+        "globi:rousettus:region",
+        "GloBI",
+        "Which bat fly was recorded on Rousettus aegyptiacus in Gabon?",
+        options,
+        "A",
+        PARTICIPANT,
+        globi_ref="curated.tsv#3",
+    )
+    flags = checked(store, here, anywhere, region)
+    assert "underspecified-interaction" not in flags["globi:rousettus:here"]
+    # both caves are in Gabon: a record's place within the stem's fits it
+    assert "underspecified-interaction" in flags["globi:rousettus:region"]
+    assert flags["globi:rousettus:anywhere"]["underspecified-interaction"].details["options"] == [
+        "A",
+        "B",
+    ]
+
+
+def test_a_word_no_record_knows_as_a_taxon_mixes_no_ranks() -> None:
+    # "Coyote (Canis latrans)" or "Photosynthesis" is no higher taxon; "Cichlidae" is one by its
+    # family ending, "Mustela" by the records that name it.
+    store = Store.memory()
+    store.evidence.add_globi_records([record("Mustela", "eats", "Microtus arvalis")], None)
+    stem = "Which taxon eats Microtus arvalis in the records?"
+    items = [
+        new_item(
+            "globi:words:coyote",
+            "GloBI",
+            stem,
+            ["Canis latrans", "Coyote (Canis latrans)", "Ursus arctos", "Canis lupus"],
+            "A",
+            PARTICIPANT,
+        ),
+        new_item(
+            "globi:words:absurd",
+            "GloBI",
+            stem,
+            ["Photosynthesis", "Canis lupus", "Vulpes vulpes", "Ursus arctos"],
+            "B",
+            PARTICIPANT,
+        ),
+        new_item(
+            "globi:words:family",
+            "GloBI",
+            stem,
+            ["Cichlidae", "Canis lupus", "Vulpes vulpes", "Ursus arctos"],
+            "B",
+            PARTICIPANT,
+        ),
+        new_item(
+            "globi:words:recorded",
+            "GloBI",
+            stem,
+            ["Mustela", "Canis lupus", "Vulpes vulpes", "Ursus arctos"],
+            "A",
+            PARTICIPANT,
+        ),
+    ]
+    flags = checked(store, *items)
+    assert "taxon-granularity" not in flags["globi:words:coyote"]
+    assert "taxon-granularity" not in flags["globi:words:absurd"]
+    assert "taxon-granularity" in flags["globi:words:family"]
+    assert "taxon-granularity" in flags["globi:words:recorded"]

@@ -171,3 +171,43 @@ def test_figures_in_one_unit_are_exact_and_between_reaches_back() -> None:
         quantities("1983 to 2009"), quantities("between the years 1983 and 2009")
     )
     assert same_quantities(quantities("1 mile"), quantities("1.6 km"))  # a rounded conversion
+
+
+def test_two_values_joined_by_and_are_both_read() -> None:
+    # "respectively" lists: each value is one of the text's quantities
+    found = quantities("with survival rates of 0.41 and 0.67, respectively")
+    assert [(q.low, q.high) for q in found] == [(0.41, 0.41), (0.67, 0.67)]
+    (gold,) = quantities("0.67")
+    assert any(gold.within(q) for q in found)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("Between 12% and 40%", "success ranged from a low of 12% to a high of 40%"),
+        ("Four to seven weeks", "a four- to seven-week nesting period"),
+        ("10 days", "after a 10-day incubation"),
+        ("Two to three years", "a two- to three-year weaning period"),
+    ],
+)
+def test_ranges_and_units_written_with_hyphens_or_lows_and_highs(first: str, second: str) -> None:
+    (mine,) = quantities(first)
+    assert any(mine.same(theirs) for theirs in quantities(second)), (first, quantities(second))
+
+
+def test_a_hedge_reaches_half_the_last_figure_either_way() -> None:
+    (about_31,) = quantities("About 31%")
+    assert about_31.within(quantities("30.5% of the nests")[0])
+    assert about_31.within(quantities("31.5% of the nests")[0])
+    assert not about_31.within(quantities("29.9% of the nests")[0])
+
+
+def test_over_a_span_of_time_may_be_a_duration() -> None:
+    # "monitored over three weeks": for three weeks, or more than three
+    (span,) = quantities("the nests were monitored over three weeks")
+    (gold,) = quantities("Three")
+    assert gold.within(span)  # a gold may read it as the duration
+    assert not gold.within(span, strict=True)  # a distractor is not held by it
+    assert quantities("More than three weeks")[0].within(span, strict=True)
+    (over_length,) = quantities("over three metres long")
+    assert not gold.within(over_length)  # outside time, "over" is "more than"

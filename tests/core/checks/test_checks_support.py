@@ -356,3 +356,103 @@ def test_a_biology_adjective_is_supported_by_its_plain_words(
         text_key=keys["Koala"],
     )
     assert "unsupported-gold" not in checked(store, item)["wikipedia:koala:activity"]
+
+
+_OTTER = " ".join(
+    [
+        "The otter is a semiaquatic mammal with a long tail.",
+        *(
+            f"Otters of population {n} use the tail to steer and the tail stores fat."
+            for n in range(12)
+        ),
+        "Tail",
+        "The otter's tail can be up to 45 cm in length, thick at its base.",
+        *(f"Otters in river {n} eat fish and crabs near the bank." for n in range(10)),
+    ]
+).replace("Tail The", "Tail\nThe")
+
+
+def test_a_stem_of_words_the_text_uses_everywhere_is_still_what_it_is_about() -> None:
+    # Every sentence says "otter" and most say "tail": the stem has no word of its own to find
+    # a sentence by, and the sentence giving the figure is about it all the same.
+    item = new_item(
+        "wikipedia:otter:tail",
+        "Wikipedia",
+        "How long can the otter's tail be?",
+        ["Up to 45 cm", "Up to 5 cm", "Up to 3 m", "Up to 1 cm"],
+        "A",
+        "Morphology",
+        source={"title": "Otter", "text": _OTTER},
+    )
+    assert "unsupported-gold" not in checked(Store.memory(), item)["wikipedia:otter:tail"]
+
+
+def test_golds_written_as_other_ranges_lists_and_roundings_are_supported() -> None:
+    text = (
+        "Estimates of the nesting success of the plover range from a low of 12% to a high of "
+        "40%. Chicks fledge after a four- to seven-week period. Survival rates of adults and "
+        "juveniles were 0.81 and 0.47, respectively. About 30.5% of nests were lost to foxes. "
+        "The nests were monitored over three weeks."
+    )
+    source = {"title": "Plover", "text": text}
+    items = [
+        (
+            "success",
+            "How successful are plover nests?",
+            ["Between 12% and 40%", "About 90%", "Every nest", "None"],
+        ),
+        (
+            "fledge",
+            "When do plover chicks fledge?",
+            ["Four to seven weeks", "Ten months", "Two days", "One year"],
+        ),
+        (
+            "juveniles",
+            "What was the survival rate of juvenile plovers?",
+            ["0.47", "0.99", "0.02", "0.65"],
+        ),
+        (
+            "foxes",
+            "What share of plover nests did foxes take?",
+            ["About 31%", "About 75%", "About 2%", "About 55%"],
+        ),
+        (
+            "monitored",
+            "For how many weeks were the plover nests monitored?",
+            ["Three", "Ten", "Fifty", "Twenty"],
+        ),
+    ]
+    flags = checked(
+        Store.memory(),
+        *(
+            new_item(
+                f"wikipedia:plover:{name}",
+                "Wikipedia",
+                stem,
+                options,
+                "A",
+                "Behavior",
+                source=source,
+            )
+            for name, stem, options in items
+        ),
+    )
+    assert {k: sorted(v) for k, v in flags.items() if v} == {}
+
+
+def test_a_distractor_of_the_stems_own_words_is_not_judged_by_them() -> None:
+    # The stem's own taxon offered as its prey: every sentence about the stem holds its words.
+    text = (
+        "The barn owl Tyto alba eats field voles (Microtus agrestis) across Britain. "
+        "Pellets of Tyto alba also hold shrews. The barn owl hunts at night over open ground."
+    )
+    item = new_item(
+        "wikipedia:owl:prey",
+        "Wikipedia",
+        "Which vole does the barn owl (Tyto alba) eat in Britain?",
+        ["Microtus agrestis", "Tyto alba", "Rattus rattus", "Mus musculus"],
+        "A",
+        "Diet",
+        source={"title": "Barn owl", "text": text},
+    )
+    assert "supported-distractor" not in checked(Store.memory(), item)["wikipedia:owl:prey"]

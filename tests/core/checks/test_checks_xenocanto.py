@@ -122,3 +122,28 @@ def test_clean_xeno_canto_item_trips_nothing() -> None:
         vocalization_type="song",
     )
     assert checked(Store.memory(), item)["xc:warbler:2"] == {}
+
+
+def test_a_trill_or_rattle_may_be_part_of_a_song_or_a_call() -> None:
+    # A trill is a rapid series of notes, sung or called; an alarm is a call.
+    items = [
+        xc_item(
+            "xc:junco:trill",
+            "How fast are the notes of the junco's trill?",
+            vocalization_type="song",
+        ),
+        xc_item("xc:wren:rattle", "How long is the wren's rattle?", vocalization_type="call"),
+        xc_item(
+            "xc:tit:alarm", "What band does the tit's alarm occupy?", vocalization_type="alarm call"
+        ),
+        xc_item(
+            "xc:tit:song", "What band does the tit's song occupy?", vocalization_type="alarm call"
+        ),
+    ]
+    flags = checked(Store.memory(), *items)
+    assert "stem-vocalization" not in flags["xc:junco:trill"]
+    assert "stem-vocalization" not in flags["xc:wren:rattle"]
+    assert "stem-vocalization" not in flags["xc:tit:alarm"]
+    assert flags["xc:tit:song"]["stem-vocalization"].message == (
+        "The stem asks about the song but the item's source is typed 'alarm call'"
+    )

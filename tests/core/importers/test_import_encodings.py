@@ -111,3 +111,21 @@ def test_bagel_studio_import_shows_trofica(
     with Store.open(tmp_path / "p.bagel", read_only=True) as store:
         record = store.evidence.globi_record(f"{MAC_TABLE}#2")
         assert record is not None and "Estructura trófica" in record["citation"]
+
+
+CITATION = "Monceau K, Bonnard O, Thiéry D (2014) J Pest Sci 87:1–16"
+
+
+@pytest.mark.parametrize("ending", ["\r\n", "\r"])
+def test_a_dash_between_page_numbers_is_a_range_not_a_letter(ending: str) -> None:
+    # CP1252's en dash is Mac Roman's "ñ": a letter between two digits reads wrong ("444ñ448"),
+    # a dash between them is a range of pages; many citations outweigh a few accented words.
+    rows = [f"Vespa velutina\teats\tApis mellifera\tInsectes Soc 3:{n}1–{n}9" for n in range(20)]
+    lines = ending.join([*rows, "Vespa velutina\teats\tApis mellifera\t" + CITATION]) + ending
+    for encoding in (CP1252, MAC_ROMAN):
+        data = lines.encode(encoding)
+        assert legacy_encoding(data, ending == "\r") == encoding, encoding
+        assert decode(data) == (lines, encoding)
+    words = TextLines(io.BytesIO(lines.encode(CP1252)), 1 << 20)
+    "".join(words)
+    assert words.samples == ["Thiéry"]  # the words a curator checks the accents by
