@@ -27,6 +27,8 @@ no more, and an item at the limit is left to the adjudicator.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import random
 import unicodedata
 from collections import Counter
@@ -343,3 +345,11 @@ def further_round(
             continue
         assignments += team.give(state.item_id, chosen, number, FURTHER, with_=state.curators)
     return Round(number, assignments, at_limit)
+
+
+def binding(secret: str, plan_id: str, curator: str, round_: int) -> str:
+    """What binds a package to its curator, plan and round: an HMAC of the three under the
+    plan's key, which stays in the project; a package edited to name another curator or round
+    no longer matches, and no one without the key can make one that does."""
+    message = f"{plan_id}\n{curator}\n{round_}".encode()
+    return hmac.new(secret.encode(), message, hashlib.sha256).hexdigest()

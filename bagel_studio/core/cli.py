@@ -53,6 +53,10 @@ COMMANDS: dict[str, Command] = {
     "plan": Command(
         "plan", "plan a review team: who reviews which items, more eyes where the risk is"
     ),
+    "hand-out": Command(
+        "hand_out", "write one project file per curator of the review plan, with their audio"
+    ),
+    "collect": Command("collect", "collect the curators' packages back into the project"),
     "evaluate": Command(
         "evaluate", "ask a model every item with the paper's closed-book prompt; store answers"
     ),

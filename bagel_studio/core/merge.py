@@ -18,6 +18,12 @@ idempotent:
 * Each merged file is recorded in the ``merges`` table (path, sha256 of the file, when, summary).
   A file whose sha256 was merged before is skipped and counted once; a changed file merges again
   and only what is new changes anything.
+* Dates are checked before anything is merged: a file holding a decision or adjudication dated
+  in the future (more than ``operations.merge.CLOCK_SKEW``, 5 minutes, after this machine's
+  clock) or not dated at all is refused whole, since the newer decision is the one kept and
+  such a date would win every later merge. A curator's package of a review plan is refused
+  too: ``collect`` takes it, checking whose it is.
+* The other file's decisions are read one at a time, so memory does not grow with them.
 """
 
 from __future__ import annotations
@@ -29,9 +35,10 @@ from pathlib import Path
 from typing import Any
 
 from bagel_studio.core.changes import NOTHING, Done
-from bagel_studio.core.operations.merge import FileMerge, file_sha256, merge_in
+from bagel_studio.core.operations.merge import FileMerge, file_sha256, future_decision, merge_in
 from bagel_studio.core.operations.reviews import curator_name
 from bagel_studio.core.store import QueueFilter, SchemaTooNewError, Store, StoreError
+from bagel_studio.core.store.team import PACKAGE_META
 
 Progress = Callable[[int, int], None]
 
@@ -106,6 +113,22 @@ def open_other(store: Store, path: str | Path) -> Store:
     return other
 
 
+def refuse_unmergeable(store: Store, other: Store) -> None:
+    """Raise MergeError when ``other`` may not be merged as a whole project's copy: a curator's
+    package of a review plan (collect checks whose it is and takes only that curator's own
+    decisions), or a file holding a decision dated in the future (it would win every later
+    merge, being the newer)."""
+    package = other.project.get_meta(PACKAGE_META)
+    if isinstance(package, dict):
+        raise MergeError(
+            f"{other.path.name}: is {package.get('curator')}'s package of review plan"
+            f" {package.get('plan')}: collect it (bagel-studio collect), which checks whose it is"
+        )
+    problem = future_decision(other, store.clock())
+    if problem is not None:
+        raise MergeError(f"{other.path.name}: {problem}; nothing was merged")
+
+
 def _require_curator_names(other: Store) -> None:
     """Every name in another curator's file is one the desk would take (``curator_name``): a
     decision by ``\u202eecila`` would show as alice's."""
@@ -136,6 +159,8 @@ def merge_projects(
     try:
         for path in paths:
             others.append(open_other(store, path))
+        for other in others:
+            refuse_unmergeable(store, other)
         report = MergeReport()
         for done, other in enumerate(others, start=1):
             merged = merge_in(store, other)

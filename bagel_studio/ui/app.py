@@ -137,7 +137,8 @@ class DeskApp:
         if store is None:
             return False
         previous = (self.window, self.services)
-        ask_curator(self.prefs)
+        if store.team.package() is None:  # a package is reviewed as the curator it is bound to
+            ask_curator(self.prefs)
         self.services = Services(store=store, prefs=self.prefs)
         self.window = MainWindow(
             self.services,

@@ -46,6 +46,7 @@ PANELS = {
     "models": ("bagel_studio.ui.models_panel", "ModelsPanel", "Models"),
     "audit": ("bagel_studio.ui.audit_panel", "AuditPanel", "Audit"),
     "rejects": ("bagel_studio.ui.rejects_view", "RejectsView", "Rejected lines"),
+    "team": ("bagel_studio.ui.team_view", "TeamView", "Team"),
 }
 
 PANEL_SIZES = {  # what each panel needs to show its content unclipped (shrunk to the screen)
@@ -54,6 +55,7 @@ PANEL_SIZES = {  # what each panel needs to show its content unclipped (shrunk t
     "agreement": QSize(960, 640),
     "models": QSize(1000, 760),
     "rejects": QSize(1000, 700),
+    "team": QSize(1200, 800),
 }
 
 
@@ -152,6 +154,7 @@ class DeskMenus:
         self._need(export, "bagel_studio.ui.export_dialog")
         merge = self._add(menu, "merge", "Merge curators' files…", self.merge_dialog)
         self._need(merge, "bagel_studio.core.merge")
+        self._add(menu, "save_copy", "Save a copy…", self.save_copy_dialog)
         menu.addSeparator()
         self._add(menu, "quit", "Quit", self.quit)
         if self.desk.read_only:
@@ -165,6 +168,8 @@ class DeskMenus:
         for name, (module, _cls, title) in PANELS.items():
             action = self._add(menu, name, title + "…", lambda n=name: self.open_panel(n))
             self._need(action, module)
+        plan = self._add(menu, "plan", "Plan the review…", self.plan_review)
+        self._need(plan, "bagel_studio.ui.team_view")
         measure = self._add(menu, "measure_all", "Measure all clips…", self.measure_all)
         if self.desk.read_only:
             measure.setEnabled(False)
@@ -173,7 +178,13 @@ class DeskMenus:
         # checkable: Ctrl+B triggers it, which moves the tick as a click would
         blind = self._add(menu, "blind", "Blind mode", self.toggle_blind, checkable=True)
         blind.setChecked(bool(self.desk.services.prefs.blind_mode))
-        self._add(menu, "curator", "Change curator…", self.change_curator)
+        curator = self._add(menu, "curator", "Change curator…", self.change_curator)
+        if self.desk.services.package is not None:
+            curator.setEnabled(False)
+            curator.setToolTip(
+                f"This is {self.desk.services.curator}'s package: it is reviewed as"
+                f" {self.desk.services.curator}"
+            )
 
     def _need(self, action: QAction, module: str) -> None:
         if not module_available(module):
@@ -255,6 +266,34 @@ class DeskMenus:
         else:
             self._return_keys()
 
+    def save_copy_dialog(self) -> None:
+        """File → Save a copy…: a consistent copy of the project, made while it stays open."""
+        current = Path(self.desk.services.store.path)
+        name, _ = QFileDialog.getSaveFileName(
+            self.window,
+            "Save a copy of the project",
+            str(current.with_name(f"{current.stem}-copy.bagel")),
+            PROJECT_FILTER,
+        )
+        if name:
+            self.save_copy(Path(name))
+        else:
+            self._return_keys()
+
+    def save_copy(self, target: Path) -> None:
+        """Write a copy of the project to ``target`` with SQLite's backup API, after the writes
+        already asked for (on the writer thread, so every decision made so far is in it); the
+        status line says where, or why not."""
+        project = importlib.import_module("bagel_studio.core.operations.project")
+        services = self.desk.services
+        self.desk.show_status(f"Saving a copy to {target}…")
+        services.write(
+            lambda: project.save_copy(services.store, target),
+            done=lambda path: self.desk.show_status(f"Saved a copy of the project: {path}"),
+            failed=lambda error: self.desk.show_status(f"No copy saved: {error}"),
+        )
+        self._return_keys()
+
     def export_dialog(self) -> None:
         module = importlib.import_module("bagel_studio.ui.export_dialog")
         dialog = module.ExportDialog(self.desk.services, self.window)
@@ -266,6 +305,14 @@ class DeskMenus:
         dialog.activateWindow()  # its keys (Esc, Enter) act at once, with or without a WM
 
     # -- review --------------------------------------------------------------------------------
+
+    def plan_review(self) -> None:
+        """Review → Plan the review…: the Team window, the keys in its curators' field."""
+        self.open_panel("team")
+        team = self.panels["team"]
+        field = getattr(team, "curators", None)
+        if isinstance(field, QWidget):
+            field.setFocus()
 
     def open_panel(self, name: str) -> None:
         module_name, class_name, title = PANELS[name]
@@ -296,6 +343,11 @@ class DeskMenus:
             from bagel_studio.ui.ambiguity import AmbiguityPanel
 
             assert isinstance(panel, AmbiguityPanel)
+            panel.open_item.connect(self.desk.open_from_elsewhere)
+        elif name == "team":
+            from bagel_studio.ui.team_view import TeamView
+
+            assert isinstance(panel, TeamView)
             panel.open_item.connect(self.desk.open_from_elsewhere)
         elif name == "audit":
             from bagel_studio.ui.audit_panel import AuditPanel

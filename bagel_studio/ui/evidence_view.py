@@ -32,6 +32,7 @@ from bagel_studio.core.importers.globi import guessed_encodings
 from bagel_studio.core.model import Item
 from bagel_studio.core.store import Store
 from bagel_studio.ui.ambiguity import RecordCard, record_cards
+from bagel_studio.ui.blind import KEY_CHECKS
 from bagel_studio.ui.evidence_spans import Span, support_ranges
 from bagel_studio.ui.listening_warmup import ListeningWarmup
 from bagel_studio.ui.plain import WrappedValue, plain_label, plain_tooltip, plain_value
@@ -215,8 +216,14 @@ class CitedRecords(QWidget):
         self._layout.setContentsMargins(0, 0, 0, 0)
         self.cards: list[Card] = []
 
-    def show_cards(self, cited: list[RecordCard], encodings: dict[str, str] | None = None) -> None:
-        """One card per cited record; ``encodings``: ``guessed_encodings`` of the project."""
+    def show_cards(
+        self,
+        cited: list[RecordCard],
+        encodings: dict[str, str] | None = None,
+        blind: bool = False,
+    ) -> None:
+        """One card per cited record; ``encodings``: ``guessed_encodings`` of the project;
+        ``blind``: the checks about the key that cite a record are not named in its title."""
         for card in self.cards:
             self._layout.removeWidget(card)
             card.hide()  # never drawn under the new cards while it waits for deletion
@@ -224,8 +231,9 @@ class CitedRecords(QWidget):
         self.cards = []
         for entry in cited:
             card = Card(self)
-            checks = ", ".join(entry.checks)
-            title = f"{entry.role} · named by {checks} · GloBI record {entry.ref}"
+            named = [c for c in entry.checks if not (blind and c in KEY_CHECKS)]
+            by = f" · named by {', '.join(named)}" if named else ""
+            title = f"{entry.role}{by} · GloBI record {entry.ref}"
             if entry.record is None:
                 card.set_fields(title, [("Record", "not in this project (import its table)")])
             else:
@@ -482,7 +490,7 @@ class EvidencePanel(QTabWidget):
             if card.ref != item.globi_ref
         ]
         encodings = guessed_encodings(self._store.imports.all()) if record or cited else {}
-        self.cited.show_cards(cited, encodings)
+        self.cited.show_cards(cited, encodings, blind=not self.key_revealed)
         if record is None:
             self.globi.set_fields(NO_SOURCE_RECORD if cited else NONE_TEXT, [])
             return bool(cited)

@@ -88,7 +88,9 @@ class MainWindow(QMainWindow):
         self._focus_before_wide: QWidget | None = None  # where the keys go back after L again
         self._normal_sizes: list[int] = []
         self.queue_model = QueueModel(self.store, blind=lambda: bool(services.prefs.blind_mode))
-        self.queue = QueuePanel(self.queue_model, self.store, services.prefs.curator, self)
+        self.queue = QueuePanel(self.queue_model, self.store, services.curator, self)
+        if services.package is not None:
+            self.queue.progress.set_package(services.curator)
         self.item_view = ItemView(self)
         self.item_view.model_lines = lambda item: model_choice_lines(self.store, item)
         self.evidence = EvidencePanel(services, self)
@@ -257,11 +259,7 @@ class MainWindow(QMainWindow):
     def update_progress(self) -> None:
         """Re-count what has been reviewed (after a write, an import, a change of curator)."""
         reviewed, total = self.store.reviews.progress()
-        mine = (
-            self.store.reviews.progress(self.services.prefs.curator)[0]
-            if self.services.prefs.curator
-            else 0
-        )
+        mine = self.store.reviews.progress(self.services.curator)[0] if self.services.curator else 0
         self._progress = (reviewed, total, mine)
         self.controller.left_to_decide = total - mine if self.services.prefs.curator else None
         self.show_progress()
@@ -275,7 +273,10 @@ class MainWindow(QMainWindow):
 
     def update_title(self) -> None:
         suffix = " (read-only)" if self.read_only else ""
-        curator = self.services.prefs.curator or "no curator"
+        curator = self.services.curator or "no curator"
+        package = self.services.package
+        if package is not None:
+            curator = f"{curator}'s package, plan {package.get('plan')}"
         self.setWindowTitle(f"BAGEL Studio — {Path(self.store.path).name}{suffix} — {curator}")
 
     def apply_changes(self, changes: Changes, origin: object) -> None:

@@ -250,11 +250,23 @@ class ProgressStrip(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.label)
         layout.addWidget(self.bar)
+        self.package_of: str | None = None  # the curator whose package the project is
+
+    def set_package(self, curator: str) -> None:
+        """The project is ``curator``'s package: every item is theirs, and the line counts
+        what they have decided of them ("alice's items: 12 / 340")."""
+        self.package_of = curator
 
     def show_progress(self, reviewed: int, total: int, mine: int, shown: int) -> None:
-        self.label.setText(
-            f"{reviewed:,} / {total:,} reviewed (you: {mine:,})   ·   {shown:,} in queue"
-        )
+        if self.package_of is not None:
+            self.label.setText(
+                f"{self.package_of}'s items: {mine:,} / {total:,} decided   ·   {shown:,} in queue"
+            )
+            reviewed = mine
+        else:
+            self.label.setText(
+                f"{reviewed:,} / {total:,} reviewed (you: {mine:,})   ·   {shown:,} in queue"
+            )
         self.bar.setRange(0, max(total, 1))
         self.bar.setValue(reviewed)
 

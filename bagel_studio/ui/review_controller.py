@@ -97,7 +97,7 @@ class ReviewController(QObject):
 
     @property
     def curator(self) -> str:
-        return str(self.services.prefs.curator)
+        return str(self.services.curator)
 
     def _register(self) -> None:
         m = self.machine

@@ -122,11 +122,16 @@ class Services:
 
     def __post_init__(self) -> None:
         self.windows: list[Window] = []
+        # a curator's package of a review plan (hand-out) is reviewed as that curator
+        self.package: dict[str, Any] | None = self.store.team.package()
         # how a failed write nobody asked to hear of is reported (the desk: its status bar)
         self.report_failure: ErrorCallback = traceback.print_exception
 
     @property
     def curator(self) -> str:
+        """Who decides: the curator a package is bound to, else the one in the preferences."""
+        if self.package is not None:
+            return str(self.package["curator"])
         return self.prefs.curator
 
     def listen(self, window: Window) -> None:

@@ -19,6 +19,12 @@ from bagel_studio.core.store import NewItem, Store
 from bagel_studio.core.team.status import team_status
 
 DOMAINS = ("Wikipedia", "GloBI", "bioRxiv", "Xeno-canto")
+DIMENSIONS = (
+    "Diet",
+    "Masked interaction type inference",
+    "Result Interpretation",
+    "Modulation pattern",
+)
 
 
 def items(n: int) -> list[NewItem]:
@@ -26,7 +32,9 @@ def items(n: int) -> list[NewItem]:
         NewItem(
             id=f"it{i:04d}",
             domain=DOMAINS[i % 4],
-            content=ItemContent(f"Question {i}?", ("a", "b", "c", "d"), i % 4, None),
+            content=ItemContent(
+                f"Question {i}?", ("alpha", "beta", "gamma", "delta"), i % 4, DIMENSIONS[i % 4]
+            ),
         )
         for i in range(n)
     ]

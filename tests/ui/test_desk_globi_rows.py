@@ -83,3 +83,30 @@ def test_a_record_from_a_table_of_guessed_encoding_says_so(qtbot, project_path: 
     assert "“trófica”" in card.values["Encoding"]
     window.close()
     services.close()
+
+
+def test_blind_cited_rows_do_not_name_checks_about_the_key(
+    qtbot, project_path: Path, data_dir: Path
+) -> None:
+    """'named by also-documented' over a cited row said, before the answer, that another option
+    is documented too: while blind the row is shown (it is evidence) without the check's name."""
+    store = Store.open(project_path)
+    store.evidence.add_globi_records(globi_rows(data_dir), None)
+    add_items(store)
+    dim = "Masked participant identification"
+    question = "Which coral is Leptoconchus inpleuractis a parasite of?"
+    store.items.add_items([NewItem(NO_SOURCE, "GloBI", ItemContent(question, HOSTS, 0, dim))], None)
+    cited = {"records": [f"{TABLE}:9"], "options": ["B"]}
+    flag = Flag("also-documented", Severity.WARNING, "B is recorded too", cited)
+    store.flags.replace_flags(NO_SOURCE, [flag])
+    services = Services(store=store, prefs=Preferences(curator="ana", blind_mode=True))
+    settings = QSettings(str(project_path.parent / "desk.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(services, settings=settings)
+    qtbot.addWidget(window)
+    window.show_item(NO_SOURCE)
+    titles = window.evidence.cited.titles()
+    assert len(titles) == 1 and f"GloBI record {TABLE}:9" in titles[0]
+    assert "also-documented" not in titles[0]
+    window.controller.choose(0)  # the blind answer
+    assert "named by also-documented" in window.evidence.cited.titles()[0]
+    window.close()

@@ -17,7 +17,7 @@ from bagel_studio.core.assignment import RISK_RULE, PlanError, PlanSettings
 from bagel_studio.core.cli import UsageError
 from bagel_studio.core.commands.common import add_wait_argument, open_project, print_json
 from bagel_studio.core.operations.team import PlanMade, make_plan, next_round
-from bagel_studio.core.team.status import TeamStatus, team_status
+from bagel_studio.core.team.status import TeamStatus, plan_lines, team_status
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -167,43 +167,6 @@ def plan_json(made: PlanMade) -> dict[str, object]:
         "shared": [{"a": a, "b": b, "items": n} for (a, b), n in deal.shared.items()],
         "items_by_curators": {str(k): v for k, v in deal.coverage().items()},
     }
-
-
-def plan_lines(made: PlanMade) -> list[str]:
-    """The plan as a person reads it: settings, loads, each pair's shared items."""
-    s, deal = made.settings, made.deal
-    curators = list(s.curators)
-    lines = [
-        f"plan {made.plan_id}: {made.items:,} items, {len(curators)} curators,"
-        f" {s.per_item} per item, {s.risky_per_item} per risky item, seed {s.seed}",
-        f"  calibration: {len(deal.calibration):,} items ({s.calibration:.1%}) seen by every"
-        " curator",
-        f"  {len(deal.risky):,} risky items outside it ({RISK_RULE})",
-        f"  further rounds: up to {s.limit} curators per item",
-    ]
-    if made.replaced:
-        lines.append(f"  replaces plan {made.replaced}: its packages can no longer be collected")
-    width = max(len(c) for c in curators)
-    lines.append("")
-    lines.append(f"{'curator':<{width}}  items")
-    lines.extend(f"{c:<{width}}  {deal.loads.get(c, 0):>5,}" for c in curators)
-    if len(curators) > 1:
-        lines.append("")
-        lines.append("items each pair shares (calibration included):")
-        cell = max(6, *(len(c) for c in curators[1:]))
-        lines.append(" " * width + "".join(f"  {c:>{cell}}" for c in curators[1:]))
-        for i, a in enumerate(curators[:-1]):
-            row = ["" for _ in curators[1 : i + 1]]
-            row += [f"{deal.shared.get(_pair(a, b), 0):,}" for b in curators[i + 1 :]]
-            lines.append(f"{a:<{width}}" + "".join(f"  {v:>{cell}}" for v in row))
-    coverage = ", ".join(f"{n:,} by {k}" for k, n in deal.coverage().items())
-    lines.append("")
-    lines.append(f"items seen: {coverage}")
-    return lines
-
-
-def _pair(a: str, b: str) -> tuple[str, str]:
-    return (a, b) if a <= b else (b, a)
 
 
 def _show(args: argparse.Namespace) -> int:

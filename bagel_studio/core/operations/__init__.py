@@ -10,12 +10,13 @@ desk and the command line call these, never the store's write methods. Qt-free.
 * ``store_measurement``, ``store_detection`` of a clip, ``analyze_recordings`` of every clip
   (``operations.audio``)
 * ``record_export`` of a written release (``operations.export``)
-* ``recheck``, ``save_spectrogram_settings`` (``operations.project``)
+* ``recheck``, ``save_spectrogram_settings``, ``save_copy`` (``operations.project``)
 * model results of ``core.llm`` (``operations.llm``)
 * ``decide_many``: one decision on many items, all or nothing (``operations.decisions``)
 * the audit's flags, ``store_audit_flags`` (``operations.audit``)
 * what an import writes, one input file per transaction: ``import_file`` (``operations.imports``)
-* a review team's plan and its further rounds: ``make_plan``, ``next_round`` (``operations.team``)
+* a review team's plan and its further rounds: ``make_plan``, ``next_round``, and ``collect``
+  of the packages ``hand_out`` wrote (``operations.team``, ``operations.handout``)
 """
 
 from __future__ import annotations

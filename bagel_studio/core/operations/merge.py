@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import asdict, dataclass, field, replace
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +52,58 @@ class FileMerge:
         return data
 
 
+# How far ahead of this machine's clock a decision may be dated: another machine's clock may be
+# that much ahead; a decision dated later is refused, since the newer decision wins a merge.
+CLOCK_SKEW = timedelta(minutes=5)
+SKEW_WORDS = "more than 5 minutes after this machine's clock"
+
+
+def _when(text: str) -> datetime | None:
+    """An ISO date and time (UTC when it names no zone), or None when it is not one."""
+    try:
+        when = datetime.fromisoformat(text)
+    except (TypeError, ValueError):
+        return None
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
+
+
+def latest_allowed(now: str) -> str:
+    """The latest date a decision may carry when ``now`` (the store's clock) is the time."""
+    when = _when(now) or datetime.now(UTC)
+    return (when + CLOCK_SKEW).isoformat(timespec="milliseconds")
+
+
+def date_problem(decided_at: str, latest: str, collected_at: str | None = None) -> str | None:
+    """Why a decision dated ``decided_at`` cannot come in, or None: not a date, later than
+    ``latest`` (``latest_allowed``), or later than ``collected_at`` (its package's first
+    collection). Said after "the decision on ITEM"."""
+    when = _when(decided_at)
+    if when is None:
+        return f"is dated {decided_at!r}, which is no date"
+    if when > (_when(latest) or when):
+        return f"is dated {decided_at}, in the future ({SKEW_WORDS})"
+    collected = _when(collected_at) if collected_at else None
+    if collected is not None and when > collected:
+        return f"is dated {decided_at}, after the package was collected ({collected_at})"
+    return None
+
+
+def future_decision(other: Store, now: str) -> str | None:
+    """Why another project's file cannot be merged for its dates, or None: a decision or an
+    adjudication dated in the future (beyond ``CLOCK_SKEW``) or not dated at all would win
+    every later merge (the newer decision is the current one)."""
+    latest = latest_allowed(now)
+    found = other.reviews.first_dated_after(latest)
+    what = "decision"
+    if found is None:
+        found, what = other.adjudications.first_dated_after(latest), "adjudication"
+    if found is None:
+        return None
+    item_id, who, decided_at = found
+    problem = date_problem(decided_at, latest) or f"is dated {decided_at}"
+    return f"{who}'s {what} on {item_id} {problem}"
+
+
 def file_sha256(path: Path) -> str:
     """The sha256 of a project file, including a write-ahead log not yet checkpointed."""
     digest = hashlib.sha256()
@@ -77,10 +130,10 @@ def merge_in(store: Store, other: Store) -> Done[FileMerge]:
     adjudicated: set[str] = set()
     with store.transaction():
         curators: set[str] = set()
-        for review in other.reviews.all():
+        for review in other.reviews.stream():
             if review.item_id in matched:
                 curators.add(review.curator)
-                merged = _merge_review(store, review, result)
+                merged = merge_review(store, review, result)
                 if merged == "current":
                     touched.add(review.item_id)
                 elif merged == "older":
@@ -118,7 +171,7 @@ def _match_items(store: Store, other: Store, result: FileMerge) -> set[str]:
     return matched
 
 
-def _merge_review(store: Store, review: Review, result: FileMerge) -> str:
+def merge_review(store: Store, review: Review, result: FileMerge) -> str:
     """Merge one review: "current" when the curator's current decision changed here, "older"
     when it went to their history, "" when it was here already."""
     source = Path(result.path).name

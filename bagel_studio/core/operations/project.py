@@ -3,15 +3,17 @@
 ``recheck`` computes every flag first, outside any transaction (a check of the whole benchmark
 takes seconds, during which the desk must still be able to write), then writes them all in one;
 ``save_spectrogram_settings`` is one setting, one transaction. (Measuring every clip is
-``operations.audio.analyze_recordings``.)
+``operations.audio.analyze_recordings``.) ``save_copy`` writes a consistent copy of the project
+elsewhere (SQLite's online backup API) and changes nothing in it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from pathlib import Path
 
 from bagel_studio.core.audio.spectrogram import SpectrogramSettings, save_settings
-from bagel_studio.core.changes import Changes, Done, Part
+from bagel_studio.core.changes import NOTHING, Changes, Done, Part
 from bagel_studio.core.checks import check_all
 from bagel_studio.core.store import Store
 
@@ -41,3 +43,10 @@ def save_spectrogram_settings(store: Store, settings: SpectrogramSettings) -> Do
     """Store the spectrogram settings every curator of the project sees."""
     save_settings(store, settings)
     return Done(None, Changes(settings=True))
+
+
+def save_copy(store: Store, target: str | Path) -> Done[Path]:
+    """*File → Save a copy…*: a consistent copy of the project at ``target`` (``Store.copy_to``:
+    the backup API through a connection of its own, every committed write, the ones still in
+    the write-ahead log too, while the project stays open); the project itself is unchanged."""
+    return Done(store.copy_to(target), NOTHING)

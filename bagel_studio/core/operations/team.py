@@ -5,13 +5,16 @@ project says of them now (their domains, and the risky ones by ``assignment.RISK
 stores the plan with a new id and key. ``next_round`` passes every disagreement of the current
 plan to one more curator (``assignment.further_round``) as a new round. Both read and write in
 the same transaction, so the plan is made from the project as it is when it is stored.
+``collect`` brings the curators' packages back (``operations.handout`` writes them): every
+package is checked first, and then all are merged in one transaction, or none is.
 """
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
 
 from bagel_studio.core.assignment import (
     CALIBRATION,
@@ -22,12 +25,22 @@ from bagel_studio.core.assignment import (
     PlanError,
     PlanSettings,
     Round,
+    binding,
     deal,
     further_round,
 )
-from bagel_studio.core.changes import Changes, Done
-from bagel_studio.core.store import Store
-from bagel_studio.core.store.team import PlanRecord
+from bagel_studio.core.changes import Changes, Done, Part
+from bagel_studio.core.checks import check_all
+from bagel_studio.core.model import Review
+from bagel_studio.core.operations.merge import (
+    FileMerge,
+    date_problem,
+    file_sha256,
+    latest_allowed,
+    merge_review,
+)
+from bagel_studio.core.store import Store, StoreError
+from bagel_studio.core.store.team import PACKAGE_META, PlanRecord
 
 
 @dataclass(frozen=True)
@@ -125,3 +138,170 @@ def next_round(store: Store) -> Done[Round]:
         if result.assignments:
             store.team.add_assignments(plan.id, result.assignments)
     return Done(result, Changes(team=bool(result.assignments)))
+
+
+# -- collecting packages back -----------------------------------------------------------------
+
+
+@dataclass
+class PackageCollected:
+    """What collecting one package did: its curator's decisions merged by the merge's rules
+    (``merge``), and what it held that was left out."""
+
+    merge: FileMerge
+    curator: str
+    round: int
+    left_out_others: int  # decisions under another name than the package's curator
+    left_out_unassigned: int  # the curator's decisions on items not in the package
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self.merge)
+        data.update(
+            curator=self.curator,
+            round=self.round,
+            left_out_others=self.left_out_others,
+            left_out_unassigned=self.left_out_unassigned,
+        )
+        return data
+
+
+@dataclass
+class Collected:
+    plan_id: str
+    packages: list[PackageCollected] = field(default_factory=list)
+
+
+class CollectRefused(StoreError):
+    """Packages that cannot be collected, one line each naming why; nothing was collected."""
+
+    def __init__(self, lines: list[str]) -> None:
+        super().__init__("; ".join(lines))
+        self.lines = lines
+
+
+@dataclass(frozen=True)
+class _Accepted:
+    other: Store
+    curator: str
+    round: int
+    reviews: list[Review]
+    left_out_others: int
+    left_out_unassigned: int
+
+
+def collect(store: Store, packages: Sequence[Store]) -> Done[Collected]:
+    """Merge back the decisions of ``packages`` (each open read-only): of each, only its
+    curator's decisions on the items the plan gave them in its round, under their name, by the
+    merge's rules (the newer of two decisions current, the older in the history). All packages
+    are checked before anything is written, in one transaction: a package of another plan, not
+    bound to the curator it names, with items that differ from the project's, or with a decision
+    dated in the future (beyond ``CLOCK_SKEW``) or after the package was first collected, is
+    refused with one line saying why (``CollectRefused``), and nothing is collected."""
+    with store.transaction():
+        plan = require_plan(store)
+        now = store.clock()
+        refusals: list[str] = []
+        accepted: list[_Accepted] = []
+        for other in packages:
+            checked = _check_package(store, plan, other, now)
+            if isinstance(checked, str):
+                refusals.append(f"{other.path.name}: {checked}")
+            else:
+                accepted.append(checked)
+        if refusals:
+            raise CollectRefused(refusals)
+        result = Collected(plan.id)
+        touched: set[str] = set()
+        historied: set[str] = set()
+        for package in accepted:
+            merge = FileMerge(
+                path=str(package.other.path),
+                name=package.other.path.name,
+                sha256=file_sha256(package.other.path),
+                items_matched=len(package.reviews),
+                curators=[package.curator],
+            )
+            for review in package.reviews:
+                merged = merge_review(store, review, merge)
+                if merged == "current":
+                    touched.add(review.item_id)
+                elif merged == "older":
+                    historied.add(review.item_id)
+            collected = PackageCollected(
+                merge,
+                package.curator,
+                package.round,
+                package.left_out_others,
+                package.left_out_unassigned,
+            )
+            store.team.record_collection(
+                plan.id,
+                package.curator,
+                package.round,
+                merge.path,
+                merge.sha256,
+                collected.to_json(),
+            )
+            result.packages.append(collected)
+        if touched:
+            check_all(store, sorted(touched))
+    parts = Part.STATUS | Part.REVIEWS | (Part.FLAGS if touched else Part.NONE)
+    changes = Changes.of_items(historied, Part.REVIEWS) | Changes.of_items(touched, parts)
+    return Done(result, changes | Changes(team=True))
+
+
+def _check_package(store: Store, plan: PlanRecord, other: Store, now: str) -> _Accepted | str:
+    """The package's decisions to collect, or why it is refused (one line)."""
+    meta = other.project.get_meta(PACKAGE_META)
+    if not isinstance(meta, dict):
+        return "not a hand-out package (a whole project's copy is merged: bagel-studio merge)"
+    plan_id, curator, round_ = meta.get("plan"), meta.get("curator"), meta.get("round")
+    if plan_id != plan.id:
+        if isinstance(plan_id, str) and store.team.plan(plan_id) is not None:
+            return f"a package of plan {plan_id}, which plan {plan.id} replaced"
+        return f"a package of plan {plan_id}, not of this project's plan {plan.id}"
+    if not isinstance(curator, str) or not isinstance(round_, int):
+        return "its package record names no curator or round (it was edited)"
+    if meta.get("binding") != binding(plan.secret, plan.id, curator, round_):
+        owner = _bound_to(store, plan, str(meta.get("binding")))
+        if owner is None:
+            return (
+                f"says it is {curator}'s package, but its binding matches no package of plan"
+                f" {plan.id} (it was edited)"
+            )
+        if owner[0] != curator:
+            return f"says it is {curator}'s package, but it was handed out to {owner[0]}"
+        return f"says it is round {round_}, but it was handed out as round {owner[1]}"
+    assigned = {a.item_id for a in store.team.assignments(plan.id, curator, round_)}
+    ours = store.items.original_hashes_of(sorted(assigned))
+    differing = sorted(
+        i for i, h in other.items.original_hashes_of(sorted(assigned)).items() if ours.get(i) != h
+    )
+    if differing:
+        return (
+            f"{len(differing):,} of its items differ from this project's (same id, other"
+            f" original content), first {differing[0]}"
+        )
+    limit = latest_allowed(now)
+    collected_at = store.team.first_collected(plan.id, curator, round_)
+    reviews: list[Review] = []
+    unassigned = 0
+    for review in other.reviews.of_curator(curator):
+        if review.item_id not in assigned:
+            unassigned += 1
+            continue
+        problem = date_problem(review.decided_at, limit, collected_at)
+        if problem is not None:
+            return f"{curator}'s decision on {review.item_id} {problem}"
+        reviews.append(review)
+    others = other.reviews.count_not_by(curator)
+    return _Accepted(other, curator, round_, reviews, others, unassigned)
+
+
+def _bound_to(store: Store, plan: PlanRecord, given: str) -> tuple[str, int] | None:
+    """The curator and round whose package binding is ``given``, or None."""
+    for round_ in range(1, store.team.last_round(plan.id) + 1):
+        for curator in plan.settings.curators:
+            if binding(plan.secret, plan.id, curator, round_) == given:
+                return curator, round_
+    return None

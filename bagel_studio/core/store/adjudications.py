@@ -120,6 +120,17 @@ class Adjudications(Part):
         data["content"] = ItemContent.from_json(_loads(data["content"]))
         return data
 
+    def first_dated_after(self, latest: str) -> tuple[str, str, str] | None:
+        """(item id, adjudicator, date) of an adjudication dated after ``latest`` (an ISO time)
+        or not dated readably, or None (the merge's date rule)."""
+        row = self.db.execute(
+            "SELECT item_id, adjudicator, decided_at FROM adjudications"
+            " WHERE julianday(decided_at) IS NULL OR julianday(decided_at) > julianday(?)"
+            " LIMIT 1",
+            [latest],
+        ).fetchone()
+        return None if row is None else (str(row[0]), str(row[1]), str(row[2]))
+
     def rows(self, item_ids: Sequence[str] | None = None) -> list[tuple[str, dict[str, Any]]]:
         """Every adjudication (or those of ``item_ids``) as (item id, row), ``content`` as stored
         JSON text (what ``import_adjudication`` takes), by item id."""

@@ -275,6 +275,18 @@ class Items(Part):
             for item_id, digest, original in rows
         ]
 
+    def original_hashes_of(self, item_ids: Sequence[str]) -> dict[str, str]:
+        """Id -> hash of the content as imported, of those of ``item_ids`` in the project."""
+        rows = self.db.execute(
+            "SELECT id, original_hash, original FROM items"
+            " WHERE id IN (SELECT value FROM json_each(?))",
+            [json.dumps(list(item_ids))],
+        )
+        return {
+            item_id: digest or ItemContent.from_json(json.loads(original)).content_hash()
+            for item_id, digest, original in rows
+        }
+
     # -- bulk reads of the export and the statistics --------------------------------------------
 
     def release_rows(self, item_ids: Sequence[str]) -> list[tuple[Any, ...]]:

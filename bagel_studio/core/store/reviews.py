@@ -169,6 +169,38 @@ class Reviews(Part):
         ).fetchall()
         return [_review_from_row(r) for r in rows]
 
+    def stream(self) -> Iterator[Review]:
+        """Every decision of the project, by item id and curator (the table's key: no sort), read
+        as it is used: a merge of a million decisions holds one at a time."""
+        for row in self.db.execute(
+            f"SELECT {REVIEW_COLUMNS} FROM reviews ORDER BY item_id, curator"
+        ):
+            yield _review_from_row(row)
+
+    def of_curator(self, curator: str) -> Iterator[Review]:
+        """Every decision of ``curator``, by item id."""
+        for row in self.db.execute(
+            f"SELECT {REVIEW_COLUMNS} FROM reviews WHERE curator = ? ORDER BY item_id",
+            [curator],
+        ):
+            yield _review_from_row(row)
+
+    def count_not_by(self, curator: str) -> int:
+        """How many decisions are not ``curator``'s."""
+        row = self.db.execute("SELECT count(*) FROM reviews WHERE curator != ?", [curator])
+        return int(row.fetchone()[0])
+
+    def first_dated_after(self, latest: str) -> tuple[str, str, str] | None:
+        """(item id, curator, date) of a decision dated after ``latest`` (an ISO time), or
+        whose date is no date SQLite reads, or None: the merge's and the collect's date rule."""
+        row = self.db.execute(
+            "SELECT item_id, curator, decided_at FROM reviews"
+            " WHERE julianday(decided_at) IS NULL OR julianday(decided_at) > julianday(?)"
+            " LIMIT 1",
+            [latest],
+        ).fetchone()
+        return None if row is None else (str(row[0]), str(row[1]), str(row[2]))
+
     def rows(self, item_ids: Sequence[str] | None = None) -> list[tuple[Any, ...]]:
         """Every review (or those of ``item_ids``) as a raw row (item_id, curator, decision,
         reason, note, content JSON, blind_answer, decided_at, origin), by item and curator: the

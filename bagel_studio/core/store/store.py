@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
+from urllib.parse import quote
 
 from bagel_studio.core.store.adjudications import Adjudications
 from bagel_studio.core.store.database import Database
@@ -273,6 +274,44 @@ class Store:
             conn.rollback()
             raise
         conn.commit()
+
+    def copy_to(self, dest: str | Path) -> Path:
+        """Write a consistent copy of the project to ``dest`` with SQLite's online backup API
+        and return its path. The copy is read through a connection of its own, in one read
+        transaction: it holds every committed write, the ones still in the write-ahead log
+        too, and none half-done, while this store (the desk) or another process goes on
+        writing; copying the file itself then gives the last checkpoint's state, or a file that
+        is not a project. The copy is one file (no log beside it), written beside ``dest`` and
+        renamed into place; a ``dest`` with a log beside it (open, or not closed cleanly) is
+        refused rather than replaced."""
+        target = Path(dest)
+        if str(self.path) != ":memory:" and target.resolve() == self.path.resolve():
+            raise StoreError(f"{target}: is this project itself")
+        if Path(f"{target}-wal").exists():
+            raise StoreError(
+                f"{target}: is open (or was not closed cleanly): a copy does not replace it"
+            )
+        partial = target.with_name(f".{target.name}.copying")
+        partial.unlink(missing_ok=True)
+        if str(self.path) == ":memory:":
+            source, own = self.db.conn, False
+        else:
+            uri = f"file:{quote(str(self.path.resolve()))}?mode=ro"
+            source, own = sqlite3.connect(uri, uri=True), True
+        try:
+            copy = sqlite3.connect(partial)
+            try:
+                source.backup(copy)
+                copy.execute("PRAGMA journal_mode = DELETE")
+            finally:
+                copy.close()
+            Path(f"{target}-shm").unlink(missing_ok=True)
+            os.replace(partial, target)
+        finally:
+            if own:
+                source.close()
+            partial.unlink(missing_ok=True)
+        return target
 
     def checkpoint(self) -> None:
         """Fold the write-ahead log into the project file (before copying or renaming it)."""

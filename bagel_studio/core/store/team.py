@@ -42,6 +42,14 @@ class Collection:
     summary: dict[str, Any]
 
 
+@dataclass(frozen=True)
+class EvidenceLinks:
+    """What evidence a set of items links to."""
+
+    recordings: list[str]
+    text_keys: list[str]
+
+
 class Team(Part):
     """The ``review_plans``, ``plan_assignments`` and ``plan_collections`` tables."""
 
@@ -86,6 +94,17 @@ class Team(Part):
                 [plan_id, curator, round_, path, sha256, at, _dumps(summary)],
             )
         return at
+
+    # -- a package ------------------------------------------------------------------------------
+
+    def package(self) -> dict[str, Any] | None:
+        """What binds this file, when it is a curator's package (``store.package``): its
+        ``curator``, ``plan``, ``round`` and ``binding``; None for a project."""
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", [PACKAGE_META]).fetchone()
+        if row is None:
+            return None
+        value = json.loads(row[0])
+        return value if isinstance(value, dict) and isinstance(value.get("curator"), str) else None
 
     # -- the plans -----------------------------------------------------------------------------
 
@@ -180,6 +199,20 @@ class Team(Part):
                 [plan_id],
             )
         )
+
+    def evidence_links(self, item_ids: Sequence[str]) -> EvidenceLinks:
+        """The recordings and text keys the items ``item_ids`` link to (each once, sorted)."""
+        recordings: set[str] = set()
+        texts: set[str] = set()
+        for recording, text in self.db.execute(
+            "SELECT recording_id, text_key FROM items WHERE id IN (SELECT value FROM json_each(?))",
+            [json.dumps(list(item_ids))],
+        ):
+            if recording:
+                recordings.add(str(recording))
+            if text:
+                texts.add(str(text))
+        return EvidenceLinks(sorted(recordings), sorted(texts))
 
     # -- collections ---------------------------------------------------------------------------
 

@@ -8,7 +8,8 @@ waiting for a further look (their curators disagree and no further round has giv
 another curator yet). Per item: who has it and who has decided what (``operations.team.
 item_states``). Agreement is said with the items it was measured on: the calibration share
 (every curator, so Fleiss' kappa is defined) and the overlap (every item two or more curators
-decided; Cohen's kappa per pair, on the items each pair shares).
+decided; Cohen's kappa per pair, on the items each pair shares). ``plan_lines`` is a new
+plan as ``bagel-studio plan`` prints it and the desk's Team view shows it.
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bagel_studio.core.agreement import AgreementBlock, agreement_block, cohen_kappa
-from bagel_studio.core.assignment import ItemState, PlanError
-from bagel_studio.core.operations.team import item_states, require_plan
+from bagel_studio.core.assignment import RISK_RULE, ItemState, PlanError
+from bagel_studio.core.operations.team import PlanMade, item_states, require_plan
 from bagel_studio.core.store import Store
 from bagel_studio.core.store.team import Collection, PlanRecord
 
@@ -133,4 +134,41 @@ def team_status(store: Store) -> TeamStatus:
     )
 
 
-__all__ = ["CuratorStatus", "PlanError", "TeamStatus", "team_status"]
+def plan_lines(made: PlanMade) -> list[str]:
+    """The plan as a person reads it: settings, loads, each pair's shared items."""
+    s, deal = made.settings, made.deal
+    curators = list(s.curators)
+    lines = [
+        f"plan {made.plan_id}: {made.items:,} items, {len(curators)} curators,"
+        f" {s.per_item} per item, {s.risky_per_item} per risky item, seed {s.seed}",
+        f"  calibration: {len(deal.calibration):,} items ({s.calibration:.1%}) seen by every"
+        " curator",
+        f"  {len(deal.risky):,} risky items outside it ({RISK_RULE})",
+        f"  further rounds: up to {s.limit} curators per item",
+    ]
+    if made.replaced:
+        lines.append(f"  replaces plan {made.replaced}: its packages can no longer be collected")
+    width = max(len(c) for c in curators)
+    lines.append("")
+    lines.append(f"{'curator':<{width}}  items")
+    lines.extend(f"{c:<{width}}  {deal.loads.get(c, 0):>5,}" for c in curators)
+    if len(curators) > 1:
+        lines.append("")
+        lines.append("items each pair shares (calibration included):")
+        cell = max(6, *(len(c) for c in curators[1:]))
+        lines.append(" " * width + "".join(f"  {c:>{cell}}" for c in curators[1:]))
+        for i, a in enumerate(curators[:-1]):
+            row = ["" for _ in curators[1 : i + 1]]
+            row += [f"{deal.shared.get(_pair(a, b), 0):,}" for b in curators[i + 1 :]]
+            lines.append(f"{a:<{width}}" + "".join(f"  {v:>{cell}}" for v in row))
+    coverage = ", ".join(f"{n:,} by {k}" for k, n in deal.coverage().items())
+    lines.append("")
+    lines.append(f"items seen: {coverage}")
+    return lines
+
+
+def _pair(a: str, b: str) -> tuple[str, str]:
+    return (a, b) if a <= b else (b, a)
+
+
+__all__ = ["CuratorStatus", "PlanError", "TeamStatus", "plan_lines", "team_status"]

@@ -1,7 +1,7 @@
-"""SIGTERM or Ctrl+C during a run that asks a model: no request is sent after it, the replies in
-flight arrive within the timeout and are stored, and the command exits (143 or 130); a second
-signal cuts off what is still in flight and exits at once. Real processes, a real server on
-127.0.0.1 whose replies take a while (as a loaded llama.cpp's do)."""
+"""SIGTERM or Ctrl+C during a run that asks a model (evaluate, judge, regenerate): no request is
+sent after it, the replies in flight arrive within the timeout and are stored, and the command
+exits (143 or 130); a second signal cuts off what is still in flight and exits at once. Real
+processes, a real server on 127.0.0.1 whose replies take a while (as a loaded llama.cpp's do)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from bagel_studio.core.store import Store
+from bagel_studio.core.model import ItemContent
+from bagel_studio.core.store import NewItem, Store
 from tests.core.llm.conftest import gold_map
 from tests.support.llm_server import ScriptedServer
 
@@ -107,3 +108,44 @@ def test_judge_stops_sending_at_sigterm(llm_project: Path) -> None:
     with Store.open(llm_project, read_only=True) as store:
         assert len(store.llm.latest_verdicts()) == 2
     assert "2 replies in flight arrived and are stored" in err
+
+
+def test_regenerate_stops_sending_at_sigterm(llm_project: Path) -> None:
+    with Store.open(llm_project) as store:  # four items with evidence to regenerate from
+        store.items.add_items(
+            [
+                NewItem(
+                    id=f"globi:{n}",
+                    domain="GloBI",
+                    content=ItemContent(
+                        f"Which taxon visits Trifolium pratense in plot {n}?",
+                        ("Bombus terrestris", "Canis lupus", "Salmo trutta", "Apis mellifera"),
+                        0,
+                        "Masked participant identification",
+                    ),
+                    source={"summary": f"Bombus terrestris visits Trifolium pratense, plot {n}."},
+                    supporting_evidence=("visits flowers of Trifolium pratense",),
+                )
+                for n in range(10, 14)
+            ],
+            None,
+        )
+    with ScriptedServer(gold_map()) as server:
+        process = start(["regenerate", str(llm_project), "globi:10", "globi:11", "globi:12",
+                         "globi:13", "--model", "generator+delay=3", "--label", "slow",
+                         "--base-url", server.url, "--concurrency", "2",
+                         "--timeout", "20"])  # fmt: skip
+        wait_for(lambda: server.requests[CHAT] >= 2)
+        signalled = time.monotonic()
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=60)
+        took = time.monotonic() - signalled
+        sent = server.requests[CHAT]
+    assert process.returncode == 143, err
+    assert sent == 2, "no request may leave after the signal"
+    assert took < 20, f"{took:.1f} s: more than the request timeout"
+    with Store.open(llm_project, read_only=True) as store:
+        created = [r for r in store.llm.regenerations() if r["outcome"] == "created"]
+    assert len(created) == 2, "the replies in flight are kept"
+    assert "2 replies in flight arrived and are stored" in err
+    assert "Traceback" not in err
