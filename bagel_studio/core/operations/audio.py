@@ -54,16 +54,7 @@ def store_measurement(
     result["audio_sha256"] = audio_sha256
     with store.transaction():
         store_result(store, [cache_key(recording), audio_sha256], result)
-        siblings = [
-            sibling
-            for sibling in store.evidence.items_with_recording(str(recording["id"]))
-            if sibling != item_id
-        ]
-        for sibling in siblings:
-            recheck_item(store, sibling)
-        flags = recheck_item(store, item_id) if item_id is not None else None
-    rechecked = siblings if item_id is None else [item_id, *siblings]
-    return Done(flags, Changes.of_items(rechecked, Part.FLAGS, evidence=True))
+        return _recheck_recording(store, recording, item_id)
 
 
 def store_detection(
@@ -80,14 +71,23 @@ def store_detection(
         return Done(None)
     with store.transaction():
         store_detection_result(store, [cache_key(recording), audio_sha256], detection.to_json())
-        siblings = [
-            sibling
-            for sibling in store.evidence.items_with_recording(str(recording["id"]))
-            if sibling != item_id
-        ]
-        for sibling in siblings:
-            recheck_item(store, sibling)
-        flags = recheck_item(store, item_id) if item_id is not None else None
+        return _recheck_recording(store, recording, item_id)
+
+
+def _recheck_recording(
+    store: Store, recording: dict[str, Any], item_id: str | None
+) -> Done[list[Flag] | None]:
+    """Re-check the items of ``recording`` (they share the clip), ``item_id`` last, inside the
+    caller's transaction; return ``item_id``'s flags (None when no item was given) and what
+    changed."""
+    siblings = [
+        sibling
+        for sibling in store.evidence.items_with_recording(str(recording["id"]))
+        if sibling != item_id
+    ]
+    for sibling in siblings:
+        recheck_item(store, sibling)
+    flags = recheck_item(store, item_id) if item_id is not None else None
     rechecked = siblings if item_id is None else [item_id, *siblings]
     return Done(flags, Changes.of_items(rechecked, Part.FLAGS, evidence=True))
 
