@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from bagel_studio.core.audio import SpectrogramSettings, load_settings
 from bagel_studio.core.domains import BIORXIV, GLOBI, WIKIPEDIA, XENO_CANTO
 from bagel_studio.core.importers.globi import guessed_encodings
 from bagel_studio.core.model import Item
@@ -34,6 +35,8 @@ from bagel_studio.core.store import Store
 from bagel_studio.ui.ambiguity import RecordCard, record_cards
 from bagel_studio.ui.blind import KEY_CHECKS
 from bagel_studio.ui.evidence_spans import Span, support_ranges
+from bagel_studio.ui.listening.ahead import AheadQueue
+from bagel_studio.ui.listening.loader import ClipLoader
 from bagel_studio.ui.listening_warmup import ListeningWarmup
 from bagel_studio.ui.plain import WrappedValue, plain_label, plain_tooltip, plain_value
 from bagel_studio.ui.services import Services
@@ -333,6 +336,15 @@ class EvidencePanel(QTabWidget):
         self._listening_slot.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self._listening_slot.setWordWrap(True)
         self.warmup = ListeningWarmup(self._warmed_up, self)
+        # The recordings the desk shows next are decoded and drawn on the workers from its first
+        # item on, into the caches the panel takes over once built: while the warm-up still runs
+        # the clip a curator arrives at is then ready with it (it waited for the panel before).
+        self.clips = ClipLoader()
+        self.ahead = AheadQueue(
+            lambda: self.listening.loader if self.listening is not None else self.clips,
+            services.store, services.workers, self._spectrogram_settings,
+        )  # fmt: skip
+        self._settings: SpectrogramSettings | None = None
         self.addTab(self.text, "Text")
         self.addTab(self._globi_tab(), "GloBI record")
         self.addTab(self._recording_tab(), "Recording")
@@ -393,7 +405,7 @@ class EvidencePanel(QTabWidget):
             return self.listening
         self.warmup.stop()
         self._listening_tried = True
-        self.listening = panel = _make_listening_panel(self._services)
+        self.listening = panel = _make_listening_panel(self._services, self.clips, self.ahead)
         if panel is None:
             self._listening_slot.setText("Listening is not available in this build.")
             return None
@@ -406,11 +418,31 @@ class EvidencePanel(QTabWidget):
         return panel
 
     def prepare_ahead(self, item_ids: list[str]) -> None:
-        """The items the desk shows next: the listening panel prepares their recordings in the
-        background (once it is built: it is then handed the latest ones)."""
+        """The items the desk shows next: their recordings are prepared in the background, and
+        before the listening panel is built the recording on screen first (the panel shows it
+        from the caches once it is)."""
         self._ahead = list(item_ids)
         if self.listening is not None:
             self.listening.prepare_ahead(self._ahead)
+        elif not self._listening_tried:
+            current = [self.item.id] if self.item is not None and self.item.recording_id else []
+            self.ahead.set_items([*current, *self._ahead])
+
+    def _spectrogram_settings(self) -> SpectrogramSettings:
+        """The panel's settings once built (the curator may change them there), the project's
+        before."""
+        if self.listening is not None:
+            return self.listening.settings
+        if self._settings is None:
+            self._settings = load_settings(self._store)
+        return self._settings
+
+    def shutdown(self) -> None:
+        """The window closes: nothing more is prepared, the panel closes its audio stream."""
+        self.warmup.stop()
+        self.ahead.close()
+        if self.listening is not None:
+            self.listening.shutdown()
 
     def set_key_revealed(self, revealed: bool) -> None:
         """Blind mode: everything here that points at the gold (the highlighted supporting
@@ -459,6 +491,12 @@ class EvidencePanel(QTabWidget):
         self.setCurrentIndex(preferred)  # before hiding: a hidden current tab would move on
         for index, present in available.items():  # which evidence the item has, at a glance
             self.setTabVisible(index, present)
+        if has_recording:
+            # After the tab is on screen and laid out: the spectrogram and its labels are placed
+            # once, at the panel's size, before the clip's measurement and the next recordings
+            # start on the workers (switching from a text item, the tab's layout ran after them
+            # and waited on them: the first arrival at a recording took 2-3 times a later one).
+            self._show_listening(item)
 
     def _show_text(self, item: Item) -> bool:
         record = self._store.evidence.find_text(item.text_key) if item.text_key else None
@@ -514,12 +552,14 @@ class EvidencePanel(QTabWidget):
         blind = not self.key_revealed
         fields = [*recording_fields(rec), species_field(self._store, item, rec, blind)]
         self.recording.set_fields(str(rec["id"]), fields)
+        return True
+
+    def _show_listening(self, item: Item) -> None:
         if self.listening is not None:
             self._show_in_panel(self.listening, item)
         elif not self._listening_tried:
             # Not built yet: the warm-up gives it this item when it is (see _warmed_up).
             self._listening_slot.setText(LISTENING_PREPARING)
-        return True
 
     def _refresh_species(self, item_id: str) -> None:
         """The clip was detected (or measured) after the card was drawn: its BirdNET line now."""
@@ -634,7 +674,9 @@ def _scrolling(widget: QWidget) -> QScrollArea:
     return area
 
 
-def _make_listening_panel(services: Services) -> ListeningPanel | None:
+def _make_listening_panel(
+    services: Services, loader: ClipLoader, ahead: AheadQueue
+) -> ListeningPanel | None:
     """The listening panel (imported only now: pyqtgraph and the audio libraries are heavy), or
     None if it cannot start (a library missing from the installation, no usable audio stack)."""
     try:
@@ -643,7 +685,7 @@ def _make_listening_panel(services: Services) -> ListeningPanel | None:
         log.exception("the listening panel could not be imported")
         return None
     try:
-        panel = ListeningPanel(services)
+        panel = ListeningPanel(services, loader=loader, ahead=ahead)
     except Exception:
         log.exception("the listening panel could not start")
         return None

@@ -39,7 +39,7 @@ def _steps(build: Callable[[], object]) -> Iterator[str]:
         with contextlib.suppress(ImportError):  # pyqtgraph does without them
             importlib.import_module(name)
         yield name
-    for name in ("pyqtgraph", "bagel_studio.ui.listening"):
+    for name in ("pyqtgraph", "bagel_studio.ui.listening.panel"):
         try:
             importlib.import_module(name)
         except ImportError:  # build() says that listening is not available

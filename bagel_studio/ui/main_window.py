@@ -431,12 +431,9 @@ class MainWindow(QMainWindow):
         settings.setValue("desk/queue_columns", self.queue.column_state())
         settings.setValue("desk/listening_wide", "true" if wide else "false")
         settings.sync()
-        self.evidence.warmup.stop()
-        panel = self.evidence.listening
-        if panel is not None:
-            try:
-                panel.shutdown()
-            except Exception:
-                self.show_status("The listening panel did not shut down cleanly")
+        try:
+            self.evidence.shutdown()
+        except Exception:
+            self.show_status("The listening panel did not shut down cleanly")
         self.menus.close_panels()
         super().closeEvent(event)

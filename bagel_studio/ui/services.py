@@ -21,7 +21,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal
 
 from bagel_studio.core.changes import NOTHING, Changes, Done
 from bagel_studio.core.prefs import Preferences
@@ -40,13 +40,30 @@ class Window(Protocol):
 
 
 class _Relay(QObject):
-    """Carries a finished operation's callback from a worker thread to the main thread."""
+    """Carries a finished operation's callback from a worker thread to the main thread, and
+    runs a call after the events waiting now (``later``)."""
 
     finished = Signal(object)
+    LATER = QEvent.Type(QEvent.registerEventType())
 
     def __init__(self) -> None:
         super().__init__()
         self.finished.connect(lambda call: call())
+        self._later: list[Callable[[], None]] = []
+
+    def later(self, call: Callable[[], None]) -> None:
+        """``call`` once the events posted before it have been handled, the window's repaint
+        among them (Qt posts that at low priority: a 0 ms timer or a queued call ran before it)."""
+        self._later.append(call)
+        low = Qt.EventPriority.LowEventPriority.value
+        QCoreApplication.postEvent(self, QEvent(self.LATER), low)
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() != self.LATER:
+            return super().event(event)
+        if self._later:
+            self._later.pop(0)()
+        return True
 
 
 class Executor:
@@ -89,6 +106,26 @@ class Executor:
 
         future.add_done_callback(deliver)
         return future
+
+    def submit_after_repaint(
+        self,
+        func: Callable[[], Any],
+        on_done: Callback | None = None,
+        on_error: ErrorCallback | None = None,
+    ) -> None:
+        """``submit`` once the window has repainted what the caller just changed: background
+        work that follows something shown (a clip's measurement, the next clips' preparation)
+        then does not slow its drawing (on two cores it made the frame 2-4 times slower). It
+        counts as pending from now."""
+        if self.closed:
+            return
+        self.pending += 1
+
+        def start() -> None:
+            self.submit(func, on_done, on_error)
+            self.pending -= 1
+
+        self._relay.later(start)
 
     def shutdown(self) -> None:
         self.closed = True

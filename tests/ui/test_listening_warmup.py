@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, QTimer
@@ -59,3 +62,24 @@ def test_a_listening_key_builds_the_panel_at_once(qtbot, tmp_path: Path, data_di
     assert panel is not None and panel.transport.measure_button.isChecked()
     assert panel.item is not None and panel.item.id == FREQ_ITEM
     close_desk(window)
+
+
+def test_the_desk_starts_without_pyqtgraph() -> None:
+    """The desk prepares recordings (``listening.loader``, ``listening.ahead``) from its first
+    item on, but the panel's pyqtgraph is left to the warm-up's idle steps: importing the package
+    does not import the panel."""
+    code = (
+        "import sys\n"
+        "import bagel_studio.ui.main_window\n"
+        "import bagel_studio.ui.listening.ahead, bagel_studio.ui.listening.loader\n"
+        "heavy = ('pyqtgraph', 'bagel_studio.ui.listening.panel')\n"
+        "print(sorted(m for m in heavy if m in sys.modules))\n"
+    )
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+    )
+    assert done.stdout.strip() == "[]"
+    from bagel_studio.ui.listening import ListeningPanel  # the name still imports it
+
+    assert ListeningPanel.__name__ == "ListeningPanel"

@@ -5,7 +5,10 @@ prepared on the worker pool (``ClipLoader.prepare``: decoded, its spectrogram dr
 one job at a time and never while the clip on screen is still loading, so that a clip the curator
 is waiting for never queues behind one they may never open. Arriving at an item prepared ahead then
 shows its recording at once (``ClipLoader.ready``); the first arrival of a session also finds the
-decoder and the FFT imported.
+decoder, the FFT and the measurement's scipy imported. The desk owns the queue and its caches from
+its first item on (the recording on screen first while the panel is not built yet) and hands both
+to the panel once built. Each job starts after the window's repaint, never during the drawing of
+the clip just shown.
 """
 
 from __future__ import annotations
@@ -69,4 +72,8 @@ class AheadQueue:
                 self.prepared.append(item_id)
             self._next()
 
-        self._workers.submit(lambda: loader.prepare(store, item_id, settings), done, done)
+        def prepare() -> bool:
+            return loader.prepare(store, item_id, settings)
+
+        # after the window's repaint: the clip just shown is drawn before this starts
+        self._workers.submit_after_repaint(prepare, done, done)

@@ -102,11 +102,19 @@ class ListeningPanel(QWidget):
     flags_changed = Signal(str)
 
     def __init__(
-        self, services: Services, parent: QWidget | None = None, *, device: int | str | None = None
+        self,
+        services: Services,
+        parent: QWidget | None = None,
+        *,
+        device: int | str | None = None,
+        loader: ClipLoader | None = None,
+        ahead: AheadQueue | None = None,
     ) -> None:
+        """``loader`` and ``ahead``: the desk's, which began preparing the recordings it shows
+        next before the panel was built (its caches then hold them); the panel's own otherwise."""
         super().__init__(parent)
         self.services = services
-        self.loader = ClipLoader()
+        self.loader = loader if loader is not None else ClipLoader()
         self.settings = load_settings(services.store)
         self.item: Item | None = None
         self.recording: dict[str, Any] | None = None
@@ -116,8 +124,12 @@ class ListeningPanel(QWidget):
         self._generation = 0
         self._loading = False  # the clip of the item on screen is on its way from a worker
         self._pending: list[Callable[[], None]] = []  # keys pressed meanwhile, in order
-        self.ahead = AheadQueue(
-            lambda: self.loader, services.store, services.workers, lambda: self.settings
+        self.ahead = (
+            ahead
+            if ahead is not None
+            else AheadQueue(
+                lambda: self.loader, services.store, services.workers, lambda: self.settings
+            )
         )
         self._spectrogram_request = 0
         self._closed = False
@@ -411,7 +423,7 @@ class ListeningPanel(QWidget):
             )  # fmt: skip
             self._current(generation, self._show_measurement)(measurement)
 
-        self.services.workers.submit(
+        self.services.workers.submit_after_repaint(
             lambda: measure_clip(clip.audio), measured,
             self._current(generation, lambda e: self.measurements.show_message(str(e))),
         )  # fmt: skip
@@ -453,7 +465,7 @@ class ListeningPanel(QWidget):
             show = self._current(generation, self.species.show_answer)
             show(answer(detection, species))
 
-        self.services.workers.submit(
+        self.services.workers.submit_after_repaint(
             lambda: detect_clip(clip.audio), detected,
             self._current(generation, lambda e: self.species.show_message(f"BirdNET: {e}")),
         )  # fmt: skip
