@@ -14,12 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bagel_studio.core.checks.globi_item import GlobiItem, describe, letter, role
-from bagel_studio.core.checks.groups import outside, stem_groups
+from bagel_studio.core.checks.groups import asked_rank, outside, stem_groups
 from bagel_studio.core.checks.interaction_types import Reading, compatible, implies, read_label
 from bagel_studio.core.checks.interactions import leaked_type, leaky_words
 from bagel_studio.core.checks.records import GlobiLink, format_refs
 from bagel_studio.core.model import Flag, Severity
-from bagel_studio.core.taxonomy import normalize_taxon
+from bagel_studio.core.taxonomy import normalize_taxon, not_of_rank
 
 ALSO_DOCUMENTED = "also-documented"
 DESCRIPTION = (
@@ -127,12 +127,17 @@ def _documented_participants(g: GlobiItem) -> Flag | None:
     groups = stem_groups(g.item.content.question)
     if g.gold is not None and outside(groups, known_lineage(g, g.gold)):
         groups = ()  # the gold itself is outside: the stem's word means something else
+    rank = asked_rank(g.item.content.question)
+    if rank is not None and g.gold is not None and not_of_rank(g.taxa[g.gold], rank):
+        rank = None  # the gold itself is of another rank: the stem's word says something else
     hits: dict[int, list[GlobiLink]] = {}
     for index in g.taxa:
         if index == g.gold or g.key(index) in wanted:
             continue
         if outside(groups, known_lineage(g, index)):
             continue  # a spider for "which moth": no answer, whatever eats it
+        if rank is not None and not_of_rank(g.taxa[index], rank):
+            continue  # an order for "which family": no answer, whatever eats it
         matches = [
             lk for lk in links_for_option(g, index) if _fits(lk, _member_key(lk, wanted), relations)
         ]
