@@ -5,8 +5,10 @@ as documented. For a masked participant, a distractor is also documented when a 
 (or a member of it, for a higher taxon) to the stem's taxon by the gold record's interaction or a
 compatible one (``interaction_types.compatible``: "preys on" for "eats", "found on" for "parasite
 of"), in the same role: the predator offered as a possible prey is not documented as prey by the
-record of it eating. For a masked interaction, a distractor interaction is also documented when
-another record links the item's two taxa, the same way round, by it or by a relation implying it.
+record of it eating; an option outside the group or of another rank than the stem asks ("which
+moth", "which family") is no answer, whatever the records link it to. For a masked interaction,
+a distractor interaction is also documented when another record links the item's two taxa, the
+same way round, by it or by a relation implying it.
 """
 
 from __future__ import annotations
@@ -23,8 +25,9 @@ from bagel_studio.core.taxonomy import normalize_taxon, not_of_rank
 
 ALSO_DOCUMENTED = "also-documented"
 DESCRIPTION = (
-    "The loaded GloBI records also link another option to the stem's taxon by the same or an "
-    "equivalent interaction, in the same role (a record-specific key): the records are named."
+    "The loaded GloBI records also link another option (of the group and rank the stem asks, "
+    "if it asks one) to the stem's taxon by the same or an equivalent interaction, in the same "
+    "role (a record-specific key): the records are named."
 )
 
 

@@ -41,8 +41,10 @@ SUPPORTED_DISTRACTOR = "supported-distractor"
 
 DESCRIPTIONS = {
     UNSUPPORTED_GOLD: "No sentence of the item's evidence (Wikipedia/bioRxiv text, GloBI summary, "
-    "generator spans) holds most of the gold answer's content words and numbers, or the GloBI "
-    "record the item links says otherwise; the words found and missing are named.",
+    "generator spans) holds most of the gold answer's content words and numbers, the sentence "
+    "most about the stem gives a rival of the gold instead (another value of the same quantity, "
+    "another species of its genus), or the GloBI record the item links says otherwise; the "
+    "words found and missing are named.",
     SUPPORTED_DISTRACTOR: "A sentence of the item's evidence that is about the stem holds all the "
     "content words and numbers of a distractor, not negated, so the distractor may also be "
     "right; the words matched are named.",

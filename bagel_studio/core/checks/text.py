@@ -37,7 +37,9 @@ HIDDEN_CONTEXT = "hidden-context"
 DESCRIPTIONS = {
     DUPLICATE_OPTIONS: "Two options say the same thing in different words (the same content "
     "words in an order that keeps their meaning, the same quantities in other units or number "
-    "formats, or nearly the same text), so two answers are defensible.",
+    "formats, a bare number and the same number in the unit the stem asks, one range mostly "
+    "inside the other, the same interaction in other verbs, or nearly the same text), so two "
+    "answers are defensible; the words or numbers matched are named.",
     GOLD_IN_STEM: "The gold answer's text appears in the stem, so the stem gives it away.",
     HIDDEN_CONTEXT: "The stem refers to something the reader never sees (the passage, this GloBI "
     "record, the source, the spectrogram, the recording...); items must be self-contained.",
@@ -180,6 +182,7 @@ class _Option:
 
 
 _UNREAD = object()  # an _Option's interaction before it is first asked for
+_NESTED = "one range mostly inside the other"
 
 
 @lru_cache(maxsize=65536)
@@ -268,7 +271,7 @@ def _why_same(a: _Option, b: _Option, units: frozenset[str] | None = None) -> st
         if same_quantities(a.quantities, b.quantities, units):
             how = "the same quantity" if len(a.quantities) == 1 else "the same quantities"
         elif nested_ranges(a.quantities, b.quantities):
-            how = "one range mostly inside the other"
+            how = _NESTED
         else:
             return None
         # the thing counted is the unit of a count ("Three" is "3 chicks" where chicks are
@@ -280,7 +283,8 @@ def _why_same(a: _Option, b: _Option, units: frozenset[str] | None = None) -> st
             if a.negated != b.negated or _crossed(a.text, b.text):
                 return None
             pairs = zip(a.quantities, b.quantities, strict=True)
-            return f"{how}, " + "; ".join(f"{q.text!r} = {r.text!r}" for q, r in pairs)
+            join = " = " if how != _NESTED else " and "
+            return f"{how}, " + "; ".join(f"{q.text!r}{join}{r.text!r}" for q, r in pairs)
     elif a.stems and a.stems == b.stems:
         if a.negated != b.negated or _crossed(a.text, b.text):
             return None
@@ -308,7 +312,9 @@ def _same_interaction(a: _Option, b: _Option) -> str | None:
     if a.negated != b.negated:
         return None
     types = ", ".join(sorted(first[0]))
-    return f"the same interaction, {types}: {' '.join(first[1])!r} = {' '.join(second[1])!r}"
+    mine = ", ".join(repr(w) for w in first[1])
+    theirs = ", ".join(repr(w) for w in second[1])
+    return f"the same interaction, {types}: {mine} = {theirs}"
 
 
 def _similar_text(a: _Option, b: _Option) -> bool:
