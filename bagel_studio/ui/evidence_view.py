@@ -408,6 +408,7 @@ class EvidencePanel(QTabWidget):
         self.listening = panel = _make_listening_panel(self._services, self.clips, self.ahead)
         if panel is None:
             self._listening_slot.setText("Listening is not available in this build.")
+            self.ahead.close()  # nothing will show what it prepares
             return None
         panel.status_message.connect(self.status_message)
         panel.flags_changed.connect(self._refresh_species)  # the card's BirdNET line
