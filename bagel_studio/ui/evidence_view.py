@@ -415,6 +415,10 @@ class EvidencePanel(QTabWidget):
         self._recording_layout.replaceWidget(self._listening_slot, panel)
         self._listening_slot.hide()  # deleteLater alone leaves it drawn until the main loop runs
         self._listening_slot.deleteLater()
+        # Shown now: Qt shows a widget put into a shown layout on the event loop's next turn, and
+        # a clip prepared ahead is drawn at once, so a key pressed meanwhile found the panel
+        # nowhere on screen.
+        panel.show()
         panel.set_key_revealed(self.key_revealed)
         return panel
 
