@@ -26,7 +26,6 @@ from bagel_studio.core.export.render import Lines, Rendered
 from bagel_studio.core.export.report import Sections, report_files
 from bagel_studio.core.export.rows import dumps_document
 from bagel_studio.core.export.species_section import card_sentence
-from bagel_studio.core.importers.signing import SIGNATURE
 from bagel_studio.core.report import layout
 from bagel_studio.core.report.card import dataset_card
 from bagel_studio.core.report.tables import LengthSums
@@ -114,7 +113,7 @@ def write_documents(
     document = dumps_document(manifest)
     folder.write(layout.MANIFEST, document)
     if sign is not None:
-        folder.write(SIGNATURE, sign(document))
+        folder.write(layout.SIGNATURE, sign(document))
     final = folder.commit()
     if progress is not None:
         progress(1, 1)
