@@ -98,10 +98,12 @@ def write_documents(
     items: ItemWriter,
     progress: Progress | None,
     sign: Signer | None = None,
+    sound: Callable[[], None] | None = None,
 ) -> ExportResult:
     """The report stage, once every item is written: the report, the card and the manifest
     (and, with ``sign``, the manifest's signature beside it), and the folder put in place (the
-    caller discards it on an error)."""
+    caller discards it on an error). ``sound`` raises if the project is not (its check ran
+    beside the export: ``Store.sound_beside``); it is asked before the manifest is written."""
     content_hash, sections = items.close(plan)
     steps = _steps(plan, content_hash, sections)
     for index, (_, produce) in enumerate(steps, start=1):
@@ -109,6 +111,8 @@ def write_documents(
             folder.write(relative, data)
         if progress is not None:
             progress(index, len(steps) + 1)
+    if sound is not None:
+        sound()
     manifest = build_manifest(plan, folder.hashes, content_hash)
     document = dumps_document(manifest)
     folder.write(layout.MANIFEST, document)
