@@ -35,7 +35,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from bagel_studio.core.bulk import paused_gc
+from bagel_studio.core.bulk import give_back, paused_gc
 from bagel_studio.core.collect import blocking, licences
 from bagel_studio.core.export.atomic import check_out_dir
 from bagel_studio.core.export.balance import (
@@ -295,6 +295,7 @@ def _render_and_write(seed: int, domain: str, found: DomainPlan, items: ItemWrit
         targets, movable = [s.target for s in slots], [s.movable for s in slots]
         items.add(finish(prepared, seed, targets, movable))
     found.prepared.clear()  # written: the lines may go
+    give_back()  # and the memory they took, before the next domain's (``bulk.give_back``)
 
 
 def _assembled(
