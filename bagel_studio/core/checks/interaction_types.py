@@ -387,3 +387,39 @@ def recorded_types(label: str) -> tuple[str, ...]:
     if reading.known:
         return (reading.type,)
     return types_in(label) or (reading.type,)
+
+
+# An interaction word that names a role or is passive ("prey of", "predator of", "is eaten by",
+# "eaten by"), or "feeds" without "on" (it may give food): what way round it is, the words
+# alone do not say.
+_NOT_ACTIVE_BEFORE = re.compile(r"\b(?:is|are|was|were|be|been|being|gets?|got)\s+$", re.IGNORECASE)
+_NOT_ACTIVE_AFTER = re.compile(r"^\s*(?:of|by|to|on by|upon by)\b", re.IGNORECASE)
+_FEED = re.compile(r"^(?:feeds?|feeding|fed)$", re.IGNORECASE)
+_ON = re.compile(r"^\s*(?:on|upon)\b", re.IGNORECASE)
+_ANY_TYPE_RE = re.compile(
+    r"\b(?:" + "|".join(words for words, _ in _TEXT_TYPES) + r")\b", re.IGNORECASE
+)
+
+
+@lru_cache(maxsize=16384)
+def active_interaction(text: str) -> tuple[frozenset[str], tuple[str, ...]] | None:
+    """The interaction a free-text option says its subject does, in active verbs ("It preys on
+    the frog", "It hunts and eats the frog"): its most specific types (a type another one
+    implies is left out: "hunts and eats" is "preys on") and the words that name them. None
+    when it names none, or names one as a role, in the passive, or with "feeds" alone."""
+    if _ANY_TYPE_RE.search(text) is None:
+        return None
+    found: set[str] = set()
+    written: list[str] = []
+    for pattern, type_ in _TEXT_TYPE_RE:
+        for match in pattern.finditer(text):
+            before, after = text[: match.start()], text[match.end() :]
+            if _NOT_ACTIVE_BEFORE.search(before) or _NOT_ACTIVE_AFTER.match(after):
+                return None
+            if _FEED.match(match.group(0)) and not _ON.match(after):
+                return None
+            found.add(type_)
+            written.append(match.group(0))
+    specific = frozenset(t for t in found if not any(o != t and implies(o, t) for o in found))
+    ordered = tuple(sorted(set(written), key=lambda w: text.find(w)))
+    return specific, ordered
