@@ -129,6 +129,7 @@ class _Option:
         "phrase",
         "quantities",
         "rest",
+        "stem_set",
         "stems",
         "text",
     )
@@ -142,6 +143,7 @@ class _Option:
         if not stems.isdisjoint(_SYNONYMS):
             stems = {_SYNONYMS.get(s, s) for s in stems}
         self.stems = sorted(stems)
+        self.stem_set = frozenset(stems)
         # A scientific name starts with a capital A-Z (parse_name says no to anything else).
         first = text.lstrip()[:1]
         name = parse_name(text) if "A" <= first <= "Z" else None
@@ -170,7 +172,7 @@ class _Option:
             else:
                 named = {stem(w) for w in found[1]}
                 named |= {_SYNONYMS.get(n, n) for n in named}
-                self._interaction = (*found, frozenset(self.stems) - named)
+                self._interaction = (*found, self.stem_set - named)
         return self._interaction  # type: ignore[return-value]
 
     @property
@@ -308,8 +310,8 @@ def _same_interaction(a: _Option, b: _Option) -> str | None:
     words and negation; what they share, for the message, or None."""
     # Cheap first: the words only one of them has must all be interaction words ("preys" /
     # "hunts", "eats"), and they must share another (the partner): most pairs end here.
-    differing = set(a.stems).symmetric_difference(b.stems)
-    if len(differing) == len(a.stems) + len(b.stems):
+    differing = a.stem_set ^ b.stem_set
+    if len(differing) == len(a.stem_set) + len(b.stem_set):
         return None
     if not all(names_interaction(word) for word in differing):
         return None
