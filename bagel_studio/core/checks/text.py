@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from rapidfuzz.distance import Indel
 
-from bagel_studio.core.checks.interaction_types import active_interaction
+from bagel_studio.core.checks.interaction_types import active_interaction, names_interaction
 from bagel_studio.core.checks.quantities import (
     NUMBER_STEMS,
     Quantity,
@@ -129,6 +129,7 @@ class _Option:
         "phrase",
         "quantities",
         "rest",
+        "stem_set",
         "stems",
         "text",
     )
@@ -142,6 +143,7 @@ class _Option:
         if not stems.isdisjoint(_SYNONYMS):
             stems = {_SYNONYMS.get(s, s) for s in stems}
         self.stems = sorted(stems)
+        self.stem_set = frozenset(stems)
         # A scientific name starts with a capital A-Z (parse_name says no to anything else).
         first = text.lstrip()[:1]
         name = parse_name(text) if "A" <= first <= "Z" else None
@@ -170,7 +172,7 @@ class _Option:
             else:
                 named = {stem(w) for w in found[1]}
                 named |= {_SYNONYMS.get(n, n) for n in named}
-                self._interaction = (*found, frozenset(self.stems) - named)
+                self._interaction = (*found, self.stem_set - named)
         return self._interaction  # type: ignore[return-value]
 
     @property
@@ -306,8 +308,18 @@ def _same_interaction(a: _Option, b: _Option) -> str | None:
     verbs ("It preys on the frog" / "It hunts and eats the frog"): the same most specific
     interaction (``interaction_types.active_interaction``), in active verbs, with the same other
     words and negation; what they share, for the message, or None."""
-    first, second = a.interaction, b.interaction
-    if first is None or second is None or first[0] != second[0] or first[2] != second[2]:
+    # Cheap first: the words only one of them has must all be interaction words ("preys" /
+    # "hunts", "eats"), and they must share another (the partner): most pairs end here.
+    differing = a.stem_set ^ b.stem_set
+    if len(differing) == len(a.stem_set) + len(b.stem_set):
+        return None
+    if not all(names_interaction(word) for word in differing):
+        return None
+    first = a.interaction
+    if first is None or not first[2]:
+        return None  # an interaction and nothing else ("Eats"): a label, compared by the table
+    second = b.interaction
+    if second is None or first[0] != second[0] or first[2] != second[2]:
         return None
     if a.negated != b.negated:
         return None
