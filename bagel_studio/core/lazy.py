@@ -22,6 +22,10 @@ class LazyModule:
         self._module: ModuleType | None = None
         self._lock = threading.Lock()
 
+    def load(self) -> ModuleType:
+        """The module, imported now if it was not yet (to pay its import ahead of first use)."""
+        return self._module or self._load()
+
     def _load(self) -> ModuleType:
         with self._lock:
             if self._module is None:

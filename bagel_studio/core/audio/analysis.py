@@ -87,6 +87,14 @@ class Measurement:
         return cls(**{k: v for k, v in values.items() if k in names})
 
 
+def import_analysis() -> None:
+    """Import now what ``measure`` imports on its first call (scipy's signal, ndimage and special:
+    about a second of a core's time): the desk does it on a worker ahead of the first clip a
+    curator opens, where it slowed the first spectrogram's drawing on the UI thread."""
+    for module in (dsp.signal, dsp.ndimage, bands.ndimage, calls.special):
+        module.load()
+
+
 def measure(audio: DecodedAudio) -> Measurement:
     """Run the pipeline on ``audio`` (seconds of CPU for 30 s: call it off the UI thread)."""
     rate = audio.sample_rate

@@ -5,9 +5,7 @@ prepared on the worker pool (``ClipLoader.prepare``: decoded, its spectrogram dr
 one job at a time and never while the clip on screen is still loading, so that a clip the curator
 is waiting for never queues behind one they may never open. Arriving at an item prepared ahead then
 shows its recording at once (``ClipLoader.ready``); the first arrival of a session also finds the
-decoder and the FFT imported (the measurement's scipy is imported by the first measurement, which
-starts after the clip is drawn: imported ahead, it ran for seconds on a loaded machine and slowed
-an arrival that came meanwhile). The desk owns the queue and its caches from
+decoder, the FFT and the measurement's scipy imported. The desk owns the queue and its caches from
 its first item on (the recording on screen first while the panel is not built yet) and hands both
 to the panel once built. Each job starts after the window's repaint, never during the drawing of
 the clip just shown.

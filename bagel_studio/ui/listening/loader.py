@@ -10,7 +10,8 @@ The desk also hands the panel the items it will show next: ``ClipLoader.prepare`
 recordings and draws their spectrograms into the same caches, on the worker pool, while the curator
 is still on the item before; ``ClipLoader.ready`` then finds the clip of an arriving item in them
 on the UI thread (cheap: a file's size and time, two cache lookups, two cached reads of the
-project), so a recording prepared ahead is on screen as its item is.
+project), so a recording prepared ahead is on screen as its item is. The first preparation also
+imports what the clip's measurement needs (scipy), which the first arrival paid before.
 
 Measurements are written to the project's cache through the single writer executor, never from a
 worker: ``measure_clip`` (worker) computes, ``core.operations.store_measurement`` (writer) stores
@@ -37,6 +38,7 @@ from bagel_studio.core.audio import (
     measure,
     resolve_audio_path,
 )
+from bagel_studio.core.audio.analysis import import_analysis
 from bagel_studio.core.audio.birdnet import BirdNETUnavailable
 from bagel_studio.core.audio.project import cached_result
 from bagel_studio.core.audio.species import Detection, detect
@@ -135,6 +137,7 @@ class ClipLoader:
             self.spectrograms.get(self.decode(path), settings)
         except (AudioError, ValueError, MemoryError, OSError):
             return False
+        import_analysis()  # the clip's measurement follows its arrival: its imports are paid now
         return True
 
     @staticmethod
