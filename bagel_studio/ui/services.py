@@ -11,6 +11,11 @@ what to redraw; then the caller's ``done`` gets the result. A failure goes to th
 ``failed``, or else to ``report_failure`` (the desk's status bar). A run on another thread (an
 evaluation, measuring every clip) writes through ``Services.writes_of_run`` instead: each write
 waits on the writer, and their changes reach the windows once, when the run ends.
+
+The desk opens a project without SQLite's check of its pages (most of the check on open's time on a
+large file) and runs it with ``check_pages`` once the first item is shown: on the writer thread,
+so every write queued after it waits for its verdict, and a write queued before runs it first
+(``Store.transaction``); a damaged file refuses them all, and the desk says why.
 """
 
 from __future__ import annotations
@@ -162,6 +167,17 @@ class Services:
                 done(outcome.result)
 
         self.writer.submit(op, committed, failed or self.report_failure)
+
+    def check_pages(self, damaged: Callable[[str], None]) -> None:
+        """Run the check of the pages the store was opened without (``Store.check_pages``) on
+        the writer, ahead of every write from now on; ``damaged(message)`` on the main thread
+        when the file is damaged (every write is then refused)."""
+
+        def verdict(_findings: object) -> None:
+            if self.store.damage is not None:
+                damaged(self.store.damage)
+
+        self.writer.submit(self.store.check_pages, verdict, self.report_failure)
 
     def writes_of_run(self) -> RunWrites:
         """The ``write`` of a run on another thread; ``tell`` its changes when it ends."""

@@ -286,6 +286,7 @@ def load() -> str:
 
 ROWS = (  # label, key, unit, target key
     ("cold start to first item", "first_item_s", "s", "first"),
+    ("  CPU of the process", "first_cpu_s", "s", None),
     ("filter bar's choices", "choices_ms", "ms", None),
     ("filter change", "filter_ms", "ms", "filter"),
     ("  main-thread CPU", "filter_cpu", "ms", None),
