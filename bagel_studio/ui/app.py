@@ -103,7 +103,7 @@ def drain(services: Services, timeout_s: float = DRAIN_TIMEOUT_S) -> bool:
     further writes, e.g. a finished measurement being cached), before the executors shut down.
     Returns False if work was still pending at the deadline."""
     deadline = time.monotonic() + timeout_s
-    while services.writer.pending or services.workers.pending:
+    while services.pending:
         if time.monotonic() > deadline:
             log.warning("closing with work still pending")
             return False

@@ -124,6 +124,9 @@ class Services:
     prefs: Preferences
     writer: Executor = field(default_factory=lambda: Executor(1, "bagel-db"))
     workers: Executor = field(default_factory=lambda: Executor(2, "bagel-work"))
+    # reads that would keep the main thread waiting (a search's count), each on a connection
+    # of its own: never behind a write or an analysis
+    reader: Executor = field(default_factory=lambda: Executor(1, "bagel-read"))
 
     def __post_init__(self) -> None:
         self.windows: list[Window] = []
@@ -190,7 +193,13 @@ class Services:
         for window in list(self.windows):
             window.apply_changes(changes, origin)
 
+    @property
+    def pending(self) -> bool:
+        """Whether a write, an analysis or a read is still running or waits for its callback."""
+        return bool(self.writer.pending or self.workers.pending or self.reader.pending)
+
     def close(self) -> None:
         self.writer.shutdown()
         self.workers.shutdown()
+        self.reader.shutdown()
         self.store.close()

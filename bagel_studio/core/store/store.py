@@ -235,6 +235,20 @@ class Store:
         check): ``integrity.inspect``."""
         return inspect(self.db.conn, applied_migrations(self.db), full=full)
 
+    @contextmanager
+    def apart(self) -> Iterator[Database]:
+        """A read connection of its own to the project, for another thread (a search's count,
+        the check of the pages), while this store's connection serves the desk; a store in
+        memory lends its own."""
+        if str(self.path) == ":memory:":
+            yield self.db
+            return
+        conn = _connect_read_only(self.path)
+        try:
+            yield Database(conn)
+        finally:
+            conn.close()
+
     def check_pages(self) -> Findings:
         """SQLite's quick check of the pages, where ``open(check_pages=False)`` left it out:
         read through a connection of its own (so it may run on another thread while this
@@ -243,14 +257,10 @@ class Store:
         if self.pages_checked:
             return self.findings or Findings()
         try:
-            conn = _connect_read_only(self.path)
+            with self.apart() as db:
+                problems = integrity_problems(db.conn, full=False)
         except StoreError as exc:  # the file cannot even be read again: not known sound
             problems = [str(exc)]
-        else:
-            try:
-                problems = integrity_problems(conn, full=False)
-            finally:
-                conn.close()
         self.found(replace(self.findings or Findings(), integrity=problems))
         self.pages_checked = True
         return self.findings or Findings()
