@@ -212,8 +212,7 @@ class MainWindow(QMainWindow):
         self.controller.status_message.connect(self.show_status)
         self.evidence.status_message.connect(self.show_status)
         self.queue_model.modelReset.connect(self.show_progress)
-        self.queue_model.rowsInserted.connect(self.show_progress)  # also: a search counted
-        self.queue_model.rowsRemoved.connect(self.show_progress)
+        self.queue_model.counted.connect(self.show_progress)
         self.machine.state_changed.connect(self._state_changed)
         # An empty queue says why (filters or no items) when the filters change, state or not.
         self.queue_model.modelReset.connect(lambda: self._state_changed(self.machine.state.value))

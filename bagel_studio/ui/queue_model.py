@@ -18,7 +18,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Collection
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 
 from bagel_studio.core.changes import Part
@@ -116,6 +116,8 @@ class _Page:
 class QueueModel(QAbstractTableModel):
     """A read-only table over ``store`` for one ``QueueFilter``."""
 
+    counted = Signal()  # a search's count arrived (``counter``): its rows are all in the table
+
     def __init__(
         self,
         store: Store,
@@ -188,6 +190,7 @@ class QueueModel(QAbstractTableModel):
             self._drop_pages_from(count)
             self._count = count
             self.endRemoveRows()
+        self.counted.emit()
 
     def reload(self) -> None:
         self.set_filter(self._filter)
