@@ -49,7 +49,7 @@ _INFRA_MARKERS = {"subsp.", "ssp.", "var.", "f.", "subsp", "ssp", "var", "forma"
 _QUALIFIERS = {"cf.", "aff.", "cf", "aff", "nr.", "?"}
 _UNRESOLVED = {"sp.", "spp.", "sp", "spp", "indet.", "indet"}
 _GENUS_RE = re.compile(r"^[A-Z][a-z]+(?:-[a-z]+)?$")
-_EPITHET_RE = re.compile(r"^[a-z][a-z-]+$")
+_EPITHET_RE = re.compile(r"^[a-z][a-z-]+(?:/[a-z][a-z-]+)?$")  # "volitans/miles": a pair
 _SUBGENUS_RE = re.compile(r"^\([A-Z][a-z]+\)$")
 # Words that start English phrases and can look like a genus at the head of a sentence, and
 # words that follow one and can look like an epithet.
@@ -97,6 +97,36 @@ class TaxonName:
         if self.epithets:
             return (self.genus,)
         return ()
+
+
+# Botanical family names the code conserves without the -aceae ending.
+_CONSERVED_FAMILIES = frozenset(
+    {"compositae", "cruciferae", "gramineae", "guttiferae"}
+    | {"labiatae", "leguminosae", "palmae", "umbelliferae"}
+)
+# Ranks an ending tells for sure (-oidea is a superfamily's ending, but some classes have it too:
+# Holothuroidea, Echinoidea).
+_SURE_ENDINGS = frozenset({"family", "subfamily", "order"})
+
+
+def not_of_rank(name: TaxonName, rank: str) -> bool:
+    """Whether ``name`` is known not to be of ``rank`` by its structure and the codes' endings:
+    a binomial is no genus or family, a uninomial no species, a family (-idae, -aceae) no
+    genus, order or class, and a uninomial without a family's ending no family (the
+    zoological code fixes -idae, the botanical -aceae, a few conserved names aside). False
+    where the name does not say (an animal order or a class has no fixed ending)."""
+    own = name.rank
+    if rank in (SPECIES, SUBSPECIES):
+        return not name.epithets
+    if name.epithets:
+        return True
+    if rank == "family":
+        return own != "family" and name.genus.casefold() not in _CONSERVED_FAMILIES
+    if rank == GENUS:
+        return own in _SURE_ENDINGS
+    if rank in ("order", "class", "phylum", "kingdom"):
+        return own in _SURE_ENDINGS and own != rank
+    return False
 
 
 def suffix_rank(word: str) -> str | None:

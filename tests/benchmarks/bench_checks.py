@@ -1,6 +1,6 @@
 """Precision and recall of every check on the labeled corpus (``tests/data/check_corpus``).
 
-Run: .venv/bin/python tests/benchmarks/bench_checks.py [--split dev|holdout|all]
+Run: .venv/bin/python tests/benchmarks/bench_checks.py [--split dev|holdout|fresh|all]
          [--show CHECK ...] [--json OUT]
 
 Each split is built into its own project as a curator's would be: ``bagel-studio import`` of the

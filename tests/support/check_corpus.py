@@ -25,7 +25,7 @@ from tests.support.llm_server import LETTERS, ScriptedServer
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "data" / "check_corpus"
 TRUTH = CORPUS / "truth.jsonl"
-SPLITS = ("dev", "holdout")
+SPLITS = ("dev", "holdout", "fresh")
 KINDS = ("clean", "hard-clean", "flawed")
 DOMAINS = ("Wikipedia", "GloBI", "bioRxiv", "Xeno-canto")
 REFERENCE_MODELS = ("ref-a", "ref-b")  # the two reference models every item is asked of

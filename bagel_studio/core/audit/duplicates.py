@@ -228,10 +228,14 @@ def _grouped_pairs(digests: bytes, positions: Sequence[int]) -> Iterable[tuple[i
 def _fact_subjects(subjects: Collection[str]) -> list[str]:
     """What "the same fact" is about: one text or one GloBI record, or exactly the same set of
     subjects (two GloBI stems about one predator and different prey share a taxon, not a
-    fact)."""
+    fact). A recording beside its species is one sample of the species' sound, which a
+    self-contained item asks about: the set without it."""
     found = [s for s in subjects if s.startswith(("text:", "record:"))]
     if subjects:
         found.append("|".join(sorted(subjects)))
+        sampled = sorted(s for s in subjects if not s.startswith("recording:"))
+        if len(sampled) < len(subjects) and any(s.startswith("taxon:") for s in sampled):
+            found.append("|".join(sampled))
     return found
 
 

@@ -150,13 +150,14 @@ def stored_subjects(
     return [frozenset(found[p]) if p in found else _NOTHING for p in range(len(questions))]
 
 
-_WORD_BEFORE = re.compile(r"([A-Z][a-z]+) $")
+_WORD_BEFORE = re.compile(r"([A-Z][a-z]+)(?:['’]s)? $")  # "Sonoran Desert", "Townsend's Warbler"
 
 
 def _in_a_name(text: str, start: int) -> bool:
-    """Whether the capitalised word at ``start`` follows another that is no function word:
-    the second word of a name ("the Sonoran Desert food web"), not a genus ("Which Turdus
-    merula sings?", "eats Microtus arvalis")."""
+    """Whether the capitalised word at ``start`` follows another that is no function word
+    (or a possessive one): the second word of a name ("the Sonoran Desert food web", "a
+    Townsend's Warbler song"), not a genus ("Which Turdus merula sings?", "eats Microtus
+    arvalis")."""
     before = _WORD_BEFORE.search(text, max(0, start - 40), start)
     return before is not None and before.group(1).lower() not in _NOT_GENUS
 

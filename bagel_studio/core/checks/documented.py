@@ -5,8 +5,10 @@ as documented. For a masked participant, a distractor is also documented when a 
 (or a member of it, for a higher taxon) to the stem's taxon by the gold record's interaction or a
 compatible one (``interaction_types.compatible``: "preys on" for "eats", "found on" for "parasite
 of"), in the same role: the predator offered as a possible prey is not documented as prey by the
-record of it eating. For a masked interaction, a distractor interaction is also documented when
-another record links the item's two taxa, the same way round, by it or by a relation implying it.
+record of it eating; an option outside the group or of another rank than the stem asks ("which
+moth", "which family") is no answer, whatever the records link it to. For a masked interaction,
+a distractor interaction is also documented when another record links the item's two taxa, the
+same way round, by it or by a relation implying it.
 """
 
 from __future__ import annotations
@@ -14,17 +16,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bagel_studio.core.checks.globi_item import GlobiItem, describe, letter, role
-from bagel_studio.core.checks.groups import outside, stem_groups
+from bagel_studio.core.checks.groups import asked_rank, outside, stem_groups
 from bagel_studio.core.checks.interaction_types import Reading, compatible, implies, read_label
 from bagel_studio.core.checks.interactions import leaked_type, leaky_words
 from bagel_studio.core.checks.records import GlobiLink, format_refs
 from bagel_studio.core.model import Flag, Severity
-from bagel_studio.core.taxonomy import normalize_taxon
+from bagel_studio.core.taxonomy import normalize_taxon, not_of_rank
 
 ALSO_DOCUMENTED = "also-documented"
 DESCRIPTION = (
-    "The loaded GloBI records also link another option to the stem's taxon by the same or an "
-    "equivalent interaction, in the same role (a record-specific key): the records are named."
+    "The loaded GloBI records also link another option (of the group and rank the stem asks, "
+    "if it asks one) to the stem's taxon by the same or an equivalent interaction, in the same "
+    "role (a record-specific key): the records are named."
 )
 
 
@@ -127,12 +130,17 @@ def _documented_participants(g: GlobiItem) -> Flag | None:
     groups = stem_groups(g.item.content.question)
     if g.gold is not None and outside(groups, known_lineage(g, g.gold)):
         groups = ()  # the gold itself is outside: the stem's word means something else
+    rank = asked_rank(g.item.content.question)
+    if rank is not None and g.gold is not None and not_of_rank(g.taxa[g.gold], rank):
+        rank = None  # the gold itself is of another rank: the stem's word says something else
     hits: dict[int, list[GlobiLink]] = {}
     for index in g.taxa:
         if index == g.gold or g.key(index) in wanted:
             continue
         if outside(groups, known_lineage(g, index)):
             continue  # a spider for "which moth": no answer, whatever eats it
+        if rank is not None and not_of_rank(g.taxa[index], rank):
+            continue  # an order for "which family": no answer, whatever eats it
         matches = [
             lk for lk in links_for_option(g, index) if _fits(lk, _member_key(lk, wanted), relations)
         ]

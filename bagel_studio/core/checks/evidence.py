@@ -18,7 +18,7 @@ from pathlib import PurePath
 from typing import TYPE_CHECKING
 
 from bagel_studio.core.checks.globi_evidence import about_record, option_types, record_verdict
-from bagel_studio.core.checks.quantities import quantities, unit_words
+from bagel_studio.core.checks.quantities import quantities, same_quantities, unit_words
 from bagel_studio.core.checks.support import (
     GOLD_MIN,
     SUPPORTED,
@@ -30,6 +30,7 @@ from bagel_studio.core.checks.support import (
 from bagel_studio.core.checks.words import STOP_WORDS, WORD_RE, content_stems, stem
 from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.model import Flag, Item, ItemContent, Severity
+from bagel_studio.core.taxonomy import parse_name
 
 if TYPE_CHECKING:
     from bagel_studio.core.checks.context import CheckContext
@@ -40,8 +41,10 @@ SUPPORTED_DISTRACTOR = "supported-distractor"
 
 DESCRIPTIONS = {
     UNSUPPORTED_GOLD: "No sentence of the item's evidence (Wikipedia/bioRxiv text, GloBI summary, "
-    "generator spans) holds most of the gold answer's content words and numbers, or the GloBI "
-    "record the item links says otherwise; the words found and missing are named.",
+    "generator spans) holds most of the gold answer's content words and numbers, the sentence "
+    "most about the stem gives a rival of the gold instead (another value of the same quantity, "
+    "another species of its genus), or the GloBI record the item links says otherwise; the "
+    "words found and missing are named.",
     SUPPORTED_DISTRACTOR: "A sentence of the item's evidence that is about the stem holds all the "
     "content words and numbers of a distractor, not negated, so the distractor may also be "
     "right; the words matched are named.",
@@ -185,7 +188,95 @@ def evidence_flags(ctx: CheckContext, item: Item, globi: GlobiItem | None = None
             break
     if supported:
         flags.append(_supported(item, supported))
+        if not any(f.check == UNSUPPORTED_GOLD for f in flags):
+            contradicted = _rival_stated(item, supported, question)
+            if contradicted is not None:
+                flags.append(contradicted)
     return flags
+
+
+def _rival_stated(
+    item: Item,
+    supported: list[tuple[int, str, str, int, OptionSupport, list[str]]],
+    question: frozenset[str],
+) -> Flag | None:
+    """A wrong key the evidence contradicts: a distractor of the gold's own kind (another value
+    of the same quantity, another species of the same genus, the same words with one other)
+    is held by a sentence more about the stem than any sentence holding the gold, and that
+    sentence does not hold the gold. The text then says the distractor where the gold should
+    be."""
+    content = item.content
+    gold = content.answer_index
+    assert gold is not None
+    for index, label, text, number, support, about in supported:
+        if not _rivals(content.options[gold], content.options[index]):
+            continue
+        sentences = sentence_index(text)
+        if _holds_gold(sentences, number, gold, content):
+            continue
+        if _gold_stated_about(sentences, content, question) >= len(about):
+            continue
+        letter = content.answer_letter or "?"
+        rival = LETTERS[index] if index < len(LETTERS) else str(index + 1)
+        return Flag(
+            UNSUPPORTED_GOLD,
+            Severity.WARNING,
+            f"Gold answer {letter} {content.answer_text!r} is contradicted by {label}: the "
+            f"sentence most about the stem says {_quoted(support.found)}, distractor {rival} "
+            f'{content.options[index].strip()!r}: "{_snippet(text, number)}"',
+            {
+                "options": [letter],
+                "score": 0.0,
+                "evidence": label,
+                "rival": rival,
+                "found": list(support.found),
+                "missing": [],
+            },
+        )
+    return None
+
+
+def _gold_stated_about(
+    sentences: SentenceIndex, content: ItemContent, question: frozenset[str]
+) -> int:
+    """How many of the stem's distinctive words the sentences holding the whole gold (as a
+    distractor is held: its words as written, in one sentence) hold at most; 0 when none holds
+    it."""
+    options = content.options
+    gold = options[content.answer_index or 0]
+    words = option_words(gold, content.question, options)
+    support = option_support(sentences, words, quantities(gold), strict=True)
+    if support.score < SUPPORTED:
+        return 0
+    distinctive = _distinctive(sentences, question)
+    return max(
+        (sum(1 for s in distinctive if sentences.holds(n, s)) for n in support.sentences),
+        default=0,
+    )
+
+
+def _rivals(gold: str, other: str) -> bool:
+    """Whether two options are answers of one kind that cannot both be right: the same words
+    with other values of one quantity ("By about two years" / "By about four years"), two
+    species of one genus ("Strychnos ignatii" / "Strychnos nux-vomica"), or the same content
+    words but one each."""
+    mine, theirs = quantities(gold), quantities(other)
+    if mine or theirs:
+        if len(mine) != len(theirs) or same_quantities(mine, theirs):
+            return False
+        if any(
+            q.dimension and r.dimension and q.dimension != r.dimension
+            for q, r in zip(mine, theirs, strict=True)
+        ):
+            return False
+        return set(content_stems(gold)) - unit_words(gold) == set(
+            content_stems(other)
+        ) - unit_words(other)
+    first, second = parse_name(gold.strip()), parse_name(other.strip())
+    if first is not None and second is not None and first.epithets and second.epithets:
+        return first.genus == second.genus and first.key != second.key
+    a, b = set(content_stems(gold)), set(content_stems(other))
+    return len(a) >= 2 and len(a - b) == 1 and len(b - a) == 1
 
 
 def _distinctive(sentences: SentenceIndex, question: frozenset[str]) -> frozenset[str]:

@@ -21,7 +21,8 @@ if TYPE_CHECKING:
     from bagel_studio.core.checks.context import CheckContext
 
 INTERACTION_DIMENSION = "Masked interaction type inference"
-_TOKEN_RE = re.compile(r"\([A-Z][a-z]+\)|[A-Za-z][A-Za-z-]*\.?")
+# a word, a subgenus in brackets, or a pair of epithets ("Pterois volitans/miles")
+_TOKEN_RE = re.compile(r"\([A-Z][a-z]+\)|[A-Za-z][A-Za-z-]*(?:/[a-z][a-z-]*)?\.?")
 MAX_NAME_WORDS = 4  # genus, (subgenus), species, subspecies
 _LATIN_ENDINGS = ("us", "a", "um", "i", "ae", "is", "ii", "x", "on", "ensis", "oides")
 

@@ -76,3 +76,29 @@ def outside(groups: tuple[frozenset[str], ...], lineage: set[str]) -> bool:
     if not groups or not lineage:
         return False
     return all(group.isdisjoint(lineage) for group in groups)
+
+
+_RANK_WORDS = {
+    "species": "species",
+    "genus": "genus",
+    "genera": "genus",
+    "family": "family",
+    "families": "family",
+    "order": "order",
+    "orders": "order",
+    "class": "class",
+    "classes": "class",
+    "phylum": "phylum",
+    "phyla": "phylum",
+}
+_ASKED_RANK_RE = re.compile(
+    r"\b(?:which|what)\s+(?:[a-z-]+\s+){0,2}?(" + "|".join(_RANK_WORDS) + r")\b", re.IGNORECASE
+)
+
+
+@lru_cache(maxsize=4096)
+def asked_rank(question: str) -> str | None:
+    """The rank a stem asks for ("Which family of swimming crabs...", "What insect order..."),
+    or None when it asks none (or more than one)."""
+    found = {_RANK_WORDS[m.group(1).lower()] for m in _ASKED_RANK_RE.finditer(question)}
+    return found.pop() if len(found) == 1 else None

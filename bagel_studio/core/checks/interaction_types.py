@@ -387,3 +387,53 @@ def recorded_types(label: str) -> tuple[str, ...]:
     if reading.known:
         return (reading.type,)
     return types_in(label) or (reading.type,)
+
+
+# An interaction word that names a role or is passive ("prey of", "predator of", "is eaten by",
+# "eaten by"), or "feeds" without "on" (it may give food): what way round it is, the words
+# alone do not say.
+_NOT_ACTIVE_BEFORE = re.compile(r"\b(?:is|are|was|were|be|been|being|gets?|got)\s+$", re.IGNORECASE)
+_NOT_ACTIVE_AFTER = re.compile(r"\s*(?:of|by|to|on by|upon by)\b", re.IGNORECASE)
+_ON = re.compile(r"\s*(?:on|upon)\b", re.IGNORECASE)
+_FEEDS = frozenset({"feed", "feeds", "fed", "feeding"})
+_BEFORE_REACH = 12  # characters before an interaction word in which "is", "were"... are looked for
+# Every interaction word of _TEXT_TYPES in one pattern, a named group per type: one pass over
+# the text, the first type listed winning where two match at one place, as in ``types_in``.
+_ANY_TYPE_RE = re.compile(
+    r"\b(?:" + "|".join(f"(?P<t{n}>{words})" for n, (words, _) in enumerate(_TEXT_TYPES)) + r")\b",
+    re.IGNORECASE,
+)
+_GROUP_TYPES = {f"t{n}": type_ for n, (_, type_) in enumerate(_TEXT_TYPES)}
+
+
+@lru_cache(maxsize=16384)
+def active_interaction(text: str) -> tuple[frozenset[str], tuple[str, ...]] | None:
+    """The interaction a free-text option says its subject does, in active verbs ("It preys on
+    the frog", "It hunts and eats the frog"): its most specific types (a type another one
+    implies is left out: "hunts and eats" is "preys on") and the words that name them. None
+    when it names none, or names one as a role, in the passive, or with "feeds" alone."""
+    found: set[str] = set()
+    written: list[str] = []
+    for match in _ANY_TYPE_RE.finditer(text):
+        start, end = match.span()
+        if _NOT_ACTIVE_BEFORE.search(text, max(0, start - _BEFORE_REACH), start):
+            return None
+        if _NOT_ACTIVE_AFTER.match(text, end):
+            return None
+        word = match.group(0)
+        if word.lower() in _FEEDS and not _ON.match(text, end):
+            return None
+        found.add(_GROUP_TYPES[match.lastgroup or ""])
+        if word not in written:
+            written.append(word)
+    if not found:
+        return None
+    specific = frozenset(t for t in found if not any(o != t and implies(o, t) for o in found))
+    return specific, tuple(written)
+
+
+@lru_cache(maxsize=4096)
+def names_interaction(word: str) -> bool:
+    """Whether one word (or its stem: "hunt", "parasit") is an interaction word of
+    ``active_interaction``."""
+    return _ANY_TYPE_RE.fullmatch(word) is not None

@@ -173,10 +173,15 @@ class _Patterns:
             flags,
         )
         # "three quarters", "a third", "two-thirds", "one in ten", "half": shares
+        # "two thirds to four fifths": a range of shares; "2/3": a fraction in figures (not
+        # "24/7", not a date "3/4/2019")
         self.share = re.compile(
             rf"(?:(?P<bound>{_ANY_BOUND})\s*)?"
             rf"(?:(?P<num>\d+|{_NUMBER_WORD_RE}|an?)[- ](?P<fraction>{_FRACTION_RE})\b"
+            rf"(?:{_RANGE_JOIN}(?P<num2>\d+|{_NUMBER_WORD_RE}|an?)[- ]"
+            rf"(?P<fraction2>{_FRACTION_RE})\b)?"
             rf"|\b(?P<half>half)\b"
+            rf"|(?<![\d/.,])(?P<over>\d{{1,2}})/(?P<under>\d{{1,2}})(?![\d/]|[.,]\d)"
             rf"|(?P<part>\d+|{_NUMBER_WORD_RE}) (?:in|out of) (?P<whole>\d+|{_NUMBER_WORD_RE})\b)",
             flags,
         )
@@ -369,23 +374,40 @@ def _bound_of(text: str) -> str:
 
 def _share(match: re.Match[str]) -> Quantity | None:
     """A share as a percentage: "three quarters" 75%, "a third" 33.3%, "one in ten" 10%."""
+    high: float | None = None
+    value: float | None
     if match.group("half"):
         value = 50.0
     elif match.group("fraction"):
-        number = match.group("num").lower()
-        count = 1.0 if number in ("a", "an") else _number(number)
-        if count is None:
-            return None
-        value = 100.0 * count / FRACTIONS[match.group("fraction").lower()]
+        value = _fraction(match.group("num"), match.group("fraction"))
+        if match.group("fraction2"):
+            high = _fraction(match.group("num2"), match.group("fraction2"))
+            if high is None:
+                return None
+    elif match.group("over"):
+        over, under = int(match.group("over")), int(match.group("under"))
+        if not 0 < over < under:
+            return None  # "24/7", "0/5": no share
+        value = 100.0 * over / under
     else:
         part, whole = _number(match.group("part")), _number(match.group("whole"))
         if part is None or not whole:
             return None
         value = 100.0 * part / whole
+    if value is None:
+        return None
+    low, high = (value, value) if high is None else (min(value, high), max(value, high))
     bound_text = match.group("bound") or ""
-    slack = 0.05 * value if _patterns().hedge.match(bound_text) else 0.0
+    slack = 0.05 * high if _patterns().hedge.match(bound_text) else 0.0
     text = match.group(0).strip()
-    return Quantity(value, value, "percent", _bound_of(bound_text), text, value, value, slack)
+    return Quantity(low, high, "percent", _bound_of(bound_text), text, low, high, slack)
+
+
+def _fraction(number: str, fraction: str) -> float | None:
+    """A fraction in words as a percentage ("two thirds" 66.7, "a fifth" 20)."""
+    number = number.lower()
+    count = 1.0 if number in ("a", "an") else _number(number)
+    return None if count is None else 100.0 * count / FRACTIONS[fraction.lower()]
 
 
 def _multiple(match: re.Match[str]) -> Quantity | None:
@@ -527,14 +549,107 @@ def _words(text: str) -> float | None:
     return total + current if seen else None
 
 
-def same_quantities(first: tuple[Quantity, ...], second: tuple[Quantity, ...]) -> bool:
-    """The two texts state the same quantities (in any order)."""
+def same_quantities(
+    first: tuple[Quantity, ...],
+    second: tuple[Quantity, ...],
+    units: frozenset[str] | None = None,
+) -> bool:
+    """The two texts state the same quantities (in any order). ``units``: when given, a bare
+    number is also the same as that number with a unit (``unit_key``) among them, or with any
+    unit when it is empty ("Six" is "6 days" where the stem asks in days, or names no unit)."""
     if len(first) != len(second):
         return False
     left = list(second)
     for quantity in first:
-        match = next((q for q in left if quantity.same(q)), None)
+        match = next((q for q in left if _same(quantity, q, units)), None)
         if match is None:
             return False
         left.remove(match)
     return True
+
+
+def _same(first: Quantity, second: Quantity, units: frozenset[str] | None) -> bool:
+    if first.same(second):
+        return True
+    if units is None or bool(first.dimension) == bool(second.dimension):
+        return False
+    bare, united = (first, second) if second.dimension else (second, first)
+    if units and unit_key(united) not in units:
+        return False
+    given = in_unit_of(bare, united)
+    return given is not None and given.same(united)
+
+
+def unit_key(quantity: Quantity) -> str:
+    """What a quantity's unit is, to compare with the units a question asks in: the unit's
+    dimension and factor ("time:86400" for days), or the thing counted ("count:egg")."""
+    if quantity.dimension.startswith("count:"):
+        return quantity.dimension
+    dimension, factor = _UNIT_TABLE.get(quantity.unit, (quantity.dimension, 1.0))
+    return f"{dimension}:{factor:g}"
+
+
+def in_unit_of(bare: Quantity, united: Quantity) -> Quantity | None:
+    """A bare number read in the unit of another quantity ("Six" as 6 days beside "6 days"), or
+    None where the unit is not a plain factor (temperatures)."""
+    if not united.raw_high:
+        return None
+    factor = united.high / united.raw_high
+    if not _close(united.low, united.raw_low * factor, EXACT * 1e3):
+        return None
+    return Quantity(
+        bare.raw_low * factor,
+        bare.raw_high * factor,
+        united.dimension,
+        bare.bound,
+        bare.text,
+        bare.raw_low,
+        bare.raw_high,
+        bare.slack * factor,
+        united.unit,
+        bare.loose,
+    )
+
+
+_UNIT_WORD = re.compile(
+    r"\b(?:how\s+many|number\s+of|in|many|much)\s+(?P<word>[a-z]+(?:\s+[a-z]+)?)", re.IGNORECASE
+)
+
+
+@lru_cache(maxsize=4096)
+def asked_units(question: str) -> frozenset[str]:
+    """The units a question asks its answer in (``unit_key``): a unit after "how many", "in",
+    "number of" ("For how many days...", "How long, in weeks, ..."), or the thing "how many"
+    counts ("How many eggs..."); empty when it names none."""
+    found: set[str] = set()
+    for match in _UNIT_WORD.finditer(question):
+        words = match.group("word").lower().split()
+        for length in (2, 1):
+            phrase = " ".join(words[:length])
+            if len(words) >= length and len(phrase) > 1 and phrase in _UNIT_TABLE:
+                dimension, factor = _UNIT_TABLE[phrase]
+                found.add(f"{dimension}:{factor:g}")
+                break
+        else:
+            counted = words[0]
+            if match.group(0).lower().startswith("how") and counted not in STOP_WORDS:
+                found.add("count:" + stem(counted))
+    return frozenset(found)
+
+
+OVERLAP = 0.5  # share of the wider range the narrower one must cover to be the same answer
+
+
+def nested_ranges(first: tuple[Quantity, ...], second: tuple[Quantity, ...]) -> bool:
+    """One range lies inside the other and covers at least OVERLAP of it ("40-75%" and "about
+    one half to three quarters"): whenever the narrower is right, so is the wider."""
+    if len(first) != 1 or len(second) != 1:
+        return False
+    a, b = first[0], second[0]
+    if a.dimension != b.dimension or a.bound != b.bound or a.low == a.high or b.low == b.high:
+        return False
+    inner, outer = (a, b) if a.high - a.low <= b.high - b.low else (b, a)
+    margin = TOLERANCE * (outer.high - outer.low)
+    if inner.low < outer.low - margin or inner.high > outer.high + margin:
+        return False
+    return inner.high - inner.low >= OVERLAP * (outer.high - outer.low)

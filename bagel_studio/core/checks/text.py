@@ -9,9 +9,12 @@ from functools import lru_cache
 
 from rapidfuzz.distance import Indel
 
+from bagel_studio.core.checks.interaction_types import active_interaction, names_interaction
 from bagel_studio.core.checks.quantities import (
     NUMBER_STEMS,
     Quantity,
+    asked_units,
+    nested_ranges,
     quantities,
     same_quantities,
     unit_words,
@@ -34,7 +37,9 @@ HIDDEN_CONTEXT = "hidden-context"
 DESCRIPTIONS = {
     DUPLICATE_OPTIONS: "Two options say the same thing in different words (the same content "
     "words in an order that keeps their meaning, the same quantities in other units or number "
-    "formats, or nearly the same text), so two answers are defensible.",
+    "formats, a bare number and the same number in the unit the stem asks, one range mostly "
+    "inside the other, the same interaction in other verbs, or nearly the same text), so two "
+    "answers are defensible; the words or numbers matched are named.",
     GOLD_IN_STEM: "The gold answer's text appears in the stem, so the stem gives it away.",
     HIDDEN_CONTEXT: "The stem refers to something the reader never sees (the passage, this GloBI "
     "record, the source, the spectrogram, the recording...); items must be self-contained.",
@@ -114,6 +119,7 @@ class _Option:
     same options recur across many items: species, interaction types, frequency bands)."""
 
     __slots__ = (
+        "_interaction",
         "_negated",
         "empty",
         "folded",
@@ -123,6 +129,7 @@ class _Option:
         "phrase",
         "quantities",
         "rest",
+        "stem_set",
         "stems",
         "text",
     )
@@ -136,6 +143,7 @@ class _Option:
         if not stems.isdisjoint(_SYNONYMS):
             stems = {_SYNONYMS.get(s, s) for s in stems}
         self.stems = sorted(stems)
+        self.stem_set = frozenset(stems)
         # A scientific name starts with a capital A-Z (parse_name says no to anything else).
         first = text.lstrip()[:1]
         name = parse_name(text) if "A" <= first <= "Z" else None
@@ -147,10 +155,25 @@ class _Option:
         self.numbers = _NUMBER.findall(text)
         self.phrase = " ".join(found).lower()  # normalized_phrase(text), from the same words
         self._negated: bool | None = None
+        self._interaction: object = _UNREAD
         maybe = self.numbers or not stems.isdisjoint(NUMBER_STEMS)
         self.quantities: tuple[Quantity, ...] = quantities(text) if maybe else ()
         # the content words beside the quantities (their numbers and units left to them)
         self.rest = frozenset(self.stems) - unit_words(text) if self.quantities else frozenset()
+
+    @property
+    def interaction(self) -> tuple[frozenset[str], tuple[str, ...], frozenset[str]] | None:
+        """The interaction the option says its subject does, the words naming it and the other
+        content words (found when first asked: few pairs get that far)."""
+        if self._interaction is _UNREAD:
+            found = active_interaction(self.text)
+            if found is None:
+                self._interaction = None
+            else:
+                named = {stem(w) for w in found[1]}
+                named |= {_SYNONYMS.get(n, n) for n in named}
+                self._interaction = (*found, self.stem_set - named)
+        return self._interaction  # type: ignore[return-value]
 
     @property
     def negated(self) -> bool:
@@ -158,6 +181,10 @@ class _Option:
         if self._negated is None:
             self._negated = _negated(self.phrase)
         return self._negated
+
+
+_UNREAD = object()  # an _Option's interaction before it is first asked for
+_NESTED = "one range mostly inside the other"
 
 
 @lru_cache(maxsize=65536)
@@ -223,7 +250,7 @@ def _near_same(a: _Option, b: _Option) -> bool:
     return _why_same(a, b) is not None
 
 
-def _why_same(a: _Option, b: _Option) -> str | None:
+def _why_same(a: _Option, b: _Option, units: frozenset[str] | None = None) -> str | None:
     """What makes two options say the same thing (for the flag's message), or None: the same
     content words in an order that keeps their meaning (case, articles and plurals
     aside), the same quantities with the same other words ("37 °C" / "about 37 degrees
@@ -243,24 +270,63 @@ def _why_same(a: _Option, b: _Option) -> str | None:
     if a.is_name and b.is_name and not (a.quantities or b.quantities):
         return None  # two names ("Panthera leo" / "Panthera leo leo") are two taxa
     if a.quantities or b.quantities:
-        if not same_quantities(a.quantities, b.quantities):
+        if same_quantities(a.quantities, b.quantities, units):
+            how = "the same quantity" if len(a.quantities) == 1 else "the same quantities"
+        elif nested_ranges(a.quantities, b.quantities):
+            how = _NESTED
+        else:
             return None
-        if a.rest == b.rest:
+        # the thing counted is the unit of a count ("Three" is "3 chicks" where chicks are
+        # counted), not a word one option adds
+        counted = {
+            q.dimension[6:] for q in (*a.quantities, *b.quantities) if q.dimension[:6] == "count:"
+        }
+        if a.rest - counted == b.rest - counted:
             if a.negated != b.negated or _crossed(a.text, b.text):
                 return None
             pairs = zip(a.quantities, b.quantities, strict=True)
-            same = "; ".join(f"{q.text!r} = {r.text!r}" for q, r in pairs)
-            return f"the same {'quantity' if len(a.quantities) == 1 else 'quantities'}, {same}"
+            join = " = " if how != _NESTED else " and "
+            return f"{how}, " + "; ".join(f"{q.text!r}{join}{r.text!r}" for q, r in pairs)
     elif a.stems and a.stems == b.stems:
         if a.negated != b.negated or _crossed(a.text, b.text):
             return None
         written = [w for w in WORD_RE.findall(a.text) if w.lower() not in STOP_WORDS]
         return f"the same words: {', '.join(dict.fromkeys(written))}"
-    elif a.numbers != b.numbers:
-        return None
+    else:
+        interaction = _same_interaction(a, b)
+        if interaction is not None:
+            return interaction
+        if a.numbers != b.numbers:
+            return None
     if not _similar_text(a, b) or a.negated != b.negated or _prefixed(a.phrase, b.phrase):
         return None
     return "nearly the same text"
+
+
+def _same_interaction(a: _Option, b: _Option) -> str | None:
+    """Two options that say their subject does the same thing to the same partner in other
+    verbs ("It preys on the frog" / "It hunts and eats the frog"): the same most specific
+    interaction (``interaction_types.active_interaction``), in active verbs, with the same other
+    words and negation; what they share, for the message, or None."""
+    # Cheap first: the words only one of them has must all be interaction words ("preys" /
+    # "hunts", "eats"), and they must share another (the partner): most pairs end here.
+    differing = a.stem_set ^ b.stem_set
+    if len(differing) == len(a.stem_set) + len(b.stem_set):
+        return None
+    if not all(names_interaction(word) for word in differing):
+        return None
+    first = a.interaction
+    if first is None or not first[2]:
+        return None  # an interaction and nothing else ("Eats"): a label, compared by the table
+    second = b.interaction
+    if second is None or first[0] != second[0] or first[2] != second[2]:
+        return None
+    if a.negated != b.negated:
+        return None
+    types = ", ".join(sorted(first[0]))
+    mine = ", ".join(repr(w) for w in first[1])
+    theirs = ", ".join(repr(w) for w in second[1])
+    return f"the same interaction, {types}: {mine} = {theirs}"
 
 
 def _similar_text(a: _Option, b: _Option) -> bool:
@@ -315,12 +381,15 @@ def _crossed(first: str, second: str) -> bool:
 
 def _duplicate_options(item: Item, prepared: list[_Option]) -> Flag | None:
     options = item.content.options
+    # a bare number is read in the unit the stem asks in ("For how many days": "Six" is "6
+    # days"), only asked for when an option holds a quantity
+    units = asked_units(item.content.question) if any(o.quantities for o in prepared) else None
     for i in range(len(options)):
         for j in range(i + 1, len(options)):
             first, second = prepared[i], prepared[j]
             if first.empty or second.empty:
                 continue
-            why = _why_same(first, second)
+            why = _why_same(first, second, units)
             if why is not None:
                 return Flag(
                     DUPLICATE_OPTIONS,

@@ -131,3 +131,60 @@ def test_a_lone_number_leaks_nothing_and_a_hedge_is_not_looked_for() -> None:
     ]
     leaks = [(leak.item_id, leak.leaked_item_id) for leak in audit_items(items).leaks]
     assert leaks == [("lion:cubs", "lion:eyes")]
+
+
+def test_one_species_sound_asked_from_two_recordings_is_one_fact_twice() -> None:
+    # A self-contained acoustic item asks of the species' song, not of one clip: two recordings
+    # of one species asked the same topic with the same gold ask one fact. Another species
+    # with the same template and gold is another fact.
+    def sound(item_id: str, question: str, gold: str, recording: str, taxon: str) -> AuditItem:
+        about = frozenset({f"recording:{recording}", f"taxon:{taxon}"})
+        content = ItemContent(question, (gold, "x", "y", "z"), 0, "Dominant frequency range", "")
+        return AuditItem(
+            item_id,
+            "Xeno-canto",
+            content.dimension,
+            question,
+            content.options,
+            0,
+            recording,
+            about,
+            content,
+        )
+
+    items = [
+        sound(
+            "wren:a",
+            "What is the dominant frequency range of the wren's song?",
+            "~4-7 kHz",
+            "xc1",
+            "troglodytes troglodytes",
+        ),
+        sound(
+            "wren:b",
+            "In which band does most of a wren song's energy lie?",
+            "Roughly 4 to 7 kHz",
+            "xc2",
+            "troglodytes troglodytes",
+        ),
+        sound(
+            "robin:a",
+            "What is the dominant frequency range of the robin's song?",
+            "~4-7 kHz",
+            "xc3",
+            "erithacus rubecula",
+        ),
+    ]
+    assert audit_items(items).duplicates == [["wren:a", "wren:b"]]
+
+
+def test_a_common_name_after_a_possessive_is_no_binomial() -> None:
+    from bagel_studio.core.audit.items import stored_subjects
+
+    questions = [
+        "In which band does most of the energy of a Bewick's Wren song lie?",
+        "Which insect does Cory's Shearwater chick eat?",
+        "Which vole does Tyto alba eat?",
+    ]
+    found = stored_subjects([None] * 3, [None] * 3, [None] * 3, [{}] * 3, questions)
+    assert found == [frozenset(), frozenset(), frozenset({"taxon:tyto alba"})]

@@ -720,3 +720,61 @@ def test_a_word_no_record_knows_as_a_taxon_mixes_no_ranks() -> None:
     assert "taxon-granularity" not in flags["globi:words:absurd"]
     assert "taxon-granularity" in flags["globi:words:family"]
     assert "taxon-granularity" in flags["globi:words:recorded"]
+
+
+def test_an_option_of_another_rank_than_the_stem_asks_is_no_answer() -> None:
+    # The shrew is recorded eating an order and a class too, but "which family" asks a family:
+    # an order or a class is no answer to it, whatever the records link it to.
+    store = Store.memory()
+    store.evidence.add_globi_records(
+        [
+            record("Sorex araneus", "eats", "Carabidae", row=1),
+            record("Sorex araneus", "eats", "Araneae", row=2),
+            record("Sorex araneus", "eats", "Gastropoda", row=3),
+            record("Sorex araneus", "eats", "Lumbricidae", row=4),
+        ],
+        None,
+    )
+    asked = new_item(
+        "globi:shrew:family",
+        "GloBI",
+        "Which family of ground beetles is recorded in the diet of the shrew Sorex araneus?",
+        ["Coleoptera: Carabidae", "Araneae", "Gastropoda", "Lumbricidae"],
+        "A",
+        PARTICIPANT,
+        globi_ref="curated.tsv#1",
+    )
+    unasked = new_item(
+        "globi:shrew:taxon",
+        "GloBI",
+        "Which prey is recorded in the diet of the shrew Sorex araneus?",
+        ["Coleoptera: Carabidae", "Araneae", "Gastropoda", "Helix pomatia"],
+        "A",
+        PARTICIPANT,
+        globi_ref="curated.tsv#1",
+    )
+    flags = checked(store, asked, unasked)
+    family = flags["globi:shrew:family"]["also-documented"]
+    assert family.details["options"] == ["D"]  # the other family; not the order or the class
+    assert "D 'Lumbricidae' is also recorded: Sorex araneus eats Lumbricidae" in family.message
+    assert flags["globi:shrew:taxon"]["also-documented"].details["options"] == ["B", "C"]
+
+
+def test_a_pair_of_species_written_with_a_slash_is_one_taxon() -> None:
+    # GloBI tables name a species pair the source could not tell apart "Genus a/b".
+    store = Store.memory()
+    store.evidence.add_globi_records(
+        [record("Pterois volitans/miles", "eats", "Stegastes partitus", row=1)], None
+    )
+    item = new_item(
+        "globi:lionfish:self",
+        "GloBI",
+        "Which damselfish is recorded in the diet of the lionfish Pterois volitans/miles?",
+        ["Stegastes partitus", "Pterois volitans/miles", "Chromis cyanea", "Abudefduf saxatilis"],
+        "A",
+        PARTICIPANT,
+        globi_ref="curated.tsv#1",
+    )
+    flag = checked(store, item)["globi:lionfish:self"]["stem-taxon-in-options"]
+    assert flag.details["options"] == ["B"]
+    assert "B 'Pterois volitans/miles'" in flag.message

@@ -211,3 +211,69 @@ def test_over_a_span_of_time_may_be_a_duration() -> None:
     assert quantities("More than three weeks")[0].within(span, strict=True)
     (over_length,) = quantities("over three metres long")
     assert not gold.within(over_length)  # outside time, "over" is "more than"
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("two thirds", "2/3"),
+        ("2/3", "about 67%"),
+        ("three quarters", "3/4"),
+        ("one fifth", "1/5"),
+        ("two thirds to four fifths", "66.7-80%"),
+        ("About one half to three quarters", "50–75%"),
+    ],
+)
+def test_simple_fractions_in_words_figures_and_ranges(first: str, second: str) -> None:
+    assert same_quantities(quantities(first), quantities(second)), (first, quantities(first))
+
+
+def test_slashes_that_are_no_fraction() -> None:
+    assert all(q.dimension != "percent" for q in quantities("open 24/7"))
+    assert all(q.dimension != "percent" for q in quantities("seen on 3/4/2019"))
+
+
+def _stem(question: str, *options: str) -> dict[str, object]:
+    item = new_item("w:q", "Wikipedia", question, list(options), "A", "Behavior")
+    return checked(Store.memory(), item)["w:q"]
+
+
+def test_a_bare_number_is_the_number_in_the_unit_the_stem_asks_in() -> None:
+    days = _stem(
+        "For how many days do the chicks stay in the burrow?", "Six", "6 days", "Two", "Ten"
+    )
+    flag = days["duplicate-options"]
+    assert flag.details["options"] == ["A", "B"]  # type: ignore[attr-defined]
+    assert "'Six' = '6 days'" in flag.message  # type: ignore[attr-defined]
+    counted = _stem("How many chicks fledge from a nest?", "Three", "3 chicks", "Seven", "One")
+    assert counted["duplicate-options"].details["options"] == ["A", "B"]  # type: ignore[attr-defined]
+    unitless = _stem("How long do the chicks stay in the burrow?", "Six", "6 days", "Two", "Ten")
+    assert unitless["duplicate-options"].details["options"] == ["A", "B"]  # type: ignore[attr-defined]
+
+
+def test_a_bare_number_in_another_unit_than_the_stems_is_another_answer() -> None:
+    weeks = _stem(
+        "For how many weeks do the chicks stay in the burrow?", "Six", "6 days", "Two", "Ten"
+    )
+    assert "duplicate-options" not in weeks
+    other = _stem("How many chicks fledge from a nest?", "Three", "3 weeks", "Seven", "One")
+    assert "duplicate-options" not in other
+
+
+def test_a_range_mostly_inside_another_is_the_same_answer() -> None:
+    flags = _options("40-75%", "About one half to three quarters", "10%", "Nearly all")
+    assert flags["duplicate-options"].details["options"] == ["A", "B"]  # type: ignore[attr-defined]
+    assert "'40-75%'" in flags["duplicate-options"].message  # type: ignore[attr-defined]
+    for first, second in [
+        ("1-2 years", "2-3 years"),  # touching, not overlapping
+        ("10-50 cm", "20-25 cm"),  # a small part of the wider one
+        ("Six to nine years", "Six to nine months"),
+        ("3-5 kHz", "4-8 kHz"),  # overlapping, neither inside the other
+    ]:
+        assert "duplicate-options" not in _options(first, second, "Neither", "Something else")
+
+
+def test_ranges_of_years_far_apart_are_not_nested() -> None:
+    assert "duplicate-options" not in _options(
+        "1983 to 2009", "2015 to 2019", "1950", "1999 to 2001"
+    )

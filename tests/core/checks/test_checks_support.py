@@ -456,3 +456,61 @@ def test_a_distractor_of_the_stems_own_words_is_not_judged_by_them() -> None:
         source={"title": "Barn owl", "text": text},
     )
     assert "supported-distractor" not in checked(Store.memory(), item)["wikipedia:owl:prey"]
+
+
+_HERON = (
+    "The grey heron Ardea cinerea nests in colonies in tall trees. Most herons breed by the time "
+    "they are three years of age. Young herons leave the colony after two years. The heron eats "
+    "fish, frogs and the water beetle Dytiscus marginalis, which it finds in shallow water."
+)
+
+
+def test_a_wrong_key_the_sentence_most_about_the_stem_contradicts_is_unsupported() -> None:
+    # The sentence most about the stem gives another value of the same thing (or another species
+    # of the same genus) than the gold; the gold's figure occurs only in a sentence about
+    # something else.
+    age = new_item(
+        "wikipedia:heron:breed",
+        "Wikipedia",
+        "By what age have most herons bred?",
+        [
+            "By about two years",
+            "By about three years",
+            "By about eight years",
+            "By about ten years",
+        ],
+        "A",
+        "Behavior",
+        source={"title": "Grey heron", "text": _HERON},
+    )
+    beetle = new_item(
+        "wikipedia:heron:beetle",
+        "Wikipedia",
+        "Which water beetle does the heron find in shallow water?",
+        ["Dytiscus latissimus", "Dytiscus marginalis", "Gyrinus natator", "Carabus violaceus"],
+        "A",
+        "Diet",
+        source={"title": "Grey heron", "text": _HERON},
+    )
+    flags = checked(Store.memory(), age, beetle)
+    breed = flags["wikipedia:heron:breed"]["unsupported-gold"]
+    assert breed.details["options"] == ["A"]  # type: ignore[attr-defined]
+    assert "'about three years'" in breed.message and "B 'By about three years'" in breed.message  # type: ignore[attr-defined]
+    assert "supported-distractor" in flags["wikipedia:heron:breed"]
+    found = flags["wikipedia:heron:beetle"]["unsupported-gold"]
+    assert "B 'Dytiscus marginalis'" in found.message  # type: ignore[attr-defined]
+
+
+def test_a_right_key_beside_a_rival_the_text_also_states_stays_supported() -> None:
+    # Both values are in the text, each in a sentence about its own thing: the gold's sentence
+    # is as much about the stem as the distractor's.
+    item = new_item(
+        "wikipedia:heron:leave",
+        "Wikipedia",
+        "After how long do young herons leave the colony?",
+        ["After two years", "After three years", "After eight years", "After ten years"],
+        "A",
+        "Behavior",
+        source={"title": "Grey heron", "text": _HERON},
+    )
+    assert "unsupported-gold" not in checked(Store.memory(), item)["wikipedia:heron:leave"]

@@ -204,3 +204,40 @@ def test_a_species_beside_its_own_subspecies_in_any_domain() -> None:
     flags = checked(Store.memory(), item)["w:8"]
     assert flags["subspecies-collision"].details["options"] == ["A", "B"]
     assert "duplicate-options" not in flags
+
+
+def _interaction_options(*options: str) -> dict[str, object]:
+    item = new_item(
+        "g:q",
+        "GloBI",
+        "How is the heron related to the frog?",
+        list(options),
+        "A",
+        "Masked interaction type inference",
+    )
+    return checked(Store.memory(), item)["g:q"]
+
+
+def test_the_same_interaction_in_other_verbs_is_a_duplicate() -> None:
+    flags = _interaction_options(
+        "It preys on the frog",
+        "It hunts and eats the frog",
+        "It nests beside the frog",
+        "It is eaten by the frog",
+    )
+    flag = flags["duplicate-options"]
+    assert flag.details["options"] == ["A", "B"]  # type: ignore[attr-defined]
+    assert "preys" in flag.message and "hunts" in flag.message  # type: ignore[attr-defined]
+
+
+def test_interactions_the_other_way_round_or_about_other_things_are_not_duplicates() -> None:
+    for first, second in [
+        ("It eats the frog", "It is eaten by the frog"),
+        ("Predator of the frog", "Prey of the frog"),
+        ("It preys on the frog", "It preys on the frog's tadpoles"),
+        ("It eats the frog", "It does not eat the frog"),
+        ("It hunts the frog", "It eats the frog"),
+    ]:
+        assert "duplicate-options" not in _interaction_options(
+            first, second, "Neither", "Something else"
+        ), (first, second)
