@@ -138,18 +138,22 @@ class DeskApp:
         if store is None:
             return False
         previous = (self.window, self.services)
-        services = Services(store=store, prefs=self.prefs)
-        try:
+        services: Services | None = None
+        try:  # what the first item needs is read before the pages are checked
             if store.team.package() is None:  # a package is reviewed as its curator
                 ask_curator(self.prefs)
+            services = Services(store=store, prefs=self.prefs)
             window = MainWindow(
                 services,
                 read_only=store.read_only,
                 open_project=lambda p, c: self.open(p, create=c),
                 settings=desk_settings(),
             )
-        except sqlite3.DatabaseError as exc:  # pages the first item needs are damaged
-            services.close()
+        except sqlite3.DatabaseError as exc:  # ... and they are damaged
+            if services is not None:
+                services.close()
+            else:
+                store.close()
             error = opening_error(path, exc)
             if error is None:
                 raise

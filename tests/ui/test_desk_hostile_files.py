@@ -132,6 +132,33 @@ def test_damaged_pages_found_after_the_first_item_are_said_and_nothing_is_writte
     desk.start_screen.close()
 
 
+def test_damaged_pages_the_first_item_needs_are_said_as_on_open(
+    qapp: QApplication, tmp_path: Path
+) -> None:
+    """The first item is read before the pages are checked: when that read meets the damage,
+    the desk says so as the check would have, and opens nothing."""
+    from bagel_studio.core.prefs import Preferences
+    from bagel_studio.ui.app import DeskApp
+
+    path = project_with_history(tmp_path, items=20)
+    break_page_of(path, "items")
+    shown: list[str] = []
+
+    def close_the_box() -> None:
+        box = QApplication.activeModalWidget()
+        if isinstance(box, QMessageBox):
+            shown.append(box.text())
+            box.accept()
+        else:
+            QTimer.singleShot(50, close_the_box)
+
+    desk = DeskApp(Preferences(curator="bo"))
+    QTimer.singleShot(50, close_the_box)
+    assert desk.open(path) is False
+    assert desk.window is None
+    assert shown and "damaged" in shown[0] and "repair" in shown[0]
+
+
 def test_a_hidden_curator_name_from_outside_is_refused(tmp_path: Path) -> None:
     """``BAGEL_STUDIO_CURATOR`` (and ``--curator``) go through the same rule as every name."""
     project = project_with_history(tmp_path, items=3)
