@@ -124,12 +124,12 @@ class Services:
     prefs: Preferences
     writer: Executor = field(default_factory=lambda: Executor(1, "bagel-db"))
     workers: Executor = field(default_factory=lambda: Executor(2, "bagel-work"))
-    # reads that would keep the main thread waiting (a search's count), each on a connection
-    # of its own: never behind a write or an analysis
-    reader: Executor = field(default_factory=lambda: Executor(1, "bagel-read"))
 
     def __post_init__(self) -> None:
         self.windows: list[Window] = []
+        # reads that would keep the main thread waiting (a search's count), each on a
+        # connection of its own: never behind a write or an analysis
+        self.reader = Executor(1, "bagel-read")
         # a curator's package of a review plan (hand-out) is reviewed as that curator
         self.package: dict[str, Any] | None = self.store.team.package()
         # how a failed write nobody asked to hear of is reported (the desk: its status bar)
