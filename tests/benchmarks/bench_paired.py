@@ -3,13 +3,15 @@ two source trees in turn, each with its own Python, so that both see the same mo
 
 Run: .venv/bin/python tests/benchmarks/bench_paired.py N BEFORE_TREE BEFORE_PYTHON
         [--after-tree TREE --after-python PYTHON] [--repeat 3] [--items FILE]
+        [--steps import,check,export]
 The after tree is this one (its .venv) unless given. The items come from ``bagel_scale.py N``
 unless FILE is given (both trees import the same file). Every command runs once in each tree in
 turn, the trees' order turning run by run (before, after; after, before; ...), and is timed as
 ``bench_scale.command`` times it (a fresh interpreter: wall, CPU of the command and of any worker
 process it started, its own peak RSS). Each tree's first import makes the project its exports
 and checks (on a copy) read, once every item without a blocking flag is accepted
-(``decide --ids-from``, not timed); then come the exports, the checks and the other imports.
+(``decide --ids-from``, not timed); then come the exports, the checks and the other imports
+(``--steps``: only the steps named; the first imports are made, and shown, in any case).
 Printed: each run with the load average at its start, then per step and tree the medians of
 REPEAT runs and after / before of the medians; the load average before and after, and
 ``machine.parallel_check``.
@@ -104,7 +106,15 @@ def main() -> None:
     parser.add_argument("--after-python", type=Path, default=ROOT / ".venv" / "bin" / "python")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--items", type=Path, help="an item file instead of bagel_scale's")
+    parser.add_argument(
+        "--steps",
+        default=",".join(STEPS),
+        help="the steps timed, comma-separated (default: %(default)s)",
+    )
     args = parser.parse_args()
+    steps = [step for step in STEPS if step in args.steps.split(",")]
+    if not steps:
+        parser.error(f"--steps: name one or more of {', '.join(STEPS)}")
     trees = {
         "before": (args.before_python.absolute(), args.before_tree.absolute()),
         "after": (args.after_python.absolute(), args.after_tree.absolute()),
@@ -149,11 +159,13 @@ def main() -> None:
             run("import", who, 0)
             accept_all(*trees[who], folder / f"{who}0.bagel", folder)
         for step in ("export", "check", "import"):
+            if step not in steps:
+                continue
             for n in range(1 if step == "import" else 0, args.repeat):
                 for who in order[n % 2]:
                     run(step, who, n)
     print("medians: before | after | after / before")
-    for step in STEPS:
+    for step in steps:
         both = {}
         for who in ("before", "after"):
             done = runs[(step, who)]

@@ -31,7 +31,6 @@ from bagel_studio.core.export import (
     export_release,
     record_export,
 )
-from bagel_studio.core.importers.signing import SigningError, sign_manifest, ssh_keygen
 from bagel_studio.core.store import ProjectLockedError, Store, StoreError
 
 
@@ -90,8 +89,6 @@ def run(args: argparse.Namespace) -> int:
             )
     except OutDirExistsError as exc:
         raise UsageError(str(exc)) from exc
-    except SigningError as exc:
-        raise UsageError(f"nothing written: {exc}") from exc
     except ExportBlockedError as exc:
         if args.json:
             print_json({"exported": False, "blocked": [_blocked_json(b) for b in exc.blocked]})
@@ -123,6 +120,9 @@ def _signer(key: str | None) -> Callable[[bytes], bytes] | None:
     """What signs the manifest with ``--sign KEY`` (checked before anything is read)."""
     if key is None:
         return None
+    # imported only to sign: the import package it lives in is not what an export needs
+    from bagel_studio.core.importers.signing import SigningError, sign_manifest, ssh_keygen
+
     path = Path(key).expanduser()
     if not path.is_file():
         raise UsageError(f"--sign: {key}: no such key file")
@@ -130,7 +130,14 @@ def _signer(key: str | None) -> Callable[[bytes], bytes] | None:
         ssh_keygen()
     except SigningError as exc:
         raise UsageError(f"--sign: {exc}") from exc
-    return lambda manifest: sign_manifest(manifest, path)
+
+    def sign(manifest: bytes) -> bytes:
+        try:
+            return sign_manifest(manifest, path)
+        except SigningError as exc:
+            raise UsageError(f"nothing written: {exc}") from exc
+
+    return sign
 
 
 def _record(project: Path, result: ExportResult, wait: float) -> str | None:

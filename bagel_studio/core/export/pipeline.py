@@ -16,8 +16,11 @@
   batch as soon as it is prepared: its lines need no deal);
 * report (``release.write_documents``): the report, the dataset card and the manifest.
 
-``export_release`` runs them a domain at a time: a domain's items are read once, and written as
-soon as the domain is dealt, so memory holds one domain's prepared lines at most. A blocked item
+``export_release`` runs them a domain at a time, while the project's full check
+(``Store.sound_beside``) runs beside them on a thread of its own: the release is written into a
+temporary folder and kept only if the check finds the file sound (a damaged file would be
+released as it reads). A domain's items are read once, and written as soon as the domain is
+dealt, so memory holds one domain's prepared lines at most. A blocked item
 found on the way stops the writing (the folder is removed: nothing is left behind) and the rest
 is planned only to name every blocked item. ``plan_export`` stops after the deal (the desk's
 preview; a model shown the release's order); ``write_release`` writes such a plan, reading its
@@ -32,7 +35,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from bagel_studio.core.bulk import paused_gc
+from bagel_studio.core.bulk import give_back, paused_gc
 from bagel_studio.core.collect import blocking, licences
 from bagel_studio.core.export.atomic import check_out_dir
 from bagel_studio.core.export.balance import (
@@ -224,8 +227,14 @@ def export_release(
     is signed with it (``importers.signing``), its signature written beside it."""
     out = Path(out_dir).absolute()
     check_out_dir(out, force, None if str(store.path) == ":memory:" else store.path)
-    store.require_sound()  # a damaged file would be released as it reads
-    with snapshot(store), paused_gc(), writing(out) as (folder, items):
+    # a damaged file would be released as it reads: checked beside the stages, the release
+    # kept only if it is sound (``Store.sound_beside``)
+    with (
+        store.sound_beside() as sound,
+        snapshot(store),
+        paused_gc(),
+        writing(out) as (folder, items),
+    ):
         project = collect(store)
         counter = _Counter(project.total, _percent(progress, 0, ITEMS_SHARE))
         domains = {}
@@ -237,7 +246,9 @@ def export_release(
             _render_and_write(seed, domain, found, items)
         plan = _assembled(store, seed, project, domains)
         _releasable(plan)
-        return write_documents(plan, folder, items, _percent(progress, ITEMS_SHARE, PERCENT), sign)
+        return write_documents(
+            plan, folder, items, _percent(progress, ITEMS_SHARE, PERCENT), sign, sound
+        )
 
 
 def write_release(
@@ -254,14 +265,20 @@ def write_release(
         raise ExportBlockedError(plan.blocked)
     check_out_dir(out_dir, force, project)
     items = plan.items
-    items.store.require_sound()
-    with snapshot(items.store), paused_gc(), writing(out_dir) as (folder, writer):
+    with (
+        items.store.sound_beside() as sound,
+        snapshot(items.store),
+        paused_gc(),
+        writing(out_dir) as (folder, writer),
+    ):
         counter = _Counter(len(items), _percent(progress, 0, ITEMS_SHARE))
         for start in range(0, len(items), items.BATCH):
             batch = items.slots[start : start + items.BATCH]
             writer.add(render(items.store, batch, items.seed))
             counter.add(len(batch))
-        return write_documents(plan, folder, writer, _percent(progress, ITEMS_SHARE, PERCENT))
+        return write_documents(
+            plan, folder, writer, _percent(progress, ITEMS_SHARE, PERCENT), sound=sound
+        )
 
 
 def shown_order(store: Store, seed: int) -> dict[str, tuple[ItemContent, tuple[int, ...]]]:
@@ -278,6 +295,7 @@ def _render_and_write(seed: int, domain: str, found: DomainPlan, items: ItemWrit
         targets, movable = [s.target for s in slots], [s.movable for s in slots]
         items.add(finish(prepared, seed, targets, movable))
     found.prepared.clear()  # written: the lines may go
+    give_back()  # and the memory they took, before the next domain's (``bulk.give_back``)
 
 
 def _assembled(

@@ -26,7 +26,6 @@ from bagel_studio.core.export.render import Lines, Rendered
 from bagel_studio.core.export.report import Sections, report_files
 from bagel_studio.core.export.rows import dumps_document
 from bagel_studio.core.export.species_section import card_sentence
-from bagel_studio.core.importers.signing import SIGNATURE
 from bagel_studio.core.report import layout
 from bagel_studio.core.report.card import dataset_card
 from bagel_studio.core.report.tables import LengthSums
@@ -99,10 +98,12 @@ def write_documents(
     items: ItemWriter,
     progress: Progress | None,
     sign: Signer | None = None,
+    sound: Callable[[], None] | None = None,
 ) -> ExportResult:
     """The report stage, once every item is written: the report, the card and the manifest
     (and, with ``sign``, the manifest's signature beside it), and the folder put in place (the
-    caller discards it on an error)."""
+    caller discards it on an error). ``sound`` raises if the project is not (its check ran
+    beside the export: ``Store.sound_beside``); it is asked before the manifest is written."""
     content_hash, sections = items.close(plan)
     steps = _steps(plan, content_hash, sections)
     for index, (_, produce) in enumerate(steps, start=1):
@@ -110,11 +111,13 @@ def write_documents(
             folder.write(relative, data)
         if progress is not None:
             progress(index, len(steps) + 1)
+    if sound is not None:
+        sound()
     manifest = build_manifest(plan, folder.hashes, content_hash)
     document = dumps_document(manifest)
     folder.write(layout.MANIFEST, document)
     if sign is not None:
-        folder.write(SIGNATURE, sign(document))
+        folder.write(layout.SIGNATURE, sign(document))
     final = folder.commit()
     if progress is not None:
         progress(1, 1)

@@ -18,14 +18,13 @@ from typing import Any
 
 from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.importers.signing import (
-    SIGNATURE,
     Signature,
     SigningError,
     check_signature,
 )
 from bagel_studio.core.model import ItemContent
 from bagel_studio.core.report import layout
-from bagel_studio.core.report.layout import ITEM_FIELDS
+from bagel_studio.core.report.layout import ITEM_FIELDS, SIGNATURE
 
 CHUNK = 1 << 20
 

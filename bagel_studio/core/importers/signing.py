@@ -21,8 +21,9 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from bagel_studio.core.report.layout import SIGNATURE
+
 NAMESPACE = "bagel-release"  # ssh-keygen -Y's namespace of a release's signature
-SIGNATURE = "manifest.json.sig"  # beside manifest.json
 TIMEOUT_S = 60  # a key with a passphrase asks on the terminal
 
 

@@ -25,11 +25,11 @@ from bagel_studio.core.llm.metrics import (
 )
 from bagel_studio.core.llm.project import load_profiles
 from bagel_studio.core.llm.templates import evaluation_template
-from bagel_studio.core.operations.llm import LEVELS_SOURCE
 from bagel_studio.core.report.plots import PALETTE, Series, bar_chart
 from bagel_studio.core.report.release import Section
 from bagel_studio.core.report.tables import markdown_table
 from bagel_studio.core.store import Store
+from bagel_studio.core.store.llm import LEVELS_SOURCE
 
 
 def model_report(

@@ -14,7 +14,7 @@ from bagel_studio.core.model import Flag
 from bagel_studio.core.operations.reviews import edit
 from bagel_studio.core.store import Store
 from bagel_studio.core.store.imports import GeneratorRejection
-from bagel_studio.core.store.llm import AnswerRow
+from bagel_studio.core.store.llm import LEVELS_SOURCE, AnswerRow
 from bagel_studio.core.store.rows import NewItem
 
 
@@ -56,9 +56,6 @@ def record_answers(store: Store, answers: Sequence[AnswerRow]) -> Done[int]:
     with store.transaction():
         written = store.llm.write_answers(answers)
     return Done(written, MODELS)
-
-
-LEVELS_SOURCE = "levels_source"  # the project setting naming where the applied levels came from
 
 
 def apply_levels(

@@ -3,6 +3,7 @@
 ```
 README.md               dataset card (Hugging Face convention)
 manifest.json           seed, tool version, counts, content hash, SHA-256 of every other file
+manifest.json.sig       its SSH signature, when the export was signed (export --sign)
 provenance.jsonl        one line per released item: source, permutation, revision, decisions
 data/all.jsonl          every released item
 data/<domain>.jsonl     the items of one domain (wikipedia, globi, biorxiv, xeno-canto)
@@ -17,6 +18,7 @@ from bagel_studio.core.domains import domain_prefix
 
 README = "README.md"
 MANIFEST = "manifest.json"
+SIGNATURE = "manifest.json.sig"  # beside the manifest (``importers.signing``)
 PROVENANCE = "provenance.jsonl"
 ALL_ITEMS = "data/all.jsonl"
 REPORT = "report/report.md"

@@ -22,7 +22,8 @@ import json
 import os
 import re
 import sqlite3
-from collections.abc import Iterable, Mapping
+import threading
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -116,6 +117,63 @@ def inspect(conn: sqlite3.Connection, applied: Iterable[str], *, full: bool | No
     if full and not findings.integrity and "items_fts" in found:
         findings.integrity.extend(search_index_problems(conn))
     return findings
+
+
+class CheckBeside:
+    """The full check (``inspect(full=True)``) of a project file on a connection and a thread of
+    their own, started at once, so that a reader goes on meanwhile: SQLite checks the pages and
+    the search index with Python's GIL released. ``findings`` waits for its verdict; ``stop``
+    interrupts it (a reader that gave up does not wait for the whole check)."""
+
+    def __init__(self, connect: Callable[[], sqlite3.Connection], applied: Iterable[str]) -> None:
+        self._connect = connect
+        self._applied = tuple(applied)
+        self._findings: Findings | None = None
+        self._error: BaseException | None = None
+        self._lock = threading.Lock()
+        self._conn: sqlite3.Connection | None = None
+        self._stopped = False
+        self._thread = threading.Thread(target=self._run, name="project-check", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            conn = self._connect()
+        except BaseException as exc:  # handed to the caller of ``findings``
+            self._error = exc
+            return
+        with self._lock:
+            if self._stopped:
+                conn.close()
+                return
+            self._conn = conn
+        try:
+            self._findings = inspect(conn, self._applied, full=True)
+        except BaseException as exc:
+            self._error = exc
+        finally:
+            with self._lock:
+                self._conn = None
+            conn.close()
+
+    def findings(self) -> Findings:
+        """What the check found, once it is done (its own error raised, if it met one)."""
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        if self._findings is None:
+            raise StoreError("the project's check was stopped before its verdict")
+        return self._findings
+
+    def stop(self) -> None:
+        """Interrupt the check if it still runs, and wait until its thread is gone."""
+        with self._lock:
+            self._stopped = True
+        while self._thread.is_alive():
+            with self._lock:
+                if self._conn is not None:
+                    self._conn.interrupt()
+            self._thread.join(0.05)
 
 
 def compare(

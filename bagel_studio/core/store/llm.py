@@ -12,6 +12,7 @@ from typing import Any
 
 from bagel_studio.core.store.part import Part
 
+LEVELS_SOURCE = "levels_source"  # the project setting naming where the applied levels came from
 ANSWER_COLUMNS = (
     "profile",
     "settings_hash",

@@ -28,6 +28,7 @@ from bagel_studio.core.store.imports import Imports
 from bagel_studio.core.store.integrity import (
     DAMAGE_CODES,
     STORAGE_CODES,
+    CheckBeside,
     DamagedProjectError,
     Findings,
     inspect,
@@ -273,6 +274,37 @@ class Store:
         if not findings.sound:
             self.found(findings)
             raise DamagedProjectError(findings.message(self.path))
+
+    @contextmanager
+    def sound_beside(self) -> Iterator[Callable[[], None]]:
+        """``require_sound``'s check run beside the caller's reading (``integrity.CheckBeside``:
+        a connection and a thread of its own), for an export to write its release meanwhile
+        into a temporary place. Yields ``require()``, which waits for the verdict and raises as
+        ``require_sound`` does; the caller calls it before keeping anything it wrote. An error
+        leaving the block is replaced by DamagedProjectError when the file is damaged (what a
+        damaged file makes a reader meet says less than the check); one that is not an
+        ``Exception`` (an interruption) stops the check instead. A project in memory is
+        checked at once."""
+        if str(self.path) == ":memory:":
+            self.require_sound()
+            yield lambda: None
+            return
+        path = self.path
+        check = CheckBeside(lambda: _connect_read_only(path), applied_migrations(self.db))
+
+        def require() -> None:
+            findings = check.findings()
+            if not findings.sound:
+                self.found(findings)
+                raise DamagedProjectError(findings.message(self.path))
+
+        try:
+            yield require
+        except Exception:
+            require()  # the damage, if any, is what the caller hears of
+            raise
+        finally:
+            check.stop()
 
     @property
     def read_only(self) -> bool:

@@ -95,7 +95,9 @@ def test_every_warning_and_blocking_check_is_planted_often_enough(
 def test_the_corpus_is_large_and_split(truths: dict[str, Truth]) -> None:
     assert len(truths) >= MIN_ITEMS
     by_split = Counter(t.split for t in truths.values())
-    assert by_split["holdout"] >= MIN_HOLDOUT_SHARE * len(truths)
+    # the holdout's share of the two parts the checks were tuned and measured on (fresh, the
+    # unseen part, is measured on its own)
+    assert by_split["holdout"] >= MIN_HOLDOUT_SHARE * (by_split["dev"] + by_split["holdout"])
     cells = Counter((t.split, t.domain, t.kind) for t in truths.values())
     missing = [
         (split, domain, kind)
