@@ -26,7 +26,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 
 from bagel_studio.core.changes import NOTHING, Changes, Done
 from bagel_studio.core.prefs import Preferences
@@ -51,7 +51,9 @@ class _Relay(QObject):
 
     def __init__(self) -> None:
         super().__init__()
-        self.finished.connect(lambda call: call())
+        # queued even when emitted on the main thread (a job done before ``submit`` returned
+        # calls back at once): a callback never runs inside the ``submit`` that asked for it
+        self.finished.connect(lambda call: call(), Qt.ConnectionType.QueuedConnection)
 
 
 class Executor:

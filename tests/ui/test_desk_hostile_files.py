@@ -119,10 +119,10 @@ def test_damaged_pages_found_after_the_first_item_are_said_and_nothing_is_writte
             QTimer.singleShot(50, close_the_box)
 
     desk = DeskApp(Preferences(curator="bo"))
+    QTimer.singleShot(50, close_the_box)
     assert desk.open(path) is True
     assert desk.window is not None and desk.window.controller.item is not None
     desk.window.controller.decide(Decision.ACCEPT)
-    QTimer.singleShot(50, close_the_box)
     deadline = time.monotonic() + 60
     while not shown and time.monotonic() < deadline:
         QApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
