@@ -54,6 +54,9 @@ from tests.support.check_corpus import (  # noqa: E402
 )
 
 KEY_ENV = "BAGEL_CHECK_CORPUS_KEY"  # the scripted server takes any key
+# The parts the checks are tuned and measured on; fresh is measured only when asked by name, so
+# that its misses and false alarms are not read by the way (read, it stops being unseen).
+TUNED_SPLITS = tuple(split for split in SPLITS if split != "fresh")
 
 
 @dataclass
@@ -232,7 +235,12 @@ def details(s: Scored, checks: list[str]) -> list[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--split", choices=(*SPLITS, "all"), default="all")
+    parser.add_argument(
+        "--split",
+        choices=(*SPLITS, "all"),
+        default="all",
+        help="'all': dev and holdout; fresh, the part nobody tuned on, only when named",
+    )
     parser.add_argument(
         "--show",
         nargs="+",
@@ -243,7 +251,7 @@ def main() -> None:
     parser.add_argument("--json", type=Path, metavar="OUT", help="write the flags and scores")
     args = parser.parse_args()
     truths = load_truth()
-    splits = SPLITS if args.split == "all" else (args.split,)
+    splits = TUNED_SPLITS if args.split == "all" else (args.split,)
     print(f"load average {' '.join(Path('/proc/loadavg').read_text().split()[:3])}")
     scored = []
     with tempfile.TemporaryDirectory() as folder:

@@ -4,7 +4,10 @@ A closed-book benchmark must not answer itself: if item A's stem says "the red f
 Canidae) ..." and item B, about the same species, asks for its family, a model that has seen A
 answers B. Item A *leaks the answer of* B when both are about the same subject (text, GloBI
 record, recording or species, see ``items.subjects``), B's gold answer appears word for word in
-A's stem, and B's own stem does not already contain it (that is ``gold-in-stem``).
+A's stem, A's stem also speaks of what B asks (at least ``ASKED_WORDS`` of the content words of
+B's stem, other than its answer's, are in A's: "how tall is a red kangaroo?" names the answer of
+"which kangaroo is Osphranter rufus?" but does not state it), and B's own stem does not already
+contain it (that is ``gold-in-stem``).
 
 Per subject, the gold phrases of its items are indexed. Each stem is searched for the gold phrases
 of its subjects' other items, or, where a subject has more golds than the stem has words, its
@@ -19,7 +22,9 @@ from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass
 
 from bagel_studio.core.checks.quantities import NUMBER_WORDS
+from bagel_studio.core.checks.words import STOP_WORDS, stem
 
+ASKED_WORDS = 2  # words of what another item asks that a stem must hold to state its answer
 MAX_WORDS = 8  # gold phrases longer than this are not looked for (stems restate facts briefly)
 _HEDGES = frozenset(
     {"about", "around", "approximately", "roughly", "some", "nearly", "almost", "circa", "ca"}
@@ -62,6 +67,18 @@ def leakable(gold: str) -> str | None:
     if len(words) == 1 and (gold.replace(".", "").isdigit() or gold in NUMBER_WORDS):
         return None
     return gold
+
+
+def _content(phrase: str) -> frozenset[str]:
+    """The stems of a phrase's content words."""
+    return frozenset(stem(w) for w in phrase.split() if len(w) > 2 and w not in STOP_WORDS)
+
+
+def states_what_is_asked(stem_a: str, stem_b: str, gold_b: str) -> bool:
+    """Whether stem ``stem_a`` speaks of what ``stem_b`` asks: they share ``ASKED_WORDS``
+    content words besides those of ``gold_b`` (all three as ``words.phrase`` gives them)."""
+    asked = _content(stem_b) - _content(gold_b)
+    return len(asked & _content(stem_a)) >= ASKED_WORDS
 
 
 def _ngrams(words: Sequence[str], lengths: set[int]) -> set[str]:
@@ -112,7 +129,11 @@ def leak_pairs(
                     if b != a:
                         leaked[b] = None
         for b in sorted(leaked):
-            if f" {golds[b]} " in f" {stems[b]} ":
+            gold = golds[b]
+            assert gold is not None  # only an item with a gold phrase is in the index
+            if f" {gold} " in f" {stems[b]} ":
                 continue  # B gives its own answer away already
+            if not states_what_is_asked(stems[a], stems[b], gold):
+                continue  # A names B's answer in passing, about something else
             pairs.append((a, b))
     return pairs

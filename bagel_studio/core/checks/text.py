@@ -121,6 +121,7 @@ class _Option:
     __slots__ = (
         "_interaction",
         "_negated",
+        "_plain",
         "empty",
         "folded",
         "is_name",
@@ -143,7 +144,7 @@ class _Option:
         if not stems.isdisjoint(_SYNONYMS):
             stems = {_SYNONYMS.get(s, s) for s in stems}
         self.stems = sorted(stems)
-        self.stem_set = frozenset(stems)
+        self.stem_set = stems  # never changed once made
         # A scientific name starts with a capital A-Z (parse_name says no to anything else).
         first = text.lstrip()[:1]
         name = parse_name(text) if "A" <= first <= "Z" else None
@@ -156,10 +157,18 @@ class _Option:
         self.phrase = " ".join(found).lower()  # normalized_phrase(text), from the same words
         self._negated: bool | None = None
         self._interaction: object = _UNREAD
+        self._plain: frozenset[str] | None = None
         maybe = self.numbers or not stems.isdisjoint(NUMBER_STEMS)
         self.quantities: tuple[Quantity, ...] = quantities(text) if maybe else ()
         # the content words beside the quantities (their numbers and units left to them)
         self.rest = frozenset(self.stems) - unit_words(text) if self.quantities else frozenset()
+
+    @property
+    def plain(self) -> frozenset[str]:
+        """The option's stems that are no interaction word (found when first asked)."""
+        if self._plain is None:
+            self._plain = frozenset(w for w in self.stem_set if not names_interaction(w))
+        return self._plain
 
     @property
     def interaction(self) -> tuple[frozenset[str], tuple[str, ...], frozenset[str]] | None:
@@ -308,12 +317,12 @@ def _same_interaction(a: _Option, b: _Option) -> str | None:
     verbs ("It preys on the frog" / "It hunts and eats the frog"): the same most specific
     interaction (``interaction_types.active_interaction``), in active verbs, with the same other
     words and negation; what they share, for the message, or None."""
-    # Cheap first: the words only one of them has must all be interaction words ("preys" /
-    # "hunts", "eats"), and they must share another (the partner): most pairs end here.
-    differing = a.stem_set ^ b.stem_set
-    if len(differing) == len(a.stem_set) + len(b.stem_set):
+    # Cheap first: the same words besides any interaction words ("frog" in "preys on the
+    # frog" / "hunts and eats the frog"), and some (the partner): most pairs end here.
+    if a.stem_set.isdisjoint(b.stem_set):
         return None
-    if not all(names_interaction(word) for word in differing):
+    plain = a.plain
+    if not plain or plain != b.plain:
         return None
     first = a.interaction
     if first is None or not first[2]:

@@ -188,3 +188,38 @@ def test_a_common_name_after_a_possessive_is_no_binomial() -> None:
     ]
     found = stored_subjects([None] * 3, [None] * 3, [None] * 3, [{}] * 3, questions)
     assert found == [frozenset(), frozenset(), frozenset({"taxon:tyto alba"})]
+
+
+def test_a_stem_that_only_names_another_items_answer_does_not_leak_it() -> None:
+    """A leak states what the other item asks: naming its answer in passing is not enough. "How
+    tall is a red kangaroo?" does not say which kangaroo is Osphranter rufus; a stem about the
+    fox and the vole in pastures does say which mammal the fox preys on there."""
+    kangaroo = frozenset({"text:title:Kangaroo"})
+    items = [
+        _item(
+            "kangaroo:name",
+            "Which kangaroo has the scientific name Osphranter rufus?",
+            ("Red kangaroo", "Eastern grey kangaroo", "Western grey kangaroo", "Antilopine"),
+            "Taxonomy",
+            "Wikipedia",
+            kangaroo,
+        ),
+        _item(
+            "kangaroo:height",
+            "How tall can a large male red kangaroo be?",
+            ("2 metres", "1 metre", "3.5 metres", "5 metres"),
+            "Morphology",
+            "Wikipedia",
+            kangaroo,
+        ),
+        _item(
+            "kangaroo:rufus",
+            "How tall can Osphranter rufus, the red kangaroo, stand?",
+            ("2 metres", "1 metre", "3.5 metres", "5 metres"),
+            "Morphology",
+            "Wikipedia",
+            kangaroo,
+        ),
+    ]
+    leaks = [(leak.item_id, leak.leaked_item_id) for leak in audit_items(items).leaks]
+    assert leaks == [("kangaroo:rufus", "kangaroo:name")]
