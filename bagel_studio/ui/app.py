@@ -21,6 +21,7 @@ from bagel_studio.core.operations.reviews import curator_name
 from bagel_studio.core.prefs import Preferences, config_dir
 from bagel_studio.core.resources import APP_ID, icon_path
 from bagel_studio.core.store import ProjectLockedError, SchemaTooNewError, Store, StoreError
+from bagel_studio.core.store.integrity import opening_error
 from bagel_studio.ui.main_window import MainWindow
 from bagel_studio.ui.plain import plain_message, plain_question
 from bagel_studio.ui.services import Services
@@ -102,7 +103,7 @@ def drain(services: Services, timeout_s: float = DRAIN_TIMEOUT_S) -> bool:
     further writes, e.g. a finished measurement being cached), before the executors shut down.
     Returns False if work was still pending at the deadline."""
     deadline = time.monotonic() + timeout_s
-    while services.writer.pending or services.workers.pending:
+    while services.pending:
         if time.monotonic() > deadline:
             log.warning("closing with work still pending")
             return False
@@ -137,23 +138,51 @@ class DeskApp:
         if store is None:
             return False
         previous = (self.window, self.services)
-        if store.team.package() is None:  # a package is reviewed as the curator it is bound to
-            ask_curator(self.prefs)
-        self.services = Services(store=store, prefs=self.prefs)
-        self.window = MainWindow(
-            self.services,
-            read_only=store.read_only,
-            open_project=lambda p, c: self.open(p, create=c),
-            settings=desk_settings(),
-        )
+        services: Services | None = None
+        try:  # what the first item needs is read before the pages are checked
+            if store.team.package() is None:  # a package is reviewed as its curator
+                ask_curator(self.prefs)
+            services = Services(store=store, prefs=self.prefs)
+            window = MainWindow(
+                services,
+                read_only=store.read_only,
+                open_project=lambda p, c: self.open(p, create=c),
+                settings=desk_settings(),
+            )
+        except sqlite3.DatabaseError as exc:  # ... and they are damaged
+            if services is not None:
+                services.close()
+            else:
+                store.close()
+            error = opening_error(path, exc)
+            if error is None:
+                raise
+            self._cannot_open(self.window or self.start_screen, str(error))
+            return False
+        self.services, self.window = services, window
         self.prefs.remember_project(path)
         self.prefs.save()
-        self.window.show()
+        window.show()
         _retire(*previous)
         if self.start_screen is not None:
             self.start_screen.close()
             self.start_screen = None
+        services.check_pages(lambda message: self._found_damaged(services, message))
         return True
+
+    def _found_damaged(self, services: Services, message: str) -> None:
+        """The check of the pages, run once the first item was shown, found the file damaged:
+        nothing was written into it; said as when it is found on open, and the project closed
+        (headless, the desk ends with status 2)."""
+        if services is not self.services:  # closed meanwhile
+            return
+        self._cannot_open(self.window, message)
+        if self.headless:
+            self.close_project()
+            self.qapp.exit(2)
+            return
+        self.show_start()
+        self.close_project()
 
     def _is_open(self, path: Path) -> bool:
         return self.services is not None and Path(self.services.store.path).resolve() == (
@@ -166,7 +195,8 @@ class DeskApp:
             if read_only:
                 store = Store.open(path, read_only=True)
             else:
-                store = Store.open(path, create=create, owner=self.prefs.curator)
+                # the pages are checked once the first item is shown (``Services.check_pages``)
+                store = Store.open(path, create=create, owner=self.prefs.curator, check_pages=False)
         except ProjectLockedError as exc:
             if self.headless:  # nobody could answer: said, not asked
                 self._cannot_open(parent, f"{exc}; close it there, then open it again")
@@ -207,6 +237,8 @@ class DeskApp:
         self.window, self.services = None, None
 
     def exec(self) -> int:
+        if self.window is None and self.start_screen is None:  # closed before the loop ran
+            return 2 if self.failed is not None else 0
         self.qapp.setQuitOnLastWindowClosed(True)
         code = int(self.qapp.exec())
         self.close_project()

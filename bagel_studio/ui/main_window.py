@@ -87,7 +87,9 @@ class MainWindow(QMainWindow):
         self.listening_wide = False
         self._focus_before_wide: QWidget | None = None  # where the keys go back after L again
         self._normal_sizes: list[int] = []
-        self.queue_model = QueueModel(self.store, blind=lambda: bool(services.prefs.blind_mode))
+        self.queue_model = QueueModel(
+            self.store, blind=lambda: bool(services.prefs.blind_mode), counter=services.reader
+        )
         self.queue = QueuePanel(self.queue_model, self.store, services.curator, self)
         if services.package is not None:
             self.queue.progress.set_package(services.curator)
@@ -210,6 +212,7 @@ class MainWindow(QMainWindow):
         self.controller.status_message.connect(self.show_status)
         self.evidence.status_message.connect(self.show_status)
         self.queue_model.modelReset.connect(self.show_progress)
+        self.queue_model.counted.connect(self.show_progress)
         self.machine.state_changed.connect(self._state_changed)
         # An empty queue says why (filters or no items) when the filters change, state or not.
         self.queue_model.modelReset.connect(lambda: self._state_changed(self.machine.state.value))
@@ -269,7 +272,8 @@ class MainWindow(QMainWindow):
         if self._progress is None:
             self.update_progress()
             return
-        self.queue.progress.show_progress(*self._progress, self.queue_model.rowCount())
+        shown = None if self.queue_model.counting else self.queue_model.rowCount()
+        self.queue.progress.show_progress(*self._progress, shown)
 
     def update_title(self) -> None:
         suffix = " (read-only)" if self.read_only else ""

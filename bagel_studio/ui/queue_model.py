@@ -5,6 +5,11 @@ map over them): the model holds only the filter and its count (``store.queue.cou
 ``store.queue.page`` for a page of rows the first time a row of that page is painted, keeping a
 few pages in a small LRU cache. The page after a cached one is read from that page's last key, so
 walking down the queue never re-scans what it passed; where an item sits is ``store.queue.rank``.
+
+A search for a common word is counted in the word index, most of a search's time on a large
+project: given a ``counter`` (an executor of its own), the model shows a search's first page at
+once, counts the rest on that thread (``store.queue.count_apart``) and adds the rows when the count
+arrives (``counting`` meanwhile).
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Collection
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 
 from bagel_studio.core.changes import Part
@@ -21,6 +26,7 @@ from bagel_studio.core.checks import CHECKS
 from bagel_studio.core.store import QueueFilter, Store
 from bagel_studio.ui.blind import KEY_CHECKS, key_flags_line
 from bagel_studio.ui.plain import plain_tooltip, shown
+from bagel_studio.ui.services import Executor
 
 PAGE_SIZE = 200
 FEW_ROWS = 8  # rows a write changed that are placed again one by one; more reload the queue
@@ -110,16 +116,21 @@ class _Page:
 class QueueModel(QAbstractTableModel):
     """A read-only table over ``store`` for one ``QueueFilter``."""
 
+    counted = Signal()  # a search's count arrived (``counter``): its rows are all in the table
+
     def __init__(
         self,
         store: Store,
         queue_filter: QueueFilter | None = None,
         blind: Callable[[], bool] | None = None,
+        counter: Executor | None = None,
     ) -> None:
         super().__init__()
         self._store = store
         # blind mode on: the flags' tooltips do not name the checks about the key (``blind``)
         self._blind = blind or (lambda: False)
+        self._counter = counter  # where a search is counted (None: at once, on this thread)
+        self.counting = False  # a search's rows beyond its first page are still being counted
         self._filter = queue_filter or QueueFilter()
         self._count = store.queue.count(self._filter)
         self._pages: OrderedDict[int, _Page] = OrderedDict()
@@ -138,13 +149,48 @@ class QueueModel(QAbstractTableModel):
         return self._filter != QueueFilter(search_inside_words=self._filter.search_inside_words)
 
     def set_filter(self, queue_filter: QueueFilter) -> None:
-        """Show the items matching ``queue_filter``; only their count is read now."""
+        """Show the items matching ``queue_filter``; only their count is read now (a search's
+        first page, its count later: ``counter``)."""
         self.beginResetModel()
         self._filter = queue_filter
-        self._count = self._store.queue.count(queue_filter)
         self._pages.clear()
         self.generation += 1
+        self.counting = False
+        if queue_filter.search and self._counter is not None:
+            self._count = len(self._load(0).records)
+            if self._count == PAGE_SIZE:  # more may follow
+                self._count_apart(queue_filter, self.generation)
+        else:
+            self._count = self._store.queue.count(queue_filter)
         self.endResetModel()
+
+    def _count_apart(self, queue_filter: QueueFilter, generation: int) -> None:
+        assert self._counter is not None
+        self.counting = True
+
+        def count() -> int | None:  # not counted when another filter is shown by then
+            if generation != self.generation:
+                return None
+            return self._store.queue.count_apart(queue_filter)
+
+        self._counter.submit(count, lambda counted: self._counted(generation, counted))
+
+    def _counted(self, generation: int, count: int | None) -> None:
+        """A search's count arrived: its rows after the first page join the table (unless
+        another filter is shown by now)."""
+        if generation != self.generation or count is None:
+            return
+        self.counting = False
+        if count > self._count:
+            self.beginInsertRows(QModelIndex(), self._count, count - 1)
+            self._count = count
+            self.endInsertRows()
+        elif count < self._count:  # a write took some out meanwhile
+            self.beginRemoveRows(QModelIndex(), count, self._count - 1)
+            self._drop_pages_from(count)
+            self._count = count
+            self.endRemoveRows()
+        self.counted.emit()
 
     def reload(self) -> None:
         self.set_filter(self._filter)

@@ -257,16 +257,15 @@ class ProgressStrip(QWidget):
         what they have decided of them ("alice's items: 12 / 340")."""
         self.package_of = curator
 
-    def show_progress(self, reviewed: int, total: int, mine: int, shown: int) -> None:
+    def show_progress(self, reviewed: int, total: int, mine: int, shown: int | None) -> None:
+        """``shown``: the queue's length (None: a search still being counted)."""
+        queue = f"{shown:,} in queue" if shown is not None else "counting the queue…"
         if self.package_of is not None:
-            self.label.setText(
-                f"{self.package_of}'s items: {mine:,} / {total:,} decided   ·   {shown:,} in queue"
-            )
+            decided = f"{self.package_of}'s items: {mine:,} / {total:,} decided"
+            self.label.setText(f"{decided}   ·   {queue}")
             reviewed = mine
         else:
-            self.label.setText(
-                f"{reviewed:,} / {total:,} reviewed (you: {mine:,})   ·   {shown:,} in queue"
-            )
+            self.label.setText(f"{reviewed:,} / {total:,} reviewed (you: {mine:,})   ·   {queue}")
         self.bar.setRange(0, max(total, 1))
         self.bar.setValue(reviewed)
 

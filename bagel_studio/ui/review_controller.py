@@ -94,6 +94,7 @@ class ReviewController(QObject):
         self._register()
         queue.item_selected.connect(self._selected_in_queue)
         model.modelReset.connect(self._after_filter)
+        model.counted.connect(self._after_count)
 
     @property
     def curator(self) -> str:
@@ -226,6 +227,12 @@ class ReviewController(QObject):
             self.queue.select_item(self.item.id)
         else:
             self.show_first()
+
+    def _after_count(self) -> None:
+        """A search's rows beyond its first page arrived: the item on screen may be among
+        them, now highlighted in the queue."""
+        if self.item is not None:
+            self.queue.select_item(self.item.id)
 
     def step(self, delta: int) -> None:
         count = self.model.rowCount()

@@ -11,6 +11,11 @@ what to redraw; then the caller's ``done`` gets the result. A failure goes to th
 ``failed``, or else to ``report_failure`` (the desk's status bar). A run on another thread (an
 evaluation, measuring every clip) writes through ``Services.writes_of_run`` instead: each write
 waits on the writer, and their changes reach the windows once, when the run ends.
+
+The desk opens a project without SQLite's check of its pages (most of the check on open's time on a
+large file) and runs it with ``check_pages`` once the first item is shown: on the writer thread,
+so every write queued after it waits for its verdict, and a write queued before runs it first
+(``Store.transaction``); a damaged file refuses them all, and the desk says why.
 """
 
 from __future__ import annotations
@@ -48,7 +53,9 @@ class _Relay(QObject):
 
     def __init__(self) -> None:
         super().__init__()
-        self.finished.connect(lambda call: call())
+        # queued even when emitted on the main thread (a job done before ``submit`` returned
+        # calls back at once): a callback never runs inside the ``submit`` that asked for it
+        self.finished.connect(lambda call: call(), Qt.ConnectionType.QueuedConnection)
         self._later: list[Callable[[], None]] = []
 
     def later(self, call: Callable[[], None]) -> None:
@@ -159,6 +166,9 @@ class Services:
 
     def __post_init__(self) -> None:
         self.windows: list[Window] = []
+        # reads that would keep the main thread waiting (a search's count), each on a
+        # connection of its own: never behind a write or an analysis
+        self.reader = Executor(1, "bagel-read")
         # a curator's package of a review plan (hand-out) is reviewed as that curator
         self.package: dict[str, Any] | None = self.store.team.package()
         # how a failed write nobody asked to hear of is reported (the desk: its status bar)
@@ -200,6 +210,17 @@ class Services:
 
         self.writer.submit(op, committed, failed or self.report_failure)
 
+    def check_pages(self, damaged: Callable[[str], None]) -> None:
+        """Run the check of the pages the store was opened without (``Store.check_pages``) on
+        the writer, ahead of every write from now on; ``damaged(message)`` on the main thread
+        when the file is damaged (every write is then refused)."""
+
+        def verdict(_findings: object) -> None:
+            if self.store.damage is not None:
+                damaged(self.store.damage)
+
+        self.writer.submit(self.store.check_pages, verdict, self.report_failure)
+
     def writes_of_run(self) -> RunWrites:
         """The ``write`` of a run on another thread; ``tell`` its changes when it ends."""
         return RunWrites(self.writer)
@@ -211,7 +232,13 @@ class Services:
         for window in list(self.windows):
             window.apply_changes(changes, origin)
 
+    @property
+    def pending(self) -> bool:
+        """Whether a write, an analysis or a read is still running or waits for its callback."""
+        return bool(self.writer.pending or self.workers.pending or self.reader.pending)
+
     def close(self) -> None:
         self.writer.shutdown()
         self.workers.shutdown()
+        self.reader.shutdown()
         self.store.close()

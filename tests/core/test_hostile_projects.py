@@ -122,6 +122,42 @@ def test_a_damaged_page_refuses_decide_and_check_with_one_line(tmp_path: Path) -
     assert project.read_bytes() == before
 
 
+def test_a_damaged_page_is_found_on_open_unless_left_to_check_pages(tmp_path: Path) -> None:
+    """The commands check the pages when they open a project; the desk opens it with
+    ``check_pages=False`` and runs ``check_pages`` later, and every write waits for that
+    verdict (the transaction runs the check when it has not run)."""
+    project = project_with_history(tmp_path, items=20)
+    break_page_of(project, "merges")
+    with Store.open(project) as store:
+        assert store.pages_checked and store.damage is not None and "damaged" in store.damage
+    with Store.open(project, check_pages=False) as store:
+        assert not store.pages_checked and store.damage is None
+        assert not store.check_pages().sound
+        assert store.damage is not None and "damaged" in store.damage
+    before = history_rows(project)
+    with (
+        Store.open(project, check_pages=False) as store,
+        pytest.raises(DamagedProjectError, match="damaged"),
+    ):
+        decide(store, "w1", "bo", Decision.ACCEPT)
+    assert history_rows(project) == before
+
+
+def test_a_project_with_a_migration_pending_has_its_pages_checked_on_open(
+    tmp_path: Path,
+) -> None:
+    """Only a file known sound is migrated: ``check_pages=False`` does not leave the check out
+    of an open that migrates."""
+    import gzip
+
+    data = Path(__file__).parent / "store" / "data"
+    for name in ("project_v2", "project_named"):
+        path = tmp_path / f"{name}.bagel"
+        path.write_bytes(gzip.decompress((data / f"{name}.bagel.gz").read_bytes()))
+        with Store.open(path, check_pages=False) as store:
+            assert store.pages_checked and store.damage is None
+
+
 def test_a_read_only_command_on_a_damaged_file_names_the_damage_not_the_disk(
     tmp_path: Path,
 ) -> None:

@@ -8,13 +8,14 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QEventLoop, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from tests.support.hostile import add_by_hand, project_with_history
+from tests.support.hostile import add_by_hand, break_page_of, history_rows, project_with_history
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -56,13 +57,16 @@ def _hostile(kind: str, tmp_path: Path) -> tuple[Path, str]:
         data = project.read_bytes()
         project.write_bytes(data[: len(data) // 2])
         return project, "damaged"
+    if kind == "page":  # a page the first item does not need: found after it is shown
+        break_page_of(project, "merges")
+        return project, "damaged"
     add_by_hand(
         project, "CREATE TRIGGER wipe AFTER INSERT ON reviews BEGIN DELETE FROM history; END"
     )
     return project, "trigger wipe on reviews"
 
 
-@pytest.mark.parametrize("kind", ["text", "newer", "truncated", "trigger"])
+@pytest.mark.parametrize("kind", ["text", "newer", "truncated", "page", "trigger"])
 def test_headless_desk_on_a_hostile_file_says_why_and_exits_2(kind: str, tmp_path: Path) -> None:
     path, says = _hostile(kind, tmp_path)
     result = _desk_headless(tmp_path, path)
@@ -89,6 +93,70 @@ def test_the_desk_shows_the_same_message_in_a_dialog(qapp: QApplication, tmp_pat
     QTimer.singleShot(50, close_the_box)
     assert desk.open(path) is False
     assert shown and says in shown[0] and "repair" in shown[0]
+
+
+def test_damaged_pages_found_after_the_first_item_are_said_and_nothing_is_written(
+    qapp: QApplication, tmp_path: Path
+) -> None:
+    """The desk shows the first item before SQLite's check of the pages ends (it runs on the
+    writer in the background): a decision made meanwhile waits for its verdict, and on a
+    damaged file it is not written; the desk says why, as when the damage is found on open,
+    and closes the project."""
+    from bagel_studio.core.model import Decision
+    from bagel_studio.core.prefs import Preferences
+    from bagel_studio.ui.app import DeskApp
+
+    path, says = _hostile("page", tmp_path)
+    before = history_rows(path)
+    shown: list[str] = []
+
+    def close_the_box() -> None:
+        box = QApplication.activeModalWidget()
+        if isinstance(box, QMessageBox):
+            shown.append(box.text())
+            box.accept()
+        else:
+            QTimer.singleShot(50, close_the_box)
+
+    desk = DeskApp(Preferences(curator="bo"))
+    QTimer.singleShot(50, close_the_box)
+    assert desk.open(path) is True
+    assert desk.window is not None and desk.window.controller.item is not None
+    desk.window.controller.decide(Decision.ACCEPT)
+    deadline = time.monotonic() + 60
+    while not shown and time.monotonic() < deadline:
+        QApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+    assert shown and says in shown[0] and "repair" in shown[0]
+    assert desk.window is None and desk.start_screen is not None
+    assert history_rows(path) == before
+    desk.start_screen.close()
+
+
+def test_damaged_pages_the_first_item_needs_are_said_as_on_open(
+    qapp: QApplication, tmp_path: Path
+) -> None:
+    """The first item is read before the pages are checked: when that read meets the damage,
+    the desk says so as the check would have, and opens nothing."""
+    from bagel_studio.core.prefs import Preferences
+    from bagel_studio.ui.app import DeskApp
+
+    path = project_with_history(tmp_path, items=20)
+    break_page_of(path, "items")
+    shown: list[str] = []
+
+    def close_the_box() -> None:
+        box = QApplication.activeModalWidget()
+        if isinstance(box, QMessageBox):
+            shown.append(box.text())
+            box.accept()
+        else:
+            QTimer.singleShot(50, close_the_box)
+
+    desk = DeskApp(Preferences(curator="bo"))
+    QTimer.singleShot(50, close_the_box)
+    assert desk.open(path) is False
+    assert desk.window is None
+    assert shown and "damaged" in shown[0] and "repair" in shown[0]
 
 
 def test_a_hidden_curator_name_from_outside_is_refused(tmp_path: Path) -> None:

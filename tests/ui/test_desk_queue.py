@@ -217,3 +217,30 @@ def test_the_listening_panel_is_built_after_the_first_item(qtbot, tmp_path, data
     panel = window.evidence.listening
     qtbot.waitUntil(lambda: panel.clip is not None, timeout=30_000)
     close_desk(window)
+
+
+def test_a_search_shows_its_first_rows_at_once_and_its_count_when_counted(
+    qtbot, tmp_path: Path
+) -> None:
+    """A search's count (most of its time on a large project) is read on a thread of its own:
+    the first page of matches is on screen at once, the progress line says the queue is being
+    counted, and the other rows join when the count arrives."""
+    path = tmp_path / "search.bagel"
+    with Store.open(path) as store:
+        store.items.add_items(synthetic_items(1000), None)
+    window = open_desk(qtbot, path)
+    model = window.queue_model
+    window.controller.show_item("synthetic:00500")
+    window.set_filter(QueueFilter(search="synthetic question"))
+    assert model.counting and model.rowCount() == PAGE_SIZE
+    assert model.item_id(0) == "synthetic:00000"
+    assert "counting the queue" in window.queue.progress.label.text()
+    assert window.current_item_id() == "synthetic:00500"  # it matches: still on screen
+    qtbot.waitUntil(lambda: not model.counting)
+    assert model.rowCount() == 1000
+    assert model.item_id(999) == "synthetic:00999"
+    assert "1,000 in queue" in window.queue.progress.label.text()
+    assert window.queue.table.currentIndex().row() == 500  # and highlighted once counted
+    window.set_filter(QueueFilter(search="number 999"))  # one page holds them all: counted
+    assert not model.counting and model.rowCount() == 1
+    close_desk(window)

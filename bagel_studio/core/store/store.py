@@ -13,6 +13,7 @@ import os
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import quote
@@ -78,6 +79,8 @@ class Store:
         self.path = path
         self.db = db
         self.findings: Findings | None = None  # what the check on open found (None: not run)
+        # False while SQLite's check of the pages is still to run (``open(check_pages=False)``)
+        self.pages_checked = True
         # what was found wrong, as one line with how to recover (None: nothing); every write
         # refuses while it is set (``transaction``)
         self.damage: str | None = None
@@ -110,6 +113,7 @@ class Store:
         owner: str = "",
         clock: Clock = utc_now,
         wait: float = 0.0,
+        check_pages: bool = True,
     ) -> Store:
         """Open (and, if allowed, create) a project; raise ProjectLockedError if another
         writer still holds it after ``wait`` seconds.
@@ -118,7 +122,12 @@ class Store:
         build, and SQLite's quick check of its pages. A file that fails is opened all the same,
         with ``findings`` saying what was found: nothing is written into it (``transaction``
         refuses) and it is not migrated. A file whose schema cannot even be read raises
-        DamagedProjectError."""
+        DamagedProjectError.
+
+        ``check_pages=False`` leaves the quick check of the pages (most of the check's time on a
+        large file) to the caller, who runs ``check_pages`` before its first write (the desk:
+        on the writer thread, once the first item is shown); a file with a migration pending
+        is checked whole all the same, since it is only migrated once its pages are sound."""
         path = Path(path)
         if read_only:
             return cls._open_read_only(path, clock)
@@ -142,7 +151,7 @@ class Store:
             conn.execute("PRAGMA foreign_keys = ON")
             conn.execute("PRAGMA busy_timeout = 5000")
             db = Database(conn)
-            findings = _checked_and_migrated(db)
+            findings, pages_checked = _checked_and_migrated(db, pages=check_pages)
         except sqlite3.DatabaseError as exc:
             if writer is not None:
                 writer.close()
@@ -158,6 +167,7 @@ class Store:
             raise
         store = cls(path, db, lock, clock)
         store.found(findings)
+        store.pages_checked = pages_checked
         return store
 
     @classmethod
@@ -226,6 +236,36 @@ class Store:
         check): ``integrity.inspect``."""
         return inspect(self.db.conn, applied_migrations(self.db), full=full)
 
+    @contextmanager
+    def apart(self) -> Iterator[Database]:
+        """A read connection of its own to the project, for another thread (a search's count,
+        the check of the pages), while this store's connection serves the desk; a store in
+        memory lends its own."""
+        if str(self.path) == ":memory:":
+            yield self.db
+            return
+        conn = _connect_read_only(self.path)
+        try:
+            yield Database(conn)
+        finally:
+            conn.close()
+
+    def check_pages(self) -> Findings:
+        """SQLite's quick check of the pages, where ``open(check_pages=False)`` left it out:
+        read through a connection of its own (so it may run on another thread while this
+        store's connection is read), its verdict noted as the check on open notes it
+        (``found``): a damaged file refuses every later write."""
+        if self.pages_checked:
+            return self.findings or Findings()
+        try:
+            with self.apart() as db:
+                problems = integrity_problems(db.conn, full=False)
+        except StoreError as exc:  # the file cannot even be read again: not known sound
+            problems = [str(exc)]
+        self.found(replace(self.findings or Findings(), integrity=problems))
+        self.pages_checked = True
+        return self.findings or Findings()
+
     def require_sound(self, *, full: bool = True) -> None:
         """Raise DamagedProjectError unless the file is sound: what an export, a merge and a
         collect call before they read a project as the truth. A failure also refuses every
@@ -290,9 +330,12 @@ class Store:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """One atomic, durable write: committed on success, rolled back on any error."""
+        """One atomic, durable write: committed on success, rolled back on any error. A file
+        whose pages are not checked yet (``open(check_pages=False)``) is checked first."""
         if self.read_only:
             raise StoreError(f"{self.path.name} is open read-only")
+        if not self.pages_checked:
+            self.check_pages()
         if self.damage is not None:
             raise DamagedProjectError(self.damage)
         conn = self.db.conn
@@ -365,22 +408,27 @@ class Store:
             conn.rollback()
 
 
-def _checked_and_migrated(db: Database) -> Findings:
-    """Check a file opened for writing, and bring it up to date when it is sound. A file an
-    earlier release wrote (its migrations recorded elsewhere) is compared after migrating."""
+def _checked_and_migrated(db: Database, *, pages: bool) -> tuple[Findings, bool]:
+    """Check a file opened for writing, and bring it up to date when it is sound; return what
+    was found and whether its pages were checked. A file an earlier release wrote (its
+    migrations recorded elsewhere) is compared after migrating. Without ``pages`` the quick
+    check of the pages is left out, unless a migration is pending (only a file known sound is
+    migrated)."""
     refuse_newer(db)
     earlier = carried_over(db)
+    applied = applied_migrations(db)
+    pages = pages or earlier or not set(migration_names()) <= set(applied)
     findings = (
         Findings(integrity=integrity_problems(db.conn, full=False))
         if earlier
-        else inspect(db.conn, applied_migrations(db), full=False)
+        else inspect(db.conn, applied, full=False if pages else None)
     )
     if not findings.sound:
-        return findings
+        return findings, pages
     apply_migrations(db)
     if earlier:
         findings = inspect(db.conn, applied_migrations(db), full=None)
-    return findings
+    return findings, pages
 
 
 def _connect_read_only(path: Path) -> sqlite3.Connection:
