@@ -1,6 +1,6 @@
 """Precision and recall of every check on the labeled corpus (``tests/data/check_corpus``).
 
-Run: .venv/bin/python tests/benchmarks/bench_checks.py [--split dev|holdout|fresh|all]
+Run: .venv/bin/python tests/benchmarks/bench_checks.py [--split SPLIT|all]
          [--show CHECK ...] [--json OUT]
 
 Each split is built into its own project as a curator's would be: ``bagel-studio import`` of the
@@ -43,6 +43,7 @@ from bagel_studio.core.store import Store  # noqa: E402
 from tests.support.check_corpus import (  # noqa: E402
     JUDGE_MODEL,
     KINDS,
+    READ_SPLITS,
     REFERENCE_MODELS,
     SPLITS,
     Asked,
@@ -54,9 +55,6 @@ from tests.support.check_corpus import (  # noqa: E402
 )
 
 KEY_ENV = "BAGEL_CHECK_CORPUS_KEY"  # the scripted server takes any key
-# The parts the checks are tuned and measured on; fresh is measured only when asked by name, so
-# that its misses and false alarms are not read by the way (read, it stops being unseen).
-TUNED_SPLITS = tuple(split for split in SPLITS if split != "fresh")
 
 
 @dataclass
@@ -239,7 +237,7 @@ def main() -> None:
         "--split",
         choices=(*SPLITS, "all"),
         default="all",
-        help="'all': dev and holdout; fresh, the part nobody tuned on, only when named",
+        help="'all': the parts already read (dev, holdout, fresh); an unseen part only when named",
     )
     parser.add_argument(
         "--show",
@@ -251,7 +249,7 @@ def main() -> None:
     parser.add_argument("--json", type=Path, metavar="OUT", help="write the flags and scores")
     args = parser.parse_args()
     truths = load_truth()
-    splits = TUNED_SPLITS if args.split == "all" else (args.split,)
+    splits = READ_SPLITS if args.split == "all" else (args.split,)
     print(f"load average {' '.join(Path('/proc/loadavg').read_text().split()[:3])}")
     scored = []
     with tempfile.TemporaryDirectory() as folder:
