@@ -8,7 +8,7 @@ import re
 
 from bagel_studio.core.checks.documented import DESCRIPTION as ALSO_DOCUMENTED_DESCRIPTION
 from bagel_studio.core.checks.documented import also_documented, links_for_option
-from bagel_studio.core.checks.globi_item import GlobiItem, letter
+from bagel_studio.core.checks.globi_item import GlobiItem, latin_shaped, letter
 from bagel_studio.core.checks.interaction_types import VAGUE, implies, read_label, same_way
 from bagel_studio.core.checks.interactions import leaky_words, vague_phrases, vague_type
 from bagel_studio.core.checks.records import format_refs
@@ -130,12 +130,13 @@ def _subspecies_pair(name_a: TaxonName, name_b: TaxonName) -> bool:
 def _taxon_granularity(g: GlobiItem, overlapping: set[frozenset[int]]) -> Flag | None:
     if overlapping:
         return None  # taxon-overlap already says the ranks collide
-    # a genus or above: known as a taxon by its rank's ending ("Cichlidae") or by the records
-    # (a record of it, or a lineage naming it), not a word of a name's shape ("Photosynthesis")
+    # a genus or above: known as one by its rank's ending ("Cichlidae") or by the records' ranks
+    # (a lineage of its own, or another taxon's lineage naming it), not by a record of it alone:
+    # a table of common names ("Caribou") names no rank, nor does a word of a name's shape
     higher = [
         i
         for i, n in g.taxa.items()
-        if not n.epithets and (n.rank is not None or g.links.get(g.key(i)) or g.lineages.get(i))
+        if not n.epithets and (n.rank is not None or _ranked(g, i) or g.lineages.get(i))
     ]
     species = [i for i, n in g.taxa.items() if n.epithets]
     pairs = [(h, s) for h in higher for s in species if frozenset((h, s)) not in overlapping]
@@ -151,6 +152,16 @@ def _taxon_granularity(g: GlobiItem, overlapping: set[frozenset[int]]) -> Flag |
         f"species {lower}, which it is not known to contain",
         {"options": sorted({letter(i) for p in pairs for i in p}), "records": []},
     )
+
+
+def _ranked(g: GlobiItem, index: int) -> bool:
+    """Whether the records rank option ``index``: one of them carries a lineage for it, or
+    names it under a Latin name ("Stomatopoda"; a table of common names ranks no "Caribou")."""
+    key = g.key(index)
+    links = g.links.get(key, ())
+    if links and latin_shaped(g.options[index]):
+        return True
+    return any(link.lineage_of(key) for link in links)
 
 
 def _subspecies_collision(g: GlobiItem) -> Flag | None:

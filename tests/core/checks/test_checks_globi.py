@@ -835,3 +835,25 @@ def test_a_family_column_alone_places_a_taxon_in_its_family() -> None:
     # a stem asking the family of its own taxon: what else eats the acorns is no answer
     assert "unsupported-gold" not in flags["globi:acorn:family"]
     assert "also-documented" not in flags["globi:acorn:family"]
+
+
+def test_a_common_name_is_no_rank() -> None:
+    # a table that names its taxa by common names: "Moose" is a record's taxon, not a genus
+    store = Store.memory()
+    store.evidence.add_globi_records(
+        [
+            record("Grey wolf", "eats", "Moose", table="common.tsv", row=1),
+            record("Grey wolf", "eats", "Beaver", table="common.tsv", row=2),
+        ],
+        None,
+    )
+    item = new_item(
+        "globi:wolf:common",
+        "GloBI",
+        "Which prey is recorded in the diet of the grey wolf in Ontario?",
+        ["Beaver", "Moose", "Red squirrel", "Snowshoe hare"],
+        "A",
+        PARTICIPANT,
+        globi_ref="common.tsv#2",
+    )
+    assert "taxon-granularity" not in checked(store, item)["globi:wolf:common"]
