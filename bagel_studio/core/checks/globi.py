@@ -175,13 +175,51 @@ def subspecies_flags(item: Item) -> list[Flag]:
     taxa = {}
     for index, option in enumerate(options):
         if "A" <= option.lstrip()[:1] <= "Z" and " " in option.strip():
-            name = parse_name(option)
+            # a common name with its scientific name in brackets: "Tiger (Panthera tigris)"
+            bracketed = _BRACKETED.search(option) if "(" in option else None
+            name = parse_name(bracketed.group(1) if bracketed else option)
             if name is not None and name.epithets:
                 taxa[index] = name
     if len(taxa) < 2:
         return []
     flag = _subspecies_of(taxa, options)
     return [flag] if flag is not None else []
+
+
+_BRACKETED = re.compile(r"\(([A-Z][a-z]+ [a-z][a-z-]+(?: [a-z][a-z-]+)?)\)")
+
+
+def stem_taxon_flags(item: Item) -> list[Flag]:
+    """``stem-taxon-in-options`` for an item of any domain but GloBI (whose check reads the
+    records): a distractor that is a scientific name the stem writes ("relative of Pongo" with
+    "Pongo" offered as a wrong answer). The name must be written as one in the stem: a
+    binomial, or a capitalized word that does not open the sentence."""
+    question = item.content.question
+    hits = []
+    for index, option in enumerate(item.content.options):
+        text = option.strip()
+        if index == item.content.answer_index or not "A" <= text[:1] <= "Z":
+            continue
+        if text not in question:
+            continue
+        name = parse_name(text)
+        if name is None or name.canonical != text:
+            continue
+        found = re.search(rf"(?<![\w-]){re.escape(text)}(?![\w-])", question)
+        if found is None or (found.start() == 0 and not name.epithets):
+            continue
+        hits.append(index)
+    if not hits:
+        return []
+    named = ", ".join(f"{letter(i)} {item.content.options[i].strip()!r}" for i in hits)
+    return [
+        Flag(
+            STEM_TAXON_IN_OPTIONS,
+            Severity.WARNING,
+            f"The stem's own taxon is offered as an option: {named} (named in the stem)",
+            {"options": [letter(i) for i in hits], "records": []},
+        )
+    ]
 
 
 def _subspecies_of(taxa: dict[int, TaxonName], options: tuple[str, ...]) -> Flag | None:
