@@ -37,6 +37,7 @@ def open_project(
     read_only: bool = False,
     owner: str = "command line",
     wait: float = 0.0,
+    check_pages: bool = True,
 ) -> Store:
     """Open a project for a command, turning every failure into a one-line UsageError. A
     project an older release wrote is brought up to date before a command reads it, as opening
@@ -44,11 +45,20 @@ def open_project(
 
     A file that fails the check on open (``Store.findings``) is refused with what was found
     and how to recover; only a command that reads may go on with one that merely holds objects
-    the studio did not create (a warning says which), never with a damaged one."""
+    the studio did not create (a warning says which), never with a damaged one.
+    ``check_pages=False`` (``Store.open``'s): a command that checks the file in full itself
+    (the export) leaves SQLite's quick check of the pages out of the opening."""
     project = Path(path)
     if not create and not project.exists():
         raise UsageError(f"{path}: no such project")
-    store = _opened(project, create=create, read_only=read_only, owner=owner, wait=wait)
+    store = _opened(
+        project,
+        create=create,
+        read_only=read_only,
+        owner=owner,
+        wait=wait,
+        check_pages=check_pages,
+    )
     _refuse_damaged(store, read_only=read_only)
     if not read_only or not store.schema_behind():
         return store
@@ -61,7 +71,9 @@ def open_project(
             f"{path}: written by an older BAGEL Studio, and could not be brought up to date"
             f" ({reason}); open it once with this version for writing, then try again"
         ) from exc
-    store = _opened(project, create=False, read_only=True, owner=owner, wait=wait)
+    store = _opened(
+        project, create=False, read_only=True, owner=owner, wait=wait, check_pages=check_pages
+    )
     _refuse_damaged(store, read_only=True)
     return store
 

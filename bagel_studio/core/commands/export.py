@@ -4,6 +4,11 @@ The export reads the project open read-only, so it runs even while a curator has
 in the desk. Afterwards it notes the export in the project's ``exports`` table when it can open the
 project for writing; when another process holds the project it says so and leaves the table alone
 (the release itself is complete either way, and its manifest says everything the row would).
+
+The file is checked once per export: in full, beside the export (``Store.sound_beside``). Both
+openings leave SQLite's quick check of the pages out (``check_pages=False``): the full check
+covers the pages, and its verdict is what the second opening records under
+(``Store.take_verdict``).
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from bagel_studio.core.export import (
     record_export,
 )
 from bagel_studio.core.store import ProjectLockedError, Store, StoreError
+from bagel_studio.core.store.integrity import Findings
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -76,7 +82,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 def run(args: argparse.Namespace) -> int:
     sign = _signer(args.sign)
-    store = open_project(args.project, read_only=True)
+    # the pages are checked by the export's full check (``Store.sound_beside``)
+    store = open_project(args.project, read_only=True, check_pages=False)
     try:
         with TerminalProgress("exporting") as progress:
             result = export_release(
@@ -108,7 +115,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.out_dir}: {exc.strerror or exc}") from exc
     finally:
         store.close()
-    recorded = _record(Path(args.project), result, args.wait)
+    checked = store.findings if store.pages_checked else None  # the full check's verdict
+    recorded = _record(Path(args.project), result, args.wait, checked)
     if args.json:
         print_json(summary_json(result, recorded))
     else:
@@ -140,10 +148,21 @@ def _signer(key: str | None) -> Callable[[bytes], bytes] | None:
     return sign
 
 
-def _record(project: Path, result: ExportResult, wait: float) -> str | None:
-    """Note the export in the project; return why not when it could not be done."""
+def _record(
+    project: Path, result: ExportResult, wait: float, checked: Findings | None
+) -> str | None:
+    """Note the export in the project; return why not when it could not be done. ``checked``:
+    the export's full check of the file, taken for the check of the pages before the write."""
     try:
-        with Store.open(project, create=False, owner="bagel-studio export", wait=wait) as store:
+        with Store.open(
+            project,
+            create=False,
+            owner="bagel-studio export",
+            wait=wait,
+            check_pages=checked is None,
+        ) as store:
+            if checked is not None:
+                store.take_verdict(checked)
             record_export(store, result)
     except ProjectLockedError:
         return "the project is open for writing elsewhere"

@@ -126,11 +126,12 @@ class Store:
 
         ``check_pages=False`` leaves the quick check of the pages (most of the check's time on a
         large file) to the caller, who runs ``check_pages`` before its first write (the desk:
-        on the writer thread, once the first item is shown); a file with a migration pending
-        is checked whole all the same, since it is only migrated once its pages are sound."""
+        on the writer thread, once the first item is shown; the export command: its full check
+        beside the export checks them, ``take_verdict``); a file with a migration pending is
+        checked whole all the same, since it is only migrated once its pages are sound."""
         path = Path(path)
         if read_only:
-            return cls._open_read_only(path, clock)
+            return cls._open_read_only(path, clock, check_pages)
         if not path.exists() and not create:
             raise StoreError(f"{path}: no such project")
         if path.exists() and not _looks_like_sqlite(path):
@@ -171,7 +172,7 @@ class Store:
         return store
 
     @classmethod
-    def _open_read_only(cls, path: Path, clock: Clock) -> Store:
+    def _open_read_only(cls, path: Path, clock: Clock, check_pages: bool) -> Store:
         if not path.exists():
             raise StoreError(f"{path}: no such project")
         if path.is_dir():
@@ -188,7 +189,8 @@ class Store:
             store._check_readable()
             refuse_newer(store.db)
             if not carried_over(store.db):
-                store.found(store.inspect(full=False))
+                store.found(store.inspect(full=False if check_pages else None))
+                store.pages_checked = check_pages
         except sqlite3.DatabaseError as exc:
             conn.close()
             error = opening_error(path, exc)
@@ -230,10 +232,10 @@ class Store:
         self.findings = findings
         self.damage = None if findings.sound else findings.message(self.path)
 
-    def inspect(self, *, full: bool) -> Findings:
+    def inspect(self, *, full: bool | None) -> Findings:
         """The file's schema compared with what its migrations build, and SQLite's check of it
-        (``full``: ``integrity_check`` and the search index against the items, else the quick
-        check): ``integrity.inspect``."""
+        (``full``: ``integrity_check`` and the search index against the items, False: the quick
+        check, None: none): ``integrity.inspect``."""
         return inspect(self.db.conn, applied_migrations(self.db), full=full)
 
     @contextmanager
@@ -266,6 +268,18 @@ class Store:
         self.pages_checked = True
         return self.findings or Findings()
 
+    def take_verdict(self, findings: Findings) -> None:
+        """Note the verdict of a full check of this file that another store of it ran moments
+        ago (the export command's, before it records the export) as this store's check of the
+        pages: the pages are not checked again before the first write. A verdict that is not
+        sound refuses every write, as the check's own would."""
+        if self.pages_checked:
+            return
+        self.found(replace(self.findings or Findings(), integrity=list(findings.integrity)))
+        if not findings.sound and self.damage is None:
+            self.damage = findings.message(self.path)
+        self.pages_checked = True
+
     def require_sound(self, *, full: bool = True) -> None:
         """Raise DamagedProjectError unless the file is sound: what an export, a merge and a
         collect call before they read a project as the truth. A failure also refuses every
@@ -294,8 +308,9 @@ class Store:
 
         def require() -> None:
             findings = check.findings()
+            self.found(findings)  # the full check: what a check of the pages would find too
+            self.pages_checked = True
             if not findings.sound:
-                self.found(findings)
                 raise DamagedProjectError(findings.message(self.path))
 
         try:
