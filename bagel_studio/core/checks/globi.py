@@ -10,7 +10,12 @@ from bagel_studio.core.checks.documented import DESCRIPTION as ALSO_DOCUMENTED_D
 from bagel_studio.core.checks.documented import also_documented, links_for_option
 from bagel_studio.core.checks.globi_item import GlobiItem, latin_shaped, letter
 from bagel_studio.core.checks.interaction_types import VAGUE, implies, read_label, same_way
-from bagel_studio.core.checks.interactions import leaky_words, vague_phrases, vague_type
+from bagel_studio.core.checks.interactions import (
+    leaky_words,
+    vague_option,
+    vague_phrases,
+    vague_type,
+)
 from bagel_studio.core.checks.records import format_refs
 from bagel_studio.core.model import Flag, Item, Severity
 from bagel_studio.core.taxonomy import SUBSPECIES, TaxonName, ancestors, normalize_taxon, parse_name
@@ -314,9 +319,17 @@ def _within(place: str, text: str) -> bool:
 def _vague_interaction_options(g: GlobiItem) -> Flag | None:
     """Interaction options of which one is a vague reading of another ("visits flowers of"
     beside "pollinates", "has host" beside "parasite of", "interacts with" beside anything),
-    the same way round, with the gold among them."""
+    the same way round, with the gold among them; or an option in words that says no more than
+    "it interacts with it" beside a gold that says more."""
     pairs = []
-    for vague, text in g.interactions.items():
+    gold = g.gold
+    if gold is not None and gold not in g.interactions and vague_option(g.options[gold]) is None:
+        pairs += [
+            (index, gold)
+            for index, option in enumerate(g.options)
+            if index != gold and vague_option(option) is not None
+        ]
+    for vague, text in g.interactions.items() if not pairs else ():
         reading = read_label(text)
         if reading.type not in VAGUE:
             continue
