@@ -514,3 +514,39 @@ def test_a_right_key_beside_a_rival_the_text_also_states_stays_supported() -> No
         source={"title": "Grey heron", "text": _HERON},
     )
     assert "unsupported-gold" not in checked(Store.memory(), item)["wikipedia:heron:leave"]
+
+
+def test_british_and_american_spellings_are_one_word() -> None:
+    from bagel_studio.core.checks.words import stem
+
+    for british, american in (
+        ("defence", "defense"),
+        ("behaviour", "behavior"),
+        ("colours", "colors"),
+        ("colour", "color"),
+        ("grey", "gray"),
+        ("metres", "meters"),
+        ("centre", "center"),
+        ("moult", "molt"),
+    ):
+        assert stem(british) == stem(american), (british, american)
+    assert stem("four") != stem("for") and stem("hour") == "hour"
+
+
+def test_a_distractor_the_text_states_in_the_other_spelling_is_supported() -> None:
+    herd = " ".join(
+        f"Llamas of herd {n} graze the slopes of the Andes in the dry season." for n in range(30)
+    )
+    text = f"{herd} Spitting and kicking are a llama's defense tactics. Llamas hum to their young."
+    item = new_item(
+        "wikipedia:llama:defence",
+        "Wikipedia",
+        "Which of these is a defence tactic of llamas?",
+        ["Spitting", "Kicking", "Singing", "Climbing trees"],
+        "A",
+        "Behavior",
+        source={"title": "Llama", "text": text},
+    )
+    flag = checked(Store.memory(), item)["wikipedia:llama:defence"]["supported-distractor"]
+    assert flag.details["options"] == ["B"]
+    assert "'Kicking' beside the stem's 'defence', 'tactic'" in flag.message
