@@ -182,6 +182,8 @@ def evidence_flags(ctx: CheckContext, item: Item, globi: GlobiItem | None = None
             about = [written[s] for s in distinctive if sentences.holds(number, s)]
             if len(about) < needed or _denied(sentences, number, support):
                 continue
+            if not _modifier_beside_noun(sentences, number, option, content):
+                continue  # "the red (outside Australia)" does not say "Red kangaroo"
             if quantities(option) and _holds_gold(sentences, number, gold, content):
                 continue  # one of the values the sentence lists, the gold's among them
             supported.append((index, label, text, number, support, about))
@@ -384,6 +386,29 @@ def _denied(sentences: SentenceIndex, number: int, support: OptionSupport) -> bo
                 return True
         return False
     return False
+
+
+def _modifier_beside_noun(
+    sentences: SentenceIndex, number: int, option: str, content: ItemContent
+) -> bool:
+    """Whether sentence ``number`` says an option told from the others by one modifier alone
+    ("Red kangaroo" beside "Eastern grey kangaroo": "red") with the words it modifies: a lone
+    "red" of something else does not say "Red kangaroo". True for any other option (one of
+    other words, or a clause: "It nests in the tree")."""
+    words = option_words(option, content.question, content.options)
+    written = WORD_RE.findall(option)
+    if len(words) != 1 or len(written) < 2 or stem(written[-1]) == words[0][0]:
+        return True
+    if any(w.lower() in STOP_WORDS for w in written):
+        return True  # a clause ("It nests in the tree"), not a name of modifier and noun
+    wanted = [stem(w) for w in written]
+    at = wanted.index(words[0][0]) if words[0][0] in wanted else -1
+    if at < 0:
+        return True
+    wanted = wanted[at:]
+    start, end = sentences.spans[number]
+    said = [stem(w) for w in WORD_RE.findall(sentences.text, start, end)]
+    return any(said[i : i + len(wanted)] == wanted for i in range(len(said)))
 
 
 def _snippet(text: str, sentence: int) -> str:

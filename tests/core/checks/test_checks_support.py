@@ -550,3 +550,33 @@ def test_a_distractor_the_text_states_in_the_other_spelling_is_supported() -> No
     flag = checked(Store.memory(), item)["wikipedia:llama:defence"]["supported-distractor"]
     assert flag.details["options"] == ["B"]
     assert "'Kicking' beside the stem's 'defence', 'tactic'" in flag.message
+
+
+def test_a_lone_modifier_supports_a_distractor_only_beside_its_noun() -> None:
+    # "Red kangaroo" differs from the other options by "red" alone: a sentence saying "the red"
+    # of something else does not say it; one saying "the red kangaroo" does.
+    def item(item_id: str, text: str) -> object:
+        return new_item(
+            item_id,
+            "Wikipedia",
+            "Which kangaroo has the scientific name Macropus fuliginosus?",
+            ["Western grey kangaroo", "Eastern grey kangaroo", "Red kangaroo", "Tree kangaroo"],
+            "A",
+            "Taxonomy",
+            source={"title": "Kangaroo", "text": text},
+        )
+
+    apart = item(
+        "wikipedia:kangaroo:apart",
+        "The western grey kangaroo (Macropus fuliginosus) is less often seen than the red "
+        "(outside Australia). Kangaroos live in mobs.",
+    )
+    beside = item(
+        "wikipedia:kangaroo:beside",
+        "The western grey kangaroo (Macropus fuliginosus) was long confused with the red "
+        "kangaroo, which some called Macropus fuliginosus too. Kangaroos live in mobs.",
+    )
+    flags = checked(Store.memory(), apart, beside)
+    assert "supported-distractor" not in flags["wikipedia:kangaroo:apart"]
+    found = flags["wikipedia:kangaroo:beside"]["supported-distractor"]
+    assert found.details["options"] == ["C"]
