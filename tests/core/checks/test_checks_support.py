@@ -580,3 +580,46 @@ def test_a_lone_modifier_supports_a_distractor_only_beside_its_noun() -> None:
     assert "supported-distractor" not in flags["wikipedia:kangaroo:apart"]
     found = flags["wikipedia:kangaroo:beside"]["supported-distractor"]
     assert found.details["options"] == ["C"]
+
+
+def test_a_second_value_the_sentence_gives_of_the_same_thing_supports_a_distractor() -> None:
+    # "usually 12-14 days, but can take as long as 20 days": both are said of the incubation;
+    # "40% insects, 33% seeds" gives each value to its own thing.
+    text = (
+        "Incubation usually takes 12–14 days, but can take as long as 20 days. The plover's "
+        "diet is about 40% insects, 33% seeds and 27% snails. Some 9,000 plovers live in the "
+        "wild, 300 in zoos."
+    )
+    source = {"title": "Plover", "text": text}
+    incubation = new_item(
+        "wikipedia:plover:incubation",
+        "Wikipedia",
+        "How long does incubation take in the plover?",
+        ["12–14 days", "Up to 20 days", "About 2 days", "Several months"],
+        "A",
+        "Behavior",
+        source=source,
+    )
+    seeds = new_item(
+        "wikipedia:plover:seeds",
+        "Wikipedia",
+        "What share of the plover's diet is seeds?",
+        ["33%", "40%", "5%", "90%"],
+        "A",
+        "Diet",
+        source=source,
+    )
+    wild = new_item(
+        "wikipedia:plover:wild",
+        "Wikipedia",
+        "About how many plovers live in the wild?",
+        ["Some 9,000", "About 300", "About 90", "Some 90,000"],
+        "A",
+        "Conservation",
+        source=source,
+    )
+    flags = checked(Store.memory(), incubation, seeds, wild)
+    found = flags["wikipedia:plover:incubation"]["supported-distractor"]
+    assert found.details["options"] == ["B"]
+    assert "supported-distractor" not in flags["wikipedia:plover:seeds"]
+    assert "supported-distractor" not in flags["wikipedia:plover:wild"]
