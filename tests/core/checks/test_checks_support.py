@@ -623,3 +623,27 @@ def test_a_second_value_the_sentence_gives_of_the_same_thing_supports_a_distract
     assert found.details["options"] == ["B"]
     assert "supported-distractor" not in flags["wikipedia:plover:seeds"]
     assert "supported-distractor" not in flags["wikipedia:plover:wild"]
+
+
+def test_a_gold_of_un_and_a_change_verb_is_held_by_a_negated_change() -> None:
+    # "unaffected" is said by "was not altered", "had no effect on": a negated verb of change
+    text = (
+        "We measured the bills of 40 finches. Bill length was not altered by the parasite "
+        "load of the finches. Wing length grew with age."
+    )
+    item = new_item(
+        "biorxiv:finch:bill",
+        "bioRxiv",
+        "Did parasite load change the bill length of the finches?",
+        [
+            "No, bill length was unaffected",
+            "Yes, bills grew longer",
+            "Yes, bills grew shorter",
+            "Yes, bills broke",
+        ],
+        "A",
+        "Result Interpretation",
+        source={"title": "Finch bills", "text": text},
+    )
+    flags = checked(Store.memory(), item)["biorxiv:finch:bill"]
+    assert "unsupported-gold" not in flags
