@@ -38,14 +38,21 @@ LEAKY_VERB = "leaky-verb"
 UNDERSPECIFIED = "underspecified-interaction"
 
 DESCRIPTIONS = {
-    TAXON_OVERLAP: "One option is a higher taxon containing another option (from the records' "
-    'lineages, the name\'s structure, or an option written "Order: Family"), so both are '
-    "right.",
-    TAXON_GRANULARITY: "Options mix a higher taxon with species it is not known to contain "
-    "(e.g. Cichlidae beside Channa striata): check the ranks are comparable.",
+    TAXON_OVERLAP: "One option is a higher taxon known to contain another option, so both are "
+    "right: from the GloBI records' lineages and rank columns, the name's structure (a genus "
+    "holds its binomials), the codes' nested endings (Homininae lies in Hominidae), an option "
+    'written "Order: Family", the lineage the item\'s source gives, or a binomial its text gives '
+    "one of the source's kinds (any domain). Where containment is not known, see "
+    "taxon-granularity.",
+    TAXON_GRANULARITY: "Options mix a taxon of genus rank or higher (known as one by its rank "
+    "ending, a lineage, or a record naming it under a Latin name; a common name such as "
+    '"Caribou" is no rank) with species it is not known to contain (e.g. Cichlidae beside '
+    "Channa striata): check the ranks are comparable. Not set beside taxon-overlap.",
     SUBSPECIES_COLLISION: "A species and one of its own subspecies are both options (in any "
     "domain).",
-    STEM_TAXON_IN_OPTIONS: "A taxon named in the stem is offered as a (wrong) option.",
+    STEM_TAXON_IN_OPTIONS: "A taxon the stem names (a GloBI taxon the records know, or in any "
+    "domain a scientific name as the stem writes it) is offered as a wrong option; the stem's "
+    "taxon as the gold is no flaw and is not flagged.",
     ALSO_DOCUMENTED: ALSO_DOCUMENTED_DESCRIPTION,
     LEAKY_VERB: "A masked-interaction stem uses one of the paper's forbidden words (consumes, "
     "eats, predates on, parasitizes, pollinates, infects, hosts, mutualist, commensal, parasite, "
