@@ -7,6 +7,7 @@ on"). What the interactions themselves mean, and which are equivalent, is
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from bagel_studio.core.checks.interaction_types import INTERACTS_WITH, is_known_label
 
@@ -77,25 +78,35 @@ _SPECIFIC_RE = re.compile(
 )
 
 
-def vague_phrases(stem: str) -> list[str]:
+@lru_cache(maxsize=8192)
+def vague_phrases(stem: str) -> tuple[str, ...]:
     """The phrases of ``stem`` that leave the interaction open; none when the stem names the
-    interaction after all (a forbidden word, or "diet", "nesting", "larvae"...)."""
-    found = [m.group(0) for m in _VAGUE_STEM_RE.finditer(stem)]
+    interaction after all (a forbidden word, or "diet", "nesting", "larvae"...). Cached: the
+    stems of templated items repeat."""
+    found = tuple(m.group(0) for m in _VAGUE_STEM_RE.finditer(stem))
     if not found:
-        return []
+        return ()
     rest = _VAGUE_STEM_RE.sub(" ", stem)  # "host" in "as a host" is the vague phrase itself
     if _SPECIFIC_RE.search(rest) or LEAKY_RE.search(rest):
-        return []
+        return ()
     return found
 
 
 _PRONOUNS = frozenset({"it", "its", "they", "them", "their", "each", "other", "one", "another"})
 
 
+# Every phrase vague_type reads as "interacts with" holds one of these.
+_UNIVERSAL_WORDS = ("interact", "occur", "associated", "related")
+
+
+@lru_cache(maxsize=8192)
 def vague_option(text: str) -> str | None:
     """The vague phrase of an option that says no more than that its subject interacts with the
     other ("It interacts with it", "They are associated with each other"), or None."""
-    found = [m for m in _VAGUE_STEM_RE.finditer(text)]
+    lower = text.casefold()
+    if not any(w in lower for w in _UNIVERSAL_WORDS):
+        return None  # the common case, settled without the pattern
+    found = list(_VAGUE_STEM_RE.finditer(text))
     if len(found) != 1 or vague_type(found[0].group(0)) != INTERACTS_WITH:
         return None
     rest = _VAGUE_STEM_RE.sub(" ", text)
