@@ -1,8 +1,10 @@
 """Rejected lines: every input line an import could not turn into an item, again, after its
 summary closed (the project keeps them; the desk had no way back to them).
 
-A tree of files, in the order they were imported, each with how many of its lines were rejected;
-under a file, its lines as ``file:line: reason`` by line, read from the project a page at a time
+A tree of files, in the order they were imported, each by its name (with as many of its folders
+as tell it from another file of the same name; the full path in its tooltip) and how many of its
+lines were rejected; under a file, its lines as ``name:line: reason`` by line (the full path in
+the tooltip), read from the project a page at a time
 as the tree is scrolled (a file of 200,000 malformed lines is not read at once). A filter narrows
 them to the files and reasons that hold its text; the line as read shows under the tree; Ctrl+C
 copies the selected lines (a file: all of its lines shown), *Copy all shown* every line the
@@ -13,6 +15,7 @@ redraws it through ``apply_changes``.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import (
@@ -50,15 +53,36 @@ FILE_LEVEL = 0  # internal id of a file's row; a line's is its file's row + 1
 
 @dataclass
 class RejectedFile:
-    """A file's rejects: how many match the filter, and those read so far (id, line, reason)."""
+    """A file's rejects: how many match the filter, and those read so far (id, line, reason);
+    ``name``: what the tree calls it (``short_names``)."""
 
     path: str
     count: int
+    name: str = ""
     lines: list[tuple[int, int, str]] = field(default_factory=list)
 
-    @property
-    def name(self) -> str:
-        return os.path.basename(self.path.rstrip("/\\")) or self.path
+
+def short_names(paths: list[str]) -> list[str]:
+    """Each path's file name, with as many of its last folders as tell it apart from the other
+    paths' (``run-03/items.jsonl`` and ``run-04/items.jsonl``); a path as it is when it has no
+    parts."""
+    parts = [[p for p in re.split(r"[/\\]", path) if p] for path in paths]
+    depth = [1] * len(paths)
+    while True:
+        names = [
+            os.sep.join(ps[-d:]) if ps else path
+            for ps, d, path in zip(parts, depth, paths, strict=True)
+        ]
+        holders: dict[str, set[str]] = {}
+        for name, path in zip(names, paths, strict=True):
+            holders.setdefault(name, set()).add(path)
+        longer = False
+        for i, name in enumerate(names):
+            if len(holders[name]) > 1 and depth[i] < len(parts[i]):
+                depth[i] += 1
+                longer = True
+        if not longer:
+            return names
 
 
 class RejectsModel(QAbstractItemModel):
@@ -74,7 +98,11 @@ class RejectsModel(QAbstractItemModel):
     def reload(self) -> None:
         self.beginResetModel()
         found = self.store.imports.reject_files(self.pattern or None)
-        self.files = [RejectedFile(path, count) for path, count in found]
+        names = short_names([path for path, _count in found])
+        self.files = [
+            RejectedFile(path, count, name)
+            for (path, count), name in zip(found, names, strict=True)
+        ]
         self.endResetModel()
 
     def set_pattern(self, text: str) -> None:
@@ -153,7 +181,7 @@ class RejectsModel(QAbstractItemModel):
             group = self.files[index.row()]
             if role == Qt.ItemDataRole.DisplayRole:
                 noun = "line" if group.count == 1 else "lines"
-                return f"{group.path}   ({group.count:,} {noun})"
+                return f"{group.name}   ({group.count:,} {noun})"
             if role == Qt.ItemDataRole.ToolTipRole:
                 return plain_tooltip(group.path)
             if role == Qt.ItemDataRole.FontRole:
