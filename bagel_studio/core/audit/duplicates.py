@@ -11,7 +11,8 @@ Three ways two items come to say the same thing, each found without comparing ev
 * the same fact asked twice about one species or source, in any words: same text or record (or
   the same species named), same dimension, same gold answer (by content words, with numbers and
   units read as quantities: "3-4 weeks" is "three to four weeks");
-* the same recording asked twice: one Xeno-canto recording, one dimension.
+* the same recording asked twice: one Xeno-canto recording, one dimension, the same gold (a count
+  of its notes and a description of them are two facts of one clip).
 
 Pairs are joined into clusters (union-find); each cluster is a list of item ids in queue order.
 """
@@ -189,12 +190,13 @@ def group_keys(
 ) -> list[str]:
     """The keys of the groups of items that ask the same thing by construction: the same
     subject, dimension and gold words (``gold``: the gold answer's content words, as stems), or
-    the same recording and dimension (every two items sharing a key are near-duplicates)."""
+    the same recording, dimension and gold words (every two items sharing a key are
+    near-duplicates)."""
     keys = []
-    if recording_id:
-        keys.append(_key("recording", recording_id.casefold(), dimension))
+    words = " ".join(sorted(gold))
+    if recording_id:  # one clip under one topic asks one fact only if the gold is the same
+        keys.append(_key("recording", recording_id.casefold(), dimension, words))
     if gold:
-        words = " ".join(sorted(gold))
         keys.extend(_key("fact", about, dimension, words) for about in _fact_subjects(subjects))
     return keys
 

@@ -133,6 +133,12 @@ def _documented_participants(g: GlobiItem) -> Flag | None:
     rank = asked_rank(g.item.content.question)
     if rank is not None and g.gold is not None and not_of_rank(g.taxa[g.gold], rank):
         rank = None  # the gold itself is of another rank: the stem's word says something else
+    assert g.gold is not None
+    gold_key = g.key(g.gold)
+    if any(gold_key in _stem_lineage(g, key) for key in g.stem_taxa):
+        return None  # the stem asks what its own taxon is ("to which family does X belong")
+    # an option holding the gold is linked by the gold's own records: taxon-overlap's business
+    gold_and_below = {gold_key} | _members(g, gold_key)
     hits: dict[int, list[GlobiLink]] = {}
     for index in g.taxa:
         if index == g.gold or g.key(index) in wanted:
@@ -142,11 +148,35 @@ def _documented_participants(g: GlobiItem) -> Flag | None:
         if rank is not None and not_of_rank(g.taxa[index], rank):
             continue  # an order for "which family": no answer, whatever eats it
         matches = [
-            lk for lk in links_for_option(g, index) if _fits(lk, _member_key(lk, wanted), relations)
+            lk
+            for lk in links_for_option(g, index)
+            if _fits(lk, _member_key(lk, wanted), relations)
+            # not the gold's own records, unless the gold is offered twice
+            and (g.key(index) == gold_key or _member_key(lk, wanted) not in gold_and_below)
         ]
         if matches:
             hits[index] = matches
     return _flag(g, hits)
+
+
+def _stem_lineage(g: GlobiItem, key: str) -> frozenset[str]:
+    """Keys of the taxa the records place the stem's taxon ``key`` in."""
+    found: set[str] = set()
+    for link in g.links.get(key, ()):
+        found |= link.source_ancestor_keys if link.source_key == key else link.target_ancestor_keys
+    return frozenset(found)
+
+
+def _members(g: GlobiItem, gold_key: str) -> set[str]:
+    """Keys of the taxa the loaded records of the item place inside the gold taxon."""
+    found = set()
+    for links in g.links.values():
+        for link in links:
+            if gold_key in link.source_ancestor_keys:
+                found.add(link.source_key)
+            if gold_key in link.target_ancestor_keys:
+                found.add(link.target_key)
+    return found
 
 
 def _documented_interactions(g: GlobiItem) -> Flag | None:

@@ -8,7 +8,7 @@ import re
 
 from bagel_studio.core.checks.documented import DESCRIPTION as ALSO_DOCUMENTED_DESCRIPTION
 from bagel_studio.core.checks.documented import also_documented, links_for_option
-from bagel_studio.core.checks.globi_item import GlobiItem, letter
+from bagel_studio.core.checks.globi_item import GlobiItem, latin_shaped, letter
 from bagel_studio.core.checks.interaction_types import VAGUE, implies, read_label, same_way
 from bagel_studio.core.checks.interactions import leaky_words, vague_phrases, vague_type
 from bagel_studio.core.checks.records import format_refs
@@ -130,12 +130,13 @@ def _subspecies_pair(name_a: TaxonName, name_b: TaxonName) -> bool:
 def _taxon_granularity(g: GlobiItem, overlapping: set[frozenset[int]]) -> Flag | None:
     if overlapping:
         return None  # taxon-overlap already says the ranks collide
-    # a genus or above: known as a taxon by its rank's ending ("Cichlidae") or by the records
-    # (a record of it, or a lineage naming it), not a word of a name's shape ("Photosynthesis")
+    # a genus or above: known as one by its rank's ending ("Cichlidae") or by the records' ranks
+    # (a lineage of its own, or another taxon's lineage naming it), not by a record of it alone:
+    # a table of common names ("Caribou") names no rank, nor does a word of a name's shape
     higher = [
         i
         for i, n in g.taxa.items()
-        if not n.epithets and (n.rank is not None or g.links.get(g.key(i)) or g.lineages.get(i))
+        if not n.epithets and (n.rank is not None or _ranked(g, i) or g.lineages.get(i))
     ]
     species = [i for i, n in g.taxa.items() if n.epithets]
     pairs = [(h, s) for h in higher for s in species if frozenset((h, s)) not in overlapping]
@@ -153,6 +154,16 @@ def _taxon_granularity(g: GlobiItem, overlapping: set[frozenset[int]]) -> Flag |
     )
 
 
+def _ranked(g: GlobiItem, index: int) -> bool:
+    """Whether the records rank option ``index``: one of them carries a lineage for it, or
+    names it under a Latin name ("Stomatopoda"; a table of common names ranks no "Caribou")."""
+    key = g.key(index)
+    links = g.links.get(key, ())
+    if links and latin_shaped(g.options[index]):
+        return True
+    return any(link.lineage_of(key) for link in links)
+
+
 def _subspecies_collision(g: GlobiItem) -> Flag | None:
     return _subspecies_of(g.taxa, g.options)
 
@@ -164,13 +175,51 @@ def subspecies_flags(item: Item) -> list[Flag]:
     taxa = {}
     for index, option in enumerate(options):
         if "A" <= option.lstrip()[:1] <= "Z" and " " in option.strip():
-            name = parse_name(option)
+            # a common name with its scientific name in brackets: "Tiger (Panthera tigris)"
+            bracketed = _BRACKETED.search(option) if "(" in option else None
+            name = parse_name(bracketed.group(1) if bracketed else option)
             if name is not None and name.epithets:
                 taxa[index] = name
     if len(taxa) < 2:
         return []
     flag = _subspecies_of(taxa, options)
     return [flag] if flag is not None else []
+
+
+_BRACKETED = re.compile(r"\(([A-Z][a-z]+ [a-z][a-z-]+(?: [a-z][a-z-]+)?)\)")
+
+
+def stem_taxon_flags(item: Item) -> list[Flag]:
+    """``stem-taxon-in-options`` for an item of any domain but GloBI (whose check reads the
+    records): a distractor that is a scientific name the stem writes ("relative of Pongo" with
+    "Pongo" offered as a wrong answer). The name must be written as one in the stem: a
+    binomial, or a capitalized word that does not open the sentence."""
+    question = item.content.question
+    hits = []
+    for index, option in enumerate(item.content.options):
+        text = option.strip()
+        if index == item.content.answer_index or not "A" <= text[:1] <= "Z":
+            continue
+        if text not in question:
+            continue
+        name = parse_name(text)
+        if name is None or name.canonical != text:
+            continue
+        found = re.search(rf"(?<![\w-]){re.escape(text)}(?![\w-])", question)
+        if found is None or (found.start() == 0 and not name.epithets):
+            continue
+        hits.append(index)
+    if not hits:
+        return []
+    named = ", ".join(f"{letter(i)} {item.content.options[i].strip()!r}" for i in hits)
+    return [
+        Flag(
+            STEM_TAXON_IN_OPTIONS,
+            Severity.WARNING,
+            f"The stem's own taxon is offered as an option: {named} (named in the stem)",
+            {"options": [letter(i) for i in hits], "records": []},
+        )
+    ]
 
 
 def _subspecies_of(taxa: dict[int, TaxonName], options: tuple[str, ...]) -> Flag | None:

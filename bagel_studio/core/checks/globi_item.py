@@ -164,6 +164,12 @@ def _latin(epithet: str) -> bool:
     return epithet.lower().endswith(_LATIN_ENDINGS)
 
 
+def latin_shaped(name: str) -> bool:
+    """A one-word name with a Latin ending ("Stomatopoda", "Mustela"), not an English common
+    name ("Caribou", "Moose", "Beaver")."""
+    return _latin(name.strip())
+
+
 def _gold_link(ctx: CheckContext, item: Item) -> GlobiLink | None:
     """The record the item was generated from: by ``globi_ref``, by the envelope's table and row,
     or from the raw record the envelope carries."""

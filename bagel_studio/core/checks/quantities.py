@@ -147,8 +147,22 @@ _MULTIPLE_RE = "|".join(sorted(MULTIPLES, key=len, reverse=True))
 # optional scale word ("1.5 million").
 _DIGITS = r"\d{1,3}(?:(?:,|[ \u2009\u202f\u00a0'])\d{3})+(?![\d.,]\d)|\d+(?:[.,]\d+)?"
 _WORDS = rf"(?:{_NUMBER_WORD_RE})(?:(?:[- ]|\s+and\s+)(?:{_NUMBER_WORD_RE}))*"
-_NUMBER = rf"(?:{_DIGITS}|\b{_WORDS}\b)(?:\s+(?:hundred|thousand|million|billion)\b)?"
+# "a year", "an hour": an article before a unit of time or measure is one of it ("a second" is
+# also an ordinal and "a foot" a body part, so neither is read)
+_ARTICLE_UNITS = (
+    "minutes?|hours?|days?|weeks?|months?|years?|decades?|metres?|meters?|kilometres?|"
+    "kilometers?|miles?|kilograms?|kilos?|tonnes?|litres?|liters?"
+)
+_ARTICLE = rf"\ban?(?=\s+(?:{_ARTICLE_UNITS})\b)"
+_NUMBER = rf"(?:{_DIGITS}|\b{_WORDS}\b|{_ARTICLE})(?:\s+(?:hundred|thousand|million|billion)\b)?"
 _UNIT_RE = "|".join(sorted((re.escape(u) for u in _UNIT_TABLE), key=len, reverse=True))
+# A compound quantity, a larger unit and a smaller one of the same dimension ("6 feet 7 inches",
+# "4 ft 7 in", "2 hours 30 minutes", "99 lb 3 oz"): "in" is an inch only after feet.
+_FIGURE = r"\d+(?:\.\d+)?|\b(?:{words})\b"
+_COMPOUND_PART = (
+    r"(?P<{a}>{figure})\s*(?P<{u}>{units})\s*,?\s+(?:and\s+)?"
+    r"(?P<{b}>\d+(?:\.\d+)?|\b(?:{words})\b)\s*(?P<{v}>{units}|in)(?![a-z])"
+)
 # "six- to nine-year": a hyphen left hanging before "to"; "to a high of 50%" after a "from a
 # low of 5%"
 _RANGE_JOIN = r"-?\s*(?:-|–|—|to|or|and|until|through)\s*(?:an?\s+(?:high|maximum|peak)\s+of\s+)?"
@@ -191,13 +205,27 @@ class _Patterns:
             rf"(?:-fold\b|\s*(?:fold|times|×|x)\b))",
             flags,
         )
+        part = _COMPOUND_PART.replace("{figure}", _FIGURE).replace("{units}", _UNIT_RE)
+        part = part.replace("{words}", _NUMBER_WORD_RE)
+        first, second = part, part
+        for mark, one, two in (("a", "a1", "b1"), ("u", "u1", "v1"), ("b", "a2", "b2")):
+            first, second = first.replace(f"{{{mark}}}", one), second.replace(f"{{{mark}}}", two)
+        first, second = first.replace("{v}", "u2"), second.replace("{v}", "v2")
+        self.compound = re.compile(
+            rf"(?:(?P<bound>{_ANY_BOUND})\s*)?(?<![\d.,])(?:{first})"
+            rf"(?:(?:{_RANGE_JOIN})(?:{second}))?",
+            flags,
+        )
         self.bounds = {
             "ge": re.compile(rf"^(?:{_AT_LEAST})$", flags),
             "le": re.compile(rf"^(?:{_AT_MOST})$", flags),
         }
         self.hedge = re.compile(rf"^(?:{_APPROX})$", flags)
         self.maybe = re.compile(
-            r"\d|\b(?:" + "|".join((_NUMBER_WORD_RE, _FRACTION_RE, _MULTIPLE_RE)) + r")\b",
+            r"\d|\b(?:"
+            + "|".join((_NUMBER_WORD_RE, _FRACTION_RE, _MULTIPLE_RE))
+            + r")\b|"
+            + _ARTICLE,
             flags,
         )
 
@@ -220,7 +248,7 @@ _VOCABULARY = frozenset(
     w
     for phrase in (*NUMBER_WORDS, *SCALES, *FRACTIONS, *MULTIPLES)
     for w in re.split(r"[- ]", phrase)
-) - {"a", "an", "of"}
+) - {"a", "an", "of"} | {u.rstrip("s?") for u in _ARTICLE_UNITS.split("|")}
 # The stems of those words (``words.stem``): a text whose content words hold none of them and no
 # digit holds no quantity (its stop words, "one" among them, make none alone).
 NUMBER_STEMS = frozenset(stem(w) for w in _VOCABULARY)
@@ -248,6 +276,7 @@ class Quantity:
     slack: float = 0.0  # for a hedged value: how far a value may be and still round to it
     unit: str = ""  # the unit as written, lower case ("km", "degrees celsius"; "" for none)
     loose: bool = False  # "over three weeks": more than three, or for three (a duration)
+    step: float = 0.0  # the last unit the value is written to, in the base unit (0: unknown)
 
     def same(self, other: Quantity) -> bool:
         return (
@@ -287,7 +316,12 @@ class Quantity:
         slack = max(self.slack, other.slack)
         if slack:
             return abs(mine - theirs) <= slack * (1 + 1e-9)
-        return _close(mine, theirs, TOLERANCE if self.unit != other.unit else EXACT)
+        if self.unit == other.unit:
+            return _close(mine, theirs, EXACT)
+        # a conversion is rounded to its own figures ("10 km (6 mi)"): within half the finer
+        # figure's last unit, or a part in a hundred
+        step = min(self.step, other.step) if self.step and other.step else 0.0
+        return _close(mine, theirs) or abs(mine - theirs) <= 0.5 * step * (1 + 1e-9)
 
 
 EXACT = 1e-9  # relative difference of two values written in one unit: the same figures
@@ -322,7 +356,15 @@ def _found(text: str) -> list[tuple[Quantity, tuple[int, int, int]]]:
     found: list[tuple[Quantity, tuple[int, int, int]]] = []
     taken: list[tuple[int, int]] = []
     patterns = _patterns()
+    for match in patterns.compound.finditer(text):
+        quantity = _compound(match)
+        if quantity is not None:
+            found.append((quantity, (match.start(), match.end(), match.end())))
+            taken.append(match.span())
     for match in patterns.share.finditer(text):
+        if any(a < match.end() and match.start() < b for a, b in taken):
+            continue
+
         quantity = _share(match)
         if quantity is not None:
             found.append((quantity, (match.start(), match.end(), match.end())))
@@ -444,8 +486,9 @@ def _quantity(match: re.Match[str]) -> Quantity | None:
     if not dimension and low == high and _lone_article(match):
         return None
     slack = 0.0
+    factor = abs(max(low, high) / raw_high) if raw_high else 1.0
+    step = _last_unit(match.group("high") or match.group("low")) * factor if unit else 0.0
     if _patterns().hedge.match(bound_text):  # "about 110": whatever rounds to 110
-        factor = abs(max(low, high) / raw_high) if raw_high else 1.0
         slack = 0.5 * _last_unit(match.group("high") or match.group("low")) * factor
     return Quantity(
         min(low, high),
@@ -458,7 +501,55 @@ def _quantity(match: re.Match[str]) -> Quantity | None:
         slack,
         unit,
         loose,
+        step,
     )
+
+
+def _compound(match: re.Match[str]) -> Quantity | None:
+    """A compound quantity or a range of two ("6 feet 7 inches", "4 ft 7 in to 5 ft 11 in") in
+    the base unit of its dimension; None when the second unit is not a smaller one of the
+    first's dimension ("2 m 3 kg")."""
+    ends: list[float] = []
+    step = 0.0
+    for a, u, b, v in (("a1", "u1", "a2", "u2"), ("b1", "v1", "b2", "v2")):
+        if match.group(a) is None:
+            break
+        big, small = match.group(u).lower(), match.group(v).lower()
+        if small == "in":
+            if _UNIT_TABLE[big] != _UNIT_TABLE["ft"]:
+                return None
+            small = "inch"
+        (dimension, factor), (other, small_factor) = _UNIT_TABLE[big], _UNIT_TABLE[small]
+        if other != dimension or small_factor >= factor or dimension in _NOT_ADDED:
+            return None
+        first, second = _number(match.group(a)), _number(match.group(b))
+        if first is None or second is None:
+            return None
+        ends.append(first * factor + second * small_factor)
+        step = _last_unit(match.group(b)) * small_factor
+    if len(ends) == 2 and match.group("v1").lower() != match.group("u1").lower():
+        return None
+    low, high = min(ends), max(ends)
+    big = match.group("u1").lower()
+    factor = _UNIT_TABLE[big][1]
+    bound_text = match.group("bound") or ""
+    slack = 0.5 * step if _patterns().hedge.match(bound_text) else 0.0
+    return Quantity(
+        low,
+        high,
+        _UNIT_TABLE[big][0],
+        _bound_of(bound_text),
+        match.group(0).strip(),
+        low / factor,
+        high / factor,
+        slack,
+        big,
+        step=step,
+    )
+
+
+# Dimensions whose units are not added up (temperatures, shares, angles)
+_NOT_ADDED = frozenset({"celsius", "fahrenheit", "degrees", "percent"})
 
 
 def _two_numbers(match: re.Match[str]) -> bool:
@@ -477,6 +568,8 @@ def _last_unit(written: str) -> float:
     """The unit of the last figure a number is written to: 10 for "110", 0.1 for "5.5", 1 for
     "five"."""
     digits = written.strip().replace(" ", "").replace(",", "")
+    if digits.lower() in ("a", "an"):  # "about a year": near a year, not half a year off
+        return 0.1
     if not digits[:1].isdigit():
         value = _words(written.strip().lower())
         digits = str(int(value)) if value is not None and value == int(value) else "1"
@@ -510,6 +603,8 @@ def _in_base_unit(unit: str, low: float, high: float) -> tuple[str, float, float
 
 def _number(text: str) -> float | None:
     text = text.strip().lower()
+    if text in ("a", "an"):  # "a year", "an hour" (only read before a unit)
+        return 1.0
     scale = 1.0
     for word, value in SCALES.items():
         if text.endswith(" " + word) and not text[: -len(word)].strip().isalpha():

@@ -9,6 +9,7 @@ and keeps a dict from taxon key to records (for ``check_all`` over thousands of 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -105,6 +106,10 @@ class GlobiLink:
         return None
 
 
+# a rank column of the exchange format ("sourceTaxonFamilyName"): a table may give only some
+_RANK_COLUMN = re.compile(r"Taxon(?:Kingdom|Phylum|Class|Order|Family|Genus)Name")
+
+
 def link_from_row(row: tuple[Any, ...]) -> GlobiLink:
     """A stored GloBI record row as a ``GlobiLink``, with the lineages of both taxa from their
     path columns or, when the table gave the ranks in columns of their own, from the record
@@ -112,7 +117,7 @@ def link_from_row(row: tuple[Any, ...]) -> GlobiLink:
     ref, table, number, source, interaction, target, source_path, target_path, raw = row
     source_lineage = lineage_from_path(source_path)
     target_lineage = lineage_from_path(target_path)
-    if (not source_lineage or not target_lineage) and raw and "TaxonGenusName" in raw:
+    if (not source_lineage or not target_lineage) and raw and _RANK_COLUMN.search(raw):
         record = json.loads(raw)
         source_lineage = source_lineage or lineage_from_columns(record, "source")
         target_lineage = target_lineage or lineage_from_columns(record, "target")

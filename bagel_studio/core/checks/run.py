@@ -25,7 +25,7 @@ from bagel_studio.core.checks import (
 )
 from bagel_studio.core.checks.context import CheckContext
 from bagel_studio.core.checks.evidence import evidence_flags
-from bagel_studio.core.checks.globi import globi_flags, subspecies_flags
+from bagel_studio.core.checks.globi import globi_flags, stem_taxon_flags, subspecies_flags
 from bagel_studio.core.checks.globi_item import read_globi_item
 from bagel_studio.core.checks.hidden import hidden_flags
 from bagel_studio.core.checks.models import model_flags
@@ -94,6 +94,7 @@ def run_checks(ctx: CheckContext, item: Item, *, audio: bool = True) -> list[Fla
         flags += globi_flags(globi)
     else:
         flags += subspecies_flags(item)
+        flags += stem_taxon_flags(item)
     if item.domain == XENO_CANTO:
         flags += xeno_canto_flags(ctx, item)
         if audio:

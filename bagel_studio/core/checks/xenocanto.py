@@ -40,7 +40,8 @@ _NOT_ABOUT_SOUND = re.compile(
 _UNCERTAIN = re.compile(r"\?|\b(uncertain|unknown|unsure|possibly|probably|maybe|unclear)\b", re.I)
 _STEM_TYPES = re.compile(
     r"\b(songs?|subsongs?|sings?|singing|calls?|call notes?|drumming|duets?|rattles?|"
-    r"alarm|chatter|trills?)\b",
+    r"alarm|chatter|trills?|echolocation(?:\s+(?:pulses?|clicks?|signals?|sounds?))?|"
+    r"pulses?|clicks?)\b",
     re.IGNORECASE,
 )
 
@@ -55,6 +56,8 @@ _PARTS_OF = {
     "chatter": frozenset({"song", "call"}),
     "alarm": frozenset({"call"}),
 }
+# A bat's echolocation pulses, clicks and buzzes are calls.
+_CALL_PARTS = re.compile(r"echolocation|pulse|click", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -187,6 +190,8 @@ def _stem_vocalization(
     fits = set(named)
     for part in named:
         fits |= _PARTS_OF.get(part, frozenset())
+        if _CALL_PARTS.search(part):
+            fits.add("call")
     if known and voc is not None and not fits & known:
         return Flag(
             STEM_VOCALIZATION,

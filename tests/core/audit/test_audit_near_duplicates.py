@@ -223,3 +223,34 @@ def test_a_stem_that_only_names_another_items_answer_does_not_leak_it() -> None:
     ]
     leaks = [(leak.item_id, leak.leaked_item_id) for leak in audit_items(items).leaks]
     assert leaks == [("kangaroo:rufus", "kangaroo:name")]
+
+
+def test_one_recording_asked_two_different_facts_is_no_duplicate() -> None:
+    # Two items on one clip under one topic: the same fact asked twice (the same gold, its
+    # number written otherwise) is a duplicate; a count and a description of the notes are two.
+    def clip(item_id: str, question: str, gold: str, taxon: str) -> AuditItem:
+        about = frozenset({"recording:xc9", f"taxon:{taxon}"})
+        content = ItemContent(question, (gold, "x", "y", "z"), 0, "Modulation pattern", "")
+        return AuditItem(
+            item_id,
+            "Xeno-canto",
+            content.dimension,
+            question,
+            content.options,
+            0,
+            "XC9",
+            about,
+            content,
+        )
+
+    items = [
+        clip("a", "How many notes make up one trill of the finch's song?", "About a dozen", "f f"),
+        clip(
+            "b",
+            "How are the notes of the sparrow's trilled song delivered?",
+            "As a rapid, evenly spaced series of identical notes",
+            "s s",
+        ),
+        clip("c", "Roughly how many notes does one trill of the finch hold?", "About 12", "f f"),
+    ]
+    assert [sorted(c) for c in audit_items(items).duplicates] == [["a", "c"]]

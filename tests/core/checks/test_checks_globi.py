@@ -778,3 +778,82 @@ def test_a_pair_of_species_written_with_a_slash_is_one_taxon() -> None:
     flag = checked(store, item)["globi:lionfish:self"]["stem-taxon-in-options"]
     assert flag.details["options"] == ["B"]
     assert "B 'Pterois volitans/miles'" in flag.message
+
+
+def _family_record(source: str, source_family: str, target: str, row: int) -> dict[str, object]:
+    # a table that gives each taxon's family in a column of its own, and no other rank
+    found = record(source, "preys on", target, table="families.tsv", row=row)
+    found["record"] = {
+        "sourceTaxonName": source,
+        "sourceTaxonFamilyName": source_family,
+        "interactionTypeName": "preys on",
+        "targetTaxonName": target,
+        "targetTaxonFamilyName": "Fagaceae",
+    }
+    return found
+
+
+def test_a_family_column_alone_places_a_taxon_in_its_family() -> None:
+    store = Store.memory()
+    store.evidence.add_globi_records(
+        [
+            _family_record("Curculio glandium", "Curculionidae", "Quercus robur", 1),
+            _family_record("Cydia splendana", "Tortricidae", "Quercus robur", 2),
+        ],
+        None,
+    )
+    overlap = new_item(
+        "globi:acorn:overlap",
+        "GloBI",
+        "Which seed predator is recorded attacking the acorns of Quercus robur?",
+        ["Curculio glandium", "Coleoptera: Curculionidae", "Pachymerus nucleorum", "Apis cerana"],
+        "A",
+        PARTICIPANT,
+        globi_ref="families.tsv#1",
+    )
+    family = new_item(
+        "globi:acorn:family",
+        "GloBI",
+        "To which family does Curculio glandium, a seed predator of Quercus robur, belong?",
+        [
+            "Coleoptera: Curculionidae",
+            "Lepidoptera: Tortricidae",
+            "Coleoptera: Chrysomelidae",
+            "Lepidoptera: Sesiidae",
+        ],
+        "A",
+        PARTICIPANT,
+        globi_ref="families.tsv#1",
+    )
+    flags = checked(store, overlap, family)
+    found = flags["globi:acorn:overlap"]["taxon-overlap"]
+    assert found.details["options"] == ["A", "B"]
+    assert "B 'Coleoptera: Curculionidae' contains A 'Curculio glandium'" in found.message
+    assert found.details["records"] == ["families.tsv#1"]
+    # the family holds the gold itself: no other record makes it right
+    assert "also-documented" not in flags["globi:acorn:overlap"]
+    # a stem asking the family of its own taxon: what else eats the acorns is no answer
+    assert "unsupported-gold" not in flags["globi:acorn:family"]
+    assert "also-documented" not in flags["globi:acorn:family"]
+
+
+def test_a_common_name_is_no_rank() -> None:
+    # a table that names its taxa by common names: "Moose" is a record's taxon, not a genus
+    store = Store.memory()
+    store.evidence.add_globi_records(
+        [
+            record("Grey wolf", "eats", "Moose", table="common.tsv", row=1),
+            record("Grey wolf", "eats", "Beaver", table="common.tsv", row=2),
+        ],
+        None,
+    )
+    item = new_item(
+        "globi:wolf:common",
+        "GloBI",
+        "Which prey is recorded in the diet of the grey wolf in Ontario?",
+        ["Beaver", "Moose", "Red squirrel", "Snowshoe hare"],
+        "A",
+        PARTICIPANT,
+        globi_ref="common.tsv#2",
+    )
+    assert "taxon-granularity" not in checked(store, item)["globi:wolf:common"]

@@ -277,3 +277,42 @@ def test_ranges_of_years_far_apart_are_not_nested() -> None:
     assert "duplicate-options" not in _options(
         "1983 to 2009", "2015 to 2019", "1950", "1999 to 2001"
     )
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("3 metres", "9 feet 10 inches"),
+        ("1.2 to 1.5 m", "3 ft 11 in to 4 ft 11 in"),
+        ("about 45 kg", "99 lb 3 oz"),
+        ("2 hours 30 minutes", "150 minutes"),
+        ("Roughly a month", "about one month"),
+        ("around a week", "seven days"),
+        ("about an hour", "60 minutes"),
+        ("Nearly two weeks", "14 days"),
+    ],
+)
+def test_compound_units_articles_and_number_words_are_quantities(first: str, second: str) -> None:
+    assert same_quantities(quantities(first), quantities(second)), (first, second)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("3 metres", "8 feet 2 inches"),
+        ("around a year", "around six months"),
+        ("a second time", "1 s"),
+        ("a foot of snow", "30 cm"),
+    ],
+)
+def test_compound_and_article_quantities_that_differ(first: str, second: str) -> None:
+    assert not same_quantities(quantities(first), quantities(second)), (first, second)
+
+
+def test_a_conversion_rounded_to_its_own_figures_is_the_same_quantity() -> None:
+    # 10 km is 6.2 miles: written "6 miles" it is rounded to the mile, not 3% off by mistake
+    assert same_quantities(quantities("10 km"), quantities("6 miles"))
+    assert same_quantities(quantities("about 3 kg"), quantities("7 lb"))
+    # but not when the difference is more than the finer figure's rounding can explain
+    assert not same_quantities(quantities("10 km"), quantities("7 miles"))
+    assert not same_quantities(quantities("2 m"), quantities("5 ft"))

@@ -241,3 +241,48 @@ def test_interactions_the_other_way_round_or_about_other_things_are_not_duplicat
         assert "duplicate-options" not in _interaction_options(
             first, second, "Neither", "Something else"
         ), (first, second)
+
+
+def test_a_subspecies_named_in_brackets_beside_its_species() -> None:
+    item = new_item(
+        "w:tiger",
+        "Wikipedia",
+        "Which tiger lives in the Sundarbans mangroves?",
+        [
+            "Bengal tiger (Panthera tigris tigris)",
+            "Tiger (Panthera tigris)",
+            "Sumatran tiger (Panthera tigris sondaica)",
+            "Snow leopard (Panthera uncia)",
+        ],
+        "A",
+        "Habitat",
+    )
+    flags = checked(Store.memory(), item)["w:tiger"]
+    collision = flags["subspecies-collision"]
+    assert collision.details["options"] == ["A", "B"]
+    assert "Panthera tigris tigris" in collision.message
+
+
+def test_the_stems_own_taxon_offered_as_a_wrong_option_in_any_domain() -> None:
+    asked = new_item(
+        "w:pongo",
+        "Wikipedia",
+        "Which genus is the closest living relative of Pongo, apart from the extinct ones?",
+        ["Gigantopithecus", "Pongo", "Hylobates", "Macaca"],
+        "A",
+        "Taxonomy",
+    )
+    gold = new_item(
+        "w:pongo:gold",
+        "Wikipedia",
+        "To which genus does Pongo abelii belong?",
+        ["Pongo", "Gorilla", "Pan", "Hylobates"],
+        "A",
+        "Taxonomy",
+    )
+    flags = checked(Store.memory(), asked, gold)
+    offered = flags["w:pongo"]["stem-taxon-in-options"]
+    assert offered.details["options"] == ["B"]
+    assert "'Pongo'" in offered.message
+    # the stem's taxon (or its genus) as the gold is no flaw
+    assert "stem-taxon-in-options" not in flags["w:pongo:gold"]

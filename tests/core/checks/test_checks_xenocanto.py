@@ -147,3 +147,30 @@ def test_a_trill_or_rattle_may_be_part_of_a_song_or_a_call() -> None:
     assert flags["xc:tit:song"]["stem-vocalization"].message == (
         "The stem asks about the song but the item's source is typed 'alarm call'"
     )
+
+
+def test_echolocation_pulses_and_clicks_name_a_call() -> None:
+    # a bat's echolocation pulses (or clicks, or buzzes) are calls: the stem names the type
+    items = [
+        xc_item(
+            "xc:bat:pulse",
+            "How long is one echolocation pulse of the noctule?",
+            vocalization_type="echolocation call",
+        ),
+        xc_item(
+            "xc:bat:clicks",
+            "At what rate does the noctule emit its echolocation clicks?",
+            vocalization_type="call",
+        ),
+        xc_item(
+            "xc:bat:song",
+            "How long is one echolocation pulse of the noctule?",
+            vocalization_type="song",
+        ),
+    ]
+    flags = checked(Store.memory(), *items)
+    assert "stem-vocalization" not in flags["xc:bat:pulse"]
+    assert "stem-vocalization" not in flags["xc:bat:clicks"]
+    assert flags["xc:bat:song"]["stem-vocalization"].message == (
+        "The stem asks about the echolocation pulse but the item's source is typed 'song'"
+    )
