@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from bagel_studio.core.curators import curator_name_problem
+from bagel_studio.core.model import curator_name_problem
 
 # Flags below warning that still mark an item as risky (the models' and the judge's doubts).
 RISKY_INFO_CHECKS = ("models-miss-gold", "judge-disagrees")

@@ -13,8 +13,13 @@ import unicodedata
 
 from bagel_studio.core.changes import NOTHING, Changes, Done, Part
 from bagel_studio.core.checks import recheck_item
-from bagel_studio.core.curators import curator_name_problem
-from bagel_studio.core.model import Decision, HistoryEntry, ItemContent, Review
+from bagel_studio.core.model import (
+    Decision,
+    HistoryEntry,
+    ItemContent,
+    Review,
+    curator_name_problem,
+)
 from bagel_studio.core.store import BlockedError, Store, StoreError
 
 KEEPS = (Decision.ACCEPT, Decision.REVISE)
@@ -23,7 +28,7 @@ KEEPS = (Decision.ACCEPT, Decision.REVISE)
 def curator_name(given: str) -> str:
     """The name a curator gave, as it is recorded: NFC, without surrounding blanks; a
     StoreError saying why when the name is not one a curator may have
-    (``curators.curator_name_problem``: the rule a review plan's names follow too). Every way a
+    (``model.curator_name_problem``: the rule a review plan's names follow too). Every way a
     name enters goes through here: the desk's dialogs, ``--curator``, ``BAGEL_STUDIO_CURATOR``,
     and the decisions of other curators' files."""
     name = unicodedata.normalize("NFC", given or "").strip()

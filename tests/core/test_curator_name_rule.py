@@ -1,4 +1,4 @@
-"""One rule for a curator's name (``curators.curator_name_problem``), asked by the review plans
+"""One rule for a curator's name (``model.curator_name_problem``), asked by the review plans
 (``assignment.PlanSettings``) and by every decision (``operations.reviews.curator_name``): a
 name a plan refuses is refused as a decision's too, with the same message saying why."""
 
@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 
 from bagel_studio.core.assignment import PlanError, PlanSettings
-from bagel_studio.core.curators import curator_name_problem
-from bagel_studio.core.model import Decision
+from bagel_studio.core.model import Decision, curator_name_problem
 from bagel_studio.core.operations import decide
 from bagel_studio.core.operations.reviews import curator_name
 from bagel_studio.core.store import Store, StoreError
