@@ -218,19 +218,21 @@ def stem_taxon_flags(item: Item) -> list[Flag]:
     binomial, a rank's ending, or a name of the lineage the item's source gives ("Borneo" set
     aside by the stem is no taxon)."""
     question = item.content.question
-    known = _source_taxa(item)
+    known: frozenset[str] | None = None  # the source's taxa, read when first needed
     hits = []
     for index, option in enumerate(item.content.options):
         text = option.strip()
-        if index == item.content.answer_index or not "A" <= text[:1] <= "Z":
-            continue
-        if text not in question:
+        if not text or text not in question or index == item.content.answer_index:
+            continue  # most options: settled by one substring search
+        if not "A" <= text[:1] <= "Z":
             continue
         name = parse_name(text)
         if name is None or name.canonical != text:
             continue
-        if not name.epithets and name.rank is None and name.key not in known:
-            continue
+        if not name.epithets and name.rank is None:
+            known = _source_taxa(item) if known is None else known
+            if name.key not in known:
+                continue
         found = re.search(rf"(?<![\w-]){re.escape(text)}(?![\w-])", question)
         if found is None or (found.start() == 0 and not name.epithets):
             continue
