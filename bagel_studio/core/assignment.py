@@ -30,12 +30,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import random
-import unicodedata
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
+
+from bagel_studio.core.model import curator_name_problem
 
 # Flags below warning that still mark an item as risky (the models' and the judge's doubts).
 RISKY_INFO_CHECKS = ("models-miss-gold", "judge-disagrees")
@@ -59,30 +60,6 @@ CALIBRATION, RISKY, OVERLAP, FURTHER = "calibration", "risky", "overlap", "furth
 
 class PlanError(ValueError):
     """Settings a plan cannot be made from (one line, meant for the person asking)."""
-
-
-MAX_NAME = 80  # characters of a curator's name
-
-
-def curator_name_problem(name: str) -> str | None:
-    """Why ``name`` cannot name a curator of a plan, or None: it names a folder of the hand-out
-    and is bound into each package, so it must be NFC, printable, at most ``MAX_NAME``
-    characters, without characters that reorder or hide text (bidi controls, zero-width), and
-    not blank or a path of its own ("/", a leading dot)."""
-    if not name.strip():
-        return "a curator's name is blank"
-    if name != name.strip():
-        return f"{name!r} starts or ends with a blank"
-    if len(name) > MAX_NAME:
-        return f"{name[:20]!r}... is longer than {MAX_NAME} characters"
-    if unicodedata.normalize("NFC", name) != name:
-        return f"{name!r} is not in Unicode's composed form (NFC)"
-    for char in name:
-        if unicodedata.category(char) in ("Cc", "Cf", "Co", "Cs", "Zl", "Zp") or char in "/\\":
-            return f"{name!r} holds {f'U+{ord(char):04X}'}, which a name may not"
-    if name.startswith("."):
-        return f"{name!r} starts with a dot"
-    return None
 
 
 @dataclass(frozen=True)

@@ -13,42 +13,28 @@ import unicodedata
 
 from bagel_studio.core.changes import NOTHING, Changes, Done, Part
 from bagel_studio.core.checks import recheck_item
-from bagel_studio.core.model import Decision, HistoryEntry, ItemContent, Review
+from bagel_studio.core.model import (
+    Decision,
+    HistoryEntry,
+    ItemContent,
+    Review,
+    curator_name_problem,
+)
 from bagel_studio.core.store import BlockedError, Store, StoreError
 
 KEEPS = (Decision.ACCEPT, Decision.REVISE)
 
 
-CURATOR_MAX = 80  # characters of a curator's name
-# Unicode categories a name may not hold: controls, format characters (bidi overrides and
-# isolates, zero-width spaces and joiners, the byte order mark), surrogates, private use,
-# unassigned code points, and line and paragraph separators.
-_REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
-
-
 def curator_name(given: str) -> str:
     """The name a curator gave, as it is recorded: NFC, without surrounding blanks; a
-    StoreError saying why when it is empty, longer than 80 characters, more than one line, or
-    holds a character that does not show or that reorders the text around it (``\u202eecila``
-    shows as "alice"). Every way a name enters goes through here: the desk's dialogs, ``--curator``,
-    ``BAGEL_STUDIO_CURATOR``, and the decisions of other curators' files."""
+    StoreError saying why when the name is not one a curator may have
+    (``model.curator_name_problem``: the rule a review plan's names follow too). Every way a
+    name enters goes through here: the desk's dialogs, ``--curator``, ``BAGEL_STUDIO_CURATOR``,
+    and the decisions of other curators' files."""
     name = unicodedata.normalize("NFC", given or "").strip()
-    if not name:
-        raise StoreError("a curator name is needed to record decisions (the name given is empty)")
-    if any(c in name for c in "\n\r\x0b\x0c\x85\u2028\u2029"):
-        raise StoreError(f"a curator name must be one line: {name!r} is not")
-    for char in name:
-        if unicodedata.category(char) in _REFUSED_CATEGORIES:
-            what = unicodedata.name(char, "a control character")
-            written = name.encode("unicode_escape").decode("ascii")
-            raise StoreError(
-                f"a curator name may not hold U+{ord(char):04X} ({what}), a character that does"
-                f" not show or that reorders the text around it: {written!r}"
-            )
-    if len(name) > CURATOR_MAX:
-        raise StoreError(
-            f"a curator name may be at most {CURATOR_MAX} characters ({len(name):,} given)"
-        )
+    problem = curator_name_problem(name)
+    if problem is not None:
+        raise StoreError(problem)
     return name
 
 
