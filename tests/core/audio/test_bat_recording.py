@@ -1,6 +1,7 @@
-"""A real bat: Xeno-canto XC826198, Sowell's Short-tailed Bat, 1.46 s at 375 kHz (see
-data/bats/README.md). Its echolocation pulses last 0.3-1.3 ms (shortening as the bat closes
-in) and sweep down through 60-110 kHz; each is a call of its own."""
+"""A real bat: Xeno-canto XC826198, Sowell's Short-tailed Bat, 1.46 s at 375 kHz (the bundled
+copy, resources/data/bats: see resources/data/README.md). Its echolocation pulses last 0.3-1.3 ms
+(shortening as the bat closes in) and sweep down through 60-110 kHz; each is a call of its
+own."""
 
 from __future__ import annotations
 
@@ -11,12 +12,12 @@ import pytest
 from bagel_studio.core.audio import Measurement, decode, measure
 from bagel_studio.core.audio.claims import mismatch
 
-BAT = Path(__file__).parent / "data" / "bats" / "XC826198-Carollia_sowelli-2013.02.15-CL00829.wav"
+BAT = "XC826198-Carollia_sowelli-2013.02.15-CL00829.wav"
 
 
 @pytest.fixture(scope="module")
-def bat() -> Measurement:
-    return measure(decode(BAT))
+def bat(data_dir: Path) -> Measurement:
+    return measure(decode(data_dir / "bats" / BAT))
 
 
 def test_every_pulse_is_counted_and_timed(bat: Measurement) -> None:
