@@ -315,7 +315,9 @@ class Quantity:
         return self._near(self.low, low, other) and self._near(self.high, high, other)
 
     def _near(self, mine: float, theirs: float, other: Quantity) -> bool:
-        slack = max(self.slack, other.slack)
+        # a hedge covers what rounds to its figure, but never a fifth of the value or more:
+        # "about 1 kg" is not "about 500 g", "about one year" not "about six months"
+        slack = min(max(self.slack, other.slack), HEDGE_SHARE * max(abs(mine), abs(theirs)))
         if slack:
             return abs(mine - theirs) <= slack * (1 + 1e-9)
         if self.unit == other.unit:
@@ -326,6 +328,7 @@ class Quantity:
         return _close(mine, theirs) or abs(mine - theirs) <= 0.5 * step * (1 + 1e-9)
 
 
+HEDGE_SHARE = 0.2  # the most a hedged value ("about 2") may stand for, as a share of it
 EXACT = 1e-9  # relative difference of two values written in one unit: the same figures
 
 

@@ -247,6 +247,21 @@ _DIRECTED = frozenset(
 )
 
 
+# Words of direction a quantity's bound does not carry: two options with the same quantities
+# and other words but another direction say opposite things ("It sweeps up by more than 2 kHz"
+# / "It sweeps down by more than 2 kHz"), though their content words (stop words aside) agree.
+_DIRECTIONS = re.compile(
+    r"\b(?:up|down|upward|downward|upwards|downwards|upstream|downstream|uphill|downhill|"
+    r"rising|falling|rises|falls|rise|fall|ascending|descending|increas\w*|decreas\w*|"
+    r"north\w*|south\w*|east\w*|west\w*|before|after|earlier|later)\b"
+)
+
+
+def _directions(phrase: str) -> list[str]:
+    """The words of direction of a phrase (``_Option.phrase``), in order."""
+    return _DIRECTIONS.findall(phrase)
+
+
 _NEGATION_RE = re.compile(r"\b(?:not|no|never|none|neither|nor|without|cannot)\b|n['’]t\b")
 
 
@@ -293,11 +308,15 @@ def _why_same(a: _Option, b: _Option, units: frozenset[str] | None = None) -> st
         if a.rest - counted == b.rest - counted:
             if a.negated != b.negated or _crossed(a.text, b.text):
                 return None
+            if _directions(a.phrase) != _directions(b.phrase):
+                return None
             pairs = zip(a.quantities, b.quantities, strict=True)
             join = " = " if how != _NESTED else " and "
             return f"{how}, " + "; ".join(f"{q.text!r}{join}{r.text!r}" for q, r in pairs)
     elif a.stems and a.stems == b.stems:
         if a.negated != b.negated or _crossed(a.text, b.text):
+            return None
+        if _directions(a.phrase) != _directions(b.phrase):
             return None
         written = [w for w in WORD_RE.findall(a.text) if w.lower() not in STOP_WORDS]
         return f"the same words: {', '.join(dict.fromkeys(written))}"
@@ -308,6 +327,8 @@ def _why_same(a: _Option, b: _Option, units: frozenset[str] | None = None) -> st
         if a.numbers != b.numbers:
             return None
     if not _similar_text(a, b) or a.negated != b.negated or _prefixed(a.phrase, b.phrase):
+        return None
+    if _directions(a.phrase) != _directions(b.phrase):
         return None
     return "nearly the same text"
 
@@ -461,12 +482,16 @@ def _may_hide_context(question: str, domain: str) -> bool:
     return any(_hidden_patterns(question, domain))
 
 
+# "the authors", "according to the author(s)": a bioRxiv stem naming the study's authors
+_AUTHORS = re.compile(r"\bthe authors?$", re.IGNORECASE)
+
+
 def _hidden_context(item: Item) -> Flag | None:
     question = item.content.question
     general, xeno_canto = _hidden_patterns(question, item.domain)
     found = [m.group(0) for m in _HIDDEN_RE.finditer(question)] if general else []
     if item.domain == BIORXIV:  # a study's stem names its authors: that is no hidden source
-        found = [f for f in found if f.lower() != "the authors"]
+        found = [f for f in found if _AUTHORS.search(f) is None]
     if xeno_canto:
         found += [m.group(0) for m in _XC_HIDDEN_RE.finditer(question)]
     if not found:

@@ -97,6 +97,18 @@ def test_reversed_comparisons_negations_and_other_bounds_are_not_duplicates() ->
     assert "duplicate-options" not in bounds
 
 
+def test_the_same_quantity_in_opposite_directions_is_no_duplicate() -> None:
+    sweeps = _options(
+        "It sweeps up by more than 2 kHz",
+        "It sweeps down by more than 2 kHz",
+        "It holds a steady pitch",
+        "It is a broadband click",
+    )
+    assert "duplicate-options" not in sweeps
+    moved = _options("Upstream after sunset", "Downstream after sunset", "Not at all", "At noon")
+    assert "duplicate-options" not in moved
+
+
 def test_a_phrase_turned_about_is_still_a_duplicate() -> None:
     turned = _options("Eucalyptus leaves", "Bamboo shoots", "Leaves of eucalyptus", "Insects")
     assert turned["duplicate-options"].details["options"] == ["A", "C"]  # type: ignore[attr-defined]
@@ -303,6 +315,10 @@ def test_compound_units_articles_and_number_words_are_quantities(first: str, sec
         ("around a year", "around six months"),
         ("a second time", "1 s"),
         ("a foot of snow", "30 cm"),
+        # a hedge covers what rounds to the figure, never a fifth of the value or more
+        ("About one year", "About six months"),
+        ("About 1 kg", "About 500 g"),
+        ("About 2", "1.5"),
     ],
 )
 def test_compound_and_article_quantities_that_differ(first: str, second: str) -> None:

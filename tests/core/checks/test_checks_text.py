@@ -186,10 +186,19 @@ def test_this_record_with_words_between_and_the_authors_of_a_study() -> None:
         "A",
         "Result Interpretation",
     )
-    flags = checked(Store.memory(), record, fossil, authors)
+    according = new_item(
+        "b:2",
+        "bioRxiv",
+        "According to the author, what drives the segregation of the two species?",
+        ["Diet", "Body size", "Song", "Nest sites"],
+        "A",
+        "Result Interpretation",
+    )
+    flags = checked(Store.memory(), record, fossil, authors, according)
     assert flags["g:2"]["hidden-context"].details["phrases"] == ["this globi interaction record"]
     assert "hidden-context" not in flags["w:7"]
     assert "hidden-context" not in flags["b:1"]
+    assert "hidden-context" not in flags["b:2"]  # one author, named "according to", as well
 
 
 def test_a_species_beside_its_own_subspecies_in_any_domain() -> None:
