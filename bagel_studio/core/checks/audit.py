@@ -13,9 +13,12 @@ LEAKS_ANSWER_OF = "leaks-answer-of"
 ANSWERABLE_WITHOUT_STEM = "answerable-without-stem"
 
 DESCRIPTIONS = {
-    NEAR_DUPLICATE: "Another item says the same thing (its stem and gold share most content "
-    "words with the same gold and no other species or source, it asks the same fact about the "
-    "same species or source in any words, or the same recording twice): keep one. Found by the "
+    NEAR_DUPLICATE: "Another item asks the same fact with the same gold (numbers read as "
+    "quantities): its stem and gold share most content words and it names no other species or "
+    "source; or it asks of the same species, text or GloBI record under the same dimension in "
+    "any words; or of the same recording under the same dimension. Two recordings of one "
+    "species asked the same with the same gold are one fact twice; two items on one recording "
+    "asking different facts (a count of its notes, their shape) are not. Keep one. Found by the "
     "audit; the others and what they share are named.",
     LEAKS_ANSWER_OF: "The stem states the gold answer of another item about the same species, "
     "record or recording, so one item answers the other. Found by the audit; the other item "

@@ -176,14 +176,21 @@ def evidence_flags(ctx: CheckContext, item: Item, globi: GlobiItem | None = None
             needed = max(needed, (len(distinctive) + 1) // 2)
             if quantities(option):  # a number is held by many sentences: all but one of them
                 needed = max(needed, len(distinctive) - 1)
-        # no less about the stem than the gold's own sentence in that text
+        # no less about the stem than the gold's own sentence in that text (the gold's own
+        # sentence, giving a second value of the same thing, is as much about it)
+        own = needed
         needed = max(needed, gold_about.get(label, 0))
         for number in support.sentences:
             about = [written[s] for s in distinctive if sentences.holds(number, s)]
-            if len(about) < needed or _denied(sentences, number, support):
+            if len(about) < own or _denied(sentences, number, support):
                 continue
+            if not _modifier_beside_noun(sentences, number, option, content):
+                continue  # "the red (outside Australia)" does not say "Red kangaroo"
             if quantities(option) and _holds_gold(sentences, number, gold, content):
-                continue  # one of the values the sentence lists, the gold's among them
+                if not _said_of_the_stem(sentences, number, option, stem_words):
+                    continue  # one of the values the sentence lists, the gold's among them
+            elif len(about) < needed:
+                continue
             supported.append((index, label, text, number, support, about))
             break
     if supported:
@@ -384,6 +391,57 @@ def _denied(sentences: SentenceIndex, number: int, support: OptionSupport) -> bo
                 return True
         return False
     return False
+
+
+SAID_OF_REACH = 5  # words before a value in which the stem's own word says what it is of
+
+
+def _said_of_the_stem(
+    sentences: SentenceIndex, number: int, option: str, stem_words: set[str]
+) -> bool:
+    """Whether sentence ``number`` gives the distractor's value as a second value of what the
+    stem asks ("usually takes 12-14 days, but can take as long as 20 days" for "How long does
+    incubation take?"): one of the stem's words a few words before the value, and no other
+    thing named right after it (as "40% insects, 33% seeds" or "316,000 in the wild, 4,000 in
+    zoos" gives each value its own)."""
+    figures = [w for w in WORD_RE.findall(option) if w[:1].isdigit()]
+    if not figures:
+        return False
+    start, end = sentences.spans[number]
+    said = WORD_RE.findall(sentences.text, start, end)
+    units = unit_words(option)
+    for at, word in enumerate(said):
+        if word != figures[-1]:
+            continue
+        before = {stem(w) for w in said[max(0, at - SAID_OF_REACH) : at]}
+        after = [w for w in said[at + 1 : at + 3] if stem(w) not in units]
+        named = any(w.lower() not in STOP_WORDS and stem(w) not in stem_words for w in after)
+        if before & stem_words and not named:
+            return True
+    return False
+
+
+def _modifier_beside_noun(
+    sentences: SentenceIndex, number: int, option: str, content: ItemContent
+) -> bool:
+    """Whether sentence ``number`` says an option told from the others by one modifier alone
+    ("Red kangaroo" beside "Eastern grey kangaroo": "red") with the words it modifies: a lone
+    "red" of something else does not say "Red kangaroo". True for any other option (one of
+    other words, or a clause: "It nests in the tree")."""
+    words = option_words(option, content.question, content.options)
+    written = WORD_RE.findall(option)
+    if len(words) != 1 or len(written) < 2 or stem(written[-1]) == words[0][0]:
+        return True
+    if any(w.lower() in STOP_WORDS for w in written):
+        return True  # a clause ("It nests in the tree"), not a name of modifier and noun
+    wanted = [stem(w) for w in written]
+    at = wanted.index(words[0][0]) if words[0][0] in wanted else -1
+    if at < 0:
+        return True
+    wanted = wanted[at:]
+    start, end = sentences.spans[number]
+    said = [stem(w) for w in WORD_RE.findall(sentences.text, start, end)]
+    return any(said[i : i + len(wanted)] == wanted for i in range(len(said)))
 
 
 def _snippet(text: str, sentence: int) -> str:

@@ -5,15 +5,29 @@ interactions too vague to tell the options apart. ``documented.py`` holds the re
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from bagel_studio.core.checks.documented import DESCRIPTION as ALSO_DOCUMENTED_DESCRIPTION
 from bagel_studio.core.checks.documented import also_documented, links_for_option
 from bagel_studio.core.checks.globi_item import GlobiItem, latin_shaped, letter
+from bagel_studio.core.checks.groups import asked_rank
 from bagel_studio.core.checks.interaction_types import VAGUE, implies, read_label, same_way
-from bagel_studio.core.checks.interactions import leaky_words, vague_phrases, vague_type
+from bagel_studio.core.checks.interactions import (
+    leaky_words,
+    vague_option,
+    vague_phrases,
+    vague_type,
+)
 from bagel_studio.core.checks.records import format_refs
 from bagel_studio.core.model import Flag, Item, Severity
-from bagel_studio.core.taxonomy import SUBSPECIES, TaxonName, ancestors, normalize_taxon, parse_name
+from bagel_studio.core.taxonomy import (
+    SUBSPECIES,
+    TaxonName,
+    ancestors,
+    normalize_taxon,
+    not_of_rank,
+    parse_name,
+)
 
 TAXON_OVERLAP = "taxon-overlap"
 TAXON_GRANULARITY = "taxon-granularity"
@@ -24,14 +38,21 @@ LEAKY_VERB = "leaky-verb"
 UNDERSPECIFIED = "underspecified-interaction"
 
 DESCRIPTIONS = {
-    TAXON_OVERLAP: "One option is a higher taxon containing another option (from the records' "
-    'lineages, the name\'s structure, or an option written "Order: Family"), so both are '
-    "right.",
-    TAXON_GRANULARITY: "Options mix a higher taxon with species it is not known to contain "
-    "(e.g. Cichlidae beside Channa striata): check the ranks are comparable.",
+    TAXON_OVERLAP: "One option is a higher taxon known to contain another option, so both are "
+    "right: from the GloBI records' lineages and rank columns, the name's structure (a genus "
+    "holds its binomials), the codes' nested endings (Homininae lies in Hominidae), an option "
+    'written "Order: Family", the lineage the item\'s source gives, or a binomial its text gives '
+    "one of the source's kinds (any domain). Where containment is not known, see "
+    "taxon-granularity.",
+    TAXON_GRANULARITY: "Options mix a taxon of genus rank or higher (known as one by its rank "
+    "ending, a lineage, or a record naming it under a Latin name; a common name such as "
+    '"Caribou" is no rank) with species it is not known to contain (e.g. Cichlidae beside '
+    "Channa striata): check the ranks are comparable. Not set beside taxon-overlap.",
     SUBSPECIES_COLLISION: "A species and one of its own subspecies are both options (in any "
     "domain).",
-    STEM_TAXON_IN_OPTIONS: "A taxon named in the stem is offered as a (wrong) option.",
+    STEM_TAXON_IN_OPTIONS: "A taxon the stem names (a GloBI taxon the records know, or in any "
+    "domain a scientific name as the stem writes it) is offered as a wrong option; the stem's "
+    "taxon as the gold is no flaw and is not flagged.",
     ALSO_DOCUMENTED: ALSO_DOCUMENTED_DESCRIPTION,
     LEAKY_VERB: "A masked-interaction stem uses one of the paper's forbidden words (consumes, "
     "eats, predates on, parasitizes, pollinates, infects, hosts, mutualist, commensal, parasite, "
@@ -222,6 +243,130 @@ def stem_taxon_flags(item: Item) -> list[Flag]:
     ]
 
 
+# The codes' rank endings, highest first (zoological, then botanical): a name with one ending
+# lies in the name of the same root with a higher one (the nominotypical subfamily Homininae in
+# Hominidae, the family Lemuridae in Lemuroidea).
+_NESTED_ENDINGS = (("oidea", "idae", "inae", "ini"), ("ales", "aceae", "oideae", "eae"))
+_LINEAGE_RANKS = ("kingdom", "phylum", "class", "order", "superfamily", "family", "subfamily")
+
+
+def _root(name: str) -> tuple[int, int, str] | None:
+    """(code, depth, root) of a name with one of the codes' nested endings, or None."""
+    lower = name.casefold()
+    for code, endings in enumerate(_NESTED_ENDINGS):
+        for depth, ending in sorted(enumerate(endings), key=lambda e: -len(e[1])):
+            if lower.endswith(ending) and len(lower) > len(ending) + 2:
+                return code, depth, lower[: -len(ending)]
+    return None
+
+
+def taxon_overlap_flags(item: Item, texts: Callable[[], list[str]]) -> list[Flag]:
+    """``taxon-overlap`` for an item of any domain but GloBI (whose check reads the records):
+    one option a higher taxon holding another, by the name's structure ("Macropus" holds
+    "Macropus fuliginosus"), the codes' endings ("Hominidae" holds "Homininae"), the lineage
+    the item's source gives its taxon, or a binomial the text gives one of the source's kinds
+    ("The swamp wallaby (Wallabia bicolor)": Wallabia lies in the article's Macropodidae).
+    ``texts``: the item's evidence texts, read only when needed."""
+    names = {}
+    for index, option in enumerate(item.content.options):
+        text = option.strip()
+        if "A" <= text[:1] <= "Z":
+            name = parse_name(text)
+            if name is not None and name.canonical == text:
+                names[index] = name
+    if len(names) < 2:
+        return []
+    rank = asked_rank(item.content.question)
+    source = item.source
+    taxonomy = source.get("taxonomy")
+    lineage = [
+        str(taxonomy[r]).strip().casefold()
+        for r in _LINEAGE_RANKS
+        if isinstance(taxonomy, dict) and isinstance(taxonomy.get(r), str)
+    ]
+    subject = source.get("scientific_name")
+    subject_key = subject.strip().casefold() if isinstance(subject, str) else ""
+    placed: list[dict[str, str]] = []  # the genera the text places, read when first needed
+
+    def text_places(genus: str) -> str | None:
+        if not placed:
+            placed.append(_placed_genera(texts(), source.get("common_names")))
+        return placed[0].get(genus)
+
+    pairs: list[tuple[int, int, str]] = []
+    for high, upper in names.items():
+        for low, lower in names.items():
+            if high == low or (rank is not None and not_of_rank(upper, rank)):
+                continue
+            how = _contains(upper, lower, lineage, subject_key, text_places)
+            if how is not None:
+                pairs.append((high, low, how))
+    if not pairs:
+        return []
+    options = item.content.options
+    parts = [
+        f"{letter(h)} {options[h].strip()!r} contains {letter(lo)} {options[lo].strip()!r} ({how})"
+        for h, lo, how in pairs
+    ]
+    letters = sorted({letter(i) for h, lo, _ in pairs for i in (h, lo)})
+    return [
+        Flag(
+            TAXON_OVERLAP,
+            Severity.WARNING,
+            "Overlapping taxa: " + "; ".join(parts),
+            {"options": letters, "records": []},
+        )
+    ]
+
+
+def _contains(
+    upper: TaxonName,
+    lower: TaxonName,
+    lineage: list[str],
+    subject_key: str,
+    text_places: Callable[[str], str | None],
+) -> str | None:
+    """How ``upper`` is known to hold ``lower`` (for the message), or None."""
+    if upper.key in (p.casefold() for p in lower.parents()):
+        return "by its name"
+    a, b = _root(upper.genus), _root(lower.genus)
+    if a and b and a[0] == b[0] and a[2] == b[2] and a[1] < b[1] and not lower.epithets:
+        return "by the codes' rank endings"
+    if upper.key in lineage and lower.key in lineage:
+        if lineage.index(upper.key) < lineage.index(lower.key):
+            return "by the lineage of the item's source"
+        return None
+    if lower.rank is not None or lower.epithets:
+        return None
+    above = lineage[: lineage.index(subject_key) + 1] if subject_key in lineage else []
+    if upper.key != subject_key and upper.key not in above:
+        return None
+    words = text_places(lower.key)
+    return f"the text: {words!r}" if words is not None else None
+
+
+def _placed_genera(texts: list[str], common: object) -> dict[str, str]:
+    """{genus key: the words} of the binomials the texts give one of the source's kinds by its
+    common name ("The swamp wallaby (Wallabia bicolor)" with "wallaby" a common name)."""
+    names = (
+        [c.strip() for c in common if isinstance(c, str) and c.strip()]
+        if isinstance(common, list)
+        else []
+    )
+    if not names:
+        return {}
+    kinds = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    pattern = re.compile(
+        rf"\b((?:[A-Za-z'-]+\s+){{0,3}}(?:{kinds})(?:e?s)?)\s*\(([A-Z][a-z]+) [a-z][a-z-]+\)",
+        re.IGNORECASE,
+    )
+    found: dict[str, str] = {}
+    for text in texts:
+        for match in pattern.finditer(text):
+            found.setdefault(match.group(2).casefold(), " ".join(match.group(0).split()))
+    return found
+
+
 def _subspecies_of(taxa: dict[int, TaxonName], options: tuple[str, ...]) -> Flag | None:
     indexes = sorted(taxa)
     for a in indexes:
@@ -314,9 +459,17 @@ def _within(place: str, text: str) -> bool:
 def _vague_interaction_options(g: GlobiItem) -> Flag | None:
     """Interaction options of which one is a vague reading of another ("visits flowers of"
     beside "pollinates", "has host" beside "parasite of", "interacts with" beside anything),
-    the same way round, with the gold among them."""
+    the same way round, with the gold among them; or an option in words that says no more than
+    "it interacts with it" beside a gold that says more."""
     pairs = []
-    for vague, text in g.interactions.items():
+    gold = g.gold
+    if gold is not None and gold not in g.interactions and vague_option(g.options[gold]) is None:
+        pairs += [
+            (index, gold)
+            for index, option in enumerate(g.options)
+            if index != gold and vague_option(option) is not None
+        ]
+    for vague, text in g.interactions.items() if not pairs else ():
         reading = read_label(text)
         if reading.type not in VAGUE:
             continue

@@ -7,6 +7,7 @@ on"). What the interactions themselves mean, and which are equivalent, is
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from bagel_studio.core.checks.interaction_types import INTERACTS_WITH, is_known_label
 
@@ -16,7 +17,9 @@ _VAGUE_STEM_RE = re.compile(
     r"\b(visit(?:s|ed|ing)? (?:the )?flowers? of|flowers? visited by|visit(?:s|ed|ing)?|"
     r"interact(?:s|ed|ing)? with|(?:ecologically )?co-?occur(?:s|red|ring)? with|"
     r"associated with|ecologically related to|"
-    r"(?:found|recorded|observed|collected) (?:on|with|near))\b",
+    r"(?:found|recorded|observed|collected) (?:on|with|near)|"
+    # "has the gorilla (Gorilla beringei) as a host", "has host": GloBI's generic "has host"
+    r"has\s+(?:[\w()'’-]+\s+){1,6}?as (?:an? |its |their )?hosts?|has hosts?)\b",
     re.IGNORECASE,
 )
 
@@ -75,19 +78,48 @@ _SPECIFIC_RE = re.compile(
 )
 
 
-def vague_phrases(stem: str) -> list[str]:
+@lru_cache(maxsize=8192)
+def vague_phrases(stem: str) -> tuple[str, ...]:
     """The phrases of ``stem`` that leave the interaction open; none when the stem names the
-    interaction after all (a forbidden word, or "diet", "nesting", "larvae"...)."""
-    found = [m.group(0) for m in _VAGUE_STEM_RE.finditer(stem)]
-    if found and (_SPECIFIC_RE.search(stem) or LEAKY_RE.search(stem)):
-        return []
+    interaction after all (a forbidden word, or "diet", "nesting", "larvae"...). Cached: the
+    stems of templated items repeat."""
+    found = tuple(m.group(0) for m in _VAGUE_STEM_RE.finditer(stem))
+    if not found:
+        return ()
+    rest = _VAGUE_STEM_RE.sub(" ", stem)  # "host" in "as a host" is the vague phrase itself
+    if _SPECIFIC_RE.search(rest) or LEAKY_RE.search(rest):
+        return ()
     return found
+
+
+_PRONOUNS = frozenset({"it", "its", "they", "them", "their", "each", "other", "one", "another"})
+
+
+# Every phrase vague_type reads as "interacts with" holds one of these.
+_UNIVERSAL_WORDS = ("interact", "occur", "associated", "related")
+
+
+@lru_cache(maxsize=8192)
+def vague_option(text: str) -> str | None:
+    """The vague phrase of an option that says no more than that its subject interacts with the
+    other ("It interacts with it", "They are associated with each other"), or None."""
+    lower = text.casefold()
+    if not any(w in lower for w in _UNIVERSAL_WORDS):
+        return None  # the common case, settled without the pattern
+    found = list(_VAGUE_STEM_RE.finditer(text))
+    if len(found) != 1 or vague_type(found[0].group(0)) != INTERACTS_WITH:
+        return None
+    rest = _VAGUE_STEM_RE.sub(" ", text)
+    words = [w for w in re.findall(r"[a-z]+", rest.casefold()) if w not in _PRONOUNS]
+    return found[0].group(0) if not set(words) - {"is", "are", "was", "were", "the"} else None
 
 
 def vague_type(phrase: str) -> str:
     """The interaction type a vague phrase from a stem reads as: any relation implying it fits
     ("visits flowers of" admits pollination; "found on" anything adjacent, parasites too)."""
     text = phrase.casefold()
+    if "host" in text:
+        return "has host"
     if "flower" in text:
         return "visits flowers of"
     if text.startswith("visit"):

@@ -130,7 +130,9 @@ _AT_LEAST = (
     "no fewer than|no less than|not less than|>=|≥|>"
 )
 _AT_MOST = (
-    "less than|fewer than|under|below|up to|at most|no more than|not more than|not exceeding|<=|≤|<"
+    "less than|fewer than|under|below|up to|at most|no more than|not more than|not exceeding|"
+    # "can last as long as 20 minutes": 20 at most
+    "as (?:long|much|many|high|far|heavy|large|big|tall|old|deep|fast) as|<=|≤|<"
 )
 _APPROX = (
     "about|approximately|approx\\.?|around|roughly|circa|c\\.|ca\\.|some|~|≈|nearly|almost|"

@@ -24,8 +24,13 @@ from bagel_studio.core.checks import (
     xenocanto,
 )
 from bagel_studio.core.checks.context import CheckContext
-from bagel_studio.core.checks.evidence import evidence_flags
-from bagel_studio.core.checks.globi import globi_flags, stem_taxon_flags, subspecies_flags
+from bagel_studio.core.checks.evidence import evidence_flags, evidence_texts
+from bagel_studio.core.checks.globi import (
+    globi_flags,
+    stem_taxon_flags,
+    subspecies_flags,
+    taxon_overlap_flags,
+)
 from bagel_studio.core.checks.globi_item import read_globi_item
 from bagel_studio.core.checks.hidden import hidden_flags
 from bagel_studio.core.checks.models import model_flags
@@ -95,6 +100,7 @@ def run_checks(ctx: CheckContext, item: Item, *, audio: bool = True) -> list[Fla
     else:
         flags += subspecies_flags(item)
         flags += stem_taxon_flags(item)
+        flags += taxon_overlap_flags(item, lambda: [t for _, t in evidence_texts(ctx, item)])
     if item.domain == XENO_CANTO:
         flags += xeno_canto_flags(ctx, item)
         if audio:

@@ -24,7 +24,9 @@ OTHER_SPECIES_DOMINANT = "other-species-dominant"
 DESCRIPTIONS = {
     SPECIES_NOT_DETECTED: "BirdNET covers the item's species but does not hear it in any 3 s "
     f"window of the clip (confidence under {THRESHOLD:g}): the recording may be of another "
-    "animal, or too faint.",
+    "animal, or too faint. A clip cut short or turned down is heard as it is (the flag may "
+    "come beside clip-too-short or clip-too-quiet); a file that cannot be decoded is not heard "
+    "(audio-unreadable says so), nor a species BirdNET does not cover (bats).",
     OTHER_SPECIES_DOMINANT: "Another species (or a sound such as an engine) is heard instead of "
     "the item's species in most windows of the clip: its acoustic claims may describe the wrong "
     "animal.",

@@ -87,6 +87,14 @@ _PLAIN_WORDS: dict[str, tuple[str, ...]] = {
 }
 
 
+# Words of change, as stems: "unaffected" is "not altered", "not changed", "no effect".
+_CHANGES = frozenset(
+    stem(w)
+    for w in ("affect", "alter", "change", "influence", "modify", "modified", "impact", "effect")
+)
+_NEGATION = re.compile(r"\b(?:not|no|never|without)\b|n['’]t\b", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class SentenceIndex:
     """A text split into sentences, with the sentences each stem occurs in."""
@@ -107,11 +115,24 @@ class SentenceIndex:
         biology adjective is made of, "night" for "nocturnal")."""
         found = set(self.postings.get(stem_, ()))
         if forms:
+            if stem_[:2] == "un" and stem_[2:] in _CHANGES:
+                found |= self._negated_change()
             if len(stem_) > PREFIX:
                 for other in self.prefixes().get(stem_[:PREFIX], ()):
                     found.update(self.postings[other])
             for plain in _PLAIN_WORDS.get(stem_, ()):
                 found.update(self.postings.get(plain, ()))
+        return found
+
+    def _negated_change(self) -> set[int]:
+        """Sentences saying no change: a word of change and a negation ("was not altered",
+        "had no effect"), for "unaffected", "unchanged", "unaltered"."""
+        found: set[int] = set()
+        for change in _CHANGES:
+            for number in self.postings.get(change, ()):
+                start, end = self.spans[number]
+                if _NEGATION.search(self.text, start, end):
+                    found.add(number)
         return found
 
     def prefixes(self) -> dict[str, list[str]]:

@@ -46,14 +46,46 @@ _IRREGULAR = {
 }
 
 
+# British spellings as American ones, so that "defence" in a stem finds "defense" in a text
+# ("-our" words are handled by their ending: "behaviour", "colour")
+_SPELLINGS = {
+    "defence": "defense",
+    "offence": "offense",
+    "licence": "license",
+    "grey": "gray",
+    "greys": "grays",
+    "metre": "meter",
+    "metres": "meters",
+    "centre": "center",
+    "centres": "centers",
+    "litre": "liter",
+    "litres": "liters",
+    "fibre": "fiber",
+    "fibres": "fibers",
+    "moult": "molt",
+    "moults": "molts",
+    "moulted": "molted",
+    "moulting": "molting",
+    "mould": "mold",
+    "haemoglobin": "hemoglobin",
+    "oestrus": "estrus",
+    "foetus": "fetus",
+    "faeces": "feces",
+}
+
+
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    """A light suffix-stripping stem: plurals, -ing, -ed, -ly; enough to match word forms."""
+    """A light suffix-stripping stem: plurals, -ing, -ed, -ly; enough to match word forms. A
+    British spelling is stemmed as the American one ("defence", "behaviour")."""
     w = word.lower().replace("’", "'")
     if w.endswith("'s"):
         w = w[:-2]
+    w = _SPELLINGS.get(w, w)
     if w in _IRREGULAR:
         return _IRREGULAR[w]
+    if len(w) > 5 and w.endswith(("our", "ours")):  # behaviour(s), colour(s); not four, hours
+        w = w[: w.rindex("our")] + "or" + w[w.rindex("our") + 3 :]
     if len(w) > 4 and w.endswith("ies"):
         w = w[:-3] + "y"
     elif len(w) > 4 and w.endswith(("sses", "shes", "ches", "xes", "zes")):

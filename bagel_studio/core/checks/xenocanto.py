@@ -31,7 +31,8 @@ DESCRIPTIONS = {
     "describe either.",
     VOCALIZATION_UNCERTAIN: "The recording's vocalization type is marked uncertain.",
     STEM_VOCALIZATION: "The stem does not name the vocalization type it asks about (song, "
-    "call...), or names another one than the recording's.",
+    "call...; a bat's echolocation pulses or clicks name a call), or names another one than "
+    "the recording's.",
 }
 
 _NOT_ABOUT_SOUND = re.compile(

@@ -857,3 +857,52 @@ def test_a_common_name_is_no_rank() -> None:
         globi_ref="common.tsv#2",
     )
     assert "taxon-granularity" not in checked(store, item)["globi:wolf:common"]
+
+
+def test_a_vague_interaction_in_words_beside_a_specific_one() -> None:
+    item = new_item(
+        "globi:bruchus:vague",
+        "GloBI",
+        "How is the beetle Bruchus rufimanus related to the broad bean Vicia faba?",
+        [
+            "It interacts with it",
+            "It attacks its seeds",
+            "It nests inside its roots",
+            "It disperses its pollen",
+        ],
+        "B",
+        INTERACTION,
+    )
+    under = checked(Store.memory(), item)["globi:bruchus:vague"]["underspecified-interaction"]
+    assert under.details["options"] == ["A", "B"]
+    assert "A 'It interacts with it' is a vague reading" in under.message
+
+
+def test_a_stem_asking_what_has_a_host_leaves_the_interaction_open() -> None:
+    store = Store.memory()
+    store.evidence.add_globi_records(
+        [
+            record("Ancylostoma duodenale", "parasite of", "Pan troglodytes", row=1),
+            record("Strongyloides fuelleborni", "parasite of", "Pan troglodytes", row=2),
+        ],
+        None,
+    )
+    item = new_item(
+        "globi:chimp:host",
+        "GloBI",
+        "Which of these organisms has the chimpanzee (Pan troglodytes) as a host?",
+        [
+            "Ancylostoma duodenale",
+            "Strongyloides fuelleborni",
+            "Plasmodium vivax",
+            "Fasciola hepatica",
+        ],
+        "A",
+        PARTICIPANT,
+        globi_ref="curated.tsv#1",
+    )
+    under = checked(store, item)["globi:chimp:host"]["underspecified-interaction"]
+    assert under.details["options"] == ["A", "B"]
+    assert '"has the chimpanzee (Pan troglodytes) as a host" leaves the interaction open' in (
+        under.message
+    )

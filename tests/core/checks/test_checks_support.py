@@ -514,3 +514,136 @@ def test_a_right_key_beside_a_rival_the_text_also_states_stays_supported() -> No
         source={"title": "Grey heron", "text": _HERON},
     )
     assert "unsupported-gold" not in checked(Store.memory(), item)["wikipedia:heron:leave"]
+
+
+def test_british_and_american_spellings_are_one_word() -> None:
+    from bagel_studio.core.checks.words import stem
+
+    for british, american in (
+        ("defence", "defense"),
+        ("behaviour", "behavior"),
+        ("colours", "colors"),
+        ("colour", "color"),
+        ("grey", "gray"),
+        ("metres", "meters"),
+        ("centre", "center"),
+        ("moult", "molt"),
+    ):
+        assert stem(british) == stem(american), (british, american)
+    assert stem("four") != stem("for") and stem("hour") == "hour"
+
+
+def test_a_distractor_the_text_states_in_the_other_spelling_is_supported() -> None:
+    herd = " ".join(
+        f"Llamas of herd {n} graze the slopes of the Andes in the dry season." for n in range(30)
+    )
+    text = f"{herd} Spitting and kicking are a llama's defense tactics. Llamas hum to their young."
+    item = new_item(
+        "wikipedia:llama:defence",
+        "Wikipedia",
+        "Which of these is a defence tactic of llamas?",
+        ["Spitting", "Kicking", "Singing", "Climbing trees"],
+        "A",
+        "Behavior",
+        source={"title": "Llama", "text": text},
+    )
+    flag = checked(Store.memory(), item)["wikipedia:llama:defence"]["supported-distractor"]
+    assert flag.details["options"] == ["B"]
+    assert "'Kicking' beside the stem's 'defence', 'tactic'" in flag.message
+
+
+def test_a_lone_modifier_supports_a_distractor_only_beside_its_noun() -> None:
+    # "Red kangaroo" differs from the other options by "red" alone: a sentence saying "the red"
+    # of something else does not say it; one saying "the red kangaroo" does.
+    def item(item_id: str, text: str) -> object:
+        return new_item(
+            item_id,
+            "Wikipedia",
+            "Which kangaroo has the scientific name Macropus fuliginosus?",
+            ["Western grey kangaroo", "Eastern grey kangaroo", "Red kangaroo", "Tree kangaroo"],
+            "A",
+            "Taxonomy",
+            source={"title": "Kangaroo", "text": text},
+        )
+
+    apart = item(
+        "wikipedia:kangaroo:apart",
+        "The western grey kangaroo (Macropus fuliginosus) is less often seen than the red "
+        "(outside Australia). Kangaroos live in mobs.",
+    )
+    beside = item(
+        "wikipedia:kangaroo:beside",
+        "The western grey kangaroo (Macropus fuliginosus) was long confused with the red "
+        "kangaroo, which some called Macropus fuliginosus too. Kangaroos live in mobs.",
+    )
+    flags = checked(Store.memory(), apart, beside)
+    assert "supported-distractor" not in flags["wikipedia:kangaroo:apart"]
+    found = flags["wikipedia:kangaroo:beside"]["supported-distractor"]
+    assert found.details["options"] == ["C"]
+
+
+def test_a_second_value_the_sentence_gives_of_the_same_thing_supports_a_distractor() -> None:
+    # "usually 12-14 days, but can take as long as 20 days": both are said of the incubation;
+    # "40% insects, 33% seeds" gives each value to its own thing.
+    text = (
+        "Incubation usually takes 12–14 days, but can take as long as 20 days. The plover's "
+        "diet is about 40% insects, 33% seeds and 27% snails. Some 9,000 plovers live in the "
+        "wild, 300 in zoos."
+    )
+    source = {"title": "Plover", "text": text}
+    incubation = new_item(
+        "wikipedia:plover:incubation",
+        "Wikipedia",
+        "How long does incubation take in the plover?",
+        ["12–14 days", "Up to 20 days", "About 2 days", "Several months"],
+        "A",
+        "Behavior",
+        source=source,
+    )
+    seeds = new_item(
+        "wikipedia:plover:seeds",
+        "Wikipedia",
+        "What share of the plover's diet is seeds?",
+        ["33%", "40%", "5%", "90%"],
+        "A",
+        "Diet",
+        source=source,
+    )
+    wild = new_item(
+        "wikipedia:plover:wild",
+        "Wikipedia",
+        "About how many plovers live in the wild?",
+        ["Some 9,000", "About 300", "About 90", "Some 90,000"],
+        "A",
+        "Conservation",
+        source=source,
+    )
+    flags = checked(Store.memory(), incubation, seeds, wild)
+    found = flags["wikipedia:plover:incubation"]["supported-distractor"]
+    assert found.details["options"] == ["B"]
+    assert "supported-distractor" not in flags["wikipedia:plover:seeds"]
+    assert "supported-distractor" not in flags["wikipedia:plover:wild"]
+
+
+def test_a_gold_of_un_and_a_change_verb_is_held_by_a_negated_change() -> None:
+    # "unaffected" is said by "was not altered", "had no effect on": a negated verb of change
+    text = (
+        "We measured the bills of 40 finches. Bill length was not altered by the parasite "
+        "load of the finches. Wing length grew with age."
+    )
+    item = new_item(
+        "biorxiv:finch:bill",
+        "bioRxiv",
+        "Did parasite load change the bill length of the finches?",
+        [
+            "No, bill length was unaffected",
+            "Yes, bills grew longer",
+            "Yes, bills grew shorter",
+            "Yes, bills broke",
+        ],
+        "A",
+        "Result Interpretation",
+        source={"title": "Finch bills", "text": text},
+    )
+    flags = checked(Store.memory(), item)["biorxiv:finch:bill"]
+    assert "unsupported-gold" not in flags

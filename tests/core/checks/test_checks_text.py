@@ -286,3 +286,62 @@ def test_the_stems_own_taxon_offered_as_a_wrong_option_in_any_domain() -> None:
     assert "'Pongo'" in offered.message
     # the stem's taxon (or its genus) as the gold is no flaw
     assert "stem-taxon-in-options" not in flags["w:pongo:gold"]
+
+
+_WALLABY = {
+    "title": "Wallaby",
+    "scientific_name": "Macropodidae",
+    "common_names": ["wallaby"],
+    "taxonomy": {"class": "Mammalia", "order": "Diprotodontia", "family": "Macropodidae"},
+    "text": (
+        "A wallaby is a small macropod. The swamp wallaby (Wallabia bicolor) lives in eastern "
+        "Australia. Wallabies eat grasses and leaves. The closest relatives of the weasels are "
+        "the other Mustelinae genera."
+    ),
+}
+
+
+def test_taxa_that_contain_one_another_in_any_domain() -> None:
+    def item(item_id: str, question: str, options: list[str]) -> object:
+        return new_item(item_id, "Wikipedia", question, options, "A", "Taxonomy", source=_WALLABY)
+
+    items = [
+        # the text gives a wallaby's binomial: its genus lies in the article's family
+        item(
+            "w:wallabia",
+            "To which taxon does the swamp wallaby belong?",
+            ["Wallabia", "Macropodidae", "Phalangeridae", "Vombatidae"],
+        ),
+        # the codes' endings: the nominotypical subfamily lies in its family
+        item(
+            "w:weasel",
+            "Which of these taxa includes the weasels?",
+            ["Mustelinae", "Mustelidae", "Canidae", "Felidae"],
+        ),
+        # the article's own lineage: an order and its family
+        item(
+            "w:lineage",
+            "Which of these taxa includes the wallabies?",
+            ["Macropodidae", "Diprotodontia", "Canidae", "Felidae"],
+        ),
+        # families side by side: no overlap; a genus the text does not place: none either
+        item(
+            "w:families",
+            "To which family does the swamp wallaby belong?",
+            ["Macropodidae", "Phalangeridae", "Vombatidae", "Canidae"],
+        ),
+        item(
+            "w:unplaced",
+            "Which of these taxa includes the wallabies?",
+            ["Macropodidae", "Petrogale", "Canidae", "Felidae"],
+        ),
+    ]
+    flags = checked(Store.memory(), *items)
+    wallabia = flags["w:wallabia"]["taxon-overlap"]
+    assert wallabia.details["options"] == ["A", "B"]
+    assert "swamp wallaby (Wallabia bicolor)" in wallabia.message
+    assert flags["w:weasel"]["taxon-overlap"].details["options"] == ["A", "B"]
+    assert "endings" in flags["w:weasel"]["taxon-overlap"].message
+    assert flags["w:lineage"]["taxon-overlap"].details["options"] == ["A", "B"]
+    assert "taxon-overlap" not in flags["w:families"]
+    assert "taxon-overlap" not in flags["w:unplaced"]
