@@ -155,6 +155,8 @@ def evidence_flags(ctx: CheckContext, item: Item, globi: GlobiItem | None = None
     written |= {w.lower(): w for w in WORD_RE.findall(content.question) if w.lower() in question}
     gold_stems = set(content_stems(content.options[gold]))
     stem_words = set(content_stems(content.question))
+    # a stem asking the usual value ("How long does it usually last?") asks the first of two
+    typical = _TYPICAL.search(content.question) is not None
     supported = []
     for index, option in enumerate(content.options):
         if index == gold or not option.strip() or index in judged_by_records:
@@ -187,7 +189,7 @@ def evidence_flags(ctx: CheckContext, item: Item, globi: GlobiItem | None = None
             if not _modifier_beside_noun(sentences, number, option, content):
                 continue  # "the red (outside Australia)" does not say "Red kangaroo"
             if quantities(option) and _holds_gold(sentences, number, gold, content):
-                if not _said_of_the_stem(sentences, number, option, stem_words):
+                if typical or not _said_of_the_stem(sentences, number, option, stem_words):
                     continue  # one of the values the sentence lists, the gold's among them
             elif len(about) < needed:
                 continue
@@ -393,6 +395,11 @@ def _denied(sentences: SentenceIndex, number: int, support: OptionSupport) -> bo
     return False
 
 
+_TYPICAL = re.compile(
+    r"\b(?:usual(?:ly)?|typical(?:ly)?|normal(?:ly)?|average|mean|median|most often|generally|"
+    r"commonly)\b",
+    re.IGNORECASE,
+)
 SAID_OF_REACH = 5  # words before a value in which the stem's own word says what it is of
 
 

@@ -213,19 +213,26 @@ _BRACKETED = re.compile(r"\(([A-Z][a-z]+ [a-z][a-z-]+(?: [a-z][a-z-]+)?)\)")
 def stem_taxon_flags(item: Item) -> list[Flag]:
     """``stem-taxon-in-options`` for an item of any domain but GloBI (whose check reads the
     records): a distractor that is a scientific name the stem writes ("relative of Pongo" with
-    "Pongo" offered as a wrong answer). The name must be written as one in the stem: a
-    binomial, or a capitalized word that does not open the sentence."""
+    "Pongo" offered as a wrong answer). The name must be written as one in the stem (a
+    binomial, or a capitalized word that does not open the sentence) and known as a taxon: a
+    binomial, a rank's ending, or a name of the lineage the item's source gives ("Borneo" set
+    aside by the stem is no taxon)."""
     question = item.content.question
+    known: frozenset[str] | None = None  # the source's taxa, read when first needed
     hits = []
     for index, option in enumerate(item.content.options):
         text = option.strip()
-        if index == item.content.answer_index or not "A" <= text[:1] <= "Z":
-            continue
-        if text not in question:
+        if not text or text not in question or index == item.content.answer_index:
+            continue  # most options: settled by one substring search
+        if not "A" <= text[:1] <= "Z":
             continue
         name = parse_name(text)
         if name is None or name.canonical != text:
             continue
+        if not name.epithets and name.rank is None:
+            known = _source_taxa(item) if known is None else known
+            if name.key not in known:
+                continue
         found = re.search(rf"(?<![\w-]){re.escape(text)}(?![\w-])", question)
         if found is None or (found.start() == 0 and not name.epithets):
             continue
@@ -258,6 +265,16 @@ def _root(name: str) -> tuple[int, int, str] | None:
             if lower.endswith(ending) and len(lower) > len(ending) + 2:
                 return code, depth, lower[: -len(ending)]
     return None
+
+
+def _source_taxa(item: Item) -> frozenset[str]:
+    """Keys of the taxa an item's source names: its scientific name and its lineage."""
+    source = item.source
+    names = [source.get("scientific_name")]
+    taxonomy = source.get("taxonomy")
+    if isinstance(taxonomy, dict):
+        names += list(taxonomy.values())
+    return frozenset(n.strip().casefold() for n in names if isinstance(n, str) and n.strip())
 
 
 def taxon_overlap_flags(item: Item, texts: Callable[[], list[str]]) -> list[Flag]:

@@ -23,6 +23,23 @@ _VAGUE_STEM_RE = re.compile(
     re.IGNORECASE,
 )
 
+# Every match of _VAGUE_STEM_RE holds one of these.
+_VAGUE_WORDS = (
+    "visit",
+    "flower",
+    "interact",
+    "occur",
+    "associated",
+    "related",
+    "found on",
+    "found with",
+    "found near",
+    "recorded",
+    "observed",
+    "collected",
+    "host",
+)
+
 # The paper's forbidden words for stems (they give the masked interaction away), with the
 # families each reveals.
 LEAKY_RE = re.compile(
@@ -83,6 +100,9 @@ def vague_phrases(stem: str) -> tuple[str, ...]:
     """The phrases of ``stem`` that leave the interaction open; none when the stem names the
     interaction after all (a forbidden word, or "diet", "nesting", "larvae"...). Cached: the
     stems of templated items repeat."""
+    lower = stem.casefold()
+    if not any(w in lower for w in _VAGUE_WORDS):
+        return ()  # the common case, settled without the pattern
     found = tuple(m.group(0) for m in _VAGUE_STEM_RE.finditer(stem))
     if not found:
         return ()

@@ -618,11 +618,22 @@ def test_a_second_value_the_sentence_gives_of_the_same_thing_supports_a_distract
         "Conservation",
         source=source,
     )
-    flags = checked(Store.memory(), incubation, seeds, wild)
+    # a stem asking the usual value asks the first: "as long as 20 days" is not usual
+    usual = new_item(
+        "wikipedia:plover:usual",
+        "Wikipedia",
+        "How long does incubation usually take in the plover?",
+        ["12–14 days", "Up to 20 days", "About 2 days", "Several months"],
+        "A",
+        "Behavior",
+        source=source,
+    )
+    flags = checked(Store.memory(), incubation, seeds, wild, usual)
     found = flags["wikipedia:plover:incubation"]["supported-distractor"]
     assert found.details["options"] == ["B"]
     assert "supported-distractor" not in flags["wikipedia:plover:seeds"]
     assert "supported-distractor" not in flags["wikipedia:plover:wild"]
+    assert "supported-distractor" not in flags["wikipedia:plover:usual"]
 
 
 def test_a_gold_of_un_and_a_change_verb_is_held_by_a_negated_change() -> None:

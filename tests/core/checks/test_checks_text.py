@@ -264,6 +264,7 @@ def test_a_subspecies_named_in_brackets_beside_its_species() -> None:
 
 
 def test_the_stems_own_taxon_offered_as_a_wrong_option_in_any_domain() -> None:
+    orangutan = {"title": "Orangutan", "scientific_name": "Pongo", "taxonomy": {"genus": "Pongo"}}
     asked = new_item(
         "w:pongo",
         "Wikipedia",
@@ -271,6 +272,17 @@ def test_the_stems_own_taxon_offered_as_a_wrong_option_in_any_domain() -> None:
         ["Gigantopithecus", "Pongo", "Hylobates", "Macaca"],
         "A",
         "Taxonomy",
+        source=orangutan,
+    )
+    # a place the stem sets aside is no taxon: "Borneo" offered again is not flagged
+    place = new_item(
+        "w:pongo:place",
+        "Wikipedia",
+        "Apart from Borneo, on which island do orangutans live?",
+        ["Sumatra", "Borneo", "Java", "Bali"],
+        "A",
+        "Habitat",
+        source=orangutan,
     )
     gold = new_item(
         "w:pongo:gold",
@@ -280,7 +292,8 @@ def test_the_stems_own_taxon_offered_as_a_wrong_option_in_any_domain() -> None:
         "A",
         "Taxonomy",
     )
-    flags = checked(Store.memory(), asked, gold)
+    flags = checked(Store.memory(), asked, gold, place)
+    assert "stem-taxon-in-options" not in flags["w:pongo:place"]
     offered = flags["w:pongo"]["stem-taxon-in-options"]
     assert offered.details["options"] == ["B"]
     assert "'Pongo'" in offered.message
