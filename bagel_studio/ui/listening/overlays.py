@@ -6,7 +6,9 @@ can be lined up against a call by panning), away from the band labels on the lef
 option is drawn in gold with a thicker outline and a "gold" label. The clip's measured dominant
 band is drawn as two dashed cyan lines, so that a mismatch with the gold band is visible at a
 glance (not on a duration item: it does not ask about the band). The labels are laid out so that
-none covers another and the gold's is always on screen (``_place``).
+none covers another and the gold's is always on screen (``_place``), and a band's label is at its
+band: in full, else by its letter alone, else (no room near its band) beside the other labels
+with a leader line to its band; never by itself at another frequency.
 """
 
 from __future__ import annotations
@@ -69,6 +71,9 @@ class OptionOverlays:
         self._measured: tuple[float, float] | None = None
         self._built = False
         self.bands: list[tuple[OptionClaim, pg.LinearRegionItem, pg.TextItem]] = []
+        # per band (in the order of ``bands``): the line from its label to it, drawn when the
+        # label found no room at its band
+        self.leaders: list[pg.PlotCurveItem] = []
         self.bars: list[tuple[OptionClaim, list[pg.PlotCurveItem], pg.TextItem]] = []
         self.measured_items: list[pg.GraphicsObject] = []
         plot.getViewBox().sigRangeChanged.connect(self._place)
@@ -123,6 +128,9 @@ class OptionOverlays:
         for _, region, label in self.bands:
             self._plot.removeItem(region)
             self._plot.removeItem(label)
+        for leader in self.leaders:
+            self._plot.removeItem(leader)
+        self.leaders = []
         for _, curves, label in self.bars:
             for curve in curves:
                 self._plot.removeItem(curve)
@@ -173,9 +181,14 @@ class OptionOverlays:
         )
         region.setZValue(20 if option.gold else 10)
         label = _label(option.label, colour, anchor=(0, 0), z=31 if option.gold else 30)
+        leader = pg.PlotCurveItem(pen=_pen(colour, 1.2))
+        leader.setZValue(26)  # over the bands, under the labels
+        leader.hide()
         self._plot.addItem(region)
         self._plot.addItem(label)
+        self._plot.addItem(leader)
         self.bands.append((option, region, label))
+        self.leaders.append(leader)
 
     def _add_bar(self, option: OptionClaim) -> None:
         colour = GOLD if option.gold else OTHER
@@ -210,34 +223,73 @@ class OptionOverlays:
         """Keep labels and scale bars inside whatever part of the plot is visible, and the
         labels off each other (on the desk's short plot at 1280x800 they piled up at the top):
         the gold's label is placed first, so it always has its own place, then each other one
-        at the top of its band, lower inside it, beside the labels there or elsewhere near it;
-        a label that finds no free place (or whose band is out of view) is hidden rather than
-        drawn over another."""
+        at the top of its band, lower inside it, or beside the labels there; a label with no
+        room at its band is shown by its letter alone there, else in full at the nearest free
+        height with a leader line to its band (at 1280x800 a bat's "D ~130-160 kHz" was drawn
+        near 25 kHz, as if it were that band's); a label that finds no free place (or whose
+        band is out of view) is hidden rather than drawn over another."""
         box = self._plot.getViewBox()
         (x0, x1), (y0, y1) = box.viewRange()
         pixel = _pixel_size(box)
         view: Rect = (x0 + pixel[0], x1 - pixel[0], y0 + pixel[1], y1 - pixel[1])
         taken: list[Rect] = []
-        bands = sorted(self.bands, key=lambda b: (not b[0].gold, -max(b[1].getRegion())))
+        order = sorted(
+            range(len(self.bands)),
+            key=lambda i: (not self.bands[i][0].gold, -max(self.bands[i][1].getRegion())),
+        )
         spots: dict[int, Rect | None] = {}
-        for near in (False, True):  # each label at its own band first, the displaced ones next
-            for index, (option, region, band_label) in enumerate(bands):
+        led: set[int] = set()
+        for option, _region, band_label in self.bands:
+            if band_label.toPlainText() != option.label:
+                band_label.setText(option.label)
+        # each label in full at its own band first, then by its letter there, then beside
+        for attempt in ("full", "letter", "leader"):
+            for index in order:
+                option, region, band_label = self.bands[index]
                 if spots.get(index) is not None:
                     continue
                 low, top = sorted(region.getRegion())
-                in_view = low < y1 and top > y0
+                if not ((low < y1 and top > y0) or option.gold):
+                    spots[index] = None  # out of view
+                    continue
+                if attempt == "letter":
+                    band_label.setText(option.letter)
+                elif attempt == "leader":
+                    band_label.setText(option.label)
+                near = attempt == "leader"
                 spot = self._band_spot(band_label, low, top, view, pixel, taken, near)
-                spots[index] = spot if in_view or option.gold else None
-                if spots[index] is not None:
-                    taken.append(spot)  # type: ignore[arg-type]
-        for index, (_option, _region, band_label) in enumerate(bands):
+                spots[index] = spot
+                if spot is not None:
+                    taken.append(spot)
+                    if near and not _beside((low, top), spot):
+                        led.add(index)
+        for index, (_option, region, band_label) in enumerate(self.bands):
             spot = spots[index]
             band_label.setVisible(spot is not None)
             if spot is not None:
                 band_label.setPos(spot[0], spot[3])
+            self._lead(self.leaders[index], spot if index in led else None, region, pixel)
         self._place_bars(view, pixel, taken)
         if self.measured_items and self._mapping is not None and self._measured is not None:
             self._place_measured(view, pixel, taken)
+
+    def _lead(
+        self,
+        leader: pg.PlotCurveItem,
+        spot: Rect | None,
+        region: pg.LinearRegionItem,
+        pixel: tuple[float, float],
+    ) -> None:
+        """The leader from a label placed away from its band (``spot``) to the band's nearer
+        edge, straight up or down from the label's left end; hidden without ``spot``."""
+        if spot is None:
+            leader.hide()
+            return
+        low, top = sorted(region.getRegion())
+        x = spot[0] + 6 * pixel[0]
+        start, end = (spot[3], low) if low >= spot[3] else (spot[2], top)
+        leader.setData([x, x], [start, end])
+        leader.show()
 
     def _band_spot(
         self,
@@ -326,6 +378,11 @@ class OptionOverlays:
 
 
 Rect = tuple[float, float, float, float]  # x0, x1, y0, y1 in the plot's coordinates
+
+
+def _beside(band: tuple[float, float], rect: Rect) -> bool:
+    """A label's rectangle is at its band: the two share some height."""
+    return rect[2] < band[1] and band[0] < rect[3]
 
 
 def _within(rect: Rect, view: Rect) -> bool:

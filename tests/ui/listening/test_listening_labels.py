@@ -4,14 +4,20 @@ duration item no measured-band label is drawn (there it hid the gold's scale-bar
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pyqtgraph as pg
-from PySide6.QtCore import QRectF
+import pytest
+from PySide6.QtCore import QPointF, QRectF
 from pytestqt.qtbot import QtBot
 
+from bagel_studio.core.importers import import_paths
+from bagel_studio.core.store import Store
 from bagel_studio.ui.listening import ListeningPanel
 from bagel_studio.ui.listening.overlays import OptionClaim
-from tests.ui.desk_harness import close_desk, desk_on, listening_panel
-from tests.ui.desk_project import XC_ID
+from tests.ui.desk_harness import close_desk, desk_on, listening_panel, open_desk
+from tests.ui.desk_project import XC_ID, build_project
 from tests.ui.listening.conftest import DURATION_ITEM, show_and_wait
 
 DURATIONS = [("A", 0.08, 0.15), ("B", 0.2, 0.4), ("C", 0.8, 1.2), ("D", 1.5, 2.0)]
@@ -29,11 +35,11 @@ def _plot_rect(panel: ListeningPanel) -> QRectF:
     return box.mapRectToScene(box.rect())
 
 
-def _assert_laid_out(panel: ListeningPanel, gold: str) -> None:
+def _assert_laid_out(panel: ListeningPanel, gold: str, *, short: bool = True) -> None:
     panel.grab()  # painted: each label has its size on screen
     labels = _labels(panel)
     plot = _plot_rect(panel)
-    assert plot.height() < 200, plot  # the short plot of the desk at 1280x800
+    assert plot.height() < 200 or not short, plot  # the short plot of the desk at 1280x800
     rects = [label.sceneBoundingRect() for label in labels]
     texts = [label.toPlainText() for label in labels]
     for text, rect in zip(texts, rects, strict=True):
@@ -108,4 +114,110 @@ def test_the_gold_label_stays_in_view_when_its_band_is_zoomed_out_of_it(
     box = panel.view.view_box
     box.setYRange(mapping.to_y(6_000), mapping.to_y(12_000), padding=0)  # above the gold band
     _assert_laid_out(panel, "B  ~3-5 kHz")
+    close_desk(window)
+
+
+BAT_ID = "xeno-canto:carollia-sowelli:0"
+BAT_ITEM = {
+    "id": BAT_ID, "domain": "Xeno-canto", "dimension": "Dominant frequency range",
+    "level": "medium", "recording": "XC826198",
+    "question": "What is the dominant frequency range of the echolocation calls of Sowell's"
+    " short-tailed bat (Carollia sowelli)?",
+    "options": ["~60-110 kHz", "~20-30 kHz", "~5-10 kHz", "~130-160 kHz"], "answer": "A",
+}  # fmt: skip
+
+
+def _band_heights(panel: ListeningPanel, region: pg.LinearRegionItem) -> tuple[float, float]:
+    """A band's top and bottom on the screen (scene y, growing downwards)."""
+    box = panel.view.view_box
+    ys = [box.mapViewToScene(QPointF(0.0, v)).y() for v in region.getRegion()]
+    return min(ys), max(ys)
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1600, 1000)], ids=["1280x800", "1600x1000"])
+def test_each_band_label_is_at_its_band_or_led_to_it(
+    qtbot: QtBot, tmp_path: Path, data_dir: Path, size: tuple[int, int]
+) -> None:
+    """The bat's item imported as a curator would (the recording's folder and the item): on
+    a 375 kHz clip its four bands crowd the log axis' top at 1280x800, and D (~130-160 kHz)
+    found no free row near its band; its label was drawn near 25 kHz, over B's band, as if it
+    were B's. Every label shown now shares some height with its band, or a leader line runs
+    from it to its band."""
+    path = tmp_path / "desk.bagel"
+    build_project(path, data_dir)
+    items = tmp_path / "bat_items.jsonl"
+    items.write_text(json.dumps(BAT_ITEM) + "\n", encoding="utf-8")
+    with Store.open(path) as store:
+        import_paths(store, [data_dir / "bats", items])
+    window = open_desk(qtbot, path)
+    window.resize(*size)
+    window.show_item(BAT_ID)
+    panel = listening_panel(qtbot, window)
+    qtbot.waitUntil(lambda: len(panel.view.overlays.bands) == 4, timeout=30_000)
+    qtbot.waitUntil(lambda: bool(panel.view.overlays.measured_items), timeout=30_000)
+    panel.grab()  # painted: each label has its size on screen
+    overlays = panel.view.overlays
+    placed = {}
+    for (option, region, label), leader in zip(overlays.bands, overlays.leaders, strict=True):
+        top, bottom = _band_heights(panel, region)
+        if not label.isVisible():
+            assert not leader.isVisible()
+            continue
+        rect = label.sceneBoundingRect()
+        at_band = rect.top() < bottom and top < rect.bottom()
+        assert at_band != leader.isVisible(), (option.letter, label.toPlainText())
+        if leader.isVisible():
+            xs, ys = leader.getData()
+            box = panel.view.view_box
+            ends = [box.mapViewToScene(QPointF(x, y)) for x, y in zip(xs, ys, strict=True)]
+            assert any(rect.top() - 1 <= p.y() <= rect.bottom() + 1 for p in ends)
+            assert any(top - 1 <= p.y() <= bottom + 1 for p in ends)  # reaches its band
+        placed[option.letter] = (label.toPlainText(), at_band)
+    assert placed.get("A", ("", False))[0].endswith("★ gold")  # the gold's whole, at its band
+    assert "D" in placed, placed  # D's band is in view: its label is shown, at it or led to it
+    _assert_laid_out(panel, "A  ~60-110 kHz", short=size == (1280, 800))
+    close_desk(window)
+
+
+def test_a_label_with_no_room_at_its_band_is_led_to_it(qtbot: QtBot, tmp_path, data_dir) -> None:
+    """The gold's label, placed first, takes the row of the band just above it and the plot's
+    width (its text made as long as fits): D's label has no room at its band, even by its
+    letter, and is drawn at the nearest free height with a line from it to its band."""
+    window, panel = _desk_panel(qtbot, tmp_path, data_dir)
+    overlays = panel.view.overlays
+    overlays.set_measured_band(None)
+    plot = _plot_rect(panel)
+
+    def claims(gold: str) -> list[OptionClaim]:
+        bands = [
+            ("A", gold, 14_000, 16_000),
+            ("B", "~3-5 kHz", 3_000, 5_000),
+            ("C", "~1-2 kHz", 1_000, 2_000),
+            ("D", "~16.5-17 kHz", 16_500, 17_000),
+        ]
+        return [
+            OptionClaim(letter, text, "frequency", low, high, gold=letter == "A")
+            for letter, text, low, high in bands
+        ]
+
+    for length in range(60, 0, -1):  # the longest gold's label the plot holds whole
+        gold = "~14-16 kHz " + "m" * length
+        overlays.set_options(claims(gold))
+        panel.grab()
+        if plot.contains(overlays.bands[0][2].sceneBoundingRect().adjusted(1, 1, -1, -1)):
+            break
+    _option, region, label = overlays.bands[3]
+    leader = overlays.leaders[3]
+    top, bottom = _band_heights(panel, region)
+    rect = label.sceneBoundingRect()
+    assert label.isVisible() and label.toPlainText() == "D  ~16.5-17 kHz"
+    assert not (rect.top() < bottom and top < rect.bottom())  # not at its band: led to it
+    assert leader.isVisible()
+    box = panel.view.view_box
+    xs, ys = leader.getData()
+    ends = sorted(box.mapViewToScene(QPointF(x, y)).y() for x, y in zip(xs, ys, strict=True))
+    assert ends[0] == pytest.approx(bottom, abs=1)  # from the band's lower edge
+    assert ends[1] == pytest.approx(rect.top(), abs=2)  # down to the label's top
+    assert all(not leader.isVisible() for leader in overlays.leaders[:3])
+    _assert_laid_out(panel, f"A  {gold}")
     close_desk(window)
