@@ -13,6 +13,7 @@ same way round, by it or by a relation implying it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from bagel_studio.core.checks.globi_item import GlobiItem, describe, letter, role
@@ -24,6 +25,13 @@ from bagel_studio.core.model import Flag, Severity
 from bagel_studio.core.taxonomy import normalize_taxon, not_of_rank
 
 ALSO_DOCUMENTED = "also-documented"
+# A stem asking the partner recorded most often: another recorded partner is a second answer
+# only when it is recorded at least as often as the gold.
+_MOST = re.compile(
+    r"\bmost (?:often|frequent(?:ly)?|common(?:ly)?|usual(?:ly)?)\b|"
+    r"\b(?:mainly|chiefly|primarily|mostly|commonest|main)\b",
+    re.IGNORECASE,
+)
 DESCRIPTION = (
     "The loaded GloBI records also link another option (of the group and rank the stem asks, "
     "if it asks one) to the stem's taxon by the same or an equivalent interaction, in the same "
@@ -156,6 +164,13 @@ def _documented_participants(g: GlobiItem) -> Flag | None:
         ]
         if matches:
             hits[index] = matches
+    if hits and _MOST.search(g.item.content.question):
+        gold_links = [
+            lk
+            for lk in links_for_option(g, g.gold)
+            if _fits(lk, _member_key(lk, wanted), relations)
+        ]
+        hits = {i: found for i, found in hits.items() if len(found) >= len(gold_links)}
     return _flag(g, hits)
 
 

@@ -229,7 +229,7 @@ def _rival_stated(
         rival = LETTERS[index] if index < len(LETTERS) else str(index + 1)
         return Flag(
             UNSUPPORTED_GOLD,
-            Severity.WARNING,
+            Severity.INFO,  # under 0.8 precision on the labeled corpus (docs/CHECKS.md)
             f"Gold answer {letter} {content.answer_text!r} is contradicted by {label}: the "
             f"sentence most about the stem says {_quoted(support.found)}, distractor {rival} "
             f'{content.options[index].strip()!r}: "{_snippet(text, number)}"',
@@ -473,7 +473,7 @@ def _unsupported(
         held = f"holds none of {_quoted(support.missing)}"
     return Flag(
         UNSUPPORTED_GOLD,
-        Severity.WARNING,
+        Severity.INFO,  # under 0.8 precision on the labeled corpus (docs/CHECKS.md)
         f"Gold answer {letter} {item.content.answer_text!r} is not supported by {labels}: "
         f"its best sentence {held}",
         {
@@ -497,7 +497,7 @@ def _unrelated(
     where = _snippet(text, support.sentences[0]) if support.sentences else ""
     return Flag(
         UNSUPPORTED_GOLD,
-        Severity.WARNING,
+        Severity.INFO,  # under 0.8 precision on the labeled corpus (docs/CHECKS.md)
         f"Gold answer {letter} {item.content.answer_text!r} is not supported by {labels}: "
         f"{_quoted(support.found)} occurs only in sentences not about the stem "
         f'("{where}")',
@@ -515,7 +515,7 @@ def _contradicted(item: Item, says: str) -> Flag:
     letter = item.content.answer_letter or "?"
     return Flag(
         UNSUPPORTED_GOLD,
-        Severity.WARNING,
+        Severity.INFO,  # under 0.8 precision on the labeled corpus (docs/CHECKS.md)
         f"Gold answer {letter} {item.content.answer_text!r} is not what the linked GloBI record "
         f"says: {says}",
         {"options": [letter], "score": 0.0, "evidence": "the linked GloBI record"},
@@ -541,7 +541,7 @@ def _supported(
     }
     return Flag(
         SUPPORTED_DISTRACTOR,
-        Severity.WARNING,
+        Severity.INFO,  # under 0.8 precision on the labeled corpus (docs/CHECKS.md)
         message,
         {
             "options": list(spans),

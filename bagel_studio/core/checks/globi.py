@@ -457,7 +457,7 @@ def _underspecified(g: GlobiItem) -> Flag | None:
     named = ", ".join(f"{letter(i)} {g.options[i].strip()!r} ({kinds[i]})" for i in sorted(fits))
     return Flag(
         UNDERSPECIFIED,
-        Severity.WARNING,
+        Severity.INFO,  # under 0.8 precision on the labeled corpus (docs/CHECKS.md)
         f'"{phrases[0]}" leaves the interaction open and the records link {named} to the stem\'s '
         "taxon",
         {
@@ -505,7 +505,7 @@ def _vague_interaction_options(g: GlobiItem) -> Flag | None:
     vague, other = pairs[0]
     return Flag(
         UNDERSPECIFIED,
-        Severity.WARNING,
+        Severity.INFO,  # under 0.8 precision on the labeled corpus (docs/CHECKS.md)
         f"{letter(vague)} {g.options[vague].strip()!r} is a vague reading of {letter(other)} "
         f"{g.options[other].strip()!r}: both fit the same record",
         {"options": sorted({letter(i) for p in pairs for i in p}), "records": []},

@@ -906,3 +906,44 @@ def test_a_stem_asking_what_has_a_host_leaves_the_interaction_open() -> None:
     assert '"has the chimpanzee (Pan troglodytes) as a host" leaves the interaction open' in (
         under.message
     )
+
+
+def test_a_stem_asking_the_most_often_recorded_partner_flags_only_one_recorded_as_often() -> None:
+    # the records link two of the options to the stem's taxon: the gold five times, another
+    # once; "most often" is asked, so the other is no second answer, until it is as common
+    rows = [
+        record("Valeriana sitchensis", "flowers visited by", "Thricops innocuus", row=n)
+        for n in range(1, 6)
+    ]
+    rows.append(record("Valeriana sitchensis", "flowers visited by", "Bombus mixtus", row=9))
+    store = Store.memory()
+    store.evidence.add_globi_records(rows, None)
+    options = ["Thricops innocuus", "Bombus mixtus", "Eristalis tenax", "Apis mellifera"]
+    most = new_item(
+        "globi:most:0",
+        "GloBI",
+        "Which insect is most often recorded at the flowers of Valeriana sitchensis?",
+        options,
+        "A",
+        PARTICIPANT,
+    )
+    plain = new_item(
+        "globi:most:1",
+        "GloBI",
+        "Which insect is recorded at the flowers of Valeriana sitchensis?",
+        options,
+        "A",
+        PARTICIPANT,
+    )
+    flags = checked(store, most, plain)
+    assert "also-documented" not in flags["globi:most:0"]
+    assert flags["globi:most:1"]["also-documented"].details["options"] == ["B"]
+    store.evidence.add_globi_records(
+        [
+            record("Valeriana sitchensis", "flowers visited by", "Bombus mixtus", row=n)
+            for n in range(20, 25)
+        ],
+        None,
+    )
+    as_often = checked(store, most)["globi:most:0"]
+    assert as_often["also-documented"].details["options"] == ["B"]

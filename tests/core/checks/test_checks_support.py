@@ -101,7 +101,7 @@ def test_unsupported_gold_and_supported_distractor(wiki: tuple[Store, dict[str, 
     )
     flags = checked(store, wrong)["wikipedia:koala:2"]
     unsupported = flags["unsupported-gold"]
-    assert unsupported.severity is Severity.WARNING
+    assert unsupported.severity is Severity.INFO  # under 0.8 precision on the corpus
     assert unsupported.details["options"] == ["A"]
     assert "'Bamboo shoots'" in unsupported.message and "the text Koala" in unsupported.message
     supported = flags["supported-distractor"]
