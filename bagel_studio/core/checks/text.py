@@ -342,6 +342,10 @@ def _same_interaction(a: _Option, b: _Option) -> str | None:
     # frog" / "hunts and eats the frog"), and some (the partner): most pairs end here.
     if a.stem_set.isdisjoint(b.stem_set):
         return None
+    # the same words besides interaction words: every word one of them holds alone is one
+    # (settled on those few words, before either option's words are all looked at)
+    if not all(map(names_interaction, a.stem_set ^ b.stem_set)):
+        return None
     plain = a.plain
     if not plain or plain != b.plain:
         return None
