@@ -75,10 +75,9 @@ def test_headless_desk_on_a_hostile_file_says_why_and_exits_2(kind: str, tmp_pat
     assert says in result.stderr
 
 
-def test_the_desk_shows_the_same_message_in_a_dialog(qapp: QApplication, tmp_path: Path) -> None:
-    from bagel_studio.ui.app import DeskApp
-
-    path, says = _hostile("trigger", tmp_path)
+def _closing_the_next_message_box() -> list[str]:
+    """Close the next message box the desk shows (polled every 50 ms from the event loop);
+    the list it returns receives that box's text."""
     shown: list[str] = []
 
     def close_the_box() -> None:
@@ -89,8 +88,16 @@ def test_the_desk_shows_the_same_message_in_a_dialog(qapp: QApplication, tmp_pat
         else:
             QTimer.singleShot(50, close_the_box)
 
-    desk = DeskApp()
     QTimer.singleShot(50, close_the_box)
+    return shown
+
+
+def test_the_desk_shows_the_same_message_in_a_dialog(qapp: QApplication, tmp_path: Path) -> None:
+    from bagel_studio.ui.app import DeskApp
+
+    path, says = _hostile("trigger", tmp_path)
+    shown = _closing_the_next_message_box()
+    desk = DeskApp()
     assert desk.open(path) is False
     assert shown and says in shown[0] and "repair" in shown[0]
 
@@ -108,18 +115,8 @@ def test_damaged_pages_found_after_the_first_item_are_said_and_nothing_is_writte
 
     path, says = _hostile("page", tmp_path)
     before = history_rows(path)
-    shown: list[str] = []
-
-    def close_the_box() -> None:
-        box = QApplication.activeModalWidget()
-        if isinstance(box, QMessageBox):
-            shown.append(box.text())
-            box.accept()
-        else:
-            QTimer.singleShot(50, close_the_box)
-
+    shown = _closing_the_next_message_box()
     desk = DeskApp(Preferences(curator="bo"))
-    QTimer.singleShot(50, close_the_box)
     assert desk.open(path) is True
     assert desk.window is not None and desk.window.controller.item is not None
     desk.window.controller.decide(Decision.ACCEPT)
@@ -142,18 +139,8 @@ def test_damaged_pages_the_first_item_needs_are_said_as_on_open(
 
     path = project_with_history(tmp_path, items=20)
     break_page_of(path, "items")
-    shown: list[str] = []
-
-    def close_the_box() -> None:
-        box = QApplication.activeModalWidget()
-        if isinstance(box, QMessageBox):
-            shown.append(box.text())
-            box.accept()
-        else:
-            QTimer.singleShot(50, close_the_box)
-
+    shown = _closing_the_next_message_box()
     desk = DeskApp(Preferences(curator="bo"))
-    QTimer.singleShot(50, close_the_box)
     assert desk.open(path) is False
     assert desk.window is None
     assert shown and "damaged" in shown[0] and "repair" in shown[0]
