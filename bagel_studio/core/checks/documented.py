@@ -42,7 +42,8 @@ _MOST = re.compile(
 DESCRIPTION = (
     "The loaded GloBI records also link another option (of the group and rank the stem asks, "
     "if it asks one) to the stem's taxon by the same or an equivalent interaction, in the same "
-    "role (a record-specific key): the records are named."
+    "role and of the place the stem names, if it names one (a record-specific key): the records "
+    "are named."
 )
 
 
