@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bagel_studio.core.audio import decode, measure
+from bagel_studio.core.audio.analysis import measure
+from bagel_studio.core.audio.decode import decode
 from bagel_studio.core.audit import AuditReport, audit_flags
 from bagel_studio.core.audit.baselines import BaselineTable
 from bagel_studio.core.audit.leaks import Leak
