@@ -162,21 +162,45 @@ _CATEGORIES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 )
 
 
-def parse_claim(text: str) -> Claim | None:
-    """The claim ``text`` makes, or None when it names no range or category we measure."""
+# What each of the domain's dimensions asks, as a claim's kind.
+DIMENSION_KINDS: dict[str, str] = {
+    "Dominant frequency range": "frequency",
+    "Call / syllable duration": "duration",
+    "Harmonic structure / tonality vs. broadband": "harmonicity",
+    "Modulation pattern": "modulation",
+}
+
+
+def parse_claim(text: str, dimension: str | None = None) -> Claim | None:
+    """The claim ``text`` makes, or None when it names no range or category we measure.
+
+    With the item's ``dimension`` the claim is of the kind that dimension asks, or None: an
+    option of a "Modulation pattern" item naming a sweep and the frequencies it spans ("steep
+    downward sweeps from about 6 kHz to 3.3 kHz") claims the sweep, not a dominant band."""
     if not isinstance(text, str) or not text.strip():
         return None
-    lowered = text.strip().lower()
-    numeric = _parse_numeric(lowered, text.strip())
-    if numeric is not None:
-        return numeric
+    asked = DIMENSION_KINDS.get(dimension or "")
+    claim = _parse(text.strip(), asked)
+    if claim is None or (asked is not None and claim.kind != asked):
+        return None
+    return claim
+
+
+def _parse(label: str, asked: str | None) -> Claim | None:
+    lowered = label.lower()
+    if asked not in ("modulation", "harmonicity"):
+        numeric = _parse_numeric(lowered, label)
+        if numeric is not None or asked is not None:
+            return numeric
     found = _categories(lowered)
+    if asked is not None:
+        found = [category for category in found if _KIND[category] == asked]
     shapes = [c for c in found if c in _SHAPES]
     if len(set(shapes)) > 1:  # "rises, then falls": one pattern; "rising or falling": none
-        return _compound_shape(lowered, text.strip())
+        return _compound_shape(lowered, label)
     if found:
         category = found[0]
-        return Claim(_KIND[category], None, None, text.strip(), category)
+        return Claim(_KIND[category], None, None, label, category)
     return None
 
 
@@ -253,28 +277,30 @@ def _unit(unit: str) -> tuple[str, float]:
 
 
 # What a duration claim times, by the words of the stem: a single note ("How long is a single
-# chip note of the song?") or a whole phrase ("How long does the trill last?", "one call
-# series"); either, when the stem says neither.
-_NOTE_WORDS = re.compile(
-    r"\b(notes?|syllables?|elements?|pulses?|clicks?|chips?|chirps?|peeps?|tsips?)\b", re.I
+# chip note of the song?", "the opening whistle of the song") or a whole phrase ("How long does
+# the trill last?", "one call series", "the song ... from its first note to its end"): the first
+# of them the stem names; either, when it names neither ("one chick-a-dee call" is a series of
+# notes, "each echolocation call" one pulse: "one" says nothing, "each" and "single" do).
+_NOTE_WORDS = (
+    r"notes?|syllables?|elements?|pulses?|clicks?|chips?|chirps?|peeps?|tsips?|whistles?|"
+    r"hoots?|buzz(?:es)?"
 )
-_PHRASE_WORDS = re.compile(
-    r"\b(series|songs?|trills?|phrases?|bouts?|sequences?|strophes?|rattles?|choruse?s?|"
-    r"duets?|whole|entire|drum(?:ming)?s?)\b",
-    re.I,
+_PHRASE_WORDS = (
+    r"series|songs?|trills?|phrases?|bouts?|sequences?|strophes?|rattles?|choruse?s?|"
+    r"duets?|whole|entire|drum(?:ming)?s?"
 )
-_ONE_WORDS = re.compile(r"\b(single|individual|each|one)\b", re.I)
+_UNIT_WORDS = re.compile(rf"\b(?:(?P<note>{_NOTE_WORDS})|(?P<phrase>{_PHRASE_WORDS}))\b", re.I)
+_ONE_WORDS = re.compile(r"\b(single|individual|each)\b", re.I)
 CALL, PHRASE, EITHER = "call", "phrase", "either"
 
 
 def duration_unit(question: str) -> str:
     """What a duration claim in an item with this stem times: CALL (a note, a syllable, a
-    pulse: "a single chip note of the song"), PHRASE (a song, a trill, a call series), or
-    EITHER when the stem names neither."""
-    if _NOTE_WORDS.search(question):
-        return CALL
-    if _PHRASE_WORDS.search(question):
-        return PHRASE
+    pulse: "a single chip note of the song"), PHRASE (a song, a trill, a call series), as the
+    first of them the stem names says, or EITHER when it names neither."""
+    first = _UNIT_WORDS.search(question)
+    if first is not None:
+        return CALL if first.group("note") else PHRASE
     return CALL if _ONE_WORDS.search(question) else EITHER
 
 
@@ -293,7 +319,7 @@ def claim_distance(claim: Claim, m: Measurement, unit: str = EITHER) -> float | 
             return None
         levels = [call_quartiles(m)] if unit != PHRASE else []
         if unit != CALL:
-            levels.append(phrase_quartiles(m))
+            levels.append(phrase_span(m))
         return min(_octaves_between(claim, level) for level in levels)
     if claim.kind == "harmonicity" and claim.value in HARMONICITY_RANGES:
         low, high = HARMONICITY_RANGES[claim.value]
@@ -323,11 +349,15 @@ def call_quartiles(m: Measurement) -> tuple[float, float]:
     return float(low), float(high)
 
 
-def phrase_quartiles(m: Measurement) -> tuple[float, float]:
-    """The middle half of the clip's phrase durations (its calls when it has no phrases)."""
-    durations = m.phrase_durations_s or m.syllable_durations_s
-    low, high = np.percentile(durations, [25.0, 75.0])
-    return float(low), float(high)
+def phrase_span(m: Measurement) -> tuple[float, float]:
+    """The shortest and the longest of the clip's phrases: what a phrase's duration claim is
+    compared with (the calls' middle half when the measurement has no phrases). A clip holds a
+    song and the fragments around it (a chip before it, a neighbour's note, a click), each a
+    phrase of its own; which of them is the song the stem asks about the measurement cannot
+    tell, so a claim within their span is not contradicted, and one beyond all of them is."""
+    if not m.phrase_durations_s:
+        return call_quartiles(m)
+    return float(min(m.phrase_durations_s)), float(max(m.phrase_durations_s))
 
 
 def _octaves_between(claim: Claim, measured: tuple[float, float]) -> float:
@@ -356,11 +386,16 @@ def _tolerance(kind: str) -> float:
 
 
 def mismatch(
-    options: tuple[str, ...], gold: int, m: Measurement, question: str = ""
+    options: tuple[str, ...],
+    gold: int,
+    m: Measurement,
+    question: str = "",
+    dimension: str | None = None,
 ) -> Flag | None:
     """The acoustic-mismatch flag for these options against ``m``, or None when gold fits.
-    ``question`` (the stem) says whether a duration is a single call's or a phrase's."""
-    gold_claim = parse_claim(options[gold]) if 0 <= gold < len(options) else None
+    ``question`` (the stem) says whether a duration is a single call's or a phrase's, the
+    item's ``dimension`` what kind of claim its options make (``parse_claim``)."""
+    gold_claim = parse_claim(options[gold], dimension) if 0 <= gold < len(options) else None
     if gold_claim is None:
         return None
     unit = duration_unit(question)
@@ -369,7 +404,7 @@ def mismatch(
         return None
     fitting = []
     for index, text in enumerate(options):
-        claim = parse_claim(text)
+        claim = parse_claim(text, dimension)
         if index == gold or claim is None or claim.kind != gold_claim.kind:
             continue
         if claim_distance(claim, m, unit) == 0.0:
@@ -444,7 +479,7 @@ def compared_values(kind: str, m: Measurement, unit: str = EITHER) -> dict[str, 
             values["middle_half_s"] = list(call_quartiles(m)) if timed else None
         if unit != CALL:
             values["phrases"] = len(m.phrase_durations_s)
-            values["phrase_middle_half_s"] = list(phrase_quartiles(m)) if timed else None
+            values["phrase_span_s"] = list(phrase_span(m)) if timed else None
         return values
     if kind == "harmonicity":
         return {"harmonicity": m.harmonicity}
@@ -502,7 +537,13 @@ def acoustic_flags(store: Store, item: Item) -> list[Flag]:
     else:
         content = item.content
         if content.answer_index is not None:
-            flag = mismatch(content.options, content.answer_index, result, content.question)
+            flag = mismatch(
+                content.options,
+                content.answer_index,
+                result,
+                content.question,
+                content.dimension,
+            )
             if flag is not None:
                 flags.append(flag)
     return flags

@@ -142,6 +142,12 @@ def test_duration_claims() -> None:
         ("How long does the trilled song of X typically last?", PHRASE),
         ("How long does a whole song of X last?", PHRASE),
         ("What is the typical call duration of X?", EITHER),
+        # the first thing the stem names decides: the song, not the note it starts from...
+        ("How long does the song of X last from its first note to its end?", PHRASE),
+        ("How long does the opening whistle of the song of X last?", CALL),
+        ("How long does one hoot of the owl's song last?", CALL),
+        # ...and "one call" may be a note or a series (a chick-a-dee call): either
+        ("How long does one chick-a-dee call of X last?", EITHER),
     ],
 )
 def test_the_stem_says_what_a_duration_times(stem: str, unit: str) -> None:
@@ -169,6 +175,71 @@ def test_duration_claims_against_calls_or_phrases() -> None:
     assert "calls last 110 ms" in flag.message and "its phrases (calls close together) 1.50 s" in (
         flag.message
     )
+
+
+def test_a_song_is_any_of_the_phrases_the_clip_holds() -> None:
+    """A clip holds a song and the fragments around it (chips, a neighbour's notes), each a
+    phrase: which one the stem means cannot be told, so a song length within the phrases'
+    range is not contradicted, while one outside all of them is."""
+    m = _measurement(
+        phrase_durations_s=(0.03, 0.08, 0.16, 0.6, 1.7),
+        syllable_durations_s=(0.03, 0.04, 0.08, 0.1, 0.12, 0.16),
+    )
+    song = "How long does one song of X last?"
+    options = ("About 1.5-2 s", "About 0.1-0.2 s", "About 4-5 s", "About 8-10 s")
+    assert mismatch(options, 0, m, song) is None
+    flag = mismatch(options, 3, m, song)
+    assert flag is not None and flag.details["fitting_options"] == ["A", "B"]
+
+
+@pytest.mark.parametrize(
+    ("text", "dimension", "kind", "value"),
+    [
+        (
+            "Steep downward sweeps from about 6 kHz to about 3.3 kHz",
+            "Modulation pattern",
+            "modulation",
+            "falling",
+        ),
+        (
+            "It rises and then falls quickly, within about 3-4 kHz",
+            "Modulation pattern",
+            "modulation",
+            "up-down",
+        ),
+        (
+            "Harmonic chirps: a fundamental near 3-4 kHz with a fainter harmonic near 7 kHz",
+            "Harmonic structure / tonality vs. broadband",
+            "harmonicity",
+            "strong-harmonics",
+        ),
+        ("A tonal whistle at 3-4 kHz", "Dominant frequency range", "frequency", None),
+        ("Notes of 20 ms repeated at 6 kHz", "Call / syllable duration", "duration", None),
+    ],
+)
+def test_the_dimension_says_what_an_option_claims(
+    text: str, dimension: str, kind: str, value: str | None
+) -> None:
+    """An option naming a shape and the frequencies it spans claims the shape when the item
+    asks the modulation pattern (the numbers are the sweep's extent, not its dominant band)."""
+    claim = parse_claim(text, dimension)
+    assert claim is not None and claim.kind == kind
+    assert claim.value == value
+    assert parse_claim("Pure tones", "Modulation pattern") is None
+    assert parse_claim("About 3-4 kHz", "Call / syllable duration") is None
+
+
+def test_a_shape_with_its_frequencies_is_compared_as_a_shape() -> None:
+    m = _measurement(dominant_band_hz=(3900.0, 5700.0), peak_freq_hz=4900.0, modulation="falling")
+    options = (
+        "Slow upward sweeps",
+        "A steady whistle held at one pitch",
+        "Steep downward sweeps from about 6 kHz to about 3.3 kHz",
+        "Noisy broadband bursts",
+    )
+    assert mismatch(options, 2, m, "What is the modulation pattern?", "Modulation pattern") is None
+    flag = mismatch(options, 0, m, "What is the modulation pattern?", "Modulation pattern")
+    assert flag is not None and flag.details["fitting_options"] == ["C"]
 
 
 def test_categorical_claims() -> None:
