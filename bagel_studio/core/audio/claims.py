@@ -289,7 +289,9 @@ _PHRASE_WORDS = (
     r"series|songs?|trills?|phrases?|bouts?|sequences?|strophes?|rattles?|choruse?s?|"
     r"duets?|whole|entire|drum(?:ming)?s?"
 )
-_UNIT_WORDS = re.compile(rf"\b(?:(?P<note>{_NOTE_WORDS})|(?P<phrase>{_PHRASE_WORDS}))\b", re.I)
+_UNIT_WORDS = re.compile(  # not "the song's syllables": a possessive only says whose
+    rf"\b(?:(?P<note>{_NOTE_WORDS})|(?P<phrase>{_PHRASE_WORDS}))\b(?!['’]s\b)", re.I
+)
 _ONE_WORDS = re.compile(r"\b(single|individual|each)\b", re.I)
 CALL, PHRASE, EITHER = "call", "phrase", "either"
 
@@ -325,10 +327,19 @@ def claim_distance(claim: Claim, m: Measurement, unit: str = EITHER) -> float | 
         low, high = HARMONICITY_RANGES[claim.value]
         return 0.0 if low <= m.harmonicity <= high else 1.0
     if claim.kind == "modulation":
-        if m.modulation is None:
+        measured = measured_shape(claim, m)
+        if measured is None:
             return None
-        return 0.0 if claim.value == m.modulation else 1.0
+        return 0.0 if claim.value == measured else 1.0
     return None
+
+
+def measured_shape(claim: Claim, m: Measurement) -> str | None:
+    """What a modulation claim is compared with: whether the calls form a trill, for a claim
+    of a trill; the calls' own shape (a trill's notes too) for a claim of a shape."""
+    if claim.value == "trill" or m.call_modulation is None:
+        return m.modulation
+    return m.call_modulation
 
 
 def _octaves_outside(claim: Claim, value: float) -> float:
@@ -452,6 +463,8 @@ def describe(kind: str, m: Measurement, unit: str = EITHER) -> str:
         return "; ".join(parts)
     if kind == "harmonicity":
         return f"the clip's harmonicity is {m.harmonicity:.2f} (0 broadband, 1 tonal)"
+    if m.modulation == "trill" and m.call_modulation is not None:
+        return f"the clip's calls form a trill, each mostly {m.call_modulation}"
     return f"the clip's calls are mostly {m.modulation}"
 
 
@@ -483,7 +496,7 @@ def compared_values(kind: str, m: Measurement, unit: str = EITHER) -> dict[str, 
         return values
     if kind == "harmonicity":
         return {"harmonicity": m.harmonicity}
-    return {"modulation": m.modulation}
+    return {"modulation": m.modulation, "call_modulation": m.call_modulation}
 
 
 def format_duration(value: float | None) -> str:

@@ -2,8 +2,10 @@
 
 Option text in BAGEL's "Modulation pattern" items names a shape: a rising or falling glide, a
 flat whistle, an up-down (arched) note, or a trill (a fast series of short notes, alike and
-close together). The contour is the peak frequency of each analysis frame inside a call, on a log
-(octave) scale, so a glide of a given musical interval looks the same at 2 kHz and at 8 kHz.
+close together). The contour is the frequency of the call's strongest ridge in each analysis frame
+(followed from its loudest cell, not the loudest bin of each frame, which hops between a call's
+components), on a log (octave) scale, so a glide of a given musical interval looks the same at
+2 kHz and at 8 kHz.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from bagel_studio.core.lazy import lazy_import
 
 ndimage = lazy_import("scipy.ndimage")
 
+RIDGE_DB = 25.0  # a call's ridge is followed while it stays within this of its loudest cell
+LOBE_DB = 10.0  # a spectral peak's lobe: the bins falling away from it within this
 GLIDE_OCTAVES = 0.1  # net change that makes a call rising or falling
 ARCH_OCTAVES = 0.15  # rise above both ends that makes a call up-down
 TRILL_ONSET_S = 0.15  # calls repeated faster than this (and short) form a trill
@@ -27,16 +31,72 @@ TRILL_ALIKE = 2.0  # and alike: the middle half of the notes' lengths within thi
 def peak_contours(
     power: np.ndarray, freqs: np.ndarray, times: np.ndarray, segments: list[tuple[float, float]]
 ) -> list[np.ndarray]:
-    """The log2 peak-frequency track of each segment (frames inside it; may be empty)."""
+    """The log2 frequency track of each segment's strongest ridge (``ridge``; may be empty)."""
     if power.size == 0 or freqs.size == 0:
         return [np.empty(0) for _ in segments]
-    peak_bins = np.argmax(power, axis=0)
-    track = np.log2(np.maximum(freqs[peak_bins], 1.0))
+    log_freqs = np.log2(np.maximum(freqs, 1.0))
     contours = []
     for start, end in segments:
-        inside = (times >= start) & (times <= end)
-        contours.append(track[inside])
+        inside = np.flatnonzero((times >= start) & (times <= end))
+        bins = ridge(power[:, inside]) if inside.size else []
+        contours.append(log_freqs[np.asarray(bins, dtype=int)])
     return contours
+
+
+def ridge(power: np.ndarray) -> list[int]:
+    """The bins of the strongest ridge of one call's spectrogram (bins x frames), frame by
+    frame: from the loudest cell forward and back, each frame's peak whose lobe (the bins
+    falling away from it, within LOBE_DB) shares a bin with the previous frame's, while it
+    stays within RIDGE_DB of the loudest cell. A call of two components (a bat's pulse of two
+    overlapping sweeps, a note and its harmonic) is read along one of them: the loudest bin
+    hopping from one to the other is no glide. A steep sweep in long frames stays one ridge,
+    its lobes smeared wide enough to overlap."""
+    if power.shape[1] == 0:
+        return []
+    loudest = float(power.max())
+    if loudest <= 0:
+        return list(np.argmax(power, axis=0))
+    first, bin_ = np.unravel_index(int(np.argmax(power)), power.shape)[::-1]
+    floor = loudest * 10 ** (-RIDGE_DB / 10)
+    track = {int(first): int(bin_)}
+    for step in (1, -1):
+        frame, lobe = int(first), _lobe(power[:, int(first)], int(bin_))
+        while 0 <= frame + step < power.shape[1]:
+            frame += step
+            column = power[:, frame]
+            peaks = [
+                b for b in _peaks(column) if column[b] >= floor and _overlap(_lobe(column, b), lobe)
+            ]
+            if not peaks:
+                break
+            best = max(peaks, key=lambda b: float(column[b]))
+            track[frame] = best
+            lobe = _lobe(column, best)
+    return [track[frame] for frame in sorted(track)]
+
+
+def _peaks(column: np.ndarray) -> list[int]:
+    """The local maxima of one frame's spectrum."""
+    if column.size < 3:
+        return [int(np.argmax(column))]
+    inner = np.flatnonzero((column[1:-1] >= column[:-2]) & (column[1:-1] > column[2:])) + 1
+    ends = [b for b in (0, column.size - 1) if column[b] >= column[1 if b == 0 else b - 1]]
+    return [*ends, *(int(b) for b in inner)]
+
+
+def _lobe(column: np.ndarray, peak: int) -> tuple[int, int]:
+    """(first, last) bin of the peak's lobe: the bins falling away from it within LOBE_DB."""
+    level = column[peak] * 10 ** (-LOBE_DB / 10)
+    low = high = peak
+    while low > 0 and level <= column[low - 1] <= column[low]:
+        low -= 1
+    while high < column.size - 1 and level <= column[high + 1] <= column[high]:
+        high += 1
+    return low, high
+
+
+def _overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    return a[0] <= b[1] and b[0] <= a[1]
 
 
 def classify_modulation(
@@ -48,6 +108,12 @@ def classify_modulation(
         return None
     if _is_trill(segments):
         return "trill"
+    return calls_shape(contours, segments)
+
+
+def calls_shape(contours: list[np.ndarray], segments: list[tuple[float, float]]) -> str | None:
+    """The shape most of the calls' duration has (rising, falling, flat, up-down), whether or
+    not they form a trill (a junco's trill is of falling notes); None without calls."""
     votes: dict[str, float] = {}
     for contour, (start, end) in zip(contours, segments, strict=True):
         shape = call_shape(contour)

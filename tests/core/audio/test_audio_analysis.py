@@ -51,6 +51,50 @@ def test_downward_chirps_are_falling(tmp_path: Path) -> None:
     assert len(m.syllable_durations_s) == 3
 
 
+def test_gusts_of_rumble_are_not_the_calls(tmp_path: Path) -> None:
+    """Chirps near 3.5 kHz over wind: the rumble under 400 Hz holds far more energy than the
+    chirps and comes and goes too, but rises a few dB over its own floor where the chirps
+    rise tens of dB over theirs: the chirps are the calls, their band the dominant one."""
+    rate, seconds = 44100, 6.0
+    starts = (0.4, 1.2, 2.1, 2.9, 3.8, 4.6, 5.3)
+    chirps = sum(sig.chirp(3800, 3200, start, 0.08, seconds, rate) for start in starts)
+    rumble = sig.gusty_rumble(seconds, rate)
+    mix = 0.02 * chirps + 0.3 * rumble  # the rumble about 20 dB over the chirps at its peak
+    m = _measure(tmp_path, "wind.wav", (0.5 * mix / np.max(np.abs(mix))).astype(np.float32), rate)
+    low, high = m.dominant_band_hz
+    assert 3000 < low < 3500 < high < 4200
+    assert len(m.syllable_durations_s) == len(starts)
+    assert m.syllable_median_s == pytest.approx(0.08, rel=0.2)
+
+
+def test_a_bat_pulse_of_two_overlapping_sweeps_is_falling(tmp_path: Path) -> None:
+    """FM pulses of two components, each a steep downward sweep (82 to 64 kHz, then 100 to 76
+    kHz starting 0.4 ms later, a little louder), as a short-tailed bat's: the loudest bin
+    hops up from the first to the second, but each sweep falls, and so does the pulse."""
+    rate, seconds = 384_000, 1.5
+    starts = np.arange(0.1, 1.4, 0.08)
+    pulses = sum(
+        sig.chirp(82_000, 64_000, start, 0.0006, seconds, rate)
+        + 1.4 * sig.chirp(100_000, 76_000, start + 0.0004, 0.0006, seconds, rate)
+        for start in starts
+    )
+    noise = 0.01 * sig.white_noise(seconds, rate)
+    m = _measure(tmp_path, "bat.wav", (pulses + noise).astype(np.float32), rate)
+    assert len(m.syllable_durations_s) == len(starts)
+    assert m.modulation == "falling"
+
+
+def test_a_trill_of_downward_sweeps_is_a_trill_of_falling_notes(tmp_path: Path) -> None:
+    """A junco's trill: 12 notes a second, each a steep sweep down from 6 to 3.3 kHz. The
+    series is a trill, and each of its notes falls: both are measured."""
+    rate, seconds = 48000, 6.0
+    starts = np.arange(1.0, 3.0, 1 / 12)
+    notes = sum(sig.chirp(6000, 3300, start, 0.05, seconds, rate) for start in starts)
+    m = _measure(tmp_path, "junco.wav", notes, rate)
+    assert m.modulation == "trill"
+    assert m.call_modulation == "falling"
+
+
 def test_fast_short_notes_are_a_trill(tmp_path: Path) -> None:
     m = _measure(tmp_path, "trill.wav", sig.pips(5000, 0.04, 0.08, 6.0, 44100), 44100)
     assert m.modulation == "trill"

@@ -146,6 +146,7 @@ def test_duration_claims() -> None:
         ("How long does the song of X last from its first note to its end?", PHRASE),
         ("How long does the opening whistle of the song of X last?", CALL),
         ("How long does one hoot of the owl's song last?", CALL),
+        ("What is the song's call / syllable duration?", CALL),
         # ...and "one call" may be a note or a series (a chick-a-dee call): either
         ("How long does one chick-a-dee call of X last?", EITHER),
     ],
@@ -240,6 +241,21 @@ def test_a_shape_with_its_frequencies_is_compared_as_a_shape() -> None:
     assert mismatch(options, 2, m, "What is the modulation pattern?", "Modulation pattern") is None
     flag = mismatch(options, 0, m, "What is the modulation pattern?", "Modulation pattern")
     assert flag is not None and flag.details["fitting_options"] == ["C"]
+
+
+def test_a_notes_shape_is_compared_with_the_notes_of_a_trill() -> None:
+    """A trill of falling notes: "steep downward sweeps" fits it, and so does "a trill"."""
+    m = _measurement(modulation="trill", call_modulation="falling")
+    options = ("Slow upward sweeps", "A steady whistle", "Steep downward sweeps", "A buzz")
+    stem = "What is the modulation pattern of each note in the trill?"
+    assert mismatch(options, 2, m, stem, "Modulation pattern") is None
+    flag = mismatch(options, 0, m, stem, "Modulation pattern")
+    assert flag is not None and flag.details["fitting_options"] == ["C"]
+    assert "the clip's calls form a trill, each mostly falling" in flag.message
+    trill = ("A rapid trill", "One long whistle", "Two slow hoots", "A rising sweep")
+    assert mismatch(trill, 0, m, "How is the song built?", "Modulation pattern") is None
+    flag = mismatch(trill, 0, _measurement(), "How is the song built?", "Modulation pattern")
+    assert flag is not None and "mostly rising" in flag.message
 
 
 def test_categorical_claims() -> None:
