@@ -32,7 +32,7 @@ from bagel_studio.core.audio.decode import CLIP_LEVEL, DecodedAudio
 # together) measured too, trills' notes alike; 6: calls looked for, and their band's peak
 # chosen, where sound stands out of its own floor (wind holds more energy than a chirp but
 # stands out less), a call's shape read along its strongest ridge (a bat's pulse of two
-# sweeps falls), and the shape of a trill's notes measured too
+# sweeps falls), the shape of a trill's notes and where each call starts measured too
 ANALYSIS_VERSION = "6"
 ANALYSIS_RATE = 16_000
 MAX_SECONDS = 30.0
@@ -73,12 +73,14 @@ class Measurement:
     call_window_s: float = 0.0  # the energy window their durations were read at
     phrase_durations_s: tuple[float, ...] = ()  # calls close together joined (``phrases``)
     call_modulation: str | None = None  # each call's shape, a trill's notes too (never "trill")
+    syllable_starts_s: tuple[float, ...] = ()  # where each call starts (seconds)
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["dominant_band_hz"] = list(self.dominant_band_hz)
         data["syllable_durations_s"] = list(self.syllable_durations_s)
         data["phrase_durations_s"] = list(self.phrase_durations_s)
+        data["syllable_starts_s"] = list(self.syllable_starts_s)
         return data
 
     @classmethod
@@ -87,6 +89,7 @@ class Measurement:
         values["dominant_band_hz"] = tuple(float(v) for v in values["dominant_band_hz"])
         values["syllable_durations_s"] = tuple(float(v) for v in values["syllable_durations_s"])
         values["phrase_durations_s"] = tuple(float(v) for v in values.get("phrase_durations_s", ()))
+        values["syllable_starts_s"] = tuple(float(v) for v in values.get("syllable_starts_s", ()))
         names = cls.__dataclass_fields__
         return cls(**{k: v for k, v in values.items() if k in names})
 
@@ -149,6 +152,7 @@ def measure(audio: DecodedAudio) -> Measurement:
         call_window_s=round(sound.window_s, 7),
         phrase_durations_s=tuple(round(b - a, 6) for a, b in sound.phrases),
         call_modulation=sound.call_modulation,
+        syllable_starts_s=tuple(round(a, 6) for a, _ in timed),
     )
 
 
@@ -177,7 +181,9 @@ def _measure_calls(
     """The calls' durations, band, harmonicity and modulation, at the rate that holds them:
     looked for where sound rises furthest above its floor (``Survey.contrast``)."""
     stationary = looked.stationary
-    low, high, _ = bands.band_around_peak(looked.freqs, looked.contrast, bands.SURVEY_SPAN_DB)
+    low, high, _ = bands.band_around_peak(
+        looked.freqs, looked.profile, bands.SURVEY_SPAN_DB, bands.contrast_peak(looked.contrast)
+    )
     band = bands.analysis_band(low, high, rate) if high > 0 else CLARITY_BAND_HZ
     call_rate = bands.call_rate(rate, band, ANALYSIS_RATE)
     x = y if call_rate == analysis_rate else dsp.resample(head, rate, call_rate)
@@ -207,7 +213,8 @@ def _measure_calls(
         )
     else:  # nothing stands out as a call: what comes and goes, from the survey
         f, spectrum, contrast = looked.freqs, looked.profile, looked.contrast
-    low, high, _ = bands.band_around_peak(f, spectrum, bands.DOMINANT_DB, contrast)
+    peak_bin = None if contrast is None else bands.standing_peak(spectrum, contrast)
+    low, high, _ = bands.band_around_peak(f, spectrum, bands.DOMINANT_DB, peak_bin)
     inside = np.flatnonzero((f >= low) & (f <= high))
     peak = int(inside[np.argmax(spectrum[inside])]) if inside.size else 0
     peak_hz = _parabolic_peak(spectrum, f, peak) if high > 0 else 0.0

@@ -30,7 +30,8 @@ ACTIVE_DB = 5.0  # survey cells this far above their floor (after 3x3 smoothing)
 COMING_SHARE = 1e-3  # what comes and goes holds this share of the energy, or the clip is one
 # steady sound (the few cells of noise alone that pass ACTIVE_DB hold far less)
 NEIGHBOURS_OCTAVES = 1 / 3  # a bin's contrast is read against the highest floor this near
-SURVEY_SPAN_DB = 20.0  # the survey band: what lies within this of the peak (of the contrast)
+SURVEY_SPAN_DB = 20.0  # the survey band: what lies within this of the peak (where sound
+# stands out of its floor most)
 DOMINANT_DB = 10.0  # the dominant band: the calls' energy within this of the peak...
 CONTRAST_SPAN_DB = 20.0  # ...a peak among the bins whose calls stand out this close to the most
 WIDEN = 1.2  # the analysis band: the survey band widened by this factor at each end
@@ -97,6 +98,24 @@ def survey(samples: np.ndarray, rate: int) -> Survey:
     return Survey(freqs, profile, contrast, False)
 
 
+def standing_peak(profile: np.ndarray, contrast: np.ndarray) -> int | None:
+    """The bin where the calls' energy peaks among those where they stand out of their floor
+    within CONTRAST_SPAN_DB of where they stand out most (None without contrast): rumble
+    holding more energy than the calls but standing out far less is not their band."""
+    if profile.size == 0 or contrast.max(initial=0.0) <= 0:
+        return None
+    smooth = ndimage.uniform_filter1d(profile, size=3, mode="nearest")
+    standing = contrast >= contrast.max() * 10 ** (-CONTRAST_SPAN_DB / 10)
+    return int(np.argmax(np.where(standing, smooth, -1.0)))
+
+
+def contrast_peak(contrast: np.ndarray) -> int | None:
+    """The bin where sound stands out of its floor most (smoothed over three bins), or None."""
+    if contrast.size == 0 or contrast.max() <= 0:
+        return None
+    return int(np.argmax(ndimage.uniform_filter1d(contrast, size=3, mode="nearest")))
+
+
 def neighbours_floor(freqs: np.ndarray, floor: np.ndarray) -> np.ndarray:
     """Each bin's floor, or the highest within NEIGHBOURS_OCTAVES of it if higher: what a
     sound's contrast is read against. A codec's band that is empty most of the time has a
@@ -123,21 +142,15 @@ def below_guard(freqs: np.ndarray, spectrum: np.ndarray, rate: int) -> np.ndarra
 
 
 def band_around_peak(
-    freqs: np.ndarray, profile: np.ndarray, span_db: float, contrast: np.ndarray | None = None
+    freqs: np.ndarray, profile: np.ndarray, span_db: float, peak: int | None = None
 ) -> tuple[float, float, int]:
-    """(low, high, peak bin): the region within ``span_db`` of the profile's peak, grown across
-    gaps narrower than an octave (a sound's partials lie within an octave of one another).
-
-    With ``contrast`` (how far each bin's sound rises above its own floor) the peak is the
-    profile's highest among the bins within CONTRAST_SPAN_DB of the highest contrast: rumble
-    holding more energy than the calls but standing out far less is not their band."""
+    """(low, high, peak bin): the region within ``span_db`` of the profile at its peak (the
+    highest bin, or ``peak``), grown across gaps narrower than an octave (a sound's partials
+    lie within an octave of one another)."""
     if profile.size == 0 or profile.max() <= 0:
         return 0.0, 0.0, 0
     smooth = ndimage.uniform_filter1d(profile, size=3, mode="nearest")
-    if contrast is not None and contrast.max() > 0:
-        standing = contrast >= contrast.max() * 10 ** (-CONTRAST_SPAN_DB / 10)
-        peak = int(np.argmax(np.where(standing, smooth, -1.0)))
-    else:
+    if peak is None or smooth[peak] <= 0:
         peak = int(np.argmax(smooth))
     inside = smooth >= smooth[peak] * 10 ** (-span_db / 10)
     lo = hi = peak

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from bagel_studio.core.audio.analysis import MIN_DURATION_S, MIN_PEAK, Measurement
+from bagel_studio.core.audio.analysis import MIN_DURATION_S, MIN_PEAK, PHRASE_GAP_S, Measurement
 from bagel_studio.core.audio.project import cached_result
 from bagel_studio.core.domains import LETTERS, XENO_CANTO
 from bagel_studio.core.model import Flag, Item, Severity
@@ -195,6 +195,10 @@ def _parse(label: str, asked: str | None) -> Claim | None:
     found = _categories(lowered)
     if asked is not None:
         found = [category for category in found if _KIND[category] == asked]
+    if _SPREAD.search(lowered):  # how wide, not how noisy: a harmonic stack spans kHz too
+        found = [category for category in found if category != "broadband"]
+    if _COURSE.search(lowered):  # the song's course from note to note, not a call's shape
+        found = [category for category in found if category not in _GLIDES]
     shapes = [c for c in found if c in _SHAPES]
     if len(set(shapes)) > 1:  # "rises, then falls": one pattern; "rising or falling": none
         return _compound_shape(lowered, label)
@@ -205,6 +209,22 @@ def _parse(label: str, asked: str | None) -> Claim | None:
 
 
 _SHAPES = ("trill", "vibrato", "rising", "falling", "flat")
+_GLIDES = ("up-down", "down-up", "vibrato", "rising", "falling", "flat")
+# Words of a spread in frequency ("notes spanning several kHz", "energy spread over 4-8 kHz"),
+# and of a song's course from one note to the next ("rising to a higher final phrase", "a
+# whistle followed by falling notes"): neither is what the flatness or a call's contour measures.
+_SPREAD = re.compile(r"\b(spanning|spans?|spread|across|wide-?band|wide range)\b")
+_COURSE = re.compile(
+    r"\b(followed by|final|step by step|steps?|to a (?:higher|lower)|from note to note)\b"
+)
+# Shapes one ear hears as an arch and another as a glide ("rises briefly, then falls"): where
+# the measurement reads one and the claim says the other, it cannot tell.
+_NEAR_SHAPES = (
+    {"up-down", "falling"},
+    {"up-down", "rising"},
+    {"down-up", "falling"},
+    {"down-up", "rising"},
+)
 _KIND = {category: kind for category, kind, _ in _CATEGORIES}
 _SUFFIX = r"(?:s|es|d|ed|ing|ly|ally)?"
 _CATEGORY_PATTERNS = [
@@ -328,7 +348,7 @@ def claim_distance(claim: Claim, m: Measurement, unit: str = EITHER) -> float | 
         return 0.0 if low <= m.harmonicity <= high else 1.0
     if claim.kind == "modulation":
         measured = measured_shape(claim, m)
-        if measured is None:
+        if measured is None or {claim.value, measured} in _NEAR_SHAPES:
             return None
         return 0.0 if claim.value == measured else 1.0
     return None
@@ -355,9 +375,30 @@ def _octaves_outside(claim: Claim, value: float) -> float:
 def call_quartiles(m: Measurement) -> tuple[float, float]:
     """The middle half of the clip's call durations (25th to 75th percentile), seconds: what a
     duration claim is compared with, so that a train of pulses shortening as a bat closes in,
-    or a song of short and long notes, is judged by its typical calls, not one number."""
+    or a song of short and long notes, is judged by its typical calls, not one number. From 0
+    when the calls are packed (``packed_gap``): each may be shorter than it measures."""
     low, high = np.percentile(m.syllable_durations_s, [25.0, 75.0])
-    return float(low), float(high)
+    return (0.0 if packed_gap(m) is not None else float(low)), float(high)
+
+
+PACKED_SHARE = 0.35  # calls closer than this share of their length are packed
+
+
+def packed_gap(m: Measurement) -> float | None:
+    """The median gap between consecutive calls of a phrase when it is under PACKED_SHARE of
+    the calls' median length, else None. A trill's notes packed so close are timed to where
+    the next begins: what trails each (its echo in a wood, a slow fade) cannot be told from
+    the note, so a note measured 37 ms long may be heard as 20 ms."""
+    starts, durations = m.syllable_starts_s, m.syllable_durations_s
+    if len(starts) != len(durations) or len(starts) < 3:
+        return None
+    ends = np.asarray(starts) + np.asarray(durations)
+    gaps = np.asarray(starts[1:]) - ends[:-1]
+    gaps = gaps[gaps < PHRASE_GAP_S]
+    if gaps.size < 2:
+        return None
+    gap = float(np.median(np.maximum(gaps, 0.0)))
+    return gap if gap < PACKED_SHARE * float(np.median(durations)) else None
 
 
 def phrase_span(m: Measurement) -> tuple[float, float]:
@@ -374,7 +415,7 @@ def phrase_span(m: Measurement) -> tuple[float, float]:
 def _octaves_between(claim: Claim, measured: tuple[float, float]) -> float:
     """0 when the claimed range and the measured one meet, else the octaves between them."""
     low, high = measured
-    if low <= 0:
+    if high <= 0:
         return math.inf
     if claim.high is not None and claim.high < low:
         return math.log2(low / claim.high) if claim.high > 0 else math.inf
@@ -453,8 +494,12 @@ def describe(kind: str, m: Measurement, unit: str = EITHER) -> str:
     if kind == "duration":
         if not m.syllable_durations_s:
             return "the clip has no calls to time"
+        gap = packed_gap(m)
+        packed = "" if gap is None else f", packed {format_duration(gap)} apart"
         parts = (
-            [] if unit == PHRASE else [f"the clip's calls last {_spread(m.syllable_durations_s)}"]
+            []
+            if unit == PHRASE
+            else [f"the clip's calls last {_spread(m.syllable_durations_s)}{packed}"]
         )
         if unit != CALL:
             joined = m.phrase_durations_s or m.syllable_durations_s

@@ -2,13 +2,15 @@
 
 Option text in BAGEL's "Modulation pattern" items names a shape: a rising or falling glide, a
 flat whistle, an up-down (arched) note, or a trill (a fast series of short notes, alike and
-close together). The contour is the frequency of the call's strongest ridge in each analysis frame
-(followed from its loudest cell, not the loudest bin of each frame, which hops between a call's
-components), on a log (octave) scale, so a glide of a given musical interval looks the same at
-2 kHz and at 8 kHz.
+close together). The contour is the peak frequency of each analysis frame inside a call, on a log
+(octave) scale, so a glide of a given musical interval looks the same at 2 kHz and at 8 kHz; an
+arch in it is checked against the call's strongest ridge (followed from its loudest cell), since
+the loudest bin hops between a call's components.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -28,18 +30,29 @@ TRILL_DUTY = 0.25  # and sound a quarter of the time at least: a bat's pulses, a
 TRILL_ALIKE = 2.0  # and alike: the middle half of the notes' lengths within this factor
 
 
+@dataclass(frozen=True)
+class Contour:
+    """One call's log2 frequency tracks: its loudest bin in each frame (``peak``: how the sound
+    as a whole moves, a broad chirp's energy sliding down) and its strongest ridge (``ridge``:
+    one component followed through, see ``ridge``)."""
+
+    peak: np.ndarray
+    ridge: np.ndarray
+
+
 def peak_contours(
     power: np.ndarray, freqs: np.ndarray, times: np.ndarray, segments: list[tuple[float, float]]
-) -> list[np.ndarray]:
-    """The log2 frequency track of each segment's strongest ridge (``ridge``; may be empty)."""
+) -> list[Contour]:
+    """The tracks of each segment (frames inside it; may be empty)."""
     if power.size == 0 or freqs.size == 0:
-        return [np.empty(0) for _ in segments]
+        return [Contour(np.empty(0), np.empty(0)) for _ in segments]
     log_freqs = np.log2(np.maximum(freqs, 1.0))
+    track = log_freqs[np.argmax(power, axis=0)]
     contours = []
     for start, end in segments:
         inside = np.flatnonzero((times >= start) & (times <= end))
         bins = ridge(power[:, inside]) if inside.size else []
-        contours.append(log_freqs[np.asarray(bins, dtype=int)])
+        contours.append(Contour(track[inside], log_freqs[np.asarray(bins, dtype=int)]))
     return contours
 
 
@@ -99,9 +112,7 @@ def _overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
     return a[0] <= b[1] and b[0] <= a[1]
 
 
-def classify_modulation(
-    contours: list[np.ndarray], segments: list[tuple[float, float]]
-) -> str | None:
+def classify_modulation(contours: list[Contour], segments: list[tuple[float, float]]) -> str | None:
     """The calls' pattern: "trill", else the shape most of their duration has; None without
     calls."""
     if not segments:
@@ -111,17 +122,29 @@ def classify_modulation(
     return calls_shape(contours, segments)
 
 
-def calls_shape(contours: list[np.ndarray], segments: list[tuple[float, float]]) -> str | None:
+def calls_shape(contours: list[Contour], segments: list[tuple[float, float]]) -> str | None:
     """The shape most of the calls' duration has (rising, falling, flat, up-down), whether or
     not they form a trill (a junco's trill is of falling notes); None without calls."""
     votes: dict[str, float] = {}
     for contour, (start, end) in zip(contours, segments, strict=True):
-        shape = call_shape(contour)
+        shape = contour_shape(contour)
         if shape is not None:
             votes[shape] = votes.get(shape, 0.0) + end - start
     if not votes:
         return None
     return max(votes, key=lambda shape: votes[shape])
+
+
+def contour_shape(contour: Contour) -> str | None:
+    """One call's shape: its loudest bin's track's, unless that track arches (or dips) where
+    the strongest ridge glides one way: the loudest bin hopping from one component to another
+    that starts later and higher (a bat's pulse of two overlapping downward sweeps) is no arch."""
+    shape = call_shape(contour.peak)
+    if shape in ("up-down", "down-up"):
+        along = call_shape(contour.ridge)
+        if along in ("rising", "falling"):
+            return along
+    return shape
 
 
 def call_shape(contour: np.ndarray) -> str | None:

@@ -258,6 +258,71 @@ def test_a_notes_shape_is_compared_with_the_notes_of_a_trill() -> None:
     assert flag is not None and "mostly rising" in flag.message
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Broadband notes spanning several kHz",
+        "Harsh chirps with energy spread over several kilohertz",
+        "Noisy and buzzy, with energy spread over several kHz (about 4-8 kHz)",
+    ],
+)
+def test_a_spread_in_frequency_is_no_claim_of_noise(text: str) -> None:
+    """Notes "spanning several kHz" are wide, as a harmonic stack is: how noisy they are the
+    spectral flatness measures, how wide they are it does not, so such an option claims
+    nothing the harmonicity could contradict."""
+    assert parse_claim(text, "Harmonic structure / tonality vs. broadband") is None
+    claim = parse_claim(
+        "Broadband noise bursts with no pitch", "Harmonic structure / tonality vs. broadband"
+    )
+    assert claim is not None and claim.value == "broadband"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Buzzy notes that rise to a higher final phrase",
+        "A clear whistle followed by buzzy, falling notes",
+        "Notes descending step by step",
+    ],
+)
+def test_a_songs_course_is_no_claim_of_each_calls_shape(text: str) -> None:
+    """A song "rising to a higher final phrase" or "a whistle followed by falling notes" tells
+    how the song goes from note to note, not the shape of its calls the contour measures."""
+    assert parse_claim(text, "Modulation pattern") is None
+
+
+def test_an_arch_and_a_glide_are_not_told_apart() -> None:
+    """A call that "rises briefly, then falls" is an arch to one ear and a fall to another:
+    where the measurement reads one and the claim says the other, it cannot tell."""
+    falling = _measurement(modulation="falling", call_modulation="falling")
+    options = ("It rises briefly, then falls", "It stays constant", "It rises", "A trill")
+    stem = "How does the pitch of each note change?"
+    assert mismatch(options, 0, falling, stem, "Modulation pattern") is None
+    arch = _measurement(modulation="up-down", call_modulation="up-down")
+    glides = ("It falls", "It rises", "It stays flat", "It rises and falls twice")
+    assert mismatch(glides, 0, arch, stem, "Modulation pattern") is None
+    assert mismatch(glides, 1, falling, stem, "Modulation pattern") is not None
+    assert mismatch(glides, 2, falling, stem, "Modulation pattern") is not None
+
+
+def test_a_packed_trills_notes_are_no_shorter_than_they_are_heard() -> None:
+    """Notes 48 ms apart measured 37 ms long, 11 ms between them: what trails each note (its
+    echo, the next one's onset) cannot be told from the note, so a note of 20 ms is not
+    contradicted; one of 200 ms is. Notes far apart are timed as they are."""
+    starts = tuple(1.0 + 0.048 * k for k in range(12))
+    packed = _measurement(syllable_durations_s=(0.037,) * 12, syllable_starts_s=starts)
+    options = ("About 20 ms", "About 200 ms", "About 1 s", "About 2 ms")
+    stem = "About how long is each note of the trill?"
+    assert mismatch(options, 0, packed, stem) is None
+    flag = mismatch(options, 1, packed, stem)
+    assert flag is not None and flag.details["fitting_options"] == ["A", "D"]
+    apart = _measurement(
+        syllable_durations_s=(0.037,) * 12,
+        syllable_starts_s=tuple(1.0 + 0.1 * k for k in range(12)),
+    )
+    assert mismatch(options, 0, apart, stem) is not None
+
+
 def test_categorical_claims() -> None:
     modulation = ("Rising glide", "Sinusoidal vibrato", "Falling glide", "Trill")
     assert mismatch(modulation, 0, _measurement()) is None
