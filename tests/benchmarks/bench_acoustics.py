@@ -86,7 +86,8 @@ class Row:
 
 
 def measure_case(case: gt.CallCase, folder: Path) -> Row:
-    from bagel_studio.core.audio import AudioError, decode, measure
+    from bagel_studio.core.audio import AudioError, measure
+    from bagel_studio.core.audio.decode import decode
 
     path = gt.write(case, folder)
     truth = gt.truth(case)

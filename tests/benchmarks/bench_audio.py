@@ -31,9 +31,9 @@ from bagel_studio.core.audio import (
     Player,
     SpectrogramSettings,
     compute_spectrogram,
-    decode,
     measure,
 )
+from bagel_studio.core.audio.decode import decode
 
 RATE = 44100
 SECONDS = 30.0

@@ -237,7 +237,8 @@ def main() -> None:
         "--split",
         choices=(*SPLITS, "all"),
         default="all",
-        help="'all': the parts already read (dev, holdout, fresh); an unseen part only when named",
+        help=f"'all': the parts already read ({', '.join(READ_SPLITS)}); an unseen part only "
+        "when named",
     )
     parser.add_argument(
         "--show",

@@ -24,6 +24,7 @@ import numpy as np
 from bagel_studio.core.audio import bands, calls, dsp
 from bagel_studio.core.audio.contour import calls_shape, classify_modulation, peak_contours
 from bagel_studio.core.audio.decode import CLIP_LEVEL, DecodedAudio
+from bagel_studio.core.audio.limits import MIN_DURATION_S, MIN_PEAK
 
 # 2: steady narrow lines and the top edge of the band left out; 3: a file holding fewer frames
 # than its header announces no longer gets its peak, clipping and length from unwritten memory
@@ -31,13 +32,11 @@ from bagel_studio.core.audio.decode import CLIP_LEVEL, DecodedAudio
 # dominant band from their spectrum against the one between them; 5: phrases (calls close
 # together) measured too, trills' notes alike; 6: calls looked for, and their band's peak
 # chosen, where sound stands out of its own floor (wind holds more energy than a chirp but
-# stands out less), a call's shape read along its strongest ridge (a bat's pulse of two
+# stands out less), a call's arch checked against its strongest ridge (a bat's pulse of two
 # sweeps falls), the shape of a trill's notes and where each call starts measured too
 ANALYSIS_VERSION = "6"
 ANALYSIS_RATE = 16_000
 MAX_SECONDS = 30.0
-MIN_DURATION_S = 5.0
-MIN_PEAK = 0.1
 CLARITY_BAND_HZ = (500.0, 10_000.0)
 HIGH_BAND_HZ = 8_000.0  # energy mostly above this: analyse at the file's own rate
 PHRASE_GAP_S = 0.3  # calls closer than this make one phrase

@@ -36,10 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bagel_studio.core.audio.analysis import MAX_SECONDS
-from bagel_studio.core.audio.decode import AudioError, decode
 from bagel_studio.core.audio.heap import clip_heap, keep_for_clips
-from bagel_studio.core.audio.project import measurement_result
 from bagel_studio.core.workers import die_with_parent
 
 
@@ -85,6 +82,11 @@ def analyse_clip(path: str, measure: bool = True, species: bool = False) -> Resu
 
 
 def _analyse(path: str, measure: bool, species: bool) -> Result:
+    # here, not at the top: a project without clips never loads numpy and the decoders
+    from bagel_studio.core.audio.analysis import MAX_SECONDS
+    from bagel_studio.core.audio.decode import AudioError, decode
+    from bagel_studio.core.audio.project import measurement_result
+
     try:
         audio = decode(path, MAX_SECONDS)  # the analysis reads the first MAX_SECONDS
     except AudioError as exc:

@@ -22,11 +22,10 @@ import threading
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from bagel_studio.core.audio.decode import quiet_c_stderr
+if TYPE_CHECKING:
+    import numpy as np
 
 MODEL_NAME = "BirdNET GLOBAL 6K"
 MODEL_VERSION = "V2.4"
@@ -119,6 +118,9 @@ class Model:
             from ai_edge_litert.interpreter import Interpreter
         except ImportError as exc:
             raise BirdNETUnavailable(INSTALL_HINT) from exc
+        # here, not at the top: ``unavailable()`` and the labels need no numpy nor decoder
+        from bagel_studio.core.audio.decode import quiet_c_stderr
+
         with quiet_c_stderr():
             self._interpreter: Any = Interpreter(model_path=str(folder / MODEL_FILE), num_threads=1)
         self._input = int(self._interpreter.get_input_details()[0]["index"])
@@ -129,6 +131,10 @@ class Model:
     def confidences(self, windows: np.ndarray) -> np.ndarray:
         """Each window's (rows of ``WINDOW_FRAMES`` samples at 48 kHz) confidence per label:
         float32 (windows, labels), in 0..1."""
+        import numpy as np
+
+        from bagel_studio.core.audio.decode import quiet_c_stderr
+
         data = np.ascontiguousarray(windows, dtype=np.float32).reshape(-1, WINDOW_FRAMES)
         with self._lock, quiet_c_stderr():  # LiteRT announces its CPU delegate on first use
             if data.shape[0] != self._batch:

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from bagel_studio.core.audio.analysis import MIN_DURATION_S, MIN_PEAK, PHRASE_GAP_S, Measurement
+from bagel_studio.core.audio.analysis import PHRASE_GAP_S, Measurement
+from bagel_studio.core.audio.limits import DESCRIPTIONS, MIN_DURATION_S, MIN_PEAK
 from bagel_studio.core.audio.project import cached_result
 from bagel_studio.core.domains import LETTERS, XENO_CANTO
 from bagel_studio.core.model import Flag, Item, Severity
@@ -24,17 +25,7 @@ from bagel_studio.core.model import Flag, Item, Severity
 if TYPE_CHECKING:
     from bagel_studio.core.store import Store
 
-CHECKS: dict[str, str] = {
-    "acoustic-mismatch": "The recording's measured acoustics contradict the gold option "
-    "(dominant band, call or phrase duration as the stem asks, harmonicity or modulation), "
-    "or a distractor fits better.",
-    "clip-too-short": f"The recording is shorter than {MIN_DURATION_S:g} s "
-    "(the paper drops such clips), whatever it holds: a bat's 1.5 s hand-release recording is "
-    "flagged too, for the curator to keep knowingly.",
-    "clip-too-quiet": f"The recording peaks below {MIN_PEAK:g} of full scale "
-    "(the paper drops such clips).",
-    "audio-unreadable": "The item's audio file is truncated or corrupt, or is not audio.",
-}
+CHECKS = DESCRIPTIONS  # the acoustic checks' ids and explanations
 
 # How far (in octaves) a measured value may lie outside a claimed range and still fit it.
 FREQUENCY_TOLERANCE = 0.25

@@ -4,6 +4,9 @@ Measurements are cached in the project file (table ``audio_measurements``) keyed
 SHA-256 and ``ANALYSIS_VERSION``, so every curator opening the project, and every check run, sees
 the same numbers without decoding again. A file that cannot be decoded is cached too, as an error
 message, so that ``acoustic_flags`` can report it without touching the disk.
+
+The analysis and the decoder (numpy, libsndfile) are imported by the functions that use them:
+the import and check commands of a project without recordings import this module only.
 """
 
 from __future__ import annotations
@@ -13,10 +16,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bagel_studio.core.audio.analysis import ANALYSIS_VERSION, MAX_SECONDS, Measurement, measure
-from bagel_studio.core.audio.decode import AudioError, DecodedAudio, decode
-
 if TYPE_CHECKING:
+    from bagel_studio.core.audio.analysis import Measurement
+    from bagel_studio.core.audio.decode import DecodedAudio
     from bagel_studio.core.store import Store
 
 Progress = Callable[[int, int], None]
@@ -57,6 +59,8 @@ def cache_key(recording: dict[str, Any]) -> str:
 
 def cached_result(store: Store, recording: dict[str, Any]) -> Measurement | str | None:
     """The cached Measurement, the cached error message, or None when not measured yet."""
+    from bagel_studio.core.audio.analysis import ANALYSIS_VERSION, Measurement
+
     text = store.evidence.measurement_json(cache_key(recording), ANALYSIS_VERSION)
     if text is None:
         return None
@@ -68,6 +72,9 @@ def cached_result(store: Store, recording: dict[str, Any]) -> Measurement | str 
 
 def compute_result(path: str | Path) -> dict[str, Any]:
     """Decode and measure ``path``: the measurement's JSON, or {"error": one line} (no store)."""
+    from bagel_studio.core.audio.analysis import MAX_SECONDS
+    from bagel_studio.core.audio.decode import AudioError, decode
+
     try:
         audio = decode(path, MAX_SECONDS)  # the analysis reads the first MAX_SECONDS
     except AudioError as exc:
@@ -77,6 +84,8 @@ def compute_result(path: str | Path) -> dict[str, Any]:
 
 def measurement_result(audio: DecodedAudio) -> dict[str, Any]:
     """Measure decoded ``audio``: the measurement's JSON, or {"error": one line}."""
+    from bagel_studio.core.audio.analysis import measure
+
     try:
         result = measure(audio).to_json()
     except (ValueError, FloatingPointError, MemoryError) as exc:
@@ -87,6 +96,8 @@ def measurement_result(audio: DecodedAudio) -> dict[str, Any]:
 
 def store_result(store: Store, keys: list[str], result: dict[str, Any]) -> None:
     """Cache ``result`` under each key (a project open read-only is left unchanged)."""
+    from bagel_studio.core.audio.analysis import ANALYSIS_VERSION
+
     if store.read_only:
         return
     store.evidence.put_measurement(keys, ANALYSIS_VERSION, json.dumps(result, sort_keys=True))
@@ -96,6 +107,8 @@ def measurement_for(store: Store, recording_id: str, compute: bool = True) -> Me
     """The recording's measurement, from the cache or (when ``compute``) decoded and measured
     now and cached; None without audio, or when the audio cannot be read (see
     ``measurement_error``)."""
+    from bagel_studio.core.audio.analysis import Measurement
+
     recording = store.evidence.recording(recording_id)
     if recording is None:
         return None

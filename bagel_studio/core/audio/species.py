@@ -47,11 +47,12 @@ from bagel_studio.core.audio.birdnet import (
     model,
 )
 from bagel_studio.core.audio.decode import DecodedAudio
+from bagel_studio.core.audio.limits import SPECIES_THRESHOLD
 
 # 1: 3 s windows every 1.5 s over the first 30 s, confidences to 1/255
 DETECTION_VERSION = f"{MODEL_NAME} {MODEL_VERSION}/1"
 HOP_S = 1.5
-THRESHOLD = 0.5  # a species is heard in a window at this confidence (see the module's docstring)
+THRESHOLD = SPECIES_THRESHOLD  # a species is heard in a window at this confidence (see above)
 LEVELS = 255  # confidences are kept as whole steps of 1/LEVELS
 TOP = 3  # the clip's strongest labels shown beside the spectrogram
 _END_SLACK_S = 0.05  # an uncovered tail shorter than this gets no window of its own

@@ -1,7 +1,8 @@
 """Running every check: ``run_checks`` on one item with its context, ``check_item``,
 ``recheck_item`` and ``check_all`` (which store the flags), and ``CHECKS``, every check id with
 its explanation. The package ``bagel_studio.core.checks`` gives these names, importing this
-module (and with it every check, the audio package among them) only when one is used.
+module (and with it every check) only when one is used. The audio analysis (numpy, the decoders)
+is imported only when an item with a recording is checked.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
+from bagel_studio.core.audio import limits
 from bagel_studio.core.bulk import paused_gc
 from bagel_studio.core.checks import (
     audit,
@@ -51,16 +53,6 @@ BULK_THRESHOLD = 50  # from this many items on, read every GloBI record once ins
 BATCH = 2000  # items read, checked and written at a time by check_all
 
 
-def _acoustic_descriptions() -> dict[str, str]:
-    """The acoustic checks' ids and explanations, when the audio package provides them."""
-    try:
-        from bagel_studio.core.audio import claims
-    except ImportError:
-        return {}
-    found = getattr(claims, "CHECKS", None)
-    return {str(k): str(v) for k, v in found.items()} if isinstance(found, dict) else {}
-
-
 # Every check id with its explanation (shown in the desk, in `check --help` and docs/CHECKS.md).
 CHECKS: dict[str, str] = {
     **structural.DESCRIPTIONS,
@@ -71,7 +63,7 @@ CHECKS: dict[str, str] = {
     **review.DESCRIPTIONS,
     **models.DESCRIPTIONS,
     **hidden.DESCRIPTIONS,
-    **_acoustic_descriptions(),
+    **limits.DESCRIPTIONS,
     **species.DESCRIPTIONS,
     **audit.DESCRIPTIONS,
 }
@@ -103,7 +95,7 @@ def run_checks(ctx: CheckContext, item: Item, *, audio: bool = True) -> list[Fla
         flags += taxon_overlap_flags(item, lambda: [t for _, t in evidence_texts(ctx, item)])
     if item.domain == XENO_CANTO:
         flags += xeno_canto_flags(ctx, item)
-        if audio:
+        if audio and item.recording_id:  # (without one, importing the audio checks is waste)
             flags += _acoustic_flags(ctx.store, item)
             flags += species_flags(ctx, item)
     unique: dict[str, Flag] = {}

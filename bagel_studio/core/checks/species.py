@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from bagel_studio.core.audio.species import THRESHOLD
+from bagel_studio.core.audio.limits import SPECIES_THRESHOLD as THRESHOLD
 from bagel_studio.core.model import Flag, Item, Severity
 
 if TYPE_CHECKING:

@@ -1,7 +1,9 @@
 """Storing clip measurements and species detections: the cache entry and the re-check of the
 items of the recording, for one clip the desk measured or detected (``store_measurement``,
 ``store_detection``) or for every clip of the project (``analyze_recordings``, on all cores or a
-Dask cluster through ``core.audio.batch``)."""
+Dask cluster through ``core.audio.batch``). The analysis itself (numpy, the decoders, BirdNET) is
+imported only when there is a clip to analyse or a result to store: ``bagel-studio check`` runs
+``analyze_recordings`` first, also on a project without recordings."""
 
 from __future__ import annotations
 
@@ -10,9 +12,8 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from bagel_studio.core.audio.analysis import Measurement
 from bagel_studio.core.audio.batch import ClipJob, clip_error, measure_clips
 from bagel_studio.core.audio.birdnet import unavailable
 from bagel_studio.core.audio.project import (
@@ -21,12 +22,14 @@ from bagel_studio.core.audio.project import (
     resolve_audio_path,
     store_result,
 )
-from bagel_studio.core.audio.species import Detection
-from bagel_studio.core.audio.species_project import cached_detection, store_detection_result
 from bagel_studio.core.changes import NOTHING, Changes, Done, Part
 from bagel_studio.core.checks import recheck_item
 from bagel_studio.core.model import Flag
 from bagel_studio.core.store import Store
+
+if TYPE_CHECKING:
+    from bagel_studio.core.audio.analysis import Measurement
+    from bagel_studio.core.audio.species import Detection
 
 Progress = Callable[[int, int], None]
 Write = Callable[[Callable[[], Any]], Any]  # runs a write where the caller's writes run
@@ -67,6 +70,8 @@ def store_detection(
     """Cache the species ``detection`` of ``recording`` (under its cache key and the audio's
     SHA-256) and re-check its items, as ``store_measurement`` does for a measurement; return
     ``item_id``'s flags (None when no item was given) and what changed."""
+    from bagel_studio.core.audio.species_project import store_detection_result
+
     if store.read_only:
         return Done(None)
     with store.transaction():
@@ -112,8 +117,16 @@ def clips_to_measure(store: Store, species: bool = False) -> tuple[list[ClipJob]
     """The recordings with audio and no cached result (measurement, or with ``species`` also
     species detection), how many have all they need already, and the ids of those whose audio
     file cannot be found."""
-    jobs, already, missing = [], 0, []
-    for recording in store.evidence.recordings():
+    jobs: list[ClipJob] = []
+    missing: list[str] = []
+    already = 0
+    recordings = store.evidence.recordings()
+    if not recordings:
+        return jobs, already, missing
+    # here, not at the top: species_project imports numpy, which a project without clips skips
+    from bagel_studio.core.audio.species_project import cached_detection
+
+    for recording in recordings:
         measure = cached_result(store, recording) is None
         detect = species and cached_detection(store, recording) is None
         if not (measure or detect):
@@ -137,6 +150,8 @@ def store_clip_results(
     cached: the next run asks again."""
     if store.read_only or not results:
         return Done(0)
+    from bagel_studio.core.audio.species_project import store_detection_result
+
     rechecked: list[str] = []
     with store.transaction():
         for job, result in results:

@@ -11,11 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from bagel_studio.core.audio.spectrogram import SpectrogramSettings, save_settings
 from bagel_studio.core.changes import NOTHING, Changes, Done, Part
 from bagel_studio.core.checks import check_all
 from bagel_studio.core.store import Store
+
+if TYPE_CHECKING:
+    from bagel_studio.core.audio.spectrogram import SpectrogramSettings
 
 Progress = Callable[[int, int], None]
 
@@ -41,6 +44,8 @@ def recheck(
 
 def save_spectrogram_settings(store: Store, settings: SpectrogramSettings) -> Done[None]:
     """Store the spectrogram settings every curator of the project sees."""
+    from bagel_studio.core.audio.spectrogram import save_settings  # numpy: not for ``recheck``
+
     save_settings(store, settings)
     return Done(None, Changes(settings=True))
 

@@ -34,12 +34,12 @@ from bagel_studio.core.audio import (
     Spectrogram,
     SpectrogramCache,
     SpectrogramSettings,
-    decode,
     measure,
     resolve_audio_path,
 )
 from bagel_studio.core.audio.analysis import import_analysis
 from bagel_studio.core.audio.birdnet import BirdNETUnavailable
+from bagel_studio.core.audio.decode import decode
 from bagel_studio.core.audio.project import cached_result
 from bagel_studio.core.audio.species import Detection, detect
 from bagel_studio.core.audio.species_project import cached_detection

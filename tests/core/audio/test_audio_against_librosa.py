@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from scipy import ndimage
 
-from bagel_studio.core.audio import decode
 from bagel_studio.core.audio.analysis import frame_flatness
+from bagel_studio.core.audio.decode import decode
 from bagel_studio.core.audio.dsp import hpss_harmonic_fraction, median_along, resample, stft_power
 
 librosa = pytest.importorskip("librosa")

@@ -17,7 +17,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from bagel_studio.core.audio import AudioError, decode
+from bagel_studio.core.audio import AudioError
+from bagel_studio.core.audio.decode import decode
 from tests.core.audio import audio_support as sig
 
 decode_module = importlib.import_module("bagel_studio.core.audio.decode")  # not the function

@@ -16,7 +16,8 @@ import numpy as np
 import pytest
 import soundfile as sf
 
-from bagel_studio.core.audio import DecodedAudio, Player, PlayerUnavailable, decode
+from bagel_studio.core.audio import DecodedAudio, Player, PlayerUnavailable
+from bagel_studio.core.audio.decode import decode
 from tests.core.audio import audio_support as sig
 from tests.support.pulse import record_monitor
 

@@ -12,10 +12,10 @@ from bagel_studio.core.audio import (
     SpectrogramCache,
     SpectrogramSettings,
     compute_spectrogram,
-    decode,
     load_settings,
     save_settings,
 )
+from bagel_studio.core.audio.decode import decode
 from bagel_studio.core.store import Store
 from tests.core.audio import audio_support as sig
 

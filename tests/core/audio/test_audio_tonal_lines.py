@@ -12,7 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bagel_studio.core.audio import Measurement, decode, measure
+from bagel_studio.core.audio import Measurement, measure
+from bagel_studio.core.audio.decode import decode
 from tests.core.audio import audio_support as sig
 
 

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from bagel_studio.core.audio import Measurement, decode, measure
+from bagel_studio.core.audio import Measurement, measure
 from bagel_studio.core.audio.claims import mismatch
+from bagel_studio.core.audio.decode import decode
 
 BAT = "XC826198-Carollia_sowelli-2013.02.15-CL00829.wav"
 

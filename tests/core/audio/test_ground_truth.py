@@ -11,7 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bagel_studio.core.audio import decode, measure
+from bagel_studio.core.audio import measure
+from bagel_studio.core.audio.decode import decode
 from tests.core.audio import ground_truth as gt
 
 

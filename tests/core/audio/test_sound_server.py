@@ -87,7 +87,8 @@ def test_a_user_server_is_started_with_a_sink_whose_delay_portaudio_sees(tmp_pat
 IDLE_THEN_AGAIN = """
 import json, os, sys, time
 from pathlib import Path
-from bagel_studio.core.audio import Player, decode
+from bagel_studio.core.audio import Player
+from bagel_studio.core.audio.decode import decode
 
 def server_pid():
     return int((Path(os.environ["PULSE_RUNTIME_PATH"]) / "pid").read_text())

@@ -32,7 +32,8 @@ def test_drawing_a_clip_with_the_usual_settings_does_not_import_scipy_signal(dat
     clip = data_dir / "xeno_canto" / "XC625750.mp3"
     script = textwrap.dedent(f"""
         import sys
-        from bagel_studio.core.audio import SpectrogramCache, SpectrogramSettings, decode
+        from bagel_studio.core.audio import SpectrogramCache, SpectrogramSettings
+        from bagel_studio.core.audio.decode import decode
         for window in ("hann", "hamming", "blackman"):
             settings = SpectrogramSettings.from_json({{"window": window, "scale": "log"}})
             assert settings.window == window

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -94,3 +96,52 @@ def test_help_explains_every_check(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     for check_id in ("also-documented", "taxon-overlap", "vocalization-mixed", "gold-in-stem"):
         assert f"  {check_id}\n" in out
+
+
+# The check command of a project run in a fresh interpreter (what the other tests imported does
+# not count), printing which of the audio analysis' modules it loaded.
+_AUDIO_MODULES = ("numpy", "scipy", "soundfile", "librosa")
+_CHECK = f"""
+import sys
+from bagel_studio.core.cli import run
+assert run(["check", sys.argv[1]]) == 0
+print(" ".join(m for m in {_AUDIO_MODULES!r} if m in sys.modules) or "none")
+"""
+
+
+def test_check_of_a_project_without_recordings_imports_no_audio_analysis(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The check command of a text-only project (a Xeno-canto item without its recording among
+    them) loads neither numpy nor the decoders: the acoustic checks' explanations and limits
+    come from ``audio.limits``, and the clip analysis the command runs first finds no clip to
+    analyse."""
+    items = tmp_path / "items.jsonl"
+    rows = [
+        {
+            "id": "xeno-canto:wren:0",
+            "domain": "Xeno-canto",
+            "dimension": "Dominant frequency range",
+            "question": "What is the dominant frequency range of the Winter Wren's song?",
+            "options": ["~1-2 kHz", "~3-8 kHz", "~10-12 kHz", "~15-20 kHz"],
+            "answer": "B",
+        },
+        {
+            "id": "wikipedia:koala:0",
+            "domain": "Wikipedia",
+            "dimension": "Diet",
+            "question": "According to the passage, what do koalas eat?",
+            "options": ["Eucalyptus leaves", "Bamboo", "Insects", "Grass"],
+            "answer": "A",
+        },
+    ]
+    items.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    project = tmp_path / "p.bagel"
+    assert run(["import", str(project), str(items)]) == 0  # here: a new project's schema is
+    capsys.readouterr()  # made by sqlite-utils, which imports numpy if it can
+    result = subprocess.run(
+        [sys.executable, "-c", _CHECK, str(project)], capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    assert "vocalization-missing" in result.stdout  # the Xeno-canto item was checked
+    assert result.stdout.splitlines()[-1] == "none", result.stdout + result.stderr

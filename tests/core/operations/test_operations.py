@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from bagel_studio.core import operations
-from bagel_studio.core.audio import ANALYSIS_VERSION, decode, measure
+from bagel_studio.core.audio import ANALYSIS_VERSION, measure
+from bagel_studio.core.audio.decode import decode
 from bagel_studio.core.audio.project import cached_result
 from bagel_studio.core.checks import check_all
 from bagel_studio.core.model import Decision, ItemContent, Status
