@@ -317,10 +317,14 @@ def duration_unit(question: str) -> str:
     return CALL if _ONE_WORDS.search(question) else EITHER
 
 
-def claim_distance(claim: Claim, m: Measurement, unit: str = EITHER) -> float | None:
+def claim_distance(
+    claim: Claim, m: Measurement, unit: str = EITHER, lenient: bool = True
+) -> float | None:
     """How far the clip lies from ``claim``: 0 inside, octaves outside for ranges, 0/1 for
     categories; None when the clip gives no value to compare (e.g. no calls found). A duration
-    is compared with the calls, the phrases or (``EITHER``) whichever is nearer."""
+    is compared with the calls, the phrases or (``EITHER``) whichever is nearer: ``lenient``
+    (for the gold: what the measurement cannot rule out), with every phrase's length and a
+    packed call's from 0; else (does a distractor fit?) with their middle halves."""
     if claim.kind == "frequency":
         if m.peak_freq_hz <= 0:
             return None
@@ -330,9 +334,9 @@ def claim_distance(claim: Claim, m: Measurement, unit: str = EITHER) -> float | 
     if claim.kind == "duration":
         if not m.syllable_durations_s:
             return None
-        levels = [call_quartiles(m)] if unit != PHRASE else []
+        levels = [call_quartiles(m, lenient)] if unit != PHRASE else []
         if unit != CALL:
-            levels.append(phrase_span(m))
+            levels.append(phrase_span(m) if lenient else phrase_quartiles(m))
         return min(_octaves_between(claim, level) for level in levels)
     if claim.kind == "harmonicity" and claim.value in HARMONICITY_RANGES:
         low, high = HARMONICITY_RANGES[claim.value]
@@ -363,13 +367,22 @@ def _octaves_outside(claim: Claim, value: float) -> float:
     return 0.0
 
 
-def call_quartiles(m: Measurement) -> tuple[float, float]:
+def call_quartiles(m: Measurement, lenient: bool = True) -> tuple[float, float]:
     """The middle half of the clip's call durations (25th to 75th percentile), seconds: what a
     duration claim is compared with, so that a train of pulses shortening as a bat closes in,
     or a song of short and long notes, is judged by its typical calls, not one number. From 0
-    when the calls are packed (``packed_gap``): each may be shorter than it measures."""
+    (``lenient``) when the calls are packed (``packed_gap``): each may be shorter than it
+    measures."""
     low, high = np.percentile(m.syllable_durations_s, [25.0, 75.0])
-    return (0.0 if packed_gap(m) is not None else float(low)), float(high)
+    opened = lenient and packed_gap(m) is not None
+    return (0.0 if opened else float(low)), float(high)
+
+
+def phrase_quartiles(m: Measurement) -> tuple[float, float]:
+    """The middle half of the clip's phrase durations (its calls' when it has no phrases): what
+    a distractor's duration must meet to fit the phrases."""
+    low, high = np.percentile(m.phrase_durations_s or m.syllable_durations_s, [25.0, 75.0])
+    return float(low), float(high)
 
 
 PACKED_SHARE = 0.35  # calls closer than this share of their length are packed
@@ -450,7 +463,7 @@ def mismatch(
         claim = parse_claim(text, dimension)
         if index == gold or claim is None or claim.kind != gold_claim.kind:
             continue
-        if claim_distance(claim, m, unit) == 0.0:
+        if claim_distance(claim, m, unit, lenient=False) == 0.0:
             fitting.append(index)
     tolerance = _tolerance(gold_claim.kind)
     if gold_distance <= tolerance and not (gold_distance > 0 and fitting):
