@@ -181,7 +181,10 @@ def _measure_calls(
     looked for where sound rises furthest above its floor (``Survey.contrast``)."""
     stationary = looked.stationary
     low, high, _ = bands.band_around_peak(
-        looked.freqs, looked.profile, bands.SURVEY_SPAN_DB, bands.contrast_peak(looked.contrast)
+        looked.freqs,
+        looked.profile,
+        bands.SURVEY_SPAN_DB,
+        bands.loud_peak(looked.profile, looked.contrast),
     )
     band = bands.analysis_band(low, high, rate) if high > 0 else CLARITY_BAND_HZ
     call_rate = bands.call_rate(rate, band, ANALYSIS_RATE)
@@ -212,7 +215,7 @@ def _measure_calls(
         )
     else:  # nothing stands out as a call: what comes and goes, from the survey
         f, spectrum, contrast = looked.freqs, looked.profile, looked.contrast
-    peak_bin = None if contrast is None else bands.standing_peak(spectrum, contrast)
+    peak_bin = None if contrast is None else bands.loud_peak(spectrum, contrast)
     low, high, _ = bands.band_around_peak(f, spectrum, bands.DOMINANT_DB, peak_bin)
     inside = np.flatnonzero((f >= low) & (f <= high))
     peak = int(inside[np.argmax(spectrum[inside])]) if inside.size else 0

@@ -32,8 +32,8 @@ COMING_SHARE = 1e-3  # what comes and goes holds this share of the energy, or th
 NEIGHBOURS_OCTAVES = 1 / 3  # a bin's contrast is read against the highest floor this near
 SURVEY_SPAN_DB = 20.0  # the survey band: what lies within this of the peak (where sound
 # stands out of its floor most)
-DOMINANT_DB = 10.0  # the dominant band: the calls' energy within this of the peak...
-CONTRAST_SPAN_DB = 20.0  # ...a peak among the bins whose calls stand out this close to the most
+DOMINANT_DB = 10.0  # the dominant band: the calls' energy within this of the peak
+LOUD_SPAN_DB = 20.0  # the calls' peak: where they stand out most, among bins this loud
 WIDEN = 1.2  # the analysis band: the survey band widened by this factor at each end
 CALL_FRAME_FRACTION = 0.5  # frames for the calls' spectrum: this share of the shorter calls...
 MAX_FRAME_S = 0.032  # ...at most the paper's 32 ms
@@ -98,22 +98,18 @@ def survey(samples: np.ndarray, rate: int) -> Survey:
     return Survey(freqs, profile, contrast, False)
 
 
-def standing_peak(profile: np.ndarray, contrast: np.ndarray) -> int | None:
-    """The bin where the calls' energy peaks among those where they stand out of their floor
-    within CONTRAST_SPAN_DB of where they stand out most (None without contrast): rumble
-    holding more energy than the calls but standing out far less is not their band."""
-    if profile.size == 0 or contrast.max(initial=0.0) <= 0:
+def loud_peak(profile: np.ndarray, contrast: np.ndarray) -> int | None:
+    """Where the calls are: of the bins whose energy lies within LOUD_SPAN_DB of the loudest,
+    the one whose sound stands out of its own floor most (both smoothed over three bins), or
+    None without contrast. Wind holds more energy than a sparrow's chirps but stands out of
+    its floor far less; a codec's rare bursts in a band it leaves empty stand out as much as
+    a call but hold next to nothing."""
+    if profile.size == 0 or contrast.max(initial=0.0) <= 0 or profile.max() <= 0:
         return None
-    smooth = ndimage.uniform_filter1d(profile, size=3, mode="nearest")
-    standing = contrast >= contrast.max() * 10 ** (-CONTRAST_SPAN_DB / 10)
-    return int(np.argmax(np.where(standing, smooth, -1.0)))
-
-
-def contrast_peak(contrast: np.ndarray) -> int | None:
-    """The bin where sound stands out of its floor most (smoothed over three bins), or None."""
-    if contrast.size == 0 or contrast.max() <= 0:
-        return None
-    return int(np.argmax(ndimage.uniform_filter1d(contrast, size=3, mode="nearest")))
+    energy = ndimage.uniform_filter1d(profile, size=3, mode="nearest")
+    stands = ndimage.uniform_filter1d(contrast, size=3, mode="nearest")
+    loud = energy >= energy.max() * 10 ** (-LOUD_SPAN_DB / 10)
+    return int(np.argmax(np.where(loud, stands, -1.0)))
 
 
 def neighbours_floor(freqs: np.ndarray, floor: np.ndarray) -> np.ndarray:
@@ -145,13 +141,20 @@ def band_around_peak(
     freqs: np.ndarray, profile: np.ndarray, span_db: float, peak: int | None = None
 ) -> tuple[float, float, int]:
     """(low, high, peak bin): the region within ``span_db`` of the profile at its peak (the
-    highest bin, or ``peak``), grown across gaps narrower than an octave (a sound's partials
-    lie within an octave of one another)."""
+    highest bin, or the top of the hill ``peak`` stands on), grown across gaps narrower than an
+    octave (a sound's partials lie within an octave of one another)."""
     if profile.size == 0 or profile.max() <= 0:
         return 0.0, 0.0, 0
     smooth = ndimage.uniform_filter1d(profile, size=3, mode="nearest")
     if peak is None or smooth[peak] <= 0:
         peak = int(np.argmax(smooth))
+    while True:  # up to the top of the hill ``peak`` stands on
+        step = max(
+            (p for p in (peak - 1, peak + 1) if 0 <= p < smooth.size), key=smooth.__getitem__
+        )
+        if smooth[step] <= smooth[peak]:
+            break
+        peak = step
     inside = smooth >= smooth[peak] * 10 ** (-span_db / 10)
     lo = hi = peak
     while lo > 0 and inside[lo - 1]:

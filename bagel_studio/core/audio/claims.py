@@ -349,12 +349,20 @@ def claim_distance(
     return None
 
 
+TRILL_SPAN_S = 0.6  # a call this long may be a trill whose notes run together (four notes
+# 0.15 s apart: what ``contour`` takes for a trill at least)
+
+
 def measured_shape(claim: Claim, m: Measurement) -> str | None:
     """What a modulation claim is compared with: whether the calls form a trill, for a claim
-    of a trill; the calls' own shape (a trill's notes too) for a claim of a shape."""
-    if claim.value == "trill" or m.call_modulation is None:
+    of a trill (None, cannot tell, when they do not but one call lasts as long as a trill: its
+    notes may never fall far enough between them to part); the calls' own shape (a trill's
+    notes too) for a claim of a shape."""
+    if claim.value == "trill":
+        if m.modulation != "trill" and max(m.syllable_durations_s, default=0.0) >= TRILL_SPAN_S:
+            return None
         return m.modulation
-    return m.call_modulation
+    return m.modulation if m.call_modulation is None else m.call_modulation
 
 
 def _octaves_outside(claim: Claim, value: float) -> float:

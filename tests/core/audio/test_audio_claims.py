@@ -328,6 +328,22 @@ def test_a_packed_trills_notes_are_no_shorter_than_they_are_heard() -> None:
     assert mismatch(options, 0, apart, stem) is not None
 
 
+def test_a_trill_run_together_into_one_long_call_is_not_ruled_out() -> None:
+    """A junco's trill timed as one call of 1.5 s (its notes never fall far enough between
+    them to part): the clip is not measured a trill, but one call lasts as long as a trill,
+    so a claim of a trill is not contradicted; a clip of short calls alone contradicts it."""
+    trill = ("A rapid trill of similar notes", "Two slow hoots", "One long buzz", "Clicks")
+    stem = "How are the notes of the song arranged?"
+    long_call = _measurement(
+        modulation="up-down",
+        syllable_durations_s=(0.015, 0.03, 1.52, 0.05),
+        call_modulation="up-down",
+    )
+    assert mismatch(trill, 0, long_call, stem, "Modulation pattern") is None
+    short = _measurement(modulation="flat", call_modulation="flat")
+    assert mismatch(trill, 0, short, stem, "Modulation pattern") is not None
+
+
 def test_categorical_claims() -> None:
     modulation = ("Rising glide", "Sinusoidal vibrato", "Falling glide", "Trill")
     assert mismatch(modulation, 0, _measurement()) is None
