@@ -135,7 +135,17 @@ _CATEGORIES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
             "nonharmonic",
         ),
     ),
-    ("weak-harmonics", "harmonicity", ("weak harmonic", "few harmonics", "faint harmonic")),
+    (
+        "weak-harmonics",
+        "harmonicity",
+        (
+            "weak harmonic",
+            "weaker harmonic",
+            "few harmonics",
+            "faint harmonic",
+            "fainter harmonic",
+        ),
+    ),
     (
         "strong-harmonics",
         "harmonicity",

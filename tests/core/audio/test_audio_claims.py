@@ -55,6 +55,8 @@ def test_ranges(text: str, kind: str, low: float | None, high: float | None) -> 
         ("It rises briefly, then falls (downslurred)", "modulation", "up-down"),
         ("Falls, then rises again", "modulation", "down-up"),
         ("Oscillating pitch", "modulation", "vibrato"),
+        ("Chirps with a fainter harmonic above", "harmonicity", "weak-harmonics"),
+        ("A whistle with weaker harmonics above it", "harmonicity", "weak-harmonics"),
     ],
 )
 def test_categories(text: str, kind: str, value: str) -> None:
@@ -212,7 +214,7 @@ def test_a_song_is_any_of_the_phrases_the_clip_holds() -> None:
             "Harmonic chirps: a fundamental near 3-4 kHz with a fainter harmonic near 7 kHz",
             "Harmonic structure / tonality vs. broadband",
             "harmonicity",
-            "strong-harmonics",
+            "weak-harmonics",
         ),
         ("A tonal whistle at 3-4 kHz", "Dominant frequency range", "frequency", None),
         ("Notes of 20 ms repeated at 6 kHz", "Call / syllable duration", "duration", None),
