@@ -205,8 +205,28 @@ def _parse(label: str, asked: str | None) -> Claim | None:
         return _compound_shape(lowered, label)
     if found:
         category = found[0]
-        return Claim(_KIND[category], None, None, label, category)
+        if _KIND[category] == "harmonicity":
+            category = _harmonicity_value(found)
+        return Claim(_KIND[category.split("+")[0]], None, None, label, category)
     return None
+
+
+def _harmonicity_value(found: list[str]) -> str:
+    """The tonal qualities an option names, joined by "+" when several ("tonal, with a fainter
+    harmonic": a clip measured as either fits): the catch-all "harmonic" of "strong-harmonics"
+    left out beside the weak harmonics that also say it."""
+    qualities = [c for c in found if _KIND[c] == "harmonicity"]
+    if "weak-harmonics" in qualities:
+        qualities = [c for c in qualities if c != "strong-harmonics"]
+    return "+".join(sorted(set(qualities)))
+
+
+def harmonicity_range(value: str | None) -> tuple[float, float] | None:
+    """The harmonicity a claim's quality (or qualities, joined by "+") admits, or None."""
+    ranges = [HARMONICITY_RANGES[v] for v in (value or "").split("+") if v in HARMONICITY_RANGES]
+    if not ranges:
+        return None
+    return min(low for low, _ in ranges), max(high for _, high in ranges)
 
 
 _SHAPES = ("trill", "vibrato", "rising", "falling", "flat")
@@ -348,8 +368,9 @@ def claim_distance(
         if unit != CALL:
             levels.append(phrase_span(m) if lenient else phrase_quartiles(m))
         return min(_octaves_between(claim, level) for level in levels)
-    if claim.kind == "harmonicity" and claim.value in HARMONICITY_RANGES:
-        low, high = HARMONICITY_RANGES[claim.value]
+    admitted = harmonicity_range(claim.value) if claim.kind == "harmonicity" else None
+    if admitted is not None:
+        low, high = admitted
         return 0.0 if low <= m.harmonicity <= high else 1.0
     if claim.kind == "modulation":
         measured = measured_shape(claim, m)

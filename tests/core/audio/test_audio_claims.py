@@ -56,7 +56,7 @@ def test_ranges(text: str, kind: str, low: float | None, high: float | None) -> 
         ("Falls, then rises again", "modulation", "down-up"),
         ("Oscillating pitch", "modulation", "vibrato"),
         ("Chirps with a fainter harmonic above", "harmonicity", "weak-harmonics"),
-        ("A whistle with weaker harmonics above it", "harmonicity", "weak-harmonics"),
+        ("Weaker harmonics above the fundamental", "harmonicity", "weak-harmonics"),
     ],
 )
 def test_categories(text: str, kind: str, value: str) -> None:
@@ -344,6 +344,20 @@ def test_a_trill_run_together_into_one_long_call_is_not_ruled_out() -> None:
     assert mismatch(trill, 0, long_call, stem, "Modulation pattern") is None
     short = _measurement(modulation="flat", call_modulation="flat")
     assert mismatch(trill, 0, short, stem, "Modulation pattern") is not None
+
+
+def test_a_tonal_note_with_a_fainter_harmonic_claims_either() -> None:
+    """ "Tonal, with a fainter harmonic" names two qualities: a clip measured as either fits."""
+    dimension = "Harmonic structure / tonality vs. broadband"
+    text = "Tonal, with a fainter harmonic at about twice the fundamental"
+    claim = parse_claim(text, dimension)
+    assert claim is not None and claim.value == "tonal+weak-harmonics"
+    options = (text, "Broadband noise", "Clicks", "Low hoots")
+    stem = "Is the call tonal or noisy?"
+    assert mismatch(options, 0, _measurement(harmonicity=1.0), stem, dimension) is None
+    assert mismatch(options, 0, _measurement(harmonicity=0.35), stem, dimension) is None
+    flag = mismatch(options, 0, _measurement(harmonicity=0.1), stem, dimension)
+    assert flag is not None and flag.details["fitting_options"] == ["B"]
 
 
 def test_categorical_claims() -> None:
