@@ -30,10 +30,11 @@ CHECKS = DESCRIPTIONS  # the acoustic checks' ids and explanations
 # How far (in octaves) a measured value may lie outside a claimed range and still fit it.
 FREQUENCY_TOLERANCE = 0.25
 DURATION_TOLERANCE = 0.4
-# Harmonicity (0 broadband .. 1 tonal) that each category admits.
+# Harmonicity (0 broadband .. 1 tonal) that each category admits. The spectral flatness tells
+# a tone from noise, not a tone alone from one with weak harmonics: those admit any tone.
 HARMONICITY_RANGES: dict[str, tuple[float, float]] = {
     "broadband": (0.0, 0.4),
-    "weak-harmonics": (0.3, 0.8),
+    "weak-harmonics": (0.3, 1.0),
     "strong-harmonics": (0.6, 1.0),
     "tonal": (0.6, 1.0),
 }

@@ -360,6 +360,15 @@ def test_a_tonal_note_with_a_fainter_harmonic_claims_either() -> None:
     assert flag is not None and flag.details["fitting_options"] == ["B"]
 
 
+def test_weak_harmonics_are_not_told_from_a_pure_tone() -> None:
+    """The spectral flatness tells a tone from noise, not a tone alone from a tone with a weak
+    harmonic: a chip "with a weaker harmonic" measured fully tonal is not contradicted."""
+    dimension = "Harmonic structure / tonality vs. broadband"
+    options = ("A chip with a weaker harmonic", "Broadband noise", "Clicks", "Low hoots")
+    assert mismatch(options, 0, _measurement(harmonicity=1.0), "Tonal?", dimension) is None
+    assert mismatch(options, 0, _measurement(harmonicity=0.1), "Tonal?", dimension) is not None
+
+
 def test_categorical_claims() -> None:
     modulation = ("Rising glide", "Sinusoidal vibrato", "Falling glide", "Trill")
     assert mismatch(modulation, 0, _measurement()) is None
