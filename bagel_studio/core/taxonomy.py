@@ -139,6 +139,27 @@ def suffix_rank(word: str) -> str | None:
     return None
 
 
+# A family's (or subfamily's) name is formed from the stem of its type genus: the genus's Latin
+# ending dropped, the rank's ending added (Rallus -> Rallidae, Mustela -> Mustelidae, Felis ->
+# Felidae, Passer -> Passeridae; Rosa -> Rosaceae). A stem changed on the way (Anas ->
+# Anatidae, Homo -> Hominidae) is not recognised.
+_FAMILY_ENDINGS = ("idae", "inae", "aceae", "oideae")
+_GENUS_ENDINGS = frozenset({"", "us", "a", "um", "is", "es", "on", "os", "as", "e"})
+
+
+def formed_from_genus(family: str, genus: str) -> bool:
+    """Whether the name ``family`` (a family's or subfamily's ending) is formed from the genus
+    ``genus``, which it therefore contains: "Rallidae" from "Rallus"."""
+    upper, lower = family.strip().casefold(), genus.strip().casefold()
+    for ending in _FAMILY_ENDINGS:
+        if upper.endswith(ending) and len(upper) > len(ending) + 2:
+            root = upper[: -len(ending)]
+            return (
+                lower != upper and lower.startswith(root) and lower[len(root) :] in (_GENUS_ENDINGS)
+            )
+    return False
+
+
 @lru_cache(maxsize=65536)
 def parse_name(text: str) -> TaxonName | None:
     """Parse a scientific name ("Channa striata", "Capreolus capreolus italicus", "Cichlidae",

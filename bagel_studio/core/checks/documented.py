@@ -16,7 +16,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from bagel_studio.core.checks.globi_item import GlobiItem, describe, letter, role
+from bagel_studio.core.checks.globi_item import (
+    GlobiItem,
+    describe,
+    in_place,
+    letter,
+    role,
+    stem_place,
+)
 from bagel_studio.core.checks.groups import asked_rank, outside, stem_groups
 from bagel_studio.core.checks.interaction_types import Reading, compatible, implies, read_label
 from bagel_studio.core.checks.interactions import leaked_type, leaky_words
@@ -147,6 +154,7 @@ def _documented_participants(g: GlobiItem) -> Flag | None:
         return None  # the stem asks what its own taxon is ("to which family does X belong")
     # an option holding the gold is linked by the gold's own records: taxon-overlap's business
     gold_and_below = {gold_key} | _members(g, gold_key)
+    place = stem_place(g)  # a stem asking of one place asks of the records of that place
     hits: dict[int, list[GlobiLink]] = {}
     for index in g.taxa:
         if index == g.gold or g.key(index) in wanted:
@@ -159,6 +167,7 @@ def _documented_participants(g: GlobiItem) -> Flag | None:
             lk
             for lk in links_for_option(g, index)
             if _fits(lk, _member_key(lk, wanted), relations)
+            and in_place(lk, place)
             # not the gold's own records, unless the gold is offered twice
             and (g.key(index) == gold_key or _member_key(lk, wanted) not in gold_and_below)
         ]

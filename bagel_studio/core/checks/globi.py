@@ -9,7 +9,13 @@ from collections.abc import Callable
 
 from bagel_studio.core.checks.documented import DESCRIPTION as ALSO_DOCUMENTED_DESCRIPTION
 from bagel_studio.core.checks.documented import also_documented, links_for_option
-from bagel_studio.core.checks.globi_item import GlobiItem, latin_shaped, letter
+from bagel_studio.core.checks.globi_item import (
+    GlobiItem,
+    in_place,
+    latin_shaped,
+    letter,
+    stem_place,
+)
 from bagel_studio.core.checks.groups import asked_rank
 from bagel_studio.core.checks.interaction_types import VAGUE, implies, read_label, same_way
 from bagel_studio.core.checks.interactions import (
@@ -24,9 +30,11 @@ from bagel_studio.core.taxonomy import (
     SUBSPECIES,
     TaxonName,
     ancestors,
+    formed_from_genus,
     normalize_taxon,
     not_of_rank,
     parse_name,
+    suffix_rank,
 )
 
 TAXON_OVERLAP = "taxon-overlap"
@@ -106,14 +114,21 @@ def _taxon_overlap(g: GlobiItem) -> tuple[Flag | None, set[frozenset[int]]]:
             if high == low or _is_subspecies_pair(g, high, low):
                 continue
             evidence = lineage.get(g.key(high))
+            if evidence is None and _named_from(g.taxa[high], g.taxa[low]):
+                evidence = "genus"
             if evidence is not None:
                 pairs.append((high, low, evidence))
     if not pairs:
         return None, set()
-    refs = sorted({e for _, _, e in pairs if e != "name"})
+    refs = sorted({e for _, _, e in pairs if e not in ("name", "genus")})
     parts = []
     for high, low, evidence in pairs:
-        how = "by its name" if evidence == "name" else _ref_text(g, low, evidence)
+        if evidence == "name":
+            how = "by its name"
+        elif evidence == "genus":
+            how = _from_genus(g.taxa[low])
+        else:
+            how = _ref_text(g, low, evidence)
         parts.append(
             f"{letter(high)} {g.options[high].strip()!r} contains {letter(low)} "
             f"{g.options[low].strip()!r} ({how})"
@@ -126,6 +141,20 @@ def _taxon_overlap(g: GlobiItem) -> tuple[Flag | None, set[frozenset[int]]]:
         {"options": letters, "records": refs},
     )
     return flag, {frozenset((h, lo)) for h, lo, _ in pairs}
+
+
+def _from_genus(lower: TaxonName) -> str:
+    return f"by its name, formed from the genus {lower.genus}"
+
+
+def _named_from(upper: TaxonName, lower: TaxonName) -> bool:
+    """Whether the family or subfamily ``upper`` is named from the genus of ``lower`` (a genus,
+    or a species of it), so holds it: Rallidae holds Rallus elegans."""
+    return (
+        not upper.epithets
+        and suffix_rank(lower.genus) is None
+        and formed_from_genus(upper.genus, lower.genus)
+    )
 
 
 def _ref_text(g: GlobiItem, index: int, ref: str) -> str:
@@ -349,6 +378,8 @@ def _contains(
     a, b = _root(upper.genus), _root(lower.genus)
     if a and b and a[0] == b[0] and a[2] == b[2] and a[1] < b[1] and not lower.epithets:
         return "by the codes' rank endings"
+    if _named_from(upper, lower):
+        return _from_genus(lower)
     if upper.key in lineage and lower.key in lineage:
         if lineage.index(upper.key) < lineage.index(lower.key):
             return "by the lineage of the item's source"
@@ -438,16 +469,12 @@ def _underspecified(g: GlobiItem) -> Flag | None:
     if not phrases or not g.stem_taxa:
         return None
     vague = vague_type(phrases[0])
-    # the parts of the gold record's place the stem names ("in Zadie cave"); none: the stem
-    # does not say where, and records of every place fit it
-    folded = " ".join(question.split()).casefold()
-    locality = g.gold_link.locality if g.gold_link is not None else ""
-    place = [p.strip() for p in locality.split(",") if p.strip() and _within(p.strip(), folded)]
+    place = stem_place(g)  # none: the stem does not say where, records of every place fit
     fits: dict[int, list[str]] = {}
     kinds: dict[int, str] = {}
     for index in g.taxa:
         for link in links_for_option(g, index):
-            if link.locality and not all(_within(p, link.locality) for p in place):
+            if not in_place(link, place):
                 continue  # a record of another place than the one the stem names
             if implies(read_label(link.interaction).type, vague):
                 fits.setdefault(index, []).append(link.ref)
@@ -465,12 +492,6 @@ def _underspecified(g: GlobiItem) -> Flag | None:
             "records": sorted({r for refs in fits.values() for r in refs}),
         },
     )
-
-
-def _within(place: str, text: str) -> bool:
-    """Whether ``text`` names ``place`` as words ("UK, Hertfordshire" names the "UK";
-    "Kessipoughou cave" does not name "Zadie cave")."""
-    return re.search(rf"(?<!\w){re.escape(place)}(?!\w)", text) is not None
 
 
 def _vague_interaction_options(g: GlobiItem) -> Flag | None:

@@ -59,6 +59,43 @@ class GlobiItem:
         return name.key if name is not None else normalize_taxon(self.options[index])
 
 
+_PLACE_WORD = re.compile(r"[^\W\d_]{3,}")
+
+
+def stem_place(g: GlobiItem) -> tuple[str, ...]:
+    """The parts of the gold record's place the stem names ("in Italy", "at Euglah Cave,
+    Mount Kaputar"), folded: the parts of its locality between commas the stem holds as words,
+    else the locality's words the stem writes with a capital inside the sentence (a place's
+    name). Empty when the stem does not say where: records of every place fit it."""
+    locality = g.gold_link.locality if g.gold_link is not None else ""
+    if not locality:
+        return ()
+    question = g.item.content.question
+    folded = " ".join(question.split()).casefold()
+    parts = tuple(p.strip() for p in locality.split(",") if p.strip() and within(p.strip(), folded))
+    if parts:
+        return parts
+    named = set(_PLACE_WORD.findall(locality))
+    capitals = [
+        m.group(0).casefold()
+        for m in _PLACE_WORD.finditer(question)
+        if m.start() > 0 and m.group(0)[0].isupper()
+    ]
+    return tuple(dict.fromkeys(w for w in capitals if w in named))
+
+
+def in_place(link: GlobiLink, place: tuple[str, ...]) -> bool:
+    """Whether a record is of the place the stem names (``stem_place``; a record that names no
+    place fits any)."""
+    return not link.locality or all(within(p, link.locality) for p in place)
+
+
+def within(place: str, text: str) -> bool:
+    """Whether ``text`` names ``place`` as words ("UK, Hertfordshire" names the "UK";
+    "Kessipoughou cave" does not name "Zadie cave")."""
+    return re.search(rf"(?<!\w){re.escape(place)}(?!\w)", text) is not None
+
+
 def letter(index: int) -> str:
     """The option letter of ``index`` (A-D; a number past them), for messages."""
     return LETTERS[index] if index < len(LETTERS) else str(index + 1)

@@ -5,7 +5,8 @@
   reflects such items).
 * ``models-miss-gold``: some models miss the gold (n of m), for the queue filter.
 
-A model whose reply held no letter (invalid) chose no option: it counts in neither flag.
+A model whose reply held no letter (invalid) chose no option: it counts in neither flag; an
+item with no valid gold (``gold-invalid``) gets neither.
 * ``judge-disagrees``: the newest second opinion is not ``ok`` or keys another option.
 
 Only answers and verdicts about the item's current content count.
@@ -54,6 +55,9 @@ def model_flags(ctx: CheckContext, item: Item) -> list[Flag]:
     # A reply with no letter A-D chose nothing: it is no evidence against the gold.
     choices = [(label, index) for label, index, h in answers if h == current and index is not None]
     flags: list[Flag] = []
+    if gold is None or not 0 <= gold < len(item.content.options):
+        # no valid gold (gold-invalid says so): nothing for the models' answers to miss
+        choices = []
     misses = [(label, index) for label, index in choices if index != gold]
     if misses:
         who = ", ".join(f"{label} chose {_letter(index)}" for label, index in misses)

@@ -9,7 +9,12 @@ from functools import lru_cache
 
 from rapidfuzz.distance import Indel
 
-from bagel_studio.core.checks.interaction_types import active_interaction, names_interaction
+from bagel_studio.core.checks.interaction_types import (
+    active_interaction,
+    classify_option,
+    names_interaction,
+    same_way,
+)
 from bagel_studio.core.checks.quantities import (
     NUMBER_STEMS,
     Quantity,
@@ -65,6 +70,9 @@ _HIDDEN_RE = re.compile(
     rf"\b(?:mentioned|described|stated|shown|given|listed|cited) "
     rf"(?:above|earlier|below|here)\b|\baccording to (?:the|this|that)(?:\s+[a-z]+)?\b|"
     rf"\bthis (?:study|paper)\b|"
+    # "In the study described, ...": a study the reader is told of but never sees
+    rf"\bthe (?:study|studies|experiments?|surveys?|trials?|analys[ie]s|investigations?|work) "
+    rf"(?:described|mentioned|cited|referred to)(?=\s*(?:[,.;:?!)]|$))|"
     rf"\bthe (?:present|current) study\b|\bthe authors\b|\bspectrograms?\b|\bsonograms?\b",
     re.IGNORECASE,
 )
@@ -86,6 +94,7 @@ def _alternatives(pattern: str) -> set[str]:
 _HIDDEN_WORDS = frozenset(
     _alternatives(_HIDDEN_NOUNS)
     | {"mentioned", "described", "stated", "shown", "given", "listed", "cited", "according"}
+    | {"referred"}
     | {"study", "paper", "authors", "spectrogram", "spectrograms", "sonogram", "sonograms"}
 )
 _XC_HIDDEN_WORDS = frozenset(_alternatives("recordings?|recorded|clips?|audio|files?|tracks?"))
@@ -308,7 +317,7 @@ def _why_same(a: _Option, b: _Option, units: frozenset[str] | None = None) -> st
         if a.rest - counted == b.rest - counted:
             if a.negated != b.negated or _crossed(a.text, b.text):
                 return None
-            if _directions(a.phrase) != _directions(b.phrase):
+            if _directions(a.phrase) != _directions(b.phrase) or _opposed(a, b):
                 return None
             pairs = zip(a.quantities, b.quantities, strict=True)
             join = " = " if how != _NESTED else " and "
@@ -316,7 +325,7 @@ def _why_same(a: _Option, b: _Option, units: frozenset[str] | None = None) -> st
     elif a.stems and a.stems == b.stems:
         if a.negated != b.negated or _crossed(a.text, b.text):
             return None
-        if _directions(a.phrase) != _directions(b.phrase):
+        if _directions(a.phrase) != _directions(b.phrase) or _opposed(a, b):
             return None
         written = [w for w in WORD_RE.findall(a.text) if w.lower() not in STOP_WORDS]
         return f"the same words: {', '.join(dict.fromkeys(written))}"
@@ -328,9 +337,76 @@ def _why_same(a: _Option, b: _Option, units: frozenset[str] | None = None) -> st
             return None
     if not _similar_text(a, b) or a.negated != b.negated or _prefixed(a.phrase, b.phrase):
         return None
-    if _directions(a.phrase) != _directions(b.phrase):
+    if _directions(a.phrase) != _directions(b.phrase) or _opposed(a, b):
         return None
     return "nearly the same text"
+
+
+def _opposed(a: _Option, b: _Option) -> bool:
+    """Whether two options that look alike say opposite things: interaction labels of
+    different relations or the same relation the other way round ("preys on" / "preyed upon
+    by": GloBI's types have inverses), a word turned into its antonym ("Females with higher
+    levels..." / "Females with lower levels..."), or the negation falling on other words ("Body
+    size did, age did not" / "Age did, body size did not"). Asked only of the few pairs about
+    to be called the same."""
+    first, second = classify_option(a.text)[1], classify_option(b.text)[1]
+    if first is not None and second is not None:
+        return first.type != second.type or not same_way(first, second)
+    if _antonyms(a.phrase, b.phrase):
+        return True
+    return _negation_scope(a.text) != _negation_scope(b.text)
+
+
+# Words and their opposites (both directions are looked up): an option that holds one where the
+# other holds its antonym says the opposite, however alike the rest.
+_ANTONYM_PAIRS = (
+    "higher lower, high low, highest lowest, larger smaller, large small, largest smallest, "
+    "bigger smaller, big small, biggest smallest, greater lesser, greater smaller, more less, "
+    "more fewer, most least, most fewest, longer shorter, long short, longest shortest, "
+    "heavier lighter, heavy light, heaviest lightest, older younger, old young, oldest youngest, "
+    "earlier later, early late, earliest latest, faster slower, fast slow, fastest slowest, "
+    "stronger weaker, strong weak, strongest weakest, wider narrower, wide narrow, "
+    "louder softer, louder quieter, loud soft, loud quiet, warmer cooler, warm cool, "
+    "hotter colder, hot cold, deeper shallower, deep shallow, thicker thinner, thick thin, "
+    "increase decrease, increases decreases, increased decreased, increasing decreasing, "
+    "increased reduced, increase reduce, rose fell, rise fall, rises falls, rising falling, "
+    "risen fallen, gain loss, gained lost, positive negative, positively negatively, "
+    "upper lower, inner outer, left right, maximum minimum, present absent, presence absence, "
+    "dominant subordinate, diurnal nocturnal, accept reject, accepted rejected, "
+    "attracted repelled, attract repel, win lose, won lost, above below, before after, "
+    "up down, inside outside, north south, east west, always never, all none"
+)
+_ANTONYMS: dict[str, frozenset[str]] = {}
+for _pair in _ANTONYM_PAIRS.split(","):
+    _x, _y = _pair.split()
+    _ANTONYMS[_x] = _ANTONYMS.get(_x, frozenset()) | {_y}
+    _ANTONYMS[_y] = _ANTONYMS.get(_y, frozenset()) | {_x}
+
+
+def _antonyms(a: str, b: str) -> bool:
+    """Whether one phrase (``_Option.phrase``) holds a word the other does not where the other
+    holds its antonym."""
+    first, second = set(a.split()), set(b.split())
+    only_a, only_b = first - second, second - first
+    return any(not _ANTONYMS.get(word, frozenset()).isdisjoint(only_b) for word in only_a)
+
+
+_CLAUSES = re.compile(r"[,;:]|\b(?:but|whereas|while|although|though|yet)\b")
+
+
+def _negation_scope(text: str) -> dict[str, bool]:
+    """{stem: negated} of the content words of each clause of an option that holds a negation
+    (empty for one that holds none): "Body size did, age did not" negates age alone."""
+    lower = text.lower()
+    if _NEGATION_RE.search(lower) is None:
+        return {}
+    scope: dict[str, bool] = {}
+    for clause in _CLAUSES.split(lower):
+        negated = _negated(clause)
+        for word in WORD_RE.findall(clause):
+            if word not in STOP_WORDS:
+                scope.setdefault(stem(word), negated)
+    return scope
 
 
 def _same_interaction(a: _Option, b: _Option) -> str | None:
@@ -379,13 +455,19 @@ def _similar_text(a: _Option, b: _Option) -> bool:
 _MARGIN = 1e-9  # float rounding of the bound must never rule out a pair difflib would keep
 
 
+_SIGN_SET = frozenset("<>≤≥→←")
+_SIGNS = re.compile("[<>≤≥→←]")
+# Signs of order between the words of a ranking ("Red > yellow > green"): directed words.
+_RANKING = re.compile(rf"{WORD_RE.pattern}|[<>≤≥→←]")
+
+
 def _sequence(text: str) -> list[str]:
-    """The content words of ``text`` (stems) and its directed words, in order, first time
-    each."""
+    """The content words of ``text`` (stems) and its directed words (a ranking's signs among
+    them), in order, first time each."""
     seen: dict[str, None] = {}
-    for word in WORD_RE.findall(text):
+    for word in (_RANKING if _SIGNS.search(text) else WORD_RE).findall(text):
         lower = word.lower()
-        if lower in _DIRECTED:
+        if lower in _DIRECTED or lower in _SIGN_SET:
             seen.setdefault(lower, None)
         elif lower not in STOP_WORDS:
             seen.setdefault(stem(word), None)
@@ -454,6 +536,12 @@ def _gold_in_stem(item: Item, options: list[_Option]) -> Flag | None:
     # A phrase every option shares (the species named in each) gives nothing away.
     others = [o for i, o in enumerate(options) if i != content.answer_index]
     if others and all(f" {gold_phrase} " in f" {o.phrase} " for o in others):
+        return None
+    # A stem that names the candidates ("Did body size or age...?", "ranked red, yellow and
+    # green") singles none of them out: a distractor whose content words the stem holds too
+    # makes the gold's no leak.
+    asked = stem_set(question)
+    if any(o.stem_set and asked.issuperset(o.stem_set) for o in others):
         return None
     letter = content.answer_letter or "?"
     return Flag(

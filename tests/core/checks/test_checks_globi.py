@@ -947,3 +947,73 @@ def test_a_stem_asking_the_most_often_recorded_partner_flags_only_one_recorded_a
     )
     as_often = checked(store, most)["globi:most:0"]
     assert as_often["also-documented"].details["options"] == ["B"]
+
+
+def test_a_family_beside_a_species_of_its_type_genus_overlaps_without_a_lineage() -> None:
+    store = Store.memory()
+    store.evidence.add_globi_records(
+        [
+            record("Vulpes vulpes", "eats", "Turdus merula", row=1),
+            record("Vulpes vulpes", "eats", "Turdidae", row=2),
+            record("Vulpes vulpes", "eats", "Sturnus vulgaris", row=3),
+        ],
+        None,
+    )
+    family = new_item(
+        "globi:fox:thrush",
+        "GloBI",
+        "Which thrush is recorded as eaten by the red fox Vulpes vulpes?",
+        ["Turdus merula", "Turdidae", "Sturnus vulgaris", "Erithacus rubecula"],
+        "A",
+        PARTICIPANT,
+        globi_ref="curated.tsv#1",
+    )
+    other = new_item(
+        "globi:fox:starling",
+        "GloBI",
+        "Which starling is recorded as eaten by the red fox Vulpes vulpes?",
+        ["Sturnus vulgaris", "Turdidae", "Columba palumbus", "Erithacus rubecula"],
+        "A",
+        PARTICIPANT,
+        globi_ref="curated.tsv#3",
+    )
+    flags = checked(store, family, other)
+    overlap = flags["globi:fox:thrush"]["taxon-overlap"]
+    assert overlap.details["options"] == ["A", "B"]
+    assert "B 'Turdidae' contains A 'Turdus merula'" in overlap.message
+    assert "taxon-overlap" not in flags["globi:fox:starling"]  # Sturnus is no Turdus
+
+
+def test_a_stem_that_names_a_place_asks_about_the_records_of_that_place() -> None:
+    store = Store.memory()
+    flies = [
+        record("Nycteribia kolenatii", "parasiteOf", "Myotis daubentonii", row=1),
+        record("Nycteribia kolenatii", "parasiteOf", "Myotis nattereri", row=2),
+        record("Nycteribia kolenatii", "parasiteOf", "Myotis nattereri", row=3),
+    ]
+    flies[0]["record"] = {"localityName": "Norway"}
+    flies[1]["record"] = {"localityName": "Austria"}
+    flies[2]["record"] = {"localityName": "Hungary"}
+    store.evidence.add_globi_records(flies, None)
+    options = ["Myotis daubentonii", "Myotis nattereri", "Rousettus aegyptiacus", "Carollia sp."]
+    norway = new_item(
+        "globi:kolenatii:norway",
+        "GloBI",
+        "Which bat hosts the bat fly Nycteribia kolenatii in Norway?",
+        options,
+        "A",
+        PARTICIPANT,
+        globi_ref="curated.tsv#1",
+    )
+    anywhere = new_item(
+        "globi:kolenatii:anywhere",
+        "GloBI",
+        "Which bat hosts the bat fly Nycteribia kolenatii?",
+        options,
+        "A",
+        PARTICIPANT,
+        globi_ref="curated.tsv#1",
+    )
+    flags = checked(store, norway, anywhere)
+    assert "also-documented" not in flags["globi:kolenatii:norway"]
+    assert flags["globi:kolenatii:anywhere"]["also-documented"].details["options"] == ["B"]

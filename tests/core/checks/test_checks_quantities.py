@@ -332,3 +332,42 @@ def test_a_conversion_rounded_to_its_own_figures_is_the_same_quantity() -> None:
     # but not when the difference is more than the finer figure's rounding can explain
     assert not same_quantities(quantities("10 km"), quantities("7 miles"))
     assert not same_quantities(quantities("2 m"), quantities("5 ft"))
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        # the same words in another order where the order is the claim: a ranking
+        ("Blue > orange > white", "Orange > blue > white"),
+        ("Wasps < bees < flies", "Bees < wasps < flies"),
+        # the same words with the negation on other words
+        ("Temperature did, humidity did not", "Humidity did, temperature did not"),
+        ("Rain mattered but wind did not", "Wind mattered but rain did not"),
+        # one word turned into its antonym, nothing else changed
+        (
+            "Workers with higher levels were less willing to take risks",
+            "Workers with lower levels were less willing to take risks",
+        ),
+        (
+            "Chicks with larger bills were fed more often by both parents",
+            "Chicks with smaller bills were fed more often by both parents",
+        ),
+        (
+            "Pairs with more helpers fledged chicks earlier in the season",
+            "Pairs with fewer helpers fledged chicks earlier in the season",
+        ),
+        (
+            "The calls grew louder as the females approached the nest",
+            "The calls grew softer as the females approached the nest",
+        ),
+    ],
+)
+def test_the_same_words_saying_opposite_things_are_not_duplicates(first: str, second: str) -> None:
+    assert "duplicate-options" not in _options(first, second, "Neither of these", "Both at once")
+
+
+def test_a_list_in_another_order_and_the_negation_on_the_same_words_are_still_duplicates() -> None:
+    listed = _options("Blue, orange and white", "Orange, blue and white", "Red only", "None")
+    assert listed["duplicate-options"].details["options"] == ["A", "B"]  # type: ignore[attr-defined]
+    same = _options("Not rain but wind", "Wind, not rain", "Neither of these", "Both at once")
+    assert same["duplicate-options"].details["options"] == ["A", "B"]  # type: ignore[attr-defined]

@@ -8,6 +8,7 @@ from bagel_studio.core.taxonomy import (
     SPECIES,
     SUBSPECIES,
     ancestors,
+    formed_from_genus,
     lineage_from_columns,
     lineage_from_path,
     name_rank,
@@ -87,3 +88,16 @@ def test_free_words_are_read_generously() -> None:
     assert loosely_compatible("parasite of", "has habitat")  # an endoparasite lives inside
     assert not compatible("parasite of", "has habitat")  # but a label says more
     assert not loosely_compatible("eats", "nests in")
+
+
+def test_a_family_named_from_its_type_genus() -> None:
+    assert formed_from_genus("Turdidae", "Turdus")  # -us dropped
+    assert formed_from_genus("Mustelidae", "Mustela")  # -a
+    assert formed_from_genus("Canidae", "Canis")  # -is
+    assert formed_from_genus("Passeridae", "Passer")  # the genus whole
+    assert formed_from_genus("Corvinae", "Corvus")  # a subfamily as well
+    assert formed_from_genus("Rosaceae", "Rosa")  # and a plant family
+    assert not formed_from_genus("Turdidae", "Turdoides")  # more than an ending
+    assert not formed_from_genus("Corvidae", "Turdus")
+    assert not formed_from_genus("Lepidoptera", "Lepidus")  # no family's ending
+    assert not formed_from_genus("Turdus", "Turdus")

@@ -367,3 +367,81 @@ def test_taxa_that_contain_one_another_in_any_domain() -> None:
     assert flags["w:lineage"]["taxon-overlap"].details["options"] == ["A", "B"]
     assert "taxon-overlap" not in flags["w:families"]
     assert "taxon-overlap" not in flags["w:unplaced"]
+
+
+def test_an_interaction_label_and_its_inverse_are_not_duplicates() -> None:
+    for first, second in [
+        ("preyed upon by", "preys on"),
+        ("parasitized by", "parasitizes"),
+        ("pollinated by", "pollinates"),
+    ]:
+        assert "duplicate-options" not in _interaction_options(
+            first, second, "co-occurs with", "lives near"
+        ), (first, second)
+
+
+def test_a_stem_naming_every_candidate_gives_no_gold_away() -> None:
+    candidates = new_item(
+        "w:cand",
+        "Wikipedia",
+        "Did rainfall or temperature change when the frogs started calling?",
+        [
+            "Rainfall did, temperature did not",
+            "Temperature did, rainfall did not",
+            "Both did",
+            "Neither did",
+        ],
+        "A",
+        "Behavior",
+    )
+    ranked = new_item(
+        "w:rank",
+        "Wikipedia",
+        "How did the finches rank the seeds of millet, hemp and oats?",
+        ["Millet > hemp > oats", "Oats > hemp > millet", "Hemp > millet > oats", "No preference"],
+        "A",
+        "Diet",
+    )
+    leak = new_item(
+        "w:leak",
+        "Wikipedia",
+        "Finches prefer millet seeds; which seeds do finches prefer?",
+        ["Millet seeds", "Hemp", "Oats", "Rice"],
+        "A",
+        "Diet",
+    )
+    flags = checked(Store.memory(), candidates, ranked, leak)
+    assert "gold-in-stem" not in flags["w:cand"]
+    assert "gold-in-stem" not in flags["w:rank"]
+    assert flags["w:leak"]["gold-in-stem"].details["match"] == "verbatim"
+
+
+def test_a_study_the_stem_calls_described_is_hidden_context() -> None:
+    described = new_item(
+        "w:described",
+        "Wikipedia",
+        "In the experiment described, how many lambs were weighed?",
+        ["40", "12", "80", "6"],
+        "A",
+        "Morphology",
+    )
+    described_study = new_item(
+        "b:described",
+        "bioRxiv",
+        "How long had the guppies persisted in the stream in the study described?",
+        ["Over 50 years", "Over 5 years", "Two months", "A century"],
+        "A",
+        "Result Interpretation",
+    )
+    plain = new_item(
+        "b:plain",
+        "bioRxiv",
+        "How many lambs did the study weigh, and which breed was described as the heaviest?",
+        ["40", "12", "80", "6"],
+        "A",
+        "Result Interpretation",
+    )
+    flags = checked(Store.memory(), described, described_study, plain)
+    assert flags["w:described"]["hidden-context"].details["phrases"] == ["the experiment described"]
+    assert flags["b:described"]["hidden-context"].details["phrases"] == ["the study described"]
+    assert "hidden-context" not in flags["b:plain"]
