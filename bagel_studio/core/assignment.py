@@ -30,13 +30,14 @@ from __future__ import annotations
 import hashlib
 import hmac
 import random
+import unicodedata
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from bagel_studio.core.model import curator_name_problem
+from bagel_studio.core.model import cleaned_curator_name, curator_name_problem
 
 # Flags below warning that still mark an item as risky (the models' and the judge's doubts).
 RISKY_INFO_CHECKS = ("models-miss-gold", "judge-disagrees")
@@ -74,15 +75,18 @@ class PlanSettings:
     max_per_item: int = 0  # further rounds stop at this many curators (0: the default)
 
     def __post_init__(self) -> None:
-        names = self.curators
-        if len(names) < 1:
+        """Clean each name as a decision cleans it (``model.cleaned_curator_name``: " alice" is
+        alice), whether typed or read back from a project, then ask the rule of every name;
+        two names that are one once cleaned are refused, naming them as given."""
+        if len(self.curators) < 1:
             raise PlanError("a plan needs at least one curator")
+        names = tuple(cleaned_curator_name(name) for name in self.curators)
         for name in names:
             if (problem := curator_name_problem(name)) is not None:
                 raise PlanError(problem)
         if len(set(names)) != len(names):
-            twice = sorted(n for n, c in Counter(names).items() if c > 1)
-            raise PlanError(f"a curator is named twice: {', '.join(twice)}")
+            raise PlanError(_named_twice(self.curators, names))
+        object.__setattr__(self, "curators", names)
         if self.per_item < 1 or self.risky_per_item < 1:
             raise PlanError("each item needs at least one curator (--per-item, --risky-per-item)")
         if not 0.0 <= self.calibration <= 1.0:
@@ -117,6 +121,25 @@ class PlanSettings:
             seed=int(data["seed"]),
             max_per_item=int(data.get("max_per_item", 0)),
         )
+
+
+def _named_twice(given: Sequence[str], names: Sequence[str]) -> str:
+    """What a plan says of the curators it names more than once: a name typed twice alike, or
+    names that differ as given and are one once cleaned (each as given, then the one name)."""
+    alike: list[str] = []
+    for name in sorted(n for n, count in Counter(names).items() if count > 1):
+        forms = list(dict.fromkeys(g for g, n in zip(given, names, strict=True) if n == name))
+        if len(forms) > 1:
+            shown = [repr(f) for f in forms]
+            if len({unicodedata.normalize("NFC", f) for f in shown}) < len(shown):
+                # they differ only in how a letter is composed, which does not show: say how
+                shown = [ascii(f) for f in forms]
+            return (
+                f"{' and '.join(shown)} are one curator once trimmed and"
+                f" composed ({name}): name each curator once"
+            )
+        alike.append(name)
+    return f"a curator is named twice: {', '.join(alike)}"
 
 
 @dataclass(frozen=True)

@@ -21,12 +21,19 @@ _REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 _LINE_BREAKS = "\n\r\x0b\x0c\x85\u2028\u2029"
 
 
+def cleaned_curator_name(given: str) -> str:
+    """A curator's name as it is recorded: composed to NFC, without surrounding blanks. Every
+    name is cleaned so before ``curator_name_problem`` is asked of it (a decision's, a review
+    plan's, a hand-out's and a package's), so that " alice" and "alice" are one curator."""
+    return unicodedata.normalize("NFC", given or "").strip()
+
+
 def curator_name_problem(name: str) -> str | None:
     """Why ``name`` cannot name a curator, or None: the one rule of every curator's name, asked
-    by every decision (``operations.reviews.curator_name``, which trims the name given and
-    composes it to NFC first) and by the review plans (``assignment.PlanSettings``), whose
-    names name each curator's folder of the hand-out and are bound into that curator's
-    package. A name is not empty, at most ``CURATOR_MAX``
+    by every decision (``operations.reviews.curator_name``) and by the review plans
+    (``assignment.PlanSettings``), whose names name each curator's folder of the hand-out and
+    are bound into that curator's package; both clean the name given first
+    (``cleaned_curator_name``). A name is not empty, at most ``CURATOR_MAX``
     characters, one line, NFC, without surrounding blanks, without a character that does not
     show or that reorders the text around it (``\u202eecila`` shows as "alice"), and not a
     path of its own (no ``/`` or ``\\``, no leading dot). Each message says which."""

@@ -42,7 +42,8 @@ _MOST = re.compile(
 DESCRIPTION = (
     "The loaded GloBI records also link another option (of the group and rank the stem asks, "
     "if it asks one) to the stem's taxon by the same or an equivalent interaction, in the same "
-    "role (a record-specific key): the records are named."
+    "role and of the place the stem names, if it names one (a record-specific key): the records "
+    "are named."
 )
 
 
@@ -60,7 +61,16 @@ def partners(g: GlobiItem) -> dict[str, str]:
     if link is not None and gold_key in (link.source_key, link.target_key):
         other = link.target if link.source_key == gold_key else link.source
         return {normalize_taxon(other): other}
-    return {k: n for k, n in g.stem_taxa.items() if k != gold_key}
+    named = {k: n for k, n in g.stem_taxa.items() if k != gold_key}
+    if link is None or any(k in g.links for k in named):
+        return named
+    # the stem names its taxon in words no record knows ("the red fox", "the Burmese python")
+    # and the linked record is of a distractor: the record's other taxon is the stem's
+    offered = {g.key(i) for i in g.taxa if i != g.gold}
+    for mine, other in ((link.source_key, link.target), (link.target_key, link.source)):
+        if mine in offered and normalize_taxon(other) not in offered:
+            return {normalize_taxon(other): other}
+    return named
 
 
 def links_for_option(g: GlobiItem, index: int) -> list[GlobiLink]:

@@ -14,7 +14,7 @@ bounds), nothing learnt: the verdicts can be checked by eye.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 
 from bagel_studio.core.checks.words import STOP_WORDS, WORD_RE, stem
@@ -281,10 +281,27 @@ class Quantity:
     step: float = 0.0  # the last unit the value is written to, in the base unit (0: unknown)
 
     def same(self, other: Quantity) -> bool:
+        if {self.dimension, other.dimension} == _MONTHS_AND_TIME:
+            return self.in_time().same(other.in_time())
         return (
             self.dimension == other.dimension
             and self.bound == other.bound
             and self._ends_match(other.low, other.high, other)
+        )
+
+    def in_time(self) -> Quantity:
+        """A span in months as one of time (an average month; months are a dimension of
+        their own since a month is no whole number of days): "about five months" may be "about
+        150 days", while "4 months" is no exact "115 days"."""
+        if self.dimension != "months":
+            return self
+        return replace(
+            self,
+            low=self.low * _MONTH,
+            high=self.high * _MONTH,
+            dimension="time",
+            slack=self.slack * _MONTH,
+            step=self.step * _MONTH,
         )
 
     def within(self, other: Quantity, *, strict: bool = False) -> bool:
@@ -328,6 +345,8 @@ class Quantity:
         return _close(mine, theirs) or abs(mine - theirs) <= 0.5 * step * (1 + 1e-9)
 
 
+_MONTHS_AND_TIME = frozenset({"months", "time"})
+_MONTH = 30.436875 * 86400.0  # an average month (of the Gregorian year), in seconds
 HEDGE_SHARE = 0.2  # the most a hedged value ("about 2") may stand for, as a share of it
 EXACT = 1e-9  # relative difference of two values written in one unit: the same figures
 

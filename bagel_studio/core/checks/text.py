@@ -530,9 +530,14 @@ def _gold_in_stem(item: Item, options: list[_Option]) -> Flag | None:
         how = "verbatim"
     else:
         gold_stems = options[content.answer_index or 0].stems
-        if len(gold_stems) < 2 or not stem_set(question).issuperset(gold_stems):
+        if not gold_stems or not stem_set(question).issuperset(gold_stems):
             return None
-        how = "all its content words"
+        if f" {_stemmed(WORD_RE.findall(gold))} " in f" {_stemmed(question)} ":
+            how = "verbatim"  # in another form of its words ("Ruminant": "are ruminants")
+        elif len(gold_stems) < 2:
+            return None
+        else:
+            how = "all its content words"
     # A phrase every option shares (the species named in each) gives nothing away.
     others = [o for i, o in enumerate(options) if i != content.answer_index]
     if others and all(f" {gold_phrase} " in f" {o.phrase} " for o in others):
@@ -550,6 +555,11 @@ def _gold_in_stem(item: Item, options: list[_Option]) -> Flag | None:
         f"The stem contains the gold answer {letter} ({how}): {gold.strip()!r}",
         {"options": [letter], "match": how},
     )
+
+
+def _stemmed(found: list[str]) -> str:
+    """Words (``words``) as their stems, in order: a phrase in any form of its words."""
+    return " ".join(map(stem, found))
 
 
 def _hidden_patterns(question: str, domain: str) -> tuple[bool, bool]:

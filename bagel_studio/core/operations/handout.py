@@ -25,6 +25,7 @@ from typing import Any
 from bagel_studio.core.assignment import PlanError, binding
 from bagel_studio.core.audio.project import cache_key, resolve_audio_path
 from bagel_studio.core.changes import Done
+from bagel_studio.core.model import cleaned_curator_name
 from bagel_studio.core.operations.team import require_plan
 from bagel_studio.core.store import Store
 from bagel_studio.core.store.package import PackageContents, prune_to_package
@@ -77,7 +78,8 @@ def hand_out(
     curators: list[str] | None = None,
 ) -> Done[HandOut]:
     """Write the packages of ``round_`` (the newest when None) of the current plan into
-    ``out_dir``, one folder per curator (of ``curators``, or all with items in the round). The
+    ``out_dir``, one folder per curator (of ``curators``, cleaned as every curator's name is,
+    or all with items in the round). The
     project is only read; raises ``PlanError`` (no plan, no such round, a curator not in it, a
     package already there) before anything is written."""
     plan = require_plan(store)
@@ -85,7 +87,7 @@ def hand_out(
     in_round = store.team.round_curators(plan.id, number)
     if not in_round:
         raise PlanError(f"plan {plan.id} has no round {number}")
-    chosen = curators or in_round
+    chosen = [cleaned_curator_name(c) for c in curators] if curators else in_round
     missing = [c for c in chosen if c not in in_round]
     if missing:
         raise PlanError(f"{', '.join(missing)}: no items in round {number} of plan {plan.id}")

@@ -9,8 +9,6 @@ project is as it was.
 
 from __future__ import annotations
 
-import unicodedata
-
 from bagel_studio.core.changes import NOTHING, Changes, Done, Part
 from bagel_studio.core.checks import recheck_item
 from bagel_studio.core.model import (
@@ -18,6 +16,7 @@ from bagel_studio.core.model import (
     HistoryEntry,
     ItemContent,
     Review,
+    cleaned_curator_name,
     curator_name_problem,
 )
 from bagel_studio.core.store import BlockedError, Store, StoreError
@@ -31,7 +30,7 @@ def curator_name(given: str) -> str:
     (``model.curator_name_problem``: the rule a review plan's names follow too). Every way a
     name enters goes through here: the desk's dialogs, ``--curator``, ``BAGEL_STUDIO_CURATOR``,
     and the decisions of other curators' files."""
-    name = unicodedata.normalize("NFC", given or "").strip()
+    name = cleaned_curator_name(given)
     problem = curator_name_problem(name)
     if problem is not None:
         raise StoreError(problem)

@@ -31,7 +31,7 @@ from bagel_studio.core.assignment import (
 )
 from bagel_studio.core.changes import Changes, Done, Part
 from bagel_studio.core.checks import check_all
-from bagel_studio.core.model import Review
+from bagel_studio.core.model import Review, cleaned_curator_name
 from bagel_studio.core.operations.merge import (
     FileMerge,
     date_problem,
@@ -262,6 +262,7 @@ def _check_package(store: Store, plan: PlanRecord, other: Store, now: str) -> _A
         return f"a package of plan {plan_id}, not of this project's plan {plan.id}"
     if not isinstance(curator, str) or not isinstance(round_, int):
         return "its package record names no curator or round (it was edited)"
+    curator = cleaned_curator_name(curator)  # " alice" is alice, as in her decisions
     if meta.get("binding") != binding(plan.secret, plan.id, curator, round_):
         owner = _bound_to(store, plan, str(meta.get("binding")))
         if owner is None:

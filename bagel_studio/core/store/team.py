@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bagel_studio.core.assignment import Assignment, PlanSettings
+from bagel_studio.core.model import cleaned_curator_name
 from bagel_studio.core.store.part import Part
 from bagel_studio.core.store.rows import _dumps
 
@@ -99,12 +100,15 @@ class Team(Part):
 
     def package(self) -> dict[str, Any] | None:
         """What binds this file, when it is a curator's package (``store.package``): its
-        ``curator``, ``plan``, ``round`` and ``binding``; None for a project."""
+        ``curator`` (its name cleaned as every curator's name is: ``model.cleaned_curator_name``),
+        ``plan``, ``round`` and ``binding``; None for a project."""
         row = self.db.execute("SELECT value FROM meta WHERE key = ?", [PACKAGE_META]).fetchone()
         if row is None:
             return None
         value = json.loads(row[0])
-        return value if isinstance(value, dict) and isinstance(value.get("curator"), str) else None
+        if not isinstance(value, dict) or not isinstance(value.get("curator"), str):
+            return None
+        return {**value, "curator": cleaned_curator_name(value["curator"])}
 
     # -- the plans -----------------------------------------------------------------------------
 

@@ -27,9 +27,18 @@ from bagel_studio.core.audio.claims import (
     phrase_span,
 )
 from bagel_studio.core.domains import LETTERS
+from bagel_studio.core.model import Severity
 from bagel_studio.ui.listening.frequency_axis import format_khz
 
 BLIND_VERDICTS = "Options vs the clip: shown once you have answered (blind mode)."
+# The flag list's colours (item_view.SEVERITY_STYLE, the queue's flag column), for what the
+# panel says beside a flag; and the gold line's when no flag is raised.
+SEVERITY_COLOUR = {
+    Severity.BLOCKING: "#c62828",
+    Severity.WARNING: "#ef6c00",
+    Severity.INFO: "#1565c0",
+}
+FITS, NEUTRAL = "#2e7d32", "#555"
 
 
 def format_seconds(value: float | None) -> str:
@@ -68,6 +77,33 @@ def measurement_warnings(m: Measurement) -> list[str]:
     if m.clipped:
         warnings.append(f"clipped: peak {m.peak:.2f} reaches full scale")
     return warnings
+
+
+def warning_colour(warning: str) -> str:
+    """A warning's colour: that of the flag it stands beside in the flag list (a clip too short
+    is the info flag clip-too-short, blue; too quiet the warning clip-too-quiet), so that the
+    panel does not raise an alarm the flag does not."""
+    return SEVERITY_COLOUR[Severity.INFO if warning.startswith("too short") else Severity.WARNING]
+
+
+def gold_line(content: Any, m: Measurement) -> tuple[str, str]:
+    """What the clip makes of a gold the acoustic-mismatch check lets pass, and its colour:
+    it fits, it makes no measurable claim, it cannot be compared with this clip, or it is off
+    the clip by less than the check tolerates (its line below says by how much)."""
+    gold = content.answer_index
+    options = content.options
+    claim = parse_claim(options[gold]) if gold is not None and 0 <= gold < len(options) else None
+    if claim is None:
+        return "the gold makes no measurable claim: nothing to compare", NEUTRAL
+    distance = claim_distance(claim, m, duration_unit(content.question))
+    if distance is None:
+        return "the gold's claim cannot be compared with this clip", NEUTRAL
+    if distance == 0:
+        return "gold claim fits the clip", FITS
+    return (
+        "gold claim is off the clip, within what acoustic-mismatch tolerates (see its line below)",
+        NEUTRAL,
+    )
 
 
 def option_verdicts(
@@ -133,6 +169,8 @@ class MeasurementView(QWidget):
         self.warnings: list[str] = []
         self.verdicts: list[str] = []
         self.flag_text = ""
+        self.flag_severity = Severity.INFO  # the acoustic-mismatch flag's, when there is one
+        self.gold_line = ("", NEUTRAL)  # what the clip makes of a gold no flag doubts
         self.blind = False  # blind mode: the verdicts wait for the answer
         self.body = QLabel()
         self.body.setObjectName("measurementBody")
@@ -154,6 +192,8 @@ class MeasurementView(QWidget):
         self.rows = measurement_rows(m)
         self.warnings = measurement_warnings(m)
         self.verdicts, self.flag_text = [], ""
+        self.flag_severity = Severity.INFO
+        self.gold_line = ("", NEUTRAL)
         self.blind = content is not None and content.answer_index is None
         if content is not None and not self.blind:
             question, dimension = content.question, content.dimension
@@ -161,21 +201,24 @@ class MeasurementView(QWidget):
             self.verdicts = option_verdicts(content.options, gold, m, question, dimension)
             flag = None if gold is None else mismatch(content.options, gold, m, question, dimension)
             self.flag_text = flag.message if flag is not None else ""
+            if flag is not None:
+                self.flag_severity = flag.severity
+            else:
+                self.gold_line = gold_line(content, m)
         self.body.setText(self._html())
 
     def _html(self) -> str:
         # The verdict on the gold claim first: in a narrow desk column the rest may scroll.
         parts = []
         if self.flag_text:
+            colour = SEVERITY_COLOUR[self.flag_severity]
             parts.append(
-                f"<div style='color:#c62828'>⚑ acoustic mismatch: "
+                f"<div style='color:{colour}'>⚑ acoustic mismatch: "
                 f"{html.escape(self.flag_text)}</div>"
             )
         elif self.verdicts:
-            parts.append(
-                "<div style='color:#2e7d32'>gold claim fits the clip"
-                " (or makes no measurable claim)</div>"
-            )
+            text, colour = self.gold_line
+            parts.append(f"<div style='color:{colour}'>{html.escape(text)}</div>")
         parts += [
             "<div><b>Measurements</b> <span style='color:#888'>(paper pipeline)</span></div>",
             "<table cellspacing='0' cellpadding='1'>",
@@ -186,7 +229,8 @@ class MeasurementView(QWidget):
             )
         parts.append("</table>")
         for warning in self.warnings:
-            parts.append(f"<div style='color:#b26a00'>⚠ {html.escape(warning)}</div>")
+            colour = warning_colour(warning)
+            parts.append(f"<div style='color:{colour}'>⚠ {html.escape(warning)}</div>")
         if self.blind:  # the verdicts say which option the sound supports: after the answer
             parts.append(f"<br><i>{html.escape(BLIND_VERDICTS)}</i>")
         if self.verdicts:

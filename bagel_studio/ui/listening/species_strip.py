@@ -19,12 +19,19 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QGraphicsRectItem, QVBoxLayout, QWidget
 
+from bagel_studio.core.audio.birdnet import WINDOW_S
 from bagel_studio.core.audio.species import THRESHOLD, SpeciesAnswer
 from bagel_studio.ui.plain import plain_label
 
 STRIP_PX = 40  # the plot's height: a sparkline, not a second spectrogram
 CURVE = (120, 220, 140)
 LEADS = QColor(120, 220, 140, 60)
+STRIP_TIP = (
+    "BirdNET's confidence that the item's species is heard, from 0 to 1, a point for each"
+    f" {WINDOW_S:g} s window of the clip, on the spectrogram's time axis; dashed line:"
+    f" {THRESHOLD:g}, counted as heard; shaded: the windows where it is the most confident of"
+    " all BirdNET's labels"
+)
 
 
 def species_text(found: SpeciesAnswer) -> str:
@@ -93,6 +100,7 @@ class SpeciesStrip(QWidget):
         self.hidden_options: tuple[str, ...] = ()
         self.plot_widget = pg.PlotWidget(background="#1e1e1e")
         self.plot_widget.setFixedHeight(STRIP_PX)
+        self.plot_widget.setToolTip(STRIP_TIP)  # a plot without a title or a time axis
         self.plot = self.plot_widget.getPlotItem()
         self.plot.hideButtons()
         self.plot.setMenuEnabled(False)

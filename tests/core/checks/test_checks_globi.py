@@ -1017,3 +1017,38 @@ def test_a_stem_that_names_a_place_asks_about_the_records_of_that_place() -> Non
     flags = checked(store, norway, anywhere)
     assert "also-documented" not in flags["globi:kolenatii:norway"]
     assert flags["globi:kolenatii:anywhere"]["also-documented"].details["options"] == ["B"]
+
+
+def test_the_linked_record_naming_a_distractor_documents_it_where_the_stem_names_no_taxon() -> None:
+    store = Store.memory()
+    store.evidence.add_globi_records(
+        [
+            record("Vulpes vulpes", "eats", "Anas platyrhynchos", row=1),
+            record("Vulpes vulpes", "eats", "Phasianus colchicus", row=2),
+        ],
+        None,
+    )
+    options = ["Anas platyrhynchos", "Anser anser", "Cygnus olor", "Fulica atra"]
+    wrong_key = new_item(
+        "globi:fox:duck-key",
+        "GloBI",
+        "Which waterbird is recorded as eaten by the Red fox?",
+        options,
+        "B",
+        PARTICIPANT,
+        globi_ref="curated.tsv#1",
+    )
+    right_key = new_item(
+        "globi:fox:duck",
+        "GloBI",
+        "Which waterbird is recorded as eaten by the Red fox?",
+        options,
+        "A",
+        PARTICIPANT,
+        globi_ref="curated.tsv#1",
+    )
+    flags = checked(store, wrong_key, right_key)
+    documented = flags["globi:fox:duck-key"]["also-documented"]
+    assert documented.details["options"] == ["A"]
+    assert "curated.tsv row 1" in documented.message
+    assert "also-documented" not in flags["globi:fox:duck"]

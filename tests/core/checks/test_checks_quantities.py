@@ -371,3 +371,12 @@ def test_a_list_in_another_order_and_the_negation_on_the_same_words_are_still_du
     assert listed["duplicate-options"].details["options"] == ["A", "B"]  # type: ignore[attr-defined]
     same = _options("Not rain but wind", "Wind, not rain", "Neither of these", "Both at once")
     assert same["duplicate-options"].details["options"] == ["A", "B"]  # type: ignore[attr-defined]
+
+
+def test_a_hedged_span_in_months_is_the_same_span_in_days_or_weeks() -> None:
+    months = _options("About four months", "About 120 days", "About six weeks", "About a year")
+    assert months["duplicate-options"].details["options"] == ["A", "B"]  # type: ignore[attr-defined]
+    assert same_quantities(quantities("about 2 years"), quantities("about 730 days"))
+    # a month is 28-31 days: an exact figure in days is no month count, nor a far one
+    assert not same_quantities(quantities("4 months"), quantities("115 days"))
+    assert not same_quantities(quantities("about four months"), quantities("about 90 days"))

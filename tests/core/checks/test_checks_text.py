@@ -445,3 +445,25 @@ def test_a_study_the_stem_calls_described_is_hidden_context() -> None:
     assert flags["w:described"]["hidden-context"].details["phrases"] == ["the experiment described"]
     assert flags["b:described"]["hidden-context"].details["phrases"] == ["the study described"]
     assert "hidden-context" not in flags["b:plain"]
+
+
+def test_a_one_word_gold_the_stem_holds_in_another_form_is_given_away() -> None:
+    plural = new_item(
+        "w:plural",
+        "Wikipedia",
+        "Goats are browsers that nibble shrubs. How do goats feed?",
+        ["Browser", "Grazer", "Filter feeder", "Scavenger"],
+        "A",
+        "Diet",
+    )
+    other = new_item(
+        "w:other",
+        "Wikipedia",
+        "Goats nibble shrubs. How do goats feed?",
+        ["Browser", "Grazer", "Filter feeder", "Scavenger"],
+        "A",
+        "Diet",
+    )
+    flags = checked(Store.memory(), plural, other)
+    assert flags["w:plural"]["gold-in-stem"].details["match"] == "verbatim"
+    assert "gold-in-stem" not in flags["w:other"]
