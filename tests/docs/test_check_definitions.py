@@ -61,6 +61,8 @@ def test_leaky_verb_reads_the_inflections_its_row_lists_and_not_the_other_words(
         ("in the tick data", False),
         ("GloBI records", False),
         ("according to GloBI", False),
+        ("in the study described", True),
+        ("the experiment mentioned", True),
     ],
 )
 def test_hidden_context_reads_its_rows_examples_as_the_row_says(phrase: str, hidden: bool) -> None:
