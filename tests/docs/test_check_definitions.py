@@ -38,10 +38,10 @@ def listed(text: str, after: str) -> list[str]:
     return [w.strip() for w in match.group(1).split(",")]
 
 
-def test_leaky_verb_reads_the_inflections_its_row_lists_and_not_the_other_words() -> None:
+def test_leaky_verb_reads_the_words_of_the_roots_its_row_lists_and_not_the_other_words() -> None:
     text = row("leaky-verb")
-    counted = listed(text, "Their inflections count, in any case")
-    not_counted = [*listed(text, "other words of the same roots do not"), "feeds", "symbiont"]
+    counted = listed(text, "Every word of their roots counts, in any case")
+    not_counted = [*listed(text, "words of other roots do not"), "feeds", "symbiont"]
     assert '"feeds"' in text and '"symbiont"' in text
     for word in counted:
         assert leaky_words(f"How does Parus major relate to what it {word} in oaks?"), word

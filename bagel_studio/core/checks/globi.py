@@ -65,7 +65,12 @@ DESCRIPTIONS = {
     ALSO_DOCUMENTED: ALSO_DOCUMENTED_DESCRIPTION,
     LEAKY_VERB: "A masked-interaction stem uses one of the paper's forbidden words (consumes, "
     "eats, predates on, parasitizes, pollinates, infects, hosts, mutualist, commensal, parasite, "
-    "predator, prey), which gives the interaction away.",
+    "predator, prey), which gives the interaction away. Every word of their roots counts, in "
+    "any case (eats, ate, eaten, eating, eater, seed-eaters, consumed, consumer, consumption, "
+    "preyed on, predators, predation, predatory, pollinator, pollination, hosted, parasitic, "
+    "parasitism, parasitoid, ectoparasite, kleptoparasitism, infection, infectious, mutualism, "
+    'commensalism); words of other roots do not (hostile, consummate), nor "feeds" or '
+    '"symbiont"; only a stem whose item asks the interaction is read.',
     UNDERSPECIFIED: "The interaction is vague (visits flowers of, interacts with, found on, "
     "has host...) and more than one option fits it: a vague interaction option beside a "
     "specific one it covers, or a vague stem and records linking several options.",
