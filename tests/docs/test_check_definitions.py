@@ -96,9 +96,13 @@ def test_hidden_context_reads_its_rows_examples_as_the_row_says(phrase: str, hid
                 "echolocation",
                 "pulse",
                 "click",
+                "chip",
+                "chirp",
+                "tsip",
+                "warble",
             )
         ],
-        *[(w, False) for w in ("chirp", "chip", "note", "whistle", "sound")],
+        *[(w, False) for w in ("note", "whistle", "sound")],
     ],
 )
 def test_stem_vocalization_names_a_type_by_the_words_its_row_says(

@@ -56,3 +56,49 @@ def test_leaky_verb_reads_every_word_of_a_forbidden_root(word: str) -> None:
 )
 def test_leaky_verb_leaves_words_of_other_roots(word: str) -> None:
     assert leaky_words(f"How does the {word} Vulpes vulpes relate to Microtus agrestis?") == []
+
+
+def _band_item(item_id: str, question: str, vocalization_type: str) -> object:
+    return new_item(
+        item_id,
+        "Xeno-canto",
+        question,
+        ["~6-8 kHz", "~2-3 kHz", "~9-11 kHz", "~0.5-1 kHz"],
+        "A",
+        BAND,
+        source={"vocalization_type": vocalization_type},
+    )
+
+
+def test_a_birders_call_word_names_a_call() -> None:
+    """ "chip", "chirp", "chink", "tsip", "seet" name a call; "warble" a song; a stem naming
+    the type outright ("each chip of the song") is read by that name."""
+    items = [
+        _band_item(
+            "xc:junco:chips", "What is the band of the Dark-eyed Junco's chip notes?", "call"
+        ),
+        _band_item("xc:sparrow:chirp", "How high is a House Sparrow's chirp?", "call"),
+        _band_item(
+            "xc:towhee:chink", "What is the band of the California Towhee's chinks?", "call"
+        ),
+        _band_item("xc:warbler:tsip", "How high are the tsip notes of Setophaga?", "call"),
+        _band_item(
+            "xc:junco:song", "What is the band of the Dark-eyed Junco's chip notes?", "song"
+        ),
+        _band_item("xc:wren:warble", "What is the band of the Winter Wren's warble?", "song"),
+        _band_item("xc:towhee:in-song", "How high is each chip of the Towhee's song?", "call"),
+        _band_item("xc:towhee:note", "How high is each note of the California Towhee?", "call"),
+    ]
+    flags = checked(Store.memory(), *items)
+    for named in ("xc:junco:chips", "xc:sparrow:chirp", "xc:towhee:chink", "xc:warbler:tsip"):
+        assert "stem-vocalization" not in flags[named], named
+    assert "stem-vocalization" not in flags["xc:wren:warble"]
+    assert flags["xc:junco:song"]["stem-vocalization"].message == (
+        "The stem asks about the call (\"chip\" is a call) but the item's source is typed 'song'"
+    )
+    assert flags["xc:towhee:in-song"]["stem-vocalization"].message == (
+        "The stem asks about the song but the item's source is typed 'call'"
+    )
+    assert "does not name the vocalization type" in (
+        flags["xc:towhee:note"]["stem-vocalization"].message
+    )
