@@ -102,3 +102,40 @@ def test_a_birders_call_word_names_a_call() -> None:
     assert "does not name the vocalization type" in (
         flags["xc:towhee:note"]["stem-vocalization"].message
     )
+
+
+def test_a_vague_gold_in_words_beside_a_specific_distractor() -> None:
+    item = new_item(
+        "globi:bat:vague-gold",
+        "GloBI",
+        "How is the bat Myotis daubentonii related to the midge Chironomus plumosus?",
+        [
+            "They interact with each other",
+            "The bat hunts the midge over water",
+            "They compete for the same roosts",
+            "They never meet",
+        ],
+        "A",
+        INTERACTION,
+    )
+    under = checked(Store.memory(), item)["globi:bat:vague-gold"]["underspecified-interaction"]
+    assert under.details["options"] == ["A", "B"]
+    assert under.message.startswith(
+        "A 'They interact with each other' is a vague reading of B 'The bat hunts the midge "
+        "over water'"
+    )
+    assert "record" not in under.message  # no record was consulted
+
+
+def test_the_vague_reading_message_says_what_implies_what_not_a_record() -> None:
+    item = new_item(
+        "globi:bee:labels",
+        "GloBI",
+        "What is the relationship of Bombus terrestris to Fraxinus excelsior?",
+        ["visits flowers of", "pollinates", "parasite of", "has habitat"],
+        "B",
+        INTERACTION,
+    )
+    under = checked(Store.memory(), item)["globi:bee:labels"]["underspecified-interaction"]
+    assert "record" not in under.message
+    assert "'pollinates' implies 'visits flowers of'" in under.message
