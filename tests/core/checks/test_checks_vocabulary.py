@@ -104,6 +104,36 @@ def test_a_birders_call_word_names_a_call() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("stem", "hidden"),
+    [
+        ("Which host does the tick record name for Ixodes ricinus?", "the tick record"),
+        ("In the museum record, which host does Ixodes ricinus have?", "the museum record"),
+        ("What is the oldest record of Ixodes ricinus on a deer?", None),
+        ("How does the tick record its host?", None),
+        ("Which host is listed in the GloBI row for Ixodes ricinus?", "the globi row"),
+        # a body of records named by what they are about names a source (the corpus's label)
+        ("In the tick records, which host does Ixodes ricinus have?", None),
+        ("In the tick data, which host does Ixodes ricinus have?", None),
+        ("According to GloBI, which host does Ixodes ricinus have?", None),
+        ("Which host does Ixodes ricinus have in GloBI records?", None),
+        ("Which host is the tick's world record holder?", None),
+        ("Which host does Ixodes ricinus have, judged by the fossil record?", None),
+    ],
+)
+def test_one_record_the_reader_cannot_see_is_hidden_context(stem: str, hidden: str | None) -> None:
+    item = new_item(
+        "globi:tick:record",
+        "GloBI",
+        stem,
+        ["Capreolus capreolus", "Parus major", "Sitta europaea", "Apis mellifera"],
+        "A",
+        PARTICIPANT,
+    )
+    flag = checked(Store.memory(), item)["globi:tick:record"].get("hidden-context")
+    assert (flag.details["phrases"] if flag else None) == ([hidden] if hidden else None)
+
+
 def test_a_vague_gold_in_words_beside_a_specific_distractor() -> None:
     item = new_item(
         "globi:bat:vague-gold",
