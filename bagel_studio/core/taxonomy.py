@@ -160,14 +160,21 @@ def formed_from_genus(family: str, genus: str) -> bool:
     return False
 
 
+_NOTE = re.compile(r"\s*\[[^\]]*\]")  # "[as Nycteribosca]", "[incorrectly identified as ...]"
+
+
 @lru_cache(maxsize=65536)
 def parse_name(text: str) -> TaxonName | None:
     """Parse a scientific name ("Channa striata", "Capreolus capreolus italicus", "Cichlidae",
     "Fungia (Cycloseris) costulata", "Hymenoscyphus fraxineus (T. Kowalski) Baral").
 
     Returns None when ``text`` is not shaped like one (English phrases, interaction verbs).
-    Authorship after the name is allowed and dropped; anything else after it is not.
+    Authorship after the name is allowed and dropped, and so is a note in square brackets (a
+    table's record of the name its source printed: "Brachytarsina alluaudi [as
+    Nycteribosca]"); anything else after it is not.
     """
+    if "[" in text:
+        text = _NOTE.sub(" ", text)
     tokens = text.strip().rstrip(".").split()
     if not tokens or not _GENUS_RE.match(tokens[0]) or tokens[0].lower() in _NOT_GENERA:
         return None

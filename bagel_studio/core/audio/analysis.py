@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from bagel_studio.core.audio import bands, calls, dsp
-from bagel_studio.core.audio.contour import classify_modulation, peak_contours
+from bagel_studio.core.audio.contour import calls_shape, classify_modulation, peak_contours
 from bagel_studio.core.audio.decode import CLIP_LEVEL, DecodedAudio
 from bagel_studio.core.audio.limits import MIN_DURATION_S, MIN_PEAK
 
@@ -30,8 +30,11 @@ from bagel_studio.core.audio.limits import MIN_DURATION_S, MIN_PEAK
 # than its header announces no longer gets its peak, clipping and length from unwritten memory
 # 4: calls found at the band, rate and energy window they need (bat pulses to owl hoots), the
 # dominant band from their spectrum against the one between them; 5: phrases (calls close
-# together) measured too, trills' notes alike
-ANALYSIS_VERSION = "5"
+# together) measured too, trills' notes alike; 6: calls looked for, and their band's peak
+# chosen, where sound stands out of its own floor (wind holds more energy than a chirp but
+# stands out less), a call's arch checked against its strongest ridge (a bat's pulse of two
+# sweeps falls), the shape of a trill's notes and where each call starts measured too
+ANALYSIS_VERSION = "6"
 ANALYSIS_RATE = 16_000
 MAX_SECONDS = 30.0
 CLARITY_BAND_HZ = (500.0, 10_000.0)
@@ -68,12 +71,15 @@ class Measurement:
     call_rate: int = ANALYSIS_RATE  # the rate the calls were measured at (see ``calls``)
     call_window_s: float = 0.0  # the energy window their durations were read at
     phrase_durations_s: tuple[float, ...] = ()  # calls close together joined (``phrases``)
+    call_modulation: str | None = None  # each call's shape, a trill's notes too (never "trill")
+    syllable_starts_s: tuple[float, ...] = ()  # where each call starts (seconds)
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["dominant_band_hz"] = list(self.dominant_band_hz)
         data["syllable_durations_s"] = list(self.syllable_durations_s)
         data["phrase_durations_s"] = list(self.phrase_durations_s)
+        data["syllable_starts_s"] = list(self.syllable_starts_s)
         return data
 
     @classmethod
@@ -82,6 +88,7 @@ class Measurement:
         values["dominant_band_hz"] = tuple(float(v) for v in values["dominant_band_hz"])
         values["syllable_durations_s"] = tuple(float(v) for v in values["syllable_durations_s"])
         values["phrase_durations_s"] = tuple(float(v) for v in values.get("phrase_durations_s", ()))
+        values["syllable_starts_s"] = tuple(float(v) for v in values.get("syllable_starts_s", ()))
         names = cls.__dataclass_fields__
         return cls(**{k: v for k, v in values.items() if k in names})
 
@@ -98,8 +105,8 @@ def measure(audio: DecodedAudio) -> Measurement:
     """Run the pipeline on ``audio`` (seconds of CPU for 30 s: call it off the UI thread)."""
     rate = audio.sample_rate
     head = audio.mono(int(MAX_SECONDS * rate))
-    survey_freqs, profile, stationary = bands.survey(head, rate)
-    analysis_rate = choose_analysis_rate(survey_freqs, profile, rate)
+    looked = bands.survey(head, rate)
+    analysis_rate = choose_analysis_rate(looked.freqs, looked.profile, rate)
     y = dsp.resample(head, rate, analysis_rate)
     n_fft = dsp.analysis_fft_size(analysis_rate)
     power = dsp.stft_power(y, n_fft, n_fft // 4)
@@ -115,7 +122,7 @@ def measure(audio: DecodedAudio) -> Measurement:
     penalty = clipping_penalty(audio)
     clarity = clarity_score(snr_db, harmonic_ratio, float(np.mean(flatness)), penalty)
 
-    sound = _measure_calls(head, rate, y, analysis_rate, survey_freqs, profile, stationary)
+    sound = _measure_calls(head, rate, y, analysis_rate, looked)
     timed = sound.timed
     durations = tuple(round(b - a, 6) for a, b in timed)
     return Measurement(
@@ -143,6 +150,8 @@ def measure(audio: DecodedAudio) -> Measurement:
         call_rate=sound.rate,
         call_window_s=round(sound.window_s, 7),
         phrase_durations_s=tuple(round(b - a, 6) for a, b in sound.phrases),
+        call_modulation=sound.call_modulation,
+        syllable_starts_s=tuple(round(a, 6) for a, _ in timed),
     )
 
 
@@ -158,6 +167,7 @@ class _Sound:
     peak_hz: float
     tonal: float
     modulation: str | None
+    call_modulation: str | None
 
 
 def _measure_calls(
@@ -165,12 +175,17 @@ def _measure_calls(
     rate: int,
     y: np.ndarray,
     analysis_rate: int,
-    survey_freqs: np.ndarray,
-    profile: np.ndarray,
-    stationary: bool,
+    looked: bands.Survey,
 ) -> _Sound:
-    """The calls' durations, band, harmonicity and modulation, at the rate that holds them."""
-    low, high, _ = bands.band_around_peak(survey_freqs, profile, bands.SURVEY_SPAN_DB)
+    """The calls' durations, band, harmonicity and modulation, at the rate that holds them:
+    looked for where sound rises furthest above its floor (``Survey.contrast``)."""
+    stationary = looked.stationary
+    low, high, _ = bands.band_around_peak(
+        looked.freqs,
+        looked.profile,
+        bands.SURVEY_SPAN_DB,
+        bands.loud_peak(looked.profile, looked.contrast),
+    )
     band = bands.analysis_band(low, high, rate) if high > 0 else CLARITY_BAND_HZ
     call_rate = bands.call_rate(rate, band, ANALYSIS_RATE)
     x = y if call_rate == analysis_rate else dsp.resample(head, rate, call_rate)
@@ -191,13 +206,17 @@ def _measure_calls(
     usable = freqs >= bands.LOWEST_HZ
     usable[usable] = bands.below_guard(freqs[usable], power[usable].mean(axis=1), call_rate)
     f = freqs[usable]
+    contrast: np.ndarray | None = None
     if found.stationary:  # the clip as it is: one steady sound
         spectrum = np.asarray(power[usable].mean(axis=1))
     elif segments:
-        spectrum = bands.calls_spectrum(power[usable], times, found.segments, n_fft / call_rate)
+        spectrum, contrast = bands.calls_spectrum(
+            power[usable], f, times, found.segments, n_fft / call_rate
+        )
     else:  # nothing stands out as a call: what comes and goes, from the survey
-        f, spectrum = survey_freqs, profile
-    low, high, _ = bands.band_around_peak(f, spectrum, bands.DOMINANT_DB)
+        f, spectrum, contrast = looked.freqs, looked.profile, looked.contrast
+    peak_bin = None if contrast is None else bands.loud_peak(spectrum, contrast)
+    low, high, _ = bands.band_around_peak(f, spectrum, bands.DOMINANT_DB, peak_bin)
     inside = np.flatnonzero((f >= low) & (f <= high))
     peak = int(inside[np.argmax(spectrum[inside])]) if inside.size else 0
     peak_hz = _parabolic_peak(spectrum, f, peak) if high > 0 else 0.0
@@ -207,7 +226,9 @@ def _measure_calls(
     flat = frame_flatness(power[in_band][:, active] if active.any() else power[in_band])
     tonal = harmonicity(flat)
     contours = peak_contours(power[in_band], freqs[in_band], times, timed)
-    modulation = classify_modulation(contours, timed) if tonal >= BROADBAND_BELOW else None
+    tonal_enough = tonal >= BROADBAND_BELOW
+    modulation = classify_modulation(contours, timed) if tonal_enough else None
+    call_modulation = calls_shape(contours, timed) if tonal_enough else None
     whole = [p for p in phrases(segments) if p[0] > 0.0 and p[1] < seconds - 1e-3]
     return _Sound(
         call_rate,
@@ -218,6 +239,7 @@ def _measure_calls(
         peak_hz,
         tonal,
         modulation,
+        call_modulation,
     )
 
 

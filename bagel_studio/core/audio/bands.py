@@ -11,6 +11,8 @@ narrower than that (``band_around_peak``): an owl's hoot and its second harmonic
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from bagel_studio.core.audio import dsp
@@ -27,8 +29,11 @@ FLOOR_SCALE = 1.0 / 0.2231  # ...over the same quantile of noise power (exponent
 ACTIVE_DB = 5.0  # survey cells this far above their floor (after 3x3 smoothing) hold a sound
 COMING_SHARE = 1e-3  # what comes and goes holds this share of the energy, or the clip is one
 # steady sound (the few cells of noise alone that pass ACTIVE_DB hold far less)
-SURVEY_SPAN_DB = 20.0  # the survey band: what lies within this of the peak
+NEIGHBOURS_OCTAVES = 1 / 3  # a bin's contrast is read against the highest floor this near
+SURVEY_SPAN_DB = 20.0  # the survey band: what lies within this of the peak (where sound
+# stands out of its floor most)
 DOMINANT_DB = 10.0  # the dominant band: the calls' energy within this of the peak
+LOUD_SPAN_DB = 20.0  # the calls' peak: where they stand out most, among bins this loud
 WIDEN = 1.2  # the analysis band: the survey band widened by this factor at each end
 CALL_FRAME_FRACTION = 0.5  # frames for the calls' spectrum: this share of the shorter calls...
 MAX_FRAME_S = 0.032  # ...at most the paper's 32 ms
@@ -46,8 +51,24 @@ def noise_floor(power: np.ndarray) -> np.ndarray:
     return np.asarray(np.maximum(floor, 1e-30))
 
 
-def survey(samples: np.ndarray, rate: int) -> tuple[np.ndarray, np.ndarray, bool]:
-    """(freqs, profile, stationary): the energy that comes and goes above each bin's floor.
+@dataclass(frozen=True)
+class Survey:
+    """What a first look at the whole clip finds (``survey``), per frequency bin.
+
+    ``profile``: the energy that comes and goes above each bin's floor (where most of it lies
+    chooses the analysis rate). ``contrast``: how far above its own floor each bin's sound
+    rises, summed over time (floor-relative power): where the calls are looked for. Wind and
+    handling noise on the microphone come and go too, with far more energy than a small bird's
+    chirps, but rise a few dB over their own floor where a call rises tens of dB over its."""
+
+    freqs: np.ndarray
+    profile: np.ndarray
+    contrast: np.ndarray
+    stationary: bool  # nearly nothing comes and goes: profile and contrast are the mean spectrum
+
+
+def survey(samples: np.ndarray, rate: int) -> Survey:
+    """The energy that comes and goes above each bin's floor, and its contrast (``Survey``).
 
     ``stationary`` when nearly nothing does (a steady tone, a hum, noise alone): the profile is
     then the plain mean spectrum, so such a clip is still described by what it holds. The first
@@ -60,18 +81,49 @@ def survey(samples: np.ndarray, rate: int) -> tuple[np.ndarray, np.ndarray, bool
     keep = freqs >= LOWEST_HZ
     power, freqs = power[keep], freqs[keep]
     if power.size == 0:
-        return freqs, np.zeros(freqs.size), True
+        return Survey(freqs, np.zeros(freqs.size), np.zeros(freqs.size), True)
     below = below_guard(freqs, power.mean(axis=1), rate)
     guarded = power[below]
     floor = noise_floor(guarded)
     ratio = ndimage.uniform_filter(guarded / floor[:, None], size=3, mode="nearest")
     active = ratio > 10 ** (ACTIVE_DB / 10)
     profile = np.zeros(freqs.size)
-    excess = np.maximum(guarded - floor[:, None], 0.0)
-    profile[below] = np.where(active, excess, 0.0).sum(axis=1)
+    contrast = np.zeros(freqs.size)
+    excess = np.where(active, np.maximum(guarded - floor[:, None], 0.0), 0.0)
+    profile[below] = excess.sum(axis=1)
+    contrast[below] = excess.sum(axis=1) / neighbours_floor(freqs[below], floor)
     if profile.sum() < COMING_SHARE * power.sum():
-        return freqs, np.where(below, power.mean(axis=1), 0.0), True
-    return freqs, profile, False
+        mean = np.where(below, power.mean(axis=1), 0.0)
+        return Survey(freqs, mean, mean, True)
+    return Survey(freqs, profile, contrast, False)
+
+
+def loud_peak(profile: np.ndarray, contrast: np.ndarray) -> int | None:
+    """Where the calls are: of the bins whose energy lies within LOUD_SPAN_DB of the loudest,
+    the one whose sound stands out of its own floor most (both smoothed over three bins), or
+    None without contrast. Wind holds more energy than a sparrow's chirps but stands out of
+    its floor far less; a codec's rare bursts in a band it leaves empty stand out as much as
+    a call but hold next to nothing."""
+    if profile.size == 0 or contrast.max(initial=0.0) <= 0 or profile.max() <= 0:
+        return None
+    energy = ndimage.uniform_filter1d(profile, size=3, mode="nearest")
+    stands = ndimage.uniform_filter1d(contrast, size=3, mode="nearest")
+    loud = energy >= energy.max() * 10 ** (-LOUD_SPAN_DB / 10)
+    return int(np.argmax(np.where(loud, stands, -1.0)))
+
+
+def neighbours_floor(freqs: np.ndarray, floor: np.ndarray) -> np.ndarray:
+    """Each bin's floor, or the highest within NEIGHBOURS_OCTAVES of it if higher: what a
+    sound's contrast is read against. A codec's band that is empty most of the time has a
+    floor far under its neighbours', and its rare bursts would otherwise stand out as loud as
+    a call; noise floors of real recordings change smoothly over a third of an octave."""
+    if freqs.size == 0:
+        return np.asarray(floor)
+    factor = 2.0**NEIGHBOURS_OCTAVES
+    low = np.searchsorted(freqs, freqs / factor, side="left")
+    high = np.searchsorted(freqs, freqs * factor, side="right")
+    highest = np.array([floor[a:b].max() for a, b in zip(low, high, strict=True)])
+    return np.asarray(np.maximum(np.maximum(floor, highest), 1e-30))
 
 
 def below_guard(freqs: np.ndarray, spectrum: np.ndarray, rate: int) -> np.ndarray:
@@ -86,14 +138,23 @@ def below_guard(freqs: np.ndarray, spectrum: np.ndarray, rate: int) -> np.ndarra
 
 
 def band_around_peak(
-    freqs: np.ndarray, profile: np.ndarray, span_db: float
+    freqs: np.ndarray, profile: np.ndarray, span_db: float, peak: int | None = None
 ) -> tuple[float, float, int]:
-    """(low, high, peak bin): the region within ``span_db`` of the profile's peak, grown across
-    gaps narrower than an octave (a sound's partials lie within an octave of one another)."""
+    """(low, high, peak bin): the region within ``span_db`` of the profile at its peak (the
+    highest bin, or the top of the hill ``peak`` stands on), grown across gaps narrower than an
+    octave (a sound's partials lie within an octave of one another)."""
     if profile.size == 0 or profile.max() <= 0:
         return 0.0, 0.0, 0
     smooth = ndimage.uniform_filter1d(profile, size=3, mode="nearest")
-    peak = int(np.argmax(smooth))
+    if peak is None or smooth[peak] <= 0:
+        peak = int(np.argmax(smooth))
+    while True:  # up to the top of the hill ``peak`` stands on
+        step = max(
+            (p for p in (peak - 1, peak + 1) if 0 <= p < smooth.size), key=smooth.__getitem__
+        )
+        if smooth[step] <= smooth[peak]:
+            break
+        peak = step
     inside = smooth >= smooth[peak] * 10 ** (-span_db / 10)
     lo = hi = peak
     while lo > 0 and inside[lo - 1]:
@@ -166,16 +227,23 @@ def frame_size(
 
 
 def calls_spectrum(
-    power: np.ndarray, times: np.ndarray, segments: tuple[tuple[float, float], ...], frame_s: float
-) -> np.ndarray:
-    """The calls' mean power spectrum above the spectrum between them (frames clear of every
-    call by half a frame; each bin's low quantile when there are too few)."""
+    power: np.ndarray,
+    freqs: np.ndarray,
+    times: np.ndarray,
+    segments: tuple[tuple[float, float], ...],
+    frame_s: float,
+) -> tuple[np.ndarray, np.ndarray]:
+    """(excess, contrast): the calls' mean power spectrum above the spectrum between them
+    (frames clear of every call by half a frame; each bin's low quantile when there are too
+    few), and that excess over the spectrum between them (how far the calls stand out)."""
     inside = frames_in(times, segments)
     if not inside.any():
-        return np.asarray(power.mean(axis=1))
+        mean = np.asarray(power.mean(axis=1))
+        return mean, mean
     clear = ~frames_in(times, segments, margin=frame_s)
     floor = power[:, clear].mean(axis=1) if clear.sum() >= 8 else noise_floor(power)
-    return np.asarray(np.maximum(power[:, inside].mean(axis=1) - floor, 0.0))
+    excess = np.asarray(np.maximum(power[:, inside].mean(axis=1) - floor, 0.0))
+    return excess, np.asarray(excess / neighbours_floor(freqs, floor))
 
 
 def frames_in(

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from bagel_studio.core.audio.analysis import Measurement
+from bagel_studio.core.audio.analysis import PHRASE_GAP_S, Measurement
 from bagel_studio.core.audio.limits import DESCRIPTIONS, MIN_DURATION_S, MIN_PEAK
 from bagel_studio.core.audio.project import cached_result
 from bagel_studio.core.domains import LETTERS, XENO_CANTO
@@ -30,10 +30,11 @@ CHECKS = DESCRIPTIONS  # the acoustic checks' ids and explanations
 # How far (in octaves) a measured value may lie outside a claimed range and still fit it.
 FREQUENCY_TOLERANCE = 0.25
 DURATION_TOLERANCE = 0.4
-# Harmonicity (0 broadband .. 1 tonal) that each category admits.
+# Harmonicity (0 broadband .. 1 tonal) that each category admits. The spectral flatness tells
+# a tone from noise, not a tone alone from one with weak harmonics: those admit any tone.
 HARMONICITY_RANGES: dict[str, tuple[float, float]] = {
     "broadband": (0.0, 0.4),
-    "weak-harmonics": (0.3, 0.8),
+    "weak-harmonics": (0.3, 1.0),
     "strong-harmonics": (0.6, 1.0),
     "tonal": (0.6, 1.0),
 }
@@ -135,7 +136,17 @@ _CATEGORIES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
             "nonharmonic",
         ),
     ),
-    ("weak-harmonics", "harmonicity", ("weak harmonic", "few harmonics", "faint harmonic")),
+    (
+        "weak-harmonics",
+        "harmonicity",
+        (
+            "weak harmonic",
+            "weaker harmonic",
+            "few harmonics",
+            "faint harmonic",
+            "fainter harmonic",
+        ),
+    ),
     (
         "strong-harmonics",
         "harmonicity",
@@ -153,25 +164,89 @@ _CATEGORIES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 )
 
 
-def parse_claim(text: str) -> Claim | None:
-    """The claim ``text`` makes, or None when it names no range or category we measure."""
+# What each of the domain's dimensions asks, as a claim's kind.
+DIMENSION_KINDS: dict[str, str] = {
+    "Dominant frequency range": "frequency",
+    "Call / syllable duration": "duration",
+    "Harmonic structure / tonality vs. broadband": "harmonicity",
+    "Modulation pattern": "modulation",
+}
+
+
+def parse_claim(text: str, dimension: str | None = None) -> Claim | None:
+    """The claim ``text`` makes, or None when it names no range or category we measure.
+
+    With the item's ``dimension`` the claim is of the kind that dimension asks, or None: an
+    option of a "Modulation pattern" item naming a sweep and the frequencies it spans ("steep
+    downward sweeps from about 6 kHz to 3.3 kHz") claims the sweep, not a dominant band."""
     if not isinstance(text, str) or not text.strip():
         return None
-    lowered = text.strip().lower()
-    numeric = _parse_numeric(lowered, text.strip())
-    if numeric is not None:
-        return numeric
+    asked = DIMENSION_KINDS.get(dimension or "")
+    claim = _parse(text.strip(), asked)
+    if claim is None or (asked is not None and claim.kind != asked):
+        return None
+    return claim
+
+
+def _parse(label: str, asked: str | None) -> Claim | None:
+    lowered = label.lower()
+    if asked not in ("modulation", "harmonicity"):
+        numeric = _parse_numeric(lowered, label)
+        if numeric is not None or asked is not None:
+            return numeric
     found = _categories(lowered)
+    if asked is not None:
+        found = [category for category in found if _KIND[category] == asked]
+    if _SPREAD.search(lowered):  # how wide, not how noisy: a harmonic stack spans kHz too
+        found = [category for category in found if category != "broadband"]
+    if _COURSE.search(lowered):  # the song's course from note to note, not a call's shape
+        found = [category for category in found if category not in _GLIDES]
     shapes = [c for c in found if c in _SHAPES]
     if len(set(shapes)) > 1:  # "rises, then falls": one pattern; "rising or falling": none
-        return _compound_shape(lowered, text.strip())
+        return _compound_shape(lowered, label)
     if found:
         category = found[0]
-        return Claim(_KIND[category], None, None, text.strip(), category)
+        if _KIND[category] == "harmonicity":
+            category = _harmonicity_value(found)
+        return Claim(_KIND[category.split("+")[0]], None, None, label, category)
     return None
 
 
+def _harmonicity_value(found: list[str]) -> str:
+    """The tonal qualities an option names, joined by "+" when several ("tonal, with a fainter
+    harmonic": a clip measured as either fits): the catch-all "harmonic" of "strong-harmonics"
+    left out beside the weak harmonics that also say it."""
+    qualities = [c for c in found if _KIND[c] == "harmonicity"]
+    if "weak-harmonics" in qualities:
+        qualities = [c for c in qualities if c != "strong-harmonics"]
+    return "+".join(sorted(set(qualities)))
+
+
+def harmonicity_range(value: str | None) -> tuple[float, float] | None:
+    """The harmonicity a claim's quality (or qualities, joined by "+") admits, or None."""
+    ranges = [HARMONICITY_RANGES[v] for v in (value or "").split("+") if v in HARMONICITY_RANGES]
+    if not ranges:
+        return None
+    return min(low for low, _ in ranges), max(high for _, high in ranges)
+
+
 _SHAPES = ("trill", "vibrato", "rising", "falling", "flat")
+_GLIDES = ("up-down", "down-up", "vibrato", "rising", "falling", "flat")
+# Words of a spread in frequency ("notes spanning several kHz", "energy spread over 4-8 kHz"),
+# and of a song's course from one note to the next ("rising to a higher final phrase", "a
+# whistle followed by falling notes"): neither is what the flatness or a call's contour measures.
+_SPREAD = re.compile(r"\b(spanning|spans?|spread|across|wide-?band|wide range)\b")
+_COURSE = re.compile(
+    r"\b(followed by|final|step by step|steps?|to a (?:higher|lower)|from note to note)\b"
+)
+# Shapes one ear hears as an arch and another as a glide ("rises briefly, then falls"): where
+# the measurement reads one and the claim says the other, it cannot tell.
+_NEAR_SHAPES = (
+    {"up-down", "falling"},
+    {"up-down", "rising"},
+    {"down-up", "falling"},
+    {"down-up", "rising"},
+)
 _KIND = {category: kind for category, kind, _ in _CATEGORIES}
 _SUFFIX = r"(?:s|es|d|ed|ing|ly|ally)?"
 _CATEGORY_PATTERNS = [
@@ -244,35 +319,43 @@ def _unit(unit: str) -> tuple[str, float]:
 
 
 # What a duration claim times, by the words of the stem: a single note ("How long is a single
-# chip note of the song?") or a whole phrase ("How long does the trill last?", "one call
-# series"); either, when the stem says neither.
-_NOTE_WORDS = re.compile(
-    r"\b(notes?|syllables?|elements?|pulses?|clicks?|chips?|chirps?|peeps?|tsips?)\b", re.I
+# chip note of the song?", "the opening whistle of the song") or a whole phrase ("How long does
+# the trill last?", "one call series", "the song ... from its first note to its end"): the first
+# of them the stem names; either, when it names neither ("one chick-a-dee call" is a series of
+# notes, "each echolocation call" one pulse: "one" says nothing, "each" and "single" do).
+_NOTE_WORDS = (
+    r"notes?|syllables?|elements?|pulses?|clicks?|chips?|chirps?|peeps?|tsips?|whistles?|"
+    r"hoots?|buzz(?:es)?"
 )
-_PHRASE_WORDS = re.compile(
-    r"\b(series|songs?|trills?|phrases?|bouts?|sequences?|strophes?|rattles?|choruse?s?|"
-    r"duets?|whole|entire|drum(?:ming)?s?)\b",
-    re.I,
+_PHRASE_WORDS = (
+    r"series|songs?|trills?|phrases?|bouts?|sequences?|strophes?|rattles?|choruse?s?|"
+    r"duets?|whole|entire|drum(?:ming)?s?"
 )
-_ONE_WORDS = re.compile(r"\b(single|individual|each|one)\b", re.I)
+_UNIT_WORDS = re.compile(  # not "the song's syllables": a possessive only says whose
+    rf"\b(?:(?P<note>{_NOTE_WORDS})|(?P<phrase>{_PHRASE_WORDS}))\b(?!['’]s\b)", re.I
+)
+_ONE_WORDS = re.compile(r"\b(single|individual|each)\b", re.I)
 CALL, PHRASE, EITHER = "call", "phrase", "either"
 
 
 def duration_unit(question: str) -> str:
     """What a duration claim in an item with this stem times: CALL (a note, a syllable, a
-    pulse: "a single chip note of the song"), PHRASE (a song, a trill, a call series), or
-    EITHER when the stem names neither."""
-    if _NOTE_WORDS.search(question):
-        return CALL
-    if _PHRASE_WORDS.search(question):
-        return PHRASE
+    pulse: "a single chip note of the song"), PHRASE (a song, a trill, a call series), as the
+    first of them the stem names says, or EITHER when it names neither."""
+    first = _UNIT_WORDS.search(question)
+    if first is not None:
+        return CALL if first.group("note") else PHRASE
     return CALL if _ONE_WORDS.search(question) else EITHER
 
 
-def claim_distance(claim: Claim, m: Measurement, unit: str = EITHER) -> float | None:
+def claim_distance(
+    claim: Claim, m: Measurement, unit: str = EITHER, lenient: bool = True
+) -> float | None:
     """How far the clip lies from ``claim``: 0 inside, octaves outside for ranges, 0/1 for
     categories; None when the clip gives no value to compare (e.g. no calls found). A duration
-    is compared with the calls, the phrases or (``EITHER``) whichever is nearer."""
+    is compared with the calls, the phrases or (``EITHER``) whichever is nearer: ``lenient``
+    (for the gold: what the measurement cannot rule out), with every phrase's length and a
+    packed call's from 0; else (does a distractor fit?) with their middle halves."""
     if claim.kind == "frequency":
         if m.peak_freq_hz <= 0:
             return None
@@ -282,18 +365,36 @@ def claim_distance(claim: Claim, m: Measurement, unit: str = EITHER) -> float | 
     if claim.kind == "duration":
         if not m.syllable_durations_s:
             return None
-        levels = [call_quartiles(m)] if unit != PHRASE else []
+        levels = [call_quartiles(m, lenient)] if unit != PHRASE else []
         if unit != CALL:
-            levels.append(phrase_quartiles(m))
+            levels.append(phrase_span(m) if lenient else phrase_quartiles(m))
         return min(_octaves_between(claim, level) for level in levels)
-    if claim.kind == "harmonicity" and claim.value in HARMONICITY_RANGES:
-        low, high = HARMONICITY_RANGES[claim.value]
+    admitted = harmonicity_range(claim.value) if claim.kind == "harmonicity" else None
+    if admitted is not None:
+        low, high = admitted
         return 0.0 if low <= m.harmonicity <= high else 1.0
     if claim.kind == "modulation":
-        if m.modulation is None:
+        measured = measured_shape(claim, m)
+        if measured is None or {claim.value, measured} in _NEAR_SHAPES:
             return None
-        return 0.0 if claim.value == m.modulation else 1.0
+        return 0.0 if claim.value == measured else 1.0
     return None
+
+
+TRILL_SPAN_S = 0.6  # a call this long may be a trill whose notes run together (four notes
+# 0.15 s apart: what ``contour`` takes for a trill at least)
+
+
+def measured_shape(claim: Claim, m: Measurement) -> str | None:
+    """What a modulation claim is compared with: whether the calls form a trill, for a claim
+    of a trill (None, cannot tell, when they do not but one call lasts as long as a trill: its
+    notes may never fall far enough between them to part); the calls' own shape (a trill's
+    notes too) for a claim of a shape."""
+    if claim.value == "trill":
+        if m.modulation != "trill" and max(m.syllable_durations_s, default=0.0) >= TRILL_SPAN_S:
+            return None
+        return m.modulation
+    return m.modulation if m.call_modulation is None else m.call_modulation
 
 
 def _octaves_outside(claim: Claim, value: float) -> float:
@@ -306,25 +407,59 @@ def _octaves_outside(claim: Claim, value: float) -> float:
     return 0.0
 
 
-def call_quartiles(m: Measurement) -> tuple[float, float]:
+def call_quartiles(m: Measurement, lenient: bool = True) -> tuple[float, float]:
     """The middle half of the clip's call durations (25th to 75th percentile), seconds: what a
     duration claim is compared with, so that a train of pulses shortening as a bat closes in,
-    or a song of short and long notes, is judged by its typical calls, not one number."""
+    or a song of short and long notes, is judged by its typical calls, not one number. From 0
+    (``lenient``) when the calls are packed (``packed_gap``): each may be shorter than it
+    measures."""
     low, high = np.percentile(m.syllable_durations_s, [25.0, 75.0])
-    return float(low), float(high)
+    opened = lenient and packed_gap(m) is not None
+    return (0.0 if opened else float(low)), float(high)
 
 
 def phrase_quartiles(m: Measurement) -> tuple[float, float]:
-    """The middle half of the clip's phrase durations (its calls when it has no phrases)."""
-    durations = m.phrase_durations_s or m.syllable_durations_s
-    low, high = np.percentile(durations, [25.0, 75.0])
+    """The middle half of the clip's phrase durations (its calls' when it has no phrases): what
+    a distractor's duration must meet to fit the phrases."""
+    low, high = np.percentile(m.phrase_durations_s or m.syllable_durations_s, [25.0, 75.0])
     return float(low), float(high)
+
+
+PACKED_SHARE = 0.35  # calls closer than this share of their length are packed
+
+
+def packed_gap(m: Measurement) -> float | None:
+    """The median gap between consecutive calls of a phrase when it is under PACKED_SHARE of
+    the calls' median length, else None. A trill's notes packed so close are timed to where
+    the next begins: what trails each (its echo in a wood, a slow fade) cannot be told from
+    the note, so a note measured 37 ms long may be heard as 20 ms."""
+    starts, durations = m.syllable_starts_s, m.syllable_durations_s
+    if len(starts) != len(durations) or len(starts) < 3:
+        return None
+    ends = np.asarray(starts) + np.asarray(durations)
+    gaps = np.asarray(starts[1:]) - ends[:-1]
+    gaps = gaps[gaps < PHRASE_GAP_S]
+    if gaps.size < 2:
+        return None
+    gap = float(np.median(np.maximum(gaps, 0.0)))
+    return gap if gap < PACKED_SHARE * float(np.median(durations)) else None
+
+
+def phrase_span(m: Measurement) -> tuple[float, float]:
+    """The shortest and the longest of the clip's phrases: what a phrase's duration claim is
+    compared with (the calls' middle half when the measurement has no phrases). A clip holds a
+    song and the fragments around it (a chip before it, a neighbour's note, a click), each a
+    phrase of its own; which of them is the song the stem asks about the measurement cannot
+    tell, so a claim within their span is not contradicted, and one beyond all of them is."""
+    if not m.phrase_durations_s:
+        return call_quartiles(m)
+    return float(min(m.phrase_durations_s)), float(max(m.phrase_durations_s))
 
 
 def _octaves_between(claim: Claim, measured: tuple[float, float]) -> float:
     """0 when the claimed range and the measured one meet, else the octaves between them."""
     low, high = measured
-    if low <= 0:
+    if high <= 0:
         return math.inf
     if claim.high is not None and claim.high < low:
         return math.log2(low / claim.high) if claim.high > 0 else math.inf
@@ -347,11 +482,16 @@ def _tolerance(kind: str) -> float:
 
 
 def mismatch(
-    options: tuple[str, ...], gold: int, m: Measurement, question: str = ""
+    options: tuple[str, ...],
+    gold: int,
+    m: Measurement,
+    question: str = "",
+    dimension: str | None = None,
 ) -> Flag | None:
     """The acoustic-mismatch flag for these options against ``m``, or None when gold fits.
-    ``question`` (the stem) says whether a duration is a single call's or a phrase's."""
-    gold_claim = parse_claim(options[gold]) if 0 <= gold < len(options) else None
+    ``question`` (the stem) says whether a duration is a single call's or a phrase's, the
+    item's ``dimension`` what kind of claim its options make (``parse_claim``)."""
+    gold_claim = parse_claim(options[gold], dimension) if 0 <= gold < len(options) else None
     if gold_claim is None:
         return None
     unit = duration_unit(question)
@@ -360,10 +500,10 @@ def mismatch(
         return None
     fitting = []
     for index, text in enumerate(options):
-        claim = parse_claim(text)
+        claim = parse_claim(text, dimension)
         if index == gold or claim is None or claim.kind != gold_claim.kind:
             continue
-        if claim_distance(claim, m, unit) == 0.0:
+        if claim_distance(claim, m, unit, lenient=False) == 0.0:
             fitting.append(index)
     tolerance = _tolerance(gold_claim.kind)
     if gold_distance <= tolerance and not (gold_distance > 0 and fitting):
@@ -398,8 +538,12 @@ def describe(kind: str, m: Measurement, unit: str = EITHER) -> str:
     if kind == "duration":
         if not m.syllable_durations_s:
             return "the clip has no calls to time"
+        gap = packed_gap(m)
+        packed = "" if gap is None else f", packed {format_duration(gap)} apart"
         parts = (
-            [] if unit == PHRASE else [f"the clip's calls last {_spread(m.syllable_durations_s)}"]
+            []
+            if unit == PHRASE
+            else [f"the clip's calls last {_spread(m.syllable_durations_s)}{packed}"]
         )
         if unit != CALL:
             joined = m.phrase_durations_s or m.syllable_durations_s
@@ -408,6 +552,8 @@ def describe(kind: str, m: Measurement, unit: str = EITHER) -> str:
         return "; ".join(parts)
     if kind == "harmonicity":
         return f"the clip's harmonicity is {m.harmonicity:.2f} (0 broadband, 1 tonal)"
+    if m.modulation == "trill" and m.call_modulation is not None:
+        return f"the clip's calls form a trill, each mostly {m.call_modulation}"
     return f"the clip's calls are mostly {m.modulation}"
 
 
@@ -435,11 +581,11 @@ def compared_values(kind: str, m: Measurement, unit: str = EITHER) -> dict[str, 
             values["middle_half_s"] = list(call_quartiles(m)) if timed else None
         if unit != CALL:
             values["phrases"] = len(m.phrase_durations_s)
-            values["phrase_middle_half_s"] = list(phrase_quartiles(m)) if timed else None
+            values["phrase_span_s"] = list(phrase_span(m)) if timed else None
         return values
     if kind == "harmonicity":
         return {"harmonicity": m.harmonicity}
-    return {"modulation": m.modulation}
+    return {"modulation": m.modulation, "call_modulation": m.call_modulation}
 
 
 def format_duration(value: float | None) -> str:
@@ -493,7 +639,13 @@ def acoustic_flags(store: Store, item: Item) -> list[Flag]:
     else:
         content = item.content
         if content.answer_index is not None:
-            flag = mismatch(content.options, content.answer_index, result, content.question)
+            flag = mismatch(
+                content.options,
+                content.answer_index,
+                result,
+                content.question,
+                content.dimension,
+            )
             if flag is not None:
                 flags.append(flag)
     return flags

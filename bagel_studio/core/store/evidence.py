@@ -105,7 +105,8 @@ class Evidence(Part):
     ) -> list[tuple[Any, ...]]:
         """Raw GloBI record rows (``columns``, a fixed list of the checks), in table order: all of
         them, the one with ``ref``, or those whose source or target taxon is one of ``taxa``
-        (exact spellings, through the taxon indexes)."""
+        (exact spellings, through the taxon indexes), or one of them with a note in square
+        brackets after it ("Brachytarsina alluaudi [as Nycteribosca]")."""
         sql = f"SELECT {columns} FROM globi_records"
         params: list[Any] = []
         if ref is not None:
@@ -113,8 +114,13 @@ class Evidence(Part):
             params.append(ref)
         elif taxa is not None:
             marks = ",".join("?" * len(taxa))
-            sql += f" WHERE source_taxon IN ({marks}) OR target_taxon IN ({marks})"
+            where = [f"source_taxon IN ({marks})", f"target_taxon IN ({marks})"]
             params += [*taxa, *taxa]
+            for column in ("source_taxon", "target_taxon"):
+                for taxon in taxa:  # the names that start "<taxon> [": a range of the index
+                    where.append(f"({column} >= ? AND {column} < ?)")
+                    params += [f"{taxon} [", f"{taxon} \\"]
+            sql += " WHERE " + " OR ".join(where)
         return self.db.execute(sql + " ORDER BY table_name, row", params).fetchall()
 
     def globi_lineage_rows(self, columns: str, name: str, limit: int = 20) -> list[tuple[Any, ...]]:

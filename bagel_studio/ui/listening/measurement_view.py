@@ -24,7 +24,7 @@ from bagel_studio.core.audio.claims import (
     duration_unit,
     format_duration,
     mismatch,
-    phrase_quartiles,
+    phrase_span,
 )
 from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.model import Severity
@@ -107,13 +107,18 @@ def gold_line(content: Any, m: Measurement) -> tuple[str, str]:
 
 
 def option_verdicts(
-    options: tuple[str, ...], gold: int | None, m: Measurement, question: str = ""
+    options: tuple[str, ...],
+    gold: int | None,
+    m: Measurement,
+    question: str = "",
+    dimension: str | None = None,
 ) -> list[str]:
-    """One line per option: does its claim fit the clip (a duration read as the stem asks)?"""
+    """One line per option: does its claim fit the clip (a duration read as the stem asks, a
+    claim of the kind the item's dimension asks)?"""
     unit = duration_unit(question)
     lines = []
     for index, text in enumerate(options):
-        claim = parse_claim(text)
+        claim = parse_claim(text, dimension)
         mark = "  (gold)" if index == gold else ""
         letter = LETTERS[index] if index < len(LETTERS) else str(index + 1)
         if claim is None:
@@ -137,10 +142,11 @@ def option_verdicts(
 def duration_ratio(claim: Claim, m: Measurement, unit: str) -> str:
     """How a duration claim that misses the clip compares with it, as a ratio ("3.5x longer
     than the clip's calls"): the claimed range against the middle half of the calls or the
-    phrases (the one the stem asks about, else the nearer), as ``claim_distance`` compares."""
+    span of the phrases (the one the stem asks about, else the nearer), as ``claim_distance``
+    compares."""
     levels = [] if unit == PHRASE else [("calls", call_quartiles(m))]
     if unit != CALL:
-        levels.append(("phrases", phrase_quartiles(m)))
+        levels.append(("phrases", phrase_span(m)))
     ratios = []
     for name, (low, high) in levels:
         if claim.low is not None and claim.low > high > 0:
@@ -190,10 +196,10 @@ class MeasurementView(QWidget):
         self.gold_line = ("", NEUTRAL)
         self.blind = content is not None and content.answer_index is None
         if content is not None and not self.blind:
-            question = content.question
-            self.verdicts = option_verdicts(content.options, content.answer_index, m, question)
+            question, dimension = content.question, content.dimension
             gold = content.answer_index
-            flag = None if gold is None else mismatch(content.options, gold, m, question)
+            self.verdicts = option_verdicts(content.options, gold, m, question, dimension)
+            flag = None if gold is None else mismatch(content.options, gold, m, question, dimension)
             self.flag_text = flag.message if flag is not None else ""
             if flag is not None:
                 self.flag_severity = flag.severity

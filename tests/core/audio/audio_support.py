@@ -84,3 +84,18 @@ def sounding_seconds(
     size = max(1, round(block_s * rate))
     blocks = x[: x.size // size * size].reshape(-1, size)
     return float(np.count_nonzero(blocks.max(axis=1) > threshold) * size / rate)
+
+
+def gusty_rumble(seconds: float, rate: int, top_hz: float = 400.0, seed: int = 11) -> np.ndarray:
+    """Wind on the microphone: noise under ``top_hz`` whose level comes and goes in gusts of
+    about half a second (from a tenth to the whole of its peak level), power 1 at the peak."""
+    rng = np.random.default_rng(seed)
+    n = round(seconds * rate)
+    spectrum = np.fft.rfft(rng.standard_normal(n))
+    f = np.fft.rfftfreq(n, 1 / rate)
+    spectrum[(f < 20.0) | (f > top_hz)] = 0.0
+    low = np.fft.irfft(spectrum, n)
+    knots = rng.uniform(0.1, 1.0, int(seconds * 2) + 2)
+    gusts = np.interp(np.arange(n) / rate, np.arange(knots.size) * 0.5, knots)
+    rumble = low * np.sqrt(gusts)
+    return rumble / np.sqrt(np.mean(low**2))

@@ -30,6 +30,7 @@ def test_3khz_tone(tmp_path: Path) -> None:
 def test_pips_give_syllable_durations(tmp_path: Path) -> None:
     m = _measure(tmp_path, "pips.wav", sig.pips(4000, 0.1, 0.3, 6.0, 48000), 48000)
     assert len(m.syllable_durations_s) == 20  # at 0.15, 0.45, ... 5.85 s
+    assert m.syllable_starts_s == pytest.approx([0.15 + 0.3 * k for k in range(20)], abs=0.01)
     assert m.syllable_median_s == pytest.approx(0.1, abs=0.015)
     assert m.syllable_min_s is not None and m.syllable_min_s > 0.085
     assert m.syllable_max_s is not None and m.syllable_max_s < 0.115
@@ -50,6 +51,33 @@ def test_downward_chirps_are_falling(tmp_path: Path) -> None:
     m = _measure(tmp_path, "down.wav", down, 32000)
     assert m.modulation == "falling"
     assert len(m.syllable_durations_s) == 3
+
+
+def test_gusts_of_rumble_are_not_the_calls(tmp_path: Path) -> None:
+    """Chirps near 3.5 kHz over wind: the rumble under 400 Hz holds far more energy than the
+    chirps and comes and goes too, but rises a few dB over its own floor where the chirps
+    rise tens of dB over theirs: the chirps are the calls, their band the dominant one."""
+    rate, seconds = 44100, 6.0
+    starts = (0.4, 1.2, 2.1, 2.9, 3.8, 4.6, 5.3)
+    chirps = sum(sig.chirp(3800, 3200, start, 0.08, seconds, rate) for start in starts)
+    rumble = sig.gusty_rumble(seconds, rate)
+    mix = 0.04 * chirps + 0.3 * rumble  # the rumble's gusts hold ~20 dB more than the chirps
+    m = _measure(tmp_path, "wind.wav", (0.5 * mix / np.max(np.abs(mix))).astype(np.float32), rate)
+    low, high = m.dominant_band_hz
+    assert 3000 < low < 3500 < high < 4200
+    assert len(m.syllable_durations_s) == len(starts)
+    assert m.syllable_median_s == pytest.approx(0.08, rel=0.2)
+
+
+def test_a_trill_of_downward_sweeps_is_a_trill_of_falling_notes(tmp_path: Path) -> None:
+    """A junco's trill: 12 notes a second, each a steep sweep down from 6 to 3.3 kHz. The
+    series is a trill, and each of its notes falls: both are measured."""
+    rate, seconds = 48000, 6.0
+    starts = np.arange(1.0, 3.0, 1 / 12)
+    notes = sum(sig.chirp(6000, 3300, start, 0.05, seconds, rate) for start in starts)
+    m = _measure(tmp_path, "junco.wav", notes, rate)
+    assert m.modulation == "trill"
+    assert m.call_modulation == "falling"
 
 
 def test_fast_short_notes_are_a_trill(tmp_path: Path) -> None:

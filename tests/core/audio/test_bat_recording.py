@@ -54,6 +54,12 @@ def test_a_correct_gold_is_not_flagged_and_a_wrong_one_is(bat: Measurement) -> N
     assert "dominant band is 6" in wrong.message and "kHz (peak 8" in wrong.message
 
 
+def test_each_pulse_sweeps_down(bat: Measurement) -> None:
+    """Each pulse is two overlapping downward sweeps (about 82 to 64 kHz, then 100 to 76 kHz):
+    its loudest bin hops up from one to the other, but the pulse falls."""
+    assert bat.modulation == "falling" and bat.call_modulation == "falling"
+
+
 def test_the_pulse_train_is_one_phrase(bat: Measurement) -> None:
     """Pulses 50-100 ms apart make one train: a stem that says neither "single call" nor "series"
     lets a claim fit the pulses or the train, and the message names both."""

@@ -1052,3 +1052,30 @@ def test_the_linked_record_naming_a_distractor_documents_it_where_the_stem_names
     assert documented.details["options"] == ["A"]
     assert "curated.tsv row 1" in documented.message
     assert "also-documented" not in flags["globi:fox:duck"]
+
+
+def test_a_record_name_with_a_note_in_brackets_is_the_name() -> None:
+    store = Store.memory()
+    fungus = [
+        record(
+            "Rickia obscura", "hyperparasiteOf", "Nycteribia pedicularia [as N. latreillii]", row=1
+        ),
+        record("Rickia obscura", "hyperparasiteOf", "Nycteribia schmidlii", row=2),
+    ]
+    fungus[0]["record"] = {"localityName": "Portugal"}
+    fungus[1]["record"] = {"localityName": "Hungary"}
+    store.evidence.add_globi_records(fungus, None)
+    item = new_item(
+        "globi:rickia:key",
+        "GloBI",
+        "On which bat fly is the fungus Rickia obscura recorded in Portugal?",
+        ["Nycteribia pedicularia", "Nycteribia schmidlii", "Basilia nana", "Penicillidia dufouri"],
+        "B",
+        PARTICIPANT,
+        globi_ref="curated.tsv#1",
+    )
+    flags = checked(store, item)["globi:rickia:key"]
+    assert flags["also-documented"].details["options"] == ["A"]
+    assert "[as N. latreillii]" in flags["also-documented"].message
+    single = {f.check: f for f in check_item(store, store.items.get("globi:rickia:key"))}
+    assert single["also-documented"] == flags["also-documented"]

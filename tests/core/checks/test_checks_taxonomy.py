@@ -101,3 +101,13 @@ def test_a_family_named_from_its_type_genus() -> None:
     assert not formed_from_genus("Corvidae", "Turdus")
     assert not formed_from_genus("Lepidoptera", "Lepidus")  # no family's ending
     assert not formed_from_genus("Turdus", "Turdus")
+
+
+def test_a_note_in_square_brackets_after_a_name_is_no_part_of_it() -> None:
+    noted = parse_name("Brachytarsina alluaudi [as Nycteribosca]")
+    assert noted is not None and noted.canonical == "Brachytarsina alluaudi"
+    wrong = parse_name("Arthrorhynchus nycteribiae [incorrectly identified as Stigmatomyces sp.]")
+    assert wrong is not None and wrong.canonical == "Arthrorhynchus nycteribiae"
+    assert normalize_taxon("Penicillidia dufouri [as Nycteribia frauenfeldii]") == (
+        "penicillidia dufouri"
+    )
