@@ -215,7 +215,7 @@ def _measure_calls(
         )
     else:  # nothing stands out as a call: what comes and goes, from the survey
         f, spectrum, contrast = looked.freqs, looked.profile, looked.contrast
-    peak_bin = None if contrast is None else bands.loud_peak(spectrum, contrast)
+    peak_bin = None if contrast is None else bands.dominant_peak(spectrum, contrast)
     low, high, _ = bands.band_around_peak(f, spectrum, bands.DOMINANT_DB, peak_bin)
     inside = np.flatnonzero((f >= low) & (f <= high))
     peak = int(inside[np.argmax(spectrum[inside])]) if inside.size else 0

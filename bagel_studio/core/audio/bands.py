@@ -33,7 +33,8 @@ NEIGHBOURS_OCTAVES = 1 / 3  # a bin's contrast is read against the highest floor
 SURVEY_SPAN_DB = 20.0  # the survey band: what lies within this of the peak (where sound
 # stands out of its floor most)
 DOMINANT_DB = 10.0  # the dominant band: the calls' energy within this of the peak
-LOUD_SPAN_DB = 20.0  # the calls' peak: where they stand out most, among bins this loud
+LOUD_SPAN_DB = 20.0  # the calls' peak: where they stand out most, among bins this loud...
+CONTRAST_SPAN_DB = 20.0  # ...the band's: the loudest of those standing out this near the most
 WIDEN = 1.2  # the analysis band: the survey band widened by this factor at each end
 CALL_FRAME_FRACTION = 0.5  # frames for the calls' spectrum: this share of the shorter calls...
 MAX_FRAME_S = 0.032  # ...at most the paper's 32 ms
@@ -110,6 +111,21 @@ def loud_peak(profile: np.ndarray, contrast: np.ndarray) -> int | None:
     stands = ndimage.uniform_filter1d(contrast, size=3, mode="nearest")
     loud = energy >= energy.max() * 10 ** (-LOUD_SPAN_DB / 10)
     return int(np.argmax(np.where(loud, stands, -1.0)))
+
+
+def dominant_peak(profile: np.ndarray, contrast: np.ndarray) -> int | None:
+    """Where the calls' energy peaks: the loudest of the bins near the loudest (LOUD_SPAN_DB)
+    whose calls stand out of their floor within CONTRAST_SPAN_DB of those that stand out most,
+    or None without contrast. A harmonic over a quieter floor stands out more than the note's
+    fundamental but holds less; rumble holds more but stands out far less."""
+    loudest = loud_peak(profile, contrast)
+    if loudest is None:
+        return None
+    energy = ndimage.uniform_filter1d(profile, size=3, mode="nearest")
+    stands = ndimage.uniform_filter1d(contrast, size=3, mode="nearest")
+    loud = energy >= energy.max() * 10 ** (-LOUD_SPAN_DB / 10)
+    standing = loud & (stands >= stands[loudest] * 10 ** (-CONTRAST_SPAN_DB / 10))
+    return int(np.argmax(np.where(standing, energy, -1.0)))
 
 
 def neighbours_floor(freqs: np.ndarray, floor: np.ndarray) -> np.ndarray:

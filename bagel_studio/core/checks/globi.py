@@ -128,11 +128,19 @@ def _option_lineage(g: GlobiItem, index: int) -> dict[str, str]:
 
 
 def _taxon_overlap(g: GlobiItem) -> tuple[Flag | None, set[frozenset[int]]]:
+    # an option of another rank than the stem asks ("which family": an order) is no answer, so
+    # holds no second one (unless the gold itself is of another rank: the word means else)
+    rank = asked_rank(g.item.content.question)
+    gold = g.taxa.get(g.gold) if g.gold is not None else None
+    if rank is not None and (gold is None or not_of_rank(gold, rank)):
+        rank = None
     pairs: list[tuple[int, int, str]] = []
     for low in g.taxa:
         lineage = _option_lineage(g, low)
         for high in g.taxa:
             if high == low or _is_subspecies_pair(g, high, low):
+                continue
+            if rank is not None and not_of_rank(g.taxa[high], rank):
                 continue
             evidence = lineage.get(g.key(high))
             if evidence is None and _named_from(g.taxa[high], g.taxa[low]):
@@ -365,6 +373,8 @@ def taxon_overlap_flags(item: Item, texts: Callable[[], list[str]]) -> list[Flag
         for low, lower in names.items():
             if high == low or (rank is not None and not_of_rank(upper, rank)):
                 continue
+            if _subspecies_pair(upper, lower):
+                continue  # a species beside its own subspecies: subspecies-collision says so
             how = _contains(upper, lower, lineage, subject_key, text_places)
             if how is not None:
                 pairs.append((high, low, how))

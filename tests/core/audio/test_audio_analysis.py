@@ -69,6 +69,27 @@ def test_gusts_of_rumble_are_not_the_calls(tmp_path: Path) -> None:
     assert m.syllable_median_s == pytest.approx(0.08, rel=0.2)
 
 
+def test_a_harmonic_over_a_quieter_floor_is_not_the_dominant_band(tmp_path: Path) -> None:
+    """Notes at 5 kHz with a harmonic at 10 kHz 10 dB weaker, in noise falling steeply with
+    frequency (the floor at 10 kHz far under the one at 5 kHz): the harmonic stands out of its
+    floor more than the fundamental does, but the fundamental holds the energy, and the
+    dominant band is its band alone."""
+    rate, seconds = 44100, 6.0
+    t = sig.times(seconds, rate)
+    gate = ((t % 0.5) > 0.2) & ((t % 0.5) < 0.3)
+    notes = gate * (np.sin(2 * np.pi * 5000 * t) + 0.3 * np.sin(2 * np.pi * 10000 * t))
+    spectrum = np.fft.rfft(np.random.default_rng(3).standard_normal(t.size))
+    f = np.fft.rfftfreq(t.size, 1 / rate)
+    spectrum *= 1.0 / np.maximum(f, 100.0) ** 2  # brown: 12 dB an octave
+    noise = np.fft.irfft(spectrum, t.size)
+    noise /= np.sqrt(np.mean(noise**2))  # as loud as the notes, nearly all of it low
+    mix = 0.3 * (notes + noise) / np.max(np.abs(notes + noise))
+    m = _measure(tmp_path, "harmonic.wav", mix.astype(np.float32), rate)
+    low, high = m.dominant_band_hz
+    assert 4000 < low < 5000 < high < 6500
+    assert m.peak_freq_hz == pytest.approx(5000, abs=100)
+
+
 def test_a_trill_of_downward_sweeps_is_a_trill_of_falling_notes(tmp_path: Path) -> None:
     """A junco's trill: 12 notes a second, each a steep sweep down from 6 to 3.3 kHz. The
     series is a trill, and each of its notes falls: both are measured."""

@@ -1079,3 +1079,49 @@ def test_a_record_name_with_a_note_in_brackets_is_the_name() -> None:
     assert "[as N. latreillii]" in flags["also-documented"].message
     single = {f.check: f for f in check_item(store, store.items.get("globi:rickia:key"))}
     assert single["also-documented"] == flags["also-documented"]
+
+
+def test_an_option_of_another_rank_than_the_stem_asks_overlaps_no_option() -> None:
+    store = Store.memory()
+    fly = "Animalia | Arthropoda | Insecta | Diptera | {family} | {genus} | {genus} {epithet}"
+    store.evidence.add_globi_records(
+        [
+            record(
+                "Salix alba",
+                "flowers visited by",
+                "Musca domestica",
+                row=1,
+                target_path=fly.format(family="Muscidae", genus="Musca", epithet="domestica"),
+            ),
+            record(
+                "Salix alba",
+                "flowers visited by",
+                "Eristalis tenax",
+                row=2,
+                target_path=fly.format(family="Syrphidae", genus="Eristalis", epithet="tenax"),
+            ),
+        ],
+        None,
+    )
+    options = ["Muscidae", "Syrphidae", "Calliphoridae", "Diptera"]
+    family = new_item(
+        "globi:salix:family",
+        "GloBI",
+        "Which family of flies is recorded at the flowers of Salix alba?",
+        options,
+        "A",
+        PARTICIPANT,
+        globi_ref="curated.tsv#1",
+    )
+    taxon = new_item(
+        "globi:salix:taxon",
+        "GloBI",
+        "Which taxon of flies is recorded at the flowers of Salix alba?",
+        options,
+        "A",
+        PARTICIPANT,
+        globi_ref="curated.tsv#1",
+    )
+    flags = checked(store, family, taxon)
+    assert "taxon-overlap" not in flags["globi:salix:family"]  # an order is no family
+    assert flags["globi:salix:taxon"]["taxon-overlap"].details["options"] == ["A", "B", "D"]

@@ -467,3 +467,17 @@ def test_a_one_word_gold_the_stem_holds_in_another_form_is_given_away() -> None:
     flags = checked(Store.memory(), plural, other)
     assert flags["w:plural"]["gold-in-stem"].details["match"] == "verbatim"
     assert "gold-in-stem" not in flags["w:other"]
+
+
+def test_a_species_beside_its_own_subspecies_is_no_taxon_overlap() -> None:
+    item = new_item(
+        "w:hare",
+        "Wikipedia",
+        "Which species is the mountain hare?",
+        ["Lepus timidus", "Lepus timidus hibernicus", "Lepus europaeus", "Oryctolagus cuniculus"],
+        "A",
+        "Taxonomy",
+    )
+    flags = checked(Store.memory(), item)["w:hare"]
+    assert "taxon-overlap" not in flags  # subspecies-collision's to say
+    assert "subspecies-collision" in flags
