@@ -38,10 +38,10 @@ def listed(text: str, after: str) -> list[str]:
     return [w.strip() for w in match.group(1).split(",")]
 
 
-def test_leaky_verb_reads_the_inflections_its_row_lists_and_not_the_other_words() -> None:
+def test_leaky_verb_reads_the_words_of_the_roots_its_row_lists_and_not_the_other_words() -> None:
     text = row("leaky-verb")
-    counted = listed(text, "Their inflections count, in any case")
-    not_counted = [*listed(text, "other words of the same roots do not"), "feeds", "symbiont"]
+    counted = listed(text, "Every word of their roots counts, in any case")
+    not_counted = [*listed(text, "words of other roots do not"), "feeds", "symbiont"]
     assert '"feeds"' in text and '"symbiont"' in text
     for word in counted:
         assert leaky_words(f"How does Parus major relate to what it {word} in oaks?"), word
@@ -57,9 +57,13 @@ def test_leaky_verb_reads_the_inflections_its_row_lists_and_not_the_other_words(
         ("the GloBI records", True),
         ("according to the records", True),
         ("these tick records", True),
+        ("the tick record", True),
+        ("the museum record", True),
+        ("the fossil record", False),
         ("in the tick records", False),
+        ("in the museum records", False),
         ("in the tick data", False),
-        ("GloBI records", False),
+        ("in GloBI records", False),
         ("according to GloBI", False),
         ("in the study described", True),
         ("the experiment mentioned", True),
@@ -98,9 +102,13 @@ def test_hidden_context_reads_its_rows_examples_as_the_row_says(phrase: str, hid
                 "echolocation",
                 "pulse",
                 "click",
+                "chip",
+                "chirp",
+                "tsip",
+                "warble",
             )
         ],
-        *[(w, False) for w in ("chirp", "chip", "note", "whistle", "sound")],
+        *[(w, False) for w in ("note", "whistle", "sound")],
     ],
 )
 def test_stem_vocalization_names_a_type_by_the_words_its_row_says(

@@ -76,6 +76,35 @@ def test_the_check_table_gives_each_check_the_severity_of_its_flags(
     assert differing == []  # (check, severity of its flags, severity of its row)
 
 
+def check_definitions(text: str) -> dict[str, str]:
+    """{check id: its definition} from the last column of the check table in ``text``."""
+    found = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.split("|")[1:-1]]
+        if len(cells) >= 3 and cells[0].startswith("`"):
+            found[cells[0].strip("`")] = cells[-1]
+    return found
+
+
+def test_the_check_table_defines_each_check_in_the_programs_words() -> None:
+    """One source of the definitions: the check modules' ``DESCRIPTIONS`` (``CHECKS``), which
+    ``check --help`` and the desk show; the table's last column is the same text, Markdown's
+    backticks aside. A changed definition is written in the module and copied here
+    (``python -m tests.docs.test_docs_current`` rewrites the column from ``CHECKS``)."""
+    table = check_definitions(section("Checks"))
+    differing = sorted(c for c in CHECKS if table.get(c, "").replace("`", "") != CHECKS[c])
+    assert differing == []  # checks whose row says other words than the program
+
+
+def test_check_help_lists_every_definition_whole() -> None:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert run(["check", "--help"]) == 0
+    shown = " ".join(out.getvalue().split())
+    missing = sorted(c for c in CHECKS if " ".join(CHECKS[c].split()) not in shown)
+    assert missing == []  # checks whose definition --help cuts or rewraps into other words
+
+
 def test_every_cli_command_has_a_row_in_the_command_table() -> None:
     rows = table_first_cells(section("Command line"))
     named = {m.group(1) for r in rows if (m := re.match(r"`bagel-studio ([a-z][\w-]*)", r))}
@@ -111,3 +140,25 @@ def test_every_table_of_the_project_file_is_described_in_formats() -> None:
     described = [t for t in tables if f"`{t}`" in formats]
     assert sorted(set(tables) - set(shadow) - set(described)) == []
     assert len(described) >= 15
+
+
+def rewrite_check_definitions(path: Path = ROOT / "docs" / "CHECKS.md") -> list[str]:
+    """Copy each check's definition from ``CHECKS`` into the last column of its row of the
+    check table, where the two differ (Markdown's backticks aside); the ids rewritten."""
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    rewritten = []
+    for n, line in enumerate(lines):
+        cells = line.rstrip("\n").split("|")
+        check = cells[1].strip().strip("`") if len(cells) > 4 else ""
+        if check in CHECKS and cells[-2].strip().replace("`", "") != CHECKS[check]:
+            cells[-2] = f" {CHECKS[check]} "
+            lines[n] = "|".join(cells) + "\n"
+            rewritten.append(check)
+    path.write_text("".join(lines), encoding="utf-8")
+    return rewritten
+
+
+if __name__ == "__main__":
+    # a deliberate change of a check's definition: copy it into docs/CHECKS.md
+    for changed in rewrite_check_definitions():
+        print(f"docs/CHECKS.md: {changed}")

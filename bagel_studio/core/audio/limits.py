@@ -17,9 +17,10 @@ DESCRIPTIONS: dict[str, str] = {
     "acoustic-mismatch": "The recording's measured acoustics contradict the gold option "
     "(dominant band, call or phrase duration as the stem asks, harmonicity or modulation), "
     "or a distractor fits better.",
-    "clip-too-short": f"The recording is shorter than {MIN_DURATION_S:g} s "
-    "(the paper drops such clips), whatever it holds: a bat's 1.5 s hand-release recording is "
-    "flagged too, for the curator to keep knowingly.",
+    "clip-too-short": f"The recording's whole file lasts less than {MIN_DURATION_S:g} s of real "
+    "time (the paper drops such clips), whatever it holds and whether or not it was cut: a bat's "
+    'complete 1.5 s hand-release recording is "too short" by this rule and is flagged too, for '
+    "the curator to keep knowingly.",
     "clip-too-quiet": f"The recording peaks below {MIN_PEAK:g} of full scale "
     "(the paper drops such clips).",
     "audio-unreadable": "The item's audio file is truncated or corrupt, or is not audio.",

@@ -15,16 +15,20 @@ ANSWERABLE_WITHOUT_STEM = "answerable-without-stem"
 DESCRIPTIONS = {
     NEAR_DUPLICATE: "Another item asks the same fact with the same gold (numbers read as "
     "quantities): its stem and gold share most content words and it names no other species or "
-    "source; or it asks of the same species, text or GloBI record under the same dimension in "
-    "any words; or of the same recording under the same dimension. Two recordings of one "
-    "species asked the same with the same gold are one fact twice; two items on one recording "
-    "asking different facts (a count of its notes, their shape) are not. Keep one. Found by the "
-    "audit; the others and what they share are named.",
+    "source; or it asks of the same species, text or GloBI record under the same dimension in any "
+    "words; or of the same recording under the same dimension. Two recordings of one species "
+    "asked the same with the same gold are one fact twice; two items on one recording asking "
+    "different facts (a count of its notes, their shape) are not. Keep one. Set by audit, naming "
+    "the others and what they share.",
     LEAKS_ANSWER_OF: "The stem states the gold answer of another item about the same species, "
-    "record or recording, so one item answers the other. Found by the audit; the other item "
-    "is named.",
-    ANSWERABLE_WITHOUT_STEM: "Every reference model picked the gold from the options alone "
-    "(the question removed): the options give the answer away. Found by the audit.",
+    "record or recording, and speaks of what that item asks (two of its stem's content words "
+    'besides the answer\'s), so one item answers the other: "how tall is a red kangaroo?" names '
+    'the answer of "which kangaroo is Osphranter rufus?" without stating it. Set by audit on the '
+    "item whose stem gives the answer away, naming the item whose answer it gives; that other "
+    "item is not flagged for it (it is flagged only where its own stem gives another item's "
+    "answer away).",
+    ANSWERABLE_WITHOUT_STEM: "Every reference model picked the gold from the options alone (the "
+    "question removed): the options give the answer away. Set by audit.",
 }
 AUDIT_CHECKS = frozenset(DESCRIPTIONS)
 # The flags' origin in the store: kept by ``store.flags.replace_flags``, replaced by the next audit.

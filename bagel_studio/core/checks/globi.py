@@ -17,7 +17,13 @@ from bagel_studio.core.checks.globi_item import (
     stem_place,
 )
 from bagel_studio.core.checks.groups import asked_rank
-from bagel_studio.core.checks.interaction_types import VAGUE, implies, read_label, same_way
+from bagel_studio.core.checks.interaction_types import (
+    VAGUE,
+    active_interaction,
+    implies,
+    read_label,
+    same_way,
+)
 from bagel_studio.core.checks.interactions import (
     leaky_words,
     vague_option,
@@ -65,10 +71,24 @@ DESCRIPTIONS = {
     ALSO_DOCUMENTED: ALSO_DOCUMENTED_DESCRIPTION,
     LEAKY_VERB: "A masked-interaction stem uses one of the paper's forbidden words (consumes, "
     "eats, predates on, parasitizes, pollinates, infects, hosts, mutualist, commensal, parasite, "
-    "predator, prey), which gives the interaction away.",
-    UNDERSPECIFIED: "The interaction is vague (visits flowers of, interacts with, found on, "
-    "has host...) and more than one option fits it: a vague interaction option beside a "
-    "specific one it covers, or a vague stem and records linking several options.",
+    "predator, prey), which gives the interaction away. Every word of their roots counts, in "
+    "any case (eats, ate, eaten, eating, eater, seed-eaters, consumed, consumer, consumption, "
+    "preyed on, predators, predation, predatory, pollinator, pollination, hosted, parasitic, "
+    "parasitism, parasitoid, ectoparasite, kleptoparasitism, infection, infectious, mutualism, "
+    'commensalism); words of other roots do not (hostile, consummate), nor "feeds" or '
+    '"symbiont"; only a stem whose item asks the interaction is read.',
+    UNDERSPECIFIED: "The interaction is vague (visits flowers of, interacts with, found on, has "
+    "host...) and more than one option fits it: a vague interaction option beside a specific one "
+    "it covers, or a vague stem and records linking several options. Where the item asks the "
+    'interaction, the flag is set whichever of the two is the gold: a vague gold ("interacts '
+    'with", "visits flowers of") beside a distractor it covers ("pollinates") is flagged as a '
+    "specific gold beside a vague distractor is; a vague and a specific distractor, neither of "
+    "them the gold, are not. Options in words are read so too: a gold that says no more than "
+    '"They interact with each other" beside a distractor saying what one does to the other ("The '
+    'bat hunts the midge"; where they live is not enough), and the reverse. For options the '
+    'message says why one covers the other ("pollinates" implies "visits flowers of" in GloBI\'s '
+    "interaction types), not a record: records are read only for a vague stem, and that message "
+    "names them.",
 }
 
 
@@ -508,16 +528,24 @@ def _underspecified(g: GlobiItem) -> Flag | None:
 def _vague_interaction_options(g: GlobiItem) -> Flag | None:
     """Interaction options of which one is a vague reading of another ("visits flowers of"
     beside "pollinates", "has host" beside "parasite of", "interacts with" beside anything),
-    the same way round, with the gold among them; or an option in words that says no more than
-    "it interacts with it" beside a gold that says more."""
+    the same way round, with the gold among them; or, in words, an option that says no more than
+    "it interacts with it" beside a gold that says more, or such a gold beside an option that
+    says what one does to the other ("The bat hunts the midge")."""
     pairs = []
     gold = g.gold
-    if gold is not None and gold not in g.interactions and vague_option(g.options[gold]) is None:
-        pairs += [
-            (index, gold)
-            for index, option in enumerate(g.options)
-            if index != gold and vague_option(option) is not None
-        ]
+    if gold is not None and gold not in g.interactions:
+        if vague_option(g.options[gold]) is None:
+            pairs += [
+                (index, gold)
+                for index, option in enumerate(g.options)
+                if index != gold and vague_option(option) is not None
+            ]
+        else:
+            pairs += [
+                (gold, index)
+                for index, option in enumerate(g.options)
+                if index != gold and vague_option(option) is None and _does_to_other(option)
+            ]
     for vague, text in g.interactions.items() if not pairs else ():
         reading = read_label(text)
         if reading.type not in VAGUE:
@@ -535,10 +563,28 @@ def _vague_interaction_options(g: GlobiItem) -> Flag | None:
     if not pairs:
         return None
     vague, other = pairs[0]
+    if vague in g.interactions and other in g.interactions:
+        why = (
+            f"in GloBI's interaction types {g.options[other].strip()!r} implies "
+            f"{g.options[vague].strip()!r}"
+        )
+    else:
+        why = (
+            f"{letter(vague)} says no more than that the two interact, which "
+            f"{letter(other)} says too"
+        )
     return Flag(
         UNDERSPECIFIED,
         Severity.INFO,  # under 0.8 precision on the labeled corpus (docs/CHECKS.md)
         f"{letter(vague)} {g.options[vague].strip()!r} is a vague reading of {letter(other)} "
-        f"{g.options[other].strip()!r}: both fit the same record",
+        f"{g.options[other].strip()!r}: {why}, so if {letter(other)} is right, "
+        f"{letter(vague)} is too",
         {"options": sorted({letter(i) for p in pairs for i in p}), "records": []},
     )
+
+
+def _does_to_other(option: str) -> bool:
+    """Whether a free-text option says what one taxon does to the other in active words
+    ("The bat hunts the midge"), not only where it lives ("They roost in the same caves")."""
+    found = active_interaction(option)
+    return found is not None and any(not implies(t, "has habitat") for t in found[0])

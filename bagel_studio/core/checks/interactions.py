@@ -40,14 +40,15 @@ _VAGUE_WORDS = (
     "host",
 )
 
-# The paper's forbidden words for stems (they give the masked interaction away), with the
-# families each reveals.
+# The paper's forbidden words for stems (they give the masked interaction away), by their roots:
+# a derived word gives the interaction away as much as the verb ("predation", "predatory",
+# "consumer", "consumption", "seed-eaters", "infectious", "kleptoparasitism"). "host" is read in
+# its inflections only ("hostile" is of another root), "consum" not in "consummate".
 LEAKY_RE = re.compile(
-    r"\b(consum(?:e|es|ed|ing)|eat(?:s|en|ing)?|ate|predat(?:e|es|ed|ing)(?: on| upon)?|"
-    r"predators?|preys?(?: on| upon)?|preyed(?: on| upon)?|preying(?: on| upon)?|"
-    r"parasiti[sz](?:e|es|ed|ing)|(?:endo|ecto)?parasit(?:e|es|ic|ism|oids?)|"
-    r"pollinat(?:e|es|ed|ing|ors?|ion)|infect(?:s|ed|ing|ion)?|hosts?|hosted|hosting|"
-    r"mutualis(?:t|ts|tic|m)|commensal(?:s|ism|ist|istic)?)\b",
+    r"\b(consum(?!mat)\w*|eat(?:s|en|ing|ers?)?|ate|"
+    r"(?:predat|predac)\w*(?: on| upon)?|preys?(?: on| upon)?|preyed(?: on| upon)?|"
+    r"preying(?: on| upon)?|(?:endo|ecto|hyper|klepto)?parasit\w*|pollinat\w*|infect\w*|"
+    r"hosts?|hosted|hosting|mutualis\w*|commensal\w*)\b",
     re.IGNORECASE,
 )
 _LEAK_TYPE = (

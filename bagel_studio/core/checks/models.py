@@ -31,7 +31,8 @@ DESCRIPTIONS = {
     MODELS_REJECT_GOLD: "Every reference model (two or more, answering closed-book) picked the "
     "same wrong option: a candidate for a wrong or ambiguous key.",
     MODELS_MISS_GOLD: "Some of the models that answered the item closed-book (n of m) chose "
-    "another option than the gold (a reply with no letter chose nothing and is not counted).",
+    'another option than the gold (the queue\'s "models miss the gold" filter); a reply with no '
+    "letter chose nothing and is not counted.",
     JUDGE_DISAGREES: "A model asked for a second opinion (judge) found the item ambiguous, its "
     "gold wrong, not self-contained or unsupported, or would key another option: a suggestion, "
     "not a decision.",

@@ -47,7 +47,21 @@ DESCRIPTIONS = {
     "answers are defensible; the words or numbers matched are named.",
     GOLD_IN_STEM: "The gold answer's text appears in the stem, so the stem gives it away.",
     HIDDEN_CONTEXT: "The stem refers to something the reader never sees (the passage, this GloBI "
-    "record, the source, the spectrogram, the recording...); items must be self-contained.",
+    "record, the source, the spectrogram, the recording...); items must be self-contained. A "
+    'source counts as pointed at when "the" comes straight before such a noun, or before one of a '
+    "few qualifiers of a source and the noun (given, original, GloBI, interaction, observation, "
+    'linked...: "the records", "the GloBI records", "according to the records"), or '
+    '"this"/"these"/"those" within two words of it ("these tick records"); one record is pointed '
+    'at whatever qualifies it ("the tick record", "the museum record"), but not the world\'s '
+    '("the fossil record", "the oldest record") nor the verb ("how does the tick record its '
+    "host\"). A body of records or data named by what it is about names a source, as the corpus's "
+    'writers labeled it ("in the tick records", "in the museum records", "records of tick hosts '
+    'from Bogesund"): "in the tick data", "in GloBI records" and "according to GloBI" are not '
+    'read as hidden context either, as "according to the authors" of a bioRxiv stem is not. A '
+    'study the stem says was described, mentioned or cited, ending the phrase ("in the study '
+    'described", "the experiment mentioned"), is hidden context too. A Xeno-canto stem that '
+    'mentions the recording, clip, audio, file or track, or says "this sound"/"this call"/"this '
+    'song", is flagged too.',
 }
 
 _HIDDEN_NOUNS = (
@@ -58,6 +72,15 @@ _HIDDEN_NOUNS = (
 )
 # Words after "this" that make the phrase about the world, not about a hidden source.
 _NOT_HIDING = "fossil|world|historical|geological|track"
+# Words before a single "record" that make it one of the world's ("the fossil record", "the
+# oldest record"), and words after it that make it a verb ("the tick records its host").
+_WORLD_RECORD = (
+    "fossil|world|historical|geological|track|written|archaeological|earliest|oldest|first|"
+    "last|latest|known|public|official"
+)
+_RECORD_OBJECT = (
+    "the|a|an|its|their|his|her|how|what|when|where|whether|which|that|this|these|those|them|it"
+)
 _HIDDEN_RE = re.compile(
     rf"\b(?:the|this|that|these|those|above|given|provided|following|accompanying|attached|"
     rf"preceding)\s+(?:(?:above|given|provided|following|same|original|cited)\s+)?"
@@ -67,6 +90,9 @@ _HIDDEN_RE = re.compile(
     rf"(?!(?:{_NOT_HIDING})\b)(?:[a-z][\w-]*\s+){{1,2}}(?:{_HIDDEN_NOUNS})\b|"
     rf"\bthe\s+(?:globi|interaction|observation|linked|underlying|source|cited|original|"
     rf"accompanying|provided|given)\s+(?:[a-z][\w-]*\s+)?(?:{_HIDDEN_NOUNS})\b|"
+    # "the tick record", "the museum record": one record the reader cannot see ("the tick
+    # records", a body of records named by what they are about, names a source instead)
+    rf"\bthe\s+(?!(?:{_WORLD_RECORD})\b)[a-z][\w-]*\s+record\b(?!\s+(?:{_RECORD_OBJECT})\b)|"
     rf"\b(?:mentioned|described|stated|shown|given|listed|cited) "
     rf"(?:above|earlier|below|here)\b|\baccording to (?:the|this|that)(?:\s+[a-z]+)?\b|"
     rf"\bthis (?:study|paper)\b|"

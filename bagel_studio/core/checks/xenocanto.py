@@ -31,8 +31,14 @@ DESCRIPTIONS = {
     "describe either.",
     VOCALIZATION_UNCERTAIN: "The recording's vocalization type is marked uncertain.",
     STEM_VOCALIZATION: "The stem does not name the vocalization type it asks about (song, "
-    "call...; a bat's echolocation pulses or clicks name a call), or names another one than "
-    "the recording's.",
+    "call...; a bat's echolocation pulses or clicks name a call), or names another one than the "
+    "recording's. The words that name a type are song, subsong, sing, singing, call, call "
+    "note, drumming and duet, the parts trill, rattle and chatter (of a song or a call) "
+    "and alarm (a call), echolocation, pulse and click (a call), and, where the stem "
+    "names no type outright, the birders' words for a call (chip, chirp, chirrup, chink, "
+    "tchip, tsip, tseep, seet, zeep, peep, tink, squawk, scold) and for a song (warble, "
+    'strophe): "the chip notes" ask about a call, "each chip of the song" about the song; '
+    '"note", "whistle" and "sound" name none.',
 }
 
 _NOT_ABOUT_SOUND = re.compile(
@@ -44,6 +50,22 @@ _STEM_TYPES = re.compile(
     r"alarm|chatter|trills?|echolocation(?:\s+(?:pulses?|clicks?|signals?|sounds?))?|"
     r"pulses?|clicks?)\b",
     re.IGNORECASE,
+)
+
+
+# The birders' words for one kind of sound: a chip, a chirp, a tsip is a call; a warble or a
+# strophe is (part of) a song. They name the type when the stem names none outright: "each chip
+# of the song" asks about the song.
+_SOUND_WORDS = (
+    (
+        re.compile(
+            r"\b(chips?|chipp?ing|chirps?|chirping|chirrups?|chinks?|tchips?|tsips?|tseeps?|"
+            r"seets?|zeeps?|peeps?|tinks?|squawks?|scold(?:s|ing)?)\b",
+            re.IGNORECASE,
+        ),
+        "call",
+    ),
+    (re.compile(r"\b(warbl(?:e|es|ing)|strophes?)\b", re.IGNORECASE), "song"),
 )
 
 
@@ -178,7 +200,15 @@ def xeno_canto_flags(ctx: CheckContext, item: Item) -> list[Flag]:
 def _stem_vocalization(
     item: Item, voc: Vocalization | None, details: dict[str, Any]
 ) -> Flag | None:
-    named = {kind_of(m.group(0)) for m in _STEM_TYPES.finditer(item.content.question)}
+    question = item.content.question
+    named = {kind_of(m.group(0)) for m in _STEM_TYPES.finditer(question)}
+    said_by = ""  # the birders' word that named the type, for the message
+    if not named:
+        for pattern, kind in _SOUND_WORDS:
+            found = pattern.search(question)
+            if found is not None:
+                named.add(kind)
+                said_by = said_by or f' ("{found.group(0).lower()}" is a {kind})'
     known = voc.kinds if voc is not None else frozenset()
     if not named:
         said = f" ({voc.where}: {', '.join(sorted(known))})" if known and voc else ""
@@ -197,7 +227,7 @@ def _stem_vocalization(
         return Flag(
             STEM_VOCALIZATION,
             Severity.WARNING,
-            f"The stem asks about the {'/'.join(sorted(named))} but {voc.where} is typed "
+            f"The stem asks about the {'/'.join(sorted(named))}{said_by} but {voc.where} is typed "
             f"{voc.raw!r}",
             details | {"stem": sorted(named), "type": sorted(known)},
         )

@@ -30,7 +30,9 @@ from bagel_studio.core.store import QueueFilter, Store
 def _checks_epilog() -> str:
     lines = ["check ids:"]
     for check_id, explanation in CHECKS.items():
-        wrapped = textwrap.wrap(explanation, width=72)
+        # whole words: a hyphenated word ("taxon-granularity") is not cut, so the help says
+        # the definition word for word as docs/CHECKS.md does
+        wrapped = textwrap.wrap(explanation, width=72, break_on_hyphens=False)
         lines.append(f"  {check_id}")
         lines.extend(f"      {line}" for line in wrapped)
     lines.append("")
