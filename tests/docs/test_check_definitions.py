@@ -164,6 +164,31 @@ def test_underspecified_interaction_with_the_vague_option_as_the_gold(
     assert ("underspecified-interaction" in flags) is flagged
 
 
+@pytest.mark.parametrize(
+    ("specific", "flagged"),
+    [("The bat hunts the midge", True), ("They roost in the same caves", False)],
+)
+def test_underspecified_interaction_reads_a_vague_gold_in_words_as_its_row_says(
+    specific: str, flagged: bool
+) -> None:
+    """The row's example: a gold that says no more than that the two interact, beside a
+    distractor saying what one does to the other; where they live is not enough."""
+    text = row("underspecified-interaction")
+    assert '"They interact with each other"' in text and '"The bat hunts the midge' in text
+    assert "where they live is not enough" in text
+    item = new_item(
+        "globi:bat:0",
+        "GloBI",
+        "How is the bat Myotis daubentonii related to the midge Chironomus plumosus?",
+        ["They interact with each other", specific, "They never meet", "They share no habitat"],
+        "A",
+        INTERACTION,
+    )
+    flag = checked(Store.memory(), item)["globi:bat:0"].get("underspecified-interaction")
+    assert (flag is not None) is flagged
+    assert flag is None or "record" not in flag.message  # the options alone are read
+
+
 def test_clip_too_short_measures_the_whole_file_in_real_time(tmp_path: Path) -> None:
     """A whole 1.5 s recording of a bat at 192 kHz (288,000 samples, more than a 6 s clip at
     44.1 kHz holds) is too short; the same tone over 6 s is not."""
