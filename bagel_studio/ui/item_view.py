@@ -7,6 +7,7 @@ not, the curator's blind answer), it does not decide.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt
@@ -227,17 +228,22 @@ class ItemView(QWidget):
             ]
         else:
             flags_text = _blind_flags_text(flags)
+        tips = [CHECKS.get(f.check, "") for f in flags] if self.gold_visible and flags else []
         while len(self.flag_labels) < len(flags_text):
             label = plain_label("", self.flags_box)
             self._flags_layout.addWidget(label)
             self.flag_labels.append(label)
-        for label, (text, style) in zip(self.flag_labels, flags_text, strict=False):
+        for index, (label, (text, style)) in enumerate(
+            zip(self.flag_labels, flags_text, strict=False)
+        ):
             label.setText(text)
+            label.setToolTip(tips[index] if index < len(tips) else "")
             _set_style(label, style)
             label.show()
         for label in self.flag_labels[len(flags_text) :]:
             label.hide()
             label.setText("")
+            label.setToolTip("")
 
     # -- banner and editing --------------------------------------------------------------------
 
@@ -334,6 +340,17 @@ def _blind_flags_text(flags: list[Flag]) -> list[tuple[str, str]]:
 
 
 def _flag_text(flag: Flag) -> str:
-    explanation = CHECKS.get(flag.check, "")
+    """What the check found, and the first sentence of what the check means (its whole
+    definition, as long as docs/CHECKS.md's row, is the label's tooltip)."""
+    explanation = first_sentence(CHECKS.get(flag.check, ""))
     text = f"{flag.severity.value.upper()}  {flag.check}: {flag.message}"
     return text + (f"\n{explanation}" if explanation else "")
+
+
+# a sentence ends at a full stop after a word of two or more letters ("e.g." does not end one)
+_SENTENCE_END = re.compile(r"(?<=[a-z)\]\"'][a-z)\]\"'][.!?])\s+(?=[A-Z\"(])")
+
+
+def first_sentence(text: str) -> str:
+    """The first sentence of a check's definition."""
+    return _SENTENCE_END.split(text.strip(), maxsplit=1)[0]

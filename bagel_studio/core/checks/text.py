@@ -54,8 +54,8 @@ DESCRIPTIONS = {
     '"this"/"these"/"those" within two words of it ("these tick records"); one record is pointed '
     'at whatever qualifies it ("the tick record", "the museum record"), but not the world\'s '
     '("the fossil record", "the oldest record") nor the verb ("how does the tick record its '
-    "host\"). A body of records or data named by what it is about names a source, as the corpus's "
-    'writers labeled it ("in the tick records", "in the museum records", "records of tick hosts '
+    'host"). A body of records or data named by what it is about names a source the reader '
+    'could look up ("in the tick records", "in the museum records", "records of tick hosts '
     'from Bogesund"): "in the tick data", "in GloBI records" and "according to GloBI" are not '
     'read as hidden context either, as "according to the authors" of a bioRxiv stem is not. A '
     'study the stem says was described, mentioned or cited, ending the phrase ("in the study '
