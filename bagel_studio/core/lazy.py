@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import threading
+from collections.abc import Callable, Mapping
 from types import ModuleType
 from typing import Any
 
@@ -44,3 +45,26 @@ class LazyModule:
 def lazy_import(name: str) -> Any:
     """``name`` as an object whose attributes come from the module, imported on first use."""
     return LazyModule(name)
+
+
+def package_names(
+    package: str, homes: Mapping[str, str], namespace: dict[str, Any]
+) -> Callable[[str], Any]:
+    """A package's module ``__getattr__`` (PEP 562): a name of ``homes`` is imported from its
+    module when first asked for and kept in the package's ``namespace`` (later lookups find it
+    without this function); any other name is tried as a submodule (``audio.dsp``)."""
+
+    def getattr_(name: str) -> Any:
+        home = homes.get(name)
+        if home is not None:
+            value = getattr(importlib.import_module(f"{package}.{home}"), name)
+            namespace[name] = value
+            return value
+        try:
+            return importlib.import_module(f"{package}.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{package}.{name}":
+                raise
+            raise AttributeError(f"module {package!r} has no attribute {name!r}") from None
+
+    return getattr_

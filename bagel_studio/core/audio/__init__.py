@@ -16,8 +16,9 @@ is imported as ``from bagel_studio.core.audio.decode import decode``.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from bagel_studio.core.lazy import package_names
 
 if TYPE_CHECKING:
     from bagel_studio.core.audio.analysis import ANALYSIS_VERSION as ANALYSIS_VERSION
@@ -92,15 +93,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is not None:
-        value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
-        globals()[name] = value  # asked for once: later lookups find it without this function
-        return value
-    try:  # a submodule (``audio.dsp``) asked for as an attribute
-        return importlib.import_module(f"{__name__}.{name}")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"{__name__}.{name}":
-            raise
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+__getattr__ = package_names(__name__, _HOMES, globals())
