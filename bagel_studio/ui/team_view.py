@@ -10,9 +10,10 @@ through ``Services.write``; what the plan dealt is shown as the command line pri
 Below, where the plan stands (``core.team.status.team_status``): per curator the items assigned,
 decided, shared with another curator who decided them too, Cohen's kappa with the others on
 those, and the items waiting for a further look; the agreement on the calibration share and on
-the overlap, each with the items and curators it rests on (``agreement_lines``); per item, who has it, who decided what and
-where it stands. Double-click (or Enter) shows an item in the desk. Decisions, adjudications and
-plan changes made anywhere redraw it (``apply_changes``) while it is open.
+the overlap, each with the items and curators it rests on (``agreement_lines``); per item, who
+has it, who decided what and where it stands. Double-click (or Enter) shows an item in the
+desk. Decisions, adjudications and plan changes made anywhere redraw it (``apply_changes``)
+while it is open.
 """
 
 from __future__ import annotations

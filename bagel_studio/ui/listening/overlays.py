@@ -395,6 +395,17 @@ def _show_text(label: pg.TextItem, text: str, whole: str) -> None:
         label.setToolTip(tip)
 
 
+def _whole_numbers(text: str, whole: str) -> str:
+    """An elided label that does not end in part of a number: "D  ~130-1…" (read as a band
+    from 130 to 1) as "D  ~130…", back to the last whole number, where one is left."""
+    kept = text.removesuffix(ELLIPSIS)
+    cut = whole[len(kept) : len(kept) + 1]
+    if kept == text or not kept or not kept[-1].isdigit() or not cut.isdigit():
+        return text
+    shorter = kept.rstrip("0123456789.").rstrip(" -–~")
+    return shorter + ELLIPSIS if any(c.isdigit() for c in shorter) else text
+
+
 def _widen(
     label: pg.TextItem, whole: str, spot: Rect, view: Rect, pixel: tuple[float, float],
     taken: list[Rect],
@@ -413,7 +424,7 @@ def _widen(
     margins = 2 * label.textItem.document().documentMargin()
     room = int((right - x0) / pixel[0] - margins)
     metrics = QFontMetricsF(label.textItem.font())
-    text = metrics.elidedText(whole, Qt.TextElideMode.ElideRight, room)
+    text = _whole_numbers(metrics.elidedText(whole, Qt.TextElideMode.ElideRight, room), whole)
     if (len(text) > len(label.toPlainText()) and text.endswith(ELLIPSIS)) or text == whole:
         _show_text(label, text, whole)
     w, _h = _label_size(label, pixel)
