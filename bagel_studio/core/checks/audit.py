@@ -18,8 +18,15 @@ DESCRIPTIONS = {
     "source; or it asks of the same species, text or GloBI record under the same dimension in any "
     "words; or of the same recording under the same dimension. Two recordings of one species "
     "asked the same with the same gold are one fact twice; two items on one recording asking "
-    "different facts (a count of its notes, their shape) are not. Keep one. Set by audit, naming "
-    "the others and what they share.",
+    "different facts (a count of its notes, their shape) are not. Or it asks of the same text or "
+    "GloBI record under the same dimension with a gold worded otherwise that each item states: "
+    'in other units, rounded to its own figures ("About 17 cm a year" / "About 7 inches" where '
+    'the stem says each year), a part of the other\'s statement ("The false killer whale" where '
+    'the other gold names both parents and this stem the dolphin), a count without its noun '
+    'where the stem asks it ("Five" / "5 colours"), or a long gold with words added or left out; '
+    'the same number of other things ("5 trials"), a word in another\'s place or the same words '
+    "in other roles are other facts. Keep one. Set by audit, naming the others and what they "
+    "share.",
     LEAKS_ANSWER_OF: "The stem states the gold answer of another item about the same species, "
     "record or recording, and speaks of what that item asks (two of its stem's content words "
     'besides the answer\'s), so one item answers the other: "how tall is a red kangaroo?" names '

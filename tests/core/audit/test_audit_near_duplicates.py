@@ -254,3 +254,155 @@ def test_one_recording_asked_two_different_facts_is_no_duplicate() -> None:
         clip("c", "Roughly how many notes does one trill of the finch hold?", "About 12", "f f"),
     ]
     assert [sorted(c) for c in audit_items(items).duplicates] == [["a", "c"]]
+
+
+def _clusters(items: list[AuditItem]) -> list[list[str]]:
+    return sorted(sorted(cluster) for cluster in audit_items(items).duplicates)
+
+
+def test_a_gold_in_other_units_or_a_count_without_its_noun_is_one_fact_twice() -> None:
+    """Golds read as quantities: a conversion rounded to its own figures is the same value
+    ("20 km" / "12 miles"), and a bare count is the count of what its stem asks ("Six" where
+    the stem asks how many pups is "6 pups"); the same number of other things is another fact,
+    and so is another distance."""
+    wolf = frozenset({"text:title:Wolf"})
+    items = [
+        _item(
+            "wolf:km",
+            "How far does a wolf pack travel in a day?",
+            ("About 20 km a day", "About 2 km a day", "About 200 km a day", "About 20 km a week"),
+            "Behavior",
+            "Wikipedia",
+            wolf,
+        ),
+        _item(
+            "wolf:miles",
+            "Roughly how many miles does a wolf pack cover each day?",
+            ("About 12 miles", "About 1 mile", "About 60 miles", "About 120 miles"),
+            "Behavior",
+            "Wikipedia",
+            wolf,
+        ),
+        _item(
+            "wolf:disperse",
+            "How far can a young wolf disperse from its pack?",
+            ("About 50 km", "About 5 km", "About 500 km", "About 5,000 km"),
+            "Behavior",
+            "Wikipedia",
+            wolf,
+        ),
+        _item(
+            "wolf:pups",
+            "How many pups does a wolf litter hold?",
+            ("Six", "Two", "Twelve", "Twenty"),
+            "Behavior",
+            "Wikipedia",
+            wolf,
+        ),
+        _item(
+            "wolf:pups-digit",
+            "How many pups are born in a wolf litter on average?",
+            ("6 pups", "2 pups", "12 pups", "20 pups"),
+            "Behavior",
+            "Wikipedia",
+            wolf,
+        ),
+        _item(
+            "wolf:pack-size",
+            "How many wolves make up an average pack?",
+            ("6 wolves", "2 wolves", "20 wolves", "60 wolves"),
+            "Behavior",
+            "Wikipedia",
+            wolf,
+        ),
+    ]
+    assert _clusters(items) == [["wolf:km", "wolf:miles"], ["wolf:pups", "wolf:pups-digit"]]
+    flag = audit_flags(audit_items(items))["wolf:miles"][0]
+    assert flag.message == (
+        "Says the same thing as wolf:km (the golds 'About 20 km a day' / 'About 12 miles';"
+        " about title:Wolf)"
+    )
+
+
+def test_a_gold_that_the_other_item_states_is_one_fact_twice() -> None:
+    """Each gold stated by the other item's stem and gold, phrase by phrase: the liger's two
+    parents asked at once and one parent asked given the other are one fact; the tigon (the
+    same words, the roles swapped) is another, and so is another season's prey."""
+    lion = frozenset({"text:title:Lion"})
+    items = [
+        _item(
+            "liger:parents",
+            "What is a liger a hybrid of?",
+            ("A male lion and a female tiger", "A male tiger and a female lion", "x", "y"),
+            "Taxonomy",
+            "Wikipedia",
+            lion,
+        ),
+        _item(
+            "liger:father",
+            "A liger is the offspring of a female tiger and which other animal?",
+            ("A male lion", "A male leopard", "A male jaguar", "A male cougar"),
+            "Taxonomy",
+            "Wikipedia",
+            lion,
+        ),
+        _item(
+            "tigon:father",
+            "A tigon is the offspring of a female lion and which other animal?",
+            ("A male tiger", "A male leopard", "A male jaguar", "A male cougar"),
+            "Taxonomy",
+            "Wikipedia",
+            lion,
+        ),
+        _item(
+            "lion:dry",
+            "What do lions mostly eat in the dry season?",
+            ("Zebra and wildebeest", "Fish", "Fruit", "Insects"),
+            "Diet",
+            "Wikipedia",
+            lion,
+        ),
+        _item(
+            "lion:wet",
+            "What do lions mostly eat in the wet season?",
+            ("Buffalo and wildebeest", "Fish", "Fruit", "Insects"),
+            "Diet",
+            "Wikipedia",
+            lion,
+        ),
+    ]
+    assert _clusters(items) == [["liger:father", "liger:parents"]]
+
+
+def test_a_long_gold_worded_with_a_word_more_or_less_is_one_fact_twice() -> None:
+    """Two long golds of one text and dimension that differ only by words added or left out
+    ("launched", "onto prey") say one thing; a word put in another's place ("lower" for
+    "greater") says another."""
+    paper = frozenset({"text:doi:10.1/kestrel"})
+    items = [
+        _item(
+            "kestrel:attack",
+            "When hunting, what do adult kestrels tend to use?",
+            ("Steep dives launched from greater heights", "Hovering", "Perching", "Gliding"),
+            "Result Interpretation",
+            "bioRxiv",
+            paper,
+        ),
+        _item(
+            "kestrel:attack-again",
+            "Which attack do adult kestrels prefer when hunting voles?",
+            ("Steep dives from greater heights onto prey", "Hovering", "Perching", "Gliding"),
+            "Result Interpretation",
+            "bioRxiv",
+            paper,
+        ),
+        _item(
+            "kestrel:young",
+            "Which attack do young kestrels prefer when hunting voles?",
+            ("Steep dives from lower heights onto prey", "Hovering", "Perching", "Gliding"),
+            "Result Interpretation",
+            "bioRxiv",
+            paper,
+        ),
+    ]
+    assert _clusters(items) == [["kestrel:attack", "kestrel:attack-again"]]
