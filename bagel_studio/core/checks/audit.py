@@ -22,7 +22,7 @@ DESCRIPTIONS = {
     "GloBI record under the same dimension with a gold worded otherwise that each item states: "
     'in other units, rounded to its own figures ("About 17 cm a year" / "About 7 inches" where '
     'the stem says each year), a part of the other\'s statement ("The false killer whale" where '
-    'the other gold names both parents and this stem the dolphin), a count without its noun '
+    "the other gold names both parents and this stem the dolphin), a count without its noun "
     'where the stem asks it ("Five" / "5 colours"), or a long gold with words added or left out; '
     'the same number of other things ("5 trials"), a word in another\'s place or the same words '
     "in other roles are other facts. Keep one. Set by audit, naming the others and what they "
