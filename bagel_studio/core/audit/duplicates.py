@@ -423,17 +423,26 @@ def one_fact(first_gold: str, first_stem: str, second_gold: str, second_stem: st
     a, b = said(first_gold), said(second_gold)
     if a.empty or b.empty or a.negated != b.negated:
         return False
-    a_stem, b_stem = said(first_stem), said(second_stem)
     golds = set(a.sequence) | set(b.sequence)
-    if not (set(a_stem.sequence) - golds) & (set(b_stem.sequence) - golds):
+    if not (_stem_words(first_stem) - golds) & (_stem_words(second_stem) - golds):
         return False
     if _reworded(a, b):
         return True
+    a_stem, b_stem = said(first_stem), said(second_stem)
     a_asked, b_asked = asked_units(first_stem), asked_units(second_stem)
-    own_a, own_b = (a_asked, a_asked), (b_asked, b_asked)
-    if _stated(a, own_a, a_stem, _NOTHING_SAID) or _stated(b, own_b, b_stem, _NOTHING_SAID):
+    if not _stated(a, (a_asked, b_asked), b_stem, b):
         return False
-    return _stated(a, (a_asked, b_asked), b_stem, b) and _stated(b, (b_asked, a_asked), a_stem, a)
+    if not _stated(b, (b_asked, a_asked), a_stem, a):
+        return False
+    own_a, own_b = (a_asked, a_asked), (b_asked, b_asked)
+    return not _stated(a, own_a, a_stem, _NOTHING_SAID) and not _stated(
+        b, own_b, b_stem, _NOTHING_SAID
+    )
+
+
+@lru_cache(maxsize=65536)
+def _stem_words(text: str) -> frozenset[str]:
+    return frozenset(content_stems(text))
 
 
 def _blocking(gold: str, stem_text: str) -> set[str]:

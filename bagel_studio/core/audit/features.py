@@ -219,7 +219,7 @@ def features(rows: AuditRows) -> AuditFeatures:
         first = TEXTS * position
         gold_at = first + 1 + gold_of[position]
         if gold_words:
-            gold = leakable(texts_of[gold_at])
+            gold = leakable(texts_of[gold_at], texts_of[first])
             if gold is not None:
                 golds[position] = gold
                 answer_words[position] = texts[gold_at].strip()

@@ -30,7 +30,11 @@ DESCRIPTIONS = {
     LEAKS_ANSWER_OF: "The stem states the gold answer of another item about the same species, "
     "record or recording, and speaks of what that item asks (two of its stem's content words "
     'besides the answer\'s), so one item answers the other: "how tall is a red kangaroo?" names '
-    'the answer of "which kangaroo is Osphranter rufus?" without stating it. Set by audit on the '
+    'the answer of "which kangaroo is Osphranter rufus?" without stating it. The answer is '
+    'looked for without a hedge, or a pronoun or article before two words or more ("They slow '
+    'down" is stated by "cavefish slow down"); a lone number with the words its stem counts '
+    '("13" of "how many thoracic vertebrae?" by "13 thoracic vertebrae"); a gold of four content '
+    "words or more also in any order. Set by audit on the "
     "item whose stem gives the answer away, naming the item whose answer it gives; that other "
     "item is not flagged for it (it is flagged only where its own stem gives another item's "
     "answer away).",

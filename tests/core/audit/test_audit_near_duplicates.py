@@ -406,3 +406,95 @@ def test_a_long_gold_worded_with_a_word_more_or_less_is_one_fact_twice() -> None
         ),
     ]
     assert _clusters(items) == [["kestrel:attack", "kestrel:attack-again"]]
+
+
+def _leaks(items: list[AuditItem]) -> list[tuple[str, str]]:
+    return [(leak.item_id, leak.leaked_item_id) for leak in audit_items(items).leaks]
+
+
+def test_a_stem_stating_another_gold_in_its_own_wording_leaks_it() -> None:
+    """A gold's leading pronoun or article is not looked for ("They roll into a ball" is
+    stated by "hedgehogs roll into a ball"); a long gold is stated by a stem holding all its
+    content words in another order; a count by its number before the words the other stem
+    counts ("13 thoracic vertebrae" answers "how many thoracic vertebrae?"). A stem holding only
+    some of them, or the number before other words, states nothing."""
+    hedgehog = frozenset({"text:title:Hedgehog"})
+    voles = frozenset({"text:doi:10.1/voles"})
+    items = [
+        _item(
+            "hedgehog:noise",
+            "How do hedgehogs respond to a sudden noise?",
+            ("They roll into a ball", "They run away", "They hiss", "They freeze"),
+            "Behavior",
+            "Wikipedia",
+            hedgehog,
+        ),
+        _item(
+            "hedgehog:spines",
+            "Since hedgehogs roll into a ball in response to a sudden noise, what protects them?",
+            ("Their spines", "Their fur", "Their claws", "Their teeth"),
+            "Behavior",
+            "Wikipedia",
+            hedgehog,
+        ),
+        _item(
+            "hedgehog:vertebrae",
+            "How many thoracic vertebrae does a hedgehog have?",
+            ("15", "13", "12", "7"),
+            "Morphology",
+            "Wikipedia",
+            hedgehog,
+        ),
+        _item(
+            "hedgehog:curl",
+            "Hedgehogs have 15 thoracic vertebrae; what does this let a hedgehog do?",
+            ("Curl tightly", "Swim", "Climb", "Dig"),
+            "Morphology",
+            "Wikipedia",
+            hedgehog,
+        ),
+        _item(
+            "hedgehog:litter",
+            "A hedgehog mother may carry 15 spines per square centimetre; how many thoracic"
+            " bones do hedgehog young have at birth?",
+            ("The same as adults", "None", "Half", "Twice as many"),
+            "Morphology",
+            "Wikipedia",
+            hedgehog,
+        ),
+        _item(
+            "voles:patches",
+            "When food and cover varied together, where did the voles forage more?",
+            (
+                "Under denser cover, irrespective of food supply",
+                "Where food was richer, irrespective of cover",
+                "In open ground",
+                "Nowhere in particular",
+            ),
+            "Result Interpretation",
+            "bioRxiv",
+            voles,
+        ),
+        _item(
+            "voles:inference",
+            "Voles foraged more where cover was denser, irrespective of the food supply, when"
+            " food and cover varied together. What does this suggest?",
+            ("Safety outweighs food", "Food outweighs safety", "Nothing", "Both equally"),
+            "Result Interpretation",
+            "bioRxiv",
+            voles,
+        ),
+        _item(
+            "voles:partial",
+            "Voles foraged in denser cover when food varied; what did the authors measure?",
+            ("Time spent", "Distance", "Body mass", "Heart rate"),
+            "Result Interpretation",
+            "bioRxiv",
+            voles,
+        ),
+    ]
+    assert sorted(_leaks(items)) == [
+        ("hedgehog:curl", "hedgehog:vertebrae"),
+        ("hedgehog:spines", "hedgehog:noise"),
+        ("voles:inference", "voles:patches"),
+    ]
