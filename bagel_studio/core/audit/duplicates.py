@@ -254,14 +254,17 @@ def _grouped_pairs(digests: bytes, positions: Sequence[int]) -> Iterable[tuple[i
 def _fact_subjects(subjects: Collection[str]) -> list[str]:
     """What "the same fact" is about: one text or one GloBI record, or exactly the same set of
     subjects (two GloBI stems about one predator and different prey share a taxon, not a
-    fact). A recording beside its species is one sample of the species' sound, which a
-    self-contained item asks about: the set without it."""
+    fact). A recording beside its species is one sample of the species' sound, and a GloBI
+    record beside the species its stem names one observation of the species' interaction,
+    which a self-contained item asks about: the set without it (two rows recording one visit,
+    asked with one gold, are one fact)."""
     found = [s for s in subjects if s.startswith(("text:", "record:"))]
     if subjects:
         found.append("|".join(sorted(subjects)))
-        sampled = sorted(s for s in subjects if not s.startswith("recording:"))
-        if len(sampled) < len(subjects) and any(s.startswith("taxon:") for s in sampled):
-            found.append("|".join(sampled))
+        for sample in ("recording:", "record:"):
+            sampled = sorted(s for s in subjects if not s.startswith(sample))
+            if len(sampled) < len(subjects) and any(s.startswith("taxon:") for s in sampled):
+                found.append("|".join(sampled))
     return found
 
 

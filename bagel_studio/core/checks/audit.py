@@ -17,7 +17,8 @@ DESCRIPTIONS = {
     "quantities): its stem and gold share most content words and it names no other species or "
     "source; or it asks of the same species, text or GloBI record under the same dimension in any "
     "words; or of the same recording under the same dimension. Two recordings of one species "
-    "asked the same with the same gold are one fact twice; two items on one recording asking "
+    "asked the same with the same gold are one fact twice, and so are two GloBI records of one "
+    "species' interaction; two items on one recording asking "
     "different facts (a count of its notes, their shape) are not. Or it asks of the same text or "
     "GloBI record under the same dimension with a gold worded otherwise that each item states: "
     'in other units, rounded to its own figures ("About 17 cm a year" / "About 7 inches" where '

@@ -498,3 +498,50 @@ def test_a_stem_stating_another_gold_in_its_own_wording_leaks_it() -> None:
         ("hedgehog:spines", "hedgehog:noise"),
         ("voles:inference", "voles:patches"),
     ]
+
+
+def test_two_records_of_one_interaction_asked_alike_are_one_fact_twice() -> None:
+    """A GloBI record beside the species its stem names is one observation of that species'
+    interaction, which a self-contained item asks about: two rows recording the same visit,
+    asked with the same gold, are one fact; another plant of the bee, or another bee of the
+    plant, is another."""
+
+    def visit(item_id: str, question: str, gold: str, row: int, bee: str) -> AuditItem:
+        return _item(
+            item_id,
+            question,
+            (gold, "Aquilegia flavescens", "Delphinium nelsonii", "Castilleja rhexifolia"),
+            about=frozenset({f"record:bees.tsv#{row}", f"taxon:{bee.casefold()}"}),
+        )
+
+    items = [
+        visit(
+            "bee:a",
+            "Which plant is recorded as visited by the bumblebee Bombus flavifrons?",
+            "Heuchera cylindrica",
+            730,
+            "Bombus flavifrons",
+        ),
+        visit(
+            "bee:b",
+            "Bombus flavifrons is recorded at the flowers of which plant?",
+            "Heuchera cylindrica",
+            825,
+            "Bombus flavifrons",
+        ),
+        visit(
+            "bee:other-plant",
+            "Bombus flavifrons is recorded at the flowers of which plant?",
+            "Mertensia ciliata",
+            831,
+            "Bombus flavifrons",
+        ),
+        visit(
+            "other-bee",
+            "Bombus bifarius is recorded at the flowers of which plant?",
+            "Heuchera cylindrica",
+            840,
+            "Bombus bifarius",
+        ),
+    ]
+    assert _clusters(items) == [["bee:a", "bee:b"]]
