@@ -19,6 +19,7 @@ from bagel_studio.core.checks.quantities import (
     NUMBER_STEMS,
     Quantity,
     asked_units,
+    hedged_inside,
     nested_ranges,
     quantities,
     same_quantities,
@@ -42,8 +43,9 @@ HIDDEN_CONTEXT = "hidden-context"
 DESCRIPTIONS = {
     DUPLICATE_OPTIONS: "Two options say the same thing in different words (the same content "
     "words in an order that keeps their meaning, the same quantities in other units or number "
-    "formats, a bare number and the same number in the unit the stem asks, one range mostly "
-    "inside the other, the same interaction in other verbs, or nearly the same text), so two "
+    "formats, each end of a range in its own unit, a bare number and the same number in the "
+    "unit the stem asks, one range mostly inside the other, a hedged value inside a range that "
+    "says no more, the same interaction in other verbs, or nearly the same text), so two "
     "answers are defensible; the words or numbers matched are named.",
     GOLD_IN_STEM: "The gold answer's text appears in the stem, so the stem gives it away.",
     HIDDEN_CONTEXT: "The stem refers to something the reader never sees (the passage, this GloBI "
@@ -229,6 +231,7 @@ class _Option:
 
 _UNREAD = object()  # an _Option's interaction before it is first asked for
 _NESTED = "one range mostly inside the other"
+_INSIDE = "a hedged value inside a range that says no more"
 
 
 @lru_cache(maxsize=65536)
@@ -313,7 +316,9 @@ def _why_same(a: _Option, b: _Option, units: frozenset[str] | None = None) -> st
     """What makes two options say the same thing (for the flag's message), or None: the same
     content words in an order that keeps their meaning (case, articles and plurals
     aside), the same quantities with the same other words ("37 °C" / "about 37 degrees
-    Celsius", "3 to 4 weeks" / "three to four weeks"), or nearly the same text.
+    Celsius", "3 to 4 weeks" / "three to four weeks", "Up to 350 kg" / "Up to about 770 lb"),
+    ranges one mostly inside the other or a hedged value inside a narrow range ("About 70-80%"
+    / "Roughly three quarters"), or nearly the same text.
 
     Never near-same: an option and its negation ("Males are not larger..."), options whose
     words cross a word between them ("Males are larger than females" / "Females are larger than
@@ -333,6 +338,8 @@ def _why_same(a: _Option, b: _Option, units: frozenset[str] | None = None) -> st
             how = "the same quantity" if len(a.quantities) == 1 else "the same quantities"
         elif nested_ranges(a.quantities, b.quantities):
             how = _NESTED
+        elif hedged_inside(a.quantities, b.quantities):
+            how = _INSIDE
         else:
             return None
         # the thing counted is the unit of a count ("Three" is "3 chicks" where chicks are
@@ -346,7 +353,7 @@ def _why_same(a: _Option, b: _Option, units: frozenset[str] | None = None) -> st
             if _directions(a.phrase) != _directions(b.phrase) or _opposed(a, b):
                 return None
             pairs = zip(a.quantities, b.quantities, strict=True)
-            join = " = " if how != _NESTED else " and "
+            join = " and " if how in (_NESTED, _INSIDE) else " = "
             return f"{how}, " + "; ".join(f"{q.text!r}{join}{r.text!r}" for q, r in pairs)
     elif a.stems and a.stems == b.stems:
         if a.negated != b.negated or _crossed(a.text, b.text):
