@@ -28,6 +28,7 @@ from bagel_studio.core.checks.quantities import (
 from bagel_studio.core.checks.words import (
     STOP_WORDS,
     WORD_RE,
+    singular,
     stem,
     stem_set,
     words,
@@ -47,7 +48,10 @@ DESCRIPTIONS = {
     "unit the stem asks, one range mostly inside the other, a hedged value inside a range that "
     "says no more, the same interaction in other verbs, or nearly the same text), so two "
     "answers are defensible; the words or numbers matched are named.",
-    GOLD_IN_STEM: "The gold answer's text appears in the stem, so the stem gives it away.",
+    GOLD_IN_STEM: "The gold answer's text appears in the stem, so the stem gives it away: "
+    "as a phrase (in any form of its words), or as all its content words scattered, each "
+    "written as in the gold (a stem describing what a name names, the reflex that lets a cat "
+    '"right itself", does not give away "the cat righting reflex").',
     HIDDEN_CONTEXT: "The stem refers to something the reader never sees (the passage, this GloBI "
     "record, the source, the spectrogram, the recording...); items must be self-contained. A "
     'source counts as pointed at when "the" comes straight before such a noun, or before one of a '
@@ -569,6 +573,8 @@ def _gold_in_stem(item: Item, options: list[_Option]) -> Flag | None:
             how = "verbatim"  # in another form of its words ("Ruminant": "are ruminants")
         elif len(gold_stems) < 2:
             return None
+        elif not _written_alike(WORD_RE.findall(gold), question):
+            return None  # "right itself" describes what "righting" names: no leak
         else:
             how = "all its content words"
     # A phrase every option shares (the species named in each) gives nothing away.
@@ -588,6 +594,15 @@ def _gold_in_stem(item: Item, options: list[_Option]) -> Flag | None:
         f"The stem contains the gold answer {letter} ({how}): {gold.strip()!r}",
         {"options": [letter], "match": how},
     )
+
+
+def _written_alike(gold: list[str], question: list[str]) -> bool:
+    """Whether the stem holds each content word of the gold as the gold writes it (case and
+    plural aside): scattered words give a gold away as written, not in another form of the
+    word (a stem describing the reflex that lets a cat "right itself" does not name "the cat
+    righting reflex")."""
+    held = {singular(w) for w in question}
+    return all(singular(w) in held for w in gold if w.lower() not in STOP_WORDS)
 
 
 def _stemmed(found: list[str]) -> str:
