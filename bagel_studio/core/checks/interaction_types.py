@@ -215,12 +215,13 @@ class Reading:
 
 
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+_CAMEL_PAIR = re.compile(r"[a-z][A-Z]")  # where _CAMEL matches, found faster than by _CAMEL
 
 
 def normalize_label(text: str) -> str:
     """A label as the table reads it: "visitsFlowersOf", "visits_flowers_of" and " Visits
     flowers of." are all "visits flowers of"."""
-    if "_" in text or _CAMEL.search(text) is not None:
+    if "_" in text or _CAMEL_PAIR.search(text) is not None:
         text = _CAMEL.sub(" ", text.strip()).replace("_", " ")
     return " ".join(text.split()).casefold().rstrip(".").strip("()")
 
