@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from bagel_studio.core.model import REJECT_REASONS
-from bagel_studio.ui.shortcuts import BY_ACTION, ReviewMachine, State, button_text
+from bagel_studio.ui.shortcuts import ReviewMachine, State, button_text, key_tip
 
 # Two rows of four: the decisions first, then undo and moving on.
 BUTTON_ACTIONS = ("accept", "edit", "reject", "uncertain", "skip", "undo", "previous", "next")
@@ -39,7 +39,7 @@ class DecisionBar(QWidget):
         for position, action in enumerate(BUTTON_ACTIONS):
             button = QPushButton(button_text(action), self)
             button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # keys stay with the desk
-            button.setToolTip(f"{BY_ACTION[action].label} ({BY_ACTION[action].keys[0]})")
+            button.setToolTip(key_tip(action))
             colour = BUTTON_COLOURS.get(action)
             if colour:
                 button.setStyleSheet(
@@ -54,7 +54,7 @@ class DecisionBar(QWidget):
         for column, action in enumerate(EDIT_ACTIONS):
             button = QPushButton(button_text(action), self)
             button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-            button.setToolTip(f"{BY_ACTION[action].label} ({BY_ACTION[action].keys[0]})")
+            button.setToolTip(key_tip(action))
             button.clicked.connect(lambda _checked=False, a=action: self._machine.handle(a))
             machine.control(action, button)
             self.buttons[action] = button

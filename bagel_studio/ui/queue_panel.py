@@ -298,6 +298,8 @@ LEAST_SECTION = 36
 CELL_PADDING = 14  # a cell's margins and its elision; a header's also holds the sort arrow
 TEXT_MARGINS = 8  # what a cell's text may not use of its width (the style's margins, the grid)
 ID_COLUMN = [key for key, _title in COLUMNS].index("id")
+ELLIPSIS = "…"
+ELIDED_KEPT = 4096  # ids kept as drawn: a few screens of rows
 
 
 def column_widths(
@@ -361,10 +363,33 @@ def column_widths(
     return least
 
 
+def elide_id(text: str, fits: Callable[[str], bool]) -> str:
+    """``text`` (an item id) as it is drawn where only what ``fits`` fits: whole, else its
+    domain, the start of its name and its number ('wiki:andean…:0': a curator reads an id by
+    its source and its number, and in the middle, 'wiki:a…ingo:0', the name was lost), else
+    (no number at its end, or no room for one) as much of its start as fits, then "…"
+    ('xc:xc236243:d…': the demo's recordings differ there, not in their 'dominant')."""
+    if fits(text):
+        return text
+    head, _, rest = text.partition(":")
+    middle, _, number = rest.rpartition(":")
+    if middle and number.isdigit():
+        for keep in range(len(middle) - 1, 0, -1):
+            candidate = f"{head}:{middle[:keep]}{ELLIPSIS}:{number}"
+            if fits(candidate):
+                return candidate
+    for keep in range(len(text) - 1, 0, -1):
+        candidate = text[:keep] + ELLIPSIS
+        if fits(candidate):
+            return candidate
+    return ELLIPSIS
+
+
 class QueueDelegate(QStyledItemDelegate):
     """Draws a queue cell in the longest of its forms that fits the column: domain, status,
-    level whole or in their short forms; ids whole or, all of them, without the
-    domain their Domain cell names, elided in the middle (start and number stay)."""
+    level whole or in their short forms; ids whole or, all of them, with the domain their
+    Domain cell names shortened, elided where they are alike (``elide_id``: the domain, the
+    start of the name and the number stay)."""
 
     def __init__(self, parent: QTableView) -> None:
         super().__init__(parent)
@@ -377,22 +402,25 @@ class QueueDelegate(QStyledItemDelegate):
         # The form a fixed-list column shows, by (column, room, font): measured once, not for
         # every cell painted
         self._levels: dict[tuple[str, int, str], int] = {}
+        # Each id as drawn (``elide_id``) at the column's width and font of ``_elided_basis``
+        self._elided_basis: tuple[int, int, int] = (-1, -1, -1)
+        self._elided: dict[str, str] = {}
 
     def initStyleOption(
         self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
     ) -> None:
         super().initStyleOption(option, index)
-        if index.column() == ID_COLUMN:
-            option.textElideMode = Qt.TextElideMode.ElideMiddle
-        forms = index.data(ALTERNATIVES_ROLE)
-        if not forms:
-            return
         room = option.rect.width() - TEXT_MARGINS
         metrics = option.fontMetrics
-        key = COLUMNS[index.column()][0]
-        if key == "id":
-            option.text = forms[-1] if self._short_ids(room, metrics) else forms[0]
+        forms = index.data(ALTERNATIVES_ROLE)
+        if index.column() == ID_COLUMN:
+            if forms:
+                option.text = forms[-1] if self._short_ids(room, metrics) else forms[0]
+            option.text = self._elided_id(option.text, room, metrics)
             return
+        if not forms:
+            return
+        key = COLUMNS[index.column()][0]
         basis = (key, room, option.font.key())
         level = self._levels.get(basis)
         if level is None:
@@ -408,6 +436,21 @@ class QueueDelegate(QStyledItemDelegate):
                 len(levels) - 1,
             )
         option.text = forms[min(level, len(forms) - 1)]
+
+    def _elided_id(self, text: str, room: int, metrics: QFontMetrics) -> str:
+        """``elide_id`` for ``room`` pixels, kept for the cells painted again (a view paints
+        a cell at every hover and scroll); forgotten when the column's width or font changes."""
+        basis = (room, metrics.height(), metrics.averageCharWidth())
+        if basis != self._elided_basis:
+            self._elided_basis, self._elided = basis, {}
+        shown = self._elided.get(text)
+        if shown is None:
+            if len(self._elided) > ELIDED_KEPT:
+                self._elided.clear()
+            shown = self._elided[text] = elide_id(
+                text, lambda t: metrics.horizontalAdvance(t) <= room
+            )
+        return shown
 
     def _short_ids(self, room: int, metrics: QFontMetrics) -> bool:
         """Whether every id goes without its domain: as soon as one id read from the queue

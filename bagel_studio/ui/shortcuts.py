@@ -128,10 +128,22 @@ MOUSE: tuple[tuple[str, str], ...] = (
 )
 
 
+def key_hint(action: str) -> str:
+    """'[A]': the first key of ``action`` as the desk shows a key in its text, on buttons
+    ('Accept [A]') and in the lines that name a key ('play it [H]')."""
+    return f"[{BY_ACTION[action].keys[0]}]"
+
+
+def key_tip(action: str) -> str:
+    """'Accept (A)': what ``action`` does and its first key, as a tooltip says it."""
+    shortcut = BY_ACTION[action]
+    return f"{shortcut.label} ({shortcut.keys[0]})"
+
+
 def button_text(action: str) -> str:
     """'Accept [A]': the label and first key of ``action``, as shown on its button."""
     shortcut = BY_ACTION[action]
-    return f"{shortcut.short or shortcut.label} [{shortcut.keys[0]}]"
+    return f"{shortcut.short or shortcut.label} {key_hint(action)}"
 
 
 def action_for_key(key: str) -> str | None:

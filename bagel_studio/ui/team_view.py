@@ -10,9 +10,10 @@ through ``Services.write``; what the plan dealt is shown as the command line pri
 Below, where the plan stands (``core.team.status.team_status``): per curator the items assigned,
 decided, shared with another curator who decided them too, Cohen's kappa with the others on
 those, and the items waiting for a further look; the agreement on the calibration share and on
-the overlap, each with how many items it rests on; per item, who has it, who decided what and
-where it stands. Double-click (or Enter) shows an item in the desk. Decisions, adjudications and
-plan changes made anywhere redraw it (``apply_changes``) while it is open.
+the overlap, each with the items and curators it rests on (``agreement_lines``); per item, who
+has it, who decided what and where it stands. Double-click (or Enter) shows an item in the
+desk. Decisions, adjudications and plan changes made anywhere redraw it (``apply_changes``)
+while it is open.
 """
 
 from __future__ import annotations
@@ -373,11 +374,7 @@ class TeamView(QWidget):
         ]
         _fill(self.curator_table, rows)
         self.agreement.setText(
-            agreement_text("the calibration share (items every curator has)", status.calibration)
-            + "\n"
-            + agreement_text(
-                "the overlap (every item two or more curators decided)", status.overlap
-            )
+            "\n".join(agreement_lines(status.calibration, status.overlap))
             + "\nκ with the others: each curator's decisions against every other curator's on"
             " the items both decided (Cohen's kappa, pooled)."
         )
@@ -407,15 +404,47 @@ class TeamView(QWidget):
             self.open_item.emit(self.items_model.rows[index.row()][0])
 
 
-def agreement_text(name: str, block: AgreementBlock) -> str:
-    """One line of the agreement: on which items, how many, and the kappas."""
+def agreement_lines(calibration: AgreementBlock, overlap: AgreementBlock) -> tuple[str, str]:
+    """The agreement on the calibration share and on the overlap, each saying the items and
+    the curators its kappas are computed over. Fleiss' kappa takes the items every curator
+    decided: while no item outside the calibration share has been decided by all of them, the
+    overlap's are the calibration share's (the same items, the same decisions) and so is its
+    kappa, which the overlap's line says rather than showing one number twice."""
+    same = (
+        overlap.fleiss_items > 0
+        and overlap.curators == calibration.curators
+        and overlap.fleiss_items == calibration.fleiss_items
+    )  # the calibration share's complete items are among the overlap's: equal counts, one set
+    return (
+        agreement_text("the calibration share (items every curator has)", calibration),
+        agreement_text(
+            "the overlap (every item two or more curators decided)", overlap, same_as=same
+        ),
+    )
+
+
+def agreement_text(name: str, block: AgreementBlock, *, same_as: bool = False) -> str:
+    """One line of the agreement: on which items, how many, by whom, and the kappas;
+    ``same_as``: Fleiss' kappa rests on the calibration share's items, and the line says so."""
     kappas = [p.kappa for p in block.pairs if p.kappa is not None]
     mean = "n/a" if not kappas else f"{sum(kappas) / len(kappas):.3f}"
     fleiss = "n/a" if block.fleiss_kappa is None else f"{block.fleiss_kappa:.3f}"
+    everyone = len(block.curators)
+    if same_as:
+        over = (
+            f"over the same {block.fleiss_items:,} items as on the calibration share (no other"
+            f" item has been decided by all {everyone} curators)"
+        )
+    elif everyone >= 2:
+        items, names = _count(block.fleiss_items, "item"), ", ".join(block.curators)
+        over = f"over the {items} all {everyone} curators ({names}) decided"
+    else:
+        over = "(two curators or more are needed)"
+    pairs = _count(len(kappas), "pair")
     return (
         f"Agreement on {name}: {_count(block.items_rated, 'item')} decided by two or more;"
-        f" Fleiss' κ {fleiss} over the {block.fleiss_items:,} every curator decided;"
-        f" mean Cohen's κ of the pairs {mean}"
+        f" Fleiss' κ {fleiss} {over}; mean Cohen's κ of the {pairs} {mean}, each pair on the"
+        " items both decided"
     )
 
 

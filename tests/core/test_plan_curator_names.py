@@ -16,6 +16,7 @@ from bagel_studio.core.cli import run
 from bagel_studio.core.operations.handout import hand_out
 from bagel_studio.core.operations.team import make_plan
 from bagel_studio.core.store import Store
+from bagel_studio.core.team.status import team_status
 from tests.core.test_team_collect import decide, edit_package, package, package_items
 from tests.core.test_team_plan import make_project
 
@@ -133,3 +134,32 @@ def test_a_package_whose_curator_reads_untrimmed_is_collected_as_that_curator(
     collected = json.loads(capsys.readouterr().out)["packages"][0]
     assert collected["curator"] == "alice"
     assert collected["reviews_added"] == len(package_items(alice))
+
+
+def test_assignments_hand_edited_untrimmed_are_read_with_the_name_cleaned(tmp_path: Path) -> None:
+    """A plan's assignments naming " alice" (edited by hand) were read as stored: the plan
+    said alice had no items and her decisions were not hers. Read back, an assignment names
+    the curator as every decision does, and alice's items and decisions are hers."""
+    project = make_project(tmp_path / "study.bagel", 20)
+    with Store.open(project) as store:
+        plan_id = make_plan(store, PlanSettings(("alice", "bob"), calibration=0.1)).result.plan_id
+        hers = store.team.assignments(plan_id, "alice")
+        loads = store.team.loads(plan_id)
+    decide(project, "alice", [hers[0].item_id], "--accept")
+    conn = sqlite3.connect(project)
+    try:
+        conn.execute("UPDATE plan_assignments SET curator = ' alice' WHERE curator = 'alice'")
+        conn.commit()
+    finally:
+        conn.close()
+    with Store.open(project, read_only=True) as store:
+        team = store.team
+        assert {a.curator for a in team.assignments(plan_id)} == {"alice", "bob"}
+        assert team.assignments(plan_id, "alice") == hers
+        assert team.loads(plan_id) == loads
+        assert team.round_curators(plan_id, 1) == ["alice", "bob"]
+        rows = [row for row in team.item_rows(plan_id) if row[0] == hers[0].item_id]
+        assert ("alice", "accept") in [(curator, decision) for _, curator, _, decision, _ in rows]
+        status = team_status(store)
+        alice = next(c for c in status.curators if c.curator == "alice")
+        assert (alice.assigned, alice.decided) == (loads["alice"], 1)

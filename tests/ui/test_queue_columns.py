@@ -1,6 +1,7 @@
 """The queue's columns at 1280x800 and 1600x1000: every domain, status, level and flag cell whole
-(in a shorter form where the column is narrow, whole in its tooltip), ids elided in the middle,
-and a column sized by hand kept, remembered and given back on request."""
+(in a shorter form where the column is narrow, whole in its tooltip), ids elided so that they
+keep their domain, the start of their name and their number, and a column sized by hand kept,
+remembered and given back on request."""
 
 from __future__ import annotations
 
@@ -16,7 +17,13 @@ from bagel_studio.core.model import Decision
 from bagel_studio.core.store import Store
 from bagel_studio.ui.main_window import COLUMN_SHARES, MainWindow
 from bagel_studio.ui.queue_model import ALTERNATIVES_ROLE, COLUMNS, alternatives
-from bagel_studio.ui.queue_panel import FORM_LEVELS, TEXT_LEAST, TEXT_MARGINS, column_widths
+from bagel_studio.ui.queue_panel import (
+    FORM_LEVELS,
+    TEXT_LEAST,
+    TEXT_MARGINS,
+    column_widths,
+    elide_id,
+)
 from tests.ui.desk_harness import close_desk, open_desk
 from tests.ui.desk_project import build_project
 
@@ -63,10 +70,9 @@ def _cell_texts(window: MainWindow) -> dict[str, set[str]]:
             option.rect.setWidth(table.columnWidth(column))
             delegate.initStyleOption(option, index)
             metrics = option.fontMetrics
-            if key in FREE_TEXT:
-                middle = Qt.TextElideMode.ElideMiddle
-                assert option.textElideMode == (middle if key == "id" else table.textElideMode())
-            elif option.text:
+            if key in FREE_TEXT - {"id"}:
+                assert option.textElideMode == table.textElideMode()
+            elif option.text:  # whole, or an id elided by the delegate (``elide_id``)
                 assert metrics.horizontalAdvance(option.text) <= option.rect.width() - TEXT_MARGINS
                 assert model.data(index, Qt.ItemDataRole.ToolTipRole)  # the whole value
             drawn[key].add(option.text)
@@ -148,9 +154,19 @@ def test_the_id_column_shows_one_form(qtbot, demo_copy: Path, size: tuple[int, i
         item_id = model.item_id(row)
         assert item_id and item_id in model.data(index, Qt.ItemDataRole.ToolTipRole)
         if forms and forms[0] != forms[-1]:  # GloBI's "globi:" is short already: either
-            forms_used |= {n for n, form in enumerate(forms) if form in drawn}
+            forms_used |= {n for n, form in enumerate(forms) if _drawn_as(form, drawn)}
     assert len(forms_used) == 1, (forms_used, sorted(drawn))
     close_desk(window)
+
+
+def _drawn_as(form: str, drawn: set[str]) -> bool:
+    """Whether ``form`` of an id is among the texts ``drawn``, whole or elided (its start
+    and its end kept on either side of the "…")."""
+    for text in drawn:
+        start, ellipsis, end = text.partition("…")
+        if text == form or (ellipsis and form.startswith(start) and form.endswith(end)):
+            return True
+    return False
 
 
 def test_a_short_id_keeps_its_domain() -> None:
@@ -174,3 +190,60 @@ def test_a_short_id_keeps_its_domain() -> None:
         "bioRxiv": "bio:holdout:0",
         "Xeno-canto": "xc:holdout:0",
     }
+
+
+def test_an_id_too_long_keeps_its_source_its_start_and_its_number() -> None:
+    """Cut in the middle, 'wikipedia:andean-flamingo:0' read 'wiki:a…ingo:0' and the demo's
+    Xeno-canto ids 'xc:xc2…minant', one like the other: an id keeps its domain, the start of
+    its name and its number, and elides its name's end; an id that does not end in a number
+    (the demo's 'xeno-canto:xc236243:dominant') keeps its start, where it differs."""
+
+    def fits(width: int):
+        return lambda text: 7 * len(text) <= width
+
+    assert elide_id("wiki:koala:0", fits(100)) == "wiki:koala:0"  # whole where it fits
+    assert elide_id("wiki:andean-flamingo:0", fits(100)) == "wiki:andean…:0"
+    assert elide_id("bio:birds-vs-bats:12", fits(100)) == "bio:birds-…:12"
+    assert elide_id("xc:xc236243:dominant", fits(100)) == "xc:xc236243:d…"
+    assert elide_id("globi:leptoconchus-host", fits(100)) == "globi:leptoco…"
+    assert elide_id("demo:gold-not-an-option", fits(100)) == "demo:gold-not…"
+    assert elide_id("wiki:andean-flamingo:0", fits(40)) == "wiki…"  # no room for more
+    assert elide_id("wiki:andean-flamingo:0", fits(0)) == "…"
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1600, 1000)])
+def test_the_ids_drawn_tell_the_items_apart(qtbot, demo_copy: Path, size: tuple[int, int]) -> None:
+    """At 1280x800 every id of the demo is drawn so that no two items read alike, its
+    domain and number kept, elided at the end of its name; hovered, the whole id."""
+    window = open_desk(qtbot, demo_copy)
+    _at_size(qtbot, window, size)
+    model, table = window.queue_model, window.queue.table
+    drawn: dict[str, str] = {}
+    elided = 0
+    for row in range(min(model.rowCount(), 200)):
+        index = model.index(row, KEYS.index("id"))
+        item_id = model.item_id(row)
+        assert item_id is not None
+        assert item_id in model.data(index, Qt.ItemDataRole.ToolTipRole)  # whole on hover
+        option = QStyleOptionViewItem()
+        table.initViewItemOption(option)
+        option.rect = table.visualRect(index)
+        option.rect.setWidth(table.columnWidth(KEYS.index("id")))
+        table.itemDelegate().initStyleOption(option, index)
+        text = option.text
+        assert option.fontMetrics.horizontalAdvance(text) <= option.rect.width() - TEXT_MARGINS
+        forms = model.data(index, ALTERNATIVES_ROLE) or (item_id,)
+        kept = text.partition("…")[0]  # what the drawn text keeps of its form's start
+        form = next(f for f in reversed(forms) if f.startswith(kept))
+        if text not in forms:
+            elided += 1
+            head, _, rest = form.partition(":")
+            assert text.startswith(f"{head}:") or text == f"{head}…", (text, form)
+            number = rest.rpartition(":")[2]
+            if number.isdigit() and ":" in rest and len(text) > len(head) + 4:
+                assert text.endswith(f"…:{number}"), (text, form)
+        assert text not in drawn, (text, item_id, drawn.get(text))  # two items read alike
+        drawn[text] = item_id
+    if size == (1280, 800):
+        assert elided, sorted(drawn)  # the demo's long ids are elided at 1280x800
+    close_desk(window)

@@ -7,8 +7,9 @@ option is drawn in gold with a thicker outline and a "gold" label. The clip's me
 band is drawn as two dashed cyan lines, so that a mismatch with the gold band is visible at a
 glance (not on a duration item: it does not ask about the band). The labels are laid out so that
 none covers another and the gold's is always on screen (``_place``), and a band's label is at its
-band: in full, else by its letter alone, else (no room near its band) beside the other labels
-with a leader line to its band; never by itself at another frequency.
+band: in full, else elided there (as much of its text as fits, then "…"; hovered, the whole),
+else (no room near its band) beside the other labels with a leader line to its band; never by
+itself at another frequency.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QPen
+from PySide6.QtGui import QColor, QFontMetricsF, QPen
 
 from bagel_studio.ui.listening.frequency_axis import FrequencyMapping, format_khz
 
@@ -224,7 +225,8 @@ class OptionOverlays:
         labels off each other (on the desk's short plot at 1280x800 they piled up at the top):
         the gold's label is placed first, so it always has its own place, then each other one
         at the top of its band, lower inside it, or beside the labels there; a label with no
-        room at its band is shown by its letter alone there, else in full at the nearest free
+        room at its band is elided there (its whole text on hover: at 1280x800 the bat's
+        "D ~130-160 kHz" had been cut to its letter), else shown in full at the nearest free
         height with a leader line to its band (at 1280x800 a bat's "D ~130-160 kHz" was drawn
         near 25 kHz, as if it were that band's); a label that finds no free place (or whose
         band is out of view) is hidden rather than drawn over another."""
@@ -240,10 +242,9 @@ class OptionOverlays:
         spots: dict[int, Rect | None] = {}
         led: set[int] = set()
         for option, _region, band_label in self.bands:
-            if band_label.toPlainText() != option.label:
-                band_label.setText(option.label)
-        # each label in full at its own band first, then by its letter there, then beside
-        for attempt in ("full", "letter", "leader"):
+            _show_text(band_label, option.label, option.label)
+        # each label in full at its own band first, then elided there, then beside
+        for attempt in ("full", "elided", "leader"):
             for index in order:
                 option, region, band_label = self.bands[index]
                 if spots.get(index) is not None:
@@ -252,12 +253,14 @@ class OptionOverlays:
                 if not ((low < y1 and top > y0) or option.gold):
                     spots[index] = None  # out of view
                     continue
-                if attempt == "letter":
-                    band_label.setText(option.letter)
+                if attempt == "elided":  # the shortest first, to find a place at its band
+                    _show_text(band_label, f"{option.letter}{ELLIPSIS}", option.label)
                 elif attempt == "leader":
-                    band_label.setText(option.label)
+                    _show_text(band_label, option.label, option.label)
                 near = attempt == "leader"
                 spot = self._band_spot(band_label, low, top, view, pixel, taken, near)
+                if spot is not None and attempt == "elided":
+                    spot = _widen(band_label, option.label, spot, view, pixel, taken)
                 spots[index] = spot
                 if spot is not None:
                     taken.append(spot)
@@ -311,7 +314,7 @@ class OptionOverlays:
         step = h + pixel[1]
         inside = [first - i * step for i in range(64) if first - i * step - h >= max(low, bottom)]
         rows = int((ceiling - bottom) // step) + 1 if step > 0 else 1
-        xs = sorted({left, *(r[1] + 4 * pixel[0] for r in taken)})
+        xs = sorted({left, *(r[1] + LABEL_GAP_PX * pixel[0] for r in taken)})
         heights = sorted(
             (ceiling - i * step for i in range(min(rows, 64))), key=lambda y: abs(y - first)
         )
@@ -378,6 +381,54 @@ class OptionOverlays:
 
 
 Rect = tuple[float, float, float, float]  # x0, x1, y0, y1 in the plot's coordinates
+ELLIPSIS = "…"
+LABEL_GAP_PX = 4  # between two labels side by side (``_band_spot`` keeps it too)
+
+
+def _show_text(label: pg.TextItem, text: str, whole: str) -> None:
+    """``text`` on ``label``; when it is not ``whole`` (an elided label), hovering it says
+    ``whole``."""
+    if label.toPlainText() != text:
+        label.setText(text)
+    tip = "" if text == whole else whole
+    if label.toolTip() != tip:
+        label.setToolTip(tip)
+
+
+def _whole_numbers(text: str, whole: str) -> str:
+    """An elided label that does not end in part of a number: "D  ~130-1…" (read as a band
+    from 130 to 1) as "D  ~130…", back to the last whole number, where one is left."""
+    kept = text.removesuffix(ELLIPSIS)
+    cut = whole[len(kept) : len(kept) + 1]
+    if kept == text or not kept or not kept[-1].isdigit() or not cut.isdigit():
+        return text
+    shorter = kept.rstrip("0123456789.").rstrip(" -–~")
+    return shorter + ELLIPSIS if any(c.isdigit() for c in shorter) else text
+
+
+def _widen(
+    label: pg.TextItem, whole: str, spot: Rect, view: Rect, pixel: tuple[float, float],
+    taken: list[Rect],
+) -> Rect:  # fmt: skip
+    """A label placed at its band in its shortest form (``spot``, its letter and "…") given
+    the room to its right, up to the next label on its row or the plot's edge: as much of
+    ``whole`` as fits there, elided at its end (a band's label with its letter alone said
+    nothing of the band). Returns the label's rectangle."""
+    x0, _x1, y0, y1 = spot
+    right = view[1]
+    for rect in taken:
+        if rect[2] < y1 and y0 < rect[3] and rect[0] >= x0:
+            right = min(right, rect[0] - LABEL_GAP_PX * pixel[0])
+    if pixel[0] <= 0:
+        return spot
+    margins = 2 * label.textItem.document().documentMargin()
+    room = int((right - x0) / pixel[0] - margins)
+    metrics = QFontMetricsF(label.textItem.font())
+    text = _whole_numbers(metrics.elidedText(whole, Qt.TextElideMode.ElideRight, room), whole)
+    if (len(text) > len(label.toPlainText()) and text.endswith(ELLIPSIS)) or text == whole:
+        _show_text(label, text, whole)
+    w, _h = _label_size(label, pixel)
+    return x0, x0 + w, y0, y1
 
 
 def _beside(band: tuple[float, float], rect: Rect) -> bool:

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QGraphicsRectItem, QVBoxLayout, QWidget
 from bagel_studio.core.audio.birdnet import WINDOW_S
 from bagel_studio.core.audio.species import THRESHOLD, SpeciesAnswer
 from bagel_studio.ui.plain import plain_label
+from bagel_studio.ui.shortcuts import key_hint, key_tip
 
 STRIP_PX = 40  # the plot's height: a sparkline, not a second spectrogram
 CURVE = (120, 220, 140)
@@ -47,7 +48,8 @@ def species_text(found: SpeciesAnswer) -> str:
         verdict = f"BirdNET: {name} not heard (best {found.best:.2f})"
     else:
         heard = f"{len(found.heard)}/{windows} windows"
-        verdict = f"BirdNET: {name} heard in {heard}, best {found.best:.2f} (H plays it)"
+        play = key_hint("play_species")  # the table's key: the line names the key that acts
+        verdict = f"BirdNET: {name} heard in {heard}, best {found.best:.2f} (play it {play})"
     if found.rival is not None:
         verdict += f"; {found.rival.label.common} leads {len(found.rival.windows)}/{windows}"
     return verdict + clip_top
@@ -147,6 +149,7 @@ class SpeciesStrip(QWidget):
         self._shade(())
         self.plot_widget.setVisible(False)
         self.verdict.setText(text)
+        self.verdict.setToolTip("")
 
     def set_hidden_options(self, options: Sequence[str]) -> None:
         """Blind mode: ``options`` of the item while its gold is hidden (empty once revealed);
@@ -163,6 +166,7 @@ class SpeciesStrip(QWidget):
     def show_answer(self, found: SpeciesAnswer) -> None:
         self.answer = found
         self.verdict.setText(self._text(found))
+        self.verdict.setToolTip(key_tip("play_species") if found.detected else "")
         covered = found.covered and bool(found.curve)
         self.plot_widget.setVisible(covered)
         if not covered:

@@ -9,13 +9,16 @@ from pathlib import Path
 
 import pyqtgraph as pg
 import pytest
-from PySide6.QtCore import QPointF, QRectF
+from PySide6.QtCore import QEvent, QPointF, QRectF
+from PySide6.QtGui import QHelpEvent
+from PySide6.QtWidgets import QApplication, QToolTip
 from pytestqt.qtbot import QtBot
 
 from bagel_studio.core.importers import import_paths
 from bagel_studio.core.store import Store
 from bagel_studio.ui.listening import ListeningPanel
 from bagel_studio.ui.listening.overlays import OptionClaim
+from bagel_studio.ui.main_window import MainWindow
 from tests.ui.desk_harness import close_desk, desk_on, listening_panel, open_desk
 from tests.ui.desk_project import XC_ID, build_project
 from tests.ui.listening.conftest import DURATION_ITEM, show_and_wait
@@ -134,15 +137,11 @@ def _band_heights(panel: ListeningPanel, region: pg.LinearRegionItem) -> tuple[f
     return min(ys), max(ys)
 
 
-@pytest.mark.parametrize("size", [(1280, 800), (1600, 1000)], ids=["1280x800", "1600x1000"])
-def test_each_band_label_is_at_its_band_or_led_to_it(
+def _bat_desk(
     qtbot: QtBot, tmp_path: Path, data_dir: Path, size: tuple[int, int]
-) -> None:
-    """The bat's item imported as a curator would (the recording's folder and the item): on
-    a 375 kHz clip its four bands crowd the log axis' top at 1280x800, and D (~130-160 kHz)
-    found no free row near its band; its label was drawn near 25 kHz, over B's band, as if it
-    were B's. Every label shown now shares some height with its band, or a leader line runs
-    from it to its band."""
+) -> tuple[MainWindow, ListeningPanel]:
+    """The desk at ``size`` on the bat's item, imported as a curator would (the recording's
+    folder and the item), its clip measured and its labels painted."""
     path = tmp_path / "desk.bagel"
     build_project(path, data_dir)
     items = tmp_path / "bat_items.jsonl"
@@ -156,6 +155,19 @@ def test_each_band_label_is_at_its_band_or_led_to_it(
     qtbot.waitUntil(lambda: len(panel.view.overlays.bands) == 4, timeout=30_000)
     qtbot.waitUntil(lambda: bool(panel.view.overlays.measured_items), timeout=30_000)
     panel.grab()  # painted: each label has its size on screen
+    return window, panel
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1600, 1000)], ids=["1280x800", "1600x1000"])
+def test_each_band_label_is_at_its_band_or_led_to_it(
+    qtbot: QtBot, tmp_path: Path, data_dir: Path, size: tuple[int, int]
+) -> None:
+    """The bat's item imported as a curator would (the recording's folder and the item): on
+    a 375 kHz clip its four bands crowd the log axis' top at 1280x800, and D (~130-160 kHz)
+    found no free row near its band; its label was drawn near 25 kHz, over B's band, as if it
+    were B's. Every label shown now shares some height with its band, or a leader line runs
+    from it to its band."""
+    window, panel = _bat_desk(qtbot, tmp_path, data_dir, size)
     overlays = panel.view.overlays
     placed = {}
     for (option, region, label), leader in zip(overlays.bands, overlays.leaders, strict=True):
@@ -181,8 +193,8 @@ def test_each_band_label_is_at_its_band_or_led_to_it(
 
 def test_a_label_with_no_room_at_its_band_is_led_to_it(qtbot: QtBot, tmp_path, data_dir) -> None:
     """The gold's label, placed first, takes the row of the band just above it and the plot's
-    width (its text made as long as fits): D's label has no room at its band, even by its
-    letter, and is drawn at the nearest free height with a line from it to its band."""
+    width (its text made as long as fits): D's label has no room at its band, even elided to
+    "D…", and is drawn at the nearest free height with a line from it to its band."""
     window, panel = _desk_panel(qtbot, tmp_path, data_dir)
     overlays = panel.view.overlays
     overlays.set_measured_band(None)
@@ -220,4 +232,39 @@ def test_a_label_with_no_room_at_its_band_is_led_to_it(qtbot: QtBot, tmp_path, d
     assert ends[1] == pytest.approx(rect.top(), abs=2)  # down to the label's top
     assert all(not leader.isVisible() for leader in overlays.leaders[:3])
     _assert_laid_out(panel, f"A  {gold}")
+    close_desk(window)
+
+
+def test_every_band_label_reads_whole_or_elided_with_its_text_on_hover(
+    qtbot: QtBot, tmp_path: Path, data_dir: Path
+) -> None:
+    """At 1280x800 (the smallest size the desk is made for) the bat's D (~130-160 kHz) was
+    squeezed to "D" beside the gold's label: a letter that said nothing of its band. Each band's
+    label now shows its whole text, or as much of it as fits followed by "…", and then its whole
+    text when hovered."""
+    window, panel = _bat_desk(qtbot, tmp_path, data_dir, (1280, 800))
+    overlays = panel.view.overlays
+    shortened = []
+    for option, _region, label in overlays.bands:
+        assert label.isVisible(), option.label
+        text = label.toPlainText()
+        if text == option.label:
+            continue
+        assert text.endswith("…") and option.label.startswith(text[:-1]), (text, option.label)
+        assert len(text) > len(f"{option.letter}  …"), text  # more than its letter: its band
+        cut = option.label[len(text) - 1]
+        assert not (text[-2].isdigit() and cut.isdigit()), text  # "~130-1…" read as 130 to 1
+        assert label.toolTip() == option.label
+        shortened.append(label)
+    assert shortened, overlays.band_labels()  # at 1280x800 the bat's D does not fit whole
+    # hovered, the plot says the label's whole text
+    label = shortened[0]
+    view = panel.view.plot_widget
+    at = view.mapFromScene(label.sceneBoundingRect().center())
+    QApplication.sendEvent(
+        view.viewport(), QHelpEvent(QEvent.Type.ToolTip, at, view.viewport().mapToGlobal(at))
+    )
+    qtbot.waitUntil(lambda: QToolTip.isVisible() and QToolTip.text() == label.toolTip())
+    QToolTip.hideText()
+    _assert_laid_out(panel, "A  ~60-110 kHz")
     close_desk(window)

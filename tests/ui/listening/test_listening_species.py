@@ -36,7 +36,7 @@ def test_the_strip_shows_the_items_species_per_window(qtbot: QtBot, panel: Liste
     found = strip.answer
     assert found is not None and found.confirmed
     assert strip.verdict.text().startswith(
-        "BirdNET: House Sparrow heard in 3/3 windows, best 0.87 (H plays it)"
+        "BirdNET: House Sparrow heard in 3/3 windows, best 0.87 (play it [H])"
     )
     assert "clip's top: House Sparrow 0.87, Italian Sparrow 0.06, Southern Martin 0.02" in (
         strip.verdict.text()
