@@ -128,6 +128,8 @@ def _option_lineage(g: GlobiItem, index: int) -> dict[str, str]:
 
 
 def _taxon_overlap(g: GlobiItem) -> tuple[Flag | None, set[frozenset[int]]]:
+    if len(g.taxa) < 2:
+        return None, set()  # no two taxa to overlap (most items: settled before reading the stem)
     # an option of another rank than the stem asks ("which family": an order) is no answer, so
     # holds no second one (unless the gold itself is of another rank: the word means else)
     rank = asked_rank(g.item.content.question)

@@ -11,10 +11,15 @@ from functools import lru_cache
 
 from bagel_studio.core.checks.interaction_types import INTERACTS_WITH, is_known_label
 
+# Each pattern below looks at the first letter of a word, (?=[...]): the first letters of its
+# alternatives, before it tries them, so that most places of a stem are passed over at once
+# (tests/core/checks/test_checks_first_letters.py keeps the letters complete).
+
 # Phrases of a stem that leave the interaction open, and the type each one reads as (any
 # relation implying that type fits it).
 _VAGUE_STEM_RE = re.compile(
-    r"\b(visit(?:s|ed|ing)? (?:the )?flowers? of|flowers? visited by|visit(?:s|ed|ing)?|"
+    r"\b(?=[acefhiorv])"
+    r"(visit(?:s|ed|ing)? (?:the )?flowers? of|flowers? visited by|visit(?:s|ed|ing)?|"
     r"interact(?:s|ed|ing)? with|(?:ecologically )?co-?occur(?:s|red|ring)? with|"
     r"associated with|ecologically related to|"
     r"(?:found|recorded|observed|collected) (?:on|with|near)|"
@@ -45,7 +50,8 @@ _VAGUE_WORDS = (
 # "consumer", "consumption", "seed-eaters", "infectious", "kleptoparasitism"). "host" is read in
 # its inflections only ("hostile" is of another root), "consum" not in "consummate".
 LEAKY_RE = re.compile(
-    r"\b(consum(?!mat)\w*|eat(?:s|en|ing|ers?)?|ate|"
+    r"\b(?=[acehikmp])"
+    r"(consum(?!mat)\w*|eat(?:s|en|ing|ers?)?|ate|"
     r"(?:predat|predac)\w*(?: on| upon)?|preys?(?: on| upon)?|preyed(?: on| upon)?|"
     r"preying(?: on| upon)?|(?:endo|ecto|hyper|klepto)?parasit\w*|pollinat\w*|infect\w*|"
     r"hosts?|hosted|hosting|mutualis\w*|commensal\w*)\b",
@@ -88,7 +94,8 @@ def leaky_words(stem: str) -> list[str]:
 
 # Words beside a vague phrase that say what the interaction is after all ("found in the diet").
 _SPECIFIC_RE = re.compile(
-    r"\b(diets?|food|feed(?:s|ing)?|fed|forag\w*|nest(?:s|ed|ing)?|roost\w*|reared|rears|"
+    r"\b(?=[bdefghklmnprs])"
+    r"(diets?|food|feed(?:s|ing)?|fed|forag\w*|nest(?:s|ed|ing)?|roost\w*|reared|rears|"
     r"pollen|nectar|galls?|mines?|mined|mining|bor(?:es|ed|ing|ers?)|suck\w*|larva\w*|"
     r"kill\w*|hunt\w*|graz\w*|brows\w*|spawn\w*|lays? eggs|laid eggs|egg-laying|stomach|"
     r"gut contents|scats?|faeces|feces|pellets?)\b",

@@ -45,8 +45,12 @@ _NOT_ABOUT_SOUND = re.compile(
     r"\b(sex|life stage|stage|age|male|female|adult|juvenile|immature|uncertain sex)\b", re.I
 )
 _UNCERTAIN = re.compile(r"\?|\b(uncertain|unknown|unsure|possibly|probably|maybe|unclear)\b", re.I)
+# Each pattern over a whole stem looks at the first letter of a word, (?=[...]): the first letters
+# of its alternatives, before it tries them, so that most places of a stem are passed over at
+# once (tests/core/checks/test_checks_first_letters.py keeps the letters complete).
 _STEM_TYPES = re.compile(
-    r"\b(songs?|subsongs?|sings?|singing|calls?|call notes?|drumming|duets?|rattles?|"
+    r"\b(?=[acdeprst])"
+    r"(songs?|subsongs?|sings?|singing|calls?|call notes?|drumming|duets?|rattles?|"
     r"alarm|chatter|trills?|echolocation(?:\s+(?:pulses?|clicks?|signals?|sounds?))?|"
     r"pulses?|clicks?)\b",
     re.IGNORECASE,
@@ -59,13 +63,14 @@ _STEM_TYPES = re.compile(
 _SOUND_WORDS = (
     (
         re.compile(
-            r"\b(chips?|chipp?ing|chirps?|chirping|chirrups?|chinks?|tchips?|tsips?|tseeps?|"
+            r"\b(?=[cpstz])"
+            r"(chips?|chipp?ing|chirps?|chirping|chirrups?|chinks?|tchips?|tsips?|tseeps?|"
             r"seets?|zeeps?|peeps?|tinks?|squawks?|scold(?:s|ing)?)\b",
             re.IGNORECASE,
         ),
         "call",
     ),
-    (re.compile(r"\b(warbl(?:e|es|ing)|strophes?)\b", re.IGNORECASE), "song"),
+    (re.compile(r"\b(?=[sw])(warbl(?:e|es|ing)|strophes?)\b", re.IGNORECASE), "song"),
 )
 
 
