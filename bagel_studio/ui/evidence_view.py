@@ -166,11 +166,12 @@ class RecordingCard(QWidget):
     def sizeHint(self) -> QSize:
         """As high as its lines need at the width it has: the height a word-wrapped layout
         hints is for its preferred width, and in the narrower desk column the last lines of a
-        long licence or location were cut off."""
+        long licence or location were cut off, while in a wider one it kept a blank line the
+        listening panel below needed."""
         hint = super().sizeHint()
         layout = self.layout()
         if layout is not None and self.width() > 0:
-            hint.setHeight(max(hint.height(), layout.heightForWidth(self.width())))
+            hint.setHeight(layout.heightForWidth(self.width()))
         return hint
 
     def resizeEvent(self, event: QResizeEvent) -> None:

@@ -11,7 +11,7 @@ import html
 import math
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from bagel_studio.core.audio import Measurement, parse_claim
@@ -163,6 +163,8 @@ def duration_ratio(claim: Claim, m: Measurement, unit: str) -> str:
 class MeasurementView(QWidget):
     """A compact read-out of the clip's measurement and the claim check."""
 
+    changed = Signal()  # its text, and so the height its lines need, changed
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.rows: dict[str, str] = {}
@@ -186,6 +188,7 @@ class MeasurementView(QWidget):
     def show_message(self, text: str) -> None:
         self.rows, self.warnings, self.verdicts, self.flag_text = {}, [], [], ""
         self.body.setText(f"<b>Measurements</b><br><i>{html.escape(text)}</i>")
+        self.changed.emit()
 
     def show_measurement(self, m: Measurement, content: Any | None) -> None:
         """Show ``m`` and, for an item's ``content``, each option's verdict and the gold flag."""
@@ -206,6 +209,7 @@ class MeasurementView(QWidget):
             else:
                 self.gold_line = gold_line(content, m)
         self.body.setText(self._html())
+        self.changed.emit()
 
     def _html(self) -> str:
         # The verdict on the gold claim first: in a narrow desk column the rest may scroll.

@@ -53,6 +53,15 @@ SPECTROGRAM_ROOM_PX = 240  # what the spectrogram keeps before the measurements 
 QWIDGETSIZE_MAX = (1 << 24) - 1
 
 
+def _height_at(widget: QWidget, width: int) -> int:
+    """The height ``widget`` takes at ``width``: a word-wrapped label's lines at that width (its
+    size hint is for its preferred width: the one-line header hinted two lines)."""
+    if widget.isHidden():
+        return 0
+    height = widget.heightForWidth(width) if widget.hasHeightForWidth() else -1
+    return height if height >= 0 else widget.sizeHint().height()
+
+
 def option_claims(content: ItemContent) -> list[OptionClaim]:
     """The item's options with what each claims, for drawing over the spectrogram."""
     claims = []
@@ -198,6 +207,17 @@ class ListeningPanel(QWidget):
             scroll.setMaximumWidth(QWIDGETSIZE_MAX)
             scroll.setFixedHeight(self._narrow_measurements_height(width, height or self.height()))
 
+    def _rearrange(self) -> None:
+        """Lay out again for what is shown now: the measurements' lines arrive after the panel
+        was laid out (their height was the placeholder's until the next resize, and at 1280x800
+        the last verdict was cut off when no resize came after them)."""
+        if self.width() > 0:
+            self._arrange(self.width(), self.height())
+
+    def _set_header(self, text: str) -> None:
+        self.header.setText(text)
+        self._rearrange()
+
     def _narrow_measurements_height(self, width: int, height: int) -> int:
         """Below the spectrogram: NARROW_MEASUREMENTS_PX, or all the measurements' lines where
         the panel is high enough to leave the spectrogram SPECTROGRAM_ROOM_PX (at 1600x1000,
@@ -207,7 +227,9 @@ class ListeningPanel(QWidget):
         room = max(width - 8 - self.measurement_scroll.verticalScrollBar().sizeHint().width(), 50)
         need = inner.heightForWidth(room) if inner.hasHeightForWidth() else -1
         need = max(need, inner.sizeHint().height())
-        fixed = sum(w.sizeHint().height() for w in (self.header, self.transport, self.settings_bar))
+        fixed = sum(
+            _height_at(w, width - 8) for w in (self.header, self.transport, self.settings_bar)
+        )
         spare = height - fixed - 8 - 4 * max(self._column.spacing(), 0) - SPECTROGRAM_ROOM_PX
         return max(NARROW_MEASUREMENTS_PX, min(need + 2, spare))
 
@@ -226,6 +248,7 @@ class ListeningPanel(QWidget):
         self.view.seek_requested.connect(c.seek)
         self.view.selection_changed.connect(lambda _: self._apply_loop())
         self.settings_bar.settings_changed.connect(self._on_settings_changed)
+        self.measurements.changed.connect(self._rearrange)
 
     # -- the contract with the desk -------------------------------------------------------------
 
@@ -264,7 +287,7 @@ class ListeningPanel(QWidget):
             self._show_notice(f"no recording {item.recording_id} in this project")
             return
         self.recording = recording
-        self.header.setText(describe_recording(recording, brief=self.brief_header))
+        self._set_header(describe_recording(recording, brief=self.brief_header))
         generation, store, settings = self._generation, self.services.store, self.settings
         ready = self.loader.ready(store, recording, settings)
         if ready is not None:  # prepared ahead (or seen before): on screen now
@@ -375,7 +398,7 @@ class ListeningPanel(QWidget):
         assert self.recording is not None
         self.clip = clip
         self._loading = False
-        self.header.setText(describe_recording(self.recording, clip, self.brief_header))
+        self._set_header(describe_recording(self.recording, clip, self.brief_header))
         self.view.set_spectrogram(clip.spectrogram)
         self.stack.setCurrentWidget(self.view)
         self.controller.load(clip.audio)

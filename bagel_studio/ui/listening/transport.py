@@ -13,21 +13,51 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtGui import QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QLabel,
+    QSizePolicy,
     QSlider,
     QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
-from bagel_studio.ui.plain import plain_label
+from bagel_studio.ui.plain import plain_tooltip
 
 SPEEDS = (0.1, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0)
 TICK_MS = 30
+
+
+class OneLineLabel(QLabel):
+    """A plain text on one line, elided at the width it has, the whole in its tooltip (and in
+    ``text()``). The player's reason for no playback (how to start a sound server) wrapped into
+    four lines of a narrow desk column, and the measurements below the spectrogram lost them."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setWordWrap(False)
+        # its width is the column's, not its text's: a long reason does not widen the panel
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+
+    def setText(self, text: str) -> None:
+        super().setText(text)
+        self.setToolTip(plain_tooltip(text) if text else "")
+
+    def shown_text(self) -> str:
+        """What is on screen: the text, elided at the label's width."""
+        room = self.contentsRect().width()
+        return self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight, room)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        self.style().drawItemText(
+            painter, self.contentsRect(), int(self.alignment()), self.palette(),
+            self.isEnabled(), self.shown_text(), self.foregroundRole(),
+        )  # fmt: skip
 
 
 def format_clock(seconds: float) -> str:
@@ -221,7 +251,7 @@ class TransportBar(QWidget):
         self.volume_slider.setToolTip("Volume")
         self.loop_button = _button("⟲ Loop", "Loop the measured box, or the whole clip (O)", True)
         self.measure_button = _button("▭ Measure", "Drag a box to measure (M; or Shift+drag)", True)
-        self.reason_label = plain_label(selectable=False)  # the player's error text is data
+        self.reason_label = OneLineLabel()  # the player's error text is data: plain text
         self.reason_label.setObjectName("playerReason")
         self.reason_label.setStyleSheet("color: #b26a00;")
         self.speed_combo.setFocusPolicy(Qt.FocusPolicy.NoFocus)

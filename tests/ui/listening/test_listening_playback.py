@@ -9,9 +9,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 import soundfile as sf
+from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from bagel_studio.ui.listening import ListeningPanel
+from bagel_studio.ui.plain import plain_tooltip
 from bagel_studio.ui.services import Services
 from tests.support.pulse import record_monitor
 from tests.ui.listening.conftest import FREQ_ITEM, idle, open_panel, show_and_wait
@@ -112,6 +114,35 @@ def test_speed_and_volume_reach_the_player(qtbot: QtBot, audio_panel: ListeningP
     qtbot.waitUntil(lambda: panel.view.playhead.value() > 0.05, timeout=30_000)
     panel.toggle_play()
     assert panel.transport.play_button.isEnabled()
+
+
+def test_without_a_device_the_reason_takes_one_line_of_a_narrow_column(
+    qtbot: QtBot, services: Services
+):
+    """At 1280x800 the desk's evidence column is about 380 px wide: the reason for no playback
+    wrapped there into four lines the measurements below the spectrogram needed. It takes one
+    line, elided, the whole reason in its tooltip."""
+    column = QWidget()  # the desk's column: the panel has its width, whatever its hints
+    qtbot.addWidget(column)
+    panel = ListeningPanel(services, column, device="no-such-output-device")
+    panel.setGeometry(0, 0, 378, 629)
+    column.resize(378, 629)
+    column.show()
+    try:
+        show_and_wait(qtbot, panel, FREQ_ITEM)
+        label = panel.transport.reason_label
+        qtbot.waitUntil(label.isVisible)
+        reason = label.text()
+        assert reason.startswith("No playback: ")
+        assert label.fontMetrics().horizontalAdvance(reason) > 378  # it would wrap
+        assert label.height() < 2 * label.fontMetrics().lineSpacing()  # one line
+        assert panel.transport.width() <= 378 and label.width() <= panel.transport.width()
+        shown = label.shown_text()
+        assert shown.endswith("…") and reason.startswith(shown[:-1])
+        assert label.toolTip() == plain_tooltip(reason)
+    finally:
+        panel.shutdown()
+        idle(qtbot, services)
 
 
 def test_without_a_device_the_panel_says_why_and_keeps_working(qtbot: QtBot, services: Services):
