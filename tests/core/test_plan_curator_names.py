@@ -163,3 +163,28 @@ def test_assignments_hand_edited_untrimmed_are_read_with_the_name_cleaned(tmp_pa
         status = team_status(store)
         alice = next(c for c in status.curators if c.curator == "alice")
         assert (alice.assigned, alice.decided) == (loads["alice"], 1)
+
+
+def test_a_package_keeps_its_curators_assignments_hand_edited_untrimmed(tmp_path: Path) -> None:
+    """A plan's assignments edited by hand into " alice" are alice's when her package is
+    written: the hand-out kept the plan's rows by the name as stored, and her package held
+    her items without the plan that gives them to her."""
+    project = make_project(tmp_path / "study.bagel", 20)
+    out = tmp_path / "packages"
+    with Store.open(project) as store:
+        plan_id = make_plan(store, PlanSettings(("alice", "bob"), calibration=0.1)).result.plan_id
+        hers = [a.item_id for a in store.team.assignments(plan_id, "alice", 1)]
+    conn = sqlite3.connect(project)
+    try:
+        conn.execute("UPDATE plan_assignments SET curator = ' alice' WHERE curator = 'alice'")
+        conn.commit()
+    finally:
+        conn.close()
+    with Store.open(project) as store:
+        hand_out(store, out, curators=["alice"])
+    alice = package(out, "alice")
+    assert package_items(alice) == hers
+    with Store.open(alice, read_only=True) as store:
+        kept = store.team.assignments(plan_id, "alice", 1)
+        assert [a.item_id for a in kept] == hers
+        assert store.team.loads(plan_id) == {"alice": len(hers)}
