@@ -38,37 +38,58 @@ SEEK_SECONDS = 1.0
 LONG_SEEK_SECONDS = 5.0  # with Shift
 RECORDING_TAB = 2
 OpenProject = Callable[[Path, bool], object]
-STATE_TEXT = {  # the status bar's right end: what the keys do now
-    State.EMPTY.value: "No item to show · Ctrl+I imports · F1 lists the keys",
-    State.REVIEW.value: (
-        "A accept · E edit · R reject · S skip · U uncertain · J/K move · / search · Ctrl+Z undo"
-        " · F1 keys"
-    ),
-    State.BLIND.value: "Blind: answer 1-4 · S skip · J/K move · F1 keys",
-    State.WRITING.value: "Saving…",
-    State.EDIT.value: "Editing: Ctrl+Enter saves and accepts, Esc cancels",
-    State.REJECT.value: "Reject: reason 1-9, 0 or X, Enter rejects, Esc cancels",
-    State.NOTE.value: "Accept with a note: Enter accepts, Esc cancels",
-    State.READ_ONLY.value: "Read-only: J/K move · F1 keys",
-}
-# No item because the filters or the search match none: an import is not what is needed.
-EMPTY_FILTERED_TEXT = "No item matches the filters · Ctrl+F filters · / search · F1 keys"
-# Where the item on screen has a recording, the hint names its key too (before "J/K move"),
-# the key of the shortcut table (``play_hint``).
+# The keys the status bar names are the shortcut table's (``shown_key``), so a key rebound
+# there is the key the hint names. The reject reasons (1-9, 0, X) and Enter/Esc while a reason
+# or a note is chosen are the decision bar's own keys, not the table's.
+REJECT_TEXT = "Reject: reason 1-9, 0 or X, Enter rejects, Esc cancels"
+NOTE_TEXT = "Accept with a note: Enter accepts, Esc cancels"
 LISTENING_STATES = frozenset(state.value for state in SHOWING)  # where Space plays
 
 
+def shown_key(action: str) -> str:
+    """The first key of ``action`` in the shortcut table, as a keyboard names it ('Esc',
+    'Ctrl+Enter': the table holds QKeySequence names, 'Escape' and 'Ctrl+Return')."""
+    key = BY_ACTION[action].keys[0]
+    return key.replace("Escape", "Esc").replace("Return", "Enter")
+
+
 def state_hint(state: str, has_recording: bool) -> str:
-    """The status bar's key hint for ``state``, naming Space where the item has a recording."""
-    text = STATE_TEXT.get(state, state)
-    if has_recording and state in LISTENING_STATES and " · J/K move" in text:
-        text = text.replace(" · J/K move", f" · {play_hint()} · J/K move", 1)
-    return text
+    """The status bar's key hint for ``state`` (its right end: what the keys do now), naming
+    the key that plays where the item on screen has a recording."""
+    k = shown_key
+    play = [play_hint()] if has_recording and state in LISTENING_STATES else []
+    move = [f"{k('next')}/{k('previous')} move"]
+    keys = f"{k('help')} keys"
+    if state == State.EMPTY.value:
+        return f"No item to show · {k('import')} imports · {k('help')} lists the keys"
+    if state == State.REVIEW.value:
+        decide = [f"{k(a)} {a}" for a in ("accept", "edit", "reject", "skip", "uncertain")]
+        rest = [f"{k('search')} search", f"{k('undo')} undo", keys]
+        return " · ".join(decide + play + move + rest)
+    if state == State.BLIND.value:
+        answer = f"Blind: answer {k('choose_1')}-{k('choose_4')}"
+        return " · ".join([answer, f"{k('skip')} skip", *play, *move, keys])
+    if state == State.READ_ONLY.value:
+        return "Read-only: " + " · ".join([*play, *move, keys])
+    if state == State.EDIT.value:
+        return f"Editing: {k('save_edit')} saves and accepts, {k('cancel_edit')} cancels"
+    if state == State.REJECT.value:
+        return REJECT_TEXT
+    if state == State.NOTE.value:
+        return NOTE_TEXT
+    return "Saving…" if state == State.WRITING.value else state
+
+
+def empty_filtered_hint() -> str:
+    """No item because the filters or the search match none: an import is not what is needed."""
+    k = shown_key
+    hints = [f"{k('filter')} filters", f"{k('search')} search", f"{k('help')} keys"]
+    return " · ".join(["No item matches the filters", *hints])
 
 
 def play_hint() -> str:
     """'Space play': the key that plays, as the shortcut table binds it."""
-    return f"{BY_ACTION['play'].keys[0]} play"
+    return f"{shown_key('play')} play"
 
 
 class MainWindow(QMainWindow):
@@ -257,7 +278,7 @@ class MainWindow(QMainWindow):
         item = self.controller.item
         has_recording = item is not None and bool(item.recording_id)
         if state == State.EMPTY.value and self.controller.model.filtered:
-            self.state_label.setText(EMPTY_FILTERED_TEXT)
+            self.state_label.setText(empty_filtered_hint())
             return
         self.state_label.setText(state_hint(state, has_recording))
 

@@ -17,7 +17,7 @@ from bagel_studio.core.prefs import Preferences
 from bagel_studio.core.store import NewItem, QueueFilter, Store
 from bagel_studio.ui.evidence_view import NO_EVIDENCE, NO_ITEM
 from bagel_studio.ui.listening.spectrogram_view import BOX_HINT, BOX_HINT_MEASURING
-from bagel_studio.ui.main_window import COLUMN_SHARES, EMPTY_FILTERED_TEXT
+from bagel_studio.ui.main_window import COLUMN_SHARES, empty_filtered_hint
 from bagel_studio.ui.queue_model import COLUMNS
 from bagel_studio.ui.queue_panel import EMPTY_PROJECT_TEXT, NO_MATCH_TEXT
 from bagel_studio.ui.review_controller import NO_ITEMS_TEXT
@@ -405,7 +405,7 @@ def test_the_status_bar_says_what_to_do_when_the_filters_match_nothing(
     qtbot.keyClicks(search, "zzzqqq")
     qtbot.keyClick(search, Qt.Key.Key_Return)
     assert window.machine.state is State.EMPTY
-    assert window.state_label.text() == EMPTY_FILTERED_TEXT
+    assert window.state_label.text() == empty_filtered_hint()
     assert "import" not in window.state_label.text()
     search.setFocus()
     qtbot.keyClick(search, Qt.Key.Key_Escape)  # the search emptied: the decision keys again
@@ -421,7 +421,7 @@ def test_the_status_bar_says_what_to_do_when_the_filters_match_nothing(
     search.setFocus()
     qtbot.keyClicks(search, "wren")
     qtbot.keyClick(search, Qt.Key.Key_Return)
-    assert window.state_label.text() == EMPTY_FILTERED_TEXT
+    assert window.state_label.text() == empty_filtered_hint()
     search.setFocus()
     qtbot.keyClick(search, Qt.Key.Key_Escape)
     assert "Ctrl+I imports" in window.state_label.text()

@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtWidgets import QBoxLayout, QWidget
 
-from bagel_studio.ui.main_window import state_hint
+from bagel_studio.ui.main_window import empty_filtered_hint, state_hint
 from bagel_studio.ui.shortcuts import BY_ACTION, State
 from tests.ui.desk_harness import close_desk, desk_on, listening_panel, open_desk
 from tests.ui.desk_project import KOALA_ID, XC_ID
@@ -180,3 +180,35 @@ def test_the_play_hint_names_the_tables_key(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setitem(BY_ACTION, "play", replace(play, keys=("P", *play.keys)))
     assert "P play · J/K move" in state_hint(State.REVIEW.value, has_recording=True)
     assert " play" not in state_hint(State.REVIEW.value, has_recording=False)
+
+
+def test_the_status_bar_hints_name_the_tables_keys(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every key the status bar names is the shortcut table's (as 'Space play' is): rebound
+    there, the hint names the new key, in every state that names it."""
+    review = state_hint(State.REVIEW.value, has_recording=False)
+    assert review.startswith("A accept · E edit · R reject · S skip · U uncertain · J/K move")
+    assert review.endswith("/ search · Ctrl+Z undo · F1 keys")
+    assert "Ctrl+Enter saves and accepts, Esc cancels" in state_hint(State.EDIT.value, False)
+    rebound = {
+        "accept": "Y", "skip": "N", "next": "Ctrl+J", "previous": "Ctrl+K", "search": "Ctrl+/",
+        "undo": "Ctrl+U", "help": "F2", "choose_1": "F5", "choose_4": "F8", "import": "Ctrl+Y",
+        "save_edit": "Ctrl+S", "cancel_edit": "Ctrl+G", "filter": "Ctrl+G",
+    }  # fmt: skip
+    for action, key in rebound.items():
+        shortcut = BY_ACTION[action]
+        monkeypatch.setitem(BY_ACTION, action, replace(shortcut, keys=(key, *shortcut.keys)))
+    review = state_hint(State.REVIEW.value, has_recording=True)
+    assert review.startswith("Y accept · E edit · R reject · N skip · U uncertain · Space play")
+    assert review.endswith("Ctrl+J/Ctrl+K move · Ctrl+/ search · Ctrl+U undo · F2 keys")
+    blind = state_hint(State.BLIND.value, has_recording=False)
+    assert blind == "Blind: answer F5-F8 · N skip · Ctrl+J/Ctrl+K move · F2 keys"
+    assert state_hint(State.READ_ONLY.value, False) == "Read-only: Ctrl+J/Ctrl+K move · F2 keys"
+    assert state_hint(State.EMPTY.value, False) == (
+        "No item to show · Ctrl+Y imports · F2 lists the keys"
+    )
+    assert state_hint(State.EDIT.value, False) == (
+        "Editing: Ctrl+S saves and accepts, Ctrl+G cancels"
+    )
+    assert empty_filtered_hint() == (
+        "No item matches the filters · Ctrl+G filters · Ctrl+/ search · F2 keys"
+    )
