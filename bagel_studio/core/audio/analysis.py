@@ -22,7 +22,14 @@ from typing import Any
 import numpy as np
 
 from bagel_studio.core.audio import bands, calls, dsp
-from bagel_studio.core.audio.contour import calls_shape, classify_modulation, peak_contours
+from bagel_studio.core.audio.contour import (
+    CONTOUR_HOP_DIVISOR,
+    Contour,
+    calls_shape,
+    classify_modulation,
+    contour_frame_size,
+    peak_contours,
+)
 from bagel_studio.core.audio.decode import CLIP_LEVEL, DecodedAudio
 from bagel_studio.core.audio.limits import MIN_DURATION_S, MIN_PEAK
 
@@ -33,8 +40,11 @@ from bagel_studio.core.audio.limits import MIN_DURATION_S, MIN_PEAK
 # together) measured too, trills' notes alike; 6: calls looked for, and their band's peak
 # chosen, where sound stands out of its own floor (wind holds more energy than a chirp but
 # stands out less), a call's arch checked against its strongest ridge (a bat's pulse of two
-# sweeps falls), the shape of a trill's notes and where each call starts measured too
-ANALYSIS_VERSION = "6"
+# sweeps falls), the shape of a trill's notes and where each call starts measured too; 7: no
+# energy window reads the noise's mean far under the others' (between a recorder's clicks),
+# a call's shape read in frames short against it, its ridge's glide over a loudest bin's
+# stepping the other way between components
+ANALYSIS_VERSION = "7"
 ANALYSIS_RATE = 16_000
 MAX_SECONDS = 30.0
 CLARITY_BAND_HZ = (500.0, 10_000.0)
@@ -225,7 +235,7 @@ def _measure_calls(
     active = bands.frames_in(times, found.segments)
     flat = frame_flatness(power[in_band][:, active] if active.any() else power[in_band])
     tonal = harmonicity(flat)
-    contours = peak_contours(power[in_band], freqs[in_band], times, timed)
+    contours = _contours(x, call_rate, timed, tonal_band, (power, freqs, times, n_fft))
     tonal_enough = tonal >= BROADBAND_BELOW
     modulation = classify_modulation(contours, timed) if tonal_enough else None
     call_modulation = calls_shape(contours, timed) if tonal_enough else None
@@ -241,6 +251,34 @@ def _measure_calls(
         modulation,
         call_modulation,
     )
+
+
+def _contours(
+    x: np.ndarray,
+    rate: int,
+    timed: list[tuple[float, float]],
+    band: tuple[float, float],
+    spectrogram: tuple[np.ndarray, np.ndarray, np.ndarray, int],
+) -> list[Contour]:
+    """The calls' frequency tracks in ``band``: from the calls' spectrogram when its frames
+    are short against a typical call, else from frames that are (``contour_frame_size``), a
+    quarter of one apart, around each call alone (a clip's worth of such frames would hold
+    hundreds of megabytes)."""
+    power, freqs, times, n_fft = spectrogram
+    n_contour = contour_frame_size(rate, timed, band, n_fft)
+    if n_contour >= n_fft:
+        in_band = (freqs >= band[0]) & (freqs <= band[1])
+        return peak_contours(power[in_band], freqs[in_band], times, timed)
+    hop = max(1, n_contour // CONTOUR_HOP_DIVISOR)
+    freqs = np.fft.rfftfreq(n_contour, 1.0 / rate)
+    in_band = (freqs >= band[0]) & (freqs <= band[1])
+    contours = []
+    for start, end in timed:
+        first = max(0, int(start * rate) - n_contour) // hop * hop  # on the clip's frame grid
+        piece = dsp.stft_power(x[first : int(end * rate) + n_contour], n_contour, hop)
+        at = (first + np.arange(piece.shape[1]) * hop) / rate
+        contours.extend(peak_contours(piece[in_band], freqs[in_band], at, [(start, end)]))
+    return contours
 
 
 def phrases(segments: list[tuple[float, float]]) -> list[tuple[float, float]]:

@@ -9,6 +9,9 @@ from ``bands``) is smoothed over windows one octave apart, from a few cycles of 
   from the envelope's quiet part (``NoiseFloor``: the smoothed energy of noise follows a gamma
   distribution whose shape grows with the window). A call reaches a level noise alone passes
   once in a million windows, and lasts while above what noise stays under 95 % of the time.
+  The noise's mean is the same at every window (only its spread changes), so no window reads
+  it far under the windows' median: between a recorder's clicks, windows shorter than their
+  spacing see a floor ten times under the noise's mean, and every click would stand out.
 * **From coarse to fine.** At the coarsest window a pulse train or a run of notes is one event
   and noise is smoothest. Going finer, an event is split into the calls a finer window finds in
   it when real gaps part them (long against that window, dipping well under both sides), and a
@@ -49,6 +52,8 @@ PART_SHARE = 0.5  # ...and hold this share of its energy
 END_DB = 25.0  # a call ends where its energy falls this far under its peak (or into the noise)
 LOUDEST_SPAN_DB = 20.0  # calls this far under the loud ones are background, not the caller
 SCRAP_SHARE, SCRAP_GAP = 0.1, 0.5  # see _without_scraps
+NOISE_SPREAD_DB = 3.0  # a window's reading of the noise's mean lies within this of the
+# windows' median (see find_calls)
 STATIONARY_DB = 6.0  # nothing found, and the envelope spans less than this: one steady sound
 
 
@@ -72,7 +77,13 @@ def find_calls(samples: np.ndarray, rate: int, band: tuple[float, float]) -> Cal
     width = max(band[1] - band[0], 1.0)
     finest = max(MIN_WINDOW_SAMPLES / rate, FINEST_CYCLES / width)
     windows = [finest * 2.0**k for k in range(40) if finest * 2.0**k <= MAX_SCALE_S] or [finest]
-    scales = [_Scale.of(energy, rate, window) for window in windows]
+    envelopes = [_envelope(energy, rate, window) for window in windows]
+    floors = [NoiseFloor.of(env) for env, _ in envelopes]
+    least = float(np.median([floor.mean for floor in floors])) * 10 ** (-NOISE_SPREAD_DB / 10)
+    scales = [
+        _Scale.of(env, hop_s, window, floor.at_least(least))
+        for (env, hop_s), window, floor in zip(envelopes, windows, floors, strict=True)
+    ]
     events = _without_scraps(_loud(_split_down(scales), scales), scales)
     if not events:
         coarsest = scales[-1]
@@ -118,6 +129,10 @@ class NoiseFloor:
         mean = p20 / (float(special.gammaincinv(shape, 0.2)) / shape)
         return cls(max(mean, 1e-30), shape)
 
+    def at_least(self, mean: float) -> NoiseFloor:
+        """This floor with its mean raised to ``mean`` if under it (its spread kept)."""
+        return self if self.mean >= mean else NoiseFloor(mean, self.shape)
+
     def quantile(self, q: float) -> float:
         """The power noise alone stays under with probability ``q``."""
         return self.mean * float(special.gammaincinv(self.shape, q)) / self.shape
@@ -148,15 +163,7 @@ class _Scale:
     seen: list[tuple[int, int, float]]  # the same, MIN_WINDOWS windows long or more
 
     @classmethod
-    def of(cls, energy: np.ndarray, rate: int, window_s: float) -> _Scale:
-        n = max(1, round(window_s * rate))
-        hop = max(1, n // 4)
-        total = energy.size - 1
-        centres = np.arange(0, total, hop)
-        lo = np.clip(centres - n // 2, 0, total)
-        hi = np.clip(centres - n // 2 + n, 0, total)
-        env = np.maximum((energy[hi] - energy[lo]) / np.maximum(hi - lo, 1), 0.0)
-        noise = NoiseFloor.of(env)
+    def of(cls, env: np.ndarray, hop_s: float, window_s: float, noise: NoiseFloor) -> _Scale:
         high = max(noise.quantile(1 - HIGH_FALSE_ALARM), noise.mean * 10 ** (HIGH_DB / 10))
         low = max(
             noise.quantile(LOW_QUANTILE),
@@ -164,7 +171,6 @@ class _Scale:
             float(env.max(initial=0.0)) * 10 ** (-DYNAMIC_DB / 10),
         )
         low = min(low, high)
-        hop_s = hop / rate
         seen = _detect(env, high, low, round(GAP_WINDOWS * window_s / hop_s))
         seen = [e for e in seen if (e[1] - e[0]) * hop_s >= MIN_WINDOWS * window_s]
         events = [e for e in seen if (e[1] - e[0]) * hop_s >= RESOLVE * window_s]
@@ -178,6 +184,18 @@ class _Scale:
 
     def index(self, seconds: float) -> int:
         return int(np.clip(round(seconds / self.hop_s), 0, self.env.size))
+
+
+def _envelope(energy: np.ndarray, rate: int, window_s: float) -> tuple[np.ndarray, float]:
+    """The mean power over ``window_s`` every quarter window (from the running sum
+    ``energy``), and that hop in seconds."""
+    n = max(1, round(window_s * rate))
+    hop = max(1, n // 4)
+    total = energy.size - 1
+    centres = np.arange(0, total, hop)
+    lo = np.clip(centres - n // 2, 0, total)
+    hi = np.clip(centres - n // 2 + n, 0, total)
+    return np.maximum((energy[hi] - energy[lo]) / np.maximum(hi - lo, 1), 0.0), hop / rate
 
 
 def _detect(env: np.ndarray, high: float, low: float, bridge: int) -> list[tuple[int, int, float]]:

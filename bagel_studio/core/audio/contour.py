@@ -30,6 +30,31 @@ TRILL_DUTY = 0.25  # and sound a quarter of the time at least: a bat's pulses, a
 TRILL_ALIKE = 2.0  # and alike: the middle half of the notes' lengths within this factor
 
 
+CONTOUR_WINDOWS = 4  # a call's track is read in frames this many times shorter than it...
+CONTOUR_HOP_DIVISOR = 4  # ...a quarter of a frame apart...
+CONTOUR_CYCLES = 8.0  # ...each holding this many cycles of the band's centre at least
+
+
+def contour_frame_size(
+    rate: int, segments: list[tuple[float, float]], band: tuple[float, float], n_fft: int
+) -> int:
+    """The frame (samples) the calls' tracks are read in: ``n_fft`` (the calls' spectrogram)
+    when CONTOUR_WINDOWS of its frames fit in the typical (median) call, else the power of two
+    nearest a CONTOUR_WINDOWS-th of that call, CONTOUR_CYCLES cycles of the band's centre at
+    least. A bat's 1 ms pulse in the 0.7 ms frames its spectrum is read in is a few frames,
+    each a blur of its components: the loudest bin hops from one to the next, and the track
+    says nothing of how each sweeps."""
+    lengths = [b - a for a, b in segments]
+    if not lengths:
+        return n_fft
+    typical = float(np.median(lengths)) * rate
+    if typical >= CONTOUR_WINDOWS * n_fft:
+        return n_fft
+    centre = float(np.sqrt(max(band[0], 1.0) * max(band[1], 1.0)))
+    wanted = max(CONTOUR_CYCLES * rate / centre, typical / CONTOUR_WINDOWS, 16.0)
+    return min(n_fft, int(2 ** round(np.log2(wanted))))
+
+
 @dataclass(frozen=True)
 class Contour:
     """One call's log2 frequency tracks: its loudest bin in each frame (``peak``: how the sound
@@ -136,11 +161,12 @@ def calls_shape(contours: list[Contour], segments: list[tuple[float, float]]) ->
 
 
 def contour_shape(contour: Contour) -> str | None:
-    """One call's shape: its loudest bin's track's, unless that track arches (or dips) where
-    the strongest ridge glides one way: the loudest bin hopping from one component to another
-    that starts later and higher (a bat's pulse of two overlapping downward sweeps) is no arch."""
+    """One call's shape: its loudest bin's track's, unless that track arches (or dips, or
+    glides the other way) where the strongest ridge glides one way: the loudest bin hopping
+    from one component to another that starts later and higher (a bat's pulse of two or three
+    overlapping downward sweeps, the lower loudest first) is no arch and no rise."""
     shape = call_shape(contour.peak)
-    if shape in ("up-down", "down-up"):
+    if shape in ("up-down", "down-up", "rising", "falling"):
         along = call_shape(contour.ridge)
         if along in ("rising", "falling"):
             return along

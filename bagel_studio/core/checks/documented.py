@@ -8,7 +8,11 @@ of"), in the same role: the predator offered as a possible prey is not documente
 record of it eating; an option outside the group or of another rank than the stem asks ("which
 moth", "which family") is no answer, whatever the records link it to. For a masked interaction,
 a distractor interaction is also documented when another record links the item's two taxa, the
-same way round, by it or by a relation implying it.
+same way round, by it or by a relation implying it; one the gold's own record says, more precise
+than a vague key ("has pathogen" beside "interacts with"), is underspecified-interaction's.
+A stem that states what singles out the gold's record (its count or share, its year, the
+authors of its source, as it may name its place) asks about that record: a record stating other
+figures or another source documents nothing for it. The gold offered twice is no second answer.
 """
 
 from __future__ import annotations
@@ -19,9 +23,11 @@ from dataclasses import dataclass
 from bagel_studio.core.checks.globi_item import (
     GlobiItem,
     describe,
+    holds_marks,
     in_place,
     letter,
     role,
+    stem_marks,
     stem_place,
 )
 from bagel_studio.core.checks.groups import asked_rank, outside, stem_groups
@@ -39,11 +45,22 @@ _MOST = re.compile(
     r"\b(?:mainly|chiefly|primarily|mostly|commonest|main)\b",
     re.IGNORECASE,
 )
+# Columns of a record that give an amount of the partner (a share or a count: "N", "%N",
+# "percentOfPollenLoad", "numberOfSeedsAttacked", "prevalence"), and the figure a value starts
+# with ("17.58 [0–37.39]").
+_AMOUNT_COLUMN = re.compile(
+    r"^n$|^%|percent|number|count|frequency|prevalence|abundance|proportion|share",
+    re.IGNORECASE,
+)
+_LEADING_FIGURE = re.compile(r"\s*(\d+(?:\.\d+)?)")
 DESCRIPTION = (
     "The loaded GloBI records also link another option (of the group and rank the stem asks, "
     "if it asks one) to the stem's taxon by the same or an equivalent interaction, in the same "
     "role and of the place the stem names, if it names one (a record-specific key): the records "
-    "are named."
+    "are named. Where the stem states figures or a source of the gold's record (a count, a "
+    "share, a year, its authors) only records stating them too count; where it asks the main "
+    "or most frequent partner, only one recorded as often and, where the records give shares "
+    "or counts, as much as the gold."
 )
 
 
@@ -165,10 +182,13 @@ def _documented_participants(g: GlobiItem) -> Flag | None:
     # an option holding the gold is linked by the gold's own records: taxon-overlap's business
     gold_and_below = {gold_key} | _members(g, gold_key)
     place = stem_place(g)  # a stem asking of one place asks of the records of that place
+    marks: tuple[tuple[str, tuple[str, ...]], ...] | None = None  # stated of its record
     hits: dict[int, list[GlobiLink]] = {}
     for index in g.taxa:
         if index == g.gold or g.key(index) in wanted:
             continue
+        if g.key(index) == gold_key:
+            continue  # the gold offered again: no second answer (options-not-distinct's)
         if outside(groups, known_lineage(g, index)):
             continue  # a spider for "which moth": no answer, whatever eats it
         if rank is not None and not_of_rank(g.taxa[index], rank):
@@ -178,9 +198,14 @@ def _documented_participants(g: GlobiItem) -> Flag | None:
             for lk in links_for_option(g, index)
             if _fits(lk, _member_key(lk, wanted), relations)
             and in_place(lk, place)
-            # not the gold's own records, unless the gold is offered twice
-            and (g.key(index) == gold_key or _member_key(lk, wanted) not in gold_and_below)
+            # not the gold's own records
+            and _member_key(lk, wanted) not in gold_and_below
         ]
+        if matches:
+            # a stem stating a figure or a source of the gold record (its count, its year,
+            # its authors) asks which record that is: records that state otherwise are others
+            marks = stem_marks(g) if marks is None else marks
+            matches = [lk for lk in matches if holds_marks(lk, marks)]
         if matches:
             hits[index] = matches
     if hits and _MOST.search(g.item.content.question):
@@ -189,8 +214,34 @@ def _documented_participants(g: GlobiItem) -> Flag | None:
             for lk in links_for_option(g, g.gold)
             if _fits(lk, _member_key(lk, wanted), relations)
         ]
-        hits = {i: found for i, found in hits.items() if len(found) >= len(gold_links)}
+        hits = {
+            i: found
+            for i, found in hits.items()
+            if len(found) >= len(gold_links) and not _recorded_less(found, gold_links)
+        }
     return _flag(g, hits)
+
+
+def _amounts(links: list[GlobiLink]) -> dict[str, float]:
+    """{column: the largest figure} of the amount columns (``_AMOUNT_COLUMN``) of records."""
+    found: dict[str, float] = {}
+    for link in links:
+        for column, value in link.columns.items():
+            if _AMOUNT_COLUMN.search(column) is None:
+                continue
+            figure = _LEADING_FIGURE.match(value)
+            if figure is not None:
+                found[column] = max(found.get(column, 0.0), float(figure.group(1)))
+    return found
+
+
+def _recorded_less(links: list[GlobiLink], gold_links: list[GlobiLink]) -> bool:
+    """Whether an option's records give it less than the gold's records give the gold in every
+    amount both give and in which they differ ("most", "main" asked of the share of the pollen
+    loads or the number of prey items, not of how many records there are)."""
+    mine, gold = _amounts(links), _amounts(gold_links)
+    compared = [(mine[c], gold[c]) for c in mine.keys() & gold.keys() if mine[c] != gold[c]]
+    return bool(compared) and all(a < b for a, b in compared)
 
 
 def _stem_lineage(g: GlobiItem, key: str) -> frozenset[str]:
@@ -219,6 +270,7 @@ def _documented_interactions(g: GlobiItem) -> Flag | None:
         return None
     first, second = pair
     gold_ref = g.gold_link.ref if g.gold_link is not None else None
+    key = read_label(g.interactions[g.gold]) if g.gold is not None else None
     between = [
         lk
         for lk in g.links.get(first, ())
@@ -229,10 +281,20 @@ def _documented_interactions(g: GlobiItem) -> Flag | None:
         if index == g.gold:
             continue
         option = read_label(text)
+        if key is not None and _vaguer_than_its_record(g, first, option, key):
+            continue  # the key is vaguer than its own record: underspecified-interaction's
         matches = [lk for lk in between if _states(lk, first, option)]
         if matches:
             hits[index] = matches
     return _flag(g, hits)
+
+
+def _vaguer_than_its_record(g: GlobiItem, first: str, option: Reading, key: Reading) -> bool:
+    """Whether the gold record itself says what the option says, and the option says what the
+    key says more precisely ("has pathogen" beside the key "interacts with", the record a "has
+    pathogen" record): one answer said vaguely, not a second one."""
+    link = g.gold_link
+    return link is not None and _states(link, first, option) and implies(option.type, key.type)
 
 
 def _states(link: GlobiLink, first: str, option: Reading) -> bool:

@@ -90,6 +90,55 @@ def in_place(link: GlobiLink, place: tuple[str, ...]) -> bool:
     return not link.locality or all(within(p, link.locality) for p in place)
 
 
+# A figure standing alone ("176", "17.58", "1990"), not one inside a code ("L406", "3d4a").
+_FIGURE = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w])")
+_WORD = re.compile(r"[^\W\d_][\w'’-]*")
+
+
+def stem_marks(g: GlobiItem) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """What the stem states of the gold record beyond its taxa, each figure or word with the
+    record's columns that hold it: a figure the stem writes ("numbered 176 items (17.58%)": the
+    record's N and %N; "in 1990": its date) and a name the stem writes with a capital inside the
+    sentence ("reported by Lilley and Cerenius": its citation). The words of the options and of
+    the stem's taxa are none: every record of those taxa holds them. Empty when the stem states
+    nothing of the record: records of every kind fit it."""
+    link = g.gold_link
+    if link is None or not link.columns:
+        return ()
+    question = g.item.content.question
+    figures = set(_FIGURE.findall(question))
+    taxa = " ".join((*g.options, *g.stem_taxa.values())).casefold()
+    names = {
+        m.group(0)
+        for m in _WORD.finditer(question)
+        if m.start() > 0 and m.group(0)[0].isupper() and m.group(0).casefold() not in taxa
+    }
+    if not figures and not names:
+        return ()
+    held: dict[str, list[str]] = {}
+    for column, value in link.columns.items():
+        found = figures.intersection(_FIGURE.findall(value)) if figures else set()
+        if names:
+            found |= names.intersection(_WORD.findall(value))
+        for mark in found:
+            held.setdefault(mark, []).append(column)
+    return tuple((mark, tuple(columns)) for mark, columns in sorted(held.items()))
+
+
+def holds_marks(link: GlobiLink, marks: tuple[tuple[str, tuple[str, ...]], ...]) -> bool:
+    """Whether a record states what the stem states of the gold record (``stem_marks``): one of
+    the columns holding each figure or word holds it here too, or the record has none of those
+    columns (a record that says nothing of it fits)."""
+    for mark, columns in marks:
+        values = [link.columns[c] for c in columns if c in link.columns]
+        if not values:
+            continue
+        find = _FIGURE.findall if mark[:1].isdigit() else _WORD.findall
+        if not any(mark in find(value) for value in values):
+            return False
+    return True
+
+
 def within(place: str, text: str) -> bool:
     """Whether ``text`` names ``place`` as words ("UK, Hertfordshire" names the "UK";
     "Kessipoughou cave" does not name "Zadie cave")."""

@@ -4,7 +4,8 @@ relations a relation implies.
 GloBI maps the interaction names of its sources to Relations Ontology terms (``eats``
 RO_0002470, ``parasite of`` RO_0002444, ...), each with its inverse (``eaten by``) and a few more
 general relations it implies (a parasitoid eats and kills its host; an ectoparasite is a
-parasite and lives on its host; whatever eats something interacts with it). This table follows
+parasite and lives on its host; whatever eats something interacts with it; a pathogen is a
+parasite but does not eat its host). This table follows
 those terms and GloBI's own mapping of source wordings ("found on" is ``adjacent to``, "ex." is
 ``has host``, "larval foodplant" is ``eats``), with the verbs a summary or a stem writes them in
 ("feeds on", "parasitizes"). Every label reads as a relation of its actor (the eater, the
@@ -85,6 +86,9 @@ _TYPES: dict[str, tuple[tuple[str, ...], bool]] = {
     "damages": ((_I,), False),
     "influences": ((_I,), False),
 }
+# What a type does not take over from the types it implies: a pathogen is a parasite of its
+# host, but an infection is no meal (a curator does not read "is eaten by" from "has pathogen").
+_NOT_INHERITED: dict[str, frozenset[str]] = {"pathogen of": frozenset({"eats"})}
 # Types too broad to make two others compatible by being implied by a third with them.
 _BROAD = GENERIC | {"symbiont of", "acquires nutrients from"}
 
@@ -249,7 +253,7 @@ def implied(type_: str) -> frozenset[str]:
     found = {type_}
     for parent in _TYPES[type_][0]:
         found |= implied(parent)
-    return frozenset(found)
+    return frozenset(found) - _NOT_INHERITED.get(type_, frozenset())
 
 
 def implies(specific: str, general: str) -> bool:

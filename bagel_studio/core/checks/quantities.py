@@ -4,11 +4,13 @@ days" and "3-4 weeks" say the same, and "About 40%" is not "within 40 km".
 
 ``quantities(text)`` finds every quantity of a text: a value or a range, a unit (converted to the
 base unit of its dimension: metres, kilograms, seconds, hertz, degrees Celsius...; a count of
-things takes the thing's stem as its unit, "3 eggs"), and a bound ("more than", "up to"; "about"
-and "~" change nothing). Two quantities are the same when their dimension and bound agree and
-their values agree within a part in a hundred. ``unit_words`` are the words the quantities were
-made of, which the word comparisons then leave out. Small curated tables (number words, units,
-bounds), nothing learnt: the verdicts can be checked by eye.
+things takes the thing's stem as its unit, "3 eggs"; each end of a range may carry its own,
+"four seconds to one minute"), and a bound ("more than", "up to"; "about" and "~" change
+nothing but the slack, also after a bound: "up to about 770 lb"). Two quantities are the same
+when their dimension and bound agree and their values agree within a part in a hundred.
+``unit_words`` are the words the quantities were made of, which the word comparisons then leave
+out. Small curated tables (number words, units, bounds), nothing learnt: the verdicts can be
+checked by eye.
 """
 
 from __future__ import annotations
@@ -180,6 +182,8 @@ class _Patterns:
         self.quantity = re.compile(
             rf"(?:(?P<lead>between|from)\s+)?"
             rf"(?:(?P<bound>{_ANY_BOUND})\s*)?"
+            # "up to about 770 lb": a bound, then a hedge
+            rf"(?:(?P<hedge>{_APPROX})\s*)?"
             rf"(?:(?P<span>between|from)\s+(?:an?\s+(?:low|minimum)\s+of\s+)?)?"
             rf"(?P<low>{_NUMBER})(?P<plus>\+)?"
             rf"(?:(?:\s*|-)(?P<low_unit>{_UNIT_RE})(?![a-z]))?"
@@ -498,7 +502,16 @@ def _quantity(match: re.Match[str]) -> Quantity | None:
         high = low  # "3 and 4" outside "between": two numbers, the first one here
     unit = (match.group("unit") or match.group("low_unit") or "").lower()
     raw_low, raw_high = min(low, high), max(low, high)
-    dimension, low, high = _in_base_unit(unit, low, high)
+    low_unit = (match.group("low_unit") or "").lower()
+    if low_unit and unit != low_unit and high_text:
+        # each end in its own unit: "between four seconds and one minute"
+        mixed = _ends_in_own_units(low_unit, unit, low, high)
+        if mixed is not None:
+            dimension, low, high, raw_low, raw_high = mixed
+        else:
+            dimension, low, high = _in_base_unit(unit, low, high)
+    else:
+        dimension, low, high = _in_base_unit(unit, low, high)
     if not unit:
         noun = (match.group("noun") or "").lower()
         if noun and noun not in _NOT_NOUNS and noun not in STOP_WORDS:
@@ -512,7 +525,8 @@ def _quantity(match: re.Match[str]) -> Quantity | None:
     slack = 0.0
     factor = abs(max(low, high) / raw_high) if raw_high else 1.0
     step = _last_unit(match.group("high") or match.group("low")) * factor if unit else 0.0
-    if _patterns().hedge.match(bound_text):  # "about 110": whatever rounds to 110
+    # "about 110", "up to about 110": whatever rounds to 110
+    if _patterns().hedge.match(bound_text) or match.group("hedge"):
         slack = 0.5 * _last_unit(match.group("high") or match.group("low")) * factor
     return Quantity(
         min(low, high),
@@ -612,6 +626,25 @@ def _lone_article(match: re.Match[str]) -> bool:
     low = match.group("low").strip().lower()
     alone = not match.group("bound") and not match.group("high")
     return alone and low in ("one", "single", "a single", "half")
+
+
+def _ends_in_own_units(
+    low_unit: str, high_unit: str, low: float, high: float
+) -> tuple[str, float, float, float, float] | None:
+    """A range whose ends carry units of their own ("four seconds to one minute", "2 weeks to
+    3 months": a span of time) as (dimension, low, high in the base unit, and both in the
+    high end's unit); None when the two units measure different things."""
+    low_dimension, low_base, _ = _in_base_unit(low_unit, low, low)
+    dimension, high_base, _ = _in_base_unit(high_unit, high, high)
+    if low_dimension != dimension:
+        if {low_dimension, dimension} != _MONTHS_AND_TIME:
+            return None
+        low_base *= _MONTH if low_dimension == "months" else 1.0
+        high_base *= _MONTH if dimension == "months" else 1.0
+        dimension = "time"
+    factor = high_base / high if high else 1.0
+    ends = sorted((low_base, high_base))
+    return dimension, ends[0], ends[1], ends[0] / factor, ends[1] / factor
 
 
 def _in_base_unit(unit: str, low: float, high: float) -> tuple[str, float, float]:
@@ -754,6 +787,27 @@ def asked_units(question: str) -> frozenset[str]:
             if match.group(0).lower().startswith("how") and counted not in STOP_WORDS:
                 found.add("count:" + stem(counted))
     return frozenset(found)
+
+
+def hedged_inside(first: tuple[Quantity, ...], second: tuple[Quantity, ...]) -> bool:
+    """A hedged value lies inside a range that says no more than it ("Roughly three quarters"
+    in "About 70-80%", "About 5 weeks" in "4-6 weeks"): the range is within a hedge's reach of
+    the value either way (HEDGE_SHARE of it), so whichever is right, so is the other. A range
+    far wider than the value's hedge ("10-50 cm" / "About 30 cm") is another answer."""
+    if len(first) != 1 or len(second) != 1:
+        return False
+    a, b = first[0], second[0]
+    if {a.dimension, b.dimension} == _MONTHS_AND_TIME:
+        a, b = a.in_time(), b.in_time()
+    if a.dimension != b.dimension or a.bound or b.bound:
+        return False
+    span, value = (a, b) if a.low < a.high else (b, a)
+    if span.low == span.high or value.low != value.high or not value.slack:
+        return False
+    if not span.low <= value.low <= span.high:
+        return False
+    reach = HEDGE_SHARE * abs(value.low)
+    return value.low - span.low <= reach and span.high - value.low <= reach
 
 
 OVERLAP = 0.5  # share of the wider range the narrower one must cover to be the same answer

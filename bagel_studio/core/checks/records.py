@@ -59,6 +59,20 @@ class GlobiLink:
         return " ".join(place.split()).casefold() if isinstance(place, str) else ""
 
     @cached_property
+    def columns(self) -> dict[str, str]:
+        """The record's table row as stored, {column: value} (read when first asked; empty
+        when the row is not stored)."""
+        if not self.raw:
+            return {}
+        try:
+            record = json.loads(self.raw)
+        except ValueError:
+            return {}
+        if not isinstance(record, dict):
+            return {}
+        return {str(k): str(v) for k, v in record.items() if v is not None and str(v).strip()}
+
+    @cached_property
     def source_key(self) -> str:
         return normalize_taxon(self.source)
 

@@ -19,6 +19,7 @@ from bagel_studio.core.checks.quantities import (
     NUMBER_STEMS,
     Quantity,
     asked_units,
+    hedged_inside,
     nested_ranges,
     quantities,
     same_quantities,
@@ -27,6 +28,7 @@ from bagel_studio.core.checks.quantities import (
 from bagel_studio.core.checks.words import (
     STOP_WORDS,
     WORD_RE,
+    singular,
     stem,
     stem_set,
     words,
@@ -42,10 +44,14 @@ HIDDEN_CONTEXT = "hidden-context"
 DESCRIPTIONS = {
     DUPLICATE_OPTIONS: "Two options say the same thing in different words (the same content "
     "words in an order that keeps their meaning, the same quantities in other units or number "
-    "formats, a bare number and the same number in the unit the stem asks, one range mostly "
-    "inside the other, the same interaction in other verbs, or nearly the same text), so two "
+    "formats, each end of a range in its own unit, a bare number and the same number in the "
+    "unit the stem asks, one range mostly inside the other, a hedged value inside a range that "
+    "says no more, the same interaction in other verbs, or nearly the same text), so two "
     "answers are defensible; the words or numbers matched are named.",
-    GOLD_IN_STEM: "The gold answer's text appears in the stem, so the stem gives it away.",
+    GOLD_IN_STEM: "The gold answer's text appears in the stem, so the stem gives it away: "
+    "as a phrase (in any form of its words), or as all its content words scattered, each "
+    "written as in the gold (a stem describing what a name names, the reflex that lets a cat "
+    '"right itself", does not give away "the cat righting reflex").',
     HIDDEN_CONTEXT: "The stem refers to something the reader never sees (the passage, this GloBI "
     "record, the source, the spectrogram, the recording...); items must be self-contained. A "
     'source counts as pointed at when "the" comes straight before such a noun, or before one of a '
@@ -227,6 +233,7 @@ class _Option:
 
 _UNREAD = object()  # an _Option's interaction before it is first asked for
 _NESTED = "one range mostly inside the other"
+_INSIDE = "a hedged value inside a range that says no more"
 
 
 # Room for the options that recur (species, interaction types, frequency bands); a bulk check of
@@ -314,7 +321,9 @@ def _why_same(a: _Option, b: _Option, units: frozenset[str] | None = None) -> st
     """What makes two options say the same thing (for the flag's message), or None: the same
     content words in an order that keeps their meaning (case, articles and plurals
     aside), the same quantities with the same other words ("37 °C" / "about 37 degrees
-    Celsius", "3 to 4 weeks" / "three to four weeks"), or nearly the same text.
+    Celsius", "3 to 4 weeks" / "three to four weeks", "Up to 350 kg" / "Up to about 770 lb"),
+    ranges one mostly inside the other or a hedged value inside a narrow range ("About 70-80%"
+    / "Roughly three quarters"), or nearly the same text.
 
     Never near-same: an option and its negation ("Males are not larger..."), options whose
     words cross a word between them ("Males are larger than females" / "Females are larger than
@@ -334,6 +343,8 @@ def _why_same(a: _Option, b: _Option, units: frozenset[str] | None = None) -> st
             how = "the same quantity" if len(a.quantities) == 1 else "the same quantities"
         elif nested_ranges(a.quantities, b.quantities):
             how = _NESTED
+        elif hedged_inside(a.quantities, b.quantities):
+            how = _INSIDE
         else:
             return None
         # the thing counted is the unit of a count ("Three" is "3 chicks" where chicks are
@@ -347,7 +358,7 @@ def _why_same(a: _Option, b: _Option, units: frozenset[str] | None = None) -> st
             if _directions(a.phrase) != _directions(b.phrase) or _opposed(a, b):
                 return None
             pairs = zip(a.quantities, b.quantities, strict=True)
-            join = " = " if how != _NESTED else " and "
+            join = " and " if how in (_NESTED, _INSIDE) else " = "
             return f"{how}, " + "; ".join(f"{q.text!r}{join}{r.text!r}" for q, r in pairs)
     elif a.stem_set and a.stem_set == b.stem_set:
         if a.negated != b.negated or _crossed(a.text, b.text):
@@ -568,6 +579,8 @@ def _gold_in_stem(item: Item, options: list[_Option]) -> Flag | None:
             how = "verbatim"  # in another form of its words ("Ruminant": "are ruminants")
         elif len(gold_stems) < 2:
             return None
+        elif not _written_alike(WORD_RE.findall(gold), question):
+            return None  # "right itself" describes what "righting" names: no leak
         else:
             how = "all its content words"
     # A phrase every option shares (the species named in each) gives nothing away.
@@ -587,6 +600,15 @@ def _gold_in_stem(item: Item, options: list[_Option]) -> Flag | None:
         f"The stem contains the gold answer {letter} ({how}): {gold.strip()!r}",
         {"options": [letter], "match": how},
     )
+
+
+def _written_alike(gold: list[str], question: list[str]) -> bool:
+    """Whether the stem holds each content word of the gold as the gold writes it (case and
+    plural aside): scattered words give a gold away as written, not in another form of the
+    word (a stem describing the reflex that lets a cat "right itself" does not name "the cat
+    righting reflex")."""
+    held = {singular(w) for w in question}
+    return all(singular(w) in held for w in gold if w.lower() not in STOP_WORDS)
 
 
 def _stemmed(found: list[str]) -> str:

@@ -103,6 +103,21 @@ def stem(word: str) -> str:
     return w
 
 
+def singular(word: str) -> str:
+    """A word in lower case without a plural ending ("Prides" is "pride", "species" stays), a
+    British spelling as the American one: the same word as written, number aside, where
+    ``stem`` would also join other forms ("righting", "right")."""
+    w = word.lower().replace("’", "'")
+    w = _SPELLINGS.get(w, w)
+    if len(w) > 4 and w.endswith("ies"):
+        return w[:-3] + "y"
+    if len(w) > 4 and w.endswith(("sses", "shes", "ches", "xes", "zes")):
+        return w[:-2]
+    if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        return w[:-1]
+    return w
+
+
 def words(text: str) -> list[str]:
     """The words and numbers of ``text`` as written (inner apostrophes and hyphens kept), before
     stemming."""

@@ -1125,3 +1125,211 @@ def test_an_option_of_another_rank_than_the_stem_asks_overlaps_no_option() -> No
     flags = checked(store, family, taxon)
     assert "taxon-overlap" not in flags["globi:salix:family"]  # an order is no family
     assert flags["globi:salix:taxon"]["taxon-overlap"].details["options"] == ["A", "B", "D"]
+
+
+def _with_columns(rec: dict[str, object], **columns: str) -> dict[str, object]:
+    """A record with the other columns of its table row ("%N" and the like passed as
+    ``**{...}``)."""
+    rec["record"] = dict(columns)
+    return rec
+
+
+def test_a_stem_asking_the_main_partner_compares_the_amounts_the_records_give() -> None:
+    # one record per bee and plant family, each with the family's share of the pollen loads:
+    # "main" is asked of the share, not of how many records there are (one each)
+    store = Store.memory()
+    store.evidence.add_globi_records(
+        [
+            _with_columns(
+                record("Colletes exemplaris", "eats", family, row=row),
+                percentOfPollenLoad=share,
+                Loads="44",
+            )
+            for row, family, share in (
+                (1, "Ericaceae", "90.8"),
+                (2, "Asteraceae", "3.6"),
+                (3, "Fabaceae", "5.6"),
+            )
+        ],
+        None,
+    )
+    options = ["Ericaceae", "Asteraceae", "Fabaceae", "Resedaceae"]
+    main = new_item(
+        "globi:colletes:main",
+        "GloBI",
+        "Which plant family is the main pollen source of Colletes exemplaris?",
+        options,
+        "A",
+        PARTICIPANT,
+        globi_ref="curated.tsv#1",
+    )
+    any_share = new_item(
+        "globi:colletes:any",
+        "GloBI",
+        "Which plant family's pollen is recorded in the loads of Colletes exemplaris?",
+        options,
+        "A",
+        PARTICIPANT,
+        globi_ref="curated.tsv#1",
+    )
+    minor_key = new_item(
+        "globi:colletes:minor-key",
+        "GloBI",
+        "Which plant family is the main pollen source of Colletes exemplaris?",
+        options,
+        "B",
+        PARTICIPANT,
+        globi_ref="curated.tsv#2",
+    )
+    flags = checked(store, main, any_share, minor_key)
+    assert "also-documented" not in flags["globi:colletes:main"]
+    assert flags["globi:colletes:any"]["also-documented"].details["options"] == ["B", "C"]
+    # keyed to a minor share, the main one is a second (better) answer
+    assert flags["globi:colletes:minor-key"]["also-documented"].details["options"] == ["A", "C"]
+
+
+def test_a_stem_stating_an_amount_of_the_gold_record_asks_which_record_holds_it() -> None:
+    store = Store.memory()
+    prey = (
+        (1, "Macroramphosus sp.", "176", "17.58 [0–37.39]", "1"),
+        (2, "Cepola macrophthalma", "256", "25.57 [0–43.77]", "2"),
+        (3, "Conger conger", "215", "21.48 [3.1–40.2]", "8"),
+    )
+    store.evidence.add_globi_records(
+        [
+            _with_columns(
+                record("Tursiops truncatus", "eats", name, row=row),
+                **{"N": n, "%N": share, "O": stomachs, "localityName": "Gulf of Cadiz"},
+            )
+            for row, name, n, share, stomachs in prey
+        ],
+        None,
+    )
+    options = ["Macroramphosus sp.", "Cepola macrophthalma", "Conger conger", "Sardina pilchardus"]
+    stated = new_item(
+        "globi:tursiops:176",
+        "GloBI",
+        "Which prey of Tursiops truncatus numbered 176 items (17.58% of all prey)?",
+        options,
+        "A",
+        PARTICIPANT,
+        globi_ref="curated.tsv#1",
+    )
+    unstated = new_item(
+        "globi:tursiops:any",
+        "GloBI",
+        "Which prey is recorded in the stomachs of Tursiops truncatus?",
+        options,
+        "A",
+        PARTICIPANT,
+        globi_ref="curated.tsv#1",
+    )
+    flags = checked(store, stated, unstated)
+    assert "also-documented" not in flags["globi:tursiops:176"]
+    assert flags["globi:tursiops:any"]["also-documented"].details["options"] == ["B", "C"]
+
+
+def test_a_stem_naming_the_source_of_the_gold_record_asks_about_that_source() -> None:
+    lilley = "Lilley, J. H., Cerenius, L., & Söderhäll, K. (1997). RAPD evidence of outbreaks."
+    other = "Kozubíková, E., Petrusek, A. et al. (2008). The crayfish plague in Czechia."
+    rows = [
+        ("Austropotamobius pallipes", lilley, 1),
+        ("Astacus astacus", other, 2),
+        ("Pontastacus leptodactylus", other, 3),
+    ]
+    store = Store.memory()
+    store.evidence.add_globi_records(
+        [
+            _with_columns(
+                record(crayfish, "hasPathogen", "Aphanomyces astaci", row=row),
+                referenceCitation=citation,
+            )
+            for crayfish, citation, row in rows
+        ],
+        None,
+    )
+    options = [
+        "Austropotamobius pallipes",
+        "Astacus astacus",
+        "Pontastacus leptodactylus",
+        "Faxonius limosus",
+    ]
+    named = new_item(
+        "globi:astaci:lilley",
+        "GloBI",
+        "Which crayfish carried the Aphanomyces astaci reported by Lilley and Cerenius?",
+        options,
+        "A",
+        PARTICIPANT,
+        globi_ref="curated.tsv#1",
+    )
+    anyone = new_item(
+        "globi:astaci:any",
+        "GloBI",
+        "Which crayfish is recorded carrying Aphanomyces astaci?",
+        options,
+        "A",
+        PARTICIPANT,
+        globi_ref="curated.tsv#1",
+    )
+    flags = checked(store, named, anyone)
+    assert "also-documented" not in flags["globi:astaci:lilley"]
+    assert flags["globi:astaci:any"]["also-documented"].details["options"] == ["B", "C"]
+    # a record of the same source documents another crayfish
+    store.evidence.add_globi_records(
+        [
+            _with_columns(
+                record("Astacus astacus", "hasPathogen", "Aphanomyces astaci", row=4),
+                referenceCitation=lilley,
+            )
+        ],
+        None,
+    )
+    check_all(store, ["globi:astaci:lilley"])
+    again = flags_by_check(store, "globi:astaci:lilley")
+    assert again["also-documented"].details["options"] == ["B"]
+
+
+def test_a_specific_option_the_gold_record_states_beside_a_vague_key_is_underspecified() -> None:
+    # the key "interacts with" is vaguer than its own record ("has pathogen"): that is
+    # underspecified-interaction's finding, not a second record's; and a pathogen is not
+    # said to eat its host
+    store = Store.memory()
+    store.evidence.add_globi_records(
+        [
+            record("Austropotamobius fulcisianus", "hasPathogen", "Aphanomyces astaci", row=n)
+            for n in (1, 2, 3)
+        ],
+        None,
+    )
+    item = new_item(
+        "globi:fulcisianus:vague",
+        "GloBI",
+        "How is the crayfish Austropotamobius fulcisianus related to Aphanomyces astaci?",
+        ["interacts with", "has pathogen", "eats", "is eaten by"],
+        "A",
+        INTERACTION,
+        globi_ref="curated.tsv#1",
+    )
+    flags = checked(store, item)["globi:fulcisianus:vague"]
+    assert "underspecified-interaction" in flags
+    assert "also-documented" not in flags
+
+
+def test_the_gold_offered_twice_is_no_second_documented_answer() -> None:
+    store = Store.memory()
+    store.evidence.add_globi_records(
+        [record("Icosta angustifrons", "ectoParasiteOf", "Circus cinereus", row=1)], None
+    )
+    item = new_item(
+        "globi:icosta:twice",
+        "GloBI",
+        "Which louse fly is recorded as an ectoparasite of the harrier Circus cinereus?",
+        ["Icosta angustifrons", "Icosta angustifrons", "Ornithoica vicina", "Crataerina pallida"],
+        "A",
+        PARTICIPANT,
+        globi_ref="curated.tsv#1",
+    )
+    flags = checked(store, item)["globi:icosta:twice"]
+    assert "options-not-distinct" in flags
+    assert "also-documented" not in flags

@@ -380,3 +380,48 @@ def test_a_hedged_span_in_months_is_the_same_span_in_days_or_weeks() -> None:
     # a month is 28-31 days: an exact figure in days is no month count, nor a far one
     assert not same_quantities(quantities("4 months"), quantities("115 days"))
     assert not same_quantities(quantities("about four months"), quantities("about 90 days"))
+
+
+def test_a_bound_before_a_hedge_keeps_the_bound() -> None:
+    # "up to about 770 lb" is at most about 770 lb: the same as "up to 350 kg"
+    assert one("Up to about 770 lb")[3] == "le"
+    assert one("more than about 5 km")[3] == "ge"
+    lift = _options("Up to 350 kg", "Up to about 770 lb", "Up to 50 kg", "Up to 1,500 kg")
+    assert lift["duplicate-options"].details["options"] == ["A", "B"]  # type: ignore[attr-defined]
+    assert "'Up to 350 kg' = 'Up to about 770 lb'" in lift["duplicate-options"].message  # type: ignore[attr-defined]
+    assert "duplicate-options" not in _options(
+        "Up to 350 kg", "More than about 770 lb", "Up to 50 kg", "Up to 1,500 kg"
+    )
+
+
+def test_each_end_of_a_range_in_its_own_unit() -> None:
+    # "four seconds and one minute": the first end in seconds, the second in minutes
+    assert one("Between four seconds and one minute")[:3] == (4.0, 60.0, "time")
+    assert one("from 6 months to 2 years")[:3] == (6.0, 24.0, "months")
+    assert one("2 weeks to 3 months")[2] == "time"  # a span in weeks and months is one of time
+    bursts = _options(
+        "Between 4 and 60 seconds",
+        "Between four seconds and one minute",
+        "Between 10 and 20 minutes",
+        "About 2 hours",
+    )
+    assert bursts["duplicate-options"].details["options"] == ["A", "B"]  # type: ignore[attr-defined]
+    assert "duplicate-options" not in _options(
+        "Between 4 and 60 seconds", "Between four and sixty minutes", "About 2 hours", "A day"
+    )
+
+
+def test_a_hedged_value_in_the_middle_of_a_narrow_range_is_the_same_answer() -> None:
+    # "roughly three quarters" (75%) is inside "about 70-80%", which says no more than it
+    share = _options("About 70–80%", "Roughly three quarters", "About 10–20%", "Nearly all of them")
+    assert share["duplicate-options"].details["options"] == ["A", "B"]  # type: ignore[attr-defined]
+    assert "'Roughly three quarters'" in share["duplicate-options"].message  # type: ignore[attr-defined]
+    weeks = _options("4-6 weeks", "About 5 weeks", "10-12 weeks", "A year")
+    assert weeks["duplicate-options"].details["options"] == ["A", "B"]  # type: ignore[attr-defined]
+    for first, second in [
+        ("10-50 cm", "About 30 cm"),  # a range far wider than the hedge
+        ("70-80%", "75%"),  # not hedged: a figure the range does not give
+        ("70-80%", "About 90%"),  # outside it
+        ("Up to 80%", "About 75%"),  # a bound, no range
+    ]:
+        assert "duplicate-options" not in _options(first, second, "Neither", "Something else")

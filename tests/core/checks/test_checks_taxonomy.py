@@ -111,3 +111,11 @@ def test_a_note_in_square_brackets_after_a_name_is_no_part_of_it() -> None:
     assert normalize_taxon("Penicillidia dufouri [as Nycteribia frauenfeldii]") == (
         "penicillidia dufouri"
     )
+
+
+def test_a_pathogen_is_a_parasite_of_its_host_but_does_not_eat_it() -> None:
+    # an infection is no meal: "is eaten by" is not read from a "has pathogen" record, while
+    # a parasite (a louse on a bird, a tick) still feeds on its host
+    assert implies("pathogen of", "parasite of") and implies("pathogen of", "has host")
+    assert not implies("pathogen of", "eats") and not compatible("pathogen of", "eats")
+    assert implies("parasite of", "eats") and implies("ectoparasite of", "eats")

@@ -481,3 +481,36 @@ def test_a_species_beside_its_own_subspecies_is_no_taxon_overlap() -> None:
     flags = checked(Store.memory(), item)["w:hare"]
     assert "taxon-overlap" not in flags  # subspecies-collision's to say
     assert "subspecies-collision" in flags
+
+
+def test_a_stem_describing_what_a_name_names_in_other_forms_of_its_words_gives_no_gold_away() -> (
+    None
+):
+    # the stem holds the gold's words scattered, one only as a verb ("right itself" for
+    # "righting"): it describes the reflex, it does not name it; written as in the gold, the
+    # words give it away
+    options = [
+        "The lizard righting reflex",
+        "The startle reflex",
+        "The freezing reflex",
+        "The flight response",
+    ]
+    described = new_item(
+        "w:righting",
+        "Wikipedia",
+        "What name is given to the reflex that lets a falling lizard right itself?",
+        options,
+        "A",
+        "Behavior",
+    )
+    named = new_item(
+        "w:righting-named",
+        "Wikipedia",
+        "Which reflex of a falling lizard, a righting one, lets it land on its feet?",
+        options,
+        "A",
+        "Behavior",
+    )
+    flags = checked(Store.memory(), described, named)
+    assert "gold-in-stem" not in flags["w:righting"]
+    assert flags["w:righting-named"]["gold-in-stem"].details["match"] == "all its content words"
