@@ -29,7 +29,7 @@ from bagel_studio.ui.queue_panel import QueuePanel
 from bagel_studio.ui.review_controller import ReviewController
 from bagel_studio.ui.secondary import useful_size
 from bagel_studio.ui.services import Services
-from bagel_studio.ui.shortcuts import SHORTCUTS, SHOWING, ReviewMachine, State
+from bagel_studio.ui.shortcuts import BY_ACTION, SHORTCUTS, SHOWING, ReviewMachine, State
 
 DESK_SIZE = QSize(1600, 1000)  # the first size of the window, shrunk to fit a smaller screen
 FRAME_CHECKS_MS = (0, 300)  # after the first show: when the window manager's frame is known
@@ -53,8 +53,8 @@ STATE_TEXT = {  # the status bar's right end: what the keys do now
 }
 # No item because the filters or the search match none: an import is not what is needed.
 EMPTY_FILTERED_TEXT = "No item matches the filters · Ctrl+F filters · / search · F1 keys"
-# Where the item on screen has a recording, the hint names its key too (before "J/K move").
-PLAY_HINT = "Space play"
+# Where the item on screen has a recording, the hint names its key too (before "J/K move"),
+# the key of the shortcut table (``play_hint``).
 LISTENING_STATES = frozenset(state.value for state in SHOWING)  # where Space plays
 
 
@@ -62,8 +62,13 @@ def state_hint(state: str, has_recording: bool) -> str:
     """The status bar's key hint for ``state``, naming Space where the item has a recording."""
     text = STATE_TEXT.get(state, state)
     if has_recording and state in LISTENING_STATES and " · J/K move" in text:
-        text = text.replace(" · J/K move", f" · {PLAY_HINT} · J/K move", 1)
+        text = text.replace(" · J/K move", f" · {play_hint()} · J/K move", 1)
     return text
+
+
+def play_hint() -> str:
+    """'Space play': the key that plays, as the shortcut table binds it."""
+    return f"{BY_ACTION['play'].keys[0]} play"
 
 
 class MainWindow(QMainWindow):

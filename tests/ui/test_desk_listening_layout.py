@@ -4,12 +4,15 @@ queue's columns fit without sideways scrolling, and L gives the recording the qu
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtWidgets import QBoxLayout, QWidget
 
+from bagel_studio.ui.main_window import state_hint
+from bagel_studio.ui.shortcuts import BY_ACTION, State
 from tests.ui.desk_harness import close_desk, desk_on, listening_panel, open_desk
 from tests.ui.desk_project import KOALA_ID, XC_ID
 
@@ -167,3 +170,13 @@ def test_the_measurements_are_whole_below_the_spectrogram(
     assert scroll.height() >= 190
     assert panel.view.height() >= spectrogram
     close_desk(window)
+
+
+def test_the_play_hint_names_the_tables_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The status bar's 'Space play' is written from the shortcut table, as the species line's
+    [H] is: a key rebound there is the key the hint names."""
+    assert "Space play · J/K move" in state_hint(State.REVIEW.value, has_recording=True)
+    play = BY_ACTION["play"]
+    monkeypatch.setitem(BY_ACTION, "play", replace(play, keys=("P", *play.keys)))
+    assert "P play · J/K move" in state_hint(State.REVIEW.value, has_recording=True)
+    assert " play" not in state_hint(State.REVIEW.value, has_recording=False)

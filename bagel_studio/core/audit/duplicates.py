@@ -12,29 +12,53 @@ Three ways two items come to say the same thing, each found without comparing ev
   the same species named), same dimension, same gold answer (by content words, with numbers and
   units read as quantities: "3-4 weeks" is "three to four weeks");
 * the same recording asked twice: one Xeno-canto recording, one dimension, the same gold (a count
-  of its notes and a description of them are two facts of one clip).
+  of its notes and a description of them are two facts of one clip);
+* the same fact with its gold worded otherwise (``one_fact``), among the items of one text or
+  record and one dimension that share a word or a kind of quantity of their golds: each gold
+  stated by the other item, phrase by phrase in its stem or gold, numbers as quantities ("About
+  17 cm a year" / "About 7 inches" where the stem says "each year"; "A false killer whale and a
+  bottlenose dolphin" / "The false killer whale" where the stem names the dolphin; "Five" /
+  "5 colours" where the stem asks how many colours), or two long golds that differ only by
+  words added or left out ("capture swims initiated from longer distances" / "capture swims
+  from longer distances to prey"). A word in another's place ("lower" for "greater"), the same
+  words in other roles ("a male tiger and a female lion") or the same number of other things
+  ("5 trials") is another fact.
 
 Pairs are joined into clusters (union-find); each cluster is a list of item ids in queue order.
 """
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import itertools
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
 from bagel_studio.core.audit import minhash
-from bagel_studio.core.checks.quantities import may_hold_quantity, quantities, unit_words
-from bagel_studio.core.checks.words import content_stems
+from bagel_studio.core.checks.quantities import (
+    NUMBER_WORDS,
+    Quantity,
+    asked_units,
+    may_hold_quantity,
+    quantities,
+    same_quantities,
+    unit_key,
+    unit_words,
+)
+from bagel_studio.core.checks.words import STOP_WORDS, WORD_RE, content_stems, stem
 
 SIMILAR = 0.6  # Jaccard index of content words from which two items say the same thing
 MIN_WORDS = 3  # fewer distinctive content words than this: too little to judge by words
 COMMON_SHARE = 0.01  # a word in more than this share of the items is not distinctive ...
 COMMON_MIN = 50  # ... unless it is in fewer items than this (small projects keep every word)
+REWORDED = 3  # content words two golds worded otherwise must share (and two thirds of each)
+BLOCK = 64  # items of one topic sharing a gold word beyond this are not compared by it
+_NEGATIONS = frozenset({"not", "no", "never", "without", "neither", "nor", "none", "cannot"})
 
 
 class _Clusters:
@@ -230,14 +254,17 @@ def _grouped_pairs(digests: bytes, positions: Sequence[int]) -> Iterable[tuple[i
 def _fact_subjects(subjects: Collection[str]) -> list[str]:
     """What "the same fact" is about: one text or one GloBI record, or exactly the same set of
     subjects (two GloBI stems about one predator and different prey share a taxon, not a
-    fact). A recording beside its species is one sample of the species' sound, which a
-    self-contained item asks about: the set without it."""
+    fact). A recording beside its species is one sample of the species' sound, and a GloBI
+    record beside the species its stem names one observation of the species' interaction,
+    which a self-contained item asks about: the set without it (two rows recording one visit,
+    asked with one gold, are one fact)."""
     found = [s for s in subjects if s.startswith(("text:", "record:"))]
     if subjects:
         found.append("|".join(sorted(subjects)))
-        sampled = sorted(s for s in subjects if not s.startswith("recording:"))
-        if len(sampled) < len(subjects) and any(s.startswith("taxon:") for s in sampled):
-            found.append("|".join(sampled))
+        for sample in ("recording:", "record:"):
+            sampled = sorted(s for s in subjects if not s.startswith(sample))
+            if len(sampled) < len(subjects) and any(s.startswith("taxon:") for s in sampled):
+                found.append("|".join(sampled))
     return found
 
 
@@ -247,12 +274,17 @@ def duplicate_clusters(
     positions: Sequence[int],
     golds: Sequence[str] | None = None,
     subjects: Sequence[Collection[str]] | None = None,
+    topics: tuple[bytes, Sequence[int]] | None = None,
+    stems: Sequence[str] | None = None,
 ) -> list[list[int]]:
     """Clusters (positions, ascending; clusters by their first position) of the items whose
     stem-and-gold word sets are ``words`` (one set per item, in order) and whose group keys'
     16-byte digests are ``digests``, one after another (the k-th belongs to item
     ``positions[k]``). ``golds`` (the gold answers as worded) and ``subjects`` (each item's),
-    when given, keep from the pairs of the same words those of other golds or other subjects."""
+    when given, keep from the pairs of the same words those of other golds or other subjects;
+    ``topics`` (the 16-byte digests of the items' ``topic_keys`` and the item of each) with
+    ``golds`` and ``stems`` (each item's stem) join the items of one topic that ``one_fact``
+    finds asking one fact with golds worded otherwise."""
     clusters = _Clusters(len(words))
     for i, j in _similar_pairs(distinctive(words)):
         if golds is not None and not same_gold(golds[i], golds[j]):
@@ -262,4 +294,209 @@ def duplicate_clusters(
         clusters.join(i, j)
     for i, j in _grouped_pairs(digests, positions):
         clusters.join(i, j)
+    if topics is not None and golds is not None and stems is not None:
+        for i, j in _reworded_pairs(topics[0], topics[1], golds, stems, subjects):
+            clusters.join(i, j)
     return clusters.groups()
+
+
+def topic_keys(dimension: str, subjects: Collection[str]) -> list[str]:
+    """The keys of the groups inside which golds worded otherwise are compared (``one_fact``):
+    one text or record (or exactly one set of subjects) and one dimension."""
+    return [_key("topic", about, dimension) for about in _fact_subjects(subjects)]
+
+
+@dataclass(frozen=True)
+class Said:
+    """What a text says, as ``one_fact`` compares it: its content words (stems) in order and in
+    runs (a run ends at a stop word), numbers and units left to its quantities."""
+
+    sequence: tuple[str, ...]
+    runs: tuple[tuple[str, ...], ...]
+    quantities: tuple[Quantity, ...]
+    negated: bool
+
+    @property
+    def empty(self) -> bool:
+        return not self.sequence and not self.quantities
+
+
+@lru_cache(maxsize=65536)
+def said(text: str) -> Said:
+    """``Said`` of a text."""
+    found = quantities(text) if may_hold_quantity(text) else ()
+    numeric = unit_words(text) if found else frozenset()
+    sequence: list[str] = []
+    runs: list[tuple[str, ...]] = []
+    run: list[str] = []
+    negated = False
+    for word in WORD_RE.findall(text):
+        lower = word.lower()
+        if lower in _NEGATIONS or lower.endswith(("n't", "n’t")):
+            negated = True
+        stemmed = "" if lower in STOP_WORDS else stem(word)
+        held = stemmed in numeric or lower in NUMBER_WORDS or lower[0].isdigit()
+        if stemmed and found and held:
+            stemmed = ""  # the quantities hold it
+        if not stemmed:
+            if run:
+                runs.append(tuple(run))
+                run = []
+            continue
+        run.append(stemmed)
+        sequence.append(stemmed)
+    if run:
+        runs.append(tuple(run))
+    return Said(tuple(sequence), tuple(runs), found, negated)
+
+
+def _contains(sequence: tuple[str, ...], run: tuple[str, ...]) -> bool:
+    size = len(run)
+    return any(sequence[i : i + size] == run for i in range(len(sequence) - size + 1))
+
+
+def _quantity_stated(
+    quantity: Quantity,
+    others: Iterable[Quantity],
+    words: Collection[str],
+    asked: tuple[frozenset[str], frozenset[str]],
+) -> bool:
+    """Whether another item states ``quantity`` (one of a gold's): by one of its quantities,
+    the same value (``Quantity.same``: a conversion rounded to its figures is the same), a bare
+    count as the count of what the bare one's stem asks ("Five" where it asks how many colours
+    is "5 colours"; ``asked``: the units the gold's own stem and the other's ask in), or, for
+    "a year" / "an hour", by the unit's word among its ``words``."""
+    for other in others:
+        if same_quantities((quantity,), (other,)):
+            return True
+        if bool(quantity.dimension) == bool(other.dimension):
+            continue
+        united = other if other.dimension else quantity
+        units = asked[0] if not quantity.dimension else asked[1]
+        if unit_key(united) in units and same_quantities((quantity,), (other,), units):
+            return True
+    written = quantity.text.lower()
+    return written.startswith(("a ", "an ")) and stem(quantity.unit) in words
+
+
+def _stated(
+    gold: Said, asked: tuple[frozenset[str], frozenset[str]], other_stem: Said, other_gold: Said
+) -> bool:
+    """Whether another item (its stem and gold) states ``gold``: each of its runs in the one or
+    the other, each of its quantities by theirs (``_quantity_stated``)."""
+    for run in gold.runs:
+        if not _contains(other_stem.sequence, run) and not _contains(other_gold.sequence, run):
+            return False
+    words = set(other_stem.sequence) | set(other_gold.sequence)
+    others = other_stem.quantities + other_gold.quantities
+    return all(_quantity_stated(q, others, words, asked) for q in gold.quantities)
+
+
+_NOTHING_SAID = Said((), (), (), False)
+
+
+def _reworded(first: Said, second: Said) -> bool:
+    """Two golds that differ only by words added or left out, none of them moved ("swims
+    initiated from longer distances" / "swims from longer distances to prey"), sharing at
+    least ``REWORDED`` words and two thirds of each, with the same quantities."""
+    a, b = first.sequence, second.sequence
+    if len(a) < REWORDED or len(b) < REWORDED:
+        return False
+    if not same_quantities(first.quantities, second.quantities):
+        return False
+    matched = 0
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if tag == "replace":
+            return False  # a word in another's place: "lower" for "greater"
+        if tag == "equal":
+            matched += i2 - i1
+        elif tag == "delete" and set(a[i1:i2]) & set(b):
+            return False  # a word moved: other roles
+        elif tag == "insert" and set(b[j1:j2]) & set(a):
+            return False
+    return matched >= REWORDED and 3 * matched >= 2 * max(len(a), len(b))
+
+
+def one_fact(first_gold: str, first_stem: str, second_gold: str, second_stem: str) -> bool:
+    """Whether two items of one text or record and one dimension ask one fact with golds
+    worded otherwise (the module's fourth way): their golds say as much (no negation in one
+    only), their stems share a word besides the golds', and either each gold is stated by the
+    other item (``_stated``) though not by its own stem (a stem naming its candidates, "which
+    is faster, the lion or the cheetah?", states every gold), or the golds are ``_reworded``."""
+    a, b = said(first_gold), said(second_gold)
+    if a.empty or b.empty or a.negated != b.negated:
+        return False
+    golds = set(a.sequence) | set(b.sequence)
+    if not (_stem_words(first_stem) - golds) & (_stem_words(second_stem) - golds):
+        return False
+    if _reworded(a, b):
+        return True
+    a_stem, b_stem = said(first_stem), said(second_stem)
+    a_asked, b_asked = asked_units(first_stem), asked_units(second_stem)
+    if not _stated(a, (a_asked, b_asked), b_stem, b):
+        return False
+    if not _stated(b, (b_asked, a_asked), a_stem, a):
+        return False
+    own_a, own_b = (a_asked, a_asked), (b_asked, b_asked)
+    return not _stated(a, own_a, a_stem, _NOTHING_SAID) and not _stated(
+        b, own_b, b_stem, _NOTHING_SAID
+    )
+
+
+@lru_cache(maxsize=65536)
+def _stem_words(text: str) -> frozenset[str]:
+    return frozenset(content_stems(text))
+
+
+def _blocking(gold: str, stem_text: str) -> set[str]:
+    """What two golds worded otherwise share if ``one_fact`` may join them: a content word, or
+    a kind of quantity (a bare number taking the units its stem asks in)."""
+    found = said(gold)
+    tokens = set(found.sequence)
+    for quantity in found.quantities:
+        dimension = "time" if quantity.dimension == "months" else quantity.dimension
+        if dimension:
+            tokens.add("#" + dimension)
+        else:
+            tokens.update(
+                "#" + (key if key.startswith("count:") else key.rpartition(":")[0])
+                for key in asked_units(stem_text)
+            )
+    return tokens
+
+
+def _reworded_pairs(
+    digests: bytes,
+    positions: Sequence[int],
+    golds: Sequence[str],
+    stems: Sequence[str],
+    subjects: Sequence[Collection[str]] | None,
+) -> Iterable[tuple[int, int]]:
+    """Pairs of items of one topic (``topic_keys``; ``digests`` as in ``duplicate_clusters``)
+    that ``one_fact`` joins: only items sharing a word or kind of quantity of their golds are
+    compared, and a word shared by more than ``BLOCK`` of a topic's items pairs none (the work
+    grows with the items, never with the pairs of a large topic)."""
+    groups: dict[bytes, list[int]] = defaultdict(list)
+    for k, position in enumerate(positions):
+        groups[digests[16 * k : 16 * k + 16]].append(position)
+    seen: set[tuple[int, int]] = set()
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        by_token: dict[str, list[int]] = defaultdict(list)
+        for position in dict.fromkeys(members):
+            for token in _blocking(golds[position], stems[position]):
+                by_token[token].append(position)
+        for block in by_token.values():
+            if not 2 <= len(block) <= BLOCK:
+                continue
+            for i, j in itertools.combinations(sorted(block), 2):
+                if (i, j) in seen:
+                    continue
+                seen.add((i, j))
+                if same_gold(golds[i], golds[j]):
+                    continue  # joined by their group keys already
+                if subjects is not None and differ(subjects[i], subjects[j]):
+                    continue
+                if one_fact(golds[i], stems[i], golds[j], stems[j]):
+                    yield i, j

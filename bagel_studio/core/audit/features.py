@@ -29,6 +29,7 @@ from bagel_studio.core.audit.duplicates import (
     group_keys,
     key_digests,
     same_gold,
+    topic_keys,
 )
 from bagel_studio.core.audit.items import AuditItem
 from bagel_studio.core.audit.leaks import Leak, leak_pairs, leakable
@@ -67,6 +68,8 @@ class AuditFeatures:
     lengths: np.ndarray  # the size of each item's word set
     digests: bytes  # the 16-byte digests of the items' near-duplicate group keys
     positions: list[int]  # the item (in the batch) of each digest
+    topic_digests: bytes  # the 16-byte digests of the items' topics (``topic_keys``)
+    topic_positions: list[int]  # the item (in the batch) of each topic digest
     subjects: list[frozenset[str]]  # ``items.subjects``
     golds: list[str | None]  # gold phrases (``leaks.leakable``), None: cannot leak
     answers: list[str | None]  # the gold answers as worded, where there is a gold phrase
@@ -183,6 +186,8 @@ def features(rows: AuditRows) -> AuditFeatures:
     set_lengths = np.bincount(set_items, minlength=count)
     digests = bytearray()
     positions: list[int] = []
+    topic_digests = bytearray()
+    topic_positions: list[int] = []
     golds: list[str | None] = [None] * count
     answer_words: list[str | None] = [None] * count
     phrases = [""] * count  # an item about nothing is neither grouped nor leaking
@@ -207,10 +212,14 @@ def features(rows: AuditRows) -> AuditFeatures:
         )
         digests += b"".join(key_digests(keys_of))
         positions += [position] * len(keys_of)
+        if gold_words:
+            topics = topic_keys(dimensions[position], about)
+            topic_digests += b"".join(key_digests(topics))
+            topic_positions += [position] * len(topics)
         first = TEXTS * position
         gold_at = first + 1 + gold_of[position]
         if gold_words:
-            gold = leakable(texts_of[gold_at])
+            gold = leakable(texts_of[gold_at], texts_of[first])
             if gold is not None:
                 golds[position] = gold
                 answer_words[position] = texts[gold_at].strip()
@@ -228,6 +237,8 @@ def features(rows: AuditRows) -> AuditFeatures:
         set_lengths,
         bytes(digests),
         positions,
+        bytes(topic_digests),
+        topic_positions,
         list(rows.subjects),
         golds,
         answer_words,
@@ -284,6 +295,8 @@ class BatchedAudit:
         self.words: list[TokenSets] = []
         self.digests = bytearray()
         self.positions = array("q")
+        self.topic_digests = bytearray()
+        self.topic_positions = array("q")
         self._subject_numbers: dict[str, int] = {}
         self.subjects: list[tuple[int, ...]] = []
         self.golds: list[str | None] = []
@@ -313,6 +326,8 @@ class BatchedAudit:
         subjects = self._subject_numbers
         self.digests += features.digests
         self.positions.extend([start + p for p in features.positions])
+        self.topic_digests += features.topic_digests
+        self.topic_positions.extend([start + p for p in features.topic_positions])
         self.subjects += [
             tuple([subjects.setdefault(s, len(subjects)) for s in about]) if about else ()
             for about in features.subjects
@@ -344,6 +359,7 @@ class BatchedAudit:
             leaks.append(Leak(ids[a], ids[b], answer))
         names = list(self._subject_numbers)
         subjects = [[names[n] for n in about] for about in self.subjects]
+        stems = self.stems
         self.subjects, self.golds, self.answers, self.stems = [], [], [], []
         gold = np.concatenate(self.gold) if self.gold else np.zeros(0, dtype=np.int64)
         credit = {name: np.concatenate(parts) for name, parts in self.credit.items()}
@@ -352,7 +368,10 @@ class BatchedAudit:
         self.gold, self.credit, self.kind = [], {}, []
         words, self.words = self._canonical(TokenSets.joined(self.words)), []
         golds, self.gold_texts = self.gold_texts, []
-        clusters = duplicate_clusters(words, bytes(self.digests), self.positions, golds, subjects)
+        topics = (bytes(self.topic_digests), self.topic_positions)
+        clusters = duplicate_clusters(
+            words, bytes(self.digests), self.positions, golds, subjects, topics, stems
+        )
         duplicates = [[ids[i] for i in cluster] for cluster in clusters]
         reasons = [duplicate_reason(cluster, golds, subjects) for cluster in clusters]
         return AuditReport(
@@ -374,6 +393,9 @@ def duplicate_reason(
         parts.append(f"the same recording {recordings[0]}")
     if all(same_gold(golds[cluster[0]], golds[p]) for p in cluster[1:]):
         parts.append(f"the same gold {golds[cluster[0]].strip()!r}")
+    else:  # worded otherwise (``duplicates.one_fact``)
+        worded = list(dict.fromkeys(golds[p].strip() for p in cluster))
+        parts.append("the golds " + " / ".join(repr(g) for g in worded[:3]))
     about = sorted(
         s.split(":", 1)[1] for s in shared if s.startswith(("text:", "record:", "taxon:"))
     )

@@ -9,6 +9,13 @@ B's stem, other than its answer's, are in A's: "how tall is a red kangaroo?" nam
 "which kangaroo is Osphranter rufus?" but does not state it), and B's own stem does not already
 contain it (that is ``gold-in-stem``).
 
+A gold is looked for as its item words it, without a hedge or a leading pronoun or article
+before it ("They slow down" is stated by "cavefish slow down"); a lone number with the words its
+stem counts ("13" asked by "how many thoracic vertebrae...?" is looked for as "13 thoracic
+vertebrae"); and a long gold (``BAG_WORDS`` content words or more) also as its content words in
+any order ("patches of higher foliage density, irrespective of female density" is stated by
+"associated more with higher foliage density patches irrespective of female density").
+
 Per subject, the gold phrases of its items are indexed. Each stem is searched for the gold phrases
 of its subjects' other items, or, where a subject has more golds than the stem has words, its
 word n-grams are looked up in that index instead: the work per stem is bounded by its own length,
@@ -17,18 +24,23 @@ so it grows with the items, never with their pairs.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass
 
 from bagel_studio.core.checks.quantities import NUMBER_WORDS
-from bagel_studio.core.checks.words import STOP_WORDS, stem
+from bagel_studio.core.checks.words import STOP_WORDS, stem, stems_of_words
 
 ASKED_WORDS = 2  # words of what another item asks that a stem must hold to state its answer
-MAX_WORDS = 8  # gold phrases longer than this are not looked for (stems restate facts briefly)
+MAX_WORDS = 8  # gold phrases longer than this are looked for by their content words only
+BAG_WORDS = 4  # content words from which a gold is also looked for in any order
 _HEDGES = frozenset(
     {"about", "around", "approximately", "roughly", "some", "nearly", "almost", "circa", "ca"}
 )
+# Not looked for before a gold either: "They slow down" is said as "cavefish slow down".
+_LEADING = _HEDGES | {"they", "it", "the", "a", "an", "its", "their", "he", "she"}
+_COUNTED = re.compile(r"\bhow many ((?:[a-z][a-z'-]* ?){1,3})")
 _GENERIC = frozenset(
     {
         "none of the above",
@@ -52,21 +64,40 @@ class Leak:
         return {"item_id": self.item_id, "leaked_item_id": self.leaked_item_id}
 
 
-def leakable(gold: str) -> str | None:
+def leakable(gold: str, stem: str = "") -> str | None:
     """A gold answer as a phrase to look for (``gold``: the answer as ``words.phrase`` gives it,
-    of an answer with content words), or None when it says too little to leak (too short, too
-    long, a generic answer, or a lone number: "four" in a stem about litters does not answer
-    how many subspecies there are). A hedge before it is not looked for: "around seven days"
-    is given away by "about seven days"."""
+    of an answer with content words; ``stem``: its item's stem, likewise), or None when it says
+    too little to leak (too short, too long, a generic answer, or a lone number: "four" in a
+    stem about litters does not answer how many subspecies there are). A hedge, pronoun or
+    article before it is not looked for: "around seven days" is given away by "about seven
+    days", "they slow down" by "cavefish slow down". A lone number is looked for with the words
+    its stem counts ("13 thoracic vertebrae" where the stem asks how many thoracic vertebrae)."""
     words = gold.split()
-    while len(words) > 1 and words[0] in _HEDGES:
-        words = words[1:]
+    while (len(words) > 1 and words[0] in _HEDGES) or (len(words) > 2 and words[0] in _LEADING):
+        words = words[1:]  # a lone noun left ("the tail") would be found anywhere
     gold = " ".join(words)
-    if len(gold) < 3 or gold in _GENERIC or gold.count(" ") >= MAX_WORDS:
+    if (len(gold) < 3 and not (stem and gold.isdigit())) or gold in _GENERIC:
+        return None
+    if gold.count(" ") >= 2 * MAX_WORDS:
         return None
     if len(words) == 1 and (gold.replace(".", "").isdigit() or gold in NUMBER_WORDS):
-        return None
+        counted = _counted(stem)
+        return f"{gold} {counted}" if counted else None
     return gold
+
+
+def _counted(stem: str) -> str:
+    """The words a stem counts ("how many thoracic vertebrae does..." -> "thoracic vertebrae"),
+    up to the first stop word; "" when it asks no count."""
+    match = _COUNTED.search(stem) if "how many" in stem else None
+    if match is None:
+        return ""
+    counted = []
+    for word in match.group(1).split():
+        if word in STOP_WORDS:
+            break
+        counted.append(word)
+    return " ".join(counted)
 
 
 def _content(phrase: str) -> frozenset[str]:
@@ -79,6 +110,15 @@ def states_what_is_asked(stem_a: str, stem_b: str, gold_b: str) -> bool:
     content words besides those of ``gold_b`` (all three as ``words.phrase`` gives them)."""
     asked = _content(stem_b) - _content(gold_b)
     return len(asked & _content(stem_a)) >= ASKED_WORDS
+
+
+_NO_BAG: frozenset[str] = frozenset({""})  # no content set holds it
+
+
+def _bag_words(phrase: str) -> frozenset[str]:
+    """The stems of a phrase's content words of three letters or more (each word stemmed once
+    per process: ``words.stems_of_words``)."""
+    return frozenset(w for w in stems_of_words(phrase.split()) if len(w) > 2)
 
 
 def _ngrams(words: Sequence[str], lengths: set[int]) -> set[str]:
@@ -98,13 +138,23 @@ def leak_pairs(
     reads of each item (by position): its subjects, its gold phrase (``leakable``; None: it
     cannot leak) and its stem as a phrase (``words.phrase``; read only where it has subjects)."""
     index_of: dict[Hashable, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+    # Long golds by subject and their first content word (in sorting order): a stem holding
+    # every content word of one holds that one.
+    bags_of: dict[Hashable, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+    bag: dict[int, frozenset[str]] = {}
     lengths: set[int] = set()
     for i, gold in enumerate(golds):
         if gold is None:
             continue
-        lengths.add(gold.count(" ") + 1)
-        for subject in subjects[i]:
-            index_of[subject][gold].append(i)
+        if gold.count(" ") < MAX_WORDS:  # longer ones are looked for by their words only
+            lengths.add(gold.count(" ") + 1)
+            for subject in subjects[i]:
+                index_of[subject][gold].append(i)
+        content = _bag_words(gold)
+        if len(content) >= BAG_WORDS:
+            bag[i] = content
+            for subject in subjects[i]:
+                bags_of[subject][min(content)].append(i)
     pairs: list[tuple[int, int]] = []
     for a, about in enumerate(subjects):
         if not about:
@@ -112,7 +162,8 @@ def leak_pairs(
         indexes = [index_of[s] for s in about if s in index_of]
         # Only subjects where some other item has a gold to give away.
         indexes = [x for x in indexes if len(x) > 1 or golds[a] not in x]
-        if not indexes:
+        bags_about = [bags_of[s] for s in about if s in bags_of]
+        if not indexes and not bags_about:
             continue
         words = stems[a].split()
         padded = f" {' '.join(words)} "
@@ -128,11 +179,21 @@ def leak_pairs(
                 for b in index[gold]:
                     if b != a:
                         leaked[b] = None
+        if bags_about:
+            said = _bag_words(stems[a])
+            for bags in bags_about:
+                for word in said:
+                    for b in bags.get(word, ()):
+                        if b != a and bag[b] <= said:
+                            leaked[b] = None
         for b in sorted(leaked):
             gold = golds[b]
             assert gold is not None  # only an item with a gold phrase is in the index
-            if f" {gold} " in f" {stems[b]} ":
+            if f" {gold} " in f" {stems[b]} " or bag.get(b, _NO_BAG) <= _bag_words(stems[b]):
                 continue  # B gives its own answer away already
+            number, _, counted = gold.partition(" ")
+            if counted and f"how many {counted}" in stems[b]:
+                gold = number  # the words counted are what B asks: "13 thoracic vertebrae"
             if not states_what_is_asked(stems[a], stems[b], gold):
                 continue  # A names B's answer in passing, about something else
             pairs.append((a, b))

@@ -177,7 +177,7 @@ def test_a_batch_s_features_are_a_plain_reading_of_each_item(nul: bool) -> None:
         )
         digests += b"".join(key_digests(keys))
         positions += [position] * len(keys)
-        gold_phrase = leakable(phrase(item.gold)) if gold_words else None
+        gold_phrase = leakable(phrase(item.gold), phrase(item.question)) if gold_words else None
         assert found.golds[position] == gold_phrase
         assert found.answers[position] == (item.gold.strip() if gold_phrase else None)
         assert found.stems[position] == (phrase(item.question) if concerned else "")

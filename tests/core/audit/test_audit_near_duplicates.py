@@ -254,3 +254,294 @@ def test_one_recording_asked_two_different_facts_is_no_duplicate() -> None:
         clip("c", "Roughly how many notes does one trill of the finch hold?", "About 12", "f f"),
     ]
     assert [sorted(c) for c in audit_items(items).duplicates] == [["a", "c"]]
+
+
+def _clusters(items: list[AuditItem]) -> list[list[str]]:
+    return sorted(sorted(cluster) for cluster in audit_items(items).duplicates)
+
+
+def test_a_gold_in_other_units_or_a_count_without_its_noun_is_one_fact_twice() -> None:
+    """Golds read as quantities: a conversion rounded to its own figures is the same value
+    ("20 km" / "12 miles"), and a bare count is the count of what its stem asks ("Six" where
+    the stem asks how many pups is "6 pups"); the same number of other things is another fact,
+    and so is another distance."""
+    wolf = frozenset({"text:title:Wolf"})
+    items = [
+        _item(
+            "wolf:km",
+            "How far does a wolf pack travel in a day?",
+            ("About 20 km a day", "About 2 km a day", "About 200 km a day", "About 20 km a week"),
+            "Behavior",
+            "Wikipedia",
+            wolf,
+        ),
+        _item(
+            "wolf:miles",
+            "Roughly how many miles does a wolf pack cover each day?",
+            ("About 12 miles", "About 1 mile", "About 60 miles", "About 120 miles"),
+            "Behavior",
+            "Wikipedia",
+            wolf,
+        ),
+        _item(
+            "wolf:disperse",
+            "How far can a young wolf disperse from its pack?",
+            ("About 50 km", "About 5 km", "About 500 km", "About 5,000 km"),
+            "Behavior",
+            "Wikipedia",
+            wolf,
+        ),
+        _item(
+            "wolf:pups",
+            "How many pups does a wolf litter hold?",
+            ("Six", "Two", "Twelve", "Twenty"),
+            "Behavior",
+            "Wikipedia",
+            wolf,
+        ),
+        _item(
+            "wolf:pups-digit",
+            "How many pups are born in a wolf litter on average?",
+            ("6 pups", "2 pups", "12 pups", "20 pups"),
+            "Behavior",
+            "Wikipedia",
+            wolf,
+        ),
+        _item(
+            "wolf:pack-size",
+            "How many wolves make up an average pack?",
+            ("6 wolves", "2 wolves", "20 wolves", "60 wolves"),
+            "Behavior",
+            "Wikipedia",
+            wolf,
+        ),
+    ]
+    assert _clusters(items) == [["wolf:km", "wolf:miles"], ["wolf:pups", "wolf:pups-digit"]]
+    flag = audit_flags(audit_items(items))["wolf:miles"][0]
+    assert flag.message == (
+        "Says the same thing as wolf:km (the golds 'About 20 km a day' / 'About 12 miles';"
+        " about title:Wolf)"
+    )
+
+
+def test_a_gold_that_the_other_item_states_is_one_fact_twice() -> None:
+    """Each gold stated by the other item's stem and gold, phrase by phrase: the liger's two
+    parents asked at once and one parent asked given the other are one fact; the tigon (the
+    same words, the roles swapped) is another, and so is another season's prey."""
+    lion = frozenset({"text:title:Lion"})
+    items = [
+        _item(
+            "liger:parents",
+            "What is a liger a hybrid of?",
+            ("A male lion and a female tiger", "A male tiger and a female lion", "x", "y"),
+            "Taxonomy",
+            "Wikipedia",
+            lion,
+        ),
+        _item(
+            "liger:father",
+            "A liger is the offspring of a female tiger and which other animal?",
+            ("A male lion", "A male leopard", "A male jaguar", "A male cougar"),
+            "Taxonomy",
+            "Wikipedia",
+            lion,
+        ),
+        _item(
+            "tigon:father",
+            "A tigon is the offspring of a female lion and which other animal?",
+            ("A male tiger", "A male leopard", "A male jaguar", "A male cougar"),
+            "Taxonomy",
+            "Wikipedia",
+            lion,
+        ),
+        _item(
+            "lion:dry",
+            "What do lions mostly eat in the dry season?",
+            ("Zebra and wildebeest", "Fish", "Fruit", "Insects"),
+            "Diet",
+            "Wikipedia",
+            lion,
+        ),
+        _item(
+            "lion:wet",
+            "What do lions mostly eat in the wet season?",
+            ("Buffalo and wildebeest", "Fish", "Fruit", "Insects"),
+            "Diet",
+            "Wikipedia",
+            lion,
+        ),
+    ]
+    assert _clusters(items) == [["liger:father", "liger:parents"]]
+
+
+def test_a_long_gold_worded_with_a_word_more_or_less_is_one_fact_twice() -> None:
+    """Two long golds of one text and dimension that differ only by words added or left out
+    ("launched", "onto prey") say one thing; a word put in another's place ("lower" for
+    "greater") says another."""
+    paper = frozenset({"text:doi:10.1/kestrel"})
+    items = [
+        _item(
+            "kestrel:attack",
+            "When hunting, what do adult kestrels tend to use?",
+            ("Steep dives launched from greater heights", "Hovering", "Perching", "Gliding"),
+            "Result Interpretation",
+            "bioRxiv",
+            paper,
+        ),
+        _item(
+            "kestrel:attack-again",
+            "Which attack do adult kestrels prefer when hunting voles?",
+            ("Steep dives from greater heights onto prey", "Hovering", "Perching", "Gliding"),
+            "Result Interpretation",
+            "bioRxiv",
+            paper,
+        ),
+        _item(
+            "kestrel:young",
+            "Which attack do young kestrels prefer when hunting voles?",
+            ("Steep dives from lower heights onto prey", "Hovering", "Perching", "Gliding"),
+            "Result Interpretation",
+            "bioRxiv",
+            paper,
+        ),
+    ]
+    assert _clusters(items) == [["kestrel:attack", "kestrel:attack-again"]]
+
+
+def _leaks(items: list[AuditItem]) -> list[tuple[str, str]]:
+    return [(leak.item_id, leak.leaked_item_id) for leak in audit_items(items).leaks]
+
+
+def test_a_stem_stating_another_gold_in_its_own_wording_leaks_it() -> None:
+    """A gold's leading pronoun or article is not looked for ("They roll into a ball" is
+    stated by "hedgehogs roll into a ball"); a long gold is stated by a stem holding all its
+    content words in another order; a count by its number before the words the other stem
+    counts ("13 thoracic vertebrae" answers "how many thoracic vertebrae?"). A stem holding only
+    some of them, or the number before other words, states nothing."""
+    hedgehog = frozenset({"text:title:Hedgehog"})
+    voles = frozenset({"text:doi:10.1/voles"})
+    items = [
+        _item(
+            "hedgehog:noise",
+            "How do hedgehogs respond to a sudden noise?",
+            ("They roll into a ball", "They run away", "They hiss", "They freeze"),
+            "Behavior",
+            "Wikipedia",
+            hedgehog,
+        ),
+        _item(
+            "hedgehog:spines",
+            "Since hedgehogs roll into a ball in response to a sudden noise, what protects them?",
+            ("Their spines", "Their fur", "Their claws", "Their teeth"),
+            "Behavior",
+            "Wikipedia",
+            hedgehog,
+        ),
+        _item(
+            "hedgehog:vertebrae",
+            "How many thoracic vertebrae does a hedgehog have?",
+            ("15", "13", "12", "7"),
+            "Morphology",
+            "Wikipedia",
+            hedgehog,
+        ),
+        _item(
+            "hedgehog:curl",
+            "Hedgehogs have 15 thoracic vertebrae; what does this let a hedgehog do?",
+            ("Curl tightly", "Swim", "Climb", "Dig"),
+            "Morphology",
+            "Wikipedia",
+            hedgehog,
+        ),
+        _item(
+            "hedgehog:litter",
+            "A hedgehog mother may carry 15 spines per square centimetre; how many thoracic"
+            " bones do hedgehog young have at birth?",
+            ("The same as adults", "None", "Half", "Twice as many"),
+            "Morphology",
+            "Wikipedia",
+            hedgehog,
+        ),
+        _item(
+            "voles:patches",
+            "When food and cover varied together, where did the voles forage more?",
+            (
+                "Under denser cover, irrespective of food supply",
+                "Where food was richer, irrespective of cover",
+                "In open ground",
+                "Nowhere in particular",
+            ),
+            "Result Interpretation",
+            "bioRxiv",
+            voles,
+        ),
+        _item(
+            "voles:inference",
+            "Voles foraged more where cover was denser, irrespective of the food supply, when"
+            " food and cover varied together. What does this suggest?",
+            ("Safety outweighs food", "Food outweighs safety", "Nothing", "Both equally"),
+            "Result Interpretation",
+            "bioRxiv",
+            voles,
+        ),
+        _item(
+            "voles:partial",
+            "Voles foraged in denser cover when food varied; what did the authors measure?",
+            ("Time spent", "Distance", "Body mass", "Heart rate"),
+            "Result Interpretation",
+            "bioRxiv",
+            voles,
+        ),
+    ]
+    assert sorted(_leaks(items)) == [
+        ("hedgehog:curl", "hedgehog:vertebrae"),
+        ("hedgehog:spines", "hedgehog:noise"),
+        ("voles:inference", "voles:patches"),
+    ]
+
+
+def test_two_records_of_one_interaction_asked_alike_are_one_fact_twice() -> None:
+    """A GloBI record beside the species its stem names is one observation of that species'
+    interaction, which a self-contained item asks about: two rows recording the same visit,
+    asked with the same gold, are one fact; another plant of the bee, or another bee of the
+    plant, is another."""
+
+    def visit(item_id: str, question: str, gold: str, row: int, bee: str) -> AuditItem:
+        return _item(
+            item_id,
+            question,
+            (gold, "Aquilegia flavescens", "Delphinium nelsonii", "Castilleja rhexifolia"),
+            about=frozenset({f"record:bees.tsv#{row}", f"taxon:{bee.casefold()}"}),
+        )
+
+    items = [
+        visit(
+            "bee:a",
+            "Which plant is recorded as visited by the bumblebee Bombus flavifrons?",
+            "Heuchera cylindrica",
+            730,
+            "Bombus flavifrons",
+        ),
+        visit(
+            "bee:b",
+            "Bombus flavifrons is recorded at the flowers of which plant?",
+            "Heuchera cylindrica",
+            825,
+            "Bombus flavifrons",
+        ),
+        visit(
+            "bee:other-plant",
+            "Bombus flavifrons is recorded at the flowers of which plant?",
+            "Mertensia ciliata",
+            831,
+            "Bombus flavifrons",
+        ),
+        visit(
+            "other-bee",
+            "Bombus bifarius is recorded at the flowers of which plant?",
+            "Heuchera cylindrica",
+            840,
+            "Bombus bifarius",
+        ),
+    ]
+    assert _clusters(items) == [["bee:a", "bee:b"]]
