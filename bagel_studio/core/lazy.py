@@ -3,7 +3,10 @@ desk starts fast and pays for signal processing only when a clip is first analys
 
 Not ``importlib.util.LazyLoader``: on Python 3.11 two threads touching a lazily loaded module at
 once can see it half-initialised (the desk analyses clips on two worker threads). Here the first
-use imports the module under a lock through the ordinary, thread-safe import machinery.
+use imports the module through the ordinary import machinery under one lock shared by every
+deferred module: two threads importing two of scipy's subpackages at once (``scipy.signal`` and
+``scipy.ndimage``, which import each other's parts) make Python's import locks break the cycle by
+handing one of them a half-initialised ``scipy`` ("Module 'scipy' has no attribute '_lib'").
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ from collections.abc import Callable, Mapping
 from types import ModuleType
 from typing import Any
 
+_IMPORTING = threading.Lock()  # one deferred import at a time, whichever module it is
+
 
 class LazyModule:
     """Stands for module ``name`` and imports it on first attribute access."""
@@ -21,14 +26,13 @@ class LazyModule:
     def __init__(self, name: str) -> None:
         self._name = name
         self._module: ModuleType | None = None
-        self._lock = threading.Lock()
 
     def load(self) -> ModuleType:
         """The module, imported now if it was not yet (to pay its import ahead of first use)."""
         return self._module or self._load()
 
     def _load(self) -> ModuleType:
-        with self._lock:
+        with _IMPORTING:
             if self._module is None:
                 self._module = importlib.import_module(self._name)
             return self._module

@@ -32,6 +32,36 @@ def test_first_use_from_many_threads_sees_a_whole_module() -> None:
         assert result.returncode == 0, result.stdout + result.stderr
 
 
+def test_first_uses_of_several_modules_at_once_see_whole_modules() -> None:
+    # scipy.signal and scipy.ndimage import parts of each other: imported by two threads at once
+    # with nothing between them, one saw a half-initialised scipy (the desk's measurement and its
+    # BirdNET line both failed with "Module 'scipy' has no attribute '_lib'")
+    code = (
+        "import threading\n"
+        "from bagel_studio.core.lazy import lazy_import\n"
+        "names = ['scipy.signal', 'scipy.ndimage', 'scipy.special', 'scipy.ndimage', 'scipy.fft']\n"
+        "modules = [lazy_import(name) for name in names]\n"
+        "errors = []\n"
+        "barrier = threading.Barrier(len(modules))\n"
+        "def use(module):\n"
+        "    barrier.wait()\n"
+        "    try:\n"
+        "        dir(module.load())\n"
+        "    except Exception as exc:\n"
+        "        errors.append(repr(exc))\n"
+        "threads = [threading.Thread(target=use, args=(m,)) for m in modules]\n"
+        "[t.start() for t in threads]\n"
+        "[t.join() for t in threads]\n"
+        "print(errors)\n"
+        "raise SystemExit(1 if errors else 0)\n"
+    )
+    for _ in range(3):  # a fresh interpreter each time: the race is at the very first use
+        result = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=120
+        )
+        assert result.returncode == 0, result.stdout + result.stderr
+
+
 def test_nothing_is_imported_before_first_use() -> None:
     code = (
         "import sys\n"

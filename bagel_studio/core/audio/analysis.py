@@ -43,8 +43,9 @@ from bagel_studio.core.audio.limits import MIN_DURATION_S, MIN_PEAK
 # sweeps falls), the shape of a trill's notes and where each call starts measured too; 7: no
 # energy window reads the noise's mean far under the others' (between a recorder's clicks),
 # a call's shape read in frames short against it, its ridge's glide over a loudest bin's
-# stepping the other way between components
-ANALYSIS_VERSION = "7"
+# stepping the other way between components; 8: a call of noise (a click's ringing, a hand on
+# the detector) gets no shape
+ANALYSIS_VERSION = "8"
 ANALYSIS_RATE = 16_000
 MAX_SECONDS = 30.0
 CLARITY_BAND_HZ = (500.0, 10_000.0)
@@ -263,22 +264,38 @@ def _contours(
     """The calls' frequency tracks in ``band``: from the calls' spectrogram when its frames
     are short against a typical call, else from frames that are (``contour_frame_size``), a
     quarter of one apart, around each call alone (a clip's worth of such frames would hold
-    hundreds of megabytes)."""
+    hundreds of megabytes). A call of noise (a click's ringing, a burst of wind: harmonicity
+    under BROADBAND_BELOW) gets no track: its loudest bin wanders and says nothing of a shape."""
     power, freqs, times, n_fft = spectrogram
     n_contour = contour_frame_size(rate, timed, band, n_fft)
     if n_contour >= n_fft:
         in_band = (freqs >= band[0]) & (freqs <= band[1])
-        return peak_contours(power[in_band], freqs[in_band], times, timed)
+        calls_power = power[in_band]
+        tracks = peak_contours(calls_power, freqs[in_band], times, timed)
+        pairs = zip(tracks, timed, strict=True)
+        return [_tonal(track, calls_power, times, call) for track, call in pairs]
     hop = max(1, n_contour // CONTOUR_HOP_DIVISOR)
     freqs = np.fft.rfftfreq(n_contour, 1.0 / rate)
     in_band = (freqs >= band[0]) & (freqs <= band[1])
     contours = []
-    for start, end in timed:
-        first = max(0, int(start * rate) - n_contour) // hop * hop  # on the clip's frame grid
-        piece = dsp.stft_power(x[first : int(end * rate) + n_contour], n_contour, hop)
+    for call in timed:
+        first = max(0, int(call[0] * rate) - n_contour) // hop * hop  # on the clip's frame grid
+        piece = dsp.stft_power(x[first : int(call[1] * rate) + n_contour], n_contour, hop)[in_band]
         at = (first + np.arange(piece.shape[1]) * hop) / rate
-        contours.extend(peak_contours(piece[in_band], freqs[in_band], at, [(start, end)]))
+        [track] = peak_contours(piece, freqs[in_band], at, [call])
+        contours.append(_tonal(track, piece, at, call))
     return contours
+
+
+def _tonal(
+    track: Contour, power: np.ndarray, times: np.ndarray, call: tuple[float, float]
+) -> Contour:
+    """``track``, or none when the call's frames in ``power`` are noise (harmonicity under
+    BROADBAND_BELOW)."""
+    inside = (times >= call[0]) & (times <= call[1])
+    if inside.any() and harmonicity(frame_flatness(power[:, inside])) < BROADBAND_BELOW:
+        return Contour(np.empty(0), np.empty(0))
+    return track
 
 
 def phrases(segments: list[tuple[float, float]]) -> list[tuple[float, float]]:

@@ -4,7 +4,8 @@ for "which moth") is no answer to it, whatever the records link it to.
 
 A small table of common group names, each with the higher taxa GloBI's lineages use for it
 (several where the common word spans more than one: "fish"). Only plural-safe nouns: words that
-are also verbs ("flies", "bugs") are left out.
+are also verbs ("flies", "bugs") are left out, but a fly named by the word before it ("bat
+flies", "louse fly") may be a noun there: a fly (Diptera), or a bat that flies.
 """
 
 from __future__ import annotations
@@ -59,15 +60,29 @@ _PLURALS |= {"dragonfly": "dragonflies", "damselfly": "damselflies"}
 _WORDS = {word: word for word in _GROUPS}
 _WORDS |= {_PLURALS.get(w, w + "s"): w for w in _GROUPS}
 _WORDS |= {"fishes": "fish", "fungi": "fungus", "grasses": "grass"}
+# A fly named by the word before it ("bat flies", "louse fly", "bee fly"): "flies" may be a noun
+# there, the group asked the fly's (Diptera), or a verb ("which bat flies fastest"): both read.
+_GROUPS["fly"] = ("diptera",)
+_FLY_NAMES = (
+    *(w for w in _GROUPS if w != "fly"),
+    *"louse house fruit horse crane hover robber flesh blow bot sand black stable tsetse".split(),  # noqa: SIM905
+)
+_WORDS |= {f"{name} {fly}": "fly" for name in _FLY_NAMES for fly in ("fly", "flies")}
 _GROUP_RE = re.compile(r"\b(" + "|".join(sorted(_WORDS, key=len, reverse=True)) + r")\b", re.I)
 
 
 @lru_cache(maxsize=4096)
 def stem_groups(question: str) -> tuple[frozenset[str], ...]:
     """The groups the stem names, each as the taxon keys that show it in a lineage."""
-    return tuple(
-        frozenset(_GROUPS[_WORDS[match.group(1).lower()]]) for match in _GROUP_RE.finditer(question)
-    )
+    found = []
+    for match in _GROUP_RE.finditer(question):
+        word = match.group(1).lower()
+        group = set(_GROUPS[_WORDS[word]])
+        first = word.split()[0]
+        if _WORDS[word] == "fly" and first in _WORDS:  # "bat flies": a fly, or a bat flying
+            group |= set(_GROUPS[_WORDS[first]])
+        found.append(frozenset(group))
+    return tuple(found)
 
 
 def outside(groups: tuple[frozenset[str], ...], lineage: set[str]) -> bool:

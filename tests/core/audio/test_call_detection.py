@@ -95,3 +95,25 @@ def test_pulses_of_stacked_downward_sweeps_fall(tmp_path: Path) -> None:
     m = _measure(tmp_path, "stacked.wav", x.astype(np.float32), rate)
     assert len(m.syllable_durations_s) == 20
     assert m.modulation == "falling" and m.call_modulation == "falling"
+
+
+def test_bursts_of_handling_noise_do_not_shape_the_calls(tmp_path: Path) -> None:
+    """1.2 ms pulses sweeping down from 95 to 65 kHz, and six 12 ms bursts of broadband noise
+    (a hand on the bat detector) found as calls too, longer than all the pulses together: a
+    burst's loudest bin wanders (its "shape" an arch as often as not) and is no call's shape."""
+    rate = 384_000
+    rng = np.random.default_rng(1)
+    x = 0.003 * rng.standard_normal(round(1.5 * rate))
+    n = round(0.0012 * rate)
+    t = np.arange(n) / rate
+    pulse = 0.4 * np.hanning(n) * np.sin(2 * np.pi * (95e3 * t - 30e3 * t**2 / (2 * 0.0012)))
+    for k in range(16):
+        i = round((0.1 + 0.08 * k) * rate)
+        x[i : i + n] += pulse
+    m = round(0.012 * rate)
+    for start in (0.14, 0.38, 0.54, 0.78, 0.94, 1.18):
+        i = round(start * rate)
+        x[i : i + m] += 0.08 * np.hanning(m) * rng.standard_normal(m)
+    measured = _measure(tmp_path, "bursts.wav", x.astype(np.float32), rate)
+    assert len(measured.syllable_durations_s) == 22  # the bursts are calls, by their timing
+    assert measured.modulation == "falling" and measured.call_modulation == "falling"

@@ -1333,3 +1333,64 @@ def test_the_gold_offered_twice_is_no_second_documented_answer() -> None:
     flags = checked(store, item)["globi:icosta:twice"]
     assert "options-not-distinct" in flags
     assert "also-documented" not in flags
+
+
+def test_a_fly_named_by_the_noun_before_it_is_a_group_of_flies() -> None:
+    # "bat flies" asks a fly (Diptera; or a bat, where "flies" is the verb), not a mite: a mite
+    # family recorded on the bat is no answer to it, as it is to a stem asking any parasite
+    bat = (
+        "Animalia | Chordata | Mammalia | Chiroptera | Pteropodidae | Pteropus | "
+        "Pteropus exemplaris"
+    )
+    store = Store.memory()
+    store.evidence.add_globi_records(
+        [
+            record(
+                "Pteropus exemplaris",
+                "parasitized by",
+                "Nycteribiidae",
+                row=1,
+                source_path=bat,
+                target_path="Animalia | Arthropoda | Insecta | Diptera | Nycteribiidae",
+            ),
+            record(
+                "Pteropus exemplaris",
+                "parasitized by",
+                "Meristaspis calcarata",
+                row=2,
+                source_path=bat,
+                target_path=(
+                    "Animalia | Arthropoda | Arachnida | Mesostigmata | Spinturnicidae | "
+                    "Meristaspis | Meristaspis calcarata"
+                ),
+            ),
+        ],
+        None,
+    )
+    options = [
+        "Diptera: Nycteribiidae",
+        "Mesostigmata: Spinturnicidae",
+        "Siphonaptera: Ischnopsyllidae",
+        "Diptera: Streblidae",
+    ]
+    flies = new_item(
+        "globi:pteropus:flies",
+        "GloBI",
+        "Which family of bat flies is recorded parasitizing Pteropus exemplaris?",
+        options,
+        "A",
+        PARTICIPANT,
+        globi_ref="curated.tsv#1",
+    )
+    parasites = new_item(
+        "globi:pteropus:parasites",
+        "GloBI",
+        "Which family of parasites is recorded parasitizing Pteropus exemplaris?",
+        options,
+        "A",
+        PARTICIPANT,
+        globi_ref="curated.tsv#1",
+    )
+    flags = checked(store, flies, parasites)
+    assert "also-documented" not in flags["globi:pteropus:flies"]
+    assert flags["globi:pteropus:parasites"]["also-documented"].details["options"] == ["B"]
