@@ -6,60 +6,46 @@ import subprocess
 import sys
 
 
-def test_first_use_from_many_threads_sees_a_whole_module() -> None:
+def _first_uses_at_once(names: list[str], use: str) -> None:
+    """Each of ``names`` used (``use``, a statement on ``module``) by its own thread, all at
+    once, in a fresh interpreter each time (the race is at the very first use): no thread may
+    fail. A name given twice is one deferred module used by two threads."""
     code = (
         "import threading\n"
         "from bagel_studio.core.lazy import lazy_import\n"
-        "signal = lazy_import('scipy.signal')\n"
+        f"names = {names!r}\n"
+        "deferred = {name: lazy_import(name) for name in names}\n"
         "errors = []\n"
-        "barrier = threading.Barrier(8)\n"
-        "def use():\n"
+        "barrier = threading.Barrier(len(names))\n"
+        "def run(module):\n"
         "    barrier.wait()\n"
         "    try:\n"
-        "        signal.get_window('hann', 16)\n"
+        f"        {use}\n"
         "    except Exception as exc:\n"
         "        errors.append(repr(exc))\n"
-        "threads = [threading.Thread(target=use) for _ in range(8)]\n"
+        "threads = [threading.Thread(target=run, args=(deferred[n],)) for n in names]\n"
         "[t.start() for t in threads]\n"
         "[t.join() for t in threads]\n"
         "print(errors)\n"
         "raise SystemExit(1 if errors else 0)\n"
     )
-    for _ in range(3):  # a fresh interpreter each time: the race is at the very first use
+    for _ in range(3):
         result = subprocess.run(
             [sys.executable, "-c", code], capture_output=True, text=True, timeout=120
         )
         assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_first_use_from_many_threads_sees_a_whole_module() -> None:
+    _first_uses_at_once(["scipy.signal"] * 8, "module.get_window('hann', 16)")
 
 
 def test_first_uses_of_several_modules_at_once_see_whole_modules() -> None:
     # scipy.signal and scipy.ndimage import parts of each other: imported by two threads at once
     # with nothing between them, one saw a half-initialised scipy (the desk's measurement and its
     # BirdNET line both failed with "Module 'scipy' has no attribute '_lib'")
-    code = (
-        "import threading\n"
-        "from bagel_studio.core.lazy import lazy_import\n"
-        "names = ['scipy.signal', 'scipy.ndimage', 'scipy.special', 'scipy.ndimage', 'scipy.fft']\n"
-        "modules = [lazy_import(name) for name in names]\n"
-        "errors = []\n"
-        "barrier = threading.Barrier(len(modules))\n"
-        "def use(module):\n"
-        "    barrier.wait()\n"
-        "    try:\n"
-        "        dir(module.load())\n"
-        "    except Exception as exc:\n"
-        "        errors.append(repr(exc))\n"
-        "threads = [threading.Thread(target=use, args=(m,)) for m in modules]\n"
-        "[t.start() for t in threads]\n"
-        "[t.join() for t in threads]\n"
-        "print(errors)\n"
-        "raise SystemExit(1 if errors else 0)\n"
-    )
-    for _ in range(3):  # a fresh interpreter each time: the race is at the very first use
-        result = subprocess.run(
-            [sys.executable, "-c", code], capture_output=True, text=True, timeout=120
-        )
-        assert result.returncode == 0, result.stdout + result.stderr
+    names = ["scipy.signal", "scipy.ndimage", "scipy.special", "scipy.fft"]
+    _first_uses_at_once(names, "dir(module.load())")
 
 
 def test_nothing_is_imported_before_first_use() -> None:
