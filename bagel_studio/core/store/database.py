@@ -12,6 +12,17 @@ from __future__ import annotations
 
 import sqlite3
 
+from bagel_studio.core.model import cleaned_curator_name
+
+
+def add_functions(conn: sqlite3.Connection) -> None:
+    """The SQL functions the store's queries use: ``cleaned_curator(name)``, a curator's name as
+    every decision records it (``model.cleaned_curator_name``), so that a plan's rows edited by
+    hand into " alice" are read, counted and handed out as alice's."""
+    conn.create_function(
+        "cleaned_curator", 1, lambda name: cleaned_curator_name(str(name)), deterministic=True
+    )
+
 
 class Database:
     """A project's connection (``conn``) and its ``execute``: the connection's own, so that a
@@ -23,3 +34,4 @@ class Database:
         # (``isolation_level=None``)
         self.execute = conn.execute
         conn.execute("PRAGMA recursive_triggers=on;")
+        add_functions(conn)

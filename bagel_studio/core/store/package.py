@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bagel_studio.core.model import cleaned_curator_name
+from bagel_studio.core.store.database import add_functions
 from bagel_studio.core.store.reviews import Reviews
 from bagel_studio.core.store.team import PACKAGE_META
 
@@ -75,14 +75,10 @@ def _keep(conn: sqlite3.Connection, table: str, values: Sequence[Any]) -> None:
     conn.executemany(f"INSERT OR IGNORE INTO {table} VALUES (?)", [(v,) for v in values])
 
 
-def _cleaned(name: object) -> str:
-    return cleaned_curator_name(str(name))
-
-
 def _prune(conn: sqlite3.Connection, c: PackageContents) -> None:
     # the plan's rows are the curator's by the name cleaned as ``Team.assignments`` reads it:
     # rows edited by hand into " alice" are alice's (they were removed from her package)
-    conn.create_function("cleaned_curator", 1, _cleaned, deterministic=True)
+    add_functions(conn)
     conn.execute("CREATE TEMP TABLE keep_items (id TEXT PRIMARY KEY, position INTEGER)")
     conn.executemany(
         "INSERT INTO keep_items VALUES (?, ?)", [(i, n) for n, i in enumerate(c.item_ids, 1)]

@@ -155,33 +155,26 @@ class Team(Part):
         """The plan's assignments (of one curator, of one round), by curator and place, each
         naming its curator as every decision does (``model.cleaned_curator_name``: a name
         edited by hand into " alice" is alice's)."""
-        sql = "SELECT item_id, curator, round, position, reason FROM plan_assignments"
-        sql += " WHERE plan_id = ?"
+        sql = "SELECT item_id, cleaned_curator(curator) AS name, round, position, reason"
+        sql += " FROM plan_assignments WHERE plan_id = ?"
         params: list[Any] = [plan_id]
+        if curator is not None:
+            sql += " AND name = ?"
+            params.append(curator)
         if round_ is not None:
             sql += " AND round = ?"
             params.append(round_)
-        rows = self.db.execute(sql + " ORDER BY curator, position", params)
-        read = [
-            Assignment(str(i), cleaned_curator_name(str(c)), int(r), int(p), str(w))
-            for i, c, r, p, w in rows
-        ]
-        if curator is not None:
-            read = [a for a in read if a.curator == curator]
-        read.sort(key=lambda a: (a.curator, a.position))  # a cleaned name may sort elsewhere
-        return read
+        rows = self.db.execute(sql + " ORDER BY name, position", params)
+        return [Assignment(str(i), str(c), int(r), int(p), str(w)) for i, c, r, p, w in rows]
 
     def loads(self, plan_id: str) -> dict[str, int]:
         """Each curator's items in the plan, every round counted (by the cleaned name)."""
         rows = self.db.execute(
-            "SELECT curator, count(*) FROM plan_assignments WHERE plan_id = ? GROUP BY curator",
+            "SELECT cleaned_curator(curator) AS name, count(*) FROM plan_assignments"
+            " WHERE plan_id = ? GROUP BY name",
             [plan_id],
         )
-        loads: dict[str, int] = {}
-        for c, n in rows:
-            name = cleaned_curator_name(str(c))
-            loads[name] = loads.get(name, 0) + int(n)
-        return loads
+        return {str(c): int(n) for c, n in rows}
 
     def last_round(self, plan_id: str) -> int:
         row = self.db.execute(
@@ -192,35 +185,29 @@ class Team(Part):
     def round_curators(self, plan_id: str, round_: int) -> list[str]:
         """The curators with items in round ``round_``, sorted (their names cleaned)."""
         rows = self.db.execute(
-            "SELECT DISTINCT curator FROM plan_assignments WHERE plan_id = ? AND round = ?",
+            "SELECT DISTINCT cleaned_curator(curator) AS name FROM plan_assignments"
+            " WHERE plan_id = ? AND round = ? ORDER BY name",
             [plan_id, round_],
         )
-        return sorted({cleaned_curator_name(str(r[0])) for r in rows})
+        return [str(r[0]) for r in rows]
 
     def item_rows(self, plan_id: str) -> Iterator[tuple[str, str, str, str | None, bool]]:
         """(item id, curator, why they have it, the curator's decision or None, adjudicated) of
         every assignment, the items in queue order, each item's curators in the order they got
         it; the curator named as every decision names them (an assignment edited by hand into
         " alice" is alice's, with her decision)."""
-        rows = self.db.execute(
-            "SELECT a.item_id, a.curator, a.reason, r.decision,"
-            " EXISTS (SELECT 1 FROM adjudications j WHERE j.item_id = a.item_id)"
-            " FROM plan_assignments a JOIN items i ON i.id = a.item_id"
-            " LEFT JOIN reviews r ON r.item_id = a.item_id AND r.curator = a.curator"
-            " WHERE a.plan_id = ? ORDER BY i.seq, a.round, a.position",
-            [plan_id],
+        yield from (
+            (str(i), str(c), str(w), d, bool(a))
+            for i, c, w, d, a in self.db.execute(
+                "SELECT a.item_id, cleaned_curator(a.curator), a.reason, r.decision,"
+                " EXISTS (SELECT 1 FROM adjudications j WHERE j.item_id = a.item_id)"
+                " FROM plan_assignments a JOIN items i ON i.id = a.item_id"
+                " LEFT JOIN reviews r"
+                " ON r.item_id = a.item_id AND r.curator = cleaned_curator(a.curator)"
+                " WHERE a.plan_id = ? ORDER BY i.seq, a.round, a.position",
+                [plan_id],
+            )
         )
-        for i, c, w, d, a in rows:
-            curator = cleaned_curator_name(str(c))
-            if curator != c:  # its decision is recorded under the cleaned name
-                d = self._decision(str(i), curator)
-            yield str(i), curator, str(w), d, bool(a)
-
-    def _decision(self, item_id: str, curator: str) -> str | None:
-        row = self.db.execute(
-            "SELECT decision FROM reviews WHERE item_id = ? AND curator = ?", [item_id, curator]
-        ).fetchone()
-        return None if row is None else str(row[0])
 
     def evidence_links(self, item_ids: Sequence[str]) -> EvidenceLinks:
         """The recordings and text keys the items ``item_ids`` link to (each once, sorted)."""
