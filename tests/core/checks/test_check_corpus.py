@@ -20,6 +20,7 @@ from tests.support.check_corpus import (
     DOMAINS,
     JUDGE_VERDICTS,
     KINDS,
+    READ_SPLITS,
     REFERENCE_MODELS,
     SCRIPT_KEYS,
     SPLITS,
@@ -34,7 +35,6 @@ from tests.support.check_corpus import (
 # Planted items per check over both splits, by the check's severity in the README's table.
 MIN_PLANTED = {"blocking": 3, "warning": 5, "info": 3}
 MIN_ITEMS = 400
-MIN_HOLDOUT_SHARE = 0.35
 
 
 @pytest.fixture(scope="module")
@@ -94,10 +94,9 @@ def test_every_warning_and_blocking_check_is_planted_often_enough(
 
 def test_the_corpus_is_large_and_split(truths: dict[str, Truth]) -> None:
     assert len(truths) >= MIN_ITEMS
-    by_split = Counter(t.split for t in truths.values())
-    # the holdout's share of the two parts the checks were tuned and measured on (fresh, the
-    # unseen part, is measured on its own)
-    assert by_split["holdout"] >= MIN_HOLDOUT_SHARE * (by_split["dev"] + by_split["holdout"])
+    # most of it in parts written unseen (the checks were fixed on the read ones)
+    unseen = sum(1 for t in truths.values() if t.split not in READ_SPLITS)
+    assert unseen >= len(truths) / 2
     cells = Counter((t.split, t.domain, t.kind) for t in truths.values())
     missing = [
         (split, domain, kind)
