@@ -35,6 +35,7 @@ SPLITS = (
     "fresh5",
     "fresh6",
     "fresh7",
+    "fresh10",
     "fresh11",
 )
 # The parts the checks have been tuned on or read for (fresh to fresh5 were unseen until their
