@@ -36,6 +36,9 @@ SPLITS = (
     "fresh6",
     "fresh7",
     "fresh8",
+    "fresh9",
+    "fresh10",
+    "fresh11",
 )
 # The parts the checks have been tuned on or read for (fresh to fresh5 were unseen until their
 # one measurement and have been read since); every other split is unseen and is measured only
