@@ -35,6 +35,7 @@ SPLITS = (
     "fresh5",
     "fresh6",
     "fresh7",
+    "fresh8",
     "fresh9",
     "fresh10",
     "fresh11",
