@@ -25,7 +25,7 @@ from tests.support.llm_server import LETTERS, ScriptedServer
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "data" / "check_corpus"
 TRUTH = CORPUS / "truth.jsonl"
-SPLITS = ("dev",)
+SPLITS = ("dev", "fresh8", "fresh9", "fresh10", "fresh11")
 # The parts the checks have been tuned on or read for; every other split is unseen and is
 # measured only when asked by name, so that its misses and false alarms are not read by the way
 # (read, it stops being unseen).
