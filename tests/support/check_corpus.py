@@ -25,7 +25,21 @@ from tests.support.llm_server import LETTERS, ScriptedServer
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "data" / "check_corpus"
 TRUTH = CORPUS / "truth.jsonl"
-SPLITS = ("dev", "holdout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7")
+SPLITS = (
+    "dev",
+    "holdout",
+    "fresh",
+    "fresh2",
+    "fresh3",
+    "fresh4",
+    "fresh5",
+    "fresh6",
+    "fresh7",
+    "fresh8",
+    "fresh9",
+    "fresh10",
+    "fresh11",
+)
 # The parts the checks have been tuned on or read for (fresh to fresh5 were unseen until their
 # one measurement and have been read since); every other split is unseen and is measured only
 # when asked by name, so that its misses and false alarms are not read by the way (read, it
