@@ -14,7 +14,7 @@ from bagel_studio.core.store import NewItem, Store
 from bagel_studio.ui.evidence_view import NO_SOURCE_RECORD, NONE_TEXT
 from bagel_studio.ui.main_window import MainWindow
 from bagel_studio.ui.services import Services
-from tests.core.importers.test_import_encodings import MAC_PATH, MAC_TABLE
+from tests.core.importers.test_import_encodings import MAC_PATH, MAC_TABLE, MOJIBAKE
 from tests.ui.test_ambiguity import HOSTS, TABLE, add_items, globi_rows
 
 NO_SOURCE = "globi:no-source"
@@ -65,10 +65,10 @@ def test_a_record_from_a_table_of_guessed_encoding_says_so(qtbot, project_path: 
     store = Store.open(project_path)
     import_paths(store, [MAC_PATH], full_checks=False)
     dim = "Masked participant identification"
-    question = "Which fish does the Galápagos sea lion Zalophus wollebaeki feed on?"
-    options = ("Brotula clarkae", "Canis lupus", "Vulpes vulpes", "Lynx rufus")
+    question = "Which moth do Great Tits feed their nestlings in a Mediterranean Iberian forest?"
+    options = ("Orthosia", "Canis lupus", "Vulpes vulpes", "Lynx rufus")
     content = ItemContent(question, options, 0, dim)
-    item = NewItem("globi:mac", "GloBI", content, globi_ref=f"{MAC_TABLE}#2")
+    item = NewItem("globi:mac", "GloBI", content, globi_ref=f"{MAC_TABLE}#10")
     store.items.add_items([item], None)
     services = Services(store=store, prefs=Preferences(curator="ana"))
     settings = QSettings(str(project_path.parent / "desk.ini"), QSettings.Format.IniFormat)
@@ -77,10 +77,11 @@ def test_a_record_from_a_table_of_guessed_encoding_says_so(qtbot, project_path: 
     card = window.evidence.globi
 
     window.show_item("globi:mac")
-    assert card.title.text() == f"GloBI record {MAC_TABLE}#2"
-    assert "Estructura trófica" in card.values["Citation"]
+    assert card.title.text() == f"GloBI record {MAC_TABLE}#10"
+    assert "Pagani–Núñez, E., Ruiz, Í." in card.values["Citation"]
+    assert not any(wrong in card.values["Citation"] for wrong in MOJIBAKE)
     assert "the encoding mac_roman is a guess" in card.values["Encoding"]
-    assert "“trófica”" in card.values["Encoding"]
+    assert "“García”, “Núñez”" in card.values["Encoding"]
     window.close()
     services.close()
 
