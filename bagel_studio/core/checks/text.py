@@ -17,6 +17,7 @@ from bagel_studio.core.checks.interaction_types import (
     same_way,
 )
 from bagel_studio.core.checks.quantities import (
+    NUMBER_STEMS,
     Quantity,
     asked_units,
     hedged_inside,
@@ -182,6 +183,7 @@ class _Option:
         "quantities",
         "rest",
         "said",
+        "short",
         "stem_set",
         "text",
     )
@@ -195,10 +197,11 @@ class _Option:
         if not stems.isdisjoint(_SYNONYMS):
             stems = {_SYNONYMS.get(s, s) for s in stems}
         self.stem_set = stems  # never changed once made
+        self.short = len(stems) <= LABEL_WORDS  # may be an interaction label (``label``)
         # what the words say, a sound made with a light verb left out ("make hissing sounds"
         # says "hiss"): the stems compared for the same words
         self.said = stems
-        if not stems.isdisjoint(_LIGHT_VERBS) and not stems.isdisjoint(_SOUND_NOUNS):
+        if not stems.isdisjoint(_SOUND_NOUNS) and not stems.isdisjoint(_LIGHT_VERBS):
             self.said = stems - _LIGHT_VERBS - _SOUND_NOUNS or stems
         # A scientific name starts with a capital A-Z (parse_name says no to anything else).
         first = text.lstrip()[:1]
@@ -214,7 +217,11 @@ class _Option:
         self._interaction: object = _UNREAD
         self._label: object = _UNREAD
         self._plain: frozenset[str] | None = None
-        maybe = self.numbers or names_number(stems)
+        maybe = (
+            self.numbers
+            or not stems.isdisjoint(NUMBER_STEMS)
+            or ("-" in text and names_number(stems))  # "one-fifth", "thirty-two"
+        )
         self.quantities: tuple[Quantity, ...] = quantities(text) if maybe else ()
         # the content words beside the quantities (their numbers and units left to them)
         self.rest = frozenset(stems) - unit_words(text) if self.quantities else frozenset()
@@ -257,7 +264,10 @@ class _Option:
         return self._negated
 
 
-_UNREAD = object()  # an _Option's interaction before it is first asked for
+_UNREAD = object()  # an _Option's interaction or label before it is first asked for
+# The most content words of a label the table reads: two ("has stomach contents"), and "internally"
+# or "externally" (a test keeps it true)
+LABEL_WORDS = 3
 _NESTED = "one range mostly inside the other"
 _INSIDE = "a hedged value inside a range that says no more"
 
@@ -401,13 +411,14 @@ def _why_same(a: _Option, b: _Option, units: frozenset[str] | None = None) -> st
             return None
         return _same_words(a, b)
     else:
-        if a.label is not None and a.label == b.label:  # the same type, the same way round
-            return f"the same interaction, {a.label.type}: {a.text.strip()!r} = {b.text.strip()!r}"
         interaction = _same_interaction(a, b)
         if interaction is not None:
             return interaction
         if a.numbers != b.numbers:
             return None
+        # two labels of one type the same way round (a label holds a few words, no number)
+        if a.short and b.short and a.label is not None and a.label == b.label:
+            return f"the same interaction, {a.label.type}: {a.text.strip()!r} = {b.text.strip()!r}"
     if not _similar_text(a, b) or a.negated != b.negated or _prefixed(a.phrase, b.phrase):
         return None
     if _directions(a.phrase) != _directions(b.phrase) or _opposed(a, b):

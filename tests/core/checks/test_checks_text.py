@@ -9,6 +9,9 @@ from pathlib import Path
 from checks_support import checked, new_item
 
 from bagel_studio.core.checks import CHECKS
+from bagel_studio.core.checks.interaction_types import labels
+from bagel_studio.core.checks.text import LABEL_WORDS
+from bagel_studio.core.checks.words import stem_set, words
 from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.model import ItemContent, Severity
 from bagel_studio.core.store import NewItem, Store
@@ -431,6 +434,10 @@ def test_an_interaction_label_and_its_wording_are_duplicates() -> None:
         assert "duplicate-options" not in _interaction_options(
             first, second, "eats", "visits flowers of"
         ), (first, second)
+
+
+def test_no_interaction_label_holds_more_content_words_than_the_text_checks_look_up() -> None:
+    assert max(len(stem_set(words(label))) for label in labels()) + 1 <= LABEL_WORDS
 
 
 def test_a_sound_made_with_a_light_verb_is_the_verb() -> None:
