@@ -338,6 +338,24 @@ _ONE_WORDS = re.compile(r"\b(single|individual|each)\b", re.I)
 CALL, PHRASE, EITHER = "call", "phrase", "either"
 
 
+# A stem asking how far apart calls are or how often they come, or an option giving a period
+# ("about every 6 seconds"): the time between sounds, which the measurement does not time.
+_BETWEEN_SOUNDS = re.compile(
+    r"\b(?:apart|gaps?|intervals?|pauses?|silences?|how often|"
+    r"between (?:(?:the|its|two|successive|consecutive|each) )*"
+    rf"(?:calls?|{_NOTE_WORDS}|{_PHRASE_WORDS}))\b",
+    re.I,
+)
+_PERIOD = re.compile(r"\bevery\b", re.I)
+
+
+def times_between_sounds(question: str, option: str = "") -> bool:
+    """Whether a duration claim times the gap between calls or phrases, or their period (the
+    stem: "how far apart are the two call notes?", "how often does the phrase repeat?"; the
+    option: "about every 6-7 seconds"), not a call or a phrase."""
+    return _BETWEEN_SOUNDS.search(question) is not None or _PERIOD.search(option) is not None
+
+
 def duration_unit(question: str) -> str:
     """What a duration claim in an item with this stem times: CALL (a note, a syllable, a
     pulse: "a single chip note of the song"), PHRASE (a song, a trill, a call series), as the
@@ -494,6 +512,8 @@ def mismatch(
     gold_claim = parse_claim(options[gold], dimension) if 0 <= gold < len(options) else None
     if gold_claim is None:
         return None
+    if gold_claim.kind == "duration" and times_between_sounds(question, options[gold]):
+        return None  # the time between sounds: the measurement times the sounds themselves
     unit = duration_unit(question)
     gold_distance = claim_distance(gold_claim, m, unit)
     if gold_distance is None:

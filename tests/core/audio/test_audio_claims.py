@@ -180,6 +180,34 @@ def test_duration_claims_against_calls_or_phrases() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("stem", "options"),
+    [
+        (
+            "How far apart are the two call notes of X?",
+            ("About 2 s", "About 50 ms", "0.5 s", "5 ms"),
+        ),
+        ("What is the gap between successive notes of X?", ("About 50 ms", "1 s", "2 s", "5 s")),
+        ("How long is the pause between two songs of X?", ("About 50 ms", "1 s", "2 s", "5 s")),
+        (
+            "About how often does the phrase of X repeat?",
+            ("About every 50 ms", "1 s", "2 s", "5 s"),
+        ),
+        ("What is the typical interval between X's phrases?", ("About 50 ms", "1 s", "2 s", "5 s")),
+    ],
+)
+def test_the_time_between_sounds_is_not_a_sounds_duration(
+    stem: str, options: tuple[str, ...]
+) -> None:
+    """Calls of ~110 ms: a gap or a period of 50 ms is not a claim about how long they last."""
+    gold = next(i for i, o in enumerate(options) if "50 ms" in o)
+    assert mismatch(options, gold, _measurement(), stem) is None
+    # the same gold asked of the calls themselves is compared
+    assert mismatch(
+        ("About 50 ms", "1 s", "2 s", "5 s"), 0, _measurement(), "How long is a note of X?"
+    )
+
+
 def test_a_song_is_any_of_the_phrases_the_clip_holds() -> None:
     """A clip holds a song and the fragments around it (chips, a neighbour's notes), each a
     phrase: which one the stem means cannot be told, so a song length within the phrases'

@@ -20,7 +20,6 @@ from tests.support.check_corpus import (
     DOMAINS,
     JUDGE_VERDICTS,
     KINDS,
-    READ_SPLITS,
     REFERENCE_MODELS,
     SCRIPT_KEYS,
     SPLITS,
@@ -94,9 +93,10 @@ def test_every_warning_and_blocking_check_is_planted_often_enough(
 
 def test_the_corpus_is_large_and_split(truths: dict[str, Truth]) -> None:
     assert len(truths) >= MIN_ITEMS
-    # most of it in parts written unseen (the checks were fixed on the read ones)
-    unseen = sum(1 for t in truths.values() if t.split not in READ_SPLITS)
-    assert unseen >= len(truths) / 2
+    # most of it in parts written by people who had not read the checks (every part but dev,
+    # the one the checks were first fixed on)
+    written_unseen = sum(1 for t in truths.values() if t.split != "dev")
+    assert written_unseen >= len(truths) / 2
     cells = Counter((t.split, t.domain, t.kind) for t in truths.values())
     missing = [
         (split, domain, kind)
