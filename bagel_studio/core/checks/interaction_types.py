@@ -226,22 +226,36 @@ def normalize_label(text: str) -> str:
     return " ".join(text.split()).casefold().rstrip(".").strip("()")
 
 
+# A parasitism said to be inside or outside the host ("is parasitized externally by",
+# "internal parasite of") is GloBI's endo- or ectoparasitism.
+_SIDE = re.compile(r"\s*\b(in|ex)ternal(?:ly)?\b")
+_SIDED = {"in": "endoparasite of", "ex": "ectoparasite of"}
+
+
+def _lookup(label: str) -> tuple[str, bool] | None:
+    """(type, flipped) of a normalised label the table reads, "is" before it or not."""
+    found = _LABELS.get(label)
+    if found is None and label.startswith("is "):
+        found = _LABELS.get(label[3:])
+    if found is None and "ternal" in label and (side := _SIDE.search(label)) is not None:
+        plain = _lookup(" ".join(_SIDE.sub("", label).split()))
+        if plain is not None and plain[0] in ("parasite of", "parasitoid of"):
+            return _SIDED[side.group(1)], plain[1]
+    return found
+
+
 @lru_cache(maxsize=4096)
 def read_label(text: str) -> Reading:
     """The reading of an interaction label; an unknown label is a type of its own."""
     label = normalize_label(text)
-    if label in _LABELS:
-        return Reading(*_LABELS[label])
-    if label.startswith("is ") and label[3:] in _LABELS:
-        return Reading(*_LABELS[label[3:]])
-    return Reading(label)
+    found = _lookup(label)
+    return Reading(label) if found is None else Reading(*found)
 
 
 @lru_cache(maxsize=4096)
 def is_known_label(text: str) -> bool:
     """Whether ``text`` is a label the table reads (GloBI's, an inverse, a mapped wording)."""
-    label = normalize_label(text)
-    return label in _LABELS or (label.startswith("is ") and label[3:] in _LABELS)
+    return _lookup(normalize_label(text)) is not None
 
 
 @lru_cache(maxsize=4096)
@@ -337,10 +351,9 @@ def classify_option(text: str) -> tuple[bool, Reading | None]:
     """(whether ``text`` is a label the table reads, the interaction it names if any), from one
     normalisation of the text."""
     label = normalize_label(text)
-    if label in _LABELS:
-        return True, Reading(*_LABELS[label])
-    if label.startswith("is ") and label[3:] in _LABELS:
-        return True, Reading(*_LABELS[label[3:]])
+    found = _lookup(label)
+    if found is not None:
+        return True, Reading(*found)
     if label in _NOUNS:
         return False, Reading(_NOUNS[label])
     return False, None

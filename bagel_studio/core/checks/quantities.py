@@ -16,6 +16,7 @@ checked by eye.
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 
@@ -258,6 +259,17 @@ _VOCABULARY = frozenset(
 # The stems of those words (``words.stem``): a text whose content words hold none of them and no
 # digit holds no quantity (its stop words, "one" among them, make none alone).
 NUMBER_STEMS = frozenset(stem(w) for w in _VOCABULARY)
+
+
+def names_number(stems: AbstractSet[str]) -> bool:
+    """Whether content words (their stems, ``words.stem``) may write a number without a digit:
+    one of NUMBER_STEMS, or a hyphenated word with one among its parts ("one-fifth",
+    "thirty-two", which the words keep whole)."""
+    if not stems.isdisjoint(NUMBER_STEMS):
+        return True
+    return any("-" in s and not NUMBER_STEMS.isdisjoint(map(stem, s.split("-"))) for s in stems)
+
+
 # Words after a quantity that say what it measures, not a thing counted ("23 weeks old").
 _DESCRIPTORS = frozenset(["old", "long", "wide", "high", "deep", "tall", "away", "apart"])
 
@@ -343,10 +355,17 @@ class Quantity:
             return abs(mine - theirs) <= slack * (1 + 1e-9)
         if self.unit == other.unit:
             return _close(mine, theirs, EXACT)
-        # a conversion is rounded to its own figures ("10 km (6 mi)"): within half the finer
-        # figure's last unit, or a part in a hundred
-        step = min(self.step, other.step) if self.step and other.step else 0.0
-        return _close(mine, theirs) or abs(mine - theirs) <= 0.5 * step * (1 + 1e-9)
+        # a conversion is rounded to its own figures ("10 km (6 mi)"): within a part in a
+        # hundred, or half the finer figure's last unit, or half the coarser one's when that
+        # figure has two or more ("30 km (19 mi)" rounds 18.6 miles up; "1 km" is no rounding
+        # of "500 m")
+        if _close(mine, theirs):
+            return True
+        if not (self.step and other.step):
+            return False
+        (fine, _), (coarse, value) = sorted(((self.step, mine), (other.step, theirs)))
+        off = abs(mine - theirs) / (1 + 1e-9)
+        return off <= 0.5 * fine or (off <= 0.5 * coarse and coarse <= 0.1 * abs(value))
 
 
 _MONTHS_AND_TIME = frozenset({"months", "time"})

@@ -10,6 +10,7 @@ from functools import lru_cache
 from rapidfuzz.distance import Indel
 
 from bagel_studio.core.checks.interaction_types import (
+    Reading,
     active_interaction,
     classify_option,
     names_interaction,
@@ -20,6 +21,7 @@ from bagel_studio.core.checks.quantities import (
     Quantity,
     asked_units,
     hedged_inside,
+    names_number,
     nested_ranges,
     quantities,
     same_quantities,
@@ -46,12 +48,16 @@ DESCRIPTIONS = {
     "words in an order that keeps their meaning, the same quantities in other units or number "
     "formats, each end of a range in its own unit, a bare number and the same number in the "
     "unit the stem asks, one range mostly inside the other, a hedged value inside a range that "
-    "says no more, the same interaction in other verbs, or nearly the same text), so two "
-    "answers are defensible; the words or numbers matched are named.",
+    "says no more, the same interaction in other verbs or interaction labels of one type the "
+    'same way round ("has ectoparasite" / "is parasitized externally by"), a verb and the '
+    'sound made of it with a light verb ("hiss" / "make hissing sounds"), or nearly the '
+    "same text), so two answers are defensible; the words or numbers matched are named.",
     GOLD_IN_STEM: "The gold answer's text appears in the stem, so the stem gives it away: "
     "as a phrase (in any form of its words), or as all its content words scattered, each "
     "written as in the gold (a stem describing what a name names, the reflex that lets a cat "
-    '"right itself", does not give away "the cat righting reflex").',
+    '"right itself", does not give away "the cat righting reflex"). A taxon the item\'s '
+    "evidence names on both sides of one interaction (a pike eating pike) is the stem's own "
+    "subject, which the stem has to name: no leak.",
     HIDDEN_CONTEXT: "The stem refers to something the reader never sees (the passage, this GloBI "
     "record, the source, the spectrogram, the recording...); items must be self-contained. A "
     'source counts as pointed at when "the" comes straight before such a noun, or before one of a '
@@ -63,11 +69,12 @@ DESCRIPTIONS = {
     'host"). A body of records or data named by what it is about names a source the reader '
     'could look up ("in the tick records", "in the museum records", "records of tick hosts '
     'from Bogesund"): "in the tick data", "in GloBI records" and "according to GloBI" are not '
-    'read as hidden context either, as "according to the authors" of a bioRxiv stem is not. A '
-    'study the stem says was described, mentioned or cited, ending the phrase ("in the study '
-    'described", "the experiment mentioned"), is hidden context too. A Xeno-canto stem that '
-    'mentions the recording, clip, audio, file or track, or says "this sound"/"this call"/"this '
-    'song", is flagged too.',
+    'read as hidden context either, as "according to the authors" of a bioRxiv stem is not, '
+    'nor "according to the" before a source named by its own name ("the 2019 Breeding Bird '
+    'Survey"). A study the stem says was described, mentioned or cited, ending the phrase ("in '
+    'the study described", "the experiment mentioned"), is hidden context too. A Xeno-canto '
+    'stem that mentions the recording, clip, audio, file or track, or says "this sound"/"this '
+    'call"/"this song", is flagged too.',
 }
 
 _HIDDEN_NOUNS = (
@@ -100,7 +107,10 @@ _HIDDEN_RE = re.compile(
     # records", a body of records named by what they are about, names a source instead)
     rf"\bthe\s+(?!(?:{_WORLD_RECORD})\b)[a-z][\w-]*\s+record\b(?!\s+(?:{_RECORD_OBJECT})\b)|"
     rf"\b(?:mentioned|described|stated|shown|given|listed|cited) "
-    rf"(?:above|earlier|below|here)\b|\baccording to (?:the|this|that)(?:\s+[a-z]+)?\b|"
+    rf"(?:above|earlier|below|here)\b|"
+    # "according to the text", not "according to the 2019 Breeding Bird Survey": a source
+    # named by its own name (a capital, after a year or not) is one the reader can look up
+    rf"\baccording to (?:the(?!\s+(?:\d{{4}}\s+)?(?-i:[A-Z]))|this|that)(?:\s+[a-z]+)?\b|"
     rf"\bthis (?:study|paper)\b|"
     # "In the study described, ...": a study the reader is told of but never sees
     rf"\bthe (?:study|studies|experiments?|surveys?|trials?|analys[ie]s|investigations?|work) "
@@ -161,6 +171,7 @@ class _Option:
 
     __slots__ = (
         "_interaction",
+        "_label",
         "_negated",
         "_plain",
         "empty",
@@ -171,6 +182,8 @@ class _Option:
         "phrase",
         "quantities",
         "rest",
+        "said",
+        "short",
         "stem_set",
         "text",
     )
@@ -184,6 +197,12 @@ class _Option:
         if not stems.isdisjoint(_SYNONYMS):
             stems = {_SYNONYMS.get(s, s) for s in stems}
         self.stem_set = stems  # never changed once made
+        self.short = len(stems) <= LABEL_WORDS  # may be an interaction label (``label``)
+        # what the words say, a sound made with a light verb left out ("make hissing sounds"
+        # says "hiss"): the stems compared for the same words
+        self.said = stems
+        if not stems.isdisjoint(_SOUND_NOUNS) and not stems.isdisjoint(_LIGHT_VERBS):
+            self.said = stems - _LIGHT_VERBS - _SOUND_NOUNS or stems
         # A scientific name starts with a capital A-Z (parse_name says no to anything else).
         first = text.lstrip()[:1]
         name = parse_name(text) if "A" <= first <= "Z" else None
@@ -196,8 +215,13 @@ class _Option:
         self.phrase = " ".join(found).lower()  # normalized_phrase(text), from the same words
         self._negated: bool | None = None
         self._interaction: object = _UNREAD
+        self._label: object = _UNREAD
         self._plain: frozenset[str] | None = None
-        maybe = self.numbers or not stems.isdisjoint(NUMBER_STEMS)
+        maybe = (
+            self.numbers
+            or not stems.isdisjoint(NUMBER_STEMS)
+            or ("-" in text and names_number(stems))  # "one-fifth", "thirty-two"
+        )
         self.quantities: tuple[Quantity, ...] = quantities(text) if maybe else ()
         # the content words beside the quantities (their numbers and units left to them)
         self.rest = frozenset(stems) - unit_words(text) if self.quantities else frozenset()
@@ -224,6 +248,15 @@ class _Option:
         return self._interaction  # type: ignore[return-value]
 
     @property
+    def label(self) -> Reading | None:
+        """The interaction the option is a label of ("has ectoparasite", "is parasitized
+        externally by"), when it is one the table reads (found when first asked)."""
+        if self._label is _UNREAD:
+            is_label, reading = classify_option(self.text)
+            self._label = reading if is_label else None
+        return self._label  # type: ignore[return-value]
+
+    @property
     def negated(self) -> bool:
         """Negated an odd number of times (found when first asked: few pairs get that far)."""
         if self._negated is None:
@@ -231,7 +264,10 @@ class _Option:
         return self._negated
 
 
-_UNREAD = object()  # an _Option's interaction before it is first asked for
+_UNREAD = object()  # an _Option's interaction or label before it is first asked for
+# The most content words of a label the table reads: two ("has stomach contents"), and "internally"
+# or "externally" (a test keeps it true)
+LABEL_WORDS = 3
 _NESTED = "one range mostly inside the other"
 _INSIDE = "a hedged value inside a range that says no more"
 
@@ -257,6 +293,14 @@ _NEGATIONS = frozenset({"not", "no", "never", "none", "neither", "nor", "without
 # Verbs of feeding that options use for one another ("drinks nectar", "feeds on nectar"), as
 # their stems: compared as one word.
 _SYNONYMS = {"drink": "eat", "sip": "eat", "feed": "eat", "consum": "eat", "ingest": "eat"}
+# A light verb and a generic noun of sound around a verb say no more than the verb: "They make
+# hissing sounds" is "They hiss", "emits a hissing noise" is "hisses" (as stems).
+_LIGHT_VERBS = frozenset(
+    stem(w)
+    for w in "make makes made making produce produces produced producing emit emits emitted "  # noqa: SIM905
+    "emitting utter utters uttered uttering give gives gave giving".split()
+)
+_SOUND_NOUNS = frozenset({stem("sound"), stem("noise")})
 _BRACKETED = re.compile(r"\(([A-Z][a-z]+ [a-z][a-z-]+(?: [a-z][a-z-]+)?)\)")
 
 
@@ -360,24 +404,42 @@ def _why_same(a: _Option, b: _Option, units: frozenset[str] | None = None) -> st
             pairs = zip(a.quantities, b.quantities, strict=True)
             join = " and " if how in (_NESTED, _INSIDE) else " = "
             return f"{how}, " + "; ".join(f"{q.text!r}{join}{r.text!r}" for q, r in pairs)
-    elif a.stem_set and a.stem_set == b.stem_set:
+    elif a.said and a.said == b.said:
         if a.negated != b.negated or _crossed(a.text, b.text):
             return None
         if _directions(a.phrase) != _directions(b.phrase) or _opposed(a, b):
             return None
-        written = [w for w in WORD_RE.findall(a.text) if w.lower() not in STOP_WORDS]
-        return f"the same words: {', '.join(dict.fromkeys(written))}"
+        return _same_words(a, b)
     else:
         interaction = _same_interaction(a, b)
         if interaction is not None:
             return interaction
         if a.numbers != b.numbers:
             return None
+        # two labels of one type the same way round (a label holds a few words, no number)
+        if a.short and b.short and a.label is not None and a.label == b.label:
+            return f"the same interaction, {a.label.type}: {a.text.strip()!r} = {b.text.strip()!r}"
     if not _similar_text(a, b) or a.negated != b.negated or _prefixed(a.phrase, b.phrase):
         return None
     if _directions(a.phrase) != _directions(b.phrase) or _opposed(a, b):
         return None
     return "nearly the same text"
+
+
+def _same_words(a: _Option, b: _Option) -> str:
+    """The message of two options of the same content words: the words, and the light verb
+    and noun of sound one of them adds ("hiss" / "make hissing sounds")."""
+    plain = a if a.said is a.stem_set else b
+    written = [w for w in WORD_RE.findall(plain.text) if w.lower() not in STOP_WORDS]
+    how = f"the same words: {', '.join(dict.fromkeys(written))}"
+    added = [
+        w
+        for o in (a, b)
+        if o.said is not o.stem_set
+        for w in WORD_RE.findall(o.text)
+        if stem(w) in _LIGHT_VERBS or stem(w) in _SOUND_NOUNS
+    ]
+    return f'{how} ("{" ... ".join(dict.fromkeys(added))}" adds nothing)' if added else how
 
 
 def _opposed(a: _Option, b: _Option) -> bool:
@@ -587,10 +649,18 @@ def _gold_in_stem(item: Item, options: list[_Option]) -> Flag | None:
     others = [o for i, o in enumerate(options) if i != content.answer_index]
     if others and all(f" {gold_phrase} " in f" {o.phrase} " for o in others):
         return None
+    # A taxon the item's evidence names on both sides of one line (a record of the pike eating
+    # pike): the stem has to name the taxon whose partner it asks for, and that is the gold.
+    gold_words = WORD_RE.findall(gold)
+    if options[content.answer_index or 0].is_name and any(
+        len(_places(gold_words, WORD_RE.findall(line))) >= 2 for line in item.supporting_evidence
+    ):
+        return None
     # A stem that names the candidates ("Did body size or age...?", "ranked red, yellow and
-    # green") singles none of them out: a distractor whose content words the stem holds too
-    # makes the gold's no leak.
-    asked = stem_set(question)
+    # green") singles none of them out: a distractor whose content words the stem holds too,
+    # besides the words of the gold it gives away as a phrase ("Salamandra" of "Salamandra
+    # atra" is no naming of "Salamandra salamandra"), makes the gold's no leak.
+    asked = stem_set(_cut(question, gold_words) if how == "verbatim" else question)
     if any(o.stem_set and asked.issuperset(o.stem_set) for o in others):
         return None
     letter = content.answer_letter or "?"
@@ -600,6 +670,31 @@ def _gold_in_stem(item: Item, options: list[_Option]) -> Flag | None:
         f"The stem contains the gold answer {letter} ({how}): {gold.strip()!r}",
         {"options": [letter], "match": how},
     )
+
+
+def _places(part: list[str], whole: list[str]) -> list[int]:
+    """Where the words ``part`` stand in ``whole``, in any form of them (``words.stem``),
+    without overlaps: the index of each first word."""
+    if not part:
+        return []
+    wanted, found = [stem(w) for w in part], [stem(w) for w in whole]
+    places: list[int] = []
+    at = 0
+    while at + len(wanted) <= len(found):
+        if found[at : at + len(wanted)] == wanted:
+            places.append(at)
+            at += len(wanted)
+        else:
+            at += 1
+    return places
+
+
+def _cut(question: list[str], gold: list[str]) -> list[str]:
+    """The stem's words with every place of the gold's words left out."""
+    places: set[int] = set()
+    for at in _places(gold, question):
+        places.update(range(at, at + len(gold)))
+    return [w for i, w in enumerate(question) if i not in places]
 
 
 def _written_alike(gold: list[str], question: list[str]) -> bool:

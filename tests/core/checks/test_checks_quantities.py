@@ -425,3 +425,24 @@ def test_a_hedged_value_in_the_middle_of_a_narrow_range_is_the_same_answer() -> 
         ("Up to 80%", "About 75%"),  # a bound, no range
     ]:
         assert "duplicate-options" not in _options(first, second, "Neither", "Something else")
+
+
+def test_a_conversion_rounded_to_the_coarser_units_figures_is_the_same_quantity() -> None:
+    # 30 km is 18.6 miles, written "19 miles": rounded to the mile, the coarser figure
+    assert same_quantities(quantities("30 km"), quantities("19 miles"))
+    assert _options("30 km", "12 km", "19 miles", "50 km")["duplicate-options"].details[
+        "options"
+    ] == ["A", "C"]  # type: ignore[attr-defined]
+    # more than the coarser figure's rounding, or a coarser figure of one digit: other answers
+    assert not same_quantities(quantities("30 km"), quantities("20 miles"))
+    assert not same_quantities(quantities("500 m"), quantities("1 km"))
+    assert not same_quantities(quantities("1500 m"), quantities("2 km"))
+
+
+def test_hyphenated_number_words_are_quantities() -> None:
+    fifth = _options("One-fifth", "Half", "20%", "90%")
+    assert fifth["duplicate-options"].details["options"] == ["A", "C"]  # type: ignore[attr-defined]
+    assert "'One-fifth' = '20%'" in fifth["duplicate-options"].message  # type: ignore[attr-defined]
+    count = _options("Thirty-two", "12", "32", "8")
+    assert count["duplicate-options"].details["options"] == ["A", "C"]  # type: ignore[attr-defined]
+    assert "duplicate-options" not in _options("Two-thirds", "20%", "Well-known", "90%")

@@ -131,3 +131,10 @@ def test_a_pathogen_is_a_parasite_of_its_host_but_does_not_eat_it() -> None:
     assert implies("pathogen of", "parasite of") and implies("pathogen of", "has host")
     assert not implies("pathogen of", "eats") and not compatible("pathogen of", "eats")
     assert implies("parasite of", "eats") and implies("ectoparasite of", "eats")
+
+
+def test_a_parasite_inside_or_outside_its_host_is_an_endo_or_ectoparasite() -> None:
+    assert read_label("is parasitised internally by") == read_label("has endoparasite")
+    assert read_label("parasitizes externally") == Reading("ectoparasite of")
+    assert read_label("external parasite of") == Reading("ectoparasite of")
+    assert read_label("internally eats") == Reading("internally eats")  # no parasite: unread

@@ -9,6 +9,9 @@ from pathlib import Path
 from checks_support import checked, new_item
 
 from bagel_studio.core.checks import CHECKS
+from bagel_studio.core.checks.interaction_types import labels
+from bagel_studio.core.checks.text import LABEL_WORDS
+from bagel_studio.core.checks.words import stem_set, words
 from bagel_studio.core.domains import LETTERS
 from bagel_studio.core.model import ItemContent, Severity
 from bagel_studio.core.store import NewItem, Store
@@ -148,6 +151,37 @@ def test_stem_referring_to_hidden_context() -> None:
     flags = checked(Store.memory(), passage, record)
     assert flags["w:6"]["hidden-context"].details["phrases"] == ["according to the passage"]
     assert '"the record"' in flags["g:1"]["hidden-context"].message
+
+
+def test_a_source_named_after_according_to_is_no_hidden_context() -> None:
+    named = new_item(
+        "w:named",
+        "Wikipedia",
+        "According to the 2019 North American Breeding Bird Survey, how has the species fared?",
+        ["It declined", "It increased", "It held steady", "It vanished"],
+        "A",
+        "Geographic Distribution",
+    )
+    agency = new_item(
+        "w:agency",
+        "Wikipedia",
+        "According to the IUCN, how is the species listed?",
+        ["Least Concern", "Vulnerable", "Endangered", "Extinct"],
+        "A",
+        "Geographic Distribution",
+    )
+    survey = new_item(
+        "w:survey",
+        "Wikipedia",
+        "According to the 2019 survey, how has the species fared?",
+        ["It declined", "It increased", "It held steady", "It vanished"],
+        "A",
+        "Geographic Distribution",
+    )
+    flags = checked(Store.memory(), named, agency, survey)
+    assert "hidden-context" not in flags["w:named"]
+    assert "hidden-context" not in flags["w:agency"]
+    assert flags["w:survey"]["hidden-context"].details["phrases"] == ["according to the"]
 
 
 def test_the_papers_printed_items_trip_no_text_check(data_dir: Path) -> None:
@@ -378,6 +412,89 @@ def test_an_interaction_label_and_its_inverse_are_not_duplicates() -> None:
         assert "duplicate-options" not in _interaction_options(
             first, second, "co-occurs with", "lives near"
         ), (first, second)
+
+
+def test_an_interaction_label_and_its_wording_are_duplicates() -> None:
+    for first, second, type_ in [
+        ("has ectoparasite", "is parasitized externally by", "ectoparasite of"),
+        ("internal parasite of", "endoparasite of", "endoparasite of"),
+        ("has parasite", "is parasitised by", "parasite of"),
+    ]:
+        flag = _interaction_options(first, second, "eats", "visits flowers of")
+        assert f"the same interaction, {type_}" in flag["duplicate-options"].message, (  # type: ignore[attr-defined]
+            first,
+            second,
+        )
+    # inside is not outside, and a parasite is not said to be either
+    for first, second in [
+        ("has ectoparasite", "is parasitised internally by"),
+        ("has endoparasite", "has parasite"),
+        ("endoparasite of", "is parasitized internally by"),
+    ]:
+        assert "duplicate-options" not in _interaction_options(
+            first, second, "eats", "visits flowers of"
+        ), (first, second)
+
+
+def test_no_interaction_label_holds_more_content_words_than_the_text_checks_look_up() -> None:
+    assert max(len(stem_set(words(label))) for label in labels()) + 1 <= LABEL_WORDS
+
+
+def test_a_sound_made_with_a_light_verb_is_the_verb() -> None:
+    flags = _interaction_options(
+        "They hiss", "They growl", "They make hissing sounds", "They stay silent"
+    )
+    flag = flags["duplicate-options"]
+    assert flag.details["options"] == ["A", "C"]  # type: ignore[attr-defined]
+    assert '"make ... sounds" adds nothing' in flag.message  # type: ignore[attr-defined]
+    assert "duplicate-options" in _interaction_options(
+        "It whistles", "It emits a whistling noise", "It hums", "It clicks"
+    )
+    for first, second in [
+        ("They make hissing sounds", "They make clicking sounds"),
+        ("They make no sound", "They hiss"),
+    ]:
+        assert "duplicate-options" not in _interaction_options(
+            first, second, "They growl", "They sing"
+        ), (first, second)
+
+
+def test_a_gold_named_in_passing_beside_a_congener_is_given_away() -> None:
+    passing = new_item(
+        "g:passing",
+        "GloBI",
+        "Which salamander's larvae did the beetle Dytiscus marginalis eat in streams shared "
+        "with Salamandra atra?",
+        ["Triturus cristatus", "Salamandra atra", "Salamandra salamandra", "Lissotriton vulgaris"],
+        "B",
+        "Masked participant identification",
+    )
+    # a record of the pike eating pike: the stem has to name the pike, which is the gold
+    question = "Which fish is recorded in the diet of Esox lucius in Sweden?"
+    options = ["Esox lucius", "Perca fluviatilis", "Rutilus rutilus", "Abramis brama"]
+    dimension = "Masked participant identification"
+    cannibal = new_item(
+        "g:cannibal",
+        "GloBI",
+        question,
+        options,
+        "A",
+        dimension,
+        supporting_evidence=("Esox lucius eats Esox lucius",),
+    )
+    other = new_item(
+        "g:other",
+        "GloBI",
+        question,
+        options,
+        "A",
+        dimension,
+        supporting_evidence=("Esox lucius eats Perca fluviatilis",),
+    )
+    flags = checked(Store.memory(), passing, cannibal, other)
+    assert flags["g:passing"]["gold-in-stem"].details["options"] == ["B"]
+    assert "gold-in-stem" not in flags["g:cannibal"]
+    assert flags["g:other"]["gold-in-stem"].details["match"] == "verbatim"
 
 
 def test_a_stem_naming_every_candidate_gives_no_gold_away() -> None:
