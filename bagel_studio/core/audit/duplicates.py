@@ -473,7 +473,8 @@ def _blocking(gold: str, stem_text: str) -> set[str]:
     found = said(gold)
     tokens = set(found.sequence)
     for quantity in found.quantities:
-        quantity = counting(quantity, asked_units(stem_text))
+        if quantity.dimension in GENERIC_COUNTS:
+            quantity = counting(quantity, asked_units(stem_text))
         dimension = "time" if quantity.dimension == "months" else quantity.dimension
         if dimension:
             tokens.add("#" + dimension)

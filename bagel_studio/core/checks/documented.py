@@ -277,12 +277,12 @@ def _documented_interactions(g: GlobiItem) -> Flag | None:
     link = g.gold_link
     # the gold's own record is another when it does not say the key (a wrong key)
     own = link.ref if link is not None and key is not None and _states(link, first, key) else None
-    marks = stem_marks(g)  # of the gold's record: records stating otherwise are others
     between = [
-        lk
-        for lk in g.links.get(first, ())
-        if lk.partner_key(first) == second and lk.ref != own and holds_marks(lk, marks)
+        lk for lk in g.links.get(first, ()) if lk.partner_key(first) == second and lk.ref != own
     ]
+    if between:  # of the gold's record: records stating other figures or stages are others
+        marks = stem_marks(g)
+        between = [lk for lk in between if holds_marks(lk, marks)]
     hits: dict[int, list[GlobiLink]] = {}
     for index, text in g.interactions.items():
         if index == g.gold:

@@ -116,13 +116,15 @@ def stem_marks(g: GlobiItem) -> tuple[tuple[str, tuple[str, ...]], ...]:
         for m in _WORD.finditer(question)
         if m.start() > 0 and m.group(0)[0].isupper() and m.group(0).casefold() not in taxa
     }
-    said = {stem(w.casefold()) for w in _WORD.findall(question)}
+    said: set[str] | None = None  # the stems of the stem's words, read where a stage is
     held: dict[str, list[str]] = {}
     for column, value in link.columns.items():
         found = figures.intersection(_FIGURE.findall(value)) if figures else set()
         if names:
             found |= names.intersection(_WORD.findall(value))
         if column.endswith(_LIFE_STAGE):
+            if said is None:
+                said = {stem(w.casefold()) for w in _WORD.findall(question)}
             found |= {w for w in _WORD.findall(value) if stem(w.casefold()) in said}
         for mark in found:
             held.setdefault(mark, []).append(column)
