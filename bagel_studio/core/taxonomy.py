@@ -141,21 +141,37 @@ def suffix_rank(word: str) -> str | None:
 
 # A family's (or subfamily's) name is formed from the stem of its type genus: the genus's Latin
 # ending dropped, the rank's ending added (Rallus -> Rallidae, Mustela -> Mustelidae, Felis ->
-# Felidae, Passer -> Passeridae; Rosa -> Rosaceae). A stem changed on the way (Anas ->
-# Anatidae, Homo -> Hominidae) is not recognised.
+# Felidae, Passer -> Passeridae; Rosa -> Rosaceae). A third-declension genus changes its stem
+# as its genitive does (Sorex, Soricis -> Soricidae; Culex -> Culicidae; Anas, Anatis ->
+# Anatidae; Homo, Hominis -> Hominidae): its ending, then what the stem ends in instead.
 _FAMILY_ENDINGS = ("idae", "inae", "aceae", "oideae")
 _GENUS_ENDINGS = frozenset({"", "us", "a", "um", "is", "es", "on", "os", "as", "e"})
+_STEM_CHANGES = (
+    ("ex", "ic"),
+    ("ix", "ic"),
+    ("ax", "ac"),
+    ("yx", "yc"),
+    ("as", "at"),
+    ("o", "in"),
+    ("o", "on"),
+)
 
 
 def formed_from_genus(family: str, genus: str) -> bool:
     """Whether the name ``family`` (a family's or subfamily's ending) is formed from the genus
-    ``genus``, which it therefore contains: "Rallidae" from "Rallus"."""
+    ``genus``, which it therefore contains: "Rallidae" from "Rallus", "Soricidae" from
+    "Sorex"."""
     upper, lower = family.strip().casefold(), genus.strip().casefold()
     for ending in _FAMILY_ENDINGS:
         if upper.endswith(ending) and len(upper) > len(ending) + 2:
             root = upper[: -len(ending)]
-            return (
-                lower != upper and lower.startswith(root) and lower[len(root) :] in (_GENUS_ENDINGS)
+            if lower == upper:
+                return False
+            if lower.startswith(root) and lower[len(root) :] in _GENUS_ENDINGS:
+                return True
+            return any(
+                lower.endswith(was) and root == lower[: -len(was)] + becomes
+                for was, becomes in _STEM_CHANGES
             )
     return False
 

@@ -34,7 +34,7 @@ import hashlib
 import itertools
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
@@ -58,6 +58,10 @@ COMMON_SHARE = 0.01  # a word in more than this share of the items is not distin
 COMMON_MIN = 50  # ... unless it is in fewer items than this (small projects keep every word)
 REWORDED = 3  # content words two golds worded otherwise must share (and two thirds of each)
 BLOCK = 64  # items of one topic sharing a gold word beyond this are not compared by it
+# Counted nouns that stand for whatever their stem counts ("650 individuals" of lions).
+GENERIC_COUNTS = frozenset(
+    f"count:{noun}" for noun in ("individual", "animal", "specimen", "creature", "organism")
+)
 _NEGATIONS = frozenset({"not", "no", "never", "without", "neither", "nor", "none", "cannot"})
 
 
@@ -326,6 +330,8 @@ def said(text: str) -> Said:
     """``Said`` of a text."""
     found = quantities(text) if may_hold_quantity(text) else ()
     numeric = unit_words(text) if found else frozenset()
+    generic = {q.dimension[6:] for q in found if q.dimension in GENERIC_COUNTS}
+    numeric = numeric | generic if generic else numeric  # "individuals" counts what is asked
     sequence: list[str] = []
     runs: list[tuple[str, ...]] = []
     run: list[str] = []
@@ -355,6 +361,16 @@ def _contains(sequence: tuple[str, ...], run: tuple[str, ...]) -> bool:
     return any(sequence[i : i + size] == run for i in range(len(sequence) - size + 1))
 
 
+def counting(quantity: Quantity, asked: frozenset[str]) -> Quantity:
+    """``quantity`` as a count of what its stem counts (``asked``: the units the stem asks in)
+    where it counts a generic noun (``GENERIC_COUNTS``) and the stem asks how many of one
+    thing: "About 650 individuals", asked how many Asiatic lions, counts lions."""
+    if quantity.dimension not in GENERIC_COUNTS:
+        return quantity
+    counts = [key for key in asked if key.startswith("count:")]
+    return replace(quantity, dimension=counts[0]) if len(counts) == 1 else quantity
+
+
 def _quantity_stated(
     quantity: Quantity,
     others: Iterable[Quantity],
@@ -364,9 +380,12 @@ def _quantity_stated(
     """Whether another item states ``quantity`` (one of a gold's): by one of its quantities,
     the same value (``Quantity.same``: a conversion rounded to its figures is the same), a bare
     count as the count of what the bare one's stem asks ("Five" where it asks how many colours
-    is "5 colours"; ``asked``: the units the gold's own stem and the other's ask in), or, for
-    "a year" / "an hour", by the unit's word among its ``words``."""
+    is "5 colours"; ``asked``: the units the gold's own stem and the other's ask in; a count of
+    individuals or animals counts what its own stem asks, ``counting``), or, for "a year" /
+    "an hour", by the unit's word among its ``words``."""
+    quantity = counting(quantity, asked[0])
     for other in others:
+        other = counting(other, asked[1])
         if same_quantities((quantity,), (other,)):
             return True
         if bool(quantity.dimension) == bool(other.dimension):
@@ -454,6 +473,7 @@ def _blocking(gold: str, stem_text: str) -> set[str]:
     found = said(gold)
     tokens = set(found.sequence)
     for quantity in found.quantities:
+        quantity = counting(quantity, asked_units(stem_text))
         dimension = "time" if quantity.dimension == "months" else quantity.dimension
         if dimension:
             tokens.add("#" + dimension)

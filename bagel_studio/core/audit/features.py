@@ -352,13 +352,13 @@ class BatchedAudit:
         """The audit of everything merged; ``ids``: the items' ids, in the order merged. Each
         part is let go once used (the largest, the stems, first), so this is called once."""
         count = len(self)
+        names = list(self._subject_numbers)
+        subjects = [[names[n] for n in about] for about in self.subjects]
         leaks = []
-        for a, b in leak_pairs(self.subjects, self.golds, self.stems):
+        for a, b in leak_pairs(subjects, self.golds, self.stems):
             answer = self.answers[b]
             assert answer is not None  # only an item with a gold phrase can be leaked
             leaks.append(Leak(ids[a], ids[b], answer))
-        names = list(self._subject_numbers)
-        subjects = [[names[n] for n in about] for about in self.subjects]
         stems = self.stems
         self.subjects, self.golds, self.answers, self.stems = [], [], [], []
         gold = np.concatenate(self.gold) if self.gold else np.zeros(0, dtype=np.int64)

@@ -6,11 +6,16 @@ answers B. Item A *leaks the answer of* B when both are about the same subject (
 record, recording or species, see ``items.subjects``), B's gold answer appears word for word in
 A's stem, A's stem also speaks of what B asks (at least ``ASKED_WORDS`` of the content words of
 B's stem, other than its answer's, are in A's: "how tall is a red kangaroo?" names the answer of
-"which kangaroo is Osphranter rufus?" but does not state it), and B's own stem does not already
-contain it (that is ``gold-in-stem``).
+"which kangaroo is Osphranter rufus?" but does not state it; where B was written from a GloBI
+record, A names every taxon B's stem names too, the partner whose prey, host or interaction B
+asks: a stem about the fox's diet in one study does not speak of who eats the buzzard there,
+nor one about a beetle and ash wood of how another beetle meets a fungus), and B's own stem does
+not already contain it (that is ``gold-in-stem``).
 
 A gold is looked for as its item words it, without a hedge or a leading pronoun or article
-before it ("They slow down" is stated by "cavefish slow down"); a lone number with the words its
+before it ("They slow down" is stated by "cavefish slow down") or a pronoun ending it, which
+stands for a noun of its stem ("They have no effect on it" by "the phases of the moon have no
+effect on wolf vocalization"); a lone number with the words its
 stem counts ("13" asked by "how many thoracic vertebrae...?" is looked for as "13 thoracic
 vertebrae"); and a long gold (``BAG_WORDS`` content words or more) also as its content words in
 any order ("patches of higher foliage density, irrespective of female density" is stated by
@@ -26,7 +31,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Collection, Hashable, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from bagel_studio.core.checks.quantities import NUMBER_WORDS
@@ -40,6 +45,9 @@ _HEDGES = frozenset(
 )
 # Not looked for before a gold either: "They slow down" is said as "cavefish slow down".
 _LEADING = _HEDGES | {"they", "it", "the", "a", "an", "its", "their", "he", "she"}
+# Not looked for at the end of a gold of four words or more: it stands for a noun of its stem
+# ("They have no effect on it" is stated by "... have no effect on wolf vocalization").
+_TRAILING = frozenset({"it", "them"})
 _COUNTED = re.compile(r"\bhow many ((?:[a-z][a-z'-]* ?){1,3})")
 _GENERIC = frozenset(
     {
@@ -70,11 +78,15 @@ def leakable(gold: str, stem: str = "") -> str | None:
     too little to leak (too short, too long, a generic answer, or a lone number: "four" in a
     stem about litters does not answer how many subspecies there are). A hedge, pronoun or
     article before it is not looked for: "around seven days" is given away by "about seven
-    days", "they slow down" by "cavefish slow down". A lone number is looked for with the words
+    days", "they slow down" by "cavefish slow down"; nor a pronoun ending a gold of four words or
+    more, which stands for a noun of its stem ("they have no effect on it" by "the moon's phases
+    have no effect on wolf vocalization"). A lone number is looked for with the words
     its stem counts ("13 thoracic vertebrae" where the stem asks how many thoracic vertebrae)."""
     words = gold.split()
     while (len(words) > 1 and words[0] in _HEDGES) or (len(words) > 2 and words[0] in _LEADING):
         words = words[1:]  # a lone noun left ("the tail") would be found anywhere
+    if len(words) > 3 and words[-1] in _TRAILING:
+        words = words[:-1]  # "have no effect on it": "it" stands for what the stem names
     gold = " ".join(words)
     if (len(gold) < 3 and not (stem and gold.isdigit())) or gold in _GENERIC:
         return None
@@ -105,11 +117,25 @@ def _content(phrase: str) -> frozenset[str]:
     return frozenset(stem(w) for w in phrase.split() if len(w) > 2 and w not in STOP_WORDS)
 
 
-def states_what_is_asked(stem_a: str, stem_b: str, gold_b: str) -> bool:
+def states_what_is_asked(
+    stem_a: str, stem_b: str, gold_b: str, subjects_b: Collection[str] = ()
+) -> bool:
     """Whether stem ``stem_a`` speaks of what ``stem_b`` asks: they share ``ASKED_WORDS``
-    content words besides those of ``gold_b`` (all three as ``words.phrase`` gives them)."""
+    content words besides those of ``gold_b`` (all three as ``words.phrase`` gives them), and
+    where B is about a GloBI record (``subjects_b``, ``items.subjects``), ``stem_a`` names every
+    taxon ``stem_b`` names: what B asks is its record's partner of those, and the place, the
+    study or the kind of animal two stems share say nothing of it."""
     asked = _content(stem_b) - _content(gold_b)
-    return len(asked & _content(stem_a)) >= ASKED_WORDS
+    if len(asked & _content(stem_a)) < ASKED_WORDS:
+        return False
+    if not any(s.startswith("record:") for s in subjects_b):
+        return True
+    named_a, named_b = f" {stem_a} ", f" {stem_b} "
+    return all(
+        f" {s[6:]} " in named_a
+        for s in subjects_b
+        if s.startswith("taxon:") and f" {s[6:]} " in named_b
+    )
 
 
 _NO_BAG: frozenset[str] = frozenset({""})  # no content set holds it
@@ -130,17 +156,17 @@ def _ngrams(words: Sequence[str], lengths: set[int]) -> set[str]:
 
 
 def leak_pairs(
-    subjects: Sequence[Collection[Hashable]],
+    subjects: Sequence[Collection[str]],
     golds: Sequence[str | None],
     stems: Sequence[str],
 ) -> list[tuple[int, int]]:
     """Every (leaking, leaked) pair of positions, leaking items in order, from what the search
     reads of each item (by position): its subjects, its gold phrase (``leakable``; None: it
     cannot leak) and its stem as a phrase (``words.phrase``; read only where it has subjects)."""
-    index_of: dict[Hashable, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+    index_of: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
     # Long golds by subject and their first content word (in sorting order): a stem holding
     # every content word of one holds that one.
-    bags_of: dict[Hashable, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+    bags_of: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
     bag: dict[int, frozenset[str]] = {}
     lengths: set[int] = set()
     for i, gold in enumerate(golds):
@@ -194,7 +220,7 @@ def leak_pairs(
             number, _, counted = gold.partition(" ")
             if counted and f"how many {counted}" in stems[b]:
                 gold = number  # the words counted are what B asks: "13 thoracic vertebrae"
-            if not states_what_is_asked(stems[a], stems[b], gold):
+            if not states_what_is_asked(stems[a], stems[b], gold, subjects[b]):
                 continue  # A names B's answer in passing, about something else
             pairs.append((a, b))
     return pairs

@@ -24,16 +24,21 @@ DESCRIPTIONS = {
     'in other units, rounded to its own figures ("About 17 cm a year" / "About 7 inches" where '
     'the stem says each year), a part of the other\'s statement ("The false killer whale" where '
     "the other gold names both parents and this stem the dolphin), a count without its noun "
-    'where the stem asks it ("Five" / "5 colours"), or a long gold with words added or left out; '
+    'where the stem asks it ("Five" / "5 colours"; "About 650 individuals", a count of a '
+    'generic noun, counts what its stem asks: "About 650" lions), or a long gold with words '
+    "added or left out; "
     'the same number of other things ("5 trials"), a word in another\'s place or the same words '
     "in other roles are other facts. Keep one. Set by audit, naming the others and what they "
     "share.",
     LEAKS_ANSWER_OF: "The stem states the gold answer of another item about the same species, "
     "record or recording, and speaks of what that item asks (two of its stem's content words "
-    'besides the answer\'s), so one item answers the other: "how tall is a red kangaroo?" names '
-    'the answer of "which kangaroo is Osphranter rufus?" without stating it. The answer is '
-    'looked for without a hedge, or a pronoun or article before two words or more ("They slow '
-    'down" is stated by "cavefish slow down"); a lone number with the words its stem counts '
+    "besides the answer's; of a GloBI item, every taxon its stem names too, the partner whose "
+    'prey, host or interaction it asks), so one item answers the other: "how tall is a red '
+    'kangaroo?" names the answer of "which kangaroo is Osphranter rufus?" without stating it. '
+    "The answer is looked for without a hedge, or a pronoun or article before two words or more "
+    '("They slow down" is stated by "cavefish slow down"), or a pronoun ending four words or '
+    'more ("They have no effect on it" by "have no effect on wolf vocalization"); a lone number '
+    "with the words its stem counts "
     '("13" of "how many thoracic vertebrae?" by "13 thoracic vertebrae"); a gold of four content '
     "words or more also in any order. Set by audit on the "
     "item whose stem gives the answer away, naming the item whose answer it gives; that other "

@@ -8,11 +8,14 @@ of"), in the same role: the predator offered as a possible prey is not documente
 record of it eating; an option outside the group or of another rank than the stem asks ("which
 moth", "which family") is no answer, whatever the records link it to. For a masked interaction,
 a distractor interaction is also documented when another record links the item's two taxa, the
-same way round, by it or by a relation implying it; one the gold's own record says, more precise
-than a vague key ("has pathogen" beside "interacts with"), is underspecified-interaction's.
+same way round, by it or by a relation implying it (the gold's own record too, where it does
+not say the key); one the gold's own record says, more precise than a vague key ("has
+pathogen" beside "interacts with"), is underspecified-interaction's.
 A stem that states what singles out the gold's record (its count or share, its year, the
-authors of its source, as it may name its place) asks about that record: a record stating other
-figures or another source documents nothing for it. The gold offered twice is no second answer.
+authors of its source, the life stage of a taxon, as it may name its place) asks about that
+record, of a participant or an interaction: a record stating other figures, another source or
+another life stage ("eggs" asked, nestlings recorded) documents nothing for it. The gold
+offered twice is no second answer.
 """
 
 from __future__ import annotations
@@ -57,8 +60,9 @@ DESCRIPTION = (
     "The loaded GloBI records also link another option (of the group and rank the stem asks, "
     "if it asks one) to the stem's taxon by the same or an equivalent interaction, in the same "
     "role and of the place the stem names, if it names one (a record-specific key): the records "
-    "are named. Where the stem states figures or a source of the gold's record (a count, a "
-    "share, a year, its authors) only records stating them too count; where it asks the main "
+    "are named. Where the stem states figures, a source or a life stage of the gold's record "
+    "(a count, a share, a year, its authors, eggs or nestlings) only records stating them too "
+    "count; where it asks the main "
     "or most frequent partner, only one recorded as often and, where the records give shares "
     "or counts, as much as the gold."
 )
@@ -269,12 +273,15 @@ def _documented_interactions(g: GlobiItem) -> Flag | None:
     if pair is None:
         return None
     first, second = pair
-    gold_ref = g.gold_link.ref if g.gold_link is not None else None
     key = read_label(g.interactions[g.gold]) if g.gold is not None else None
+    link = g.gold_link
+    # the gold's own record is another when it does not say the key (a wrong key)
+    own = link.ref if link is not None and key is not None and _states(link, first, key) else None
+    marks = stem_marks(g)  # of the gold's record: records stating otherwise are others
     between = [
         lk
         for lk in g.links.get(first, ())
-        if lk.partner_key(first) == second and lk.ref != gold_ref
+        if lk.partner_key(first) == second and lk.ref != own and holds_marks(lk, marks)
     ]
     hits: dict[int, list[GlobiLink]] = {}
     for index, text in g.interactions.items():

@@ -55,8 +55,9 @@ DESCRIPTIONS = {
     TAXON_OVERLAP: "One option is a higher taxon known to contain another option, so both are "
     "right: from the GloBI records' lineages and rank columns, the name's structure (a genus "
     "holds its binomials; a family is named from its type genus, Rallidae holds Rallus "
-    "elegans), the codes' nested endings (Homininae lies in Hominidae), an option "
-    'written "Order: Family", the lineage the item\'s source gives, or a binomial its text gives '
+    "elegans, and Soricidae, from the stem of Sorex's genitive, Sorex araneus), the codes' "
+    'nested endings (Homininae lies in Hominidae), an option written "Order: Family", the '
+    "lineage the item's source gives, or a binomial its text gives "
     "one of the source's kinds (any domain). Where containment is not known, see "
     "taxon-granularity.",
     TAXON_GRANULARITY: "Options mix a taxon of genus rank or higher (known as one by its rank "

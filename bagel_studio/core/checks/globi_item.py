@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from bagel_studio.core.checks.interaction_types import classify_option, read_label
 from bagel_studio.core.checks.records import GlobiLink, link_from_row
+from bagel_studio.core.checks.words import stem
 from bagel_studio.core.domains import GLOBI, LETTERS
 from bagel_studio.core.model import Item
 from bagel_studio.core.taxonomy import TaxonName, normalize_taxon, parse_name
@@ -93,15 +94,17 @@ def in_place(link: GlobiLink, place: tuple[str, ...]) -> bool:
 # A figure standing alone ("176", "17.58", "1990"), not one inside a code ("L406", "3d4a").
 _FIGURE = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w])")
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
+_LIFE_STAGE = "LifeStageName"  # the columns of a record's life stages (GloBI's table)
 
 
 def stem_marks(g: GlobiItem) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """What the stem states of the gold record beyond its taxa, each figure or word with the
     record's columns that hold it: a figure the stem writes ("numbered 176 items (17.58%)": the
-    record's N and %N; "in 1990": its date) and a name the stem writes with a capital inside the
-    sentence ("reported by Lilley and Cerenius": its citation). The words of the options and of
-    the stem's taxa are none: every record of those taxa holds them. Empty when the stem states
-    nothing of the record: records of every kind fit it."""
+    record's N and %N; "in 1990": its date), a name the stem writes with a capital inside the
+    sentence ("reported by Lilley and Cerenius": its citation) and a word of the record's life
+    stages in any form ("the eggs of Sylvia atricapilla": its target's "shelled egg"). The
+    words of the options and of the stem's taxa are none: every record of those taxa holds
+    them. Empty when the stem states nothing of the record: records of every kind fit it."""
     link = g.gold_link
     if link is None or not link.columns:
         return ()
@@ -113,13 +116,14 @@ def stem_marks(g: GlobiItem) -> tuple[tuple[str, tuple[str, ...]], ...]:
         for m in _WORD.finditer(question)
         if m.start() > 0 and m.group(0)[0].isupper() and m.group(0).casefold() not in taxa
     }
-    if not figures and not names:
-        return ()
+    said = {stem(w.casefold()) for w in _WORD.findall(question)}
     held: dict[str, list[str]] = {}
     for column, value in link.columns.items():
         found = figures.intersection(_FIGURE.findall(value)) if figures else set()
         if names:
             found |= names.intersection(_WORD.findall(value))
+        if column.endswith(_LIFE_STAGE):
+            found |= {w for w in _WORD.findall(value) if stem(w.casefold()) in said}
         for mark in found:
             held.setdefault(mark, []).append(column)
     return tuple((mark, tuple(columns)) for mark, columns in sorted(held.items()))

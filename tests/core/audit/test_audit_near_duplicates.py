@@ -545,3 +545,99 @@ def test_two_records_of_one_interaction_asked_alike_are_one_fact_twice() -> None
         ),
     ]
     assert _clusters(items) == [["bee:a", "bee:b"]]
+
+
+def test_a_count_of_individuals_counts_what_its_stem_asks() -> None:
+    """A generic counted noun ("individuals", "animals") stands for what its stem counts:
+    "About 1,100 animals", asked how many lynxes there were, is "About 1,100" asked how many
+    lynxes were counted; the same number of rabbits eaten is another fact."""
+    lynx = frozenset({"text:title:Iberian lynx"})
+    items = [
+        _item(
+            "lynx:census",
+            "How many lynxes were counted in the 2020 lynx census?",
+            ("About 1,100", "About 400", "About 90", "About 3,000"),
+            "Geographic Distribution",
+            "Wikipedia",
+            lynx,
+        ),
+        _item(
+            "lynx:census-again",
+            "According to the 2020 lynx census, roughly how many lynxes were there?",
+            ("About 1,100 animals", "About 400 animals", "About 90 animals", "About 30 animals"),
+            "Geographic Distribution",
+            "Wikipedia",
+            lynx,
+        ),
+        _item(
+            "lynx:rabbits",
+            "In the 2020 lynx census year, how many rabbits did the lynxes eat per day?",
+            ("About 1,100 animals", "About 40 animals", "About 9 animals", "About 3 animals"),
+            "Geographic Distribution",
+            "Wikipedia",
+            lynx,
+        ),
+    ]
+    assert _clusters(items[:2]) == [["lynx:census", "lynx:census-again"]]
+    assert _clusters([items[0], items[2]]) == []
+
+
+def test_a_globi_stem_leaks_only_what_it_says_of_the_partner_asked() -> None:
+    """What a GloBI item asks is its record's partner of the taxa its stem names: a stem that
+    names the answer, the place and the study but not that partner speaks of something else
+    (the marten's own diet is not who eats the hare there); one naming the hare beside the
+    marten states it."""
+    asked = "Which animal is recorded eating Lepus europaeus in the Drawa forest near Bielsko?"
+    items = [
+        _item(
+            "marten:hare",
+            asked,
+            ("Martes martes", "Turdus merula", "Emberiza citrinella", "Sorex araneus"),
+            about=frozenset({"record:ash#4", "taxon:lepus europaeus", "taxon:martes martes"}),
+        ),
+        _item(
+            "marten:bird",
+            "Which bird is recorded in the diet of the marten Martes martes in the Drawa forest"
+            " near Bielsko?",
+            ("Garrulus glandarius", "Pica pica", "Ciconia ciconia", "Aquila chrysaetos"),
+            about=frozenset({"record:ash#5", "taxon:martes martes"}),
+        ),
+        _item(
+            "marten:hare-leak",
+            "Martes martes is recorded eating Lepus europaeus in the Drawa forest near Bielsko;"
+            " which bird does it eat there?",
+            ("Garrulus glandarius", "Pica pica", "Ciconia ciconia", "Aquila chrysaetos"),
+            about=frozenset({"record:ash#6", "taxon:martes martes", "taxon:lepus europaeus"}),
+        ),
+    ]
+    assert _leaks(items) == [("marten:hare-leak", "marten:hare")]
+
+
+def test_a_pronoun_ending_a_gold_stands_for_what_its_stem_names() -> None:
+    """ "They have no effect on it" is stated by "... has no effect on fox barking": the pronoun
+    at its end stands for the barking its stem names. A short gold keeps it ("eat it")."""
+    fox = frozenset({"text:title:Red fox"})
+    items = [
+        _item(
+            "fox:season",
+            "What effect does the season have on fox barking?",
+            (
+                "It has no effect on it",
+                "Foxes bark most in spring",
+                "Foxes bark only in winter",
+                "d",
+            ),
+            "Communication",
+            "Wikipedia",
+            fox,
+        ),
+        _item(
+            "fox:why",
+            "Since the season has no effect on fox barking, why do foxes bark?",
+            ("To hold their territory", "To call prey", "To mark the season", "To court"),
+            "Communication",
+            "Wikipedia",
+            fox,
+        ),
+    ]
+    assert _leaks(items) == [("fox:why", "fox:season")]

@@ -1290,6 +1290,70 @@ def test_a_stem_naming_the_source_of_the_gold_record_asks_about_that_source() ->
     assert again["also-documented"].details["options"] == ["B"]
 
 
+def test_a_stem_naming_a_life_stage_of_the_gold_record_asks_about_that_stage() -> None:
+    # "the eggs of" a warbler asks who took its eggs: a bird recorded taking its nestlings
+    # answers something else, of a participant as of an interaction
+    store = Store.memory()
+    store.evidence.add_globi_records(
+        [
+            _with_columns(record(predator, "eats", prey, row=row), targetLifeStageName=stage)
+            for predator, prey, stage, row in (
+                ("Pernis apivorus", "Sylvia atricapilla", "shelled egg", 1),
+                ("Accipiter gentilis", "Sylvia atricapilla", "nestling", 2),
+                ("Garrulus glandarius", "Sylvia atricapilla", "shelled egg", 3),
+                ("Sciurus vulgaris", "Fringilla coelebs", "nestling", 4),
+                ("Sciurus vulgaris", "Fringilla coelebs", "shelled egg", 5),
+            )
+        ],
+        None,
+    )
+    options = ["Pernis apivorus", "Accipiter gentilis", "Garrulus glandarius", "Falco tinnunculus"]
+    eggs = new_item(
+        "globi:sylvia:eggs",
+        "GloBI",
+        "Which bird is recorded taking the eggs of Sylvia atricapilla?",
+        options,
+        "A",
+        PARTICIPANT,
+        globi_ref="curated.tsv#1",
+    )
+    anyone = new_item(
+        "globi:sylvia:any",
+        "GloBI",
+        "Which bird is recorded eating Sylvia atricapilla?",
+        options,
+        "A",
+        PARTICIPANT,
+        globi_ref="curated.tsv#1",
+    )
+    nestlings = new_item(
+        "globi:coelebs:nestlings",
+        "GloBI",
+        "What interaction is recorded between Sciurus vulgaris and nestlings of Fringilla coelebs?",
+        ["interacts with", "eats", "pollinates", "has habitat"],
+        "B",
+        INTERACTION,
+        globi_ref="curated.tsv#4",
+    )
+    flags = checked(store, eggs, anyone, nestlings)
+    assert flags["globi:sylvia:eggs"]["also-documented"].details["options"] == ["C"]
+    assert flags["globi:sylvia:any"]["also-documented"].details["options"] == ["B", "C"]
+    assert "also-documented" not in flags["globi:coelebs:nestlings"]  # row 5 is of eggs
+    # a record of the nestlings by the vague interaction documents it
+    store.evidence.add_globi_records(
+        [
+            _with_columns(
+                record("Sciurus vulgaris", "interactsWith", "Fringilla coelebs", row=6),
+                targetLifeStageName="nestling",
+            )
+        ],
+        None,
+    )
+    check_all(store, ["globi:coelebs:nestlings"])
+    again = flags_by_check(store, "globi:coelebs:nestlings")
+    assert again["also-documented"].details["options"] == ["A"]
+
+
 def test_a_specific_option_the_gold_record_states_beside_a_vague_key_is_underspecified() -> None:
     # the key "interacts with" is vaguer than its own record ("has pathogen"): that is
     # underspecified-interaction's finding, not a second record's; and a pathogen is not

@@ -100,6 +100,18 @@ def test_a_family_named_from_its_type_genus() -> None:
     assert not formed_from_genus("Turdidae", "Turdoides")  # more than an ending
     assert not formed_from_genus("Corvidae", "Turdus")
     assert not formed_from_genus("Lepidoptera", "Lepidus")  # no family's ending
+
+
+def test_a_family_from_a_genus_whose_latin_stem_changes() -> None:
+    # a third-declension genus's stem is its genitive's: Sorex, Soricis; Anas, Anatis
+    assert formed_from_genus("Soricidae", "Sorex")
+    assert formed_from_genus("Culicidae", "Culex")
+    assert formed_from_genus("Anatidae", "Anas")
+    assert formed_from_genus("Hominidae", "Homo")
+    assert formed_from_genus("Anatinae", "Anas")
+    assert not formed_from_genus("Soricidae", "Sorax")  # another ending
+    assert not formed_from_genus("Anatidae", "Anser")
+    assert not formed_from_genus("Culicidae", "Culiseta")  # more than an ending
     assert not formed_from_genus("Turdus", "Turdus")
 
 
