@@ -35,7 +35,7 @@ from bagel_studio.core.checks.words import (
     stem_set,
     words,
 )
-from bagel_studio.core.domains import BIORXIV, LETTERS, XENO_CANTO
+from bagel_studio.core.domains import BIORXIV, GLOBI, LETTERS, XENO_CANTO
 from bagel_studio.core.model import Flag, Item, Severity
 from bagel_studio.core.taxonomy import parse_name
 
@@ -55,9 +55,9 @@ DESCRIPTIONS = {
     GOLD_IN_STEM: "The gold answer's text appears in the stem, so the stem gives it away: "
     "as a phrase (in any form of its words), or as all its content words scattered, each "
     "written as in the gold (a stem describing what a name names, the reflex that lets a cat "
-    '"right itself", does not give away "the cat righting reflex"). A taxon the item\'s '
-    "evidence names on both sides of one interaction (a pike eating pike) is the stem's own "
-    "subject, which the stem has to name: no leak.",
+    '"right itself", does not give away "the cat righting reflex"). A taxon a GloBI '
+    "item's evidence names on both sides of one interaction (a pike eating pike) is the stem's "
+    "own subject, which the stem has to name: no leak.",
     HIDDEN_CONTEXT: "The stem refers to something the reader never sees (the passage, this GloBI "
     "record, the source, the spectrogram, the recording...); items must be self-contained. A "
     'source counts as pointed at when "the" comes straight before such a noun, or before one of a '
@@ -649,11 +649,17 @@ def _gold_in_stem(item: Item, options: list[_Option]) -> Flag | None:
     others = [o for i, o in enumerate(options) if i != content.answer_index]
     if others and all(f" {gold_phrase} " in f" {o.phrase} " for o in others):
         return None
-    # A taxon the item's evidence names on both sides of one line (a record of the pike eating
-    # pike): the stem has to name the taxon whose partner it asks for, and that is the gold.
+    # A taxon a GloBI item's evidence names on both sides of one interaction (a record of the
+    # pike eating pike): the stem has to name the taxon whose partner it asks for, and that is
+    # the gold. (A passage of a text naming a species twice is no such record.)
     gold_words = WORD_RE.findall(gold)
-    if options[content.answer_index or 0].is_name and any(
-        len(_places(gold_words, WORD_RE.findall(line))) >= 2 for line in item.supporting_evidence
+    if (
+        item.domain == GLOBI
+        and options[content.answer_index or 0].is_name
+        and any(
+            len(_places(gold_words, WORD_RE.findall(line))) >= 2
+            for line in item.supporting_evidence
+        )
     ):
         return None
     # A stem that names the candidates ("Did body size or age...?", "ranked red, yellow and

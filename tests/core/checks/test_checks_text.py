@@ -491,10 +491,21 @@ def test_a_gold_named_in_passing_beside_a_congener_is_given_away() -> None:
         dimension,
         supporting_evidence=("Esox lucius eats Perca fluviatilis",),
     )
-    flags = checked(Store.memory(), passing, cannibal, other)
+    # a passage naming the species twice is no record of it with itself
+    passage = new_item(
+        "w:passage",
+        "Wikipedia",
+        question,
+        options,
+        "A",
+        "Diet",
+        supporting_evidence=("Esox lucius eats fish, and large Esox lucius eat small ones",),
+    )
+    flags = checked(Store.memory(), passing, cannibal, other, passage)
     assert flags["g:passing"]["gold-in-stem"].details["options"] == ["B"]
     assert "gold-in-stem" not in flags["g:cannibal"]
     assert flags["g:other"]["gold-in-stem"].details["match"] == "verbatim"
+    assert flags["w:passage"]["gold-in-stem"].details["match"] == "verbatim"
 
 
 def test_a_stem_naming_every_candidate_gives_no_gold_away() -> None:
