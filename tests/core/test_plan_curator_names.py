@@ -57,6 +57,16 @@ def _store_curators(project: Path, curators: list[str]) -> None:
         conn.close()
 
 
+def _untrim_alice(project: Path) -> None:
+    """Edit the plan's assignments by hand: alice's rows name " alice"."""
+    conn = sqlite3.connect(project)
+    try:
+        conn.execute("UPDATE plan_assignments SET curator = ' alice' WHERE curator = 'alice'")
+        conn.commit()
+    finally:
+        conn.close()
+
+
 def test_a_stored_plan_with_an_untrimmed_name_is_read_with_it_cleaned(tmp_path: Path) -> None:
     project = make_project(tmp_path / "study.bagel", 20)
     with Store.open(project) as store:
@@ -146,12 +156,7 @@ def test_assignments_hand_edited_untrimmed_are_read_with_the_name_cleaned(tmp_pa
         hers = store.team.assignments(plan_id, "alice")
         loads = store.team.loads(plan_id)
     decide(project, "alice", [hers[0].item_id], "--accept")
-    conn = sqlite3.connect(project)
-    try:
-        conn.execute("UPDATE plan_assignments SET curator = ' alice' WHERE curator = 'alice'")
-        conn.commit()
-    finally:
-        conn.close()
+    _untrim_alice(project)
     with Store.open(project, read_only=True) as store:
         team = store.team
         assert {a.curator for a in team.assignments(plan_id)} == {"alice", "bob"}
@@ -174,12 +179,7 @@ def test_a_package_keeps_its_curators_assignments_hand_edited_untrimmed(tmp_path
     with Store.open(project) as store:
         plan_id = make_plan(store, PlanSettings(("alice", "bob"), calibration=0.1)).result.plan_id
         hers = [a.item_id for a in store.team.assignments(plan_id, "alice", 1)]
-    conn = sqlite3.connect(project)
-    try:
-        conn.execute("UPDATE plan_assignments SET curator = ' alice' WHERE curator = 'alice'")
-        conn.commit()
-    finally:
-        conn.close()
+    _untrim_alice(project)
     with Store.open(project) as store:
         hand_out(store, out, curators=["alice"])
     alice = package(out, "alice")
